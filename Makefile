@@ -1,0 +1,34 @@
+# Thin wrapper over CMake. `make run` builds (Release) and runs Graph500 at a small SCALE on the
+# best backend present; `make test` builds and runs every test through CTest.
+BUILD ?= build
+SCALE ?= 16
+JOBS ?= $(shell nproc)
+CMAKE_ARGS ?=
+
+.PHONY: all configure build run test bench gpu-check clean deps
+
+all: build
+
+deps:
+	@bash scripts/deps.sh
+
+configure: deps
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_ARGS) >/dev/null
+
+build: configure
+	@cmake --build $(BUILD) -j $(JOBS)
+
+run: build
+	$(BUILD)/bin/gpu500 graph500 $(SCALE)
+
+test: build
+	cd $(BUILD) && OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ctest --output-on-failure -j $(JOBS)
+
+bench: build
+	bash bench/graph500-cpu.sh
+
+gpu-check:
+	bash scripts/gpu-check.sh
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,48 @@
+# Helpers shared by every component's CMakeLists.
+
+# gpu500_add_library(<name> SOURCES ... [CUDA_SOURCES ...] [DEPS ...])
+#   Builds library gpu500_<name> from SOURCES, plus CUDA_SOURCES when the CUDA backend is on.
+#   Every component library is linked into the gpu500 program.
+function(gpu500_add_library name)
+  cmake_parse_arguments(A "" "" "SOURCES;CUDA_SOURCES;DEPS" ${ARGN})
+  set(srcs ${A_SOURCES})
+  if(GPU500_HAVE_CUDA)
+    list(APPEND srcs ${A_CUDA_SOURCES})
+  endif()
+  add_library(gpu500_${name} STATIC ${srcs})
+  target_include_directories(gpu500_${name} PUBLIC
+    ${PROJECT_SOURCE_DIR}/include ${PROJECT_BINARY_DIR}/generated)
+  target_link_libraries(gpu500_${name} PUBLIC ${A_DEPS} OpenMP::OpenMP_CXX PRIVATE gpu500_warnings)
+  if(GPU500_HAVE_CUDA)
+    set_target_properties(gpu500_${name} PROPERTIES CUDA_SEPARABLE_COMPILATION OFF)
+    target_link_libraries(gpu500_${name} PUBLIC CUDA::cudart)
+  endif()
+  set_property(GLOBAL APPEND PROPERTY GPU500_LIBRARIES gpu500_${name})
+endfunction()
+
+# gpu500_add_test(<name> SOURCES ... [DEPS ...] [MPI_RANKS n ...])
+#   One GoogleTest executable; its tests are discovered into CTest. With MPI_RANKS it is also
+#   run once per rank count under mpiexec (the executable must init MPI itself).
+function(gpu500_add_test name)
+  cmake_parse_arguments(A "" "" "SOURCES;DEPS;MPI_RANKS" ${ARGN})
+  if(NOT GTest_FOUND)
+    return()
+  endif()
+  add_executable(${name} ${A_SOURCES})
+  target_link_libraries(${name} PRIVATE ${A_DEPS} GTest::gtest GTest::gtest_main gpu500_warnings)
+  target_compile_definitions(${name} PRIVATE
+    GPU500_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
+    GPU500_TESTDATA_DIR="${PROJECT_SOURCE_DIR}/../shared/testdata")
+  if(A_MPI_RANKS)
+    foreach(n IN LISTS A_MPI_RANKS)
+      add_test(NAME ${name}.mpi${n}
+               COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${n} --oversubscribe
+                       ${MPIEXEC_PREFLAGS} $<TARGET_FILE:${name}> ${MPIEXEC_POSTFLAGS})
+      set_tests_properties(${name}.mpi${n} PROPERTIES PROCESSORS ${n} TIMEOUT 600
+                           ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMP_NUM_THREADS=1")
+    endforeach()
+  else()
+    include(GoogleTest)
+    gtest_discover_tests(${name} DISCOVERY_TIMEOUT 120 PROPERTIES TIMEOUT 600)
+  endif()
+endfunction()

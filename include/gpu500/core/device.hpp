@@ -1,0 +1,39 @@
+// gpu500/core/device.hpp — what accelerators this process can see, and backend selection.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gpu500/core/types.hpp"
+
+namespace gpu500 {
+
+struct device_info {
+  int ordinal = 0;
+  std::string name;
+  int sm_major = 0, sm_minor = 0;
+  int multiprocessors = 0;
+  std::int64_t global_memory = 0;  ///< bytes
+  std::int64_t free_memory = 0;    ///< bytes, at the time of the query
+  std::int64_t l2_bytes = 0;
+  double memory_bandwidth_gbs = 0;  ///< theoretical, from clock and bus width (0 when unknown)
+};
+
+/// CUDA devices visible to this process (empty without the CUDA backend or without a GPU).
+std::vector<device_info> cuda_devices();
+
+/// True when the CUDA backend is compiled in and a device is present.
+bool cuda_available();
+
+/// Parse "auto|cpu|cuda|opencl"; throws usage_error otherwise.
+backend parse_backend(const std::string& s, bool allow_opencl = false);
+/// The backend "auto" means here: cuda when available, else cpu.
+backend resolve_auto_backend();
+const char* backend_name(backend b);
+
+/// Physical memory of this host in bytes (0 when unknown) and currently available memory.
+std::int64_t host_total_memory();
+std::int64_t host_available_memory();
+
+}  // namespace gpu500

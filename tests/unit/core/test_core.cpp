@@ -1,0 +1,78 @@
+// Unit tests of the core layer: statistics as Graph500 defines them, the CLI parser, JSON.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "gpu500/core/cli.hpp"
+#include "gpu500/core/error.hpp"
+#include "gpu500/core/json.hpp"
+#include "gpu500/core/stats.hpp"
+
+using namespace gpu500;
+
+TEST(Stats, QuartilesFollowTheReference) {
+  const std::vector<double> x = {5, 1, 4, 2, 3};  // sorted 1..5
+  const auto s = summarize(x);
+  EXPECT_EQ(s.min, 1);
+  EXPECT_EQ(s.max, 5);
+  EXPECT_EQ(s.median, 3);
+  EXPECT_EQ(s.first_quartile, 2);   // (x[1] + x[1]) / 2
+  EXPECT_EQ(s.third_quartile, 4);
+  EXPECT_DOUBLE_EQ(s.mean, 3);
+  EXPECT_DOUBLE_EQ(s.stddev, std::sqrt(2.5));
+  const std::vector<double> y = {1, 2, 3, 4};
+  const auto t = summarize(y);
+  EXPECT_DOUBLE_EQ(t.median, 2.5);
+  EXPECT_DOUBLE_EQ(t.first_quartile, 1.5);  // (y[0] + y[1]) / 2
+  EXPECT_DOUBLE_EQ(t.third_quartile, 3.5);
+}
+
+TEST(Stats, HarmonicTepsIsInverseOfMeanTimePerEdge) {
+  const std::vector<double> t = {1, 2, 4}, m = {10, 10, 10};
+  const auto s = summarize_teps(t, m);
+  EXPECT_DOUBLE_EQ(s.harmonic_mean, 1.0 / ((0.1 + 0.2 + 0.4) / 3));
+  EXPECT_DOUBLE_EQ(s.min, 2.5);
+  EXPECT_DOUBLE_EQ(s.max, 10);
+  const std::vector<double> rates = {10, 5, 2.5};
+  EXPECT_DOUBLE_EQ(harmonic_mean(rates), s.harmonic_mean);
+}
+
+TEST(Cli, ParsesOptionsFlagsAndPositionals) {
+  int scale = 0;
+  std::int64_t n = 0;
+  bool v = false;
+  std::vector<std::int64_t> seeds;
+  std::string backend = "auto";
+  cli::parser p("t", "test");
+  p.positional("SCALE", scale, "scale").option("-N", n, "n").flag("--no-validate", v, "skip")
+      .option("--seed", seeds, "seeds").option("--backend", backend, "backend");
+  p.parse({"12", "-N", "1000", "--no-validate", "--seed=5,7", "--backend", "cpu"});
+  EXPECT_EQ(scale, 12);
+  EXPECT_EQ(n, 1000);
+  EXPECT_TRUE(v);
+  EXPECT_EQ(seeds, (std::vector<std::int64_t>{5, 7}));
+  EXPECT_EQ(backend, "cpu");
+  EXPECT_TRUE(p.given("-N"));
+}
+
+TEST(Cli, RejectsUnknownAndMalformed) {
+  int scale = 0;
+  cli::parser p("t", "test");
+  p.positional("SCALE", scale, "scale", true);
+  EXPECT_THROW(p.parse({"--bogus"}), usage_error);
+  EXPECT_THROW(p.parse({"12x"}), usage_error);
+  EXPECT_THROW(p.parse({}), usage_error);
+  EXPECT_THROW(p.parse({"1", "2"}), usage_error);
+  EXPECT_THROW(cli::parse_int("99999999999999999999", "x"), usage_error);
+  EXPECT_THROW(cli::parse_double("1.5e", "x"), usage_error);
+}
+
+TEST(Json, WritesNestedValues) {
+  json::value v;
+  v["name"] = "a\"b";
+  v["n"] = 3;
+  v["x"] = 0.5;
+  v["list"] = std::vector<double>{1, 2};
+  v["nan"] = std::nan("");
+  EXPECT_EQ(v.dump(-1), R"({"name":"a\"b","n":3,"x":0.5,"list":[1,2],"nan":null})");
+}
