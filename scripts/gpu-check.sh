@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Everything the GPU machine must run: configure with CUDA for sm_90, build, run every test
+# (GPU tests included: they skip only where no GPU is present), then each part's checks and
+# benchmarks in scripts/gpu-check.d/*.sh, and print a short table last.
+#
+# Environment (all optional):
+#   BUILD=build-gpu            build directory
+#   GPU500_TARGETS="a b"       build only these targets (default: all)
+#   GPU500_TESTS=regex         run only the CTest tests matching regex (default: all; "none" skips)
+#   GPU500_PARTS="hpl hash"    run only these parts of scripts/gpu-check.d (default: all)
+#   OUT=dir                    where logs and JSON go (default: ./out)
+# Each part script is called as `bash part.sh BUILD OUT TABLE` and appends table rows
+# "part|what|figure" to the file TABLE.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-build-gpu}
+OUT=${OUT:-$PWD/out}
+mkdir -p "$OUT"
+TABLE="$OUT/table.txt"
+: >"$TABLE"
+status=0
+
+nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>/dev/null | sed 's/^/gpu: /'
+
+echo "== configure"
+cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DGPU500_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
+  >"$OUT/configure.log" 2>&1 || { cat "$OUT/configure.log"; exit 1; }
+echo "== build"
+targets=()
+for t in ${GPU500_TARGETS:-}; do targets+=(--target "$t"); done
+if ! cmake --build "$BUILD" -j "$(nproc)" "${targets[@]}" >"$OUT/build.log" 2>&1; then
+  grep -E "error|Error" "$OUT/build.log" | head -40
+  exit 1
+fi
+echo "gpu-check|build|ok" >>"$TABLE"
+
+if [ "${GPU500_TESTS:-}" != "none" ]; then
+  echo "== tests"
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  if (cd "$BUILD" && ctest --output-on-failure -j 4 -R "${GPU500_TESTS:-.}" >"$OUT/ctest.log" 2>&1); then
+    echo "gpu-check|ctest|$(grep -E 'tests passed' "$OUT/ctest.log" | tail -1)" >>"$TABLE"
+  else
+    status=1
+    grep -E "Failed|\*\*\*|tests passed" "$OUT/ctest.log" | head -40
+    echo "gpu-check|ctest|FAILED: $(grep -E 'tests passed' "$OUT/ctest.log" | tail -1)" >>"$TABLE"
+  fi
+  # Skipped tests must not hide: list them (a GPU test skipped here is a defect).
+  grep -E "\(Skipped\)|Not Run" "$OUT/ctest.log" | head -20
+fi
+
+for part in scripts/gpu-check.d/*.sh; do
+  [ -e "$part" ] || continue
+  name=$(basename "$part" .sh)
+  if [ -n "${GPU500_PARTS:-}" ] && ! grep -qw "$name" <<<"$GPU500_PARTS"; then continue; fi
+  echo "== part $name"
+  if ! bash "$part" "$BUILD" "$OUT" "$TABLE" >"$OUT/part-$name.log" 2>&1; then
+    status=1
+    echo "$name|part script|FAILED (see part-$name.log)" >>"$TABLE"
+    tail -20 "$OUT/part-$name.log"
+  fi
+done
+
+echo
+echo "== gpu-check summary ($(date -u +%Y-%m-%dT%H:%MZ))"
+column -t -s'|' "$TABLE" 2>/dev/null || cat "$TABLE"
+exit $status
