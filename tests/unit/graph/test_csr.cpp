@@ -1,0 +1,73 @@
+// Kernel 1 (CSR construction) invariants on hand-made and generated edge lists.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+
+#include "gpu500/core/error.hpp"
+#include "gpu500/graph/csr.hpp"
+#include "gpu500/graph/kronecker.hpp"
+
+using namespace gpu500;
+using namespace gpu500::graph;
+
+template <class V>
+class CsrTest : public ::testing::Test {};
+using VertexTypes = ::testing::Types<std::uint32_t, std::int64_t>;
+TYPED_TEST_SUITE(CsrTest, VertexTypes);
+
+TYPED_TEST(CsrTest, BothDirectionsNoSelfLoopsDuplicatesKept) {
+  edge_list el;
+  el.num_vertices = 5;
+  el.src = {0, 1, 2, 2, 0, 3};
+  el.dst = {1, 2, 2, 1, 1, 3};
+  el.weight = {0.5f, 0.25f, 1.0f, 0.125f, 0.75f, 0.0f};
+  const auto g = build_csr<TypeParam>(el);
+  ASSERT_EQ(g.offsets.size(), 6u);
+  EXPECT_EQ(g.num_arcs(), 8);  // 4 non-loop edges x 2
+  EXPECT_EQ(g.degree(0), 2);
+  EXPECT_EQ(g.degree(1), 4);
+  EXPECT_EQ(g.degree(2), 2);
+  EXPECT_EQ(g.degree(3), 0);
+  EXPECT_EQ(g.degree(4), 0);
+  // Multiset of (u, v, w) arcs equals the expected one.
+  std::multiset<std::tuple<index_t, index_t, float>> got, want;
+  for (index_t u = 0; u < 5; ++u)
+    for (index_t k = g.offsets[u]; k < g.offsets[u + 1]; ++k) got.insert({u, static_cast<index_t>(g.columns[k]), g.weights[k]});
+  for (std::size_t i = 0; i < el.src.size(); ++i) {
+    if (el.src[i] == el.dst[i]) continue;
+    want.insert({el.src[i], el.dst[i], el.weight[i]});
+    want.insert({el.dst[i], el.src[i], el.weight[i]});
+  }
+  EXPECT_EQ(got, want);
+}
+
+TYPED_TEST(CsrTest, GeneratedGraphIsSymmetric) {
+  kronecker_params p;
+  p.scale = 11;
+  const edge_list el = generate_kronecker(p);
+  const auto g = build_csr<TypeParam>(el);
+  index_t loops = 0;
+  for (index_t i = 0; i < el.size(); ++i) loops += el.src[i] == el.dst[i];
+  EXPECT_EQ(g.num_arcs(), 2 * (el.size() - loops));
+  std::map<std::pair<index_t, index_t>, int> count;
+  for (index_t u = 0; u < g.num_vertices; ++u)
+    for (index_t k = g.offsets[u]; k < g.offsets[u + 1]; ++k) ++count[{u, static_cast<index_t>(g.columns[k])}];
+  for (const auto& [e, c] : count) EXPECT_EQ(c, (count[{e.second, e.first}])) << e.first << "-" << e.second;
+}
+
+TYPED_TEST(CsrTest, RejectsOutOfRangeEndpoints) {
+  edge_list el;
+  el.num_vertices = 3;
+  el.src = {0, 5};
+  el.dst = {1, 1};
+  EXPECT_THROW(build_csr<TypeParam>(el), usage_error);
+  el.src = {0, -1};
+  EXPECT_THROW(build_csr<TypeParam>(el), usage_error);
+}
+
+TEST(Csr, ThirtyTwoBitIdsRefuseHugeGraphs) {
+  edge_list el;
+  el.num_vertices = index_t{1} << 33;
+  EXPECT_THROW(build_csr<std::uint32_t>(el), usage_error);
+}
