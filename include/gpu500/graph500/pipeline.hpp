@@ -1,0 +1,57 @@
+// gpu500/graph500/pipeline.hpp — what a backend provides to the Graph500 harness.
+//
+// The harness (graph500/harness.hpp) owns the benchmark's rules: it asks the pipeline to generate
+// the edge list (untimed, reported as graph_generation), to run kernel 1 (timed as the reference
+// times it), picks the 64 search keys with the reference's stream, runs an untimed validated warm-up
+// search, then 64 timed BFS and 64 timed SSSP, validating each, and prints the output block.
+// A pipeline keeps its graph and all search buffers between calls; every method except the
+// timed ones (bfs, sssp) may be slow. Methods that return seconds measure their own region with the
+// device synchronised (the result in the pipeline's memory) before the clock stops.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "gpu500/core/types.hpp"
+#include "gpu500/graph/kronecker.hpp"
+
+namespace gpu500::graph500 {
+
+/// Outcome of validating one search (validation is independent of the kernels).
+struct validation {
+  bool ok = false;
+  std::string message;  ///< the first violated rule, naming the vertex or edge
+  index_t nedge = 0;    ///< the validator's own count of input edges in the component
+};
+
+class pipeline {
+ public:
+  virtual ~pipeline() = default;
+
+  /// One line describing the backend, e.g. "cpu, 16 OpenMP threads, 64-bit vertex ids".
+  [[nodiscard]] virtual std::string description() const = 0;
+  /// Width of the vertex ids of the kernel-1 graph (printed in the output).
+  [[nodiscard]] virtual int vertex_bits() const = 0;
+
+  /// Generate the edge list (untimed by Graph500's rules); returns seconds.
+  virtual double generate() = 0;
+  /// Kernel 1: edge list -> the searchable graph; returns seconds (the reference's construction_time).
+  virtual double construct() = 0;
+  /// True when v has at least one edge other than a self-loop (used to pick search keys).
+  [[nodiscard]] virtual bool has_edges(index_t v) const = 0;
+
+  /// Kernel 2: one timed BFS from root; returns seconds.
+  virtual double bfs(index_t root) = 0;
+  /// The BFS engine's own nedge for the last search (untimed).
+  [[nodiscard]] virtual index_t bfs_nedge() = 0;
+  /// Validate the last BFS (untimed); the validator shares no code with the engine.
+  virtual validation validate_bfs(index_t root) = 0;
+
+  /// Kernel 3: one timed SSSP from root; returns seconds.
+  virtual double sssp(index_t root) = 0;
+  [[nodiscard]] virtual index_t sssp_nedge() = 0;
+  virtual validation validate_sssp(index_t root) = 0;
+};
+
+}  // namespace gpu500::graph500
