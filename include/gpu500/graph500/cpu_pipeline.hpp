@@ -1,0 +1,27 @@
+// gpu500/graph500/cpu_pipeline.hpp — the Graph500 pipeline on the host: OpenMP generator,
+// kernel 1, the OpenMP BFS and SSSP engines, and the host validator.
+#pragma once
+
+#include <memory>
+
+#include "gpu500/bfs/bfs.hpp"
+#include "gpu500/graph/kronecker.hpp"
+#include "gpu500/graph500/pipeline.hpp"
+#include "gpu500/sssp/sssp.hpp"
+
+namespace gpu500::graph500 {
+
+struct cpu_pipeline_options {
+  int vertex_bits = 64;  ///< 64 (Graph500's >= 48-bit rule) or 32 (a stated speed choice)
+  bfs::cpu_options bfs;
+  sssp::cpu_options sssp;
+};
+
+/// Throws resource_error (one line: SCALE, bytes needed, bytes available) when the run will not
+/// fit in host memory, usage_error for bad parameters.
+std::unique_ptr<pipeline> make_cpu_pipeline(const graph::kronecker_params& p, const cpu_pipeline_options& o);
+
+/// Host bytes a CPU run needs at its peak (edge list + CSR during kernel 1, then engines).
+std::size_t cpu_pipeline_bytes(const graph::kronecker_params& p, int vertex_bits);
+
+}  // namespace gpu500::graph500

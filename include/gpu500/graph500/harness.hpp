@@ -1,0 +1,53 @@
+// gpu500/graph500/harness.hpp — the Graph500 3.0 benchmark run, backend-independent.
+//
+// generate (untimed, reported) -> kernel 1 (timed) -> 64 search keys (the reference's stream) ->
+// an untimed, validated warm-up search -> 64 timed BFS -> 64 timed SSSP, each validated ->
+// statistics computed as the reference computes them -> the reference's output block on stdout.
+#pragma once
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "gpu500/core/json.hpp"
+#include "gpu500/graph/kronecker.hpp"
+#include "gpu500/graph500/pipeline.hpp"
+
+namespace gpu500::graph500 {
+
+struct run_config {
+  graph::kronecker_params graph;
+  int num_roots = 64;
+  bool run_bfs = true;   ///< false: SKIP_BFS
+  bool run_sssp = true;  ///< false: BFS only (the reference's graph500_reference_bfs: 34 lines)
+  bool validate = true;  ///< false: SKIP_VALIDATION (validate figures print as -1)
+  bool progress = true;  ///< per-root lines on stderr
+  int num_processes = 1;
+};
+
+struct kernel_figures {
+  std::vector<double> seconds, nedge, validate_seconds;
+};
+
+struct run_result {
+  double generation_seconds = 0, construction_seconds = 0;
+  std::vector<std::int64_t> roots;
+  kernel_figures bfs, sssp;
+  bool valid = true;
+  std::string failure;  ///< the first validation failure
+};
+
+/// Runs the benchmark on a pipeline.
+run_result run(pipeline& p, const run_config& cfg);
+
+/// The reference's stdout block (55 lines with SSSP, 34 without), or its one invalid-run line.
+void print_output_block(std::FILE* out, const run_config& cfg, const run_result& r);
+
+/// Every figure, for --json.
+json::value to_json(const run_config& cfg, const run_result& r, const pipeline& p);
+
+/// Bytes the host needs for the edge list of the run (12 bytes packed per edge as the reference,
+/// ours keeps 20: two int64 ids and a float weight).
+std::size_t edge_list_bytes(const graph::kronecker_params& p);
+
+}  // namespace gpu500::graph500

@@ -1,0 +1,105 @@
+// The host Graph500 pipeline (see cpu_pipeline.hpp). Kernel 1 is timed as the reference times it:
+// CSR construction plus the allocation of the search engines' buffers.
+#include "gpu500/graph500/cpu_pipeline.hpp"
+
+#include <omp.h>
+
+#include <optional>
+
+#include "gpu500/core/device.hpp"
+#include "gpu500/core/error.hpp"
+#include "gpu500/core/timer.hpp"
+#include "gpu500/graph/csr.hpp"
+#include "gpu500/graph500/harness.hpp"
+#include "gpu500/graph500/validate.hpp"
+
+namespace gpu500::graph500 {
+
+namespace {
+
+template <class V>
+class cpu_pipeline final : public pipeline {
+ public:
+  cpu_pipeline(const graph::kronecker_params& p, const cpu_pipeline_options& o) : params_(p), opts_(o) {}
+
+  std::string description() const override {
+    return "cpu, " + std::to_string(omp_get_max_threads()) + " OpenMP threads, " + std::to_string(vertex_bits()) +
+           "-bit vertex ids";
+  }
+  int vertex_bits() const override { return 8 * sizeof(V); }
+
+  double generate() override {
+    stopwatch sw;
+    edges_ = graph::generate_kronecker(params_);
+    return sw.seconds();
+  }
+
+  double construct() override {
+    GPU500_EXPECTS(edges_.num_vertices > 0, "generate() before construct()");
+    stopwatch sw;
+    g_ = graph::build_csr<V>(edges_);
+    bfs_.emplace(g_.view(), opts_.bfs);
+    if (params_.weights) sssp_.emplace(g_.view(), opts_.sssp);
+    const double t = sw.seconds();
+    edges_ = {};  // kernel 1 owns the graph from here; the edge list is no longer needed
+    return t;
+  }
+
+  bool has_edges(index_t v) const override { return g_.degree(v) > 0; }
+
+  double bfs(index_t root) override {
+    stopwatch sw;
+    bfs_->run(root);
+    return sw.seconds();
+  }
+  index_t bfs_nedge() override { return bfs_->traversed_edges(); }
+  validation validate_bfs(index_t root) override {
+    return graph500::validate_bfs(g_.view(), root, bfs_->parents(), bfs_->traversed_edges());
+  }
+
+  double sssp(index_t root) override {
+    GPU500_EXPECTS(sssp_.has_value(), "SSSP needs a weighted graph");
+    stopwatch sw;
+    sssp_->run(root);
+    return sw.seconds();
+  }
+  index_t sssp_nedge() override { return sssp_->traversed_edges(); }
+  validation validate_sssp(index_t root) override {
+    return graph500::validate_sssp(g_.view(), root, sssp_->parents(), sssp_->distances(), sssp_->traversed_edges());
+  }
+
+ private:
+  graph::kronecker_params params_;
+  cpu_pipeline_options opts_;
+  graph::edge_list edges_;
+  graph::csr<V> g_;
+  std::optional<bfs::cpu_engine<V>> bfs_;
+  std::optional<sssp::cpu_engine<V>> sssp_;
+};
+
+}  // namespace
+
+std::size_t cpu_pipeline_bytes(const graph::kronecker_params& p, int vertex_bits) {
+  const index_t n = p.num_vertices(), m = p.num_edges();
+  const std::size_t csr = graph::csr_bytes(n, m, static_cast<std::size_t>(vertex_bits / 8), p.weights);
+  // Search state: parents (8), distances (4), bitmaps/queues/levels (~24) per vertex, and the
+  // validator's level map and marks (~8) per vertex.
+  const std::size_t per_vertex = 8 + 4 + 24 + 8;
+  return edge_list_bytes(p) + csr + static_cast<std::size_t>(n) * per_vertex;
+}
+
+std::unique_ptr<pipeline> make_cpu_pipeline(const graph::kronecker_params& p, const cpu_pipeline_options& o) {
+  p.check();
+  if (o.vertex_bits != 32 && o.vertex_bits != 64)
+    throw usage_error("--vertex-bits must be 32 or 64, got " + std::to_string(o.vertex_bits));
+  if (o.vertex_bits == 32 && p.scale > 32) throw usage_error("SCALE " + std::to_string(p.scale) + " needs 64-bit vertex ids");
+  const std::size_t need = cpu_pipeline_bytes(p, o.vertex_bits);
+  const auto avail = static_cast<std::size_t>(host_available_memory());
+  if (avail > 0 && need > avail)
+    throw resource_error("SCALE " + std::to_string(p.scale) + " needs about " + std::to_string(need) +
+                         " bytes of host memory, " + std::to_string(avail) + " are available");
+  if (o.vertex_bits == 32) return std::make_unique<cpu_pipeline<std::uint32_t>>(p, o);
+  return std::make_unique<cpu_pipeline<std::int64_t>>(p, o);
+}
+
+}  // namespace gpu500::graph500

@@ -1,0 +1,204 @@
+// The Graph500 benchmark loop and its output block (after the reference's src/main.c).
+#include "gpu500/graph500/harness.hpp"
+
+#include <cmath>
+#include <cstdarg>
+#include <cstring>
+
+#include "gpu500/core/error.hpp"
+#include "gpu500/core/stats.hpp"
+#include "gpu500/core/timer.hpp"
+
+namespace gpu500::graph500 {
+
+std::size_t edge_list_bytes(const graph::kronecker_params& p) {
+  return static_cast<std::size_t>(p.num_edges()) * (2 * sizeof(std::int64_t) + (p.weights ? sizeof(float) : 0));
+}
+
+namespace {
+
+void progress(const run_config& cfg, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+void progress(const run_config& cfg, const char* fmt, ...) {
+  if (!cfg.progress) return;
+  va_list ap;
+  va_start(ap, fmt);
+  std::vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  std::fflush(stderr);
+}
+
+enum class kernel { bfs, sssp };
+
+/// Validates the last search (the pipeline compares the kernel's nedge); returns false (and fills r.failure) when validation fails.
+bool validated(pipeline& p, kernel k, index_t root, run_result& r, double* seconds) {
+  stopwatch sw;
+  const validation v = k == kernel::bfs ? p.validate_bfs(root) : p.validate_sssp(root);
+  *seconds = sw.seconds();
+  if (!v.ok) {
+    r.valid = false;
+    r.failure = std::string(k == kernel::bfs ? "BFS" : "SSSP") + " from root " + std::to_string(root) +
+                " failed validation: " + v.message;
+    return false;
+  }
+  return true;
+}
+
+bool run_kernel(pipeline& p, kernel k, const run_config& cfg, run_result& r, kernel_figures& f) {
+  const char* name = k == kernel::bfs ? "bfs" : "sssp";
+  // Untimed warm-up from the first key, validated (Graph500 3.0).
+  {
+    const index_t root = r.roots.front();
+    k == kernel::bfs ? p.bfs(root) : p.sssp(root);
+    const index_t ne = k == kernel::bfs ? p.bfs_nedge() : p.sssp_nedge();
+    double vs = 0;
+    if (cfg.validate && !validated(p, k, root, r, &vs)) return false;
+  }
+  for (std::size_t i = 0; i < r.roots.size(); ++i) {
+    const index_t root = r.roots[i];
+    const double t = k == kernel::bfs ? p.bfs(root) : p.sssp(root);
+    const index_t ne = k == kernel::bfs ? p.bfs_nedge() : p.sssp_nedge();
+    f.seconds.push_back(t);
+    f.nedge.push_back(static_cast<double>(ne));
+    double vs = -1;
+    if (cfg.validate && !validated(p, k, root, r, &vs)) return false;
+    f.validate_seconds.push_back(vs);
+    progress(cfg, "%s %2zu: root %lld, %g s, %lld edges, %.4g GTEPS%s\n", name, i, static_cast<long long>(root), t,
+             static_cast<long long>(ne), ne / t * 1e-9, cfg.validate ? ", valid" : "");
+  }
+  return true;
+}
+
+// The reference's key field: the key left-justified in 32 characters.
+void line(std::FILE* out, const char* key, const char* fmt, double v) {
+  std::fprintf(out, "%-32s", key);
+  std::fprintf(out, fmt, v);
+  std::fputc('\n', out);
+}
+void line_int(std::FILE* out, const char* key, long long v) { std::fprintf(out, "%-32s%lld\n", key, v); }
+
+void print_stats(std::FILE* out, const char* prefix, const char* suffix, const summary& s, const char* fmt) {
+  const char* names[] = {"min", "firstquartile", "median", "thirdquartile", "max", "mean", "stddev"};
+  const double vals[] = {s.min, s.first_quartile, s.median, s.third_quartile, s.max, s.mean, s.stddev};
+  char key[64];
+  for (int i = 0; i < 7; ++i) {
+    std::snprintf(key, sizeof key, "%s%s_%s:", prefix, names[i], suffix);
+    line(out, key, fmt, vals[i]);
+  }
+}
+
+void print_teps(std::FILE* out, const char* prefix, const kernel_figures& f) {
+  const teps_summary t = summarize_teps(f.seconds, f.nedge);
+  const char* names[] = {"min", "firstquartile", "median", "thirdquartile", "max"};
+  const double vals[] = {t.min, t.first_quartile, t.median, t.third_quartile, t.max};
+  char key[64];
+  for (int i = 0; i < 5; ++i) {
+    std::snprintf(key, sizeof key, "%s%s_TEPS:", prefix, names[i]);
+    line(out, key, "%g", vals[i]);
+  }
+  std::snprintf(key, sizeof key, "%sharmonic_mean_TEPS:     !", prefix);
+  line(out, key, "%g", t.harmonic_mean);
+  std::snprintf(key, sizeof key, "%sharmonic_stddev_TEPS:", prefix);
+  line(out, key, "%g", t.harmonic_stddev);
+}
+
+summary validate_summary(const run_config& cfg, const kernel_figures& f) {
+  if (!cfg.validate) {
+    summary s;
+    s.min = s.first_quartile = s.median = s.third_quartile = s.max = s.mean = -1;
+    s.stddev = 0;
+    return s;
+  }
+  return summarize(f.validate_seconds);
+}
+
+/// Figures for a kernel that did not run (SKIP_BFS): zeros, as the reference's untouched arrays.
+kernel_figures zeros_like(const kernel_figures& other) {
+  kernel_figures z;
+  z.seconds.assign(other.nedge.size(), 0.0);
+  z.nedge = other.nedge;
+  z.validate_seconds.assign(other.nedge.size(), 0.0);
+  return z;
+}
+
+}  // namespace
+
+run_result run(pipeline& p, const run_config& cfg) {
+  GPU500_EXPECTS(cfg.num_roots >= 1, "at least one search key");
+  GPU500_EXPECTS(cfg.run_bfs || cfg.run_sssp, "nothing to run");
+  run_result r;
+  progress(cfg, "graph500: SCALE %d, edgefactor %d, %s\n", cfg.graph.scale, cfg.graph.edgefactor, p.description().c_str());
+  r.generation_seconds = p.generate();
+  progress(cfg, "graph_generation: %g s\n", r.generation_seconds);
+  r.construction_seconds = p.construct();
+  progress(cfg, "construction_time: %g s\n", r.construction_seconds);
+  r.roots = graph::pick_search_keys(cfg.graph, cfg.num_roots, [&](std::int64_t v) { return p.has_edges(v); });
+  if (cfg.run_bfs && !run_kernel(p, kernel::bfs, cfg, r, r.bfs)) return r;
+  if (cfg.run_sssp && !run_kernel(p, kernel::sssp, cfg, r, r.sssp)) return r;
+  if (!cfg.run_bfs) r.bfs = zeros_like(r.sssp);
+  return r;
+}
+
+void print_output_block(std::FILE* out, const run_config& cfg, const run_result& r) {
+  if (!r.valid) {
+    std::fprintf(out, "No results printed for invalid run.\n");
+    return;
+  }
+  line_int(out, "SCALE:", cfg.graph.scale);
+  line_int(out, "edgefactor:", cfg.graph.edgefactor);
+  line_int(out, "NBFS:", cfg.num_roots);
+  line(out, "graph_generation:", "%g", r.generation_seconds);
+  line_int(out, "num_mpi_processes:", cfg.num_processes);
+  line(out, "construction_time:", "%g", r.construction_seconds);
+  print_stats(out, "bfs  ", "time", summarize(r.bfs.seconds), "%g");
+  if (cfg.run_sssp) print_stats(out, "sssp ", "time", summarize(r.sssp.seconds), "%g");
+  // One shared nedge block: the SSSP loop's counts when it ran (identical: same component).
+  const kernel_figures& ne = cfg.run_sssp ? r.sssp : r.bfs;
+  print_stats(out, "", "nedge", summarize(ne.nedge), "%.11g");
+  print_teps(out, "bfs  ", r.bfs);
+  if (cfg.run_sssp) print_teps(out, "sssp ", r.sssp);
+  print_stats(out, "bfs  ", "validate", validate_summary(cfg, r.bfs), "%g");
+  if (cfg.run_sssp) print_stats(out, "sssp ", "validate", validate_summary(cfg, r.sssp), "%g");
+  std::fflush(out);
+}
+
+json::value to_json(const run_config& cfg, const run_result& r, const pipeline& p) {
+  json::value j;
+  j["benchmark"] = "graph500";
+  j["backend"] = p.description();
+  j["vertex_id_bits"] = p.vertex_bits();
+  j["SCALE"] = cfg.graph.scale;
+  j["edgefactor"] = cfg.graph.edgefactor;
+  j["seeds"] = std::vector<std::int64_t>{static_cast<std::int64_t>(cfg.graph.seed1), static_cast<std::int64_t>(cfg.graph.seed2)};
+  j["initiator"] = std::vector<int>{cfg.graph.a, cfg.graph.b, cfg.graph.c};
+  j["NBFS"] = cfg.num_roots;
+  j["num_mpi_processes"] = cfg.num_processes;
+  j["validated"] = cfg.validate;
+  j["valid"] = r.valid;
+  if (!r.valid) j["failure"] = r.failure;
+  j["graph_generation"] = r.generation_seconds;
+  j["construction_time"] = r.construction_seconds;
+  j["roots"] = r.roots;
+  auto kernel_json = [&](const kernel_figures& f) {
+    json::value k;
+    k["time"] = f.seconds;
+    k["nedge"] = f.nedge;
+    k["validate_time"] = f.validate_seconds;
+    if (!f.seconds.empty()) {
+      const teps_summary t = summarize_teps(f.seconds, f.nedge);
+      k["harmonic_mean_TEPS"] = t.harmonic_mean;
+      k["harmonic_stddev_TEPS"] = t.harmonic_stddev;
+      k["min_TEPS"] = t.min;
+      k["median_TEPS"] = t.median;
+      k["max_TEPS"] = t.max;
+      const summary s = summarize(f.seconds);
+      k["mean_time"] = s.mean;
+      k["median_time"] = s.median;
+    }
+    return k;
+  };
+  if (cfg.run_bfs) j["bfs"] = kernel_json(r.bfs);
+  if (cfg.run_sssp) j["sssp"] = kernel_json(r.sssp);
+  return j;
+}
+
+}  // namespace gpu500::graph500
