@@ -1,0 +1,133 @@
+// gpu500/bellman_ford/bellman_ford.hpp — dense Bellman-Ford single-source shortest paths
+// (paper 000: "Bellman-Ford on GPUs: parallel min-reduction and coalesced access", OpenCL).
+//
+// Round k computes, for every vertex v (Jacobi: from the previous round's distances only)
+//   delta(v) = min_j dist_{k-1}(j) + w(j, v),   rho(v) = the SMALLEST j reaching that minimum,
+//   dist_k(v) = min(dist_{k-1}(v), delta(v)),   pred(v) = rho(v) only when dist strictly improved.
+// Every backend computes exactly this, so distances AND predecessors agree bit for bit between
+// backends (see dense_graph.hpp for why the float arithmetic is exact).
+// Termination: by default the loop stops after the first round that changes nothing
+// (convergence). With full_rounds the paper's N-1 rounds run unconditionally. Either way, if the
+// N-th round still changes a distance, a negative cycle is reachable from the source and the
+// result says so (status::negative_cycle; dist/pred are then meaningless).
+//
+// Variants (the paper's three kernels; `group` = M, the work-group size, a power of two):
+//   naive  — one thread per vertex v, a serial loop over column v of the by_source matrix;
+//   reduce — a group of M threads per vertex: private (min, argmin) over j = t, t+M, ... then a
+//            tree reduction in shared/local memory (strided, uncoalesced reads of column v);
+//   coarse — the same reduction on the by_target (transposed) matrix: a group reads one
+//            contiguous row, so loads coalesce.
+// Engines: serial and openmp (CPU, by_source layout, variant ignored), cuda, opencl. One host
+// harness (run / solve below) drives all of them round by round.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gpu500/bellman_ford/dense_graph.hpp"
+
+namespace gpu500::bellman_ford {
+
+enum class variant { naive, reduce, coarse };
+enum class engine_kind { serial, openmp, cuda, opencl };
+enum class status { ok, negative_cycle };
+
+const char* variant_name(variant v);
+const char* engine_name(engine_kind k);
+const char* status_name(status s);
+/// "naive|reduce|coarse" -> variant; throws usage_error otherwise.
+variant parse_variant(const std::string& s);
+/// The matrix layout a variant reads (CPU engines always read by_source).
+layout layout_for(engine_kind k, variant v);
+
+/// Engine construction options (OpenCL platform/device choice; -1 = automatic: the first GPU
+/// device of any platform, else the first device).
+struct engine_config {
+  int cl_platform = -1;
+  int cl_device = -1;
+  int cuda_device = 0;
+};
+
+/// One backend's memory and kernels. The harness calls upload once per matrix, then per solve:
+/// init, round (many), changed (when it needs to know), download. GPU engines are asynchronous
+/// until changed / download / finish.
+class engine {
+ public:
+  virtual ~engine() = default;
+  [[nodiscard]] virtual engine_kind kind() const = 0;
+  /// Backend and device, e.g. "cuda: NVIDIA H100 80GB HBM3".
+  [[nodiscard]] virtual std::string description() const = 0;
+  /// Largest work-group size M this engine accepts.
+  [[nodiscard]] virtual int max_group() const = 0;
+  /// Copies the matrix to the engine (host -> device); keeps the matrix's layout.
+  virtual void upload(const dense_matrix& m) = 0;
+  /// dist = +inf except dist(source) = 0, pred = -1 (uploaded for GPU engines).
+  virtual void init(index_t source) = 0;
+  /// One relaxation round. reset_flag clears the "something changed" flag first.
+  virtual void round(variant v, int group, bool reset_flag) = 0;
+  /// Whether any distance improved since the flag was last reset (waits for the device).
+  virtual bool changed() = 0;
+  /// Copies dist and pred back (device -> host).
+  virtual void download(std::vector<float>& dist, std::vector<std::int32_t>& pred) = 0;
+  /// Waits for all queued work.
+  virtual void finish() = 0;
+  /// The layout currently uploaded.
+  [[nodiscard]] virtual layout uploaded_layout() const = 0;
+};
+
+/// Makes an engine; throws usage_error when the backend is not compiled in or has no device.
+std::unique_ptr<engine> make_engine(engine_kind k, const engine_config& cfg = {});
+
+struct run_options {
+  variant var = variant::coarse;
+  int group = 256;          ///< M: threads per vertex for reduce / coarse (power of two)
+  bool full_rounds = false; ///< run the paper's N-1 rounds instead of stopping at convergence
+  index_t source = 0;
+};
+
+struct result {
+  status st = status::ok;
+  std::vector<float> dist;          ///< +inf: unreachable
+  std::vector<std::int32_t> pred;   ///< -1: source or unreachable
+  index_t rounds = 0;               ///< relaxation rounds executed (including the last, unchanged one)
+  double t_upload = 0;    ///< matrix host -> device (0 for CPU engines)
+  double t_init = 0;      ///< dist/pred initialisation (a host -> device copy on GPUs)
+  double t_rounds = 0;    ///< all rounds, including the per-round change-flag reads
+  double t_download = 0;  ///< dist/pred device -> host
+  /// The paper's figure: kernels + both transfers.
+  [[nodiscard]] double seconds_with_transfers() const { return t_upload + t_init + t_rounds + t_download; }
+};
+
+/// Uploads m (its layout must be layout_for(e.kind(), o.var)) and solves.
+result run(engine& e, const dense_matrix& m, const run_options& o);
+/// Solves on the matrix already uploaded (t_upload = 0).
+result solve(engine& e, index_t n, const run_options& o);
+/// Seconds for k back-to-back rounds without flag reads (the steady-state cost of one round is
+/// the result / k). Call after solve: it overwrites nothing that matters (rounds after
+/// convergence change nothing), but does change dist/pred after a negative cycle.
+double time_rounds(engine& e, variant v, int group, int k);
+
+// ---- oracles and checks (share no code with the engines) ---------------------------------
+
+/// O(N^2) Dijkstra with the same float additions; requires every weight >= 0.
+std::vector<float> dijkstra(const dense_matrix& m, index_t source);
+
+/// Certificate check of a shortest-path result: dist(source) = 0, pred(source) = -1; dist finite
+/// exactly for vertices reachable from the source; no edge j -> v with dist(j) + w < dist(v);
+/// for every other reachable v, pred(v) is an edge with dist(v) == dist(pred) + w; following
+/// pred from any reachable vertex reaches the source. Returns "" when valid, else the first
+/// violation in words. O(N^2), OpenMP.
+std::string check_shortest_paths(const dense_matrix& m, index_t source, const std::vector<float>& dist,
+                                 const std::vector<std::int32_t>& pred);
+
+/// Device-to-device copy bandwidth of the CUDA device (cudaMemcpy of `bytes`, best of `reps`):
+/// {bytes / s, 2 * bytes / s (read + write traffic)}. Throws when CUDA is not available.
+struct copy_bandwidth {
+  double copy_gbs = 0;     ///< bytes copied per second / 1e9
+  double traffic_gbs = 0;  ///< bytes read + written per second / 1e9
+};
+copy_bandwidth cuda_copy_bandwidth(std::size_t bytes, int reps = 5, int device = 0);
+
+}  // namespace gpu500::bellman_ford

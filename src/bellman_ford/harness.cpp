@@ -1,0 +1,137 @@
+// The one host harness of dense Bellman-Ford: the round loop, early exit, negative-cycle check
+// and timing, identical for every engine (see bellman_ford.hpp).
+#include <string>
+
+#include "engines.hpp"
+#include "gpu500/config.hpp"
+#include "gpu500/core/error.hpp"
+#include "gpu500/core/timer.hpp"
+
+namespace gpu500::bellman_ford {
+
+const char* variant_name(variant v) {
+  switch (v) {
+    case variant::naive: return "naive";
+    case variant::reduce: return "reduce";
+    case variant::coarse: return "coarse";
+  }
+  return "?";
+}
+
+const char* engine_name(engine_kind k) {
+  switch (k) {
+    case engine_kind::serial: return "serial";
+    case engine_kind::openmp: return "openmp";
+    case engine_kind::cuda: return "cuda";
+    case engine_kind::opencl: return "opencl";
+  }
+  return "?";
+}
+
+const char* status_name(status s) { return s == status::ok ? "ok" : "negative cycle"; }
+
+variant parse_variant(const std::string& s) {
+  if (s == "naive") return variant::naive;
+  if (s == "reduce") return variant::reduce;
+  if (s == "coarse") return variant::coarse;
+  throw usage_error("--variant: expected naive, reduce or coarse; got '" + s + "'");
+}
+
+layout layout_for(engine_kind k, variant v) {
+  if (k == engine_kind::serial || k == engine_kind::openmp) return layout::by_source;
+  return v == variant::coarse ? layout::by_target : layout::by_source;
+}
+
+namespace detail {
+void check_group(int group, int max_group, const char* who) {
+  if (group < 1 || group > max_group || (group & (group - 1)) != 0)
+    throw usage_error(std::string(who) + ": group size M must be a power of two in [1, " +
+                      std::to_string(max_group) + "]; got " + std::to_string(group));
+}
+}  // namespace detail
+
+std::unique_ptr<engine> make_engine(engine_kind k, const engine_config& cfg) {
+  switch (k) {
+    case engine_kind::serial: return detail::make_cpu_engine(false);
+    case engine_kind::openmp: return detail::make_cpu_engine(true);
+    case engine_kind::cuda:
+#if GPU500_HAVE_CUDA
+      return detail::make_cuda_engine(cfg);
+#else
+      throw usage_error("bellman-ford: this build has no CUDA backend");
+#endif
+    case engine_kind::opencl:
+#if GPU500_HAVE_OPENCL
+      return detail::make_opencl_engine(cfg);
+#else
+      throw usage_error("bellman-ford: this build has no OpenCL backend");
+#endif
+  }
+  throw usage_error("bellman-ford: unknown engine");
+}
+
+result solve(engine& e, index_t n, const run_options& o) {
+  GPU500_EXPECTS(o.source >= 0 && o.source < n, "bellman-ford: source out of range");
+  GPU500_EXPECTS(e.uploaded_layout() == layout_for(e.kind(), o.var),
+                 std::string("bellman-ford: the ") + variant_name(o.var) + " variant needs the " +
+                     (layout_for(e.kind(), o.var) == layout::by_source ? "by_source" : "by_target") + " layout");
+  result r;
+  stopwatch sw;
+  e.init(o.source);
+  e.finish();
+  r.t_init = sw.seconds();
+
+  // Round k computes dist_k. Rounds 1..n-1 reach the fixpoint unless a negative cycle is
+  // reachable; round n is the check: it changes something iff such a cycle exists.
+  sw.restart();
+  bool last_changed = true;
+  index_t k = 0;
+  while (k < n) {
+    ++k;
+    const bool check = !o.full_rounds || k == n;
+    e.round(o.var, o.group, check);
+    if (check) {
+      last_changed = e.changed();
+      if (!last_changed) break;
+    }
+  }
+  e.finish();
+  r.t_rounds = sw.seconds();
+  r.rounds = k;
+  r.st = (k == n && last_changed) ? status::negative_cycle : status::ok;
+
+  sw.restart();
+  e.download(r.dist, r.pred);
+  r.t_download = sw.seconds();
+  return r;
+}
+
+result run(engine& e, const dense_matrix& m, const run_options& o) {
+  GPU500_EXPECTS(m.lay == layout_for(e.kind(), o.var),
+                 std::string("bellman-ford: the ") + variant_name(o.var) + " variant on " + engine_name(e.kind()) +
+                     " needs the " + (layout_for(e.kind(), o.var) == layout::by_source ? "by_source" : "by_target") +
+                     " layout");
+  stopwatch sw;
+  e.upload(m);
+  e.finish();
+  const double up = sw.seconds();
+  result r = solve(e, m.n, o);
+  r.t_upload = up;
+  return r;
+}
+
+#if !GPU500_HAVE_CUDA
+copy_bandwidth cuda_copy_bandwidth(std::size_t, int, int) {
+  throw usage_error("bellman-ford: this build has no CUDA backend");
+}
+#endif
+
+double time_rounds(engine& e, variant v, int group, int k) {
+  e.finish();
+  stopwatch sw;
+  for (int i = 0; i < k; ++i) e.round(v, group, false);
+  e.finish();
+  return sw.seconds();
+}
+
+}  // namespace gpu500::bellman_ford

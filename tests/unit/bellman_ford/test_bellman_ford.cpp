@@ -1,0 +1,252 @@
+// Unit tests of dense Bellman-Ford: every engine and variant (serial, OpenMP, CUDA — skipped
+// without a GPU — and OpenCL, which must run: on PoCL in CI, on the GPU through NVIDIA's
+// OpenCL on the GPU machine) against the oracles on awkward graphs:
+//  - distances equal Dijkstra's exactly (non-negative weights) or Dijkstra's on the un-reweighted
+//    graph shifted by the potentials (negative edges, no negative cycle);
+//  - the result passes the shortest-path certificate check (valid, acyclic predecessor tree);
+//  - predecessors and round counts equal the serial engine's bit for bit (same tie rule);
+//  - a negative cycle reachable from the source is reported; one that is not, is not.
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <string>
+
+#include "gpu500/bellman_ford/bellman_ford.hpp"
+#include "gpu500/config.hpp"
+#include "gpu500/core/device.hpp"
+#include "gpu500/core/error.hpp"
+
+using namespace gpu500;
+using namespace gpu500::bellman_ford;
+
+namespace {
+
+struct test_case {
+  std::string name;
+  dense_matrix m;
+  index_t source = 0;
+  bool cycle = false;            // a negative cycle is reachable from the source
+  std::vector<float> expected;   // exact distances (empty when cycle)
+};
+
+dense_matrix chain(index_t n) {  // n-1 -> n-2 -> ... -> 0, weight 1: needs n-1 changing rounds
+  dense_matrix m = dense_matrix::empty(n);
+  for (index_t v = 1; v < n; ++v) m.set_weight(v, v - 1, 1.0f);
+  return m;
+}
+
+test_case nonnegative(std::string name, graph_params p, index_t source) {
+  test_case c{std::move(name), generate(p), source, false, {}};
+  c.expected = dijkstra(c.m, source);
+  return c;
+}
+
+test_case with_potentials(std::string name, graph_params p, index_t source) {
+  std::vector<float> pot;
+  p.negative = true;
+  test_case c{std::move(name), generate(p, &pot), source, false, {}};
+  graph_params base = p;
+  base.negative = false;
+  const auto d = dijkstra(generate(base), source);
+  c.expected.resize(d.size());
+  for (std::size_t v = 0; v < d.size(); ++v)
+    c.expected[v] = d[v] == inf ? inf : d[v] + pot[static_cast<std::size_t>(source)] - pot[v];
+  bool any_negative = false;
+  for (index_t j = 0; j < c.m.n; ++j)
+    for (index_t v = 0; v < c.m.n; ++v) any_negative = any_negative || c.m.weight(j, v) < 0;
+  EXPECT_TRUE(any_negative) << "the potential graph should have negative edges";
+  return c;
+}
+
+std::vector<test_case> cases() {
+  std::vector<test_case> cs;
+  cs.push_back({"n1", dense_matrix::empty(1), 0, false, {0.0f}});
+  {
+    test_case c{"n1-negative-self-loop", dense_matrix::empty(1), 0, true, {}};
+    c.m.set_weight(0, 0, -1.0f);
+    cs.push_back(std::move(c));
+  }
+  cs.push_back(nonnegative("n37-zero-weights-ties", {37, 0.3, 0, 2, false, 11}, 5));
+  cs.push_back(nonnegative("n100-sparse-unreachable", {100, 0.015, 1, 9, false, 12}, 3));
+  cs.push_back(nonnegative("n257-half-dense", {257, 0.5, 1, 100, false, 13}, 256));
+  cs.push_back(nonnegative("n33-complete", {33, 1.0, 0, 1000, false, 14}, 0));
+  {
+    test_case c{"chain-n65-needs-n-1-rounds", chain(65), 64, false, {}};
+    c.expected = dijkstra(c.m, 64);
+    cs.push_back(std::move(c));
+  }
+  cs.push_back(with_potentials("n300-negative-edges", {300, 0.2, 0, 50, false, 15}, 7));
+  cs.push_back(with_potentials("n61-negative-sparse", {61, 0.05, 0, 20, false, 16}, 60));
+  {
+    // A reachable negative cycle 10 -> 20 -> 30 -> 10 (total -3) planted in a random graph.
+    test_case c{"n120-reachable-negative-cycle", generate({120, 0.1, 1, 9, false, 17}), 0, true, {}};
+    c.m.set_weight(0, 10, 1.0f);
+    c.m.set_weight(10, 20, -1.0f);
+    c.m.set_weight(20, 30, -1.0f);
+    c.m.set_weight(30, 10, -1.0f);
+    cs.push_back(std::move(c));
+  }
+  {
+    // A negative cycle among vertices 40..42 that nothing else reaches: not our concern.
+    test_case c{"n90-unreachable-negative-cycle", generate({90, 0.2, 1, 9, false, 18}), 1, false, {}};
+    for (index_t x = 40; x <= 42; ++x)
+      for (index_t j = 0; j < 90; ++j) c.m.set_weight(j, x, inf);
+    c.m.set_weight(40, 41, -5.0f);
+    c.m.set_weight(41, 42, -5.0f);
+    c.m.set_weight(42, 40, -5.0f);
+    // Oracle: Dijkstra on the graph with the cycle's vertices removed from reach (their
+    // out-edges only lead away, and nothing reaches them), i.e. with those edges dropped.
+    dense_matrix nocycle = c.m;
+    for (index_t x = 40; x <= 42; ++x)
+      for (index_t v = 0; v < 90; ++v) nocycle.set_weight(x, v, inf);
+    c.expected = dijkstra(nocycle, 1);
+    cs.push_back(std::move(c));
+  }
+  return cs;
+}
+
+struct config {
+  engine_kind kind;
+  variant var;
+  int group;
+};
+
+std::string config_name(const ::testing::TestParamInfo<config>& i) {
+  return std::string(engine_name(i.param.kind)) + "_" + variant_name(i.param.var) + "_M" + std::to_string(i.param.group);
+}
+
+bool skip_without_device(engine_kind k) { return k == engine_kind::cuda && !cuda_available(); }
+
+class BellmanFord : public ::testing::TestWithParam<config> {};
+
+TEST_P(BellmanFord, AgreesWithOraclesOnAwkwardGraphs) {
+  const config cfg = GetParam();
+  if (skip_without_device(cfg.kind)) GTEST_SKIP() << "no CUDA device";
+  auto e = make_engine(cfg.kind);
+  auto reference = make_engine(engine_kind::serial);
+  std::printf("engine: %s\n", e->description().c_str());
+  for (const bool full : {false, true}) {
+    for (const auto& c : cases()) {
+      if (full && c.m.n > 70) continue;  // N rounds each: keep it short
+      SCOPED_TRACE(c.name + (full ? " (full rounds)" : ""));
+      const run_options o{cfg.var, cfg.group, full, c.source};
+      const dense_matrix mt = layout_for(cfg.kind, cfg.var) == c.m.lay ? dense_matrix{} : transpose(c.m);
+      const dense_matrix& input = mt.n ? mt : c.m;
+      const result r = run(*e, input, o);
+      const result ref = run(*reference, c.m, {variant::naive, 1, full, c.source});
+      if (c.cycle) {
+        EXPECT_EQ(r.st, status::negative_cycle);
+        EXPECT_EQ(r.rounds, c.m.n);
+        continue;
+      }
+      ASSERT_EQ(r.st, status::ok);
+      ASSERT_EQ(r.dist.size(), c.expected.size());
+      for (std::size_t v = 0; v < c.expected.size(); ++v) ASSERT_EQ(r.dist[v], c.expected[v]) << "vertex " << v;
+      EXPECT_EQ(check_shortest_paths(c.m, c.source, r.dist, r.pred), "");
+      EXPECT_EQ(r.pred, ref.pred);
+      EXPECT_EQ(r.rounds, ref.rounds);
+      if (full) EXPECT_EQ(r.rounds, c.m.n);
+      else EXPECT_LE(r.rounds, c.m.n);
+    }
+  }
+}
+
+std::vector<config> configs() {
+  std::vector<config> cs{{engine_kind::serial, variant::naive, 1}, {engine_kind::openmp, variant::naive, 1}};
+  std::vector<engine_kind> gpus{engine_kind::cuda};
+  if (GPU500_HAVE_OPENCL) gpus.push_back(engine_kind::opencl);
+  for (auto k : gpus) {
+    cs.push_back({k, variant::naive, 1});
+    cs.push_back({k, variant::reduce, 1});
+    cs.push_back({k, variant::reduce, 64});
+    cs.push_back({k, variant::reduce, 256});
+    cs.push_back({k, variant::coarse, 32});
+    cs.push_back({k, variant::coarse, 128});
+    if (k == engine_kind::cuda) cs.push_back({k, variant::coarse, 1024});
+  }
+  return cs;
+}
+
+INSTANTIATE_TEST_SUITE_P(Engines, BellmanFord, ::testing::ValuesIn(configs()), config_name);
+
+TEST(BellmanFordChain, RoundCountsMatchThePathLength) {
+  // A chain of 65 vertices converges after 64 changing rounds plus one quiet round; the check
+  // round must not be mistaken for a negative cycle.
+  auto e = make_engine(engine_kind::serial);
+  const auto m = chain(65);
+  const auto r = run(*e, m, {variant::naive, 1, false, 64});
+  EXPECT_EQ(r.st, status::ok);
+  EXPECT_EQ(r.rounds, 65);
+  EXPECT_EQ(r.dist[0], 64.0f);
+  const auto r2 = run(*e, m, {variant::naive, 1, false, 0});  // source 0 reaches nothing
+  EXPECT_EQ(r2.rounds, 1);
+  EXPECT_EQ(r2.dist[1], inf);
+}
+
+TEST(BellmanFordOracle, CertificateCheckCatchesWrongResults) {
+  const auto m = generate({50, 0.3, 1, 9, false, 3});
+  auto e = make_engine(engine_kind::serial);
+  const auto r = run(*e, m, {variant::naive, 1, false, 0});
+  ASSERT_EQ(check_shortest_paths(m, 0, r.dist, r.pred), "");
+  auto d = r.dist;
+  for (auto& x : d)
+    if (x > 0 && x != inf) {
+      x += 1;  // too long: a tree edge is no longer tight or an edge relaxes
+      break;
+    }
+  EXPECT_NE(check_shortest_paths(m, 0, d, r.pred), "");
+  auto p = r.pred;
+  for (std::size_t v = 0; v < p.size(); ++v)
+    if (p[v] >= 0) {
+      p[v] = static_cast<std::int32_t>(v);  // a self-loop is not an edge
+      break;
+    }
+  EXPECT_NE(check_shortest_paths(m, 0, r.dist, p), "");
+  auto u = r.dist;
+  u[0] = 1;
+  EXPECT_NE(check_shortest_paths(m, 0, u, r.pred), "");
+}
+
+TEST(BellmanFordGraph, GeneratorIsDeterministicAndChecksItsInput) {
+  const graph_params p{200, 0.25, 3, 7, false, 42};
+  const auto a = generate(p), b = generate(p);
+  EXPECT_EQ(a.w, b.w);
+  EXPECT_EQ(a.ld % 32, 0);
+  index_t edges = 0;
+  for (index_t j = 0; j < 200; ++j) {
+    EXPECT_EQ(a.weight(j, j), inf);
+    for (index_t v = 0; v < 200; ++v) {
+      const float w = a.weight(j, v);
+      if (w == inf) continue;
+      ++edges;
+      EXPECT_TRUE(w >= 3 && w <= 7 && w == static_cast<float>(static_cast<int>(w)));
+    }
+  }
+  EXPECT_NEAR(static_cast<double>(edges) / (200 * 199), 0.25, 0.02);
+  const auto t = transpose(a);
+  EXPECT_EQ(t.lay, layout::by_target);
+  for (index_t j = 0; j < 200; j += 7)
+    for (index_t v = 0; v < 200; v += 3) EXPECT_EQ(t.weight(j, v), a.weight(j, v));
+  EXPECT_EQ(transpose(t).w, a.w);
+  EXPECT_THROW(generate({100000, 0.5, 0, 1000, false, 1}), usage_error);  // sums would be inexact
+  EXPECT_THROW(generate({10, 1.5, 0, 1, false, 1}), usage_error);
+  EXPECT_THROW(generate({10, 0.5, -1, 1, false, 1}), usage_error);
+}
+
+TEST(BellmanFordOptions, RejectsBadGroupSizesAndLayouts) {
+  std::vector<engine_kind> kinds;
+  if (cuda_available()) kinds.push_back(engine_kind::cuda);
+  if (GPU500_HAVE_OPENCL) kinds.push_back(engine_kind::opencl);
+  const auto m = generate({40, 0.5, 1, 9, false, 5});
+  for (auto k : kinds) {
+    auto e = make_engine(k);
+    EXPECT_THROW(run(*e, m, {variant::reduce, 48, false, 0}), usage_error);
+    EXPECT_THROW(run(*e, m, {variant::reduce, e->max_group() * 2, false, 0}), usage_error);
+    EXPECT_THROW(run(*e, m, {variant::coarse, 32, false, 0}), error);  // coarse needs by_target
+  }
+  auto c = make_engine(engine_kind::openmp);
+  EXPECT_THROW(run(*c, m, {variant::naive, 1, false, 40}), error);  // source out of range
+  EXPECT_THROW(parse_variant("fast"), usage_error);
+}
+
+}  // namespace
