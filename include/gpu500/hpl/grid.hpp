@@ -1,0 +1,55 @@
+// gpu500/hpl/grid.hpp — the P x Q process grid and the 2-D block-cyclic index arithmetic.
+//
+// Ranks 0 .. P*Q-1 of MPI_COMM_WORLD form the grid (row-major PMAP: rank = row*Q + col;
+// column-major: rank = col*P + row); extra ranks sit idle as in netlib. Without MPI (or with one
+// process) only the 1 x 1 grid exists. Row r of the global matrix lives on process row
+// (r / nb) % P at local row (r / (nb P)) nb + r % nb; columns alike over Q.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+namespace gpu500::hpl {
+
+namespace detail {
+struct grid_comms;  // MPI communicators (src/hpl/mpi)
+}
+
+struct grid {
+  int p = 1, q = 1;
+  int myrow = 0, mycol = 0;
+  int world_rank = 0, world_size = 1;
+  bool in_grid = true;  ///< false on idle ranks
+  std::shared_ptr<detail::grid_comms> comms;
+
+  /// Build the grid over MPI_COMM_WORLD (collective over all ranks when MPI is initialised).
+  /// Throws usage_error when P*Q exceeds the number of processes.
+  static grid create(int p, int q, bool col_major);
+};
+
+/// Number of rows (or columns) of an n-long dimension owned by process iproc of nprocs, block nb
+/// (ScaLAPACK numroc with source process 0).
+inline std::int64_t numroc(std::int64_t n, std::int64_t nb, int iproc, int nprocs) {
+  const std::int64_t nblocks = n / nb;
+  std::int64_t r = (nblocks / nprocs) * nb;
+  const std::int64_t extra = nblocks % nprocs;
+  if (iproc < extra) r += nb;
+  else if (iproc == extra) r += n % nb;
+  return r;
+}
+/// Owner process of global index g.
+inline int owner_of(std::int64_t g, std::int64_t nb, int nprocs) { return static_cast<int>((g / nb) % nprocs); }
+/// Local index of global index g on its owner.
+inline std::int64_t local_of(std::int64_t g, std::int64_t nb, int nprocs) {
+  return (g / (nb * nprocs)) * nb + g % nb;
+}
+/// Global index of local index l on process iproc.
+inline std::int64_t global_of(std::int64_t l, std::int64_t nb, int iproc, int nprocs) {
+  return ((l / nb) * nprocs + iproc) * nb + l % nb;
+}
+/// First local index whose global index is >= g, on process iproc.
+inline std::int64_t local_start(std::int64_t g, std::int64_t nb, int iproc, int nprocs) {
+  return numroc(g, nb, iproc, nprocs);
+}
+
+}  // namespace gpu500::hpl

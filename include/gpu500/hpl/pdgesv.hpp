@@ -1,0 +1,57 @@
+// gpu500/hpl/pdgesv.hpp — one HPL test: generate [A|b], solve (HPL_pdgesv), check the residual.
+//
+// The solve is a blocked right-looking LU with row partial pivoting on [A|b] distributed
+// 2-D block-cyclically over the grid, recursive panel factorisation (PFACT/RFACT, NBMIN, NDIV),
+// look-ahead DEPTH 0 or 1, the six panel broadcasts, binary-exchange / long / mix row swaps, and
+// the back substitution U x = y. The CPU backend uses OpenBLAS; the CUDA backend (1 x 1 grid)
+// keeps the matrix on the GPU and factors panels on the CPU (paper 003).
+// Time is the wall time of the solve, maximised over ranks; Gflops = (2/3 N^3 + 3/2 N^2)/time/1e9.
+// The residual ||Ax-b||oo / (eps (||A||oo ||x||oo + ||b||oo) N), eps = 2^-53, is computed on a
+// regenerated [A|b] by code that shares nothing with the solver; PASSED iff < threshold.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "gpu500/core/types.hpp"
+#include "gpu500/hpl/dat.hpp"
+#include "gpu500/hpl/grid.hpp"
+
+namespace gpu500::hpl {
+
+struct run_options {
+  backend be = backend::cpu;
+  double seg_first = 0.125;   ///< CUDA: first swap/update segment, fraction of the trailing columns
+  double seg_growth = 2.0;    ///< CUDA: growth factor of the segments
+  bool gather_x = false;      ///< return the whole solution in test_result::x (tests)
+  bool timing = false;        ///< record per-iteration times
+};
+
+/// Per-iteration times (seconds) for the balance-point analysis. On the CUDA backend "update"
+/// is the GPU time of the trailing update (swap + DTRSM + DGEMM) and "panel" the CPU time of
+/// the next panel (copy down, factor, copy up).
+struct iter_time {
+  std::int64_t k = 0;  ///< first column of the panel
+  double panel = 0, swap = 0, bcast = 0, update = 0, total = 0;
+};
+
+struct test_result {
+  params prm;
+  bool skipped = false;
+  std::string skip_reason;
+  double time = 0, gflops = 0;
+  std::string start_time, end_time;  ///< ctime() text, with its newline
+  bool checked = false, passed = false;
+  double resid = 0;
+  double norm_r = 0, norm_a_inf = 0, norm_a_1 = 0, norm_x_inf = 0, norm_x_1 = 0, norm_b = 0;
+  std::vector<double> x;  ///< with run_options::gather_x
+  std::vector<iter_time> iters;
+};
+
+/// HPL's flop count for order n.
+inline double hpl_flops(double n) { return (2.0 / 3.0 * n + 1.5) * n * n; }
+
+/// Run one test on the grid (collective over the grid's ranks; idle ranks return skipped).
+test_result run_test(const params& prm, const grid& g, const run_options& opt);
+
+}  // namespace gpu500::hpl

@@ -1,0 +1,220 @@
+// HPL.dat reader (netlib HPL 2.3 HPL_pdinfo semantics; see gpu500/hpl/dat.hpp) and the T/V code.
+#include "gpu500/hpl/dat.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "gpu500/core/error.hpp"
+
+namespace gpu500::hpl {
+namespace {
+
+class reader {
+ public:
+  reader(std::istream& in, std::string name) : in_(in), name_(std::move(name)) {}
+
+  // The first `k` tokens of the next line (netlib reads lines with fgets, 256 characters).
+  std::vector<std::string> tokens(int k, const char* what) {
+    std::string line;
+    ++lineno_;
+    if (!std::getline(in_, line))
+      fail(std::string("file ends before line ") + std::to_string(lineno_) + " (" + what +
+           "); an HPL.dat has 31 lines");
+    if (line.size() > 254) line.resize(254);
+    std::istringstream ls(line);
+    std::vector<std::string> out;
+    std::string t;
+    while (static_cast<int>(out.size()) < k && ls >> t) out.push_back(t);
+    if (static_cast<int>(out.size()) < k)
+      fail(std::string(what) + ": expected " + std::to_string(k) + " value" + (k > 1 ? "s" : "") +
+           ", found " + std::to_string(out.size()));
+    return out;
+  }
+  void skip() {
+    std::string line;
+    ++lineno_;
+    if (!std::getline(in_, line)) fail("file ends before line " + std::to_string(lineno_));
+  }
+  std::int64_t integer(const std::string& t, const char* what) {
+    errno = 0;
+    char* end = nullptr;
+    const long long v = std::strtoll(t.c_str(), &end, 10);
+    if (end == t.c_str() || *end != '\0' || errno == ERANGE)
+      fail(std::string(what) + ": '" + t + "' is not an integer");
+    return v;
+  }
+  double real(const std::string& t, const char* what) {
+    errno = 0;
+    char* end = nullptr;
+    const double v = std::strtod(t.c_str(), &end);
+    if (end == t.c_str() || *end != '\0' || errno == ERANGE)
+      fail(std::string(what) + ": '" + t + "' is not a number");
+    return v;
+  }
+  int count(const char* what) {
+    const auto v = integer(tokens(1, what)[0], what);
+    if (v < 1 || v > max_param)
+      fail(std::string(what) + " is " + std::to_string(v) + "; it must be between 1 and " +
+           std::to_string(max_param));
+    return static_cast<int>(v);
+  }
+  // A list line of `n` integers, each >= lo.
+  std::vector<std::int64_t> list(int n, std::int64_t lo, const char* what) {
+    std::vector<std::int64_t> out;
+    for (const auto& t : tokens(n, what)) {
+      const auto v = integer(t, what);
+      if (v < lo) fail(std::string(what) + ": value " + std::to_string(v) + " is below " + std::to_string(lo));
+      if (v > INT32_MAX) fail(std::string(what) + ": value " + std::to_string(v) + " is too large");
+      out.push_back(v);
+    }
+    return out;
+  }
+  [[noreturn]] void fail(const std::string& msg) const {
+    throw usage_error(name_ + " line " + std::to_string(lineno_) + ": " + msg);
+  }
+
+ private:
+  std::istream& in_;
+  std::string name_;
+  int lineno_ = 0;
+};
+
+template <class T, class F>
+std::vector<T> map(const std::vector<std::int64_t>& v, F f) {
+  std::vector<T> out;
+  for (auto x : v) out.push_back(f(x));
+  return out;
+}
+std::vector<int> ints(const std::vector<std::int64_t>& v) {
+  return map<int>(v, [](std::int64_t x) { return static_cast<int>(x); });
+}
+
+}  // namespace
+
+fact fact_from_code(int code) { return code == 0 ? fact::left : code == 1 ? fact::crout : fact::right; }
+bcast bcast_from_code(int code) { return code >= 0 && code <= 5 ? static_cast<bcast>(code) : bcast::ring1m; }
+swap swap_from_code(int code) { return code >= 0 && code <= 2 ? static_cast<swap>(code) : swap::longs; }
+
+dat_file parse_dat(std::istream& in, const std::string& name) {
+  reader r(in, name);
+  dat_file d;
+  r.skip();
+  r.skip();
+  d.output_file = r.tokens(1, "output file name")[0];
+  d.device_out = static_cast<int>(r.integer(r.tokens(1, "device out")[0], "device out"));
+  const int ns = r.count("number of problem sizes (N)");
+  d.ns = r.list(ns, 0, "Ns");
+  const int nnb = r.count("number of NBs");
+  d.nbs = ints(r.list(nnb, 1, "NBs"));
+  d.pmap_col_major = r.integer(r.tokens(1, "PMAP")[0], "PMAP") == 1;
+  const int ng = r.count("number of process grids");
+  d.ps = ints(r.list(ng, 1, "Ps"));
+  d.qs = ints(r.list(ng, 1, "Qs"));
+  d.threshold = r.real(r.tokens(1, "threshold")[0], "threshold");
+  const int npf = r.count("number of panel facts");
+  d.pfacts = map<fact>(r.list(npf, INT32_MIN, "PFACTs"), [](std::int64_t x) { return fact_from_code(int(x)); });
+  const int nnbm = r.count("number of recursive stopping criteria");
+  d.nbmins = ints(r.list(nnbm, 1, "NBMINs"));
+  const int ndv = r.count("number of panels in recursion");
+  d.ndivs = ints(r.list(ndv, 2, "NDIVs"));
+  const int nrf = r.count("number of recursive panel facts");
+  d.rfacts = map<fact>(r.list(nrf, INT32_MIN, "RFACTs"), [](std::int64_t x) { return fact_from_code(int(x)); });
+  const int nbc = r.count("number of broadcasts");
+  d.bcasts = map<bcast>(r.list(nbc, INT32_MIN, "BCASTs"), [](std::int64_t x) { return bcast_from_code(int(x)); });
+  const int ndp = r.count("number of look-ahead depths");
+  d.depths = ints(r.list(ndp, 0, "DEPTHs"));
+  d.swp = swap_from_code(static_cast<int>(r.integer(r.tokens(1, "SWAP")[0], "SWAP")));
+  d.swap_threshold = static_cast<int>(std::max<std::int64_t>(0, r.integer(r.tokens(1, "swapping threshold")[0], "swapping threshold")));
+  const auto l1 = r.integer(r.tokens(1, "L1 form")[0], "L1 form");
+  d.l1_notrans = l1 == 1 ? 1 : 0;
+  const auto u = r.integer(r.tokens(1, "U form")[0], "U form");
+  d.u_notrans = u == 1 ? 1 : 0;
+  const auto eq = r.integer(r.tokens(1, "equilibration")[0], "equilibration");
+  d.equil = eq == 0 ? 0 : 1;
+  const auto al = r.integer(r.tokens(1, "memory alignment")[0], "memory alignment");
+  d.align = al <= 0 ? 4 : static_cast<int>(std::min<std::int64_t>(al, 1 << 20));
+  for (std::size_t i = 0; i < d.ps.size(); ++i)
+    if (static_cast<std::int64_t>(d.ps[i]) * d.qs[i] > (1 << 24))
+      throw usage_error(name + ": process grid " + std::to_string(d.ps[i]) + " x " + std::to_string(d.qs[i]) + " is too large");
+  return d;
+}
+
+dat_file read_dat(const std::string& path) {
+  std::ifstream f(path);
+  if (!f) throw usage_error("cannot open HPL input file '" + path + "'");
+  return parse_dat(f, path);
+}
+
+std::vector<params> expand(const dat_file& d) {
+  params base;  // the values that are not lists
+  base.pmap_col_major = d.pmap_col_major;
+  base.threshold = d.threshold;
+  base.swp = d.swp;
+  base.swap_threshold = d.swap_threshold;
+  base.l1_notrans = d.l1_notrans;
+  base.u_notrans = d.u_notrans;
+  base.equil = d.equil;
+  base.align = d.align;
+  std::vector<params> out;
+  for (std::size_t g = 0; g < d.ps.size(); ++g)
+    for (auto n : d.ns)
+      for (auto nb : d.nbs)
+        for (auto depth : d.depths)
+          for (auto bc : d.bcasts)
+            for (auto rf : d.rfacts)
+              for (auto pf : d.pfacts)
+                for (auto nbmin : d.nbmins)
+                  for (auto ndiv : d.ndivs) {
+                    params p = base;
+                    p.p = d.ps[g];
+                    p.q = d.qs[g];
+                    p.n = n;
+                    p.nb = nb;
+                    p.depth = depth;
+                    p.bc = bc;
+                    p.rfact = rf;
+                    p.pfact = pf;
+                    p.nbmin = nbmin;
+                    p.ndiv = ndiv;
+                    out.push_back(p);
+                  }
+  return out;
+}
+
+dat_file single(const params& p) {
+  dat_file d;
+  d.ns = {p.n};
+  d.nbs = {p.nb};
+  d.pmap_col_major = p.pmap_col_major;
+  d.ps = {p.p};
+  d.qs = {p.q};
+  d.threshold = p.threshold;
+  d.pfacts = {p.pfact};
+  d.nbmins = {p.nbmin};
+  d.ndivs = {p.ndiv};
+  d.rfacts = {p.rfact};
+  d.bcasts = {p.bc};
+  d.depths = {p.depth};
+  d.swp = p.swp;
+  d.swap_threshold = p.swap_threshold;
+  d.l1_notrans = p.l1_notrans;
+  d.u_notrans = p.u_notrans;
+  d.equil = p.equil;
+  d.align = p.align;
+  return d;
+}
+
+std::string tv_code(const params& p) {
+  static const char lcr[] = {'L', 'C', 'R'};
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "W%c%1d%c%c%1d%c%1d", p.pmap_col_major ? 'C' : 'R', p.depth,
+                static_cast<char>('0' + static_cast<int>(p.bc)), lcr[static_cast<int>(p.rfact)], p.ndiv,
+                lcr[static_cast<int>(p.pfact)], p.nbmin);
+  return buf;
+}
+
+}  // namespace gpu500::hpl

@@ -1,0 +1,36 @@
+// Internal entry points of the HPL backends and of the independent residual check.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "gpu500/hpl/pdgesv.hpp"
+
+namespace gpu500::hpl::detail {
+
+/// The local part of [A | b] on one process.
+struct local_matrix {
+  std::int64_t n = 0;
+  int nb = 1, p = 1, q = 1, myrow = 0, mycol = 0;
+  std::int64_t mp = 0, nq = 0, lda = 1;
+  std::vector<double> a;
+  double* col(std::int64_t j) { return a.data() + j * lda; }
+};
+
+/// Allocate (lda: local rows rounded up to ALIGN, never a power of two, as HPL) and generate.
+local_matrix make_local(const params& prm, const grid& g);
+
+/// CPU solve in place; on return every process holds the whole solution x (length n).
+/// Returns the number of zero pivots met.
+int cpu_pdgesv(const params& prm, const grid& g, local_matrix& m, std::vector<double>& x,
+               std::vector<iter_time>* iters);
+
+/// Residual check on the regenerated local matrix (no BLAS, no solver code): fills the norms,
+/// resid, checked and passed of r. x is the whole solution on every process.
+void check_cpu(const params& prm, const grid& g, const std::vector<double>& x, test_result& r);
+
+/// CUDA backend (1 x 1 grid): generate on the GPU, solve, check there too. Fills time, x (host),
+/// the norms and the residual.
+void cuda_run(const params& prm, const run_options& opt, test_result& r);
+
+}  // namespace gpu500::hpl::detail
