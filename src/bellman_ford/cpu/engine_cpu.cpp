@@ -5,7 +5,8 @@
 // order and each row's contiguous strip is folded into the tile's private (min, argmin) with
 // branch-free selects (the compiler vectorises it). Ascending j with a strict '<' keeps the
 // smallest j among equal candidates, the tie rule every engine follows. The OpenMP engine runs
-// the tiles in parallel; the serial engine is the same loop on one thread. No row is skipped
+// the tiles in parallel (from N = 256 on: below, starting threads costs more than the round);
+// the serial engine is the same loop on one thread. No row is skipped
 // (not even rows of unreached vertices): the CPU does the same work as the GPU kernels.
 // The engine references the caller's matrix (no copy): it must outlive the solves.
 #include <omp.h>
@@ -58,7 +59,7 @@ class cpu_engine final : public engine {
     float* next = next_.data();
     std::int32_t* pred = pred_.data();
     bool any = false;
-#pragma omp parallel for schedule(dynamic) reduction(|| : any) if (parallel_)
+#pragma omp parallel for schedule(dynamic) reduction(|| : any) if (parallel_ && n >= 256)
     for (index_t t = 0; t < tiles; ++t) {
       const index_t v0 = t * tile, len = std::min(tile, n - v0);
       std::vector<float> best(static_cast<std::size_t>(len), inf);
