@@ -75,7 +75,8 @@ json::value to_json(const measurement& m, double matrix_bytes) {
 GPU500_COMMAND(bellman_ford, "Dense Bellman-Ford (paper 000): naive/reduce/coarse on CPU, CUDA, OpenCL") {
   std::string sizes = "2048", variants = "all", backend = "all", json_path, sweep;
   int group = 256, repeat = 0, cl_platform = -1, cl_device = -1, wmin = 1, wmax = 100;
-  std::int64_t seed = 1, source = 0, sweep_n = 0;
+  std::int64_t seed = 1, source = 0;
+  std::string sweep_sizes;
   double density = 0.5;
   bool full_rounds = false, negative = false;
   cli::parser p("gpu500 bellman-ford",
@@ -94,7 +95,7 @@ GPU500_COMMAND(bellman_ford, "Dense Bellman-Ford (paper 000): naive/reduce/coars
   p.flag("--full-rounds", full_rounds, "run the paper's N-1 rounds instead of stopping at convergence");
   p.option("--repeat", repeat, "timed repetitions, best kept (default 3 for N <= 4096, else 1)");
   p.option("--sweep", sweep, "M values to sweep for reduce/coarse on each GPU backend, e.g. 32,64,...,1024");
-  p.option("--sweep-n", sweep_n, "N of the M sweep (default: the largest --n)");
+  p.option("--sweep-n", sweep_sizes, "the Ns (comma-separated, among --n) of the M sweep (default: the largest --n)");
   p.option("--cl-platform", cl_platform, "OpenCL platform index (default: the first with a GPU)");
   p.option("--cl-device", cl_device, "OpenCL device index in that platform (default: the first GPU)");
   p.option("--json", json_path, "write every figure to this JSON file");
@@ -112,7 +113,8 @@ GPU500_COMMAND(bellman_ford, "Dense Bellman-Ford (paper 000): naive/reduce/coars
   else vars = {bf::parse_variant(variants)};
   std::vector<std::int64_t> sweep_groups;
   if (!sweep.empty()) sweep_groups = parse_list(sweep, "--sweep");
-  if (sweep_n == 0) sweep_n = *std::max_element(ns.begin(), ns.end());
+  const std::vector<std::int64_t> sweep_ns =
+      sweep_sizes.empty() ? std::vector<std::int64_t>{*std::max_element(ns.begin(), ns.end())} : parse_list(sweep_sizes, "--sweep-n");
 
   // Engines, CPU first: the serial engine's result is the reference for predecessors.
   bf::engine_config ecfg;
@@ -264,6 +266,7 @@ GPU500_COMMAND(bellman_ford, "Dense Bellman-Ford (paper 000): naive/reduce/coars
     jn["n"] = n;
     jn["setup_seconds"] = setup_s;
     index_t edges = 0;
+#pragma omp parallel for reduction(+ : edges)
     for (index_t j = 0; j < n; ++j)
       for (index_t v = 0; v < n; ++v) edges += g.weight(j, v) != bf::inf;
     jn["edges"] = edges;
@@ -303,7 +306,7 @@ GPU500_COMMAND(bellman_ford, "Dense Bellman-Ford (paper 000): naive/reduce/coars
     oracles[n] = std::move(oracle);
 
     // The sweep of M at sweep_n, per GPU backend, on the matrix already built.
-    if (n == sweep_n && !sweep_groups.empty()) {
+    if (std::find(sweep_ns.begin(), sweep_ns.end(), n) != sweep_ns.end() && !sweep_groups.empty()) {
       std::printf("\nsweep of M at N=%lld (kernels only, per round):\n", static_cast<long long>(n));
       for (auto& e : engines) {
         if (is_cpu(*e)) continue;

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Paper 000's experiment, extended: dense Bellman-Ford on random graphs N = 256 ... 32768 with
+# every engine present (serial, OpenMP, CUDA naive/reduce/coarse, OpenCL naive/reduce/coarse),
+# a sweep of the work-group size M at N = 8192 and 32768, a measured run of the paper's N-1 rounds
+# at small N (to check the projection used at large N) and a run with negative edges.
+# Every result is verified against the Dijkstra oracle before it is printed.
+#   bash bench/bellman-ford.sh [GPU500_BINARY] [OUT_DIR]
+# Writes OUT_DIR/bellman-ford{,-full,-negative}.json and .txt (the tables).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+bin=${1:-$root/build/bin/gpu500}
+out=${2:-$root/out}
+mkdir -p "$out"
+sizes=${BF_SIZES:-256,512,1024,2048,4096,8192,16384,32768}
+sweep_n=${BF_SWEEP_N:-8192,32768}
+"$bin" info | tee "$out/bellman-ford-info.txt"
+echo "== main experiment: N = $sizes (early exit), M sweep at N = $sweep_n"
+"$bin" bellman-ford --n "$sizes" --sweep 32,64,128,256,512,1024 --sweep-n "$sweep_n" \
+  --json "$out/bellman-ford.json" | tee "$out/bellman-ford.txt"
+echo "== the paper's N-1 rounds, measured"
+"$bin" bellman-ford --n "${BF_FULL_SIZES:-256,512,1024,2048}" --full-rounds --repeat 1 \
+  --json "$out/bellman-ford-full.json" | tee "$out/bellman-ford-full.txt"
+echo "== negative edges (potentials)"
+"$bin" bellman-ford --n 1000,4096 --negative --wmax 50 \
+  --json "$out/bellman-ford-negative.json" | tee "$out/bellman-ford-negative.txt"

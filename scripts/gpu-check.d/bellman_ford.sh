@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# GPU check of dense Bellman-Ford: runs bench/bellman-ford.sh and appends to TABLE the figures
+# issue 4 asks for: device copy bandwidth; at N >= 16384 a round of BF_Reduce_Coarse against one
+# read of the matrix at that bandwidth (target <= 1.25); coarse vs naive and vs OpenMP at every N
+# (paper: 3-6x and 40-80x); CUDA vs OpenCL on the same GPU.
+#   bash scripts/gpu-check.d/bellman_ford.sh BUILD OUT TABLE
+set -uo pipefail
+build=$1 out=$2 table=$3
+root=$(cd "$(dirname "$0")/../.." && pwd)
+# NVIDIA's OpenCL needs an ICD file naming its library (root only; harmless when present).
+if [ ! -e /etc/OpenCL/vendors/nvidia.icd ] && [ -w /etc ] && ldconfig -p 2>/dev/null | grep -q libnvidia-opencl.so.1; then
+  mkdir -p /etc/OpenCL/vendors && echo libnvidia-opencl.so.1 >/etc/OpenCL/vendors/nvidia.icd
+fi
+if ! bash "$root/bench/bellman-ford.sh" "$build/bin/gpu500" "$out"; then
+  echo "bellman_ford|bench|FAILED" >>"$table"
+  exit 1
+fi
+python3 - "$out" "$table" <<'PY'
+import json, sys
+out, table = sys.argv[1], sys.argv[2]
+rows = []
+d = json.load(open(f"{out}/bellman-ford.json"))
+rows.append(("verified", "all results equal the oracle" if d.get("verified") else "FAILED"))
+bw = d.get("copy_bandwidth", {})
+if bw:
+    rows.append(("cuda D2D copy bandwidth", f"{bw['copy_gbs']:.0f} GB/s copied, {bw['traffic_gbs']:.0f} GB/s read+write"))
+engines = ", ".join(d.get("engines", []))
+rows.append(("engines", engines))
+def find(res, eng, var):
+    for r in res:
+        if r["engine"] == eng and r["variant"] == var:
+            return r
+for s in d["sizes"]:
+    n, res = s["n"], s["results"]
+    omp = find(res, "openmp", "cpu")
+    for eng in ("cuda", "opencl"):
+        c, nv = find(res, eng, "coarse"), find(res, eng, "naive")
+        if not c:
+            continue
+        parts = [f"round {c['seconds_per_round']*1e6:.1f} us ({c['matrix_gbs_per_round']:.0f} GB/s)"]
+        if nv:
+            parts.append(f"vs naive {c['speedup_per_round']['vs_naive']:.2f}x")
+        if omp:
+            parts.append(f"vs OpenMP {c['speedup_per_round']['vs_openmp']:.1f}x per round, "
+                         f"{c['speedup_paper']['vs_openmp']:.1f}x paper-style (N-1 rounds + transfers)")
+        if "round_over_matrix_read_at_copy_bw" in c:
+            ratio = c["round_over_matrix_read_at_copy_bw"]
+            parts.append(f"round/read {ratio:.2f}" + ((" (target <= 1.25: " + ("met" if ratio <= 1.25 else "NOT met") + ")") if n >= 16384 else ""))
+        rows.append((f"N={n} {eng} coarse M={c['group']}", "; ".join(parts)))
+    cu, cl = find(res, "cuda", "coarse"), find(res, "opencl", "coarse")
+    if cu and cl and n >= 4096:
+        rows.append((f"N={n} cuda vs opencl coarse", f"{cl['seconds_per_round']/cu['seconds_per_round']:.2f}x (OpenCL round / CUDA round)"))
+best = {}
+for r in d.get("sweep", []):
+    k = (r["n"], r["engine"], r["variant"])
+    if k not in best or r["seconds_per_round"] < best[k]["seconds_per_round"]:
+        best[k] = r
+for (n, eng, var), r in sorted(best.items()):
+    extra = f", round/read {r['round_over_matrix_read_at_copy_bw']:.2f}" if "round_over_matrix_read_at_copy_bw" in r else ""
+    rows.append((f"sweep N={n} {eng} {var}", f"best M={r['group']}: {r['seconds_per_round']*1e6:.1f} us/round{extra}"))
+for f in ("bellman-ford-full.json", "bellman-ford-negative.json"):
+    try:
+        x = json.load(open(f"{out}/{f}"))
+        rows.append((f, "verified" if x.get("verified") else "FAILED"))
+    except Exception as e:
+        rows.append((f, f"missing ({e})"))
+with open(table, "a") as t:
+    for what, fig in rows:
+        t.write(f"bellman_ford|{what}|{fig}\n")
+PY
+grep -q '"verified": true' "$out/bellman-ford.json"
