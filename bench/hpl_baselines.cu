@@ -1,0 +1,117 @@
+// Baselines for the HPL CUDA backend, measured in the same run as HPL (bench/hpl-gpu.sh):
+//   hpl_baselines dgemm M N K [reps]  cuBLAS DGEMM in HPL's update shape: C(MxN) -= A(MxK) B(KxN),
+//                                      all inside one column-major array (ld = M), like the
+//                                      trailing update; prints the best rate of reps calls.
+//   hpl_baselines getrf N              cuSOLVER dgetrf + dgetrs on HPL's matrix [A | b] of order N;
+//                                      time, Gflops by HPL's formula and HPL's scaled residual.
+// Output: one JSON object per line on stdout.
+#include <cublas_v2.h>
+#include <cusolverDn.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "../src/hpl/cuda/kernels.cuh"
+#include "gpu500/core/cuda_check.cuh"
+
+namespace {
+double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+void fail(const char* what) {
+  std::fprintf(stderr, "hpl_baselines: %s\n", what);
+  std::exit(1);
+}
+
+int dgemm(long m, long n, long k, int reps) {
+  double* a = nullptr;
+  const long ld = m, cols = n + k;
+  GPU500_CUDA_CHECK(cudaMalloc(&a, sizeof(double) * ld * cols));
+  gpu500::hpl::detail::gpu::generate(a, ld, std::min(m, cols - 1), nullptr);
+  cublasHandle_t h;
+  if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) fail("cublasCreate");
+  const double one = 1, minus = -1;
+  double best = 1e30;
+  for (int r = 0; r < reps + 1; ++r) {
+    GPU500_CUDA_CHECK(cudaDeviceSynchronize());
+    const double t0 = now();
+    if (cublasDgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, int(m), int(n), int(k), &minus, a, int(ld), a + k * ld, int(ld), &one,
+                    a + k * ld, int(ld)) != CUBLAS_STATUS_SUCCESS)
+      fail("cublasDgemm");
+    GPU500_CUDA_CHECK(cudaDeviceSynchronize());
+    if (r > 0) best = std::min(best, now() - t0);  // the first call warms up
+  }
+  std::printf("{\"bench\":\"dgemm\",\"m\":%ld,\"n\":%ld,\"k\":%ld,\"seconds\":%.6f,\"gflops\":%.1f}\n", m, n, k, best,
+              2.0 * m * n * k / best / 1e9);
+  cublasDestroy(h);
+  cudaFree(a);
+  return 0;
+}
+
+int getrf(long n) {
+  long lda = (n + 31) / 32 * 32;
+  double* a = nullptr;
+  GPU500_CUDA_CHECK(cudaMalloc(&a, sizeof(double) * lda * (n + 1)));
+  gpu500::hpl::detail::gpu::generate(a, lda, n, nullptr);
+  cusolverDnHandle_t h;
+  if (cusolverDnCreate(&h) != CUSOLVER_STATUS_SUCCESS) fail("cusolverDnCreate");
+  int lwork = 0;
+  if (cusolverDnDgetrf_bufferSize(h, int(n), int(n), a, int(lda), &lwork) != CUSOLVER_STATUS_SUCCESS) fail("bufferSize");
+  double* work = nullptr;
+  int *ipiv = nullptr, *info = nullptr;
+  GPU500_CUDA_CHECK(cudaMalloc(&work, sizeof(double) * std::max(1, lwork)));
+  GPU500_CUDA_CHECK(cudaMalloc(&ipiv, sizeof(int) * n));
+  GPU500_CUDA_CHECK(cudaMalloc(&info, sizeof(int)));
+  GPU500_CUDA_CHECK(cudaDeviceSynchronize());
+  const double t0 = now();
+  if (cusolverDnDgetrf(h, int(n), int(n), a, int(lda), work, ipiv, info) != CUSOLVER_STATUS_SUCCESS) fail("getrf");
+  if (cusolverDnDgetrs(h, CUBLAS_OP_N, int(n), 1, a, int(lda), ipiv, a + n * lda, int(lda), info) != CUSOLVER_STATUS_SUCCESS)
+    fail("getrs");
+  GPU500_CUDA_CHECK(cudaDeviceSynchronize());
+  const double t = now() - t0;
+  std::vector<double> x(n);
+  GPU500_CUDA_CHECK(cudaMemcpy(x.data(), a + n * lda, sizeof(double) * n, cudaMemcpyDeviceToHost));
+  // HPL's scaled residual on the regenerated system (the same kernels as gpu500 hpl's check).
+  gpu500::hpl::detail::gpu::generate(a, lda, n, nullptr);
+  double *dx, *rows, *rabs, *cabs;
+  GPU500_CUDA_CHECK(cudaMalloc(&dx, sizeof(double) * n));
+  GPU500_CUDA_CHECK(cudaMalloc(&rows, sizeof(double) * n));
+  GPU500_CUDA_CHECK(cudaMalloc(&rabs, sizeof(double) * n));
+  GPU500_CUDA_CHECK(cudaMalloc(&cabs, sizeof(double) * n));
+  GPU500_CUDA_CHECK(cudaMemcpy(dx, x.data(), sizeof(double) * n, cudaMemcpyHostToDevice));
+  gpu500::hpl::detail::gpu::residual_parts(a, lda, n, dx, rows, rabs, cabs, nullptr);
+  std::vector<double> hr(n), ha(n), hb(n);
+  GPU500_CUDA_CHECK(cudaMemcpy(hr.data(), rows, sizeof(double) * n, cudaMemcpyDeviceToHost));
+  GPU500_CUDA_CHECK(cudaMemcpy(ha.data(), rabs, sizeof(double) * n, cudaMemcpyDeviceToHost));
+  GPU500_CUDA_CHECK(cudaMemcpy(hb.data(), a + n * lda, sizeof(double) * n, cudaMemcpyDeviceToHost));
+  double nr = 0, na = 0, nx = 0, nb = 0;
+  for (long i = 0; i < n; ++i) {
+    nr = std::max(nr, std::fabs(hr[i]));
+    na = std::max(na, ha[i]);
+    nx = std::max(nx, std::fabs(x[i]));
+    nb = std::max(nb, std::fabs(hb[i]));
+  }
+  const double resid = nr / (std::ldexp(1.0, -53) * (na * nx + nb) * double(n));
+  const double fl = (2.0 / 3.0 * n + 1.5) * double(n) * double(n);
+  std::printf("{\"bench\":\"cusolver_getrf_getrs\",\"n\":%ld,\"seconds\":%.4f,\"gflops\":%.1f,\"resid\":%.6e}\n", n, t,
+              fl / t / 1e9, resid);
+  return 0;
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    const std::string what = argc > 1 ? argv[1] : "";
+    if (what == "dgemm" && argc >= 5)
+      return dgemm(std::atol(argv[2]), std::atol(argv[3]), std::atol(argv[4]), argc > 5 ? std::atoi(argv[5]) : 3);
+    if (what == "getrf" && argc >= 3) return getrf(std::atol(argv[2]));
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "hpl_baselines: %s\n", e.what());
+    return 1;
+  }
+  std::fprintf(stderr, "usage: hpl_baselines dgemm M N K [reps] | getrf N\n");
+  return 2;
+}

@@ -1,0 +1,344 @@
+// HPL on one GPU, paper 003's design (internal): the matrix [A | b] stays in GPU memory and is
+// generated there; every panel is copied to pinned host memory, factored by the CPU (the same
+// recursive PFACT/RFACT code as the CPU backend, OpenBLAS threads) and copied back; row swaps,
+// DTRSM and DGEMM run on the GPU (own swap kernel, cuBLAS).
+//
+// Overlap (look-ahead depth 1):
+//   stream upd : swap-wait, DTRSM + DGEMM of the next panel's columns, then of the rest
+//   stream swp : the row-swap kernels, one per column segment
+//   stream cpy : panel down (after the look-ahead update) and up (after the CPU factorisation)
+// While the GPU updates the rest of the trailing matrix, the CPU factors the next panel.
+// The rest is cut into segments of geometrically growing width (first = seg_first of the
+// columns, then x seg_growth): the swap of segment i+1 runs on `swp` while `upd` runs the DGEMM
+// of segment i, and the swaps of iteration k+1 start as soon as iteration k's DGEMM has passed
+// the columns they touch (per-segment events chain the iterations).
+#include <cublas_v2.h>
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "../cpu/panel.hpp"
+#include "../solver.hpp"
+#include "gpu500/core/cuda_check.cuh"
+#include "gpu500/core/error.hpp"
+#include "gpu500/core/timer.hpp"
+#include "kernels.cuh"
+
+#define GPU500_CUBLAS_CHECK(call)                                                                    \
+  do {                                                                                               \
+    const cublasStatus_t st_ = (call);                                                               \
+    if (st_ != CUBLAS_STATUS_SUCCESS)                                                                \
+      throw ::gpu500::error(std::string(__FILE__) + ":" + std::to_string(__LINE__) + ": " #call ": " + \
+                            cublasGetStatusString(st_));                                             \
+  } while (0)
+
+namespace gpu500::hpl::detail {
+namespace {
+
+template <class T>
+struct dev_ptr {
+  T* p = nullptr;
+  explicit dev_ptr(std::size_t n) {
+    if (n) {
+      const cudaError_t e = cudaMalloc(&p, n * sizeof(T));
+      if (e == cudaErrorMemoryAllocation) {
+        cudaGetLastError();
+        throw resource_error("HPL: cannot allocate " + std::to_string(n * sizeof(T) / 1048576) +
+                             " MiB on the GPU (lower N)");
+      }
+      GPU500_CUDA_CHECK(e);
+    }
+  }
+  ~dev_ptr() { if (p) cudaFree(p); }
+  dev_ptr(const dev_ptr&) = delete;
+  dev_ptr& operator=(const dev_ptr&) = delete;
+};
+template <class T>
+struct host_pinned {
+  T* p = nullptr;
+  explicit host_pinned(std::size_t n) { if (n) GPU500_CUDA_CHECK(cudaMallocHost(&p, n * sizeof(T))); }
+  ~host_pinned() { if (p) cudaFreeHost(p); }
+  host_pinned(const host_pinned&) = delete;
+  host_pinned& operator=(const host_pinned&) = delete;
+};
+
+struct stream_set {
+  cudaStream_t upd{}, swp{}, cpy{};
+  stream_set() {
+    GPU500_CUDA_CHECK(cudaStreamCreateWithFlags(&upd, cudaStreamNonBlocking));
+    GPU500_CUDA_CHECK(cudaStreamCreateWithFlags(&swp, cudaStreamNonBlocking));
+    GPU500_CUDA_CHECK(cudaStreamCreateWithFlags(&cpy, cudaStreamNonBlocking));
+  }
+  ~stream_set() {
+    cudaStreamDestroy(upd);
+    cudaStreamDestroy(swp);
+    cudaStreamDestroy(cpy);
+  }
+};
+
+// A ring of reusable events (cudaStreamWaitEvent captures the state at call time, so an event
+// can be recorded again once the wait has been enqueued).
+struct event_pool {
+  std::vector<cudaEvent_t> ev;
+  std::size_t next = 0;
+  explicit event_pool(int n, bool timing = false) : ev(n) {
+    for (auto& e : ev) GPU500_CUDA_CHECK(cudaEventCreateWithFlags(&e, timing ? cudaEventDefault : cudaEventDisableTiming));
+  }
+  ~event_pool() { for (auto e : ev) cudaEventDestroy(e); }
+  cudaEvent_t record(cudaStream_t s) {
+    cudaEvent_t e = ev[next++ % ev.size()];
+    GPU500_CUDA_CHECK(cudaEventRecord(e, s));
+    return e;
+  }
+};
+
+class gpu_solver {
+ public:
+  gpu_solver(const params& prm, const run_options& opt, double* a, std::int64_t lda)
+      : prm_(prm), opt_(opt), n_(prm.n), nb_(prm.nb), a_(a), lda_(lda), events_(256),
+        hp_(static_cast<std::size_t>(std::max<std::int64_t>(1, n_)) * std::min<std::int64_t>(nb_, std::max<std::int64_t>(1, n_))),
+        t_(static_cast<std::size_t>(nb_) * nb_), pairs_(2 * static_cast<std::size_t>(2 * nb_)) {
+    GPU500_CUBLAS_CHECK(cublasCreate(&h_));
+    GPU500_CUBLAS_CHECK(cublasSetStream(h_, st_.upd));
+  }
+  ~gpu_solver() { cublasDestroy(h_); }
+
+  void solve(std::vector<double>& x, std::vector<iter_time>* iters) {
+    x.assign(n_, 0.0);
+    if (n_ == 0) return;
+    const bool lookahead = prm_.depth >= 1;
+    // Panel 0: down, factor, up.
+    std::vector<std::int64_t> ipiv;
+    {
+      const int jb = width(0);
+      panel_down(0, jb, st_.cpy);
+      GPU500_CUDA_CHECK(cudaStreamSynchronize(st_.cpy));
+      ipiv = factor_host(0, jb);
+      panel_up(0, jb, st_.cpy);
+      GPU500_CUDA_CHECK(cudaStreamWaitEvent(st_.upd, events_.record(st_.cpy)));
+    }
+    std::vector<std::pair<std::int64_t, cudaEvent_t>> prev_segs, segs;  // (column end, DGEMM done)
+    event_pool tev(2 * static_cast<int>((n_ + nb_ - 1) / nb_) + 2, true);
+    std::vector<std::pair<cudaEvent_t, cudaEvent_t>> iter_ev;
+    for (std::int64_t k = 0; k < n_; k += nb_) {
+      const int jb = width(k);
+      const std::int64_t k1 = k + jb;
+      iter_time t;
+      t.k = k;
+      const double w0 = wall_time();
+      if (iters) iter_ev.emplace_back(tev.record(st_.upd), nullptr);
+      upload_pairs(k, jb, ipiv, k / nb_ % 2);
+      segs.clear();
+      std::int64_t c = k1;
+      std::vector<std::int64_t> next_ipiv;
+      if (k1 < n_ && lookahead) {
+        const int jb1 = width(k1);
+        update_segment(k, jb, c, c + jb1, prev_segs, segs);
+        c += jb1;
+        GPU500_CUDA_CHECK(cudaStreamWaitEvent(st_.cpy, segs.back().second));
+        panel_down(k1, jb1, st_.cpy);
+        // The rest, in geometrically growing segments.
+        update_rest(k, jb, c, prev_segs, segs);
+        const double tp = wall_time();
+        GPU500_CUDA_CHECK(cudaStreamSynchronize(st_.cpy));
+        next_ipiv = factor_host(k1, jb1);
+        panel_up(k1, jb1, st_.cpy);
+        GPU500_CUDA_CHECK(cudaStreamWaitEvent(st_.upd, events_.record(st_.cpy)));
+        t.panel = wall_time() - tp;
+      } else {
+        update_rest(k, jb, c, prev_segs, segs);
+        if (k1 < n_) {  // no look-ahead: the next panel after the whole update
+          const int jb1 = width(k1);
+          GPU500_CUDA_CHECK(cudaStreamWaitEvent(st_.cpy, events_.record(st_.upd)));
+          const double tp = wall_time();
+          panel_down(k1, jb1, st_.cpy);
+          GPU500_CUDA_CHECK(cudaStreamSynchronize(st_.cpy));
+          next_ipiv = factor_host(k1, jb1);
+          panel_up(k1, jb1, st_.cpy);
+          GPU500_CUDA_CHECK(cudaStreamWaitEvent(st_.upd, events_.record(st_.cpy)));
+          t.panel = wall_time() - tp;
+        }
+      }
+      if (iters) iter_ev.back().second = tev.record(st_.upd);
+      t.total = wall_time() - w0;
+      if (iters) iters->push_back(t);
+      ipiv = std::move(next_ipiv);
+      std::swap(prev_segs, segs);
+    }
+    // Back substitution U x = y on the GPU (y is column n), then x to the host.
+    double* b = a_ + n_ * lda_;
+    GPU500_CUBLAS_CHECK(cublasDtrsv(h_, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, static_cast<int>(n_),
+                                    a_, static_cast<int>(lda_), b, 1));
+    GPU500_CUDA_CHECK(cudaMemcpyAsync(x.data(), b, sizeof(double) * n_, cudaMemcpyDeviceToHost, st_.upd));
+    GPU500_CUDA_CHECK(cudaStreamSynchronize(st_.upd));
+    if (iters)
+      for (std::size_t i = 0; i < iter_ev.size(); ++i) {
+        float ms = 0;
+        GPU500_CUDA_CHECK(cudaEventElapsedTime(&ms, iter_ev[i].first, iter_ev[i].second));
+        (*iters)[i].update = ms * 1e-3;
+      }
+  }
+
+ private:
+  int width(std::int64_t k) const { return static_cast<int>(std::min<std::int64_t>(nb_, n_ - k)); }
+
+  void panel_down(std::int64_t k, int jb, cudaStream_t s) {
+    const std::int64_t m = n_ - k;
+    GPU500_CUDA_CHECK(cudaMemcpy2DAsync(hp_.p, sizeof(double) * m, a_ + k + k * lda_, sizeof(double) * lda_,
+                                        sizeof(double) * m, jb, cudaMemcpyDeviceToHost, s));
+  }
+  void panel_up(std::int64_t k, int jb, cudaStream_t s) {
+    const std::int64_t m = n_ - k;
+    GPU500_CUDA_CHECK(cudaMemcpy2DAsync(a_ + k + k * lda_, sizeof(double) * lda_, hp_.p, sizeof(double) * m,
+                                        sizeof(double) * m, jb, cudaMemcpyHostToDevice, s));
+  }
+  // Factor the panel held in hp_ (m x jb, ld m) with the CPU panel code.
+  std::vector<std::int64_t> factor_host(std::int64_t k, int jb) {
+    const std::int64_t m = n_ - k;
+    for (int c = 0; c < jb; ++c) std::memcpy(t_.data() + c * jb, hp_.p + c * m, sizeof(double) * jb);
+    panel_view pv;
+    pv.jb = jb;
+    pv.k = k;
+    pv.t = t_.data();
+    pv.o = hp_.p + jb;
+    pv.ldo = m;
+    pv.mo = m - jb;
+    pv.o_first = k + jb;
+    pv.nb = nb_;
+    pv.col = &self_;
+    const panel_opts po{prm_.pfact, prm_.rfact, prm_.nbmin, prm_.ndiv};
+    auto ipiv = factor_panel(pv, po);
+    for (int c = 0; c < jb; ++c) std::memcpy(hp_.p + c * m, t_.data() + c * jb, sizeof(double) * jb);
+    return ipiv;
+  }
+  // The (dest, src) row moves of panel k, uploaded into device slot `slot` (two slots: the
+  // swaps of iteration k+1 may be queued while those of k are still pending).
+  void upload_pairs(std::int64_t k, int jb, const std::vector<std::int64_t>& ipiv, int slot) {
+    const auto plan = plan_swaps(k, jb, ipiv.data());
+    std::vector<std::int64_t> h;
+    std::vector<std::int64_t> src;
+    for (int t = 0; t < jb; ++t)
+      if (plan.u_src[t] != k + t) h.push_back(k + t), src.push_back(plan.u_src[t]);
+    for (const auto& [d, s] : plan.moved) h.push_back(d), src.push_back(s);
+    npairs_[slot] = static_cast<int>(h.size());
+    h.insert(h.end(), src.begin(), src.end());
+    std::int64_t* dst = pairs_.p + slot * 2 * (2 * static_cast<std::int64_t>(nb_));
+    if (!h.empty())
+      GPU500_CUDA_CHECK(cudaMemcpyAsync(dst, h.data(), sizeof(std::int64_t) * h.size(), cudaMemcpyHostToDevice, st_.swp));
+    GPU500_CUDA_CHECK(cudaStreamSynchronize(st_.swp));  // h is pageable and local: make the copy safe
+    slot_ = slot;
+  }
+  // Swap, DTRSM and DGEMM of columns [c0, c1) with panel k.
+  void update_segment(std::int64_t k, int jb, std::int64_t c0, std::int64_t c1,
+                      const std::vector<std::pair<std::int64_t, cudaEvent_t>>& prev,
+                      std::vector<std::pair<std::int64_t, cudaEvent_t>>& segs) {
+    if (c1 <= c0) return;
+    // The swap may start once the previous iteration's DGEMM has passed column c1.
+    for (const auto& [end, ev] : prev)
+      if (end >= c1 || &ev == &prev.back().second) {
+        GPU500_CUDA_CHECK(cudaStreamWaitEvent(st_.swp, ev));
+        break;
+      }
+    const std::int64_t* d = pairs_.p + slot_ * 2 * (2 * static_cast<std::int64_t>(nb_));
+    gpu::swap_rows(a_, lda_, c0, c1, d, d + npairs_[slot_], npairs_[slot_], st_.swp);
+    GPU500_CUDA_CHECK(cudaStreamWaitEvent(st_.upd, events_.record(st_.swp)));
+    const double one = 1.0, minus = -1.0;
+    const int nc = static_cast<int>(c1 - c0), ld = static_cast<int>(lda_);
+    GPU500_CUBLAS_CHECK(cublasDtrsm(h_, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT, jb, nc,
+                                    &one, a_ + k + k * lda_, ld, a_ + k + c0 * lda_, ld));
+    const std::int64_t m2 = n_ - k - jb;
+    if (m2 > 0)
+      GPU500_CUBLAS_CHECK(cublasDgemm(h_, CUBLAS_OP_N, CUBLAS_OP_N, static_cast<int>(m2), nc, jb, &minus,
+                                      a_ + (k + jb) + k * lda_, ld, a_ + k + c0 * lda_, ld, &one,
+                                      a_ + (k + jb) + c0 * lda_, ld));
+    segs.emplace_back(c1, events_.record(st_.upd));
+  }
+  void update_rest(std::int64_t k, int jb, std::int64_t c0, const std::vector<std::pair<std::int64_t, cudaEvent_t>>& prev,
+                   std::vector<std::pair<std::int64_t, cudaEvent_t>>& segs) {
+    const std::int64_t end = n_ + 1, total = end - c0;
+    if (total <= 0) return;
+    double w = std::max<double>(nb_, opt_.seg_first * static_cast<double>(total));
+    for (std::int64_t c = c0; c < end;) {
+      std::int64_t e = std::min<std::int64_t>(end, c + static_cast<std::int64_t>(w));
+      if (end - e < nb_) e = end;  // no sliver at the end
+      update_segment(k, jb, c, e, prev, segs);
+      c = e;
+      w *= opt_.seg_growth;
+    }
+  }
+
+  const params& prm_;
+  const run_options& opt_;
+  std::int64_t n_;
+  int nb_;
+  double* a_;
+  std::int64_t lda_;
+  stream_set st_;
+  event_pool events_;
+  host_pinned<double> hp_;
+  std::vector<double> t_;
+  dev_ptr<std::int64_t> pairs_;
+  int npairs_[2] = {0, 0};
+  int slot_ = 0;
+  cublasHandle_t h_{};
+  comm self_;
+};
+
+}  // namespace
+
+void cuda_check(const params& prm, const double* a, std::int64_t lda, const std::vector<double>& x, test_result& r);
+
+void cuda_run(const params& prm, const run_options& opt, test_result& r) {
+  const std::int64_t n = prm.n;
+  std::int64_t lda = std::max<std::int64_t>(32, (n + 31) / 32 * 32);
+  if ((lda & (lda - 1)) == 0) lda += 32;
+  dev_ptr<double> a(static_cast<std::size_t>(lda) * (n + 1));
+  gpu::generate(a.p, lda, n, nullptr);
+  GPU500_CUDA_CHECK(cudaDeviceSynchronize());
+  std::vector<double> x;
+  {
+    gpu_solver s(prm, opt, a.p, lda);
+    const double t0 = wall_time();
+    s.solve(x, opt.timing ? &r.iters : nullptr);
+    GPU500_CUDA_CHECK(cudaDeviceSynchronize());
+    r.time = wall_time() - t0;
+  }
+  // The check: regenerate [A | b] on the GPU and compute the residual there (own kernels).
+  gpu::generate(a.p, lda, n, nullptr);
+  cuda_check(prm, a.p, lda, x, r);
+  r.x = std::move(x);
+}
+
+void cuda_check(const params& prm, const double* a, std::int64_t lda, const std::vector<double>& x, test_result& r) {
+  const std::int64_t n = prm.n;
+  const std::size_t nn = static_cast<std::size_t>(std::max<std::int64_t>(1, n));
+  dev_ptr<double> dx(nn), rows(nn), rowabs(nn), colabs(nn);
+  if (n > 0) GPU500_CUDA_CHECK(cudaMemcpy(dx.p, x.data(), sizeof(double) * n, cudaMemcpyHostToDevice));
+  gpu::residual_parts(a, lda, n, dx.p, rows.p, rowabs.p, colabs.p, nullptr);
+  std::vector<double> hr(n), hra(n), hca(n), hb(n);
+  if (n > 0) {
+    GPU500_CUDA_CHECK(cudaMemcpy(hr.data(), rows.p, sizeof(double) * n, cudaMemcpyDeviceToHost));
+    GPU500_CUDA_CHECK(cudaMemcpy(hra.data(), rowabs.p, sizeof(double) * n, cudaMemcpyDeviceToHost));
+    GPU500_CUDA_CHECK(cudaMemcpy(hca.data(), colabs.p, sizeof(double) * n, cudaMemcpyDeviceToHost));
+    GPU500_CUDA_CHECK(cudaMemcpy(hb.data(), a + n * lda, sizeof(double) * n, cudaMemcpyDeviceToHost));
+  }
+  r.norm_r = r.norm_a_inf = r.norm_a_1 = r.norm_b = r.norm_x_inf = r.norm_x_1 = 0;
+  for (std::int64_t i = 0; i < n; ++i) {
+    r.norm_r = std::max(r.norm_r, std::fabs(hr[i]));
+    r.norm_a_inf = std::max(r.norm_a_inf, hra[i]);
+    r.norm_a_1 = std::max(r.norm_a_1, hca[i]);
+    r.norm_b = std::max(r.norm_b, std::fabs(hb[i]));
+    r.norm_x_inf = std::max(r.norm_x_inf, std::fabs(x[i]));
+    r.norm_x_1 += std::fabs(x[i]);
+  }
+  const double eps = std::ldexp(1.0, -53);
+  r.resid = n == 0 ? 0 : r.norm_r / (eps * (r.norm_a_inf * r.norm_x_inf + r.norm_b) * static_cast<double>(n));
+  r.checked = prm.threshold > 0;
+  r.passed = r.resid < prm.threshold;
+}
+
+}  // namespace gpu500::hpl::detail
