@@ -27,12 +27,13 @@ namespace gpu500::bfs {
 /// Options of the CPU engine (the CUDA engine has its own technique options, see bfs/cuda.hpp).
 struct cpu_options {
   int threads = 0;                   ///< 0: OpenMP default
-  bool direction_optimizing = true;  ///< top-down / bottom-up switching (Beamer)
-  double alpha = 15.0;               ///< switch to bottom-up when frontier arcs > unexplored arcs / alpha
-  double beta = 18.0;                ///< back to top-down when frontier < n / beta
+  bool top_down_only = false;  ///< --no-direction-optimizing: never switch to bottom-up steps (Beamer off)
+  double alpha = 15.0;         ///< switch to bottom-up when frontier arcs > unexplored arcs / alpha
+  double beta = 18.0;          ///< back to top-down when frontier < n / beta
 };
 
-/// Add the CPU engine's flags to a command line (--bfs-threads, --no-direction-optimizing, ...).
+/// Add the CPU engine's flags to a command line: --bfs-threads, --no-direction-optimizing,
+/// --bfs-alpha, --bfs-beta.
 void add_cpu_options(cli::parser& p, cpu_options& o);
 
 template <class V>

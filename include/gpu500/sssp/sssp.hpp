@@ -21,11 +21,14 @@ class parser;
 
 namespace gpu500::sssp {
 
+/// Options of the CPU engine: delta-stepping (Meyer & Sanders) with OpenMP.
 struct cpu_options {
-  int threads = 0;     ///< 0: OpenMP default
-  float delta = 0.1f;  ///< delta-stepping bucket width (the reference uses 0.1); <= 0: adaptive
+  int threads = 0;           ///< 0: OpenMP default
+  float delta = 0.1f;        ///< bucket width (the reference uses 0.1); <= 0: adaptive (from degree and weights)
+  bool no_light_heavy = false;  ///< relax every edge in the bucket phase (no light/heavy split)
 };
 
+/// Add the CPU engine's flags to a command line: --sssp-threads, --sssp-delta, --sssp-no-light-heavy.
 void add_cpu_options(cli::parser& p, cpu_options& o);
 
 template <class V>

@@ -1,0 +1,367 @@
+// Graph500 kernel 3 on the host: parallel delta-stepping single-source shortest paths (OpenMP).
+//
+// Algorithm (Meyer & Sanders, "Delta-stepping: a parallelizable shortest path algorithm", 2003):
+// vertices sit in buckets of width delta by tentative distance. The smallest non-empty bucket is
+// processed in light iterations: every vertex of the bucket relaxes its light edges (w <= delta),
+// which may refill the same bucket, until it stays empty; then every vertex settled in the bucket
+// relaxes its heavy edges (w > delta) once, with its now final distance. Relaxations run in
+// parallel over the bucket (dynamic chunks); each thread keeps its own bins and the next
+// iteration's bucket is gathered from them (GAP-benchmark style, Beamer et al.).
+//
+// State of a vertex, one 64-bit word: (float bits of the tentative distance) << 32 | parent.
+// Non-negative floats order like their bit patterns, so "strictly smaller distance" is an integer
+// comparison, and a relaxation is a CAS loop that installs (d(u) + w, u) only when it is strictly
+// smaller: the pair (distance, parent) can never be torn, and every distance is exactly one float
+// addition d(parent) + w of the stored weight, read from the parent's word. Distances only
+// decrease, every decrease queues the vertex again, so when the run ends d(v) == d(parent) + w
+// holds exactly (the last writer relaxed v again with its final distance) and the parent graph
+// is a tree (a cycle would need a strict decrease around a cycle of non-negative float sums).
+// Unreached vertices get parent -1 and distance -1 (sssp.hpp). The 32-bit parent field limits
+// the graph to fewer than 2^32 vertices (checked).
+//
+// Duplicate queue entries are filtered by a per-vertex stamp (the bucket index, or the light
+// iteration for pushes into the current bucket), so a bucket holds each vertex at most once and
+// the shared frontier fits n entries. Stamps carry the run number, so they are never reset.
+// Float rounding: a heavy relaxation can in principle land in the current bucket again; such a
+// push re-opens the bucket (its light iterations and the heavy pass of the re-processed vertices).
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "gpu500/core/cli.hpp"
+#include "gpu500/core/error.hpp"
+#include "gpu500/sssp/sssp.hpp"
+
+namespace gpu500::sssp {
+
+void add_cpu_options(cli::parser& p, cpu_options& o) {
+  p.option("--sssp-threads", o.threads, "CPU SSSP: OpenMP threads (0: OpenMP default)");
+  p.option(
+      "--sssp-delta",
+      [&o](const std::string& v) { o.delta = static_cast<float>(cli::parse_double(v, "--sssp-delta")); },
+      "CPU SSSP: delta-stepping bucket width (default 0.1 as the reference; <= 0: adaptive)", "X");
+  p.flag("--sssp-no-light-heavy", o.no_light_heavy, "CPU SSSP: relax all edges in the bucket phase");
+}
+
+namespace {
+
+constexpr std::uint64_t unreached = ~std::uint64_t{0};  // distance bits 0xFFFFFFFF: above every float
+constexpr int stamp_shift = 40;                          // stamp = run << 40 | (2 * bucket or 2 * iter + 1)
+constexpr std::uint64_t max_bucket = std::uint64_t{1} << (stamp_shift - 2);
+
+inline std::uint64_t pack(float d, std::uint64_t parent) {
+  std::uint32_t bits;
+  std::memcpy(&bits, &d, sizeof bits);
+  return (std::uint64_t{bits} << 32) | parent;
+}
+inline float dist_of(std::uint64_t key) {
+  const auto bits = static_cast<std::uint32_t>(key >> 32);
+  float d;
+  std::memcpy(&d, &bits, sizeof d);
+  return d;
+}
+
+}  // namespace
+
+template <class V>
+struct cpu_engine<V>::impl {
+  struct alignas(64) thread_state {
+    std::vector<std::vector<V>> bins;  // circular: bucket b lives in bins[b % nb]
+    std::vector<V> settled;            // vertices processed in the current bucket (heavy pass)
+  };
+
+  graph::csr_view<V> g;
+  cpu_options opt;
+  index_t n = 0;
+  float delta = 0.1f;
+  double inv_delta = 10.0;
+  float max_weight = 0.f;
+  std::uint64_t nb = 0;  // circular bucket slots
+  std::uint64_t run_id = 0;
+  std::vector<std::uint64_t> key, stamp, heavy_stamp;
+  std::vector<V> frontier, frontier2, settled;
+  std::vector<std::int64_t> parents;
+  std::vector<float> dist;
+  std::vector<thread_state> local;
+  index_t last_root = -1;
+
+  impl(graph::csr_view<V> view, cpu_options o) : g(view), opt(o) {
+    GPU500_EXPECTS(g.first_vertex == 0 && g.local_vertices == g.num_vertices,
+                   "sssp cpu engine: the graph must be whole (one process owns every vertex)");
+    GPU500_EXPECTS(g.weights != nullptr || g.num_arcs() == 0, "sssp cpu engine: the graph has no weights");
+    GPU500_EXPECTS(opt.threads >= 0, "sssp cpu engine: thread count must be >= 0");
+    n = g.num_vertices;
+    if (static_cast<std::uint64_t>(n) >= (std::uint64_t{1} << 32))
+      throw usage_error("sssp cpu engine: " + std::to_string(n) +
+                        " vertices; the packed (distance, parent) word holds parents below 2^32");
+    // Weights: non-negative and finite; their maximum sizes the circular bucket array.
+    const index_t arcs = g.num_arcs();
+    const float* w = g.weights;
+    float mx = 0.f;
+    double sum = 0.0;
+    index_t bad = -1;
+#pragma omp parallel for schedule(static) reduction(max : mx) reduction(+ : sum) reduction(max : bad)
+    for (index_t k = 0; k < arcs; ++k) {
+      if (!(w[k] >= 0.f) || !std::isfinite(w[k])) bad = std::max(bad, k);
+      mx = std::max(mx, w[k]);
+      sum += w[k];
+    }
+    if (bad >= 0) throw usage_error("sssp: weight " + std::to_string(bad) + " is negative or not finite");
+    max_weight = mx;
+    index_t active = 0;
+#pragma omp parallel for schedule(static) reduction(+ : active)
+    for (index_t v = 0; v < n; ++v) active += g.offsets[v + 1] > g.offsets[v];
+    delta = opt.delta;
+    if (!(delta > 0.f)) {
+      // Adaptive: about one bucket per "average weight / average degree" step (see docs); the
+      // constant was tuned on Kronecker graphs (bench/kernels-cpu.cpp, --sweep-delta).
+      const double mean_w = arcs ? sum / static_cast<double>(arcs) : 1.0;
+      const double avg_deg = active ? static_cast<double>(arcs) / static_cast<double>(active) : 1.0;
+      delta = static_cast<float>(adaptive_factor * mean_w / std::max(1.0, avg_deg));
+      if (!(delta > 0.f)) delta = 1.f;
+    }
+    inv_delta = 1.0 / static_cast<double>(delta);
+    const double slots = std::ceil(static_cast<double>(mx) * inv_delta) + 3.0;
+    if (slots > double(1 << 22))
+      throw usage_error("sssp: delta " + std::to_string(delta) + " is too small for the largest weight " +
+                        std::to_string(mx) + " (more than 2^22 buckets in flight)");
+    nb = static_cast<std::uint64_t>(slots);
+    key.assign(static_cast<std::size_t>(n), unreached);
+    stamp.assign(static_cast<std::size_t>(n), 0);
+    heavy_stamp.assign(static_cast<std::size_t>(n), 0);
+    frontier.resize(static_cast<std::size_t>(n));
+    frontier2.resize(static_cast<std::size_t>(n));
+    settled.resize(static_cast<std::size_t>(n));
+    parents.assign(static_cast<std::size_t>(n), -1);
+    dist.assign(static_cast<std::size_t>(n), -1.f);
+    ensure_threads(std::max(omp_get_max_threads(), omp_get_num_procs()));
+  }
+
+  static constexpr double adaptive_factor = 1.0;
+
+  void ensure_threads(int nt) {
+    if (static_cast<int>(local.size()) >= nt) return;
+    local.resize(static_cast<std::size_t>(nt));
+    for (auto& t : local) t.bins.resize(nb);
+  }
+
+  int threads() const { return opt.threads > 0 ? opt.threads : omp_get_max_threads(); }
+
+  std::uint64_t bucket_of(float d) const { return static_cast<std::uint64_t>(static_cast<double>(d) * inv_delta); }
+
+  // ---- one search ----
+  // Per-search constants shared by the phases.
+  std::uint64_t run_base = 0;
+  bool split = true;
+  std::atomic<bool> overflow{false};
+  static constexpr index_t serial_below = 64;  // phases over fewer vertices run on the calling thread
+
+  // Relax arc k of u (distance du): install (du + w, u) in its head v when strictly smaller and
+  // queue v in `me`'s bins (at most once per bucket / light iteration, see the stamps).
+  GPU500_FORCEINLINE void relax(thread_state& me, index_t u, float du, index_t k, std::uint64_t cur_b,
+                                std::uint64_t cur_stamp) {
+    const index_t v = static_cast<index_t>(g.columns[k]);
+    const float nd = du + g.weights[k];
+    const std::uint64_t cand = pack(nd, static_cast<std::uint64_t>(u));
+    std::atomic_ref<std::uint64_t> kv(key[static_cast<std::size_t>(v)]);
+    std::uint64_t old = kv.load(std::memory_order_relaxed);
+    while ((cand >> 32) < (old >> 32)) {
+      if (kv.compare_exchange_weak(old, cand, std::memory_order_relaxed)) {
+        std::uint64_t b = bucket_of(nd), st;
+        if (b <= cur_b) {  // the current bucket (b < cur_b cannot happen: nd >= du)
+          b = cur_b;
+          st = cur_stamp;
+        } else {
+          if (b - cur_b >= nb || b >= max_bucket) overflow.store(true, std::memory_order_relaxed);
+          st = run_base | (2 * b);
+        }
+        std::atomic_ref<std::uint64_t> sv(stamp[static_cast<std::size_t>(v)]);
+        if (sv.load(std::memory_order_relaxed) != st && sv.exchange(st, std::memory_order_relaxed) != st)
+          me.bins[b % nb].push_back(static_cast<V>(v));
+        return;
+      }
+    }
+  }
+
+  // Light step for frontier vertex F[i] of bucket cb.
+  GPU500_FORCEINLINE void light_vertex(thread_state& me, index_t u, std::uint64_t cb, std::uint64_t cur_stamp,
+                                       std::uint64_t heavy_tag) {
+    const float du = dist_of(std::atomic_ref<std::uint64_t>(key[static_cast<std::size_t>(u)]).load(std::memory_order_relaxed));
+    if (bucket_of(du) != cb) return;  // stale: improved into an earlier bucket meanwhile
+    const index_t end = g.offsets[u + 1];
+    if (!split) {
+      for (index_t k = g.offsets[u]; k < end; ++k) relax(me, u, du, k, cb, cur_stamp);
+      return;
+    }
+    std::atomic_ref<std::uint64_t> hv(heavy_stamp[static_cast<std::size_t>(u)]);
+    if (hv.load(std::memory_order_relaxed) != heavy_tag && hv.exchange(heavy_tag, std::memory_order_relaxed) != heavy_tag)
+      me.settled.push_back(static_cast<V>(u));
+    const float dl = delta;
+    for (index_t k = g.offsets[u]; k < end; ++k)
+      if (g.weights[k] <= dl) relax(me, u, du, k, cb, cur_stamp);
+  }
+
+  GPU500_FORCEINLINE void heavy_vertex(thread_state& me, index_t u, std::uint64_t cb, std::uint64_t cur_stamp) {
+    const float du = dist_of(std::atomic_ref<std::uint64_t>(key[static_cast<std::size_t>(u)]).load(std::memory_order_relaxed));
+    const index_t end = g.offsets[u + 1];
+    const float dl = delta;
+    for (index_t k = g.offsets[u]; k < end; ++k)
+      if (g.weights[k] > dl) relax(me, u, du, k, cb, cur_stamp);
+  }
+
+  // Append a thread's list to dst at an atomically reserved position and clear it.
+  static void gather(std::vector<V>& list, V* dst, index_t& tail) {
+    if (list.empty()) return;
+    const index_t at =
+        std::atomic_ref<index_t>(tail).fetch_add(static_cast<index_t>(list.size()), std::memory_order_relaxed);
+    std::memcpy(dst + at, list.data(), list.size() * sizeof(V));
+    list.clear();
+  }
+
+  // Apply body(me, item) to items[0, count): on the calling thread for small counts, else in
+  // parallel (dynamic chunks); then every thread's `out(me)` list is appended to dst.
+  template <class Body, class Out>
+  index_t phase(int nt, const V* items, index_t count, Body&& body, Out&& out, V* dst) {
+    index_t tail = 0;
+    if (count < serial_below || nt == 1) {
+      for (index_t i = 0; i < count; ++i) body(local[0], static_cast<index_t>(items[i]));
+      for (int t = 0; t < static_cast<int>(local.size()); ++t) gather(out(local[static_cast<std::size_t>(t)]), dst, tail);
+      return tail;
+    }
+#pragma omp parallel num_threads(nt)
+    {
+      thread_state& me = local[static_cast<std::size_t>(omp_get_thread_num())];
+#pragma omp for schedule(dynamic, 32) nowait
+      for (index_t i = 0; i < count; ++i) body(me, static_cast<index_t>(items[i]));
+      gather(out(me), dst, tail);  // only this thread's list: no barrier needed before it
+    }
+    // Lists of threads beyond this region's team (none normally) are gathered here.
+    for (std::size_t t = static_cast<std::size_t>(nt); t < local.size(); ++t) gather(out(local[t]), dst, tail);
+    return tail;
+  }
+
+  void run(index_t root) {
+    GPU500_EXPECTS(root >= 0 && root < n, "sssp: root out of range");
+    const int nt = threads();
+    ensure_threads(nt);
+    ++run_id;
+    if (run_id >= (std::uint64_t{1} << (64 - stamp_shift))) {  // stamps would wrap: start over
+      std::fill(stamp.begin(), stamp.end(), 0);
+      std::fill(heavy_stamp.begin(), heavy_stamp.end(), 0);
+      run_id = 1;
+    }
+    run_base = run_id << stamp_shift;
+    split = !opt.no_light_heavy;
+    overflow.store(false);
+    const index_t nn = n;
+    std::uint64_t* K = key.data();
+#pragma omp parallel for num_threads(nt) schedule(static)
+    for (index_t v = 0; v < nn; ++v) K[v] = unreached;
+    last_root = root;
+    K[root] = pack(0.f, static_cast<std::uint64_t>(root));
+    stamp[static_cast<std::size_t>(root)] = run_base;  // queued in bucket 0
+
+    V* F = frontier.data();
+    V* F2 = frontier2.data();
+    V* R = settled.data();
+    F[0] = static_cast<V>(root);
+    index_t fsize = 1;
+    std::uint64_t cur = 0, iter = 0, visit = 1;
+    while (true) {
+      const std::uint64_t slot = cur % nb, heavy_tag = run_base | visit;
+      // Light iterations of bucket cur until it stays empty.
+      while (fsize > 0) {
+        ++iter;
+        const std::uint64_t cur_stamp = run_base | (2 * iter + 1);
+        fsize = phase(
+            nt, F, fsize,
+            [&](thread_state& me, index_t u) { light_vertex(me, u, cur, cur_stamp, heavy_tag); },
+            [slot](thread_state& me) -> std::vector<V>& { return me.bins[slot]; }, F2);
+        std::swap(F, F2);
+      }
+      // Heavy pass over the vertices settled in this bucket, with their final distances.
+      if (split) {
+        index_t rs = 0;
+        for (auto& t : local) gather(t.settled, R, rs);
+        ++iter;
+        const std::uint64_t cur_stamp = run_base | (2 * iter + 1);
+        phase(
+            nt, R, rs, [&](thread_state& me, index_t u) { heavy_vertex(me, u, cur, cur_stamp); },
+            [](thread_state& me) -> std::vector<V>& { return me.settled; }, R);  // settled stays empty
+      }
+      // Next bucket: the smallest non-empty one (cur again when a heavy edge re-opened it).
+      std::uint64_t j = nb;
+      for (const auto& t : local)
+        for (std::uint64_t i = 0; i < j; ++i)
+          if (!t.bins[(cur + i) % nb].empty()) {
+            j = i;
+            break;
+          }
+      if (j == nb) break;
+      cur += j;
+      ++visit;
+      fsize = 0;
+      for (auto& t : local) gather(t.bins[cur % nb], F, fsize);
+    }
+    if (overflow.load())
+      throw error("sssp: a tentative distance fell outside the bucket range (delta " + std::to_string(delta) +
+                  " too small for these distances, or an internal error)");
+
+    // Output: parents and distances from the packed words.
+    std::int64_t* P = parents.data();
+    float* D = dist.data();
+#pragma omp parallel for num_threads(nt) schedule(static)
+    for (index_t v = 0; v < nn; ++v) {
+      const std::uint64_t kv = K[v];
+      if (kv == unreached) {
+        P[v] = -1;
+        D[v] = -1.f;
+      } else {
+        P[v] = static_cast<std::int64_t>(kv & 0xFFFFFFFFu);
+        D[v] = dist_of(kv);
+      }
+    }
+  }
+
+  index_t traversed_edges() const {
+    if (last_root < 0) return 0;
+    const std::int64_t* par = parents.data();
+    const index_t* off = g.offsets;
+    index_t sum = 0;
+    const index_t nn = n;
+#pragma omp parallel for num_threads(threads()) schedule(static) reduction(+ : sum)
+    for (index_t v = 0; v < nn; ++v)
+      if (par[v] >= 0) sum += off[v + 1] - off[v];
+    return sum / 2;
+  }
+};
+
+template <class V>
+cpu_engine<V>::cpu_engine(graph::csr_view<V> g, cpu_options o) : impl_(std::make_unique<impl>(g, o)) {}
+template <class V>
+cpu_engine<V>::~cpu_engine() = default;
+template <class V>
+void cpu_engine<V>::run(index_t root) {
+  impl_->run(root);
+}
+template <class V>
+std::span<const std::int64_t> cpu_engine<V>::parents() const {
+  return impl_->parents;
+}
+template <class V>
+std::span<const float> cpu_engine<V>::distances() const {
+  return impl_->dist;
+}
+template <class V>
+index_t cpu_engine<V>::traversed_edges() const {
+  return impl_->traversed_edges();
+}
+
+template class cpu_engine<std::uint32_t>;
+template class cpu_engine<std::int64_t>;
+
+}  // namespace gpu500::sssp

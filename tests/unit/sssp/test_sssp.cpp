@@ -1,0 +1,185 @@
+// CPU SSSP (Graph500 kernel 3) against a serial Dijkstra with float additions written here, on
+// Kronecker graphs and awkward graphs, for both vertex id widths, 1, 2 and 4 OpenMP threads and
+// several bucket widths. Distances must match exactly; every tree edge must satisfy
+// d(v) == d(parent) + w exactly in float for one of the parent-v edges; the tree has no cycle.
+#include <gtest/gtest.h>
+#include <omp.h>
+
+#include <queue>
+#include <string>
+#include <vector>
+
+#include "../bfs/test_graphs.hpp"
+#include "gpu500/core/cli.hpp"
+#include "gpu500/core/error.hpp"
+#include "gpu500/graph/csr.hpp"
+#include "gpu500/sssp/sssp.hpp"
+
+using namespace gpu500;
+using gpu500::testing::graph_case;
+
+namespace {
+
+struct arc {
+  std::int64_t to;
+  float w;
+};
+
+// The oracle: adjacency from the edge list, Dijkstra where each distance is one float addition.
+struct oracle {
+  std::vector<std::vector<arc>> adj;
+  explicit oracle(const graph::edge_list& el) : adj(static_cast<std::size_t>(el.num_vertices)) {
+    for (index_t i = 0; i < el.size(); ++i)
+      if (el.src[i] != el.dst[i]) {
+        adj[el.src[i]].push_back({el.dst[i], el.weight[i]});
+        adj[el.dst[i]].push_back({el.src[i], el.weight[i]});
+      }
+  }
+  std::vector<float> distances(std::int64_t root) const {
+    std::vector<float> d(adj.size(), -1.f);
+    std::vector<char> done(adj.size(), 0);
+    using item = std::pair<float, std::int64_t>;
+    std::priority_queue<item, std::vector<item>, std::greater<>> pq;
+    d[root] = 0.f;
+    pq.push({0.f, root});
+    while (!pq.empty()) {
+      const auto [du, u] = pq.top();
+      pq.pop();
+      if (done[u]) continue;
+      done[u] = 1;
+      for (const arc& a : adj[u]) {
+        const float nd = du + a.w;
+        if (d[a.to] < 0.f || nd < d[a.to]) d[a.to] = nd, pq.push({nd, a.to});
+      }
+    }
+    return d;
+  }
+};
+
+void check_result(const graph_case& c, const oracle& o, std::int64_t root, std::span<const std::int64_t> parent,
+                  std::span<const float> dist, index_t nedge, const std::string& what) {
+  SCOPED_TRACE(c.name + " root " + std::to_string(root) + " " + what);
+  const auto want = o.distances(root);
+  const auto n = static_cast<std::int64_t>(want.size());
+  ASSERT_EQ(static_cast<std::int64_t>(parent.size()), n);
+  ASSERT_EQ(static_cast<std::int64_t>(dist.size()), n);
+  ASSERT_EQ(parent[root], root);
+  ASSERT_EQ(dist[root], 0.f);
+  int bad = 0;
+  for (std::int64_t v = 0; v < n && bad < 10; ++v) {
+    if (want[v] < 0.f) {
+      if (parent[v] != -1 || dist[v] != -1.f)
+        ++bad, ADD_FAILURE() << "unreachable vertex " << v << " has parent " << parent[v] << " distance " << dist[v];
+      continue;
+    }
+    if (dist[v] != want[v]) ++bad, ADD_FAILURE() << "vertex " << v << " distance " << dist[v] << " != " << want[v];
+    if (v == root) continue;
+    const auto p = parent[v];
+    if (p < 0 || p >= n) {
+      ++bad, ADD_FAILURE() << "reached vertex " << v << " has parent " << p;
+      continue;
+    }
+    bool confirmed = false;
+    for (const arc& a : o.adj[p]) confirmed = confirmed || (a.to == v && dist[v] == dist[p] + a.w);
+    if (!confirmed) ++bad, ADD_FAILURE() << "vertex " << v << ": no edge from parent " << p << " with d(v) == d(p) + w";
+  }
+  // No cycles: every parent chain reaches the root within n steps.
+  std::vector<char> ok(static_cast<std::size_t>(n), 0);
+  ok[root] = 1;
+  for (std::int64_t v = 0; v < n && bad < 10; ++v) {
+    if (parent[v] < 0 || ok[v]) continue;
+    std::vector<std::int64_t> chain;
+    std::int64_t x = v;
+    while (x >= 0 && !ok[x] && static_cast<std::int64_t>(chain.size()) <= n) chain.push_back(x), x = parent[x];
+    if (x < 0 || !ok[x]) {
+      ++bad, ADD_FAILURE() << "parent chain from " << v << " does not reach the root";
+      continue;
+    }
+    for (auto y : chain) ok[y] = 1;
+  }
+  index_t count = 0;
+  for (index_t i = 0; i < c.edges.size(); ++i)
+    count += c.edges.src[i] != c.edges.dst[i] && want[c.edges.src[i]] >= 0.f && want[c.edges.dst[i]] >= 0.f;
+  EXPECT_EQ(nedge, count);
+}
+
+std::vector<graph_case> all_cases() {
+  auto cs = gpu500::testing::awkward_cases();
+  for (int scale : {8, 11, 13}) cs.push_back(gpu500::testing::kronecker_case(scale));
+  cs.push_back(gpu500::testing::kronecker_case(10, 1));  // sparse: many components
+  return cs;
+}
+
+}  // namespace
+
+template <class V>
+class CpuSssp : public ::testing::Test {
+ protected:
+  void check_all(sssp::cpu_options o, int threads, const std::string& what) {
+    gpu500::testing::for_each_search<V, sssp::cpu_engine<V>>(
+        cases_, o, threads, [](const graph_case& c) { return oracle(c.edges); },
+        [&](const graph_case& c, const oracle& orc, std::int64_t root, const sssp::cpu_engine<V>& e) {
+          check_result(c, orc, root, e.parents(), e.distances(), e.traversed_edges(),
+                       what + " threads " + std::to_string(threads));
+        });
+  }
+  static void SetUpTestSuite() { cases_ = all_cases(); }
+  static void TearDownTestSuite() { cases_.clear(); }
+  static inline std::vector<graph_case> cases_;
+};
+using VertexTypes = ::testing::Types<std::uint32_t, std::int64_t>;
+TYPED_TEST_SUITE(CpuSssp, VertexTypes);
+
+TYPED_TEST(CpuSssp, ReferenceDeltaMatchesDijkstra) {
+  for (int t : {1, 2, 4}) this->check_all({}, t, "delta 0.1");
+}
+
+TYPED_TEST(CpuSssp, AdaptiveDeltaMatchesDijkstra) {
+  sssp::cpu_options o;
+  o.delta = 0.f;
+  for (int t : {1, 4}) this->check_all(o, t, "adaptive delta");
+}
+
+TYPED_TEST(CpuSssp, SmallAndLargeDeltaMatchDijkstra) {
+  sssp::cpu_options o;
+  o.delta = 0.013f;  // many buckets, most edges heavy
+  this->check_all(o, 2, "delta 0.013");
+  o.delta = 100.f;  // one bucket: parallel Bellman-Ford on light edges only
+  this->check_all(o, 3, "delta 100");
+}
+
+TYPED_TEST(CpuSssp, NoLightHeavySplitMatchesDijkstra) {
+  sssp::cpu_options o;
+  o.no_light_heavy = true;
+  o.threads = 2;
+  this->check_all(o, 1, "no light/heavy split");
+}
+
+TEST(CpuSsspOptions, ParseFlags) {
+  sssp::cpu_options o;
+  cli::parser p("t", "t");
+  sssp::add_cpu_options(p, o);
+  p.parse(std::vector<std::string>{"--sssp-threads", "2", "--sssp-delta", "0.05", "--sssp-no-light-heavy"});
+  EXPECT_EQ(o.threads, 2);
+  EXPECT_FLOAT_EQ(o.delta, 0.05f);
+  EXPECT_TRUE(o.no_light_heavy);
+  cli::parser q("t", "t");
+  sssp::add_cpu_options(q, o);
+  EXPECT_THROW(q.parse(std::vector<std::string>{"--sssp-delta", "abc"}), gpu500::usage_error);
+}
+
+TEST(CpuSsspOptions, RejectsBadInput) {
+  graph::edge_list el;
+  el.num_vertices = 3;
+  gpu500::testing::add_edge(el, 0, 1, 0.5f);
+  gpu500::testing::add_edge(el, 1, 2, -0.5f);
+  const auto bad = graph::build_csr<std::int64_t>(el);
+  EXPECT_THROW({ sssp::cpu_engine<std::int64_t> e0(bad.view()); }, gpu500::usage_error);
+  el.weight[1] = 0.25f;
+  const auto g = graph::build_csr<std::int64_t>(el);
+  sssp::cpu_engine<std::int64_t> e(g.view());
+  EXPECT_THROW(e.run(3), gpu500::error);
+  el.weight.clear();
+  const auto unweighted = graph::build_csr<std::int64_t>(el);
+  EXPECT_THROW({ sssp::cpu_engine<std::int64_t> e1(unweighted.view()); }, gpu500::error);
+}
