@@ -1,0 +1,115 @@
+// gpu500/sssp/cuda.hpp — single-source shortest paths on one GPU (Graph500 kernel 3, CUDA backend).
+//
+// Algorithm (docs/sssp-gpu.md): delta-stepping with scan-based bucket extraction, relative
+// light/heavy edges and an adaptive bucket width, driven by ONE persistent cooperative kernel whose
+// bucket loop decides on the device (no host round trip per bucket):
+//   * a vertex's state is one 64-bit word (float bits of its distance << 32 | parent id), updated by a
+//     compare-and-swap loop that only ever lowers the distance strictly, so the parent always matches
+//     the distance, d(v) == d(parent) + w exactly in float, and the parent graph has no cycles even
+//     with zero (or absorbed, w < ulp(d)/2) weights;
+//   * bucket [lo, hi): a scan of all vertices extracts those with lo <= d < hi (no far pile to
+//     overflow); light iterations relax the arcs with d(u) + w < hi of the vertices that improved,
+//     until none does; one heavy pass then relaxes every other arc of the bucket's vertices once;
+//   * rows longer than a threshold are cut into chunks that warps share (hubs of Kronecker graphs).
+// Vertex ids must be below 2^32 - 1 (the parent is packed in 32 bits), which one GPU's memory
+// implies anyway; V = std::int64_t is accepted for the column type.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+
+#include "gpu500/core/types.hpp"
+#include "gpu500/graph/csr.hpp"
+
+namespace gpu500::cli {
+class parser;
+}
+
+namespace gpu500::sssp::cuda {
+
+enum class algorithm {
+  delta_stepping,  ///< buckets of width delta (default)
+  bellman_ford,    ///< one bucket of infinite width: frontier Bellman-Ford (a baseline)
+};
+
+enum class loop_kind {
+  persistent,  ///< one cooperative kernel, bucket decisions on the device, grid-wide barriers
+  host,        ///< one launch per phase, a state read back every few phases (the baseline)
+};
+
+struct options {
+  algorithm algo = algorithm::delta_stepping;
+  /// Bucket width. <= 0: adaptive: 32 * mean weight / mean degree to start, doubled after the
+  /// busiest bucket each time a bucket settles fewer than grow_below vertices (the sparse tail).
+  float delta = 0.0f;
+  std::int64_t grow_below = 16384;
+  loop_kind loop = loop_kind::persistent;
+  int blocks_per_sm = 0;  ///< persistent kernel: 0 = as many as fit (at most the policy's cap)
+};
+
+/// Flags: --sssp-gpu delta|bellman-ford, --sssp-gpu-delta X, --sssp-gpu-grow N,
+/// --sssp-gpu-loop persistent|host, --sssp-gpu-blocks N.
+void add_options(cli::parser& p, options& o);
+const char* algorithm_name(algorithm a);
+const char* loop_name(loop_kind l);
+
+/// Counters of the last search (untimed, for reports).
+struct run_stats {
+  std::int64_t buckets = 0;      ///< non-empty buckets processed
+  std::int64_t light_steps = 0;  ///< light iterations over all buckets
+  std::int64_t steps = 0;        ///< device phases (each ends with a grid-wide barrier)
+  float last_delta = 0;          ///< bucket width at the end (adaptive width grows in the tail)
+};
+
+template <class V>
+class engine {
+ public:
+  /// Allocates every buffer (no allocation in run()). device_graph holds DEVICE pointers, must be
+  /// weighted (non-negative finite weights: checked here), symmetric as Graph500's kernel 1 builds it.
+  engine(graph::csr_view<V> device_graph, options o = {});
+  ~engine();
+  engine(const engine&) = delete;
+  engine& operator=(const engine&) = delete;
+
+  /// The timed search; returns with parents and distances in device memory (synchronised).
+  void run(index_t root);
+  [[nodiscard]] const std::int64_t* parents_device() const;  ///< n entries, -1 unreached, parent[root] = root
+  [[nodiscard]] const float* distances_device() const;       ///< n entries, -1 unreached
+  /// Graph500 nedge of the last run (untimed): (sum of CSR degrees of reached vertices) / 2.
+  index_t traversed_edges();
+  void copy_parents(std::span<std::int64_t> host) const;
+  void copy_distances(std::span<float> host) const;
+
+  [[nodiscard]] run_stats last_stats() const;
+  [[nodiscard]] float initial_delta() const;  ///< the bucket width a run starts with
+  [[nodiscard]] std::string description() const;
+
+ private:
+  struct impl;
+  std::unique_ptr<impl> impl_;
+};
+
+extern template class engine<std::uint32_t>;
+extern template class engine<std::int64_t>;
+
+/// A host CSR copied to the device (for tests and benchmarks; the Graph500 pipeline has its own
+/// device graph). Owns the device arrays; view() has device pointers.
+template <class V>
+class device_csr {
+ public:
+  explicit device_csr(const graph::csr<V>& host);
+  ~device_csr();
+  device_csr(const device_csr&) = delete;
+  device_csr& operator=(const device_csr&) = delete;
+  [[nodiscard]] graph::csr_view<V> view() const { return view_; }
+
+ private:
+  graph::csr_view<V> view_{};
+};
+
+extern template class device_csr<std::uint32_t>;
+extern template class device_csr<std::int64_t>;
+
+}  // namespace gpu500::sssp::cuda

@@ -1,0 +1,208 @@
+// src/sssp/cuda/control.hpp — the bucket loop of the GPU SSSP as a state machine, plain C++ usable on
+// host and device (the persistent kernel runs it in every thread; the host-loop variant in a one-
+// thread kernel; the unit test drives a serial model of the phases with it).
+//
+// One search is a sequence of phases; each phase reads the state (read-only while it runs) and
+// accumulates into a fresh `counters` block; after a grid-wide barrier every thread calls decide()
+// with the same state and the same counters and therefore takes the same decision.
+//   scan       R := { v : lo <= d(v) < hi }, stamp[v] := scan_epoch; min_next := min d(v) >= hi
+//   light      for u in the input list: relax arcs with d(u) + w < hi; an improved v is pushed once per
+//              epoch to the output queue, and appended to R the first time in this bucket
+//              (stamp[v] < scan_epoch); rows longer than the policy's threshold become chunks
+//   light_big  the chunks of the light phase before it (same epoch, same output queue)
+//   heavy      for u in R (all settled now): relax arcs with d(u) + w >= hi, once; no pushes (the next
+//              scan finds the improved vertices)
+//   heavy_big  the chunks of the heavy phase
+// Lists: R (the bucket's vertices) and two queues Q0/Q1 alternating as light input and output.
+// Invariants: every vertex is in R of exactly one bucket (the one its final distance falls in); a
+// queue holds a vertex at most once (stamp epochs are unique and increase), so every list fits in n.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+#include "gpu500/core/types.hpp"
+
+namespace gpu500::sssp::cuda::detail {
+
+enum phase_id : int { phase_scan = 0, phase_light, phase_light_big, phase_heavy, phase_heavy_big, phase_done };
+enum list_id : int { list_r = 0, list_q0 = 1, list_q1 = 2 };
+
+/// Float bits of "unreached" (and of an unreached vertex's packed word's upper half).
+inline constexpr std::uint32_t inf_bits = 0xFFFFFFFFu;
+inline constexpr std::uint32_t pos_inf_float_bits = 0x7F800000u;
+
+GPU500_HD GPU500_FORCEINLINE std::uint32_t float_bits(float f) {
+  std::uint32_t b;
+  std::memcpy(&b, &f, sizeof b);
+  return b;
+}
+GPU500_HD GPU500_FORCEINLINE float bits_float(std::uint32_t b) {
+  float f;
+  std::memcpy(&f, &b, sizeof f);
+  return f;
+}
+
+/// Per-phase accumulators (device atomics). min_next is the float bits of the smallest distance
+/// >= hi seen by a scan.
+struct counters {
+  unsigned long long out;       ///< pushes to the output list (R for a scan, the out queue for light)
+  unsigned long long r_append;  ///< appends to R in light phases
+  unsigned long long chunks;    ///< chunk descriptors appended
+  unsigned long long cursor;    ///< work-grabbing cursor
+  unsigned int min_next;
+  unsigned int pad;
+};
+
+GPU500_HD GPU500_FORCEINLINE void reset(counters& c) {
+  c.out = 0;
+  c.r_append = 0;
+  c.chunks = 0;
+  c.cursor = 0;
+  c.min_next = inf_bits;
+  c.pad = 0;
+}
+
+struct control {
+  int phase;
+  int in_list, out_list;
+  int adaptive;  ///< 1: grow delta in the sparse tail
+  int peaked;    ///< 1 once a bucket settled >= grow_below vertices
+  float lo, hi, delta, delta_max;
+  std::uint32_t epoch, scan_epoch;
+  std::int64_t in_size, out_size, r_size, n_chunks;
+  std::int64_t grow_below;
+  std::int64_t buckets, light_steps, steps;
+};
+
+/// hi for a bucket starting at lo: lo + delta, at least the next float above lo.
+GPU500_HD GPU500_FORCEINLINE float bucket_end(float lo, float delta) {
+  const float h = lo + delta;
+  if (h > lo) return h;
+  return bits_float(float_bits(lo) + 1u);  // lo is finite and >= 0 here
+}
+
+/// The state of a new search: first bucket [0, delta) (the root has distance 0).
+GPU500_HD inline control initial_control(float delta, bool adaptive, float delta_max, std::int64_t grow_below) {
+  control s{};
+  s.phase = phase_scan;
+  s.in_list = list_r;
+  s.out_list = list_q0;
+  s.adaptive = adaptive ? 1 : 0;
+  s.peaked = 0;
+  s.delta = delta;
+  s.delta_max = delta_max;
+  s.lo = 0.0f;
+  s.hi = bucket_end(0.0f, delta);
+  s.epoch = 1;
+  s.scan_epoch = 1;
+  s.grow_below = grow_below;
+  return s;
+}
+
+GPU500_HD GPU500_FORCEINLINE void start_light(control& s, int list, std::int64_t size) {
+  s.phase = phase_light;
+  s.in_list = list;
+  s.in_size = size;
+  s.out_list = list == list_q0 ? list_q1 : list_q0;
+  s.out_size = 0;
+  ++s.epoch;
+}
+
+GPU500_HD GPU500_FORCEINLINE void end_bucket(control& s) {
+  ++s.buckets;
+  if (s.r_size >= s.grow_below) s.peaked = 1;
+  if (s.adaptive && s.peaked && s.r_size < s.grow_below && s.delta * 2.0f <= s.delta_max) s.delta *= 2.0f;
+  if (float_bits(s.hi) >= pos_inf_float_bits) {  // an infinite bucket settled everything
+    s.phase = phase_done;
+    return;
+  }
+  s.lo = s.hi;
+  s.hi = bucket_end(s.lo, s.delta);
+  s.phase = phase_scan;
+  s.r_size = 0;
+  s.scan_epoch = ++s.epoch;
+}
+
+/// The decision after a phase, from the phase's counters.
+GPU500_HD inline void decide(control& s, const counters& c) {
+  ++s.steps;
+  switch (s.phase) {
+    case phase_scan:
+      s.r_size = static_cast<std::int64_t>(c.out);
+      if (c.out == 0) {
+        if (c.min_next == inf_bits) {
+          s.phase = phase_done;
+          return;
+        }
+        // Skip the empty buckets: the next one starts at the smallest unsettled distance.
+        s.lo = bits_float(c.min_next);
+        s.hi = bucket_end(s.lo, s.delta);
+        s.scan_epoch = ++s.epoch;
+        return;
+      }
+      start_light(s, list_r, s.r_size);
+      return;
+    case phase_light:
+    case phase_light_big:
+      s.out_size += static_cast<std::int64_t>(c.out);
+      s.r_size += static_cast<std::int64_t>(c.r_append);
+      if (s.phase == phase_light && c.chunks > 0) {
+        s.phase = phase_light_big;
+        s.n_chunks = static_cast<std::int64_t>(c.chunks);
+        return;
+      }
+      ++s.light_steps;
+      if (s.out_size > 0) {
+        start_light(s, s.out_list, s.out_size);
+        return;
+      }
+      s.phase = phase_heavy;
+      s.in_list = list_r;
+      s.in_size = s.r_size;
+      return;
+    case phase_heavy:
+      if (c.chunks > 0) {
+        s.phase = phase_heavy_big;
+        s.n_chunks = static_cast<std::int64_t>(c.chunks);
+        return;
+      }
+      end_bucket(s);
+      return;
+    case phase_heavy_big:
+      end_bucket(s);
+      return;
+    default:
+      s.phase = phase_done;
+      return;
+  }
+}
+
+/// Launch policy of the search kernels (one place for every launch constant).
+struct search_policy {
+  static constexpr int block = 256;
+  static constexpr int max_blocks_per_sm = 8;
+  static constexpr int big_row = 512;   ///< rows with more arcs (in the phase's range) become chunks
+  static constexpr int chunk = 2048;    ///< arcs per chunk; one warp processes a chunk
+  static constexpr int grab = 4;        ///< 32-vertex batches a warp takes per cursor increment
+  static constexpr int host_batch = 4;  ///< host loop: phases launched between state read-backs
+  static constexpr float auto_delta_warps = 32.0f;  ///< adaptive start: this * mean w / mean degree
+  static constexpr float auto_delta_growth = 256.0f;  ///< adaptive: delta grows at most this factor
+};
+
+/// Chunk descriptors needed at most by one phase over m arcs (each vertex at most once per list).
+GPU500_HD GPU500_FORCEINLINE std::int64_t chunk_capacity(std::int64_t arcs) {
+  return arcs / search_policy::chunk + arcs / search_policy::big_row + 16;
+}
+
+/// The adaptive start width: C * mean weight / mean degree of non-isolated vertices, clamped.
+inline float auto_delta(double weight_sum, std::int64_t arcs, std::int64_t nonisolated) {
+  if (arcs <= 0 || nonisolated <= 0) return 1.0f;
+  const double mean_w = weight_sum / static_cast<double>(arcs);
+  const double mean_deg = static_cast<double>(arcs) / static_cast<double>(nonisolated);
+  double d = search_policy::auto_delta_warps * mean_w / mean_deg;
+  if (!(d > 1e-6)) d = 1e-6;
+  return static_cast<float>(d);
+}
+
+}  // namespace gpu500::sssp::cuda::detail

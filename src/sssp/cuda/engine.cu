@@ -1,0 +1,299 @@
+// src/sssp/cuda/engine.cu — the GPU SSSP engine (public layer): input checks, buffers, the launch of
+// the persistent search (or the host-loop baseline), output copies and nedge. The algorithm and its
+// invariants are described in control.hpp and search_kernels.cuh; docs/sssp-gpu.md has the story.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "control.hpp"
+#include "gpu500/core/cuda_check.cuh"
+#include "gpu500/core/error.hpp"
+#include "gpu500/sssp/cuda.hpp"
+#include "search_kernels.cuh"
+
+namespace gpu500::sssp::cuda {
+
+namespace {
+
+using namespace detail;
+
+/// An owning device allocation (raw bytes).
+class device_bytes {
+ public:
+  device_bytes() = default;
+  explicit device_bytes(std::size_t bytes, const char* what) {
+    if (bytes == 0) return;
+    const cudaError_t e = cudaMalloc(&p_, bytes);
+    if (e != cudaSuccess) {
+      (void)cudaGetLastError();
+      throw resource_error(std::string("sssp cuda: cannot allocate ") + std::to_string(bytes >> 20) + " MiB of device memory for " +
+                           what + " (" + cudaGetErrorString(e) + ")");
+    }
+  }
+  ~device_bytes() {
+    if (p_) cudaFree(p_);
+  }
+  device_bytes(device_bytes&& o) noexcept : p_(o.p_) { o.p_ = nullptr; }
+  device_bytes& operator=(device_bytes&& o) noexcept {
+    std::swap(p_, o.p_);
+    return *this;
+  }
+  device_bytes(const device_bytes&) = delete;
+  device_bytes& operator=(const device_bytes&) = delete;
+  template <class T>
+  [[nodiscard]] T* as() const {
+    return static_cast<T*>(p_);
+  }
+
+ private:
+  void* p_ = nullptr;
+};
+
+/// Launch policy of the helper kernels (grid-stride loops).
+struct helper_policy {
+  static constexpr int block = 256;
+  static unsigned blocks(index_t items) {
+    const index_t b = (items + block - 1) / block;
+    return static_cast<unsigned>(std::clamp<index_t>(b, 1, 4096));
+  }
+};
+
+}  // namespace
+
+template <class V>
+struct engine<V>::impl {
+  graph_ref<V> g{};
+  index_t arcs = 0;
+  options opt;
+  float delta0 = 1.0f, delta_max = 1.0f;
+  bool adaptive = false;
+  int device = 0, sms = 0, coop_blocks = 0;
+  bool cooperative = false;
+  cudaStream_t stream = nullptr;
+  device_bytes dp, stamp, lists, chunks, ctrl, cnt, parents, dist, scratch;
+  work_ref w{};
+  control last{};
+
+  impl(graph::csr_view<V> view, options o) : opt(o) {
+    GPU500_EXPECTS(view.first_vertex == 0 && view.local_vertices == view.num_vertices,
+                   "sssp cuda: the engine searches a whole graph held by one GPU");
+    GPU500_EXPECTS(view.num_vertices >= 1, "sssp cuda: empty graph");
+    GPU500_EXPECTS(view.offsets != nullptr && view.weights != nullptr,
+                   "sssp cuda: the graph must be weighted (kernel 3 needs the edge weights)");
+    if (view.num_vertices >= static_cast<index_t>(inf_bits))
+      throw usage_error("sssp cuda: " + std::to_string(view.num_vertices) +
+                        " vertices exceed the engine's limit of 2^32 - 2 (parents are packed in 32 bits)");
+    const index_t n = view.num_vertices;
+    g = {n, view.offsets, view.columns, view.weights};
+    GPU500_CUDA_CHECK(cudaGetDevice(&device));
+    GPU500_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    GPU500_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    GPU500_CUDA_CHECK(cudaMemcpy(&arcs, view.offsets + n, sizeof(index_t), cudaMemcpyDeviceToHost));
+    GPU500_EXPECTS(arcs >= 0, "sssp cuda: negative arc count in offsets[n]");
+
+    scratch = device_bytes(sizeof(graph_summary), "scratch");
+    // Check the graph (weights >= 0 and finite, columns in range) and size the adaptive width.
+    graph_summary sum{};
+    GPU500_CUDA_CHECK(cudaMemsetAsync(scratch.as<void>(), 0, sizeof(graph_summary), stream));
+    graph_summary_kernel<V><<<helper_policy::blocks(std::max(arcs, n)), helper_policy::block, 0, stream>>>(
+        g, scratch.as<graph_summary>());
+    GPU500_CUDA_CHECK_LAUNCH();
+    GPU500_CUDA_CHECK(cudaMemcpyAsync(&sum, scratch.as<void>(), sizeof sum, cudaMemcpyDeviceToHost, stream));
+    GPU500_CUDA_CHECK(cudaStreamSynchronize(stream));
+    if (sum.bad_weights)
+      throw usage_error("sssp cuda: " + std::to_string(sum.bad_weights) + " arcs have a negative, infinite or NaN weight");
+    if (sum.bad_columns)
+      throw usage_error("sssp cuda: " + std::to_string(sum.bad_columns) + " arcs name a vertex outside [0, n)");
+
+    if (opt.algo == algorithm::bellman_ford) {
+      delta0 = delta_max = std::numeric_limits<float>::infinity();
+    } else if (opt.delta > 0) {
+      delta0 = delta_max = opt.delta;
+    } else {
+      adaptive = true;
+      delta0 = auto_delta(sum.weight_sum, arcs, static_cast<std::int64_t>(sum.nonisolated));
+      delta_max = delta0 * search_policy::auto_delta_growth;
+    }
+
+    const auto un = static_cast<std::size_t>(n);
+    dp = device_bytes(un * sizeof(unsigned long long), "distances");
+    stamp = device_bytes(un * sizeof(std::uint32_t), "queue stamps");
+    lists = device_bytes(3 * un * sizeof(std::uint32_t), "vertex queues");
+    chunks = device_bytes(static_cast<std::size_t>(chunk_capacity(arcs)) * sizeof(chunk_desc), "chunk lists");
+    ctrl = device_bytes(sizeof(control), "state");
+    cnt = device_bytes(3 * sizeof(counters), "counters");
+    parents = device_bytes(un * sizeof(std::int64_t), "parents");
+    dist = device_bytes(un * sizeof(float), "distances");
+    w.dp = dp.as<unsigned long long>();
+    w.stamp = stamp.as<std::uint32_t>();
+    for (int i = 0; i < 3; ++i) w.lists[i] = lists.as<std::uint32_t>() + static_cast<std::size_t>(i) * un;
+    w.chunks = chunks.as<chunk_desc>();
+    w.ctrl = ctrl.as<control>();
+    w.cnt = cnt.as<counters>();
+    w.parents = parents.as<std::int64_t>();
+    w.dist = dist.as<float>();
+    w.root = 0;
+
+    if (opt.loop == loop_kind::persistent) {
+      int coop = 0, per_sm = 0;
+      GPU500_CUDA_CHECK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, device));
+      GPU500_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, persistent_search_kernel<V>,
+                                                                      search_policy::block, 0));
+      per_sm = std::min(per_sm, search_policy::max_blocks_per_sm);
+      if (opt.blocks_per_sm > 0) per_sm = std::min(per_sm, opt.blocks_per_sm);
+      cooperative = coop != 0 && per_sm > 0;
+      coop_blocks = per_sm * sms;
+      if (!cooperative) opt.loop = loop_kind::host;  // no cooperative launch here: the baseline
+    }
+    // Parents/distances of "no search yet": everything unreached.
+    GPU500_CUDA_CHECK(cudaMemsetAsync(w.parents, 0xFF, un * sizeof(std::int64_t), stream));
+    GPU500_CUDA_CHECK(cudaMemsetAsync(w.dp, 0xFF, un * sizeof(unsigned long long), stream));
+    GPU500_CUDA_CHECK(cudaStreamSynchronize(stream));
+  }
+
+  ~impl() {
+    if (stream) cudaStreamDestroy(stream);
+  }
+
+  void run(index_t root) {
+    GPU500_EXPECTS(root >= 0 && root < g.n, "sssp cuda: root out of range");
+    const auto un = static_cast<std::size_t>(g.n);
+    w.root = root;
+    GPU500_CUDA_CHECK(cudaMemsetAsync(w.dp, 0xFF, un * sizeof(unsigned long long), stream));
+    GPU500_CUDA_CHECK(cudaMemsetAsync(w.stamp, 0, un * sizeof(std::uint32_t), stream));
+    const control init = initial_control(delta0, adaptive, delta_max, adaptive ? opt.grow_below : 0);
+    init_search_kernel<<<1, 32, 0, stream>>>(w, init);
+    GPU500_CUDA_CHECK_LAUNCH();
+    if (opt.loop == loop_kind::persistent) {
+      graph_ref<V> ga = g;
+      work_ref wa = w;
+      void* args[] = {&ga, &wa};
+      GPU500_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(persistent_search_kernel<V>),
+                                                    dim3(static_cast<unsigned>(coop_blocks)), dim3(search_policy::block),
+                                                    args, 0, stream));
+      GPU500_CUDA_CHECK_LAUNCH();
+    } else {
+      const unsigned blocks = static_cast<unsigned>(sms * 4);
+      control probe{};
+      for (long long step = 0;;) {
+        for (int k = 0; k < search_policy::host_batch; ++k, ++step) {
+          step_kernel<V><<<blocks, search_policy::block, 0, stream>>>(g, w, step);
+          GPU500_CUDA_CHECK_LAUNCH();
+          decide_kernel<<<1, 1, 0, stream>>>(w, step);
+          GPU500_CUDA_CHECK_LAUNCH();
+        }
+        GPU500_CUDA_CHECK(cudaMemcpyAsync(&probe, w.ctrl, sizeof probe, cudaMemcpyDeviceToHost, stream));
+        GPU500_CUDA_CHECK(cudaStreamSynchronize(stream));
+        if (probe.phase == phase_done) break;
+      }
+      finalize_kernel<<<helper_policy::blocks(g.n), helper_policy::block, 0, stream>>>(g.n, w);
+      GPU500_CUDA_CHECK_LAUNCH();
+    }
+    GPU500_CUDA_CHECK(cudaMemcpyAsync(&last, w.ctrl, sizeof last, cudaMemcpyDeviceToHost, stream));
+    GPU500_CUDA_CHECK(cudaStreamSynchronize(stream));
+  }
+
+  index_t nedge() {
+    auto* sum = scratch.as<unsigned long long>();
+    GPU500_CUDA_CHECK(cudaMemsetAsync(sum, 0, sizeof(unsigned long long), stream));
+    reached_degree_kernel<V><<<helper_policy::blocks(g.n), helper_policy::block, 0, stream>>>(g, w.parents, sum);
+    GPU500_CUDA_CHECK_LAUNCH();
+    unsigned long long h = 0;
+    GPU500_CUDA_CHECK(cudaMemcpyAsync(&h, sum, sizeof h, cudaMemcpyDeviceToHost, stream));
+    GPU500_CUDA_CHECK(cudaStreamSynchronize(stream));
+    return static_cast<index_t>(h / 2);
+  }
+};
+
+template <class V>
+engine<V>::engine(graph::csr_view<V> device_graph, options o) : impl_(std::make_unique<impl>(device_graph, o)) {}
+template <class V>
+engine<V>::~engine() = default;
+template <class V>
+void engine<V>::run(index_t root) {
+  impl_->run(root);
+}
+template <class V>
+const std::int64_t* engine<V>::parents_device() const {
+  return impl_->w.parents;
+}
+template <class V>
+const float* engine<V>::distances_device() const {
+  return impl_->w.dist;
+}
+template <class V>
+index_t engine<V>::traversed_edges() {
+  return impl_->nedge();
+}
+template <class V>
+void engine<V>::copy_parents(std::span<std::int64_t> host) const {
+  GPU500_EXPECTS(static_cast<index_t>(host.size()) == impl_->g.n, "sssp cuda: copy_parents needs n entries");
+  GPU500_CUDA_CHECK(cudaMemcpy(host.data(), impl_->w.parents, host.size_bytes(), cudaMemcpyDeviceToHost));
+}
+template <class V>
+void engine<V>::copy_distances(std::span<float> host) const {
+  GPU500_EXPECTS(static_cast<index_t>(host.size()) == impl_->g.n, "sssp cuda: copy_distances needs n entries");
+  GPU500_CUDA_CHECK(cudaMemcpy(host.data(), impl_->w.dist, host.size_bytes(), cudaMemcpyDeviceToHost));
+}
+template <class V>
+run_stats engine<V>::last_stats() const {
+  const control& s = impl_->last;
+  return {s.buckets, s.light_steps, s.steps, s.delta};
+}
+template <class V>
+float engine<V>::initial_delta() const {
+  return impl_->delta0;
+}
+template <class V>
+std::string engine<V>::description() const {
+  const impl& m = *impl_;
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "cuda sssp: %s, delta %s%g, %s loop%s, %d-bit column ids", algorithm_name(m.opt.algo),
+                m.adaptive ? "adaptive from " : "", static_cast<double>(m.delta0), loop_name(m.opt.loop),
+                m.opt.loop == loop_kind::persistent ? (" (" + std::to_string(m.coop_blocks) + " blocks)").c_str() : "",
+                static_cast<int>(sizeof(V) * 8));
+  return buf;
+}
+
+template class engine<std::uint32_t>;
+template class engine<std::int64_t>;
+
+// ---- device_csr -------------------------------------------------------------------------------
+
+template <class V>
+device_csr<V>::device_csr(const graph::csr<V>& host) {
+  GPU500_EXPECTS(host.weights.size() == host.columns.size(), "device_csr: the graph must be weighted");
+  GPU500_EXPECTS(host.offsets.size() == static_cast<std::size_t>(host.num_vertices + 1), "device_csr: bad offsets");
+  const auto alloc_copy = [](const void* src, std::size_t bytes, const char* what) -> void* {
+    void* p = nullptr;
+    if (cudaMalloc(&p, bytes ? bytes : 1) != cudaSuccess) {
+      (void)cudaGetLastError();
+      throw resource_error(std::string("device_csr: cannot allocate ") + std::to_string(bytes >> 20) + " MiB for " + what);
+    }
+    if (bytes) GPU500_CUDA_CHECK(cudaMemcpy(p, src, bytes, cudaMemcpyHostToDevice));
+    return p;
+  };
+  view_.num_vertices = host.num_vertices;
+  view_.first_vertex = 0;
+  view_.local_vertices = host.num_vertices;
+  view_.offsets = static_cast<const index_t*>(alloc_copy(host.offsets.data(), host.offsets.size() * sizeof(index_t), "offsets"));
+  view_.columns = static_cast<const V*>(alloc_copy(host.columns.data(), host.columns.size() * sizeof(V), "columns"));
+  view_.weights = static_cast<const float*>(alloc_copy(host.weights.data(), host.weights.size() * sizeof(float), "weights"));
+}
+
+template <class V>
+device_csr<V>::~device_csr() {
+  cudaFree(const_cast<index_t*>(view_.offsets));
+  cudaFree(const_cast<V*>(view_.columns));
+  cudaFree(const_cast<float*>(view_.weights));
+}
+
+template class device_csr<std::uint32_t>;
+template class device_csr<std::int64_t>;
+
+}  // namespace gpu500::sssp::cuda

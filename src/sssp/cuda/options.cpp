@@ -1,0 +1,53 @@
+// src/sssp/cuda/options.cpp — command-line flags of the GPU SSSP engine (host code, no CUDA).
+// The flags carry a "gpu" in their names so that they can share a parser with the CPU engine's
+// (--sssp-delta, --sssp-threads).
+#include <string>
+
+#include "gpu500/core/cli.hpp"
+#include "gpu500/core/error.hpp"
+#include "gpu500/sssp/cuda.hpp"
+
+namespace gpu500::sssp::cuda {
+
+const char* algorithm_name(algorithm a) { return a == algorithm::bellman_ford ? "bellman-ford" : "delta-stepping"; }
+const char* loop_name(loop_kind l) { return l == loop_kind::host ? "host" : "persistent"; }
+
+void add_options(cli::parser& p, options& o) {
+  p.option(
+      "--sssp-gpu",
+      [&o](const std::string& v) {
+        if (v == "delta" || v == "delta-stepping" || v == "near-far") o.algo = algorithm::delta_stepping;
+        else if (v == "bellman-ford" || v == "bf") o.algo = algorithm::bellman_ford;
+        else throw usage_error("--sssp-gpu: expected delta or bellman-ford, got '" + v + "'");
+      },
+      "GPU SSSP algorithm: delta (delta-stepping, default) or bellman-ford (one infinite bucket)", "ALG");
+  p.option(
+      "--sssp-gpu-delta",
+      [&o](const std::string& v) { o.delta = static_cast<float>(cli::parse_double(v, "--sssp-gpu-delta")); },
+      "GPU SSSP bucket width (<= 0: adaptive, the default)", "X");
+  p.option(
+      "--sssp-gpu-grow",
+      [&o](const std::string& v) {
+        o.grow_below = cli::parse_int(v, "--sssp-gpu-grow");
+        if (o.grow_below < 0) throw usage_error("--sssp-gpu-grow: must be >= 0");
+      },
+      "GPU SSSP adaptive width: double it after a bucket settling fewer vertices (0: never)", "N");
+  p.option(
+      "--sssp-gpu-loop",
+      [&o](const std::string& v) {
+        if (v == "persistent") o.loop = loop_kind::persistent;
+        else if (v == "host") o.loop = loop_kind::host;
+        else throw usage_error("--sssp-gpu-loop: expected persistent or host, got '" + v + "'");
+      },
+      "GPU SSSP bucket loop: persistent (one cooperative kernel, default) or host (a launch per phase)", "L");
+  p.option(
+      "--sssp-gpu-blocks",
+      [&o](const std::string& v) {
+        const auto b = cli::parse_int(v, "--sssp-gpu-blocks");
+        if (b < 0 || b > 64) throw usage_error("--sssp-gpu-blocks: expected 0..64");
+        o.blocks_per_sm = static_cast<int>(b);
+      },
+      "GPU SSSP persistent kernel: blocks per SM (0: as many as fit)", "N");
+}
+
+}  // namespace gpu500::sssp::cuda

@@ -1,0 +1,366 @@
+// src/sssp/cuda/search_kernels.cuh — device side of the GPU SSSP: warp-level helpers, the phases of
+// control.hpp, and the thin kernels (persistent cooperative search, host-loop step/decide,
+// finalize, statistics).
+//
+// Packed vertex word: (float bits of the distance) << 32 | parent. Unreached: all ones. Non-negative
+// float bits order like unsigned integers, so "smaller distance" is an unsigned compare of the upper
+// halves (the all-ones pattern is larger than every finite distance). Updates only ever lower the
+// distance strictly (relax()), so the first thread to write a vertex's final distance fixes its
+// parent: the parent's own final word was written before (it was read to form the candidate), so
+// parent pointers follow a strict order of final writes and cannot cycle, even on 0-weight arcs.
+//
+// Memory model: within the persistent kernel, data written in one phase by other SMs is read in a
+// later phase after a grid barrier. Such reads (distances, lists, chunk descriptors, counters) use
+// ld.global.cg (__ldcg) so that no stale L1 line is seen; the graph itself is read-only.
+#pragma once
+
+#include <cooperative_groups.h>
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "control.hpp"
+#include "gpu500/core/types.hpp"
+
+namespace gpu500::sssp::cuda::detail {
+
+template <class V>
+struct graph_ref {
+  index_t n;
+  const index_t* offsets;
+  const V* cols;
+  const float* weights;
+};
+
+struct chunk_desc {
+  index_t begin, end;
+  std::uint32_t u, pad;
+};
+
+struct work_ref {
+  unsigned long long* dp;  ///< packed words, n
+  std::uint32_t* stamp;    ///< queue epochs, n
+  std::uint32_t* lists[3]; ///< R, Q0, Q1 (n each)
+  chunk_desc* chunks;      ///< chunk_capacity(arcs)
+  control* ctrl;           ///< the state: initial in, final out
+  counters* cnt;           ///< 3 rotating counter blocks
+  std::int64_t* parents;   ///< output, n
+  float* dist;             ///< output, n
+  index_t root;
+};
+
+constexpr unsigned full_mask = 0xFFFFFFFFu;
+
+struct warp_scratch {
+  int incl[32];
+  index_t begin[32];
+  std::uint32_t u[32];
+  float du[32];
+};
+
+__device__ __forceinline__ unsigned lane_id() { return threadIdx.x & 31u; }
+
+__device__ __forceinline__ float dist_of(unsigned long long word) { return __uint_as_float(static_cast<unsigned>(word >> 32)); }
+
+/// Append for every lane with pred: one atomic per warp; returns the lane's slot (all lanes call).
+__device__ __forceinline__ unsigned long long warp_append(bool pred, unsigned long long* counter) {
+  const unsigned mask = __ballot_sync(full_mask, pred);
+  if (mask == 0) return 0;
+  const int leader = __ffs(mask) - 1;
+  unsigned long long base = 0;
+  if (static_cast<int>(lane_id()) == leader) base = atomicAdd(counter, static_cast<unsigned long long>(__popc(mask)));
+  base = __shfl_sync(full_mask, base, leader);
+  return base + static_cast<unsigned long long>(__popc(mask & ((1u << lane_id()) - 1u)));
+}
+
+/// Lower v's distance to nd (parent u) if nd is strictly smaller; true when this call did it.
+__device__ __forceinline__ bool relax(unsigned long long* dp, std::uint32_t v, float nd, std::uint32_t u) {
+  const unsigned nb = __float_as_uint(nd);
+  unsigned long long cur = __ldcg(dp + v);
+  const unsigned long long want = (static_cast<unsigned long long>(nb) << 32) | u;
+  while (nb < static_cast<unsigned>(cur >> 32)) {
+    const unsigned long long old = atomicCAS(dp + v, cur, want);
+    if (old == cur) return true;
+    cur = old;
+  }
+  return false;
+}
+
+/// One arc (all lanes call; `valid` false for padding lanes).
+template <bool Light, class V>
+__device__ __forceinline__ void visit_arc(const graph_ref<V>& g, const work_ref& w, const control& s, counters* c,
+                                          index_t a, bool valid, std::uint32_t u, float du) {
+  bool improved = false;
+  std::uint32_t v = 0;
+  if (valid) {
+    const float nd = du + g.weights[a];
+    const bool take = Light ? (nd < s.hi) : !(nd < s.hi);
+    if (take) {
+      v = static_cast<std::uint32_t>(g.cols[a]);
+      improved = relax(w.dp, v, nd, u);
+    }
+  }
+  if constexpr (Light) {
+    bool push_q = false, push_r = false;
+    if (improved) {
+      const std::uint32_t old = atomicExch(w.stamp + v, s.epoch);
+      push_q = old != s.epoch;
+      push_r = old < s.scan_epoch;
+    }
+    const unsigned long long pq = warp_append(push_q, &c->out);
+    if (push_q) w.lists[s.out_list][s.out_size + static_cast<index_t>(pq)] = v;
+    const unsigned long long pr = warp_append(push_r, &c->r_append);
+    if (push_r) w.lists[list_r][s.r_size + static_cast<index_t>(pr)] = v;
+  }
+}
+
+/// Scan phase: extract the bucket [lo, hi) into R, find the smallest distance >= hi.
+__device__ __forceinline__ void scan_phase(index_t n, const work_ref& w, const control& s, counters* c) {
+  const unsigned lo_b = __float_as_uint(s.lo), hi_b = __float_as_uint(s.hi);
+  unsigned best = inf_bits;
+  const index_t warp = (static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
+  const index_t warps = (static_cast<index_t>(gridDim.x) * blockDim.x) >> 5;
+  for (index_t base = warp * 32; base < n; base += warps * 32) {
+    const index_t v = base + lane_id();
+    const unsigned b = v < n ? static_cast<unsigned>(__ldcg(w.dp + v) >> 32) : inf_bits;
+    const bool in = b >= lo_b && b < hi_b;
+    if (!in && b >= hi_b && b != inf_bits && b < best) best = b;
+    const unsigned long long p = warp_append(in, &c->out);
+    if (in) {
+      w.lists[list_r][p] = static_cast<std::uint32_t>(v);
+      w.stamp[v] = s.scan_epoch;
+    }
+  }
+  for (int off = 16; off > 0; off >>= 1) best = min(best, __shfl_xor_sync(full_mask, best, off));
+  if (lane_id() == 0 && best != inf_bits) atomicMin(&c->min_next, best);
+}
+
+/// Light or heavy phase over a vertex list: warps take 32-vertex batches; inside a batch the arcs
+/// of the 32 rows are spread evenly over the lanes (warp prefix sum + search); rows longer than
+/// big_row are cut into chunks for the *_big phase.
+template <bool Light, class V>
+__device__ void list_phase(const graph_ref<V>& g, const work_ref& w, const control& s, counters* c,
+                           warp_scratch& sm) {
+  using P = search_policy;
+  const std::uint32_t* list = w.lists[s.in_list];
+  const unsigned long long n_in = static_cast<unsigned long long>(s.in_size);
+  const unsigned lane = lane_id();
+  for (;;) {
+    unsigned long long base = 0;
+    if (lane == 0) base = atomicAdd(&c->cursor, 32ull * P::grab);
+    base = __shfl_sync(full_mask, base, 0);
+    if (base >= n_in) break;
+    for (int b = 0; b < P::grab; ++b) {
+      const unsigned long long first = base + 32ull * b;
+      if (first >= n_in) break;
+      const unsigned long long idx = first + lane;
+      std::uint32_t u = 0;
+      float du = 0.0f;
+      index_t begin = 0, len = 0;
+      if (idx < n_in) {
+        u = __ldcg(list + idx);
+        du = dist_of(__ldcg(w.dp + u));
+        begin = g.offsets[u];
+        len = g.offsets[u + 1] - begin;
+        if (len > P::big_row) {
+          const index_t nch = (len + P::chunk - 1) / P::chunk;
+          const unsigned long long at = atomicAdd(&c->chunks, static_cast<unsigned long long>(nch));
+          for (index_t k = 0; k < nch; ++k) {
+            chunk_desc d;
+            d.begin = begin + k * P::chunk;
+            d.end = d.begin + P::chunk < begin + len ? d.begin + P::chunk : begin + len;
+            d.u = u;
+            d.pad = 0;
+            w.chunks[at + k] = d;
+          }
+          len = 0;
+        }
+      }
+      int incl = static_cast<int>(len);
+      for (int off = 1; off < 32; off <<= 1) {
+        const int t = __shfl_up_sync(full_mask, incl, off);
+        if (static_cast<int>(lane) >= off) incl += t;
+      }
+      const int total = __shfl_sync(full_mask, incl, 31);
+      sm.incl[lane] = incl;
+      sm.begin[lane] = begin;
+      sm.u[lane] = u;
+      sm.du[lane] = du;
+      __syncwarp();
+      for (int e0 = 0; e0 < total; e0 += 32) {
+        const int e = e0 + static_cast<int>(lane);
+        int lo = 0, hi = 31;  // the first lane whose inclusive prefix exceeds e
+        while (lo < hi) {
+          const int mid = (lo + hi) >> 1;
+          if (sm.incl[mid] > e) hi = mid;
+          else lo = mid + 1;
+        }
+        const int start = lo == 0 ? 0 : sm.incl[lo - 1];
+        visit_arc<Light>(g, w, s, c, sm.begin[lo] + (e - start), e < total, sm.u[lo], sm.du[lo]);
+      }
+      __syncwarp();
+    }
+  }
+}
+
+/// The chunks of long rows: one warp per chunk, taken from a cursor.
+template <bool Light, class V>
+__device__ void chunk_phase(const graph_ref<V>& g, const work_ref& w, const control& s, counters* c) {
+  const unsigned long long n_chunks = static_cast<unsigned long long>(s.n_chunks);
+  const unsigned lane = lane_id();
+  for (;;) {
+    unsigned long long k = 0;
+    if (lane == 0) k = atomicAdd(&c->cursor, 1ull);
+    k = __shfl_sync(full_mask, k, 0);
+    if (k >= n_chunks) break;
+    const chunk_desc* d = w.chunks + k;
+    const index_t begin = __ldcg(&d->begin), end = __ldcg(&d->end);
+    const std::uint32_t u = __ldcg(&d->u);
+    const float du = dist_of(__ldcg(w.dp + u));
+    for (index_t a0 = begin; a0 < end; a0 += 32) {
+      const index_t a = a0 + lane;
+      visit_arc<Light>(g, w, s, c, a, a < end, u, du);
+    }
+  }
+}
+
+template <class V>
+__device__ __forceinline__ void run_phase(const graph_ref<V>& g, const work_ref& w, const control& s, counters* c,
+                                          warp_scratch& sm) {
+  switch (s.phase) {
+    case phase_scan: scan_phase(g.n, w, s, c); break;
+    case phase_light: list_phase<true>(g, w, s, c, sm); break;
+    case phase_light_big: chunk_phase<true>(g, w, s, c); break;
+    case phase_heavy: list_phase<false>(g, w, s, c, sm); break;
+    case phase_heavy_big: chunk_phase<false>(g, w, s, c); break;
+    default: break;
+  }
+}
+
+/// Packed words -> Graph500 output (parent -1 and distance -1 when unreached).
+__device__ __forceinline__ void finalize_range(index_t n, const work_ref& w, index_t first, index_t stride) {
+  for (index_t v = first; v < n; v += stride) {
+    const unsigned long long x = __ldcg(w.dp + v);
+    if (static_cast<unsigned>(x >> 32) == inf_bits) {
+      w.parents[v] = -1;
+      w.dist[v] = -1.0f;
+    } else {
+      w.parents[v] = v == w.root ? w.root : static_cast<std::int64_t>(x & 0xFFFFFFFFull);
+      w.dist[v] = dist_of(x);
+    }
+  }
+}
+
+__device__ __forceinline__ counters load_counters(const counters* c) {
+  counters r;
+  r.out = __ldcg(&c->out);
+  r.r_append = __ldcg(&c->r_append);
+  r.chunks = __ldcg(&c->chunks);
+  r.cursor = __ldcg(&c->cursor);
+  r.min_next = __ldcg(&c->min_next);
+  r.pad = 0;
+  return r;
+}
+
+// ---- kernels (thin) -------------------------------------------------------------------------
+
+/// The whole search in one cooperative launch: phase, barrier, the same decision in every thread.
+template <class V>
+__global__ void __launch_bounds__(search_policy::block) persistent_search_kernel(graph_ref<V> g, work_ref w) {
+  __shared__ warp_scratch scratch[search_policy::block / 32];
+  warp_scratch& sm = scratch[threadIdx.x >> 5];
+  cooperative_groups::grid_group grid = cooperative_groups::this_grid();
+  control s = *w.ctrl;
+  for (long long step = 0; s.phase != phase_done; ++step) {
+    counters* c = w.cnt + step % 3;
+    run_phase(g, w, s, c, sm);
+    // The block after next reuses this slot; everyone has read it (two barriers ago).
+    if (blockIdx.x == 0 && threadIdx.x == 0) reset(w.cnt[(step + 1) % 3]);
+    __threadfence();
+    grid.sync();
+    decide(s, load_counters(c));
+  }
+  finalize_range(g.n, w, static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x,
+                 static_cast<index_t>(gridDim.x) * blockDim.x);
+  if (blockIdx.x == 0 && threadIdx.x == 0) *w.ctrl = s;
+}
+
+/// Host loop: one phase per launch; the state is read from memory (written by decide_kernel).
+template <class V>
+__global__ void __launch_bounds__(search_policy::block) step_kernel(graph_ref<V> g, work_ref w, long long step) {
+  __shared__ warp_scratch scratch[search_policy::block / 32];
+  const control s = *w.ctrl;
+  if (s.phase == phase_done) return;
+  run_phase(g, w, s, w.cnt + step % 3, scratch[threadIdx.x >> 5]);
+  if (blockIdx.x == 0 && threadIdx.x == 0) reset(w.cnt[(step + 1) % 3]);
+}
+
+__global__ void decide_kernel(work_ref w, long long step) {
+  control s = *w.ctrl;
+  if (s.phase == phase_done) return;
+  decide(s, w.cnt[step % 3]);
+  *w.ctrl = s;
+}
+
+__global__ void finalize_kernel(index_t n, work_ref w) {
+  finalize_range(n, w, static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x,
+                 static_cast<index_t>(gridDim.x) * blockDim.x);
+}
+
+/// Start of a search: the root's word, the state, three fresh counter blocks.
+__global__ void init_search_kernel(work_ref w, control initial) {
+  if (threadIdx.x == 0) {
+    w.dp[w.root] = static_cast<unsigned long long>(static_cast<std::uint32_t>(w.root));  // distance 0, parent root
+    *w.ctrl = initial;
+  }
+  if (threadIdx.x < 3) reset(w.cnt[threadIdx.x]);
+}
+
+/// sum of degrees of reached vertices (nedge * 2).
+template <class V>
+__global__ void reached_degree_kernel(graph_ref<V> g, const std::int64_t* parents, unsigned long long* sum) {
+  unsigned long long local = 0;
+  for (index_t v = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; v < g.n;
+       v += static_cast<index_t>(gridDim.x) * blockDim.x)
+    if (parents[v] >= 0) local += static_cast<unsigned long long>(g.offsets[v + 1] - g.offsets[v]);
+  for (int off = 16; off > 0; off >>= 1) local += __shfl_xor_sync(full_mask, local, off);
+  if (lane_id() == 0 && local) atomicAdd(sum, local);
+}
+
+/// Graph checks and the adaptive width's inputs: weight sum, bad weights, ids out of range,
+/// non-isolated vertices.
+struct graph_summary {
+  double weight_sum;
+  unsigned long long bad_weights, bad_columns, nonisolated;
+};
+
+template <class V>
+__global__ void graph_summary_kernel(graph_ref<V> g, graph_summary* out) {
+  double wsum = 0;
+  unsigned long long bad_w = 0, bad_c = 0, noniso = 0;
+  const index_t stride = static_cast<index_t>(gridDim.x) * blockDim.x;
+  const index_t first = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const index_t arcs = g.offsets[g.n];
+  for (index_t a = first; a < arcs; a += stride) {
+    const float x = g.weights[a];
+    if (!(x >= 0.0f) || !(x <= 3.0e38f)) ++bad_w;
+    else wsum += x;
+    const V col = g.cols[a];
+    if (!(static_cast<index_t>(col) >= 0 && static_cast<index_t>(col) < g.n)) ++bad_c;
+  }
+  for (index_t v = first; v < g.n; v += stride) noniso += g.offsets[v + 1] > g.offsets[v] ? 1 : 0;
+  for (int off = 16; off > 0; off >>= 1) {
+    wsum += __shfl_xor_sync(full_mask, wsum, off);
+    bad_w += __shfl_xor_sync(full_mask, bad_w, off);
+    bad_c += __shfl_xor_sync(full_mask, bad_c, off);
+    noniso += __shfl_xor_sync(full_mask, noniso, off);
+  }
+  if (lane_id() == 0) {
+    atomicAdd(&out->weight_sum, wsum);
+    atomicAdd(&out->bad_weights, bad_w);
+    atomicAdd(&out->bad_columns, bad_c);
+    atomicAdd(&out->nonisolated, noniso);
+  }
+}
+
+}  // namespace gpu500::sssp::cuda::detail

@@ -1,0 +1,190 @@
+// GPU SSSP engine tests (skip without a GPU): Kronecker graphs SCALE 8-16 from several roots and the
+// awkward graphs of oracle.hpp, both vertex id types, every variant (adaptive / fixed / tiny / huge
+// width, Bellman-Ford, persistent and host loops), against the Dijkstra oracle: distances exact,
+// parents valid and acyclic, nedge; plus the engine's input checks.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "gpu500/core/cli.hpp"
+#include "gpu500/core/device.hpp"
+#include "gpu500/core/error.hpp"
+#include "gpu500/graph/csr.hpp"
+#include "gpu500/graph/kronecker.hpp"
+#include "gpu500/sssp/cuda.hpp"
+#include "oracle.hpp"
+
+using namespace gpu500;
+namespace sc = gpu500::sssp::cuda;
+
+namespace {
+
+std::vector<sc::options> variants() {
+  std::vector<sc::options> v;
+  v.push_back({});  // adaptive, persistent
+  sc::options o;
+  o.loop = sc::loop_kind::host;
+  v.push_back(o);
+  o = {};
+  o.delta = 0.05f;
+  v.push_back(o);
+  o = {};
+  o.delta = 0.001f;  // many buckets
+  v.push_back(o);
+  o = {};
+  o.delta = 100.0f;  // one bucket with light/heavy split
+  v.push_back(o);
+  o = {};
+  o.algo = sc::algorithm::bellman_ford;
+  v.push_back(o);
+  o = {};
+  o.blocks_per_sm = 1;  // few blocks: every warp loops
+  o.grow_below = 4;
+  v.push_back(o);
+  return v;
+}
+
+std::string label(const sc::options& o) {
+  return std::string(sc::algorithm_name(o.algo)) + "/" + sc::loop_name(o.loop) + "/delta=" + std::to_string(o.delta) +
+         "/blocks=" + std::to_string(o.blocks_per_sm);
+}
+
+template <class V>
+void check_all(const graph::csr<V>& g, const std::vector<index_t>& roots, const std::string& what,
+               const std::vector<sc::options>& vars) {
+  const sc::device_csr<V> dg(g);
+  const index_t n = g.num_vertices;
+  for (const auto& opt : vars) {
+    sc::engine<V> eng(dg.view(), opt);
+    for (const index_t root : roots) {
+      const auto oracle = sssp_oracle::dijkstra(g, root);
+      eng.run(root);
+      std::vector<std::int64_t> parent(n);
+      std::vector<float> dist(n);
+      eng.copy_parents(parent);
+      eng.copy_distances(dist);
+      ASSERT_EQ(sssp_oracle::check(g, root, oracle, parent, dist), "")
+          << what << " root " << root << " " << label(opt) << " (" << eng.description() << ")";
+      EXPECT_EQ(eng.traversed_edges(), sssp_oracle::nedge(g, oracle)) << what << " root " << root << " " << label(opt);
+      EXPECT_GT(eng.last_stats().steps, 0);
+    }
+  }
+}
+
+}  // namespace
+
+template <class V>
+class SsspCuda : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!gpu500::cuda_available()) GTEST_SKIP() << "no CUDA device";
+  }
+};
+using VertexTypes = ::testing::Types<std::uint32_t, std::int64_t>;
+TYPED_TEST_SUITE(SsspCuda, VertexTypes);
+
+TYPED_TEST(SsspCuda, AwkwardGraphs) {
+  for (const auto& ng : sssp_oracle::awkward_graphs())
+    check_all(graph::build_csr<TypeParam>(ng.el), ng.roots, ng.name, variants());
+}
+
+TYPED_TEST(SsspCuda, KroneckerSmall) {
+  for (int scale : {8, 10, 12}) {
+    graph::kronecker_params p;
+    p.scale = scale;
+    const auto g = graph::build_csr<TypeParam>(graph::generate_kronecker(p));
+    const auto roots = graph::pick_search_keys(p, 4, [&](std::int64_t v) { return g.degree(v) > 0; });
+    check_all(g, std::vector<index_t>(roots.begin(), roots.end()), "SCALE " + std::to_string(scale), variants());
+  }
+}
+
+TYPED_TEST(SsspCuda, KroneckerLarger) {
+  for (int scale : {14, 16}) {
+    graph::kronecker_params p;
+    p.scale = scale;
+    const auto g = graph::build_csr<TypeParam>(graph::generate_kronecker(p));
+    const auto roots = graph::pick_search_keys(p, 6, [&](std::int64_t v) { return g.degree(v) > 0; });
+    std::vector<sc::options> vars(1);
+    sc::options h;
+    h.loop = sc::loop_kind::host;
+    vars.push_back(h);
+    sc::options d;
+    d.delta = 0.1f;
+    vars.push_back(d);
+    check_all(g, std::vector<index_t>(roots.begin(), roots.end()), "SCALE " + std::to_string(scale), vars);
+  }
+}
+
+TYPED_TEST(SsspCuda, OutputBeforeAnyRunAndRepeatedRuns) {
+  graph::kronecker_params p;
+  p.scale = 10;
+  const auto g = graph::build_csr<TypeParam>(graph::generate_kronecker(p));
+  const sc::device_csr<TypeParam> dg(g);
+  sc::engine<TypeParam> eng(dg.view());
+  EXPECT_NE(eng.parents_device(), nullptr);
+  EXPECT_NE(eng.distances_device(), nullptr);
+  const auto roots = graph::pick_search_keys(p, 2, [&](std::int64_t v) { return g.degree(v) > 0; });
+  std::vector<float> first(g.num_vertices), again(g.num_vertices), other(g.num_vertices);
+  eng.run(roots[0]);
+  eng.copy_distances(first);
+  eng.run(roots[1]);
+  eng.copy_distances(other);
+  eng.run(roots[0]);
+  eng.copy_distances(again);
+  EXPECT_EQ(first, again);  // no state leaks from one search into the next
+  EXPECT_NE(first, other);
+}
+
+TYPED_TEST(SsspCuda, RejectsBadInput) {
+  graph::edge_list el;
+  el.num_vertices = 3;
+  sssp_oracle::add(el, 0, 1, 0.5f);
+  sssp_oracle::add(el, 1, 2, -0.25f);
+  const auto g = graph::build_csr<TypeParam>(el);
+  const sc::device_csr<TypeParam> dg(g);
+  EXPECT_THROW(sc::engine<TypeParam>(dg.view()), usage_error);
+  auto unweighted = dg.view();
+  unweighted.weights = nullptr;
+  EXPECT_THROW(sc::engine<TypeParam>(unweighted, {}), gpu500::error);
+  graph::edge_list ok;
+  ok.num_vertices = 3;
+  sssp_oracle::add(ok, 0, 1, 0.5f);
+  const auto g2 = graph::build_csr<TypeParam>(ok);
+  const sc::device_csr<TypeParam> dg2(g2);
+  sc::engine<TypeParam> eng(dg2.view());
+  EXPECT_THROW(eng.run(3), gpu500::error);
+  EXPECT_THROW(eng.run(-1), gpu500::error);
+}
+
+// Runs everywhere: the vertex limit is checked before the device is touched.
+TEST(SsspCudaLimits, TooManyVertices) {
+  graph::csr_view<std::int64_t> v;
+  v.num_vertices = v.local_vertices = index_t{1} << 33;
+  static const index_t fake_offsets[1] = {0};
+  static const std::int64_t fake_cols[1] = {0};
+  static const float fake_w[1] = {0};
+  v.offsets = fake_offsets;
+  v.columns = fake_cols;
+  v.weights = fake_w;
+  EXPECT_THROW(sc::engine<std::int64_t>(v, {}), usage_error);
+}
+
+TEST(SsspCudaOptions, Flags) {
+  // Parsing is host code: no GPU needed.
+  sc::options o;
+  cli::parser p("t", "t");
+  sc::add_options(p, o);
+  p.parse({"--sssp-gpu", "bellman-ford", "--sssp-gpu-delta", "0.25", "--sssp-gpu-loop", "host", "--sssp-gpu-grow", "7",
+           "--sssp-gpu-blocks", "2"});
+  EXPECT_EQ(o.algo, sc::algorithm::bellman_ford);
+  EXPECT_EQ(o.delta, 0.25f);
+  EXPECT_EQ(o.loop, sc::loop_kind::host);
+  EXPECT_EQ(o.grow_below, 7);
+  EXPECT_EQ(o.blocks_per_sm, 2);
+  sc::options o2;
+  cli::parser p2("t", "t");
+  sc::add_options(p2, o2);
+  EXPECT_THROW(p2.parse({"--sssp-gpu", "dijkstra"}), usage_error);
+}

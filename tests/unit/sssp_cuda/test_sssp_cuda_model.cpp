@@ -1,0 +1,283 @@
+// Host-side tests of the GPU SSSP's control logic (runs in CI, no GPU): the bucket state machine of
+// src/sssp/cuda/control.hpp drives a serial model of the device phases (scan / light / heavy, rows
+// cut into chunks, list entries taken in a shuffled order as the GPU's warps would), and the model's
+// results are checked against the Dijkstra oracle. The device kernels implement the same phases.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <random>
+#include <tuple>
+
+#include "control.hpp"
+#include "gpu500/graph/csr.hpp"
+#include "gpu500/graph/kronecker.hpp"
+#include "oracle.hpp"
+
+using namespace gpu500;
+using namespace gpu500::sssp::cuda::detail;
+
+namespace {
+
+struct model_config {
+  float delta = 0.1f;
+  bool adaptive = false;
+  float delta_max = 0.1f;
+  std::int64_t grow_below = 0;
+  index_t big_row = 8;
+  index_t chunk = 5;
+  unsigned seed = 1;
+};
+
+struct model_result {
+  std::vector<std::int64_t> parent;
+  std::vector<float> dist;
+  control last{};
+};
+
+template <class V>
+model_result model_search(const graph::csr<V>& g, index_t root, const model_config& cfg) {
+  const index_t n = g.num_vertices;
+  std::vector<unsigned long long> dp(n, ~0ull);
+  std::vector<std::uint32_t> stamp(n, 0);
+  std::vector<std::uint32_t> lists[3] = {std::vector<std::uint32_t>(n), std::vector<std::uint32_t>(n),
+                                         std::vector<std::uint32_t>(n)};
+  std::vector<std::tuple<std::uint32_t, index_t, index_t>> chunks;
+  std::mt19937 rng(cfg.seed);
+  dp[root] = static_cast<unsigned long long>(root);
+  control s = initial_control(cfg.delta, cfg.adaptive, cfg.delta_max, cfg.grow_below);
+  counters c{};
+  std::int64_t guard = 0;
+  const auto visit = [&](bool light, index_t a, std::uint32_t u, float du) {
+    const float nd = du + g.weights[a];
+    if (light ? !(nd < s.hi) : (nd < s.hi)) return;
+    const auto v = static_cast<std::uint32_t>(g.columns[a]);
+    const std::uint32_t nb = float_bits(nd);
+    if (!(nb < static_cast<std::uint32_t>(dp[v] >> 32))) return;
+    dp[v] = (static_cast<unsigned long long>(nb) << 32) | u;
+    if (!light) return;
+    const std::uint32_t old = stamp[v];
+    stamp[v] = s.epoch;
+    if (old != s.epoch) lists[s.out_list][s.out_size + static_cast<index_t>(c.out++)] = v;
+    if (old < s.scan_epoch) lists[list_r][s.r_size + static_cast<index_t>(c.r_append++)] = v;
+  };
+  while (s.phase != phase_done) {
+    if (++guard > 10'000'000) throw std::runtime_error("model does not terminate");
+    reset(c);
+    const bool light = s.phase == phase_light || s.phase == phase_light_big;
+    if (s.phase == phase_scan) {
+      const std::uint32_t lo = float_bits(s.lo), hi = float_bits(s.hi);
+      for (index_t v = 0; v < n; ++v) {
+        const auto b = static_cast<std::uint32_t>(dp[v] >> 32);
+        if (b >= lo && b < hi) {
+          lists[list_r][c.out++] = static_cast<std::uint32_t>(v);
+          stamp[v] = s.scan_epoch;
+        } else if (b >= hi && b != inf_bits) {
+          c.min_next = std::min<unsigned>(c.min_next, b);
+        }
+      }
+    } else if (s.phase == phase_light || s.phase == phase_heavy) {
+      chunks.clear();
+      // The device takes entries in any order; so does the model.
+      std::vector<std::uint32_t> order(lists[s.in_list].begin(), lists[s.in_list].begin() + s.in_size);
+      std::shuffle(order.begin(), order.end(), rng);
+      for (const std::uint32_t u : order) {
+        const float du = bits_float(static_cast<std::uint32_t>(dp[u] >> 32));
+        const index_t b = g.offsets[u], e = g.offsets[u + 1];
+        if (e - b > cfg.big_row) {
+          for (index_t x = b; x < e; x += cfg.chunk) chunks.emplace_back(u, x, std::min(e, x + cfg.chunk));
+          c.chunks += static_cast<unsigned long long>((e - b + cfg.chunk - 1) / cfg.chunk);
+          continue;
+        }
+        for (index_t a = b; a < e; ++a) visit(light, a, u, du);
+      }
+    } else {
+      std::shuffle(chunks.begin(), chunks.end(), rng);
+      for (const auto& [u, b, e] : chunks) {
+        const float du = bits_float(static_cast<std::uint32_t>(dp[u] >> 32));
+        for (index_t a = b; a < e; ++a) visit(light, a, u, du);
+      }
+    }
+    decide(s, c);
+  }
+  model_result r{std::vector<std::int64_t>(n, -1), std::vector<float>(n, -1.0f), s};
+  for (index_t v = 0; v < n; ++v) {
+    if (static_cast<std::uint32_t>(dp[v] >> 32) == inf_bits) continue;
+    r.parent[v] = v == root ? root : static_cast<std::int64_t>(dp[v] & 0xFFFFFFFFull);
+    r.dist[v] = bits_float(static_cast<std::uint32_t>(dp[v] >> 32));
+  }
+  return r;
+}
+
+std::vector<model_config> configs() {
+  std::vector<model_config> v;
+  v.push_back({0.1f, false, 0.1f, 0, 8, 5, 1});
+  v.push_back({0.01f, false, 0.01f, 0, 4, 3, 2});
+  v.push_back({0.02f, true, 0.02f * 256, 8, 16, 7, 3});  // adaptive growth
+  v.push_back({std::numeric_limits<float>::infinity(), false, std::numeric_limits<float>::infinity(), 0, 8, 5, 4});
+  v.push_back({5.0f, false, 5.0f, 0, 1 << 20, 1, 5});  // no chunks
+  return v;
+}
+
+}  // namespace
+
+TEST(SsspCudaControl, EmptyScanFinishesOrJumps) {
+  control s = initial_control(0.5f, false, 0.5f, 0);
+  counters c{};
+  reset(c);
+  decide(s, c);  // nothing in [0, 0.5) and nothing beyond
+  EXPECT_EQ(s.phase, phase_done);
+
+  s = initial_control(0.5f, false, 0.5f, 0);
+  reset(c);
+  c.min_next = float_bits(2.25f);
+  decide(s, c);  // jump over the empty buckets
+  EXPECT_EQ(s.phase, phase_scan);
+  EXPECT_EQ(s.lo, 2.25f);
+  EXPECT_EQ(s.hi, 2.75f);
+  EXPECT_GT(s.scan_epoch, 1u);
+}
+
+TEST(SsspCudaControl, PhaseSequence) {
+  control s = initial_control(0.5f, false, 0.5f, 0);
+  counters c{};
+  reset(c);
+  c.out = 3;  // scan found 3 vertices
+  decide(s, c);
+  EXPECT_EQ(s.phase, phase_light);
+  EXPECT_EQ(s.in_list, list_r);
+  EXPECT_EQ(s.in_size, 3);
+  const auto e1 = s.epoch;
+  EXPECT_GT(e1, s.scan_epoch);
+  reset(c);
+  c.out = 2;
+  c.r_append = 1;
+  c.chunks = 4;
+  decide(s, c);  // light with long rows -> light_big, same epoch and output
+  EXPECT_EQ(s.phase, phase_light_big);
+  EXPECT_EQ(s.n_chunks, 4);
+  EXPECT_EQ(s.epoch, e1);
+  EXPECT_EQ(s.out_size, 2);
+  EXPECT_EQ(s.r_size, 4);
+  reset(c);
+  c.out = 1;
+  decide(s, c);  // next light iteration over 3 queued vertices
+  EXPECT_EQ(s.phase, phase_light);
+  EXPECT_EQ(s.in_size, 3);
+  EXPECT_EQ(s.in_list, list_q0);
+  EXPECT_EQ(s.out_list, list_q1);
+  EXPECT_GT(s.epoch, e1);
+  reset(c);
+  decide(s, c);  // no improvement -> heavy pass over R
+  EXPECT_EQ(s.phase, phase_heavy);
+  EXPECT_EQ(s.in_list, list_r);
+  EXPECT_EQ(s.in_size, 4);
+  reset(c);
+  decide(s, c);  // heavy without chunks -> next bucket
+  EXPECT_EQ(s.phase, phase_scan);
+  EXPECT_EQ(s.lo, 0.5f);
+  EXPECT_EQ(s.hi, 1.0f);
+  EXPECT_EQ(s.buckets, 1);
+}
+
+TEST(SsspCudaControl, InfiniteBucketEndsAfterOneBucket) {
+  const float inf = std::numeric_limits<float>::infinity();
+  control s = initial_control(inf, false, inf, 0);
+  EXPECT_EQ(s.hi, inf);
+  counters c{};
+  reset(c);
+  c.out = 1;
+  decide(s, c);
+  reset(c);
+  decide(s, c);  // light: nothing improved
+  reset(c);
+  decide(s, c);  // heavy: nothing (no arc reaches >= inf)
+  EXPECT_EQ(s.phase, phase_done);
+}
+
+TEST(SsspCudaControl, AdaptiveWidthGrowsOnlyAfterThePeak) {
+  control s = initial_control(0.1f, true, 1.6f, 100);
+  s.r_size = 5;
+  end_bucket(s);  // small bucket before any big one: no growth
+  EXPECT_EQ(s.delta, 0.1f);
+  s.r_size = 1000;
+  end_bucket(s);
+  EXPECT_EQ(s.delta, 0.1f);
+  for (int i = 0; i < 10; ++i) {
+    s.r_size = 5;
+    end_bucket(s);
+  }
+  EXPECT_EQ(s.delta, 1.6f);  // capped
+}
+
+TEST(SsspCudaControl, BucketEndAdvancesEvenWhenDeltaIsAbsorbed) {
+  EXPECT_GT(bucket_end(1.0e6f, 1.0e-9f), 1.0e6f);
+  EXPECT_EQ(bucket_end(1.0f, 0.5f), 1.5f);
+}
+
+TEST(SsspCudaControl, AutoDelta) {
+  // Graph500-like: mean weight 0.5, mean degree 32 -> 32 * 0.5 / 32.
+  EXPECT_FLOAT_EQ(auto_delta(0.5 * 3200, 3200, 100), 0.5f);
+  EXPECT_EQ(auto_delta(0.0, 0, 0), 1.0f);
+  EXPECT_GT(auto_delta(0.0, 10, 5), 0.0f);  // all-zero weights: still a positive width
+}
+
+template <class V>
+class SsspCudaModel : public ::testing::Test {};
+using VertexTypes = ::testing::Types<std::uint32_t, std::int64_t>;
+TYPED_TEST_SUITE(SsspCudaModel, VertexTypes);
+
+TYPED_TEST(SsspCudaModel, AwkwardGraphs) {
+  for (const auto& ng : sssp_oracle::awkward_graphs()) {
+    const auto g = graph::build_csr<TypeParam>(ng.el);
+    for (const index_t root : ng.roots) {
+      const auto oracle = sssp_oracle::dijkstra(g, root);
+      for (const auto& cfg : configs()) {
+        const auto r = model_search(g, root, cfg);
+        EXPECT_EQ(sssp_oracle::check(g, root, oracle, r.parent, r.dist), "")
+            << ng.name << " root " << root << " delta " << cfg.delta;
+      }
+    }
+  }
+}
+
+TYPED_TEST(SsspCudaModel, Kronecker) {
+  for (int scale : {8, 10, 12}) {
+    graph::kronecker_params p;
+    p.scale = scale;
+    const auto g = graph::build_csr<TypeParam>(graph::generate_kronecker(p));
+    const auto roots = graph::pick_search_keys(p, 3, [&](std::int64_t v) { return g.degree(v) > 0; });
+    for (const auto root : roots) {
+      const auto oracle = sssp_oracle::dijkstra(g, root);
+      for (const auto& cfg : configs()) {
+        const auto r = model_search(g, root, cfg);
+        EXPECT_EQ(sssp_oracle::check(g, root, oracle, r.parent, r.dist), "")
+            << "SCALE " << scale << " root " << root << " delta " << cfg.delta;
+        EXPECT_GT(r.last.buckets, 0);
+      }
+    }
+  }
+}
+
+TEST(SsspCudaOracle, CheckerCatchesErrors) {
+  graph::edge_list el;
+  el.num_vertices = 4;
+  sssp_oracle::add(el, 0, 1, 0.5f);
+  sssp_oracle::add(el, 1, 2, 0.0f);
+  sssp_oracle::add(el, 2, 1, 0.0f);
+  const auto g = graph::build_csr<std::uint32_t>(el);
+  const auto oracle = sssp_oracle::dijkstra(g, 0);
+  std::vector<std::int64_t> parent = {0, 0, 1, -1};
+  std::vector<float> dist = {0.0f, 0.5f, 0.5f, -1.0f};
+  EXPECT_EQ(sssp_oracle::check(g, 0, oracle, parent, dist), "");
+  auto p2 = parent;
+  p2[1] = 2;  // 1 <-> 2 cycle over 0-weight arcs: locally consistent, globally wrong
+  EXPECT_NE(sssp_oracle::check(g, 0, oracle, p2, dist), "");
+  auto d2 = dist;
+  d2[2] = 0.25f;
+  EXPECT_NE(sssp_oracle::check(g, 0, oracle, parent, d2), "");
+  auto p3 = parent;
+  p3[3] = 0;  // an unreached vertex with a parent
+  EXPECT_NE(sssp_oracle::check(g, 0, oracle, p3, dist), "");
+}
