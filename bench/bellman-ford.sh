@@ -2,10 +2,11 @@
 # Paper 000's experiment, extended: dense Bellman-Ford on random graphs N = 256 ... 32768 with
 # every engine present (serial, OpenMP, CUDA naive/reduce/coarse, OpenCL naive/reduce/coarse),
 # a sweep of the work-group size M at N = 8192 and 32768, a measured run of the paper's N-1 rounds
-# at small N (to check the projection used at large N) and a run with negative edges.
+# at small N (to check the projection used at large N), a run with negative edges and CUDA
+# uploads from pageable host memory (the main run page-locks the matrices outside the timing).
 # Every result is verified against the Dijkstra oracle before it is printed.
 #   bash bench/bellman-ford.sh [GPU500_BINARY] [OUT_DIR]
-# Writes OUT_DIR/bellman-ford{,-full,-negative}.json and .txt (the tables).
+# Writes OUT_DIR/bellman-ford{,-full,-negative,-pageable}.json and .txt (the tables).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bin=${1:-$root/build/bin/gpu500}
@@ -23,3 +24,7 @@ echo "== the paper's N-1 rounds, measured"
 echo "== negative edges (potentials)"
 "$bin" bellman-ford --n 1000,4096 --negative --wmax 50 \
   --json "$out/bellman-ford-negative.json" | tee "$out/bellman-ford-negative.txt"
+grep -q '^cuda device 0' "$out/bellman-ford-info.txt" || exit 0
+echo "== CUDA uploads from pageable memory (the main run page-locks the host matrices)"
+"$bin" bellman-ford --n "${BF_PAGEABLE_SIZES:-32768}" --backend cuda --variant coarse --pageable \
+  --json "$out/bellman-ford-pageable.json" | tee "$out/bellman-ford-pageable.txt"

@@ -50,6 +50,11 @@ for s in d["sizes"]:
     cu, cl = find(res, "cuda", "coarse"), find(res, "opencl", "coarse")
     if cu and cl and n >= 4096:
         rows.append((f"N={n} cuda vs opencl coarse", f"{cl['seconds_per_round']/cu['seconds_per_round']:.2f}x (OpenCL round / CUDA round)"))
+for s in d["sizes"]:
+    c, omp = find(s["results"], "cuda", "coarse"), find(s["results"], "openmp", "cpu")
+    if c and omp and s["n"] >= 16384:
+        rows.append((f"N={s['n']} cuda coarse, early exit, with transfers",
+                     f"{c['seconds_with_transfers']*1e3:.1f} ms ({s.get('cuda_upload_from','?')}) vs OpenMP {omp['seconds_with_transfers']*1e3:.1f} ms"))
 best = {}
 for r in d.get("sweep", []):
     k = (r["n"], r["engine"], r["variant"])
@@ -58,7 +63,7 @@ for r in d.get("sweep", []):
 for (n, eng, var), r in sorted(best.items()):
     extra = f", round/read {r['round_over_matrix_read_at_copy_bw']:.2f}" if "round_over_matrix_read_at_copy_bw" in r else ""
     rows.append((f"sweep N={n} {eng} {var}", f"best M={r['group']}: {r['seconds_per_round']*1e6:.1f} us/round{extra}"))
-for f in ("bellman-ford-full.json", "bellman-ford-negative.json"):
+for f in ("bellman-ford-full.json", "bellman-ford-negative.json", "bellman-ford-pageable.json"):
     try:
         x = json.load(open(f"{out}/{f}"))
         rows.append((f, "verified" if x.get("verified") else "FAILED"))

@@ -124,6 +124,8 @@ result run(engine& e, const dense_matrix& m, const run_options& o) {
 copy_bandwidth cuda_copy_bandwidth(std::size_t, int, int) {
   throw usage_error("bellman-ford: this build has no CUDA backend");
 }
+pinned_host::pinned_host(const dense_matrix&) {}
+pinned_host::~pinned_host() = default;
 #endif
 
 double time_rounds(engine& e, variant v, int group, int k) {

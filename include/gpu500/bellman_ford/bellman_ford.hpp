@@ -130,4 +130,21 @@ struct copy_bandwidth {
 };
 copy_bandwidth cuda_copy_bandwidth(std::size_t bytes, int reps = 5, int device = 0);
 
+/// Page-locks a matrix's host memory (cudaHostRegister, portable) for the lifetime of this
+/// object so that CUDA uploads run at DMA speed instead of through the driver's pageable
+/// staging. Registering is an allocation-like step that costs time: do it outside timed
+/// regions. Without CUDA, or when registration fails, it does nothing and active() is false.
+/// The matrix must outlive this object and keep its storage.
+class pinned_host {
+ public:
+  explicit pinned_host(const dense_matrix& m);
+  ~pinned_host();
+  pinned_host(const pinned_host&) = delete;
+  pinned_host& operator=(const pinned_host&) = delete;
+  [[nodiscard]] bool active() const { return p_ != nullptr; }
+
+ private:
+  void* p_ = nullptr;
+};
+
 }  // namespace gpu500::bellman_ford

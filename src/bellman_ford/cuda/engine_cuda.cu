@@ -146,6 +146,17 @@ std::unique_ptr<engine> make_cuda_engine(const engine_config& cfg) { return std:
 
 }  // namespace detail
 
+pinned_host::pinned_host(const dense_matrix& m) {
+  void* p = const_cast<float*>(m.w.data());
+  if (m.w.empty()) return;
+  if (cudaHostRegister(p, m.bytes(), cudaHostRegisterPortable) == cudaSuccess) p_ = p;
+  else (void)cudaGetLastError();  // fall back to pageable uploads
+}
+
+pinned_host::~pinned_host() {
+  if (p_) (void)cudaHostUnregister(p_);
+}
+
 copy_bandwidth cuda_copy_bandwidth(std::size_t bytes, int reps, int device) {
   GPU500_CUDA_CHECK(cudaSetDevice(device));
   void *a = nullptr, *b = nullptr;
