@@ -47,10 +47,13 @@ struct options {
   std::int64_t grow_below = 16384;
   loop_kind loop = loop_kind::persistent;
   int blocks_per_sm = 0;  ///< persistent kernel: 0 = as many as fit (at most the policy's cap)
+  /// Host loop with a synchronisation and two events around every phase, summing the kernel time
+  /// per phase kind into run_stats::phase_ms (slow; for finding where the time goes).
+  bool profile = false;
 };
 
 /// Flags: --sssp-gpu delta|bellman-ford, --sssp-gpu-delta X, --sssp-gpu-grow N,
-/// --sssp-gpu-loop persistent|host, --sssp-gpu-blocks N.
+/// --sssp-gpu-loop persistent|host, --sssp-gpu-blocks N, --sssp-gpu-profile.
 void add_options(cli::parser& p, options& o);
 const char* algorithm_name(algorithm a);
 const char* loop_name(loop_kind l);
@@ -61,6 +64,9 @@ struct run_stats {
   std::int64_t light_steps = 0;  ///< light iterations over all buckets
   std::int64_t steps = 0;        ///< device phases (each ends with a grid-wide barrier)
   float last_delta = 0;          ///< bucket width at the end (adaptive width grows in the tail)
+  /// With options::profile: kernel milliseconds per phase kind (scan, light, light chunks, heavy,
+  /// heavy chunks); zero otherwise.
+  double phase_ms[5] = {0, 0, 0, 0, 0};
 };
 
 template <class V>

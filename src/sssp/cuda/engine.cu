@@ -78,6 +78,8 @@ struct engine<V>::impl {
   device_bytes dp, stamp, lists, chunks, ctrl, cnt, parents, dist, scratch;
   work_ref w{};
   control last{};
+  double phase_ms[5] = {0, 0, 0, 0, 0};
+  cudaEvent_t ev[2] = {nullptr, nullptr};
 
   impl(graph::csr_view<V> view, options o) : opt(o) {
     GPU500_EXPECTS(view.first_vertex == 0 && view.local_vertices == view.num_vertices,
@@ -139,6 +141,11 @@ struct engine<V>::impl {
     w.dist = dist.as<float>();
     w.root = 0;
 
+    if (opt.profile) {
+      opt.loop = loop_kind::host;
+      GPU500_CUDA_CHECK(cudaEventCreate(&ev[0]));
+      GPU500_CUDA_CHECK(cudaEventCreate(&ev[1]));
+    }
     if (opt.loop == loop_kind::persistent) {
       int coop = 0, per_sm = 0;
       GPU500_CUDA_CHECK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, device));
@@ -157,7 +164,30 @@ struct engine<V>::impl {
   }
 
   ~impl() {
+    for (cudaEvent_t e : ev)
+      if (e) cudaEventDestroy(e);
     if (stream) cudaStreamDestroy(stream);
+  }
+
+  /// Host loop, one phase at a time, timing each kernel by phase kind.
+  void profiled_loop(unsigned blocks) {
+    for (double& x : phase_ms) x = 0;
+    control probe{};
+    for (long long step = 0;; ++step) {
+      GPU500_CUDA_CHECK(cudaMemcpyAsync(&probe, w.ctrl, sizeof probe, cudaMemcpyDeviceToHost, stream));
+      GPU500_CUDA_CHECK(cudaStreamSynchronize(stream));
+      if (probe.phase == phase_done) break;
+      GPU500_CUDA_CHECK(cudaEventRecord(ev[0], stream));
+      step_kernel<V><<<blocks, search_policy::block, 0, stream>>>(g, w, step);
+      GPU500_CUDA_CHECK_LAUNCH();
+      GPU500_CUDA_CHECK(cudaEventRecord(ev[1], stream));
+      decide_kernel<<<1, 1, 0, stream>>>(w, step);
+      GPU500_CUDA_CHECK_LAUNCH();
+      GPU500_CUDA_CHECK(cudaEventSynchronize(ev[1]));
+      float ms = 0;
+      GPU500_CUDA_CHECK(cudaEventElapsedTime(&ms, ev[0], ev[1]));
+      if (probe.phase >= 0 && probe.phase < 5) phase_ms[probe.phase] += ms;
+    }
   }
 
   void run(index_t root) {
@@ -180,7 +210,8 @@ struct engine<V>::impl {
     } else {
       const unsigned blocks = static_cast<unsigned>(sms * 4);
       control probe{};
-      for (long long step = 0;;) {
+      if (opt.profile) profiled_loop(blocks);
+      else for (long long step = 0;;) {
         for (int k = 0; k < search_policy::host_batch; ++k, ++step) {
           step_kernel<V><<<blocks, search_policy::block, 0, stream>>>(g, w, step);
           GPU500_CUDA_CHECK_LAUNCH();
@@ -243,7 +274,9 @@ void engine<V>::copy_distances(std::span<float> host) const {
 template <class V>
 run_stats engine<V>::last_stats() const {
   const control& s = impl_->last;
-  return {s.buckets, s.light_steps, s.steps, s.delta};
+  run_stats r{s.buckets, s.light_steps, s.steps, s.delta};
+  for (int i = 0; i < 5; ++i) r.phase_ms[i] = impl_->phase_ms[i];
+  return r;
 }
 template <class V>
 float engine<V>::initial_delta() const {
@@ -253,9 +286,10 @@ template <class V>
 std::string engine<V>::description() const {
   const impl& m = *impl_;
   char buf[256];
-  std::snprintf(buf, sizeof buf, "cuda sssp: %s, delta %s%g, %s loop%s, %d-bit column ids", algorithm_name(m.opt.algo),
+  std::snprintf(buf, sizeof buf, "cuda sssp: %s, delta %s%g, %s loop%s%s, %d-bit column ids", algorithm_name(m.opt.algo),
                 m.adaptive ? "adaptive from " : "", static_cast<double>(m.delta0), loop_name(m.opt.loop),
                 m.opt.loop == loop_kind::persistent ? (" (" + std::to_string(m.coop_blocks) + " blocks)").c_str() : "",
+                m.opt.profile ? ", profiled" : "",
                 static_cast<int>(sizeof(V) * 8));
   return buf;
 }

@@ -48,6 +48,7 @@ void add_options(cli::parser& p, options& o) {
         o.blocks_per_sm = static_cast<int>(b);
       },
       "GPU SSSP persistent kernel: blocks per SM (0: as many as fit)", "N");
+  p.flag("--sssp-gpu-profile", o.profile, "GPU SSSP: time every phase (host loop, synchronising; slow)");
 }
 
 }  // namespace gpu500::sssp::cuda
