@@ -29,6 +29,7 @@
 #include "gpu500/graph/csr.hpp"
 #include "gpu500/graph/kronecker.hpp"
 #include "gpu500/sssp/cuda.hpp"
+#include "oracle.hpp"  // tests/unit/sssp_cuda: the cycle check shared with the tests
 #if defined(GPU500_BENCH_HAVE_CPU_SSSP)
 #include "gpu500/sssp/sssp.hpp"
 #endif
@@ -107,23 +108,7 @@ std::string validate(const graph::csr<vid>& g, index_t root, const std::vector<s
     if (!e.empty()) return e;
   if (degsum / 2 != engine_nedge)
     return "nedge " + std::to_string(engine_nedge) + " != validator's " + std::to_string(degsum / 2);
-  // No parent cycles: every chain reaches the root.
-  std::vector<char> state(static_cast<std::size_t>(n), 0);
-  state[root] = 2;
-  std::vector<index_t> chain;
-  for (index_t v = 0; v < n; ++v) {
-    if (parent[v] < 0 || state[v] == 2) continue;
-    chain.clear();
-    index_t x = v;
-    while (state[x] == 0) {
-      state[x] = 1;
-      chain.push_back(x);
-      x = parent[x];
-    }
-    if (state[x] == 1) return "parent cycle through " + std::to_string(x);
-    for (index_t y : chain) state[y] = 2;
-  }
-  return {};
+  return sssp_oracle::parents_reach_root(root, parent);  // no parent cycles
 }
 
 /// Renumber vertices by descending degree (ties by id), as the GPU pipeline's kernel 1 does.

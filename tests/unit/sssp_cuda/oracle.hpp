@@ -48,6 +48,27 @@ std::vector<float> dijkstra(const gpu500::graph::csr<V>& g, index_t root) {
 
 inline bool same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
+/// Empty when every parent chain ends at the root (no cycles); parent -1 marks unreached vertices.
+inline std::string parents_reach_root(index_t root, const std::vector<std::int64_t>& parent) {
+  const auto n = static_cast<index_t>(parent.size());
+  std::vector<char> state(static_cast<std::size_t>(n), 0);  // 0 unknown, 1 on the current chain, 2 reaches root
+  state[root] = 2;
+  std::vector<index_t> chain;
+  for (index_t v = 0; v < n; ++v) {
+    if (parent[v] < 0 || state[v] == 2) continue;
+    chain.clear();
+    index_t x = v;
+    while (state[x] == 0) {
+      state[x] = 1;
+      chain.push_back(x);
+      x = parent[x];
+    }
+    if (state[x] == 1) return "parent cycle through vertex " + std::to_string(x);
+    for (index_t y : chain) state[y] = 2;
+  }
+  return {};
+}
+
 /// Empty when (parent, dist) is a correct SSSP result for root; otherwise the first problem.
 template <class V>
 std::string check(const gpu500::graph::csr<V>& g, index_t root, const std::vector<float>& oracle,
@@ -67,23 +88,7 @@ std::string check(const gpu500::graph::csr<V>& g, index_t root, const std::vecto
       ok = static_cast<index_t>(g.columns[k]) == p && dist[p] >= 0.0f && same_bits(dist[p] + g.weights[k], dist[v]);
     if (!ok) return "vertex " + std::to_string(v) + ": no arc to parent " + std::to_string(p) + " with d(v) == d(p) + w";
   }
-  // Parent pointers reach the root without cycles.
-  std::vector<char> state(static_cast<std::size_t>(n), 0);  // 0 unknown, 1 on the current chain, 2 reaches root
-  state[root] = 2;
-  std::vector<index_t> chain;
-  for (index_t v = 0; v < n; ++v) {
-    if (parent[v] < 0 || state[v] == 2) continue;
-    chain.clear();
-    index_t x = v;
-    while (state[x] == 0) {
-      state[x] = 1;
-      chain.push_back(x);
-      x = parent[x];
-    }
-    if (state[x] == 1) return "parent cycle through vertex " + std::to_string(x);
-    for (index_t y : chain) state[y] = 2;
-  }
-  return {};
+  return parents_reach_root(root, parent);
 }
 
 /// Graph500 nedge: (sum of CSR degrees of reached vertices) / 2.
