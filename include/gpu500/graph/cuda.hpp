@@ -1,0 +1,161 @@
+// gpu500/graph/cuda.hpp — graphs in device memory: the Kronecker generator on the GPU, kernel 1
+// (edge list -> CSR) on the GPU, and the degree-sorted relabelling of VS-Graph500.
+//
+// The generator runs make_kronecker_edge (graph/kronecker.hpp) on the device with a device copy of
+// the MRG skip tables, so its edge list is bit-identical to generate_kronecker on the host.
+// Kernel 1 (build_device_csr) follows the reference's construction: a degree pass (self-loops
+// dropped), an exclusive scan (CUB) into 64-bit offsets, a fill pass with one atomic cursor per
+// vertex storing both directions (duplicates kept); the edge list is freed as soon as the CSR is
+// filled. With relabel on (VS-Graph500, "--no-sort" turns it off) the vertices are renumbered by
+// descending degree (a CUB radix sort of the degrees; isolated vertices land at the end) before the
+// fill, and every neighbour list is then sorted ascending by new id (a CUB segmented sort), i.e. in
+// descending degree: a bottom-up search meets the likeliest parent first, and the hubs are the
+// lowest ids. The maps new2old / old2new let callers report everything in the original ids.
+// Vertex ids on the device are V = std::uint32_t (default when N < 2^32) or std::int64_t.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "gpu500/core/types.hpp"
+#include "gpu500/graph/csr.hpp"
+#include "gpu500/graph/edge_list.hpp"
+#include "gpu500/graph/kronecker.hpp"
+
+namespace gpu500::graph::cuda {
+
+/// Raw device allocation helpers (defined in a .cu so this header stays plain C++).
+void* device_alloc(std::size_t bytes);  ///< throws resource_error naming the size on failure
+void device_free(void* p) noexcept;
+/// Free and total bytes of the current device.
+std::pair<std::size_t, std::size_t> device_memory();
+
+/// An owning, move-only device array of T (uninitialised).
+template <class T>
+class device_buffer {
+ public:
+  device_buffer() = default;
+  explicit device_buffer(std::size_t n) : n_(n), p_(n ? static_cast<T*>(device_alloc(n * sizeof(T))) : nullptr) {}
+  ~device_buffer() { reset(); }
+  device_buffer(device_buffer&& o) noexcept : n_(std::exchange(o.n_, 0)), p_(std::exchange(o.p_, nullptr)) {}
+  device_buffer& operator=(device_buffer&& o) noexcept {
+    if (this != &o) {
+      reset();
+      n_ = std::exchange(o.n_, 0);
+      p_ = std::exchange(o.p_, nullptr);
+    }
+    return *this;
+  }
+  device_buffer(const device_buffer&) = delete;
+  device_buffer& operator=(const device_buffer&) = delete;
+
+  void reset() noexcept {
+    device_free(p_);
+    p_ = nullptr;
+    n_ = 0;
+  }
+  [[nodiscard]] T* data() const { return p_; }
+  [[nodiscard]] std::size_t size() const { return n_; }
+  [[nodiscard]] bool empty() const { return n_ == 0; }
+
+ private:
+  std::size_t n_ = 0;
+  T* p_ = nullptr;
+};
+
+/// Blocks for a grid-stride loop over `items` with `block` threads each (at least 1, at most 2^16).
+inline unsigned grid_blocks(index_t items, int block) {
+  const index_t b = (items + block - 1) / block;
+  return static_cast<unsigned>(b < 1 ? 1 : b > 65536 ? 65536 : b);
+}
+
+/// Copy helpers (synchronous).
+void copy_to_device(void* dst, const void* src, std::size_t bytes);
+void copy_to_host(void* dst, const void* src, std::size_t bytes);
+template <class T>
+std::vector<T> to_host(const T* p, std::size_t n) {
+  std::vector<T> h(n);
+  if (n) copy_to_host(h.data(), p, n * sizeof(T));
+  return h;
+}
+
+/// An edge list in device memory (structure of arrays, ids of width V).
+template <class V>
+struct device_edge_list {
+  index_t num_vertices = 0;
+  index_t num_edges = 0;
+  device_buffer<V> src, dst;
+  device_buffer<float> weight;  ///< empty when unweighted
+};
+
+/// Bytes of device memory the CUDA Graph500 pipeline needs at its peak (kernel 1 plus the search
+/// buffers), for the memory check before anything is allocated.
+std::size_t pipeline_device_bytes(index_t n, index_t m, std::size_t vertex_bytes, bool weighted, bool relabel);
+
+/// Throws resource_error "SCALE s needs X bytes of device memory, Y are free" when it will not fit.
+void check_device_memory(const std::string& what, std::size_t needed);
+
+/// Generate the Kronecker edge list on the device (bit-identical to generate_kronecker).
+template <class V>
+device_edge_list<V> generate_kronecker_device(const kronecker_params& p);
+
+/// Upload a host edge list (endpoints are range-checked; usage_error names a bad edge).
+template <class V>
+device_edge_list<V> upload_edge_list(const edge_list& el);
+
+/// Download a device edge list (tests).
+template <class V>
+edge_list download_edge_list(const device_edge_list<V>& el);
+
+struct build_options {
+  bool relabel = true;  ///< degree-sorted relabelling + neighbour lists in descending degree
+};
+
+/// A CSR graph in device memory (kernel 1's result). All arrays are device arrays.
+template <class V>
+class device_csr {
+ public:
+  device_csr() = default;
+
+  /// A device-pointer view for kernels (the same layout as the host csr_view).
+  [[nodiscard]] csr_view<V> view() const {
+    return {n_, 0, n_, offsets_.data(), columns_.data(), weights_.empty() ? nullptr : weights_.data()};
+  }
+  [[nodiscard]] index_t num_vertices() const { return n_; }
+  [[nodiscard]] index_t num_arcs() const { return arcs_; }
+  /// Vertices of degree > 0 (after relabelling they are exactly the ids [0, non_isolated)).
+  [[nodiscard]] index_t non_isolated() const { return non_isolated_; }
+  [[nodiscard]] index_t max_degree() const { return max_degree_; }
+  [[nodiscard]] bool relabelled() const { return relabelled_; }
+  /// new id -> original id and original id -> new id (null when not relabelled).
+  [[nodiscard]] const V* new2old() const { return new2old_.empty() ? nullptr : new2old_.data(); }
+  [[nodiscard]] const V* old2new() const { return old2new_.empty() ? nullptr : old2new_.data(); }
+  /// The new id of an original vertex (one small copy; not for hot loops).
+  [[nodiscard]] index_t to_new(index_t original) const;
+  /// has_edges[v] for every ORIGINAL id v (degree > 0), on the host.
+  [[nodiscard]] std::vector<std::uint8_t> has_edges_host() const;
+  /// Bytes held on the device.
+  [[nodiscard]] std::size_t bytes() const;
+
+  /// Copy to a host csr in ORIGINAL ids (tests; rows keep the device's neighbour order).
+  [[nodiscard]] csr<V> download_original_ids() const;
+
+ private:
+  template <class W>
+  friend device_csr<W> build_device_csr(device_edge_list<W>&& el, build_options o);
+  index_t n_ = 0, arcs_ = 0, non_isolated_ = 0, max_degree_ = 0;
+  bool relabelled_ = false;
+  device_buffer<index_t> offsets_;
+  device_buffer<V> columns_;
+  device_buffer<float> weights_;
+  device_buffer<V> new2old_, old2new_;
+};
+
+/// Kernel 1 on the device; consumes (frees) the edge list. Synchronises before returning.
+template <class V>
+device_csr<V> build_device_csr(device_edge_list<V>&& el, build_options o = {});
+
+}  // namespace gpu500::graph::cuda

@@ -1,0 +1,68 @@
+// gpu500/graph500/cuda_pipeline.hpp — the CUDA backend of the Graph500 pipeline.
+//
+// generate: the Kronecker generator on the GPU (bit-identical to the host one); construct: kernel 1
+// on the GPU (graph/cuda.hpp), with VS-Graph500's degree-sorted relabelling unless --no-sort, then
+// the Enterprise BFS engine (bfs/cuda.hpp) allocates its buffers; bfs: one timed search (the
+// parents stay in device memory, in the relabelled ids); validate_bfs: the parents are mapped
+// back to the ORIGINAL ids and checked on the GPU by a validator that shares no code with the
+// search kernels (graph500/cuda_validate in src/graph500/cuda). Before anything is allocated the
+// free device memory is checked against the pipeline's peak; a SCALE that will not fit stops with
+// one line naming SCALE, the bytes needed and the bytes free (resource_error).
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "gpu500/bfs/cuda.hpp"
+#include "gpu500/graph/csr.hpp"
+#include "gpu500/graph/edge_list.hpp"
+#include "gpu500/graph/kronecker.hpp"
+#include "gpu500/graph500/pipeline.hpp"
+
+namespace gpu500::cli {
+class parser;
+}
+
+namespace gpu500::graph500 {
+
+struct cuda_options {
+  bfs::cuda::options bfs;  ///< technique flags of the Enterprise engine
+  bool no_sort = false;    ///< no VS-Graph500 degree-sorted relabelling / sorted neighbour lists
+  int vertex_bits = 0;     ///< 32 or 64; 0: 32 when the vertex count fits, else 64
+  int device = 0;          ///< CUDA device ordinal
+};
+
+/// Registers --bfs=enterprise|baseline, --no-ts, --no-wb, --no-hc, --no-hub-cache, --no-sort,
+/// --no-device-loop, --hub-threshold, --priority-degree, --gamma, --alpha, --beta,
+/// --cuda-vertex-bits 32|64 (the CUDA backend's id width; --vertex-bits is the CPU backend's), --device N.
+void add_cuda_options(cli::parser& p, cuda_options& o);
+
+/// The CUDA pipeline for a Kronecker graph.
+std::unique_ptr<pipeline> make_cuda_pipeline(const graph::kronecker_params& p, const cuda_options& o);
+
+/// The CUDA pipeline over a given host edge list (tests and benchmarks of non-Kronecker graphs):
+/// generate() uploads it; everything else is as for a Kronecker graph.
+std::unique_ptr<pipeline> make_cuda_pipeline(graph::edge_list edges, const cuda_options& o);
+
+namespace cuda {
+/// The GPU validator (src/graph500/cuda/validate.cu; shares no code with the search kernels).
+/// g: the device graph (possibly relabelled); new2old: its new -> original id map (null: identity);
+/// parent (and dist) are DEVICE arrays indexed by ORIGINAL id, holding original ids (-1: unreached).
+/// Checks as the reference (graph500/validate.hpp): parents in range, the root its own parent, the
+/// tree acyclic and rooted (depth rebuilt by pointer jumping over the parents), every edge with both
+/// ends reached or neither, the triangle rule (|d(u)-d(v)| <= 1, or <= w in float for SSSP), every
+/// reached vertex confirmed by an edge from its parent at the exact level/distance, and the edge
+/// count of the component (self-loops excluded, duplicates counted) equal to kernel_nedge (< 0: not
+/// compared).
+template <class V>
+validation validate_bfs(graph::csr_view<V> g, const V* new2old, index_t root, const std::int64_t* parent,
+                        index_t kernel_nedge);
+template <class V>
+validation validate_sssp(graph::csr_view<V> g, const V* new2old, index_t root, const std::int64_t* parent,
+                         const float* dist, index_t kernel_nedge);
+}  // namespace cuda
+
+/// One line naming the techniques that are on ("enterprise ts+wb+hc+cache+sort+loop, 32-bit ids").
+std::string describe(const cuda_options& o);
+
+}  // namespace gpu500::graph500

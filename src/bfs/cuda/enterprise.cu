@@ -1,0 +1,827 @@
+// Enterprise BFS on the GPU (Liu & Huang, SC'15) with VS-Graph500's priority cache of hubs.
+// The algorithm, the techniques and their flags are described in gpu500/bfs/cuda.hpp.
+//
+// Layering: engine::run (host level loop, direction decisions) -> launch helpers (launch policy in
+// bfs_policy) -> thin __global__ kernels -> device helpers (in_frontier, warp tiles).
+// Queue buffer layout: one buffer of n ids per side (ping-pong); a generation pass writes its
+// classes one after the other (class-major), so classes 0..3 (frontier by degree) form the whole
+// frontier list and classes 4..5 the unvisited queue.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cub/device/device_scan.cuh>
+#include <limits>
+
+#include "gpu500/bfs/cuda.hpp"
+#include "gpu500/core/cli.hpp"
+#include "gpu500/core/cuda_check.cuh"
+#include "gpu500/core/error.hpp"
+#include "gpu500/graph/cuda.hpp"
+
+namespace gpu500::bfs::cuda {
+
+using graph::csr_view;
+using graph::cuda::device_buffer;
+using ull = unsigned long long;
+
+namespace {
+
+struct bfs_policy {
+  static constexpr int block = 256;         ///< threads per CTA of every kernel but the loop
+  static constexpr int gen_blocks_per_sm = 4;
+  static constexpr int expand_blocks_per_sm = 8;
+  static constexpr int loop_block = 1024;   ///< the single-CTA device loop
+  static constexpr int cache_bytes = 16384; ///< shared-memory hub cache per CTA
+  static constexpr int classes = 6;         ///< frontier by degree (0..3), unvisited (4: < 32, 5: >= 32)
+  static constexpr index_t small_max = 32, middle_max = 256, large_max = 65536;
+};
+
+/// Totals of one count pass (device side; copied to pinned host memory once per level).
+struct gen_totals {
+  ull cls[bfs_policy::classes];
+  ull nf, mf, fh;      ///< frontier vertices, their arcs, their hubs
+  ull hub_count;       ///< entries appended to the hub list (may exceed its capacity)
+};
+
+/// What a generation pass reads: vertex ids [0, count) (list == nullptr) or list[0, count).
+template <class V>
+struct gen_source {
+  const V* list;
+  index_t count;
+};
+
+template <class V>
+struct gen_params {
+  const std::int32_t* depth;
+  const index_t* offsets;
+  gen_source<V> src;
+  std::int32_t level;     ///< depth of the frontier being collected
+  bool wb;                ///< split by degree (else: class 0 and class 4 only)
+  index_t sorted_deg32;   ///< >= 0: graph is degree-sorted and ids < sorted_deg32 have degree >= 32
+  index_t hub_threshold, priority_degree;
+  index_t warps;          ///< warps of the generation grid
+  index_t tile;           ///< items per warp (multiple of 32)
+};
+
+__device__ __forceinline__ int frontier_class(index_t d, bool wb) {
+  if (!wb) return 0;
+  return d < bfs_policy::small_max ? 0 : d < bfs_policy::middle_max ? 1 : d <= bfs_policy::large_max ? 2 : 3;
+}
+
+/// Class of item v (or -1): frontier classes need the degree; unvisited ones use the id prefix of a
+/// degree-sorted graph when there is one (no offsets read for the many unvisited vertices).
+template <class V>
+__device__ __forceinline__ int item_class(const gen_params<V>& p, V v, index_t& deg) {
+  const std::int32_t s = p.depth[v];
+  deg = 0;
+  if (s == p.level) {
+    deg = p.offsets[static_cast<index_t>(v) + 1] - p.offsets[v];
+    return frontier_class(deg, p.wb);
+  }
+  if (s != -1) return -1;
+  if (p.sorted_deg32 >= 0) return (p.wb && static_cast<index_t>(v) < p.sorted_deg32) ? 5 : 4;
+  const index_t d = p.offsets[static_cast<index_t>(v) + 1] - p.offsets[v];
+  if (d == 0) return -1;  // isolated: never reached, never a parent
+  return (p.wb && d >= bfs_policy::small_max) ? 5 : 4;
+}
+
+template <class V>
+__device__ __forceinline__ V item_at(const gen_source<V>& s, index_t i) {
+  return s.list ? s.list[i] : static_cast<V>(i);
+}
+
+/// Count pass: per-warp class counts of a contiguous tile, frontier statistics, hub list.
+template <class V>
+__global__ void gen_count_kernel(gen_params<V> p, index_t* counts, gen_totals* tot, V* hub_list, int hub_cap) {
+  const index_t warp = (static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
+  const int lane = threadIdx.x & 31;
+  if (warp >= p.warps) return;
+  index_t c[bfs_policy::classes] = {0, 0, 0, 0, 0, 0};
+  ull nf = 0, mf = 0, fh = 0;
+  const index_t lo = warp * p.tile, hi = p.src.count < lo + p.tile ? p.src.count : lo + p.tile;
+  for (index_t base = lo; base < hi; base += 32) {
+    const index_t i = base + lane;
+    int k = -1;
+    index_t deg = 0;
+    V v{};
+    if (i < hi) {
+      v = item_at(p.src, i);
+      k = item_class(p, v, deg);
+    }
+    if (k >= 0 && k < 4) {
+      ++nf;
+      mf += static_cast<ull>(deg);
+      fh += deg >= p.hub_threshold;
+    }
+    // Hub list for the bottom-up cache: one atomic per warp, none once the list is full.
+    const bool cand = hub_list && k >= 0 && k < 4 && deg >= p.priority_degree;
+    const unsigned cm = __ballot_sync(0xffffffffu, cand);
+    if (cm) {
+      ull at = 0;
+      if (lane == 0)
+        at = *reinterpret_cast<volatile ull*>(&tot->hub_count) < static_cast<ull>(hub_cap)
+                 ? atomicAdd(&tot->hub_count, static_cast<ull>(__popc(cm)))
+                 : static_cast<ull>(hub_cap);
+      at = __shfl_sync(0xffffffffu, at, 0) + __popc(cm & ((1u << lane) - 1u));
+      if (cand && at < static_cast<ull>(hub_cap)) hub_list[at] = v;
+    }
+#pragma unroll
+    for (int q = 0; q < bfs_policy::classes; ++q) c[q] += __popc(__ballot_sync(0xffffffffu, k == q));
+  }
+  for (int o = 16; o > 0; o >>= 1) {
+    nf += __shfl_down_sync(0xffffffffu, nf, o);
+    mf += __shfl_down_sync(0xffffffffu, mf, o);
+    fh += __shfl_down_sync(0xffffffffu, fh, o);
+  }
+  if (lane == 0) {
+#pragma unroll
+    for (int q = 0; q < bfs_policy::classes; ++q) {
+      counts[q * p.warps + warp] = c[q];
+      if (c[q]) atomicAdd(&tot->cls[q], static_cast<ull>(c[q]));
+    }
+    if (nf) {
+      atomicAdd(&tot->nf, nf);
+      atomicAdd(&tot->mf, mf);
+      atomicAdd(&tot->fh, fh);
+    }
+  }
+}
+
+/// Write pass: the same tiles; each item goes to its warp's offset + its rank (ballot prefix).
+template <class V>
+__global__ void gen_write_kernel(gen_params<V> p, const index_t* offsets_scanned, unsigned want, V* out) {
+  const index_t warp = (static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
+  const int lane = threadIdx.x & 31;
+  if (warp >= p.warps) return;
+  index_t pos[bfs_policy::classes];
+#pragma unroll
+  for (int q = 0; q < bfs_policy::classes; ++q) pos[q] = offsets_scanned[q * p.warps + warp];
+  const unsigned lt = (1u << lane) - 1u;
+  const index_t lo = warp * p.tile, hi = p.src.count < lo + p.tile ? p.src.count : lo + p.tile;
+  for (index_t base = lo; base < hi; base += 32) {
+    const index_t i = base + lane;
+    int k = -1;
+    index_t deg = 0;
+    V v{};
+    if (i < hi) {
+      v = item_at(p.src, i);
+      k = item_class(p, v, deg);
+    }
+#pragma unroll
+    for (int q = 0; q < bfs_policy::classes; ++q) {
+      const unsigned m = __ballot_sync(0xffffffffu, k == q);
+      if (k == q && ((want >> q) & 1u)) out[pos[q] + __popc(m & lt)] = v;
+      pos[q] += __popc(m);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Top-down expansion of frontier level L: unvisited neighbours get depth L + 1 and a parent. Racing
+// writers all write L + 1 and a frontier parent, so no atomics are needed (benign races).
+
+template <class V>
+__device__ __forceinline__ void visit(const csr_view<V>& g, std::int32_t* depth, V* parent, V u, index_t e,
+                                      std::int32_t next) {
+  const V v = g.columns[e];
+  if (depth[v] == -1) {
+    depth[v] = next;
+    parent[v] = u;
+  }
+}
+
+template <class V>
+__global__ void td_thread_kernel(csr_view<V> g, const V* q, index_t qn, std::int32_t* depth, V* parent,
+                                 std::int32_t next) {
+  for (index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < qn;
+       i += static_cast<index_t>(gridDim.x) * blockDim.x) {
+    const V u = q[i];
+    for (index_t e = g.offsets[u], end = g.offsets[static_cast<index_t>(u) + 1]; e < end; ++e)
+      visit(g, depth, parent, u, e, next);
+  }
+}
+
+template <class V>
+__global__ void td_warp_kernel(csr_view<V> g, const V* q, index_t qn, std::int32_t* depth, V* parent,
+                               std::int32_t next) {
+  const int lane = threadIdx.x & 31;
+  const index_t warps = (static_cast<index_t>(gridDim.x) * blockDim.x) >> 5;
+  for (index_t i = (static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5; i < qn; i += warps) {
+    const V u = q[i];
+    for (index_t e = g.offsets[u] + lane, end = g.offsets[static_cast<index_t>(u) + 1]; e < end; e += 32)
+      visit(g, depth, parent, u, e, next);
+  }
+}
+
+/// One CTA per queued vertex (q == nullptr: BL, every vertex of [0, n) whose depth is L).
+template <class V>
+__global__ void td_cta_kernel(csr_view<V> g, const V* q, index_t qn, std::int32_t* depth, V* parent,
+                              std::int32_t next) {
+  for (index_t i = blockIdx.x; i < qn; i += gridDim.x) {
+    const V u = q ? q[i] : static_cast<V>(i);
+    if (!q && depth[u] != next - 1) continue;  // uniform: a frontier vertex's depth does not change
+    for (index_t e = g.offsets[u] + threadIdx.x, end = g.offsets[static_cast<index_t>(u) + 1]; e < end;
+         e += blockDim.x)
+      visit(g, depth, parent, u, e, next);
+  }
+}
+
+/// The whole grid on each vertex of the extreme queue, one after the other.
+template <class V>
+__global__ void td_grid_kernel(csr_view<V> g, const V* q, index_t qn, std::int32_t* depth, V* parent,
+                               std::int32_t next) {
+  for (index_t i = 0; i < qn; ++i) {
+    const V u = q[i];
+    for (index_t e = g.offsets[u] + static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x,
+                 end = g.offsets[static_cast<index_t>(u) + 1];
+         e < end; e += static_cast<index_t>(gridDim.x) * blockDim.x)
+      visit(g, depth, parent, u, e, next);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bottom-up at level L: an unvisited vertex looks for a neighbour of depth L and stops at the first.
+
+template <class V>
+struct bu_params {
+  csr_view<V> g;
+  std::int32_t* depth;
+  V* parent;
+  std::int32_t level;  ///< frontier depth; discoveries get level + 1
+  const V* hub_list;   ///< frontier hubs (null: no cache)
+  const gen_totals* tot;
+};
+
+template <class V>
+constexpr int cache_slots = bfs_policy::cache_bytes / static_cast<int>(sizeof(V));
+
+/// Fill this CTA's direct-mapped cache of frontier hubs: table[h mod slots] = h (misses fall back to
+/// the global status array, so collisions only cost speed).
+template <class V>
+__device__ __forceinline__ void load_cache(const bu_params<V>& p, V* table) {
+  constexpr int S = cache_slots<V>;
+  for (int i = threadIdx.x; i < S; i += blockDim.x) table[i] = static_cast<V>(-1);
+  __syncthreads();
+  if (p.hub_list) {
+    const ull n = p.tot->hub_count < static_cast<ull>(S) ? p.tot->hub_count : static_cast<ull>(S);
+    for (ull i = threadIdx.x; i < n; i += blockDim.x) {
+      const V h = p.hub_list[i];
+      table[static_cast<index_t>(h) & (S - 1)] = h;
+    }
+  }
+  __syncthreads();
+}
+
+template <class V, bool Cache>
+__device__ __forceinline__ bool in_frontier(const bu_params<V>& p, const V* table, V u) {
+  if constexpr (Cache) {
+    if (table[static_cast<index_t>(u) & (cache_slots<V> - 1)] == u) return true;
+  }
+  return p.depth[u] == p.level;
+}
+
+template <class V, bool Cache>
+__global__ void bu_thread_kernel(bu_params<V> p, const V* q, index_t qn) {
+  __shared__ V table[cache_slots<V>];
+  if constexpr (Cache) load_cache(p, table);
+  for (index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < qn;
+       i += static_cast<index_t>(gridDim.x) * blockDim.x) {
+    const V v = q[i];
+    for (index_t e = p.g.offsets[v], end = p.g.offsets[static_cast<index_t>(v) + 1]; e < end; ++e) {
+      const V u = p.g.columns[e];
+      if (in_frontier<V, Cache>(p, table, u)) {
+        p.depth[v] = p.level + 1;
+        p.parent[v] = u;
+        break;
+      }
+    }
+  }
+}
+
+template <class V, bool Cache>
+__global__ void bu_warp_kernel(bu_params<V> p, const V* q, index_t qn) {
+  __shared__ V table[cache_slots<V>];
+  if constexpr (Cache) load_cache(p, table);
+  const int lane = threadIdx.x & 31;
+  const index_t warps = (static_cast<index_t>(gridDim.x) * blockDim.x) >> 5;
+  for (index_t i = (static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5; i < qn; i += warps) {
+    const V v = q[i];
+    const index_t begin = p.g.offsets[v], end = p.g.offsets[static_cast<index_t>(v) + 1];
+    for (index_t base = begin; base < end; base += 32) {
+      const index_t e = base + lane;
+      V u{};
+      const bool hit = e < end && in_frontier<V, Cache>(p, table, u = p.g.columns[e]);
+      const unsigned m = __ballot_sync(0xffffffffu, hit);
+      if (m) {
+        if (lane == __ffs(m) - 1) {
+          p.depth[v] = p.level + 1;
+          p.parent[v] = u;
+        }
+        break;
+      }
+    }
+  }
+}
+
+/// One CTA per vertex: of the queue, or (q == nullptr, BL) of [0, qn) where depth is -1.
+template <class V, bool Cache>
+__global__ void bu_cta_kernel(bu_params<V> p, const V* q, index_t qn) {
+  __shared__ V table[cache_slots<V>];
+  __shared__ ull first_hit;
+  __shared__ int todo;
+  if constexpr (Cache) load_cache(p, table);
+  for (index_t i = blockIdx.x; i < qn; i += gridDim.x) {
+    const V v = q ? q[i] : static_cast<V>(i);
+    if (threadIdx.x == 0) {
+      todo = q ? 1 : p.depth[v] == -1;
+      first_hit = ~0ull;
+    }
+    __syncthreads();
+    if (todo) {
+      const index_t begin = p.g.offsets[v], end = p.g.offsets[static_cast<index_t>(v) + 1];
+      for (index_t base = begin; base < end; base += blockDim.x) {
+        const index_t e = base + threadIdx.x;
+        if (e < end && in_frontier<V, Cache>(p, table, p.g.columns[e])) atomicMin(&first_hit, static_cast<ull>(e));
+        __syncthreads();
+        const bool done = first_hit != ~0ull;
+        __syncthreads();  // every thread has read first_hit before the next round's atomics
+        if (done) break;
+      }
+      if (threadIdx.x == 0 && first_hit != ~0ull) {
+        p.depth[v] = p.level + 1;
+        p.parent[v] = p.g.columns[first_hit];
+      }
+    }
+    __syncthreads();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The device loop: top-down levels of a small frontier inside one CTA, no host round trip. Claims
+// use atomicCAS so that the next queue has no duplicates (the frontier is small; atomics are cheap
+// here). Stops when the next frontier is empty or too big for one CTA.
+
+struct loop_result {
+  std::int32_t level;  ///< depth of the frontier left in the returned buffer
+  std::int32_t side;   ///< 0: the first buffer, 1: the second
+  ull count;
+};
+
+template <class V>
+__global__ void td_loop_kernel(csr_view<V> g, std::int32_t* depth, V* parent, V* qa, V* qb, index_t n0,
+                               std::int32_t level, index_t max_n, index_t max_m, loop_result* res) {
+  __shared__ ull next_n, next_m;
+  V* cur = qa;
+  V* nxt = qb;
+  index_t n = n0;
+  int side = 0;
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+  for (;;) {
+    if (threadIdx.x == 0) next_n = next_m = 0;
+    __syncthreads();
+    for (index_t i = warp; i < n; i += warps) {
+      const V u = cur[i];
+      for (index_t e = g.offsets[u] + lane, end = g.offsets[static_cast<index_t>(u) + 1]; e < end; e += 32) {
+        const V v = g.columns[e];
+        if (depth[v] == -1 && atomicCAS(depth + v, -1, level + 1) == -1) {
+          parent[v] = u;
+          nxt[atomicAdd(&next_n, 1ull)] = v;
+          atomicAdd(&next_m, static_cast<ull>(g.offsets[static_cast<index_t>(v) + 1] - g.offsets[v]));
+        }
+      }
+    }
+    __syncthreads();
+    n = static_cast<index_t>(next_n);
+    const index_t m = static_cast<index_t>(next_m);
+    ++level;
+    V* t = cur;
+    cur = nxt;
+    nxt = t;
+    side ^= 1;
+    if (n == 0 || n > max_n || m > max_m) break;
+    __syncthreads();  // everyone has read next_n before it is reset
+  }
+  if (threadIdx.x == 0) {
+    res->level = level;
+    res->side = side;
+    res->count = static_cast<ull>(n);
+  }
+}
+
+template <class V>
+__global__ void init_root_kernel(std::int32_t* depth, V* parent, V* q, V root) {
+  depth[root] = 0;
+  parent[root] = root;
+  q[0] = root;
+}
+
+template <class V>
+__global__ void reached_arcs_kernel(const index_t* offsets, const std::int32_t* depth, index_t n, ull* sum) {
+  ull s = 0;
+  for (index_t v = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; v < n;
+       v += static_cast<index_t>(gridDim.x) * blockDim.x)
+    if (depth[v] >= 0) s += static_cast<ull>(offsets[v + 1] - offsets[v]);
+  for (int o = 16; o > 0; o >>= 1) s += __shfl_down_sync(0xffffffffu, s, o);
+  if ((threadIdx.x & 31) == 0 && s) atomicAdd(sum, s);
+}
+
+/// Vertices with degree >= t (one pass; used for hub counts and the degree-32 prefix).
+__global__ void count_degree_at_least_kernel(const index_t* offsets, index_t n, index_t t, ull* out) {
+  ull s = 0;
+  for (index_t v = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; v < n;
+       v += static_cast<index_t>(gridDim.x) * blockDim.x)
+    s += (offsets[v + 1] - offsets[v]) >= t;
+  for (int o = 16; o > 0; o >>= 1) s += __shfl_down_sync(0xffffffffu, s, o);
+  if ((threadIdx.x & 31) == 0 && s) atomicAdd(out, s);
+}
+
+}  // namespace
+
+// =============================================================================================
+
+void add_options(cli::parser& p, options& o, bool* also_off) {
+  p.option("--bfs",
+           [&o, also_off](const std::string& v) {
+             const bool off = v == "baseline" || v == "bl";
+             if (!off && v != "enterprise") throw usage_error("--bfs: expected enterprise or baseline, got '" + v + "'");
+             o.no_ts = o.no_wb = o.no_hc = o.no_hub_cache = o.no_device_loop = off;
+             if (also_off) *also_off = off;
+           },
+           "CUDA BFS: enterprise (every technique, default) or baseline (BL: every technique off)", "NAME");
+  p.flag("--no-ts", o.no_ts, "CUDA BFS: no prefix-sum queues (BL's status-array scan each level)");
+  p.flag("--no-wb", o.no_wb, "CUDA BFS: no degree classes (one CTA per queued vertex)");
+  p.flag("--no-hc", o.no_hc, "CUDA BFS: Beamer's alpha/beta switch instead of gamma, and no hub cache");
+  p.flag("--no-hub-cache", o.no_hub_cache, "CUDA BFS: no shared-memory cache of frontier hubs in bottom-up");
+  p.flag("--no-device-loop", o.no_device_loop, "CUDA BFS: run every level from the host");
+  p.option("--hub-threshold", o.hub_threshold, "CUDA BFS: degree of a hub for gamma (default 100)");
+  p.option("--priority-degree", o.priority_degree, "CUDA BFS: degree of the cached key vertices (default 100)");
+  p.option("--gamma", o.gamma, "CUDA BFS: switch to bottom-up when this fraction of hubs is in the frontier (0.30)");
+  p.option("--alpha", o.alpha, "CUDA BFS without HC: Beamer's alpha (14)");
+  p.option("--beta", o.beta, "CUDA BFS: back to top-down below active/beta frontier vertices (24)");
+}
+
+std::string describe(const options& o) {
+  if (!o.ts() && !o.hc() && !o.hub_cache()) return "bl";
+  std::string s = o.ts() ? "ts" : "bl";
+  if (o.wb()) s += "+wb";
+  if (o.hc()) s += "+hc";
+  if (o.hub_cache()) s += "+cache";
+  if (o.device_loop()) s += "+loop";
+  return s;
+}
+
+template <class V>
+struct engine<V>::impl {
+  csr_view<V> g;
+  bool sorted;
+  options o;
+  index_t n = 0, arcs = 0, active = 0, sorted_deg32 = -1, total_hubs = 0;
+  int sms = 1;
+  index_t gen_warps = 0;
+  unsigned gen_grid = 1;
+  device_buffer<std::int32_t> depth;
+  device_buffer<V> parent;
+  device_buffer<V> qbuf[2];
+  device_buffer<index_t> counts, scanned;
+  device_buffer<unsigned char> scan_temp;
+  device_buffer<gen_totals> tot;
+  device_buffer<V> hub_list;
+  device_buffer<loop_result> loop_res;
+  device_buffer<ull> sum;
+  gen_totals* h_tot = nullptr;
+  loop_result* h_loop = nullptr;
+  cudaStream_t st[4] = {};
+  cudaEvent_t fork = nullptr, join[4] = {};
+  gen_params<V> last{};
+  bool prepared = false;
+  index_t nedge = -1;
+  std::vector<level_info> trace;
+
+  index_t count_at_least(index_t t) {
+    GPU500_CUDA_CHECK(cudaMemset(sum.data(), 0, sizeof(ull)));
+    count_degree_at_least_kernel<<<graph::cuda::grid_blocks(n, bfs_policy::block), bfs_policy::block>>>(g.offsets, n, t,
+                                                                                                     sum.data());
+    GPU500_CUDA_CHECK_LAUNCH();
+    ull h = 0;
+    graph::cuda::copy_to_host(&h, sum.data(), sizeof h);
+    return static_cast<index_t>(h);
+  }
+
+  unsigned blocks_for(index_t threads) const {
+    const index_t b = (threads + bfs_policy::block - 1) / bfs_policy::block;
+    const index_t cap = static_cast<index_t>(sms) * bfs_policy::expand_blocks_per_sm;
+    return static_cast<unsigned>(b < 1 ? 1 : b > cap ? cap : b);
+  }
+
+  /// Count pass over src for frontier depth `level`; synchronises and returns the totals.
+  const gen_totals& count_pass(gen_source<V> src, std::int32_t level) {
+    gen_params<V> p{};
+    p.depth = depth.data();
+    p.offsets = g.offsets;
+    p.src = src;
+    p.level = level;
+    p.wb = o.wb();
+    p.sorted_deg32 = sorted ? sorted_deg32 : -1;
+    p.hub_threshold = o.hub_threshold;
+    p.priority_degree = o.priority_degree;
+    p.warps = gen_warps;
+    p.tile = ((src.count + gen_warps - 1) / gen_warps + 31) / 32 * 32;
+    if (p.tile == 0) p.tile = 32;
+    last = p;
+    GPU500_CUDA_CHECK(cudaMemsetAsync(tot.data(), 0, sizeof(gen_totals), st[0]));
+    gen_count_kernel<V><<<gen_grid, bfs_policy::block, 0, st[0]>>>(p, counts.data(), tot.data(),
+                                                                   o.hub_cache() ? hub_list.data() : nullptr,
+                                                                   static_cast<int>(hub_list.size()));
+    GPU500_CUDA_CHECK_LAUNCH();
+    GPU500_CUDA_CHECK(cudaMemcpyAsync(h_tot, tot.data(), sizeof(gen_totals), cudaMemcpyDeviceToHost, st[0]));
+    GPU500_CUDA_CHECK(cudaStreamSynchronize(st[0]));
+    return *h_tot;
+  }
+
+  /// Write pass of the last count pass: classes in `want` go to out (class-major).
+  void write_pass(unsigned want, V* out) {
+    std::size_t bytes = scan_temp.size();
+    GPU500_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scan_temp.data(), bytes, counts.data(), scanned.data(),
+                                                    static_cast<index_t>(counts.size()), st[0]));
+    gen_write_kernel<V><<<gen_grid, bfs_policy::block, 0, st[0]>>>(last, scanned.data(), want, out);
+    GPU500_CUDA_CHECK_LAUNCH();
+  }
+
+  char decide(const gen_totals& t, char dir, index_t prev_nf, double unexplored) const {
+    const auto nf = static_cast<index_t>(t.nf);
+    if (dir == 'B') return (nf < prev_nf && static_cast<double>(nf) < static_cast<double>(active) / o.beta) ? 'T' : 'B';
+    if (o.hc())
+      return (total_hubs > 0 && static_cast<double>(t.fh) > o.gamma * static_cast<double>(total_hubs)) ? 'B' : 'T';
+    return (static_cast<double>(t.mf) > unexplored / o.alpha && nf > prev_nf) ? 'B' : 'T';
+  }
+
+  void fork_streams(int k) {
+    GPU500_CUDA_CHECK(cudaEventRecord(fork, st[0]));
+    for (int i = 1; i < k; ++i) GPU500_CUDA_CHECK(cudaStreamWaitEvent(st[i], fork, 0));
+  }
+  void join_streams(int k) {
+    for (int i = 1; i < k; ++i) {
+      GPU500_CUDA_CHECK(cudaEventRecord(join[i], st[i]));
+      GPU500_CUDA_CHECK(cudaStreamWaitEvent(st[0], join[i], 0));
+    }
+  }
+
+  void top_down(const V* q, const gen_totals& t, std::int32_t level) {
+    const std::int32_t next = level + 1;
+    if (!o.wb()) {
+      const index_t qn = static_cast<index_t>(t.nf);
+      td_cta_kernel<V><<<blocks_for(qn * bfs_policy::block), bfs_policy::block, 0, st[0]>>>(g, q, qn, depth.data(),
+                                                                                          parent.data(), next);
+      GPU500_CUDA_CHECK_LAUNCH();
+      return;
+    }
+    const index_t n0 = static_cast<index_t>(t.cls[0]), n1 = static_cast<index_t>(t.cls[1]),
+                  n2 = static_cast<index_t>(t.cls[2]), n3 = static_cast<index_t>(t.cls[3]);
+    fork_streams(4);
+    if (n0) {
+      td_thread_kernel<V><<<blocks_for(n0), bfs_policy::block, 0, st[0]>>>(g, q, n0, depth.data(), parent.data(), next);
+      GPU500_CUDA_CHECK_LAUNCH();
+    }
+    if (n1) {
+      td_warp_kernel<V><<<blocks_for(n1 * 32), bfs_policy::block, 0, st[1]>>>(g, q + n0, n1, depth.data(),
+                                                                              parent.data(), next);
+      GPU500_CUDA_CHECK_LAUNCH();
+    }
+    if (n2) {
+      td_cta_kernel<V><<<blocks_for(n2 * bfs_policy::block), bfs_policy::block, 0, st[2]>>>(
+          g, q + n0 + n1, n2, depth.data(), parent.data(), next);
+      GPU500_CUDA_CHECK_LAUNCH();
+    }
+    if (n3) {
+      td_grid_kernel<V><<<static_cast<unsigned>(sms) * 4, bfs_policy::block, 0, st[3]>>>(
+          g, q + n0 + n1 + n2, n3, depth.data(), parent.data(), next);
+      GPU500_CUDA_CHECK_LAUNCH();
+    }
+    join_streams(4);
+  }
+
+  template <bool Cache>
+  void bottom_up_impl(const V* uq, const gen_totals& t, std::int32_t level) {
+    const bu_params<V> p{g, depth.data(), parent.data(), level, Cache ? hub_list.data() : nullptr, tot.data()};
+    if (!o.ts()) {  // BL: one CTA per vertex of the whole active range
+      bu_cta_kernel<V, Cache><<<blocks_for(active * bfs_policy::block), bfs_policy::block, 0, st[0]>>>(p, nullptr,
+                                                                                                     active);
+      GPU500_CUDA_CHECK_LAUNCH();
+      return;
+    }
+    const index_t n4 = static_cast<index_t>(t.cls[4]), n5 = static_cast<index_t>(t.cls[5]);
+    if (!o.wb()) {
+      bu_cta_kernel<V, Cache><<<blocks_for(n4 * bfs_policy::block), bfs_policy::block, 0, st[0]>>>(p, uq, n4);
+      GPU500_CUDA_CHECK_LAUNCH();
+      return;
+    }
+    fork_streams(2);
+    if (n4) {
+      bu_thread_kernel<V, Cache><<<blocks_for(n4), bfs_policy::block, 0, st[0]>>>(p, uq, n4);
+      GPU500_CUDA_CHECK_LAUNCH();
+    }
+    if (n5) {
+      bu_warp_kernel<V, Cache><<<blocks_for(n5 * 32), bfs_policy::block, 0, st[1]>>>(p, uq + n4, n5);
+      GPU500_CUDA_CHECK_LAUNCH();
+    }
+    join_streams(2);
+  }
+  void bottom_up(const V* uq, const gen_totals& t, std::int32_t level) {
+    if (o.hub_cache())
+      bottom_up_impl<true>(uq, t, level);
+    else
+      bottom_up_impl<false>(uq, t, level);
+  }
+
+  void run(index_t root);
+};
+
+template <class V>
+void engine<V>::impl::run(index_t root) {
+  GPU500_EXPECTS(root >= 0 && root < n, "BFS root out of range");
+  trace.clear();
+  nedge = -1;
+  init_root_kernel<V><<<1, 1, 0, st[0]>>>(depth.data(), parent.data(), qbuf[0].data(), static_cast<V>(root));
+  GPU500_CUDA_CHECK_LAUNCH();
+  enum class kind { frontier_list, unvisited_list, status_scan };
+  const gen_source<V> scan_all{nullptr, active};
+  gen_source<V> src{qbuf[0].data(), 1};
+  kind k = kind::frontier_list;
+  int cur = 0;  // the buffer src lives in
+  std::int32_t level = 0;
+  char dir = 'T';
+  index_t prev_nf = 0;
+  double unexplored = static_cast<double>(arcs);
+  for (;;) {
+    if (!o.ts()) {  // BL: statistics from a scan of the status array, then one CTA per vertex
+      const gen_totals t = count_pass(scan_all, level);
+      if (t.nf == 0) break;
+      dir = decide(t, dir, prev_nf, unexplored);
+      unexplored -= static_cast<double>(t.mf);
+      prev_nf = static_cast<index_t>(t.nf);
+      trace.push_back({level, dir, prev_nf});
+      if (dir == 'T') {
+        td_cta_kernel<V><<<blocks_for(n * bfs_policy::block), bfs_policy::block, 0, st[0]>>>(
+            g, nullptr, n, depth.data(), parent.data(), level + 1);
+        GPU500_CUDA_CHECK_LAUNCH();
+      } else {
+        bottom_up(nullptr, t, level);
+      }
+      ++level;
+      continue;
+    }
+    gen_totals t = count_pass(src, level);
+    if (t.nf == 0) break;
+    dir = decide(t, dir, prev_nf, unexplored);
+    if (dir == 'B' && k == kind::frontier_list) {  // a frontier list holds no unvisited vertices
+      src = scan_all;
+      k = kind::status_scan;
+      t = count_pass(src, level);
+    }
+    unexplored -= static_cast<double>(t.mf);
+    prev_nf = static_cast<index_t>(t.nf);
+    const int other = cur ^ 1;
+    V* out = qbuf[other].data();
+    if (dir == 'T') {
+      write_pass(0x0Fu, out);
+      if (o.device_loop() && prev_nf <= o.loop_vertices && static_cast<index_t>(t.mf) <= o.loop_arcs) {
+        td_loop_kernel<V><<<1, bfs_policy::loop_block, 0, st[0]>>>(g, depth.data(), parent.data(), out,
+                                                                   qbuf[cur].data(), prev_nf, level, o.loop_vertices,
+                                                                   o.loop_arcs, loop_res.data());
+        GPU500_CUDA_CHECK_LAUNCH();
+        GPU500_CUDA_CHECK(
+            cudaMemcpyAsync(h_loop, loop_res.data(), sizeof(loop_result), cudaMemcpyDeviceToHost, st[0]));
+        GPU500_CUDA_CHECK(cudaStreamSynchronize(st[0]));
+        trace.push_back({level, 'L', prev_nf});
+        cur = h_loop->side == 0 ? other : cur;
+        level = h_loop->level;
+        src = {qbuf[cur].data(), static_cast<index_t>(h_loop->count)};
+        k = kind::frontier_list;
+        if (h_loop->count == 0) break;
+        continue;
+      }
+      top_down(out, t, level);
+      src = scan_all;
+      k = kind::status_scan;
+    } else {
+      write_pass(0x30u, out);
+      const index_t nu = static_cast<index_t>(t.cls[4] + t.cls[5]);
+      bottom_up(out + t.nf, t, level);
+      src.list = out + t.nf;
+      src.count = nu;
+      k = kind::unvisited_list;
+    }
+    trace.push_back({level, dir, prev_nf});
+    cur = other;
+    ++level;
+  }
+  GPU500_CUDA_CHECK(cudaStreamSynchronize(st[0]));
+}
+
+template <class V>
+engine<V>::engine(csr_view<V> g, bool degree_sorted, options o) : impl_(std::make_unique<impl>()) {
+  impl& m = *impl_;
+  m.g = g;
+  m.sorted = degree_sorted;
+  m.o = o;
+  m.n = g.num_vertices;
+  GPU500_EXPECTS(m.n >= 1, "BFS: empty graph");
+  GPU500_EXPECTS(static_cast<std::uint64_t>(m.n) < static_cast<std::uint64_t>(std::numeric_limits<V>::max()),
+                 "BFS: the vertex count must be below the largest vertex id (it marks empty cache slots)");
+  GPU500_EXPECTS(o.hub_threshold >= 1 && o.priority_degree >= 1, "BFS: hub degrees must be >= 1");
+  GPU500_CUDA_CHECK(cudaMemcpy(&m.arcs, g.offsets + m.n, sizeof(index_t), cudaMemcpyDeviceToHost));
+  int dev = 0;
+  GPU500_CUDA_CHECK(cudaGetDevice(&dev));
+  GPU500_CUDA_CHECK(cudaDeviceGetAttribute(&m.sms, cudaDevAttrMultiProcessorCount, dev));
+  m.gen_grid = static_cast<unsigned>(m.sms * bfs_policy::gen_blocks_per_sm);
+  m.gen_warps = static_cast<index_t>(m.gen_grid) * bfs_policy::block / 32;
+  const auto N = static_cast<std::size_t>(m.n);
+  m.depth = device_buffer<std::int32_t>(N);
+  m.parent = device_buffer<V>(N);
+  m.qbuf[0] = device_buffer<V>(N);
+  m.qbuf[1] = device_buffer<V>(N);
+  m.counts = device_buffer<index_t>(static_cast<std::size_t>(m.gen_warps) * bfs_policy::classes);
+  m.scanned = device_buffer<index_t>(m.counts.size());
+  std::size_t bytes = 0;
+  GPU500_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, m.counts.data(), m.scanned.data(),
+                                                  static_cast<index_t>(m.counts.size())));
+  m.scan_temp = device_buffer<unsigned char>(bytes + 256);
+  m.tot = device_buffer<gen_totals>(1);
+  m.hub_list = device_buffer<V>(static_cast<std::size_t>(cache_slots<V>));
+  m.loop_res = device_buffer<loop_result>(1);
+  m.sum = device_buffer<ull>(1);
+  GPU500_CUDA_CHECK(cudaMallocHost(&m.h_tot, sizeof(gen_totals)));
+  GPU500_CUDA_CHECK(cudaMallocHost(&m.h_loop, sizeof(loop_result)));
+  for (auto& s : m.st) GPU500_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  GPU500_CUDA_CHECK(cudaEventCreateWithFlags(&m.fork, cudaEventDisableTiming));
+  for (auto& e : m.join) GPU500_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+  const index_t with_edges = m.count_at_least(1);
+  m.active = degree_sorted ? with_edges : m.n;
+  m.sorted_deg32 = degree_sorted ? m.count_at_least(bfs_policy::small_max) : -1;
+  m.total_hubs = m.count_at_least(o.hub_threshold);
+}
+
+template <class V>
+engine<V>::~engine() {
+  if (!impl_) return;
+  impl& m = *impl_;
+  for (auto& s : m.st)
+    if (s) cudaStreamDestroy(s);
+  if (m.fork) cudaEventDestroy(m.fork);
+  for (auto& e : m.join)
+    if (e) cudaEventDestroy(e);
+  if (m.h_tot) cudaFreeHost(m.h_tot);
+  if (m.h_loop) cudaFreeHost(m.h_loop);
+}
+
+template <class V>
+void engine<V>::prepare() {
+  GPU500_CUDA_CHECK(cudaMemsetAsync(impl_->depth.data(), 0xFF, impl_->depth.size() * sizeof(std::int32_t),
+                                    impl_->st[0]));
+  GPU500_CUDA_CHECK(cudaStreamSynchronize(impl_->st[0]));
+  impl_->prepared = true;
+}
+
+template <class V>
+void engine<V>::run(index_t root) {
+  if (!impl_->prepared) prepare();
+  impl_->prepared = false;
+  impl_->run(root);
+}
+
+template <class V>
+const V* engine<V>::parents_device() const {
+  return impl_->parent.data();
+}
+template <class V>
+const std::int32_t* engine<V>::depth_device() const {
+  return impl_->depth.data();
+}
+template <class V>
+const std::vector<level_info>& engine<V>::levels() const {
+  return impl_->trace;
+}
+template <class V>
+const options& engine<V>::opts() const {
+  return impl_->o;
+}
+
+template <class V>
+index_t engine<V>::traversed_edges() {
+  impl& m = *impl_;
+  if (m.nedge >= 0) return m.nedge;
+  GPU500_CUDA_CHECK(cudaMemset(m.sum.data(), 0, sizeof(ull)));
+  reached_arcs_kernel<V><<<graph::cuda::grid_blocks(m.n, bfs_policy::block), bfs_policy::block>>>(
+      m.g.offsets, m.depth.data(), m.n, m.sum.data());
+  GPU500_CUDA_CHECK_LAUNCH();
+  ull h = 0;
+  graph::cuda::copy_to_host(&h, m.sum.data(), sizeof h);
+  m.nedge = static_cast<index_t>(h / 2);
+  return m.nedge;
+}
+
+template class engine<std::uint32_t>;
+template class engine<std::int64_t>;
+
+}  // namespace gpu500::bfs::cuda

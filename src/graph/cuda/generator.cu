@@ -1,0 +1,173 @@
+// Device memory helpers and the Kronecker generator on the GPU (see gpu500/graph/cuda.hpp).
+//
+// Each thread produces a contiguous run of edges: it skips the seed state to its first edge's
+// substream (e * 2^64 steps, with a device copy of the host's skip tables) and then moves from one
+// edge's substream to the next with the single matrix A^(2^64). Every edge is made by the same
+// make_kronecker_edge the host generator calls, so both lists are bit-identical.
+#include <cuda_runtime.h>
+
+#include <limits>
+#include <string>
+
+#include "gpu500/core/cuda_check.cuh"
+#include "gpu500/core/error.hpp"
+#include "gpu500/graph/cuda.hpp"
+
+namespace gpu500::graph::cuda {
+
+void* device_alloc(std::size_t bytes) {
+  void* p = nullptr;
+  const cudaError_t e = cudaMalloc(&p, bytes);
+  if (e != cudaSuccess) {
+    (void)cudaGetLastError();
+    const auto [free_b, total_b] = device_memory();
+    throw resource_error("device allocation of " + std::to_string(bytes) + " bytes failed (" + cudaGetErrorName(e) +
+                         "); " + std::to_string(free_b) + " of " + std::to_string(total_b) + " bytes free");
+  }
+  return p;
+}
+
+void device_free(void* p) noexcept {
+  if (p) (void)cudaFree(p);
+}
+
+std::pair<std::size_t, std::size_t> device_memory() {
+  std::size_t f = 0, t = 0;
+  if (cudaMemGetInfo(&f, &t) != cudaSuccess) (void)cudaGetLastError();
+  return {f, t};
+}
+
+void copy_to_device(void* dst, const void* src, std::size_t bytes) {
+  if (bytes) GPU500_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice));
+}
+void copy_to_host(void* dst, const void* src, std::size_t bytes) {
+  if (bytes) GPU500_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost));
+}
+
+std::size_t pipeline_device_bytes(index_t n, index_t m, std::size_t vb, bool weighted, bool relabel) {
+  const auto N = static_cast<std::size_t>(n), M = static_cast<std::size_t>(m);
+  const std::size_t edge_list = 2 * M * vb + (weighted ? 4 * M : 0);
+  const std::size_t csr = 8 * (N + 1) + 2 * M * vb + (weighted ? 8 * M : 0);
+  const std::size_t maps = relabel ? 2 * N * vb : 0;
+  // Kernel 1 peak: edge list + CSR + maps + degree/cursor + (relabel: sorted degrees, iota, radix temp).
+  const std::size_t k1 = edge_list + csr + maps + 8 * N + (relabel ? 8 * N + vb * N + 16 * N : 0);
+  // Steady state: CSR + maps + search engine (status, parents, two queues) + validator work arrays
+  // (original-id parents, ancestor/length pairs, depth, flags) + an SSSP engine's arrays.
+  const std::size_t engine = 4 * N + vb * N + 2 * vb * N + (std::size_t{16} << 20);
+  const std::size_t validator = 8 * N + 32 * N + 4 * N + N;
+  const std::size_t sssp = weighted ? 16 * N : 0;
+  const std::size_t steady = csr + maps + engine + validator + sssp;
+  return (k1 > steady ? k1 : steady) + (std::size_t{256} << 20);
+}
+
+void check_device_memory(const std::string& what, std::size_t needed) {
+  const auto [free_b, total_b] = device_memory();
+  if (needed > free_b)
+    throw resource_error(what + " needs " + std::to_string(needed) + " bytes of device memory, " +
+                         std::to_string(free_b) + " bytes are free (of " + std::to_string(total_b) + ")");
+}
+
+namespace {
+
+struct generator_policy {
+  static constexpr int block = 256;
+  static constexpr int edges_per_thread = 16;
+};
+
+template <class V>
+__global__ void kronecker_kernel(const mrg_skip_table* table, mrg_state seed, scramble_key key, int scale, int a,
+                                 int b, int c, index_t m, V* src, V* dst, float* w) {
+  const index_t first =
+      (static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x) * generator_policy::edges_per_thread;
+  if (first >= m) return;
+  const index_t last = first + generator_policy::edges_per_thread < m ? first + generator_policy::edges_per_thread : m;
+  mrg_state s = table->skip(seed, 0, static_cast<std::uint64_t>(first), 0);
+  const mrg_matrix& step = table->m[8][1];  // A^(2^64): next edge's substream
+  for (index_t e = first; e < last; ++e) {
+    const kronecker_edge k = make_kronecker_edge(s, scale, a, b, c, key);
+    src[e] = static_cast<V>(k.src);
+    dst[e] = static_cast<V>(k.dst);
+    if (w) w[e] = k.weight;
+    s = step.apply(s);
+  }
+}
+
+}  // namespace
+
+template <class V>
+device_edge_list<V> generate_kronecker_device(const kronecker_params& p) {
+  p.check();
+  const index_t n = p.num_vertices(), m = p.num_edges();
+  if (static_cast<std::uint64_t>(n - 1) > static_cast<std::uint64_t>(std::numeric_limits<V>::max()))
+    throw usage_error("SCALE " + std::to_string(p.scale) + " does not fit " + std::to_string(8 * sizeof(V)) +
+                      "-bit vertex ids");
+  device_edge_list<V> el;
+  el.num_vertices = n;
+  el.num_edges = m;
+  el.src = device_buffer<V>(static_cast<std::size_t>(m));
+  el.dst = device_buffer<V>(static_cast<std::size_t>(m));
+  if (p.weights) el.weight = device_buffer<float>(static_cast<std::size_t>(m));
+  device_buffer<mrg_skip_table> table(1);
+  copy_to_device(table.data(), &mrg_skip_table::get(), sizeof(mrg_skip_table));
+  const index_t threads = (m + generator_policy::edges_per_thread - 1) / generator_policy::edges_per_thread;
+  const index_t blocks = (threads + generator_policy::block - 1) / generator_policy::block;
+  GPU500_EXPECTS(blocks < (index_t{1} << 31), "edge list too large for one launch");
+  kronecker_kernel<V><<<static_cast<unsigned>(blocks), generator_policy::block>>>(
+      table.data(), mrg_seed(p.seed1, p.seed2), make_scramble_key(p.seed1, p.seed2), p.scale, p.a, p.b, p.c, m,
+      el.src.data(), el.dst.data(), p.weights ? el.weight.data() : nullptr);
+  GPU500_CUDA_CHECK_LAUNCH();
+  GPU500_CUDA_CHECK(cudaDeviceSynchronize());
+  return el;
+}
+
+template <class V>
+device_edge_list<V> upload_edge_list(const edge_list& el) {
+  const index_t n = el.num_vertices, m = el.size();
+  GPU500_EXPECTS(el.dst.size() == el.src.size(), "edge list: src and dst differ in length");
+  GPU500_EXPECTS(!el.weighted() || el.weight.size() == el.src.size(), "edge list: weights differ in length");
+  if (n < 1) throw usage_error("graph: the vertex count must be positive");
+  if (static_cast<std::uint64_t>(n - 1) > static_cast<std::uint64_t>(std::numeric_limits<V>::max()))
+    throw usage_error("graph: " + std::to_string(n) + " vertices do not fit " + std::to_string(8 * sizeof(V)) +
+                      "-bit vertex ids");
+  std::vector<V> s(static_cast<std::size_t>(m)), d(static_cast<std::size_t>(m));
+  for (index_t i = 0; i < m; ++i) {
+    const std::int64_t u = el.src[i], v = el.dst[i];
+    if (u < 0 || u >= n || v < 0 || v >= n)
+      throw usage_error("graph: edge " + std::to_string(i) + " (" + std::to_string(u) + ", " + std::to_string(v) +
+                        ") has an endpoint outside [0, " + std::to_string(n) + ")");
+    s[i] = static_cast<V>(u);
+    d[i] = static_cast<V>(v);
+  }
+  device_edge_list<V> out;
+  out.num_vertices = n;
+  out.num_edges = m;
+  out.src = device_buffer<V>(s.size());
+  out.dst = device_buffer<V>(d.size());
+  copy_to_device(out.src.data(), s.data(), s.size() * sizeof(V));
+  copy_to_device(out.dst.data(), d.data(), d.size() * sizeof(V));
+  if (el.weighted()) {
+    out.weight = device_buffer<float>(el.weight.size());
+    copy_to_device(out.weight.data(), el.weight.data(), el.weight.size() * sizeof(float));
+  }
+  return out;
+}
+
+template <class V>
+edge_list download_edge_list(const device_edge_list<V>& el) {
+  edge_list h;
+  h.num_vertices = el.num_vertices;
+  const auto s = to_host(el.src.data(), el.src.size()), d = to_host(el.dst.data(), el.dst.size());
+  h.src.assign(s.begin(), s.end());
+  h.dst.assign(d.begin(), d.end());
+  if (!el.weight.empty()) h.weight = to_host(el.weight.data(), el.weight.size());
+  return h;
+}
+
+template device_edge_list<std::uint32_t> generate_kronecker_device<std::uint32_t>(const kronecker_params&);
+template device_edge_list<std::int64_t> generate_kronecker_device<std::int64_t>(const kronecker_params&);
+template device_edge_list<std::uint32_t> upload_edge_list<std::uint32_t>(const edge_list&);
+template device_edge_list<std::int64_t> upload_edge_list<std::int64_t>(const edge_list&);
+template edge_list download_edge_list<std::uint32_t>(const device_edge_list<std::uint32_t>&);
+template edge_list download_edge_list<std::int64_t>(const device_edge_list<std::int64_t>&);
+
+}  // namespace gpu500::graph::cuda

@@ -1,0 +1,323 @@
+// Graph500 kernel 1 on the GPU: device edge list -> device CSR (see gpu500/graph/cuda.hpp).
+//
+// 1. degree pass: one 64-bit atomic per endpoint, self-loops skipped;
+// 2. (relabel) CUB radix sort of (degree, id) descending -> new2old; old2new is its inverse; ties
+//    keep ascending original ids (the radix sort is stable), isolated vertices come last;
+// 3. CUB inclusive scan of the (relabelled) degrees into offsets[1..n];
+// 4. fill pass: one atomic cursor per vertex, both directions stored, weights copied;
+// 5. the edge list is freed; 6. (relabel) every row is sorted ascending by new id, i.e. by
+//    descending degree (CUB segmented sort, in batches of about 2^28 arcs so that the scratch
+//    space stays small next to the CSR).
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <bit>
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
+#include <cub/device/device_segmented_sort.cuh>
+#include <limits>
+
+#include "gpu500/core/cuda_check.cuh"
+#include "gpu500/core/error.hpp"
+#include "gpu500/graph/cuda.hpp"
+
+namespace gpu500::graph::cuda {
+
+namespace {
+
+struct kernel1_policy {
+  static constexpr int block = 256;
+  static constexpr index_t sort_batch = index_t{1} << 28;  ///< arcs per segmented-sort batch
+};
+
+using ull = unsigned long long;
+
+template <class V>
+__global__ void degree_kernel(const V* src, const V* dst, index_t m, ull* deg) {
+  for (index_t e = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; e < m;
+       e += static_cast<index_t>(gridDim.x) * blockDim.x) {
+    const V u = src[e], v = dst[e];
+    if (u == v) continue;
+    atomicAdd(deg + u, 1ull);
+    atomicAdd(deg + v, 1ull);
+  }
+}
+
+template <class V>
+__global__ void iota_kernel(V* x, index_t n) {
+  for (index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += static_cast<index_t>(gridDim.x) * blockDim.x)
+    x[i] = static_cast<V>(i);
+}
+
+template <class V>
+__global__ void invert_kernel(const V* new2old, V* old2new, index_t n) {
+  for (index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += static_cast<index_t>(gridDim.x) * blockDim.x)
+    old2new[new2old[i]] = static_cast<V>(i);
+}
+
+/// non_isolated = number of vertices with degree > 0; max_degree.
+__global__ void degree_stats_kernel(const index_t* deg, index_t n, ull* non_isolated, ull* max_degree) {
+  ull cnt = 0, mx = 0;
+  for (index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += static_cast<index_t>(gridDim.x) * blockDim.x) {
+    const ull d = static_cast<ull>(deg[i]);
+    cnt += d > 0;
+    mx = d > mx ? d : mx;
+  }
+  for (int o = 16; o > 0; o >>= 1) {
+    cnt += __shfl_down_sync(0xffffffffu, cnt, o);
+    const ull y = __shfl_down_sync(0xffffffffu, mx, o);
+    mx = y > mx ? y : mx;
+  }
+  if ((threadIdx.x & 31) == 0) {
+    atomicAdd(non_isolated, cnt);
+    atomicMax(max_degree, mx);
+  }
+}
+
+template <class V>
+__global__ void fill_kernel(const V* src, const V* dst, const float* w, index_t m, const V* old2new, ull* cursor,
+                            V* columns, float* weights) {
+  for (index_t e = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; e < m;
+       e += static_cast<index_t>(gridDim.x) * blockDim.x) {
+    V u = src[e], v = dst[e];
+    if (u == v) continue;
+    if (old2new) {
+      u = old2new[u];
+      v = old2new[v];
+    }
+    const ull pu = atomicAdd(cursor + u, 1ull), pv = atomicAdd(cursor + v, 1ull);
+    columns[pu] = v;
+    columns[pv] = u;
+    if (weights) weights[pu] = weights[pv] = w[e];
+  }
+}
+
+/// bounds[k] = the last row starting at or before arc k * batch (k = 0..K-1), with its offset.
+__global__ void batch_bounds_kernel(const index_t* offsets, index_t n, index_t batch, index_t k_count, index_t* rows,
+                                    index_t* starts) {
+  const index_t k = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (k >= k_count) return;
+  const index_t target = k * batch;
+  index_t lo = 0, hi = n;  // largest r in [0, n] with offsets[r] <= target
+  while (lo < hi) {
+    const index_t mid = lo + (hi - lo + 1) / 2;
+    if (offsets[mid] <= target)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  rows[k] = lo;
+  starts[k] = offsets[lo];
+}
+
+__global__ void relative_offsets_kernel(const index_t* offsets, index_t first_row, index_t rows, index_t* rel) {
+  const index_t base = offsets[first_row];
+  for (index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; i <= rows;
+       i += static_cast<index_t>(gridDim.x) * blockDim.x)
+    rel[i] = offsets[first_row + i] - base;
+}
+
+template <class V>
+__global__ void has_edges_kernel(const index_t* offsets, const V* old2new, index_t n, std::uint8_t* out) {
+  for (index_t o = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; o < n;
+       o += static_cast<index_t>(gridDim.x) * blockDim.x) {
+    const index_t v = old2new ? static_cast<index_t>(old2new[o]) : o;
+    out[o] = offsets[v + 1] > offsets[v];
+  }
+}
+
+/// Sort every row [offsets[r], offsets[r+1]) ascending (keys = columns, values = weights if any).
+template <class V>
+void sort_rows(const index_t* offsets, index_t n, index_t arcs, index_t max_degree, V* columns, float* weights) {
+  if (arcs == 0) return;
+  const index_t batch = kernel1_policy::sort_batch;
+  const index_t k_count = (arcs + batch - 1) / batch;
+  device_buffer<index_t> rows_d(static_cast<std::size_t>(k_count)), starts_d(static_cast<std::size_t>(k_count));
+  batch_bounds_kernel<<<static_cast<unsigned>((k_count + 255) / 256), 256>>>(offsets, n, batch, k_count,
+                                                                             rows_d.data(), starts_d.data());
+  GPU500_CUDA_CHECK_LAUNCH();
+  std::vector<index_t> rows = to_host(rows_d.data(), rows_d.size());
+  rows.push_back(n);
+  // Batches [rows[k], rows[k+1]) hold at most batch + max_degree arcs and at most n rows.
+  index_t max_rows = 0;
+  for (index_t k = 0; k < k_count; ++k) max_rows = std::max(max_rows, rows[k + 1] - rows[k]);
+  const std::size_t cap = static_cast<std::size_t>(std::min(arcs, batch + max_degree));
+  device_buffer<index_t> rel(static_cast<std::size_t>(max_rows) + 1);
+  device_buffer<V> keys_out(cap);
+  device_buffer<float> vals_out(weights ? cap : 0);
+  std::size_t temp_bytes = 0;
+  if (weights)
+    GPU500_CUDA_CHECK(cub::DeviceSegmentedSort::SortPairs(nullptr, temp_bytes, columns, keys_out.data(), weights,
+                                                          vals_out.data(), static_cast<std::int64_t>(cap),
+                                                          static_cast<std::int64_t>(max_rows), rel.data(),
+                                                          rel.data() + 1));
+  else
+    GPU500_CUDA_CHECK(cub::DeviceSegmentedSort::SortKeys(nullptr, temp_bytes, columns, keys_out.data(),
+                                                         static_cast<std::int64_t>(cap),
+                                                         static_cast<std::int64_t>(max_rows), rel.data(),
+                                                         rel.data() + 1));
+  device_buffer<unsigned char> temp(temp_bytes + 256);
+  std::vector<index_t> host_off(2);
+  for (index_t k = 0; k < k_count; ++k) {
+    const index_t r0 = rows[k], r1 = rows[k + 1];
+    if (r1 <= r0) continue;
+    index_t o0 = 0, o1 = 0;
+    copy_to_host(&o0, offsets + r0, sizeof(index_t));
+    copy_to_host(&o1, offsets + r1, sizeof(index_t));
+    const index_t items = o1 - o0;
+    if (items == 0) continue;
+    relative_offsets_kernel<<<grid_blocks(r1 - r0 + 1, 256), 256>>>(offsets, r0, r1 - r0, rel.data());
+    GPU500_CUDA_CHECK_LAUNCH();
+    std::size_t bytes = temp.size();
+    if (weights) {
+      GPU500_CUDA_CHECK(cub::DeviceSegmentedSort::SortPairs(temp.data(), bytes, columns + o0, keys_out.data(),
+                                                            weights + o0, vals_out.data(), items, r1 - r0,
+                                                            rel.data(), rel.data() + 1));
+      GPU500_CUDA_CHECK(cudaMemcpy(weights + o0, vals_out.data(), items * sizeof(float), cudaMemcpyDeviceToDevice));
+    } else {
+      GPU500_CUDA_CHECK(cub::DeviceSegmentedSort::SortKeys(temp.data(), bytes, columns + o0, keys_out.data(), items,
+                                                           r1 - r0, rel.data(), rel.data() + 1));
+    }
+    GPU500_CUDA_CHECK(cudaMemcpy(columns + o0, keys_out.data(), items * sizeof(V), cudaMemcpyDeviceToDevice));
+  }
+}
+
+}  // namespace
+
+template <class V>
+device_csr<V> build_device_csr(device_edge_list<V>&& el, build_options o) {
+  const index_t n = el.num_vertices, m = el.num_edges;
+  GPU500_EXPECTS(n >= 1, "kernel 1: empty vertex set");
+  const int B = kernel1_policy::block;
+  device_csr<V> g;
+  g.n_ = n;
+  g.relabelled_ = o.relabel;
+  device_buffer<index_t> deg(static_cast<std::size_t>(n));
+  GPU500_CUDA_CHECK(cudaMemset(deg.data(), 0, deg.size() * sizeof(index_t)));
+  degree_kernel<V><<<grid_blocks(m, B), B>>>(el.src.data(), el.dst.data(), m, reinterpret_cast<ull*>(deg.data()));
+  GPU500_CUDA_CHECK_LAUNCH();
+
+  g.offsets_ = device_buffer<index_t>(static_cast<std::size_t>(n) + 1);
+  GPU500_CUDA_CHECK(cudaMemset(g.offsets_.data(), 0, sizeof(index_t)));
+  const index_t* scan_in = deg.data();
+  device_buffer<index_t> sorted_deg;
+  if (o.relabel) {
+    g.new2old_ = device_buffer<V>(static_cast<std::size_t>(n));
+    g.old2new_ = device_buffer<V>(static_cast<std::size_t>(n));
+    sorted_deg = device_buffer<index_t>(static_cast<std::size_t>(n));
+    {
+      device_buffer<V> ids(static_cast<std::size_t>(n));
+      iota_kernel<V><<<grid_blocks(n, B), B>>>(ids.data(), n);
+      GPU500_CUDA_CHECK_LAUNCH();
+      const int end_bit = static_cast<int>(std::bit_width(static_cast<std::uint64_t>(2 * m) + 1));
+      std::size_t bytes = 0;
+      GPU500_CUDA_CHECK(cub::DeviceRadixSort::SortPairsDescending(nullptr, bytes, deg.data(), sorted_deg.data(),
+                                                                  ids.data(), g.new2old_.data(), n, 0, end_bit));
+      device_buffer<unsigned char> temp(bytes + 256);
+      GPU500_CUDA_CHECK(cub::DeviceRadixSort::SortPairsDescending(temp.data(), bytes, deg.data(), sorted_deg.data(),
+                                                                  ids.data(), g.new2old_.data(), n, 0, end_bit));
+    }
+    invert_kernel<V><<<grid_blocks(n, B), B>>>(g.new2old_.data(), g.old2new_.data(), n);
+    GPU500_CUDA_CHECK_LAUNCH();
+    scan_in = sorted_deg.data();
+  }
+  {
+    device_buffer<ull> st(2);
+    GPU500_CUDA_CHECK(cudaMemset(st.data(), 0, 2 * sizeof(ull)));
+    degree_stats_kernel<<<grid_blocks(n, B), B>>>(scan_in, n, st.data(), st.data() + 1);
+    GPU500_CUDA_CHECK_LAUNCH();
+    ull h[2];
+    copy_to_host(h, st.data(), sizeof h);
+    g.non_isolated_ = static_cast<index_t>(h[0]);
+    g.max_degree_ = static_cast<index_t>(h[1]);
+  }
+  {
+    std::size_t bytes = 0;
+    GPU500_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, bytes, scan_in, g.offsets_.data() + 1, n));
+    device_buffer<unsigned char> temp(bytes + 256);
+    GPU500_CUDA_CHECK(cub::DeviceScan::InclusiveSum(temp.data(), bytes, scan_in, g.offsets_.data() + 1, n));
+  }
+  sorted_deg.reset();
+  copy_to_host(&g.arcs_, g.offsets_.data() + n, sizeof(index_t));
+  // The degree buffer becomes the fill cursor.
+  GPU500_CUDA_CHECK(cudaMemcpy(deg.data(), g.offsets_.data(), n * sizeof(index_t), cudaMemcpyDeviceToDevice));
+  g.columns_ = device_buffer<V>(static_cast<std::size_t>(g.arcs_));
+  if (!el.weight.empty()) g.weights_ = device_buffer<float>(static_cast<std::size_t>(g.arcs_));
+  fill_kernel<V><<<grid_blocks(m, B), B>>>(el.src.data(), el.dst.data(), el.weight.empty() ? nullptr : el.weight.data(),
+                                          m, o.relabel ? g.old2new_.data() : nullptr, reinterpret_cast<ull*>(deg.data()),
+                                          g.columns_.data(), g.weights_.empty() ? nullptr : g.weights_.data());
+  GPU500_CUDA_CHECK_LAUNCH();
+  GPU500_CUDA_CHECK(cudaDeviceSynchronize());
+  deg.reset();
+  el.src.reset();
+  el.dst.reset();
+  el.weight.reset();
+  if (o.relabel)
+    sort_rows<V>(g.offsets_.data(), n, g.arcs_, g.max_degree_, g.columns_.data(),
+                 g.weights_.empty() ? nullptr : g.weights_.data());
+  GPU500_CUDA_CHECK(cudaDeviceSynchronize());
+  return g;
+}
+
+template <class V>
+index_t device_csr<V>::to_new(index_t original) const {
+  GPU500_EXPECTS(original >= 0 && original < n_, "vertex id out of range");
+  if (!relabelled_) return original;
+  V v{};
+  copy_to_host(&v, old2new_.data() + original, sizeof(V));
+  return static_cast<index_t>(v);
+}
+
+template <class V>
+std::vector<std::uint8_t> device_csr<V>::has_edges_host() const {
+  device_buffer<std::uint8_t> f(static_cast<std::size_t>(n_));
+  has_edges_kernel<V><<<grid_blocks(n_, 256), 256>>>(offsets_.data(), old2new(), n_, f.data());
+  GPU500_CUDA_CHECK_LAUNCH();
+  return to_host(f.data(), f.size());
+}
+
+template <class V>
+std::size_t device_csr<V>::bytes() const {
+  return offsets_.size() * sizeof(index_t) + columns_.size() * sizeof(V) + weights_.size() * sizeof(float) +
+         (new2old_.size() + old2new_.size()) * sizeof(V);
+}
+
+template <class V>
+csr<V> device_csr<V>::download_original_ids() const {
+  const auto off = to_host(offsets_.data(), offsets_.size());
+  const auto col = to_host(columns_.data(), columns_.size());
+  const auto wts = to_host(weights_.data(), weights_.size());
+  std::vector<V> n2o, o2n;
+  if (relabelled_) {
+    n2o = to_host(new2old_.data(), new2old_.size());
+    o2n = to_host(old2new_.data(), old2new_.size());
+  }
+  csr<V> h;
+  h.num_vertices = n_;
+  h.offsets.assign(static_cast<std::size_t>(n_) + 1, 0);
+  for (index_t o = 0; o < n_; ++o) {
+    const index_t v = relabelled_ ? static_cast<index_t>(o2n[o]) : o;
+    h.offsets[o + 1] = h.offsets[o] + (off[v + 1] - off[v]);
+  }
+  h.columns.resize(col.size());
+  if (!wts.empty()) h.weights.resize(wts.size());
+  for (index_t o = 0; o < n_; ++o) {
+    const index_t v = relabelled_ ? static_cast<index_t>(o2n[o]) : o;
+    for (index_t k = 0; k < off[v + 1] - off[v]; ++k) {
+      const V c = col[off[v] + k];
+      h.columns[h.offsets[o] + k] = relabelled_ ? n2o[c] : c;
+      if (!wts.empty()) h.weights[h.offsets[o] + k] = wts[off[v] + k];
+    }
+  }
+  return h;
+}
+
+template class device_csr<std::uint32_t>;
+template class device_csr<std::int64_t>;
+template device_csr<std::uint32_t> build_device_csr<std::uint32_t>(device_edge_list<std::uint32_t>&&, build_options);
+template device_csr<std::int64_t> build_device_csr<std::int64_t>(device_edge_list<std::int64_t>&&, build_options);
+
+}  // namespace gpu500::graph::cuda

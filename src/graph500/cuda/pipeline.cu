@@ -1,0 +1,192 @@
+// The CUDA Graph500 pipeline (see gpu500/graph500/cuda_pipeline.hpp): GPU generator, GPU kernel 1,
+// Enterprise BFS, the GPU validator, and the GPU SSSP engine when it is built.
+#include <cuda_runtime.h>
+
+#include <limits>
+#include <optional>
+#include <string>
+
+#include "gpu500/bfs/cuda.hpp"
+#include "gpu500/core/cli.hpp"
+#include "gpu500/core/cuda_check.cuh"
+#include "gpu500/core/error.hpp"
+#include "gpu500/core/timer.hpp"
+#include "gpu500/graph/cuda.hpp"
+#include "gpu500/graph500/cuda_pipeline.hpp"
+#if GPU500_HAVE_SSSP_CUDA
+#include "gpu500/sssp/cuda.hpp"
+#endif
+
+namespace gpu500::graph500 {
+
+using graph::cuda::device_buffer;
+
+namespace {
+
+struct convert_policy {
+  static constexpr int block = 256;
+};
+
+/// Relabelled result -> original ids: out[orig(v)] = reached(v) ? orig(parent(v)) : -1.
+template <class V, class P>
+__global__ void to_original_kernel(const V* new2old, const P* parent, const std::int32_t* depth, const float* dist,
+                                   index_t n, std::int64_t* out_parent, float* out_dist) {
+  for (index_t v = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; v < n;
+       v += static_cast<index_t>(gridDim.x) * blockDim.x) {
+    const index_t o = new2old ? static_cast<index_t>(new2old[v]) : v;
+    const bool reached = depth ? depth[v] >= 0 : static_cast<std::int64_t>(parent[v]) >= 0;
+    const auto p = static_cast<index_t>(parent[v]);
+    out_parent[o] = reached ? (new2old ? static_cast<std::int64_t>(new2old[p]) : p) : -1;
+    if (out_dist) out_dist[o] = reached ? dist[v] : -1.0f;
+  }
+}
+
+std::string device_name(int dev) {
+  cudaDeviceProp p{};
+  GPU500_CUDA_CHECK(cudaGetDeviceProperties(&p, dev));
+  return p.name;
+}
+
+template <class V>
+class cuda_pipeline final : public pipeline {
+ public:
+  cuda_pipeline(const graph::kronecker_params& p, std::optional<graph::edge_list> edges, const cuda_options& o)
+      : p_(p), edges_(std::move(edges)), o_(o) {
+    GPU500_CUDA_CHECK(cudaSetDevice(o.device));
+    n_ = edges_ ? edges_->num_vertices : p.num_vertices();
+    m_ = edges_ ? edges_->size() : p.num_edges();
+    weighted_ = edges_ ? edges_->weighted() : p.weights;
+  }
+
+  [[nodiscard]] std::string description() const override {
+    return "cuda, " + device_name(o_.device) + ", " + std::to_string(vertex_bits()) + "-bit vertex ids, " +
+           describe(o_);
+  }
+  [[nodiscard]] int vertex_bits() const override { return static_cast<int>(8 * sizeof(V)); }
+
+  double generate() override {
+    const std::string what = edges_ ? "a graph of " + std::to_string(n_) + " vertices and " + std::to_string(m_) +
+                                          " edges"
+                                    : "SCALE " + std::to_string(p_.scale);
+    graph::cuda::check_device_memory(what,
+                                      graph::cuda::pipeline_device_bytes(n_, m_, sizeof(V), weighted_, !o_.no_sort));
+    stopwatch t;
+    el_ = edges_ ? graph::cuda::upload_edge_list<V>(*edges_) : graph::cuda::generate_kronecker_device<V>(p_);
+    return t.seconds();
+  }
+
+  double construct() override {
+    GPU500_EXPECTS(el_.num_vertices > 0, "construct() before generate()");
+    stopwatch t;
+    g_ = graph::cuda::build_device_csr<V>(std::move(el_), {!o_.no_sort});
+    bfs_ = std::make_unique<bfs::cuda::engine<V>>(g_.view(), g_.relabelled(), o_.bfs);
+    const double s = t.seconds();
+    has_edges_ = g_.has_edges_host();
+    return s;
+  }
+
+  [[nodiscard]] bool has_edges(index_t v) const override {
+    return v >= 0 && v < n_ && has_edges_[static_cast<std::size_t>(v)] != 0;
+  }
+
+  double bfs(index_t root) override {
+    const index_t r = g_.to_new(root);
+    bfs_->prepare();
+    stopwatch t;
+    bfs_->run(r);
+    return t.seconds();
+  }
+
+  [[nodiscard]] index_t bfs_nedge() override { return bfs_->traversed_edges(); }
+
+  validation validate_bfs(index_t root) override {
+    device_buffer<std::int64_t> parent(static_cast<std::size_t>(n_));
+    to_original_kernel<V, V><<<graph::cuda::grid_blocks(n_, convert_policy::block), convert_policy::block>>>(
+        g_.new2old(), bfs_->parents_device(), bfs_->depth_device(), nullptr, n_, parent.data(), nullptr);
+    GPU500_CUDA_CHECK_LAUNCH();
+    return cuda::validate_bfs<V>(g_.view(), g_.new2old(), root, parent.data(), bfs_->traversed_edges());
+  }
+
+#if GPU500_HAVE_SSSP_CUDA
+  double sssp(index_t root) override {
+    if (!sssp_) sssp_ = std::make_unique<sssp::cuda::engine<V>>(g_.view());
+    const index_t r = g_.to_new(root);
+    GPU500_CUDA_CHECK(cudaDeviceSynchronize());
+    stopwatch t;
+    sssp_->run(r);
+    return t.seconds();
+  }
+  [[nodiscard]] index_t sssp_nedge() override { return sssp_->traversed_edges(); }
+  validation validate_sssp(index_t root) override {
+    device_buffer<std::int64_t> parent(static_cast<std::size_t>(n_));
+    device_buffer<float> dist(static_cast<std::size_t>(n_));
+    to_original_kernel<V, std::int64_t>
+        <<<graph::cuda::grid_blocks(n_, convert_policy::block), convert_policy::block>>>(
+            g_.new2old(), sssp_->parents_device(), nullptr, sssp_->distances_device(), n_, parent.data(),
+            dist.data());
+    GPU500_CUDA_CHECK_LAUNCH();
+    return cuda::validate_sssp<V>(g_.view(), g_.new2old(), root, parent.data(), dist.data(), sssp_->traversed_edges());
+  }
+#else
+  // TODO(sssp): the GPU SSSP engine (src/sssp/cuda, gpu500/sssp/cuda.hpp) is not built yet; once it
+  // is, CMake defines GPU500_HAVE_SSSP_CUDA and the branch above runs it (the validator is ready).
+  double sssp(index_t) override { throw error("SSSP on the CUDA backend is not available yet"); }
+  [[nodiscard]] index_t sssp_nedge() override { throw error("SSSP on the CUDA backend is not available yet"); }
+  validation validate_sssp(index_t) override { throw error("SSSP on the CUDA backend is not available yet"); }
+#endif
+
+  /// The engine (benchmarks read its level trace).
+  [[nodiscard]] const bfs::cuda::engine<V>& engine() const { return *bfs_; }
+
+ private:
+  graph::kronecker_params p_;
+  std::optional<graph::edge_list> edges_;
+  cuda_options o_;
+  index_t n_ = 0, m_ = 0;
+  bool weighted_ = false;
+  graph::cuda::device_edge_list<V> el_;
+  graph::cuda::device_csr<V> g_;
+  std::unique_ptr<bfs::cuda::engine<V>> bfs_;
+#if GPU500_HAVE_SSSP_CUDA
+  std::unique_ptr<sssp::cuda::engine<V>> sssp_;
+#endif
+  std::vector<std::uint8_t> has_edges_;
+};
+
+std::unique_ptr<pipeline> make(const graph::kronecker_params& p, std::optional<graph::edge_list> edges,
+                               const cuda_options& o) {
+  const index_t n = edges ? edges->num_vertices : p.num_vertices();
+  const bool fits32 = static_cast<std::uint64_t>(n) < std::numeric_limits<std::uint32_t>::max();
+  if (o.vertex_bits != 0 && o.vertex_bits != 32 && o.vertex_bits != 64)
+    throw usage_error("--cuda-vertex-bits must be 32 or 64");
+  if (o.vertex_bits == 32 && !fits32)
+    throw usage_error(std::to_string(n) + " vertices do not fit 32-bit vertex ids; use --cuda-vertex-bits 64");
+  if (o.vertex_bits == 64 || !fits32) return std::make_unique<cuda_pipeline<std::int64_t>>(p, std::move(edges), o);
+  return std::make_unique<cuda_pipeline<std::uint32_t>>(p, std::move(edges), o);
+}
+
+}  // namespace
+
+void add_cuda_options(cli::parser& p, cuda_options& o) {
+  bfs::cuda::add_options(p, o.bfs, &o.no_sort);
+  p.flag("--no-sort", o.no_sort, "CUDA: no VS-Graph500 degree-sorted relabelling and neighbour order");
+  p.option("--cuda-vertex-bits", o.vertex_bits, "CUDA backend vertex id width: 32 (default when it fits) or 64");
+  p.option("--device", o.device, "CUDA device ordinal (default 0)");
+}
+
+std::string describe(const cuda_options& o) {
+  return "enterprise " + bfs::cuda::describe(o.bfs) + (o.no_sort ? "" : "+sort");
+}
+
+std::unique_ptr<pipeline> make_cuda_pipeline(const graph::kronecker_params& p, const cuda_options& o) {
+  p.check();
+  return make(p, std::nullopt, o);
+}
+
+std::unique_ptr<pipeline> make_cuda_pipeline(graph::edge_list edges, const cuda_options& o) {
+  graph::kronecker_params p;
+  p.weights = edges.weighted();
+  return make(p, std::move(edges), o);
+}
+
+}  // namespace gpu500::graph500

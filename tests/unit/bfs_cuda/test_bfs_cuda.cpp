@@ -1,0 +1,179 @@
+// Enterprise BFS on the GPU: every combination of technique flags must give a tree that the GPU
+// validator accepts, with the engine's nedge equal to the validator's and to a host BFS oracle's,
+// on Graph500/R-MAT graphs and on awkward ones (one vertex, disconnected parts with isolated
+// vertices, self-loops and duplicates, a 100,000-vertex path, a star whose hub has more than 65,536
+// edges). Skipped without a GPU.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "graphs.hpp"
+#include "gpu500/core/cli.hpp"
+#include "gpu500/core/device.hpp"
+#include "gpu500/graph500/cuda_pipeline.hpp"
+
+using namespace gpu500;
+
+namespace {
+
+/// The distinct technique configurations (WB and the device loop need TS; the cache needs HC).
+std::vector<graph500::cuda_options> all_configs() {
+  std::vector<graph500::cuda_options> out;
+  for (int ts = 0; ts < 2; ++ts)
+    for (int wb = 0; wb < 2; ++wb)
+      for (int loop = 0; loop < 2; ++loop)
+        for (int hc = 0; hc < 3; ++hc)  // 0: off, 1: gamma without cache, 2: gamma + cache
+          for (int sort = 0; sort < 2; ++sort) {
+            if (!ts && (wb || loop)) continue;
+            graph500::cuda_options o;
+            o.bfs.no_ts = !ts;
+            o.bfs.no_wb = !wb;
+            o.bfs.no_device_loop = !loop;
+            o.bfs.no_hc = hc == 0;
+            o.bfs.no_hub_cache = hc != 2;
+            o.no_sort = !sort;
+            out.push_back(o);
+          }
+  return out;
+}
+
+std::string name_of(const graph500::cuda_options& o) { return graph500::describe(o); }
+
+/// Run the pipeline over the graph's roots; every search validated and its nedge checked.
+void check_graph(const test::named_graph& g, const graph500::cuda_options& o, int vertex_bits = 0) {
+  graph500::cuda_options opt = o;
+  opt.vertex_bits = vertex_bits;
+  auto pipe = graph500::make_cuda_pipeline(g.edges, opt);
+  pipe->generate();
+  pipe->construct();
+  for (std::int64_t root : g.roots) {
+    SCOPED_TRACE(g.name + " root " + std::to_string(root) + " config " + name_of(opt) + " bits " +
+                 std::to_string(pipe->vertex_bits()));
+    const auto oracle = test::host_bfs(g.edges, root);
+    const double t = pipe->bfs(root);
+    EXPECT_GT(t, 0.0);
+    const auto v = pipe->validate_bfs(root);
+    EXPECT_TRUE(v.ok) << v.message;
+    EXPECT_EQ(pipe->bfs_nedge(), oracle.nedge);
+    EXPECT_EQ(v.nedge, oracle.nedge);
+  }
+}
+
+test::named_graph with_roots(test::named_graph g, int count) {
+  std::vector<std::uint8_t> has(static_cast<std::size_t>(g.edges.num_vertices), 0);
+  for (std::size_t i = 0; i < g.edges.src.size(); ++i)
+    if (g.edges.src[i] != g.edges.dst[i]) has[g.edges.src[i]] = has[g.edges.dst[i]] = 1;
+  graph::kronecker_params p;
+  int s = 0;
+  while ((std::int64_t{1} << s) < g.edges.num_vertices) ++s;
+  p.scale = s;
+  g.roots = graph::pick_search_keys(p, count, [&](std::int64_t v) { return v < g.edges.num_vertices && has[v]; });
+  return g;
+}
+
+class BfsCuda : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!cuda_available()) GTEST_SKIP() << "no CUDA device";
+  }
+};
+
+}  // namespace
+
+TEST_F(BfsCuda, OneVertexEveryConfig) {
+  const auto g = test::one_vertex();
+  for (const auto& o : all_configs()) check_graph(g, o);
+}
+
+TEST_F(BfsCuda, DisconnectedEveryConfig) {
+  const auto g = test::disconnected();
+  for (const auto& o : all_configs()) check_graph(g, o);
+}
+
+TEST_F(BfsCuda, StarHubInGridQueueEveryConfig) {
+  const auto g = test::star(70000);
+  for (const auto& o : all_configs()) check_graph(g, o);
+}
+
+TEST_F(BfsCuda, RmatEveryConfig) {
+  const auto g = with_roots(test::kronecker(13, 4500, 1500, 1500, "rmat-13"), 3);
+  for (const auto& o : all_configs()) check_graph(g, o);
+}
+
+TEST_F(BfsCuda, KroneckerEveryConfig) {
+  const auto g = with_roots(test::kronecker(14, 5700, 1900, 1900, "kronecker-14"), 4);
+  for (const auto& o : all_configs()) check_graph(g, o);
+}
+
+TEST_F(BfsCuda, ShortPathEveryConfig) {
+  const auto g = test::path(3000);
+  for (const auto& o : all_configs()) check_graph(g, o);
+}
+
+// The 100,000-vertex path: every configuration with the device loop, plus BL, TS alone and the
+// full stack without the loop (each level from the host: seconds, which is the point).
+TEST_F(BfsCuda, LongPath) {
+  auto g = test::path(100000);
+  g.roots = {0};
+  for (const auto& o : all_configs())
+    if (o.bfs.device_loop()) check_graph(g, o);
+  graph500::cuda_options bl;
+  bl.bfs.no_ts = bl.bfs.no_hc = bl.bfs.no_hub_cache = true;
+  bl.no_sort = true;
+  check_graph(g, bl);
+  graph500::cuda_options ts_only = bl;
+  ts_only.bfs.no_ts = false;
+  ts_only.bfs.no_wb = ts_only.bfs.no_device_loop = true;
+  check_graph(g, ts_only);
+  graph500::cuda_options full_no_loop;
+  full_no_loop.bfs.no_device_loop = true;
+  check_graph(g, full_no_loop);
+}
+
+TEST_F(BfsCuda, SixtyFourBitIds) {
+  const auto k = with_roots(test::kronecker(12, 5700, 1900, 1900, "kronecker-12"), 2);
+  for (const auto& g : {test::disconnected(), test::star(70000), k}) {
+    check_graph(g, graph500::cuda_options{}, 64);
+    graph500::cuda_options bl;
+    bl.bfs.no_ts = bl.bfs.no_hc = bl.bfs.no_hub_cache = true;
+    check_graph(g, bl, 64);
+  }
+}
+
+TEST_F(BfsCuda, SearchesAreRepeatable) {
+  // The engine keeps its buffers across searches: interleaved roots must each validate.
+  const auto g = with_roots(test::kronecker(12, 5700, 1900, 1900, "kronecker-12"), 6);
+  auto pipe = graph500::make_cuda_pipeline(g.edges, graph500::cuda_options{});
+  pipe->generate();
+  pipe->construct();
+  for (int rep = 0; rep < 2; ++rep)
+    for (std::int64_t r : g.roots) {
+      pipe->bfs(r);
+      const auto v = pipe->validate_bfs(r);
+      EXPECT_TRUE(v.ok) << v.message;
+      EXPECT_EQ(v.nedge, test::host_bfs(g.edges, r).nedge);
+    }
+}
+
+TEST(BfsCudaOptions, FlagsParse) {
+  graph500::cuda_options o;
+  cli::parser p("t", "t");
+  graph500::add_cuda_options(p, o);
+  p.parse(std::vector<std::string>{"--no-wb", "--no-hub-cache", "--priority-degree", "50", "--cuda-vertex-bits", "64"});
+  EXPECT_TRUE(o.bfs.no_wb);
+  EXPECT_FALSE(o.bfs.wb());
+  EXPECT_TRUE(o.bfs.ts());
+  EXPECT_FALSE(o.bfs.hub_cache());
+  EXPECT_EQ(o.bfs.priority_degree, 50);
+  EXPECT_EQ(o.vertex_bits, 64);
+  graph500::cuda_options b;
+  cli::parser q("t", "t");
+  graph500::add_cuda_options(q, b);
+  q.parse(std::vector<std::string>{"--bfs=baseline"});
+  EXPECT_FALSE(b.bfs.ts());
+  EXPECT_FALSE(b.bfs.hc());
+  EXPECT_TRUE(b.no_sort);
+  EXPECT_EQ(graph500::describe(b), "enterprise bl");
+}

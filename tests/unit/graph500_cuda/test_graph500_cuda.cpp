@@ -1,0 +1,273 @@
+// The CUDA Graph500 pipeline: the GPU generator equals the host one (edges and weights, Graph500 and
+// R-MAT initiators, 32- and 64-bit ids), GPU kernel 1 equals host kernel 1 (as multisets per row, in
+// original ids; relabelled rows are sorted by descending degree), the pipeline validates on
+// Kronecker graphs, the GPU validator rejects broken trees (BFS and SSSP), and a SCALE that does
+// not fit stops with one resource_error line. Skipped without a GPU.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "../bfs_cuda/graphs.hpp"
+#include "gpu500/core/device.hpp"
+#include "gpu500/core/error.hpp"
+#include "gpu500/graph/csr.hpp"
+#include "gpu500/graph/cuda.hpp"
+#include "gpu500/graph500/cuda_pipeline.hpp"
+
+using namespace gpu500;
+namespace gc = gpu500::graph::cuda;
+
+namespace {
+
+class Graph500Cuda : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!cuda_available()) GTEST_SKIP() << "no CUDA device";
+  }
+};
+
+template <class V>
+void expect_same_edges(const graph::kronecker_params& p) {
+  const graph::edge_list host = graph::generate_kronecker(p);
+  const graph::edge_list dev = gc::download_edge_list(gc::generate_kronecker_device<V>(p));
+  ASSERT_EQ(dev.src.size(), host.src.size());
+  ASSERT_EQ(dev.weight.size(), host.weight.size());
+  std::size_t bad = 0;
+  for (std::size_t i = 0; i < host.src.size(); ++i)
+    bad += host.src[i] != dev.src[i] || host.dst[i] != dev.dst[i] ||
+           (p.weights && std::memcmp(&host.weight[i], &dev.weight[i], sizeof(float)) != 0);
+  EXPECT_EQ(bad, 0u) << "SCALE " << p.scale << " initiator " << p.a << "," << p.b << "," << p.c;
+}
+
+/// Rows of a host CSR as sorted (neighbour, weight bits) lists.
+template <class V>
+std::vector<std::vector<std::pair<std::int64_t, std::uint32_t>>> rows(const graph::csr<V>& g) {
+  std::vector<std::vector<std::pair<std::int64_t, std::uint32_t>>> r(static_cast<std::size_t>(g.num_vertices));
+  for (std::int64_t v = 0; v < g.num_vertices; ++v) {
+    for (std::int64_t e = g.offsets[v]; e < g.offsets[v + 1]; ++e) {
+      std::uint32_t wb = 0;
+      if (!g.weights.empty()) std::memcpy(&wb, &g.weights[e], 4);
+      r[v].push_back({static_cast<std::int64_t>(g.columns[e]), wb});
+    }
+    std::sort(r[v].begin(), r[v].end());
+  }
+  return r;
+}
+
+}  // namespace
+
+TEST_F(Graph500Cuda, GeneratorMatchesHost) {
+  graph::kronecker_params p;
+  for (int s : {10, 12, 14, 16}) {
+    p.scale = s;
+    expect_same_edges<std::uint32_t>(p);
+  }
+  p.scale = 13;
+  expect_same_edges<std::int64_t>(p);
+  p.a = 4500;
+  p.b = p.c = 1500;  // R-MAT
+  expect_same_edges<std::uint32_t>(p);
+  p.edgefactor = 5;
+  p.weights = false;
+  p.seed1 = 12345;
+  p.seed2 = 678;
+  expect_same_edges<std::uint32_t>(p);
+}
+
+TEST_F(Graph500Cuda, GeneratorMatchesReferenceVectors) {
+  graph::kronecker_params p;
+  p.scale = 10;
+  const auto el = gc::download_edge_list(gc::generate_kronecker_device<std::uint32_t>(p));
+  EXPECT_EQ(el.src[0], 299);
+  EXPECT_EQ(el.dst[0], 797);
+  EXPECT_FLOAT_EQ(el.weight[0], 0.490170419216156f);
+  EXPECT_EQ(el.src[2], 185);
+  EXPECT_EQ(el.dst[2], 385);
+}
+
+TEST_F(Graph500Cuda, Kernel1MatchesHost) {
+  for (bool relabel : {false, true})
+    for (int s : {10, 14}) {
+      graph::kronecker_params p;
+      p.scale = s;
+      const graph::edge_list host_el = graph::generate_kronecker(p);
+      const auto host = graph::build_csr<std::int64_t>(host_el);
+      auto dev = gc::build_device_csr<std::uint32_t>(gc::generate_kronecker_device<std::uint32_t>(p), {relabel});
+      EXPECT_EQ(dev.num_arcs(), host.num_arcs());
+      const auto down = dev.download_original_ids();
+      EXPECT_TRUE(rows(down) == rows(host)) << "SCALE " << s << " relabel " << relabel;
+      const auto has = dev.has_edges_host();
+      for (std::int64_t v = 0; v < host.num_vertices; ++v) ASSERT_EQ(has[v] != 0, host.degree(v) > 0) << v;
+      if (relabel) {
+        // Degrees do not increase with the new id; rows ascend (descending degree); isolated last.
+        const auto view = dev.view();
+        const auto off = gc::to_host(view.offsets, static_cast<std::size_t>(view.num_vertices) + 1);
+        const auto col = gc::to_host(view.columns, static_cast<std::size_t>(dev.num_arcs()));
+        for (std::int64_t v = 0; v + 1 < view.num_vertices; ++v)
+          ASSERT_GE(off[v + 1] - off[v], off[v + 2] - off[v + 1]) << v;
+        for (std::int64_t v = 0; v < view.num_vertices; ++v)
+          ASSERT_TRUE(std::is_sorted(col.begin() + off[v], col.begin() + off[v + 1])) << v;
+        std::int64_t with_edges = 0;
+        for (std::int64_t v = 0; v < view.num_vertices; ++v) with_edges += off[v + 1] > off[v];
+        EXPECT_EQ(dev.non_isolated(), with_edges);
+        EXPECT_EQ(off[1] - off[0], dev.max_degree());
+      }
+    }
+}
+
+TEST_F(Graph500Cuda, Kernel1FromHostEdgeListKeepsDuplicatesDropsSelfLoops) {
+  graph::edge_list el;
+  el.num_vertices = 5;
+  el.src = {0, 0, 1, 2, 3, 3};
+  el.dst = {1, 1, 1, 3, 4, 0};
+  auto dev = gc::build_device_csr<std::int64_t>(gc::upload_edge_list<std::int64_t>(el), {true});
+  EXPECT_EQ(dev.num_arcs(), 10);  // 5 non-self-loop edges, both directions
+  EXPECT_TRUE(rows(dev.download_original_ids()) == rows(graph::build_csr<std::int64_t>(el)));
+  graph::edge_list bad = el;
+  bad.dst[2] = 9;
+  EXPECT_THROW(gc::upload_edge_list<std::uint32_t>(bad), usage_error);
+}
+
+TEST_F(Graph500Cuda, PipelineValidatesKroneckerSearches) {
+  for (int bits : {32, 64}) {
+    graph::kronecker_params p;
+    p.scale = 15;
+    p.weights = false;
+    graph500::cuda_options o;
+    o.vertex_bits = bits;
+    auto pipe = graph500::make_cuda_pipeline(p, o);
+    EXPECT_EQ(pipe->vertex_bits(), bits);
+    EXPECT_GT(pipe->generate(), 0.0);
+    EXPECT_GT(pipe->construct(), 0.0);
+    const auto host = graph::generate_kronecker(p);
+    const auto roots = graph::pick_search_keys(p, 8, [&](std::int64_t v) { return pipe->has_edges(v); });
+    for (std::int64_t r : roots) {
+      pipe->bfs(r);
+      const auto v = pipe->validate_bfs(r);
+      EXPECT_TRUE(v.ok) << v.message;
+      EXPECT_EQ(pipe->bfs_nedge(), test::host_bfs(host, r).nedge) << "root " << r;
+    }
+  }
+}
+
+TEST_F(Graph500Cuda, SearchKeysMatchHostGraph) {
+  graph::kronecker_params p;
+  p.scale = 10;
+  p.weights = false;
+  auto pipe = graph500::make_cuda_pipeline(p, graph500::cuda_options{});
+  pipe->generate();
+  pipe->construct();
+  const auto roots = graph::pick_search_keys(p, 8, [&](std::int64_t v) { return pipe->has_edges(v); });
+  const std::vector<std::int64_t> want = {458, 214, 220, 966, 395, 9, 848, 777};  // the reference's
+  EXPECT_EQ(roots, want);
+}
+
+TEST_F(Graph500Cuda, TooLargeScaleIsOneClearLine) {
+  graph::kronecker_params p;
+  p.scale = 36;
+  auto pipe = graph500::make_cuda_pipeline(p, graph500::cuda_options{});
+  try {
+    pipe->generate();
+    FAIL() << "SCALE 36 should not fit";
+  } catch (const resource_error& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("SCALE 36"), std::string::npos) << m;
+    EXPECT_NE(m.find("bytes"), std::string::npos) << m;
+  }
+}
+
+// ---- the validator on its own: a correct host tree passes, broken ones fail ------------------
+
+namespace {
+
+template <class V>
+struct device_graph_fixture {
+  gc::device_csr<V> g;
+  explicit device_graph_fixture(const graph::edge_list& el, bool relabel)
+      : g(gc::build_device_csr<V>(gc::upload_edge_list<V>(el), {relabel})) {}
+  graph500::validation bfs(std::int64_t root, const std::vector<std::int64_t>& parent, std::int64_t nedge) {
+    gc::device_buffer<std::int64_t> p(parent.size());
+    gc::copy_to_device(p.data(), parent.data(), parent.size() * 8);
+    return graph500::cuda::validate_bfs<V>(g.view(), g.new2old(), root, p.data(), nedge);
+  }
+  graph500::validation sssp(std::int64_t root, const std::vector<std::int64_t>& parent, const std::vector<float>& d,
+                            std::int64_t nedge) {
+    gc::device_buffer<std::int64_t> p(parent.size());
+    gc::device_buffer<float> dd(d.size());
+    gc::copy_to_device(p.data(), parent.data(), parent.size() * 8);
+    gc::copy_to_device(dd.data(), d.data(), d.size() * 4);
+    return graph500::cuda::validate_sssp<V>(g.view(), g.new2old(), root, p.data(), dd.data(), nedge);
+  }
+};
+
+}  // namespace
+
+TEST_F(Graph500Cuda, ValidatorRejectsBrokenBfsTrees) {
+  const auto g = test::disconnected();
+  for (bool relabel : {false, true}) {
+    device_graph_fixture<std::uint32_t> f(g.edges, relabel);
+    const std::int64_t root = 3;
+    const auto o = test::host_bfs(g.edges, root);
+    const auto parent = test::host_bfs_parents(g.edges, root, o);
+    const auto good = f.bfs(root, parent, o.nedge);
+    ASSERT_TRUE(good.ok) << good.message;
+    EXPECT_EQ(good.nedge, o.nedge);
+    EXPECT_FALSE(f.bfs(root, parent, o.nedge + 1).ok);  // wrong nedge
+
+    // A vertex at depth >= 2 whose parent becomes the root (not a neighbour / wrong level).
+    std::int64_t deep = -1;
+    for (std::int64_t v = 0; v < 1000; ++v)
+      if (o.level[v] >= 3) deep = v;
+    ASSERT_GE(deep, 0);
+    auto p = parent;
+    p[deep] = root;
+    const auto r1 = f.bfs(root, p, o.nedge);
+    EXPECT_FALSE(r1.ok);
+    EXPECT_FALSE(r1.message.empty());
+    p = parent;
+    p[root] = 4;  // root not its own parent
+    EXPECT_FALSE(f.bfs(root, p, o.nedge).ok);
+    p = parent;
+    p[deep] = -1;  // a reached vertex dropped: an edge joins visited and unvisited
+    EXPECT_FALSE(f.bfs(root, p, o.nedge).ok);
+    p = parent;
+    p[deep] = 5000;  // out of range
+    EXPECT_FALSE(f.bfs(root, p, o.nedge).ok);
+    p = parent;
+    p[1500] = 1501;  // a vertex of the other component claims to be reached
+    p[1501] = 1500;  // ... in a two-cycle
+    EXPECT_FALSE(f.bfs(root, p, o.nedge).ok);
+    // A cycle among reached vertices: two neighbours point at each other.
+    p = parent;
+    const std::int64_t c = parent[deep];
+    p[c] = deep;
+    EXPECT_FALSE(f.bfs(root, p, o.nedge).ok);
+  }
+}
+
+TEST_F(Graph500Cuda, ValidatorChecksSsspTrees) {
+  const auto g = test::disconnected();
+  device_graph_fixture<std::int64_t> f(g.edges, true);
+  const std::int64_t root = 1500;
+  std::vector<std::int64_t> parent;
+  std::vector<float> dist;
+  test::host_sssp(g.edges, root, parent, dist);
+  const auto nedge = test::host_bfs(g.edges, root).nedge;
+  const auto good = f.sssp(root, parent, dist, nedge);
+  ASSERT_TRUE(good.ok) << good.message;
+  EXPECT_EQ(good.nedge, nedge);
+  std::int64_t v = -1;
+  for (std::int64_t x = 1000; x < 2000; ++x)
+    if (x != root && parent[x] != root && dist[x] > 0) v = x;
+  ASSERT_GE(v, 0);
+  auto d = dist;
+  d[v] = std::nextafter(d[v], 10.0f);  // off by one ulp: not confirmed exactly
+  EXPECT_FALSE(f.sssp(root, parent, d, nedge).ok);
+  d = dist;
+  d[v] = dist[v] * 3 + 1;  // too long: the triangle rule fails on some edge
+  EXPECT_FALSE(f.sssp(root, parent, d, nedge).ok);
+  d = dist;
+  d[root] = 0.25f;
+  EXPECT_FALSE(f.sssp(root, parent, d, nedge).ok);
+}
