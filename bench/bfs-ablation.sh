@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# The Enterprise paper's Figure 13 on this GPU: BFS with each technique added in turn, validated,
+# harmonic-mean GTEPS counted the Graph500 way (nedge of the component / time).
+#   bash bench/bfs-ablation.sh BIN_DIR OUT_DIR
+# BIN_DIR holds gpu500_bfs_bench (and gpu500, for the CPU backend baseline when present).
+# Environment: SCALES ("20 22 24 26"), ROOTS (16), RMAT_SCALE (22), GRID_SIDE (2048), CPU_SCALES ("20 22").
+# Output: OUT_DIR/bfs-ablation.jsonl (one JSON object per run) and a table on stdout.
+set -uo pipefail
+bin=$1 out=$2
+mkdir -p "$out"
+json="$out/bfs-ablation.jsonl"
+: >"$json"
+SCALES=${SCALES:-"20 22 24 26"}
+ROOTS=${ROOTS:-16}
+RMAT_SCALE=${RMAT_SCALE:-22}
+GRID_SIDE=${GRID_SIDE:-2048}
+CPU_SCALES=${CPU_SCALES:-"20 22"}
+bench="$bin/gpu500_bfs_bench"
+status=0
+
+# Configurations, each adding one technique (BL, +TS, +WB, +HC, +sort) and the full default
+# (which adds the device loop for small frontiers).
+configs=(
+  "BL|--no-ts --no-hc --no-sort"
+  "+TS|--no-wb --no-hc --no-sort --no-device-loop"
+  "+WB|--no-hc --no-sort --no-device-loop"
+  "+HC|--no-sort --no-device-loop"
+  "+sort|--no-device-loop"
+  "full|"
+)
+
+run() {  # label graph-args...
+  local label=$1
+  shift
+  if ! "$bench" --label "$label" --roots "$ROOTS" --json "$json" "$@"; then
+    echo "FAILED: $label $*"
+    status=1
+  fi
+}
+
+for s in $SCALES; do
+  for c in "${configs[@]}"; do
+    run "${c%%|*}" --scale "$s" ${c#*|}
+  done
+done
+for c in "${configs[@]}"; do
+  run "${c%%|*}" --scale "$RMAT_SCALE" --rmat ${c#*|}
+done
+for c in "BL|--no-ts --no-hc --no-sort" "+sort|--no-device-loop" "full|"; do
+  run "${c%%|*}" --grid "$GRID_SIDE" ${c#*|}
+done
+
+# The CPU backend on this host's cores, same graphs, for scale (needs the lead's gpu500 program).
+if [ -x "$bin/gpu500" ]; then
+  for s in $CPU_SCALES; do
+    line=$("$bin/gpu500" graph500 "$s" --backend cpu --kernels bfs --roots "$ROOTS" --quiet 2>/dev/null |
+      grep "harmonic_mean_TEPS" | head -1)
+    teps=$(awk '{print $2}' <<<"$line")
+    [ -n "$teps" ] && echo "{\"label\":\"cpu\",\"graph\":\"kronecker\",\"scale\":$s,\"hmean_gteps\":$(python3 -c "print($teps/1e9)")}" >>"$json"
+  done
+fi
+
+python3 - "$json" <<'PY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+graphs = []
+for r in rows:
+    k = (r["graph"], r["scale"])
+    if k not in graphs:
+        graphs.append(k)
+labels = ["cpu", "BL", "+TS", "+WB", "+HC", "+sort", "full"]
+print("%-16s" % "graph" + "".join("%10s" % l for l in labels) + "   full/BL")
+for g in graphs:
+    by = {r["label"]: r for r in rows if (r["graph"], r["scale"]) == g}
+    cells = ["%10s" % ("%.2f" % by[l]["hmean_gteps"] if l in by else "-") for l in labels]
+    ratio = by["full"]["hmean_gteps"] / by["BL"]["hmean_gteps"] if "full" in by and "BL" in by else float("nan")
+    print("%-16s" % ("%s-%d" % g) + "".join(cells) + "   %.1fx" % ratio)
+bad = [r for r in rows if "valid" in r and r["valid"] != r["roots"]]
+print("validated: %d runs, %d with failures" % (len(rows), len(bad)))
+PY
+exit $status
