@@ -184,6 +184,8 @@ GPU500_COMMAND(hpl, "Solve a dense linear system (HPL 2.3)") {
           o["bcast_s"] = i.bcast;
           o["update_s"] = i.update;
           o["total_s"] = i.total;
+          o["host_wait_s"] = i.wait;
+          o["gpu_gap_s"] = i.gap;
           its.push_back(o);
         }
         tjs.push_back(t);

@@ -27,12 +27,16 @@ struct run_options {
   bool timing = false;        ///< record per-iteration times
 };
 
-/// Per-iteration times (seconds) for the balance-point analysis. On the CUDA backend "update"
-/// is the GPU time of the trailing update (swap + DTRSM + DGEMM) and "panel" the CPU time of
-/// the next panel (copy down, factor, copy up).
+/// Per-iteration times (seconds) for the balance-point analysis.
+/// CPU backend: panel factorisation, panel broadcast, row swaps, DTRSM + DGEMM update.
+/// CUDA backend: panel = CPU factorisation of the next panel; wait = host time waiting for that
+/// panel to come down (GPU still busy); update = span of the iteration on the GPU's update
+/// stream (swaps, DTRSM, DGEMM); gap = idle time of the update stream before the next
+/// iteration (the GPU waiting for the CPU).
 struct iter_time {
   std::int64_t k = 0;  ///< first column of the panel
   double panel = 0, swap = 0, bcast = 0, update = 0, total = 0;
+  double wait = 0, gap = 0;
 };
 
 struct test_result {

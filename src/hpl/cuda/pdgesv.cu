@@ -30,10 +30,10 @@
 
 #define GPU500_CUBLAS_CHECK(call)                                                                    \
   do {                                                                                               \
-    const cublasStatus_t st_ = (call);                                                               \
-    if (st_ != CUBLAS_STATUS_SUCCESS)                                                                \
+    const cublasStatus_t hpl_cublas_st_ = (call);                                                               \
+    if (hpl_cublas_st_ != CUBLAS_STATUS_SUCCESS)                                                                \
       throw ::gpu500::error(std::string(__FILE__) + ":" + std::to_string(__LINE__) + ": " #call ": " + \
-                            cublasGetStatusString(st_));                                             \
+                            cublasGetStatusString(hpl_cublas_st_));                                             \
   } while (0)
 
 namespace gpu500::hpl::detail {
@@ -101,7 +101,7 @@ class gpu_solver {
   gpu_solver(const params& prm, const run_options& opt, double* a, std::int64_t lda)
       : prm_(prm), opt_(opt), n_(prm.n), nb_(prm.nb), a_(a), lda_(lda), events_(256),
         hp_(static_cast<std::size_t>(std::max<std::int64_t>(1, n_)) * std::min<std::int64_t>(nb_, std::max<std::int64_t>(1, n_))),
-        t_(static_cast<std::size_t>(nb_) * nb_), pairs_(2 * static_cast<std::size_t>(2 * nb_)) {
+        t_(static_cast<std::size_t>(nb_) * nb_), pairs_(2 * 2 * 2 * static_cast<std::size_t>(nb_)) {
     GPU500_CUBLAS_CHECK(cublasCreate(&h_));
     GPU500_CUBLAS_CHECK(cublasSetStream(h_, st_.upd));
   }
@@ -143,8 +143,10 @@ class gpu_solver {
         panel_down(k1, jb1, st_.cpy);
         // The rest, in geometrically growing segments.
         update_rest(k, jb, c, prev_segs, segs);
-        const double tp = wall_time();
+        const double tw = wall_time();
         GPU500_CUDA_CHECK(cudaStreamSynchronize(st_.cpy));
+        const double tp = wall_time();
+        t.wait = tp - tw;
         next_ipiv = factor_host(k1, jb1);
         panel_up(k1, jb1, st_.cpy);
         GPU500_CUDA_CHECK(cudaStreamWaitEvent(st_.upd, events_.record(st_.cpy)));
@@ -154,9 +156,11 @@ class gpu_solver {
         if (k1 < n_) {  // no look-ahead: the next panel after the whole update
           const int jb1 = width(k1);
           GPU500_CUDA_CHECK(cudaStreamWaitEvent(st_.cpy, events_.record(st_.upd)));
-          const double tp = wall_time();
+          const double tw = wall_time();
           panel_down(k1, jb1, st_.cpy);
           GPU500_CUDA_CHECK(cudaStreamSynchronize(st_.cpy));
+          const double tp = wall_time();
+          t.wait = tp - tw;
           next_ipiv = factor_host(k1, jb1);
           panel_up(k1, jb1, st_.cpy);
           GPU500_CUDA_CHECK(cudaStreamWaitEvent(st_.upd, events_.record(st_.cpy)));
@@ -180,6 +184,10 @@ class gpu_solver {
         float ms = 0;
         GPU500_CUDA_CHECK(cudaEventElapsedTime(&ms, iter_ev[i].first, iter_ev[i].second));
         (*iters)[i].update = ms * 1e-3;
+        if (i + 1 < iter_ev.size()) {
+          GPU500_CUDA_CHECK(cudaEventElapsedTime(&ms, iter_ev[i].second, iter_ev[i + 1].first));
+          (*iters)[i].gap = std::max(0.0f, ms) * 1e-3;
+        }
       }
   }
 

@@ -1,0 +1,44 @@
+#!/usr/bin/env python3
+"""Balance-point analysis of an HPL --timing file (paper 003): per iteration, the GPU's update
+time against the CPU's panel time. The balance point is the first iteration from which the
+panel (plus the wait for it) is longer than the update, i.e. where the GPU starts idling.
+Prints a table (every 10th iteration), the balance point, the share of the flops before it,
+and the GPU idle time; writes a PNG next to the input when matplotlib is available."""
+import json
+import sys
+
+path = sys.argv[1]
+d = json.load(open(path))
+t = d["tests"][0]
+n, it = t["n"], t["iterations"]
+flops_total = 2.0 / 3.0 * n**3
+print(f"{'k':>8} {'update_s':>10} {'panel_s':>10} {'wait_s':>10} {'gap_s':>10}")
+balance = None
+for i, r in enumerate(it):
+    if i % 10 == 0 or i == len(it) - 1:
+        print(f"{r['k']:>8} {r['update_s']:>10.4f} {r['panel_s']:>10.4f} {r.get('host_wait_s', 0):>10.4f} {r.get('gpu_gap_s', 0):>10.4f}")
+    if balance is None and r["panel_s"] > 0 and r["panel_s"] > r["update_s"]:
+        balance = i
+gap = sum(r.get("gpu_gap_s", 0) for r in it)
+upd = sum(r["update_s"] for r in it)
+pan = sum(r["panel_s"] for r in it)
+print(f"time {t['time_s']:.3f} s, sum update {upd:.3f} s, sum panel (CPU) {pan:.3f} s, GPU gaps {gap:.3f} s")
+if balance is not None:
+    k = it[balance]["k"]
+    frac_flops = 1 - ((n - k) / n) ** 3
+    print(f"balance point: iteration {balance} (column {k}, {100.0*k/n:.1f}% of the columns, "
+          f"{100.0*frac_flops:.2f}% of the flops before it)")
+else:
+    print("balance point: none (the update is longer than the panel in every iteration)")
+try:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    ks = [r["k"] for r in it]
+    plt.plot(ks, [r["update_s"] for r in it], label="GPU update")
+    plt.plot(ks, [r["panel_s"] for r in it], label="CPU panel")
+    plt.plot(ks, [r.get("gpu_gap_s", 0) for r in it], label="GPU idle gap")
+    plt.xlabel("panel column k"); plt.ylabel("seconds"); plt.legend(); plt.title(f"HPL N={n} balance point")
+    plt.savefig(path.replace(".json", ".png"), dpi=100)
+except Exception as e:  # plotting is optional
+    print(f"(no plot: {e})")

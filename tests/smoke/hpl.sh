@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# `gpu500 hpl` end to end: an HPL.dat with several values runs every combination and each one
+# passes its residual check; the short form works; bad input exits 2 with one line; under
+# mpirun (when present) a 1x2 grid passes.
+set -euo pipefail
+bin=$1
+src=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp"
+cat >HPL.dat <<'DAT'
+HPLinpack benchmark input file
+Innovative Computing Laboratory, University of Tennessee
+HPL.out      output file name (if any)
+6            device out (6=stdout,7=stderr,file)
+2            # of problems sizes (N)
+97 200       Ns
+2            # of NBs
+16 32        NBs
+0            PMAP process mapping (0=Row-,1=Column-major)
+1            # of process grids (P x Q)
+1            Ps
+1            Qs
+16.0         threshold
+2            # of panel fact
+0 2          PFACTs (0=left, 1=Crout, 2=Right)
+1            # of recursive stopping criterium
+4            NBMINs (>= 1)
+1            # of panels in recursion
+2            NDIVs
+1            # of recursive panel fact.
+1            RFACTs (0=left, 1=Crout, 2=Right)
+1            # of broadcast
+1            BCASTs (0=1rg,1=1rM,2=2rg,3=2rM,4=Lng,5=LnM)
+2            # of lookahead depth
+0 1          DEPTHs (>=0)
+2            SWAP (0=bin-exch,1=long,2=mix)
+64           swapping threshold
+0            L1 in (0=transposed,1=no-transposed) form
+0            U  in (0=transposed,1=no-transposed) form
+1            Equilibration (0=no,1=yes)
+8            memory alignment in double (> 0)
+DAT
+out=$("$bin" hpl --backend cpu)
+[ "$(grep -c 'PASSED$' <<<"$out")" -eq 16 ] || { echo "$out"; echo "expected 16 PASSED"; exit 1; }
+grep -q 'Finished     16 tests with the following results:' <<<"$out"
+grep -q '^WR01C2L4' <<<"$out"
+# Output to a file (device out = 8).
+sed -i 's/^6            device out/8            device out/' HPL.dat
+"$bin" hpl -i HPL.dat --backend cpu >/dev/null
+grep -q 'End of Tests.' HPL.out
+# Short form with JSON.
+"$bin" hpl -N 150 -NB 24 --pfact crout --rfact left --bcast 2ring --swap long --depth 0 --backend cpu \
+  --json r.json --timing t.json | grep -q 'WR02L2C4 .*'
+grep -q '"passed": true' r.json
+grep -q '"iterations"' t.json
+# Bad input: exit 2 and one line.
+set +e
+printf 'x\ny\nHPL.out\n6\n0 # of Ns\n' >bad.dat
+"$bin" hpl -i bad.dat 2>err.txt; rc=$?
+set -e
+[ "$rc" -eq 2 ] || { echo "bad HPL.dat exited $rc"; exit 1; }
+[ "$(wc -l <err.txt)" -eq 1 ] && grep -q 'line 5' err.txt
+set +e
+"$bin" hpl -i missing.dat 2>/dev/null; rc=$?
+set -e
+[ "$rc" -eq 2 ]
+if command -v mpirun >/dev/null && "$bin" info | grep -q '^mpi: yes'; then
+  out=$(OMP_NUM_THREADS=1 mpirun -np 2 --oversubscribe "$bin" hpl -N 300 -NB 16 -P 1 -Q 2 --backend cpu)
+  grep -q 'PASSED$' <<<"$out"
+  [ "$(grep -c '^HPLinpack 2.3' <<<"$out")" -eq 1 ]  # printed once, by rank 0
+fi
+echo "hpl smoke: ok"
