@@ -1,0 +1,79 @@
+// gpu500/hash/bench.hpp — the benchmark of paper 004 (`gpu500 hash static|mixed`).
+//
+// static: bulk build of `keys` distinct random keys at each load factor, then bulk retrieval of
+//   every key (find-hit) and of as many absent keys (find-miss); median of `runs`.
+// mixed:  `ops` operations with [insert, erase, find] percentages, keys uniform in [0, range),
+//   one concurrent batch on an empty table, median of `runs`; then GPU scale (2^k operations,
+//   key range 2^k).
+// Every table (GLHT variants, GPU baselines, the CPU hopscotch table) runs the same inputs. Results
+// are validated (static: every hit found with its value, every miss absent; mixed: the batch
+// checker of model.hpp on the first run where the batch has at most `check_limit` operations).
+#pragma once
+
+#include <array>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "gpu500/core/json.hpp"
+#include "gpu500/core/types.hpp"
+#include "gpu500/hash/common.hpp"
+
+namespace gpu500::hash {
+
+struct static_config {
+  index_t keys = index_t{1} << 26;
+  std::vector<double> load_factors{0.8, 0.9};
+  std::vector<std::string> tables;  ///< empty: every table of the backend
+  int runs = 3;
+  std::uint64_t seed = 2019;
+  backend where = backend::cuda;
+  bool with_cpu = true;  ///< cuda backend: also run the CPU table (for the speed-up)
+};
+
+struct mixed_config {
+  index_t ops = 100000;
+  std::vector<index_t> ranges{100, 1000, 10000, 100000};
+  std::vector<std::array<int, 3>> mixes{{20, 20, 60}, {40, 40, 20}};
+  std::vector<int> scale_log2{24, 25, 26};  ///< GPU scale runs (cuda backend only)
+  std::vector<std::string> tables;
+  int runs = 5;
+  std::uint64_t seed = 2019;
+  backend where = backend::cuda;
+  bool with_cpu = true;
+  index_t check_limit = 4000000;
+};
+
+/// Run and print the tables on `out`; return every figure as JSON. *valid tells whether every
+/// result passed validation (the last line printed is "validation: passed" or "...: FAILED").
+json::value run_static_bench(const static_config& cfg, std::FILE* out, bool* valid);
+json::value run_mixed_bench(const mixed_config& cfg, std::FILE* out, bool* valid);
+
+/// The tables a backend offers, in report order.
+std::vector<std::string> gpu_table_names();
+
+// ---- GPU side (bench_gpu.cu; without CUDA these throw) ----
+namespace bench_gpu {
+struct static_timing {
+  double insert_s = 0, find_hit_s = 0, find_miss_s = 0;
+  int build_attempts = 1;
+  std::int64_t no_room = 0;  ///< keys an insert could not place (H = 31 at high load; no growth)
+  std::string error;  ///< non-empty: validation failed
+};
+struct mixed_timing {
+  double seconds = 0;
+  bool checked = false;
+  std::string error;
+};
+bool available();
+std::string device_name();
+/// Bandwidth of a device-to-device copy of `bytes` bytes (read + write counted), GB/s.
+double copy_bandwidth_gbs(std::size_t bytes);
+static_timing run_static(const std::string& table, const std::vector<key_type>& keys,
+                         const std::vector<value_type>& values, const std::vector<key_type>& absent,
+                         double load_factor, int runs, bool check_invariants);
+mixed_timing run_mixed(const std::string& table, const std::vector<op>& ops, index_t range, int runs,
+                       bool validate);
+}  // namespace bench_gpu
+
+}  // namespace gpu500::hash

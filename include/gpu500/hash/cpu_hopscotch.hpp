@@ -1,0 +1,76 @@
+// gpu500/hash/cpu_hopscotch.hpp — the CPU baseline of paper 004: a lock-based concurrent
+// hopscotch hash table in the manner of Herlihy, Shavit and Tzafrir ("Hopscotch Hashing",
+// DISC 2008), on OpenMP threads.
+//
+// Buckets are grouped in segments of `segment_size` buckets; each segment has a lock and a
+// timestamp (version). add/remove lock the home bucket's segment; a displacement try-locks the
+// segment of the bucket whose member it moves and bumps that segment's timestamp (odd while the
+// item is duplicated); contains is lock-free and re-reads when the timestamp changed, falling back
+// to locking the segment after a few attempts (as the original does). Hop bitmaps live in their
+// own array. Same neighbourhood (H = 31), hash, key reservation and semantics as GLHT, so the
+// same snapshot checker applies.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "gpu500/hash/common.hpp"
+
+namespace gpu500::hash {
+
+class cpu_hopscotch_map {
+ public:
+  static constexpr int segment_size = 16;
+
+  explicit cpu_hopscotch_map(index_t capacity, int probe_limit = 4096);
+  ~cpu_hopscotch_map();
+  cpu_hopscotch_map(cpu_hopscotch_map&&) noexcept;
+  cpu_hopscotch_map& operator=(cpu_hopscotch_map&&) noexcept;
+
+  // Single operations: thread-safe, any concurrent mix.
+  insert_status insert(key_type k, value_type v);
+  bool erase(key_type k);
+  bool find(key_type k, value_type& v) const;
+  bool contains(key_type k) const {
+    value_type v;
+    return find(k, v);
+  }
+
+  // Bulk operations over OpenMP threads (each is one concurrent batch). insert and mixed grow the
+  // table after the parallel loop and retry inserts that found no room.
+  std::vector<insert_status> insert(const std::vector<key_type>& keys, const std::vector<value_type>& values);
+  std::vector<std::uint8_t> erase(const std::vector<key_type>& keys);
+  std::vector<std::uint8_t> find(const std::vector<key_type>& keys, std::vector<value_type>& values) const;
+  std::vector<op_result> mixed(const std::vector<op>& ops);
+
+  [[nodiscard]] index_t size() const;
+  [[nodiscard]] index_t capacity() const { return static_cast<index_t>(n_); }
+  [[nodiscard]] double load_factor() const { return static_cast<double>(size()) / static_cast<double>(n_); }
+  void rehash(index_t new_capacity);
+  void clear();
+  [[nodiscard]] int grow_count() const { return grows_; }
+  /// Copy for the checker (meta = the hop bitmap; lock flags and versions are per segment).
+  [[nodiscard]] table_snapshot snapshot() const;
+
+ private:
+  struct segment;
+  void allocate(std::uint64_t n);
+  [[nodiscard]] std::uint64_t home(key_type k) const { return home_bucket(k, n_); }
+  [[nodiscard]] segment& seg(std::uint64_t b) const;
+  std::int64_t named_slot(std::uint64_t h, key_type k) const;
+  std::int64_t find_empty(std::uint64_t h);
+  int displace(std::uint64_t h, std::int64_t& e);
+  void publish(std::uint64_t h, std::int64_t e, key_type k, value_type v);
+
+  std::uint64_t n_ = 0;
+  int probe_limit_ = 4096;
+  int grows_ = 0;
+  std::unique_ptr<std::atomic<key_type>[]> keys_;
+  std::unique_ptr<std::atomic<value_type>[]> values_;
+  std::unique_ptr<std::atomic<std::uint32_t>[]> hop_;
+  std::unique_ptr<segment[]> segs_;
+};
+
+}  // namespace gpu500::hash

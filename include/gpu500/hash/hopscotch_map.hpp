@@ -1,0 +1,116 @@
+// gpu500/hash/hopscotch_map.hpp — GLHT: the lock-free hopscotch hash table on the GPU
+// (Zhang & Sun, "GPU Lock-Free Hopscotch Hash Table", 2019), host bulk API.
+//
+// The table: n buckets, n + 32 slots (the tail is padding so that a neighbourhood never wraps),
+// three device arrays of 64-bit words (structure of arrays):
+//   keys[s]    the key in slot s, or empty_key, or reserved_key (a hole owned by an insert)
+//   values[s]  the value of the key in slot s
+//   meta[b]    the bucket word of home bucket b (layout below)
+// Every item lives within hop_range = 32 slots of its home (H = 31). See docs/hash.md.
+//
+// The device-side API (hopscotch_ref, in hopscotch_ref.cuh) runs any concurrent mix of insert,
+// erase, find and contains from user kernels; the bulk API here is a grid-stride kernel over it.
+// Sync calls grow the table (rehash into one twice as large) when an insert finds no room; async
+// calls take the stream last, never synchronise, never grow, and report no_room per key.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "gpu500/hash/common.hpp"
+
+namespace gpu500::hash {
+
+/// Bit layout of a bucket word meta[b]. All changes to it are made by the holder of one of its
+/// two lock flags (plain stores), except lock acquisition itself (CAS).
+namespace layout {
+inline constexpr std::uint64_t bitmap_mask = 0xffffffffULL;  ///< bit d: slot b+d holds a key homed at b
+inline constexpr std::uint64_t multiple_lock = 1ULL << 32;   ///< held by an insert/erase whose home is b
+inline constexpr std::uint64_t swap_lock = 1ULL << 33;       ///< held by an insert moving a member of b
+inline constexpr std::uint64_t lock_mask = multiple_lock | swap_lock;
+inline constexpr int version_shift = 34;  ///< bits 34..63: version; odd while a member is moved or erased
+inline constexpr std::uint64_t version_one = 1ULL << version_shift;
+}  // namespace layout
+
+/// How find/contains/erase look for a key in its neighbourhood.
+enum class find_mode {
+  window,  ///< the paper: the whole 32-slot window is read (256 bytes of keys) and keys compared
+  bitmap,  ///< read the home bucket word first, then only the slots its hop bitmap names
+};
+
+struct hopscotch_options {
+  int tile = 32;                        ///< threads per operation: 32 (the paper: one warp), 8, 4 or 1
+  find_mode find = find_mode::window;   ///< lookups: window (paper) or bitmap-first
+  int probe_limit = 4096;               ///< how far past home find_empty looks for an empty slot
+  bool precheck = true;                 ///< insert/erase start with a lock-free find (the paper's phase find)
+};
+
+/// The trivially copyable device view of a table (what hopscotch_ref wraps).
+struct hopscotch_view {
+  key_type* keys = nullptr;
+  value_type* values = nullptr;
+  std::uint64_t* meta = nullptr;
+  std::uint64_t n_buckets = 0;
+  int probe_limit = 4096;
+  bool bitmap_find = false;
+  bool precheck = true;
+};
+
+class hopscotch_map {
+ public:
+  /// A table with at least `capacity` buckets (>= 32). Throws resource_error when it does not fit.
+  explicit hopscotch_map(index_t capacity, hopscotch_options opt = {});
+  ~hopscotch_map();
+  hopscotch_map(hopscotch_map&&) noexcept;
+  hopscotch_map& operator=(hopscotch_map&&) noexcept;
+  hopscotch_map(const hopscotch_map&) = delete;
+  hopscotch_map& operator=(const hopscotch_map&) = delete;
+
+  // ---- bulk API over device arrays (all pointers are device pointers; outputs may be null) ----
+  /// Inserts n pairs; grows the table until every valid key is in. Returns the number inserted.
+  index_t insert(const key_type* keys, const value_type* values, index_t n, insert_status* status = nullptr);
+  void insert_async(const key_type* keys, const value_type* values, index_t n, insert_status* status,
+                    cudaStream_t stream);
+  /// Erases n keys; erased[i] = 1 when key i was present. Returns the number erased.
+  index_t erase(const key_type* keys, index_t n, std::uint8_t* erased = nullptr);
+  void erase_async(const key_type* keys, index_t n, std::uint8_t* erased, cudaStream_t stream);
+  /// Looks up n keys. Returns the number found.
+  index_t find(const key_type* keys, index_t n, value_type* values, std::uint8_t* found);
+  void find_async(const key_type* keys, index_t n, value_type* values, std::uint8_t* found, cudaStream_t stream);
+  index_t contains(const key_type* keys, index_t n, std::uint8_t* found);
+  void contains_async(const key_type* keys, index_t n, std::uint8_t* found, cudaStream_t stream);
+  /// Runs a mixed batch, every operation concurrently with every other. The sync call grows the
+  /// table and retries inserts that found no room (they then take effect after the batch).
+  void mixed(const op* ops, index_t n, op_result* results);
+  void mixed_async(const op* ops, index_t n, op_result* results, cudaStream_t stream);
+
+  // ---- host-vector conveniences (copy in, sync call, copy out) ----
+  std::vector<insert_status> insert(const std::vector<key_type>& keys, const std::vector<value_type>& values);
+  std::vector<std::uint8_t> erase(const std::vector<key_type>& keys);
+  std::vector<std::uint8_t> find(const std::vector<key_type>& keys, std::vector<value_type>& values);
+  std::vector<op_result> mixed(const std::vector<op>& ops);
+
+  /// Number of keys (counts the slots; exact when no operation is in flight). Synchronises.
+  [[nodiscard]] index_t size() const;
+  /// Number of buckets.
+  [[nodiscard]] index_t capacity() const;
+  [[nodiscard]] double load_factor() const;
+  /// Rehash into a table of new_capacity buckets (must hold every key). Synchronises.
+  void rehash(index_t new_capacity);
+  /// Remove every key. Synchronises.
+  void clear();
+  /// How many times a sync call grew the table.
+  [[nodiscard]] int grow_count() const;
+
+  [[nodiscard]] hopscotch_view view() const;
+  [[nodiscard]] const hopscotch_options& options() const;
+  /// Copy of the slots for the host-side checker. Synchronises.
+  [[nodiscard]] table_snapshot snapshot() const;
+
+ private:
+  struct impl;
+  std::unique_ptr<impl> p_;
+};
+
+}  // namespace gpu500::hash

@@ -1,0 +1,384 @@
+// gpu500/hash/hopscotch_ref.cuh — GLHT device-side API: insert, erase, find, contains on a
+// hopscotch table, callable from user kernels in any concurrent mix. Each operation is executed
+// by a tile of G lanes (tile.cuh); every lane of the tile passes the same key.
+//
+//   __global__ void k(gpu500::hash::hopscotch_view v, const uint64_t* keys, int n) {
+//     gpu500::hash::tile<32> t;                      // one warp per operation (the paper)
+//     gpu500::hash::hopscotch_ref<32> ref(v);
+//     int i = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
+//     if (i < n) ref.insert(t, keys[i], 1);          // the whole warp takes the same branch
+//   }
+//
+// Algorithm (Zhang & Sun 2019, with the public code's flaws fixed; docs/hash.md):
+//  * Writers exclude each other with two flags in the home bucket's word: multiple_lock, held by
+//    an insert or erase on its own home, and swap_lock, held by an insert moving a member of
+//    another bucket. Both are exclusive; a lock holder never waits for anything, so a tile that
+//    spins for a lock holds nothing (no deadlock), and a mover only try-locks.
+//  * insert: [find] lock-free look-up; lock home; [find] again under the lock (authoritative);
+//    [find_empty] linear scan from home, CAS empty -> reserved claims the hole; [update] if the
+//    hole is within H = 31 of home write value, key, set the hop bit and unlock; else unlock home,
+//    [find_closer_empty] bring the hole back: swap_value_into_empty moves a member of a bucket
+//    within 31 slots before the hole into it (temporary duplication: the copy is written, then the
+//    source becomes the new hole), then lock home again, re-check, [update].
+//  * The hop bitmap lives in its own word per bucket, so no slot write can wipe it (the public
+//    code's bug B1). A move sets the new hop bit before copying and clears the old one after.
+//  * find never writes and never waits for a lock: it reads the home bucket's version (even =
+//    stable), the keys (whole window, or only the slots named by the bitmap), the value, and the
+//    version again; a move or erase of a member makes the version odd and then bumps it, so a
+//    mismatch means "re-read". After a few re-reads it falls back to a scan of the window in
+//    ascending slot order with acquire loads: items only ever move to higher slots and the copy
+//    is visible before the source is cleared, so that scan cannot miss a key present throughout.
+//    Finds are therefore wait-free (bounded steps) and never miss a present key.
+#pragma once
+
+#include <cuda/atomic>
+
+#include <cstdint>
+
+#include "gpu500/hash/common.hpp"
+#include "gpu500/hash/hopscotch_map.hpp"
+#include "gpu500/hash/tile.cuh"
+
+namespace gpu500::hash {
+
+namespace detail {
+
+template <class T>
+__device__ __forceinline__ T ld_relaxed(const T* p) {
+  return cuda::atomic_ref<T, cuda::thread_scope_device>(*const_cast<T*>(p)).load(cuda::std::memory_order_relaxed);
+}
+template <class T>
+__device__ __forceinline__ T ld_acquire(const T* p) {
+  return cuda::atomic_ref<T, cuda::thread_scope_device>(*const_cast<T*>(p)).load(cuda::std::memory_order_acquire);
+}
+template <class T, class U>
+__device__ __forceinline__ void st_relaxed(T* p, U v) {
+  cuda::atomic_ref<T, cuda::thread_scope_device>(*p).store(static_cast<T>(v), cuda::std::memory_order_relaxed);
+}
+template <class T, class U>
+__device__ __forceinline__ void st_release(T* p, U v) {
+  cuda::atomic_ref<T, cuda::thread_scope_device>(*p).store(static_cast<T>(v), cuda::std::memory_order_release);
+}
+__device__ __forceinline__ std::uint64_t cas(std::uint64_t* p, std::uint64_t expect, std::uint64_t desired) {
+  return atomicCAS(reinterpret_cast<unsigned long long*>(p), expect, desired);
+}
+__device__ __forceinline__ void backoff(int round) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+  __nanosleep(32u << (round < 6 ? round : 6));
+#endif
+}
+__device__ __forceinline__ bool version_odd(std::uint64_t m) { return (m >> layout::version_shift) & 1u; }
+__device__ __forceinline__ std::uint64_t version(std::uint64_t m) { return m >> layout::version_shift; }
+__device__ __forceinline__ unsigned bitmap(std::uint64_t m) { return static_cast<unsigned>(m & layout::bitmap_mask); }
+
+}  // namespace detail
+
+/// Result of one lock-free look-up attempt.
+enum class probe_result { hit, miss, retry };
+
+template <int G>
+class hopscotch_ref {
+ public:
+  using tile_type = tile<G>;
+  static constexpr int optimistic_tries = 8;
+
+  __host__ __device__ explicit hopscotch_ref(hopscotch_view v) : v_(v) {}
+
+  [[nodiscard]] __device__ std::uint64_t home(key_type k) const { return home_bucket(k, v_.n_buckets); }
+
+  // ---------------------------------------------------------------- find / contains
+  __device__ bool find(const tile_type& t, key_type k, value_type& out) const {
+    if (!valid_key(k)) return false;
+    const std::uint64_t h = home(k);
+    for (int attempt = 0; attempt < optimistic_tries; ++attempt) {
+      const probe_result r = probe(t, h, k, out, v_.bitmap_find);
+      if (r != probe_result::retry) return r == probe_result::hit;
+      detail::backoff(attempt);
+    }
+    return find_ordered(t, h, k, out);
+  }
+  __device__ bool contains(const tile_type& t, key_type k) const {
+    value_type v;
+    return find(t, k, v);
+  }
+
+  // ---------------------------------------------------------------- insert
+  __device__ insert_status insert(const tile_type& t, key_type k, value_type val) const {
+    if (!valid_key(k)) return insert_status::invalid;
+    const std::uint64_t h = home(k);
+    if (v_.precheck) {  // phase find, lock-free: a consistent hit means "already present"
+      value_type ignored;
+      if (probe(t, h, k, ignored, true) == probe_result::hit) return insert_status::present;
+    }
+    std::uint64_t m = lock(t, h, layout::multiple_lock);
+    if (scan_named(t, h, detail::bitmap(m), k) >= 0) {
+      unlock(t, h, m, layout::multiple_lock);
+      return insert_status::present;
+    }
+    std::int64_t e = find_empty(t, h);  // phase find_empty: e is now our hole
+    if (e < 0) {
+      unlock(t, h, m, layout::multiple_lock);
+      return insert_status::no_room;
+    }
+    if (static_cast<std::uint64_t>(e) - h < static_cast<std::uint64_t>(hop_range)) {
+      publish(t, h, m, e, k, val);  // phase update
+      return insert_status::inserted;
+    }
+    unlock(t, h, m, layout::multiple_lock);
+    // phase find_closer_empty: hop the hole back toward home.
+    for (int round = 0;; ++round) {
+      const int r = displace(t, h, e);
+      if (r == 0) break;
+      if (r < 0) {  // no member of any bucket before the hole can move into it
+        release_hole(t, e);
+        return insert_status::no_room;
+      }
+      detail::backoff(round);  // r > 0: every candidate was locked; their holders never wait
+    }
+    m = lock(t, h, layout::multiple_lock);
+    if (scan_named(t, h, detail::bitmap(m), k) >= 0) {  // inserted by someone else meanwhile
+      release_hole(t, e);
+      unlock(t, h, m, layout::multiple_lock);
+      return insert_status::present;
+    }
+    publish(t, h, m, e, k, val);
+    return insert_status::inserted;
+  }
+
+  // ---------------------------------------------------------------- erase
+  __device__ bool erase(const tile_type& t, key_type k) const {
+    if (!valid_key(k)) return false;
+    const std::uint64_t h = home(k);
+    if (v_.precheck) {  // a consistent miss linearises the erase as a no-op
+      value_type ignored;
+      if (probe(t, h, k, ignored, true) == probe_result::miss) return false;
+    }
+    const std::uint64_t m = lock(t, h, layout::multiple_lock);
+    const std::int64_t s = scan_named(t, h, detail::bitmap(m), k);
+    if (s < 0) {
+      unlock(t, h, m, layout::multiple_lock);
+      return false;
+    }
+    if (t.leader()) {
+      const unsigned d = static_cast<unsigned>(s - static_cast<std::int64_t>(h));
+      detail::st_relaxed(&v_.meta[h], m + layout::version_one);  // odd: readers re-read
+      __threadfence();
+      detail::st_relaxed(&v_.keys[s], empty_key);
+      detail::st_release(&v_.meta[h], ((m & ~(1ULL << d)) & ~layout::multiple_lock) + 2 * layout::version_one);
+    }
+    t.sync();
+    return true;
+  }
+
+  [[nodiscard]] __host__ __device__ const hopscotch_view& view() const { return v_; }
+
+ private:
+  hopscotch_view v_;
+
+  /// One lock-free look-up: hit / miss when the home's version was even and unchanged across the
+  /// reads of every lane, retry otherwise.
+  __device__ probe_result probe(const tile_type& t, std::uint64_t h, key_type k, value_type& out,
+                                bool by_bitmap) const {
+    const std::uint64_t m1 = detail::ld_acquire(&v_.meta[h]);
+    // Control flow must stay uniform across the tile: use the leader's bitmap; every lane's own
+    // version is checked below.
+    const unsigned bm = t.shfl(detail::bitmap(m1), 0);
+    const std::int64_t s = by_bitmap ? scan_named(t, h, bm, k) : scan_window(t, h, k);
+    value_type x = 0;
+    if (s >= 0) x = detail::ld_relaxed(&v_.values[s]);
+    __threadfence();
+    const std::uint64_t m2 = detail::ld_relaxed(&v_.meta[h]);
+    const std::uint64_t v0 = t.shfl(static_cast<unsigned long long>(detail::version(m1)), 0);
+    const bool ok = !detail::version_odd(m1) && detail::version(m1) == detail::version(m2) &&
+                    detail::version(m1) == v0;
+    if (t.ballot(!ok) != 0) return probe_result::retry;
+    out = x;
+    return s >= 0 ? probe_result::hit : probe_result::miss;
+  }
+
+  /// Wait-free fallback: one lane scans the window in ascending order with acquire loads.
+  __device__ bool find_ordered(const tile_type& t, std::uint64_t h, key_type k, value_type& out) const {
+    int found = 0;
+    value_type x = 0;
+    if (t.leader()) {
+      for (int d = 0; d < hop_range; ++d) {
+        if (detail::ld_acquire(&v_.keys[h + d]) != k) continue;
+        x = detail::ld_relaxed(&v_.values[h + d]);
+        __threadfence();
+        if (detail::ld_relaxed(&v_.keys[h + d]) == k) {
+          found = 1;
+          break;
+        }
+        // it moved on (always to a higher slot): keep scanning
+      }
+    }
+    found = t.shfl(found, 0);
+    out = t.shfl(static_cast<unsigned long long>(x), 0);
+    return found != 0;
+  }
+
+  /// Slot of k among the 32 slots of h's window, or -1 (one coalesced read when G = 32).
+  __device__ std::int64_t scan_window(const tile_type& t, std::uint64_t h, key_type k) const {
+#pragma unroll
+    for (int base = 0; base < hop_range; base += G) {
+      const key_type x = detail::ld_relaxed(&v_.keys[h + base + t.rank]);
+      const unsigned b = t.ballot(x == k);
+      if (b) return static_cast<std::int64_t>(h + base + __ffs(b) - 1);
+    }
+    return -1;
+  }
+
+  /// Slot of k among the slots that hop bitmap bm names, or -1.
+  __device__ std::int64_t scan_named(const tile_type& t, std::uint64_t h, unsigned bm, key_type k) const {
+    if constexpr (G == 1) {
+      while (bm) {
+        const int d = __ffs(bm) - 1;
+        if (detail::ld_relaxed(&v_.keys[h + d]) == k) return static_cast<std::int64_t>(h + d);
+        bm &= bm - 1;
+      }
+      return -1;
+    } else {
+#pragma unroll
+      for (int base = 0; base < hop_range; base += G) {
+        const unsigned chunk = (bm >> base) & tile_type::low;
+        if (!chunk) continue;
+        const bool named = (chunk >> t.rank) & 1u;
+        const key_type x = named ? detail::ld_relaxed(&v_.keys[h + base + t.rank]) : empty_key;
+        const unsigned b = t.ballot(named && x == k);
+        if (b) return static_cast<std::int64_t>(h + base + __ffs(b) - 1);
+      }
+      return -1;
+    }
+  }
+
+  /// Acquire `flag` on bucket h (spins; the tile holds nothing while it spins). Returns the word
+  /// as locked. Every lane re-reads the word with acquire so that its later loads are ordered.
+  __device__ std::uint64_t lock(const tile_type& t, std::uint64_t h, std::uint64_t flag) const {
+    unsigned long long got = 0;
+    if (t.leader()) {
+      for (int round = 0;; ++round) {
+        const std::uint64_t m = detail::ld_relaxed(&v_.meta[h]);
+        if (!(m & layout::lock_mask) && detail::cas(&v_.meta[h], m, m | flag) == m) {
+          got = m | flag;
+          break;
+        }
+        detail::backoff(round);
+      }
+      __threadfence();
+    }
+    got = t.shfl(got, 0);
+    if constexpr (G > 1) (void)detail::ld_acquire(&v_.meta[h]);
+    return got;
+  }
+  __device__ void unlock(const tile_type& t, std::uint64_t h, std::uint64_t m, std::uint64_t flag) const {
+    t.sync();
+    if (t.leader()) detail::st_release(&v_.meta[h], m & ~flag);
+    t.sync();
+  }
+
+  /// Write the pair into hole e (within reach of h), set its hop bit and release h's lock.
+  __device__ void publish(const tile_type& t, std::uint64_t h, std::uint64_t m, std::int64_t e, key_type k,
+                          value_type val) const {
+    t.sync();
+    if (t.leader()) {
+      detail::st_relaxed(&v_.values[e], val);
+      __threadfence();
+      detail::st_release(&v_.keys[e], k);
+      const unsigned d = static_cast<unsigned>(e - static_cast<std::int64_t>(h));
+      detail::st_release(&v_.meta[h], (m | (1ULL << d)) & ~layout::multiple_lock);
+    }
+    t.sync();
+  }
+
+  __device__ void release_hole(const tile_type& t, std::int64_t e) const {
+    t.sync();
+    if (t.leader()) detail::st_release(&v_.keys[e], empty_key);
+    t.sync();
+  }
+
+  /// Last slot that can hold an item (+1): homes are < n, items within 31 of home.
+  [[nodiscard]] __device__ std::uint64_t slot_limit() const { return v_.n_buckets + hop_range - 1; }
+
+  /// Phase find_empty: claim the nearest empty slot at or after h (CAS empty -> reserved).
+  __device__ std::int64_t find_empty(const tile_type& t, std::uint64_t h) const {
+    std::uint64_t limit = h + static_cast<std::uint64_t>(v_.probe_limit);
+    if (limit > slot_limit()) limit = slot_limit();
+    for (std::uint64_t base = h; base < limit; base += G) {
+      const std::uint64_t s = base + t.rank;
+      const key_type x = s < limit ? detail::ld_relaxed(&v_.keys[s]) : reserved_key;
+      unsigned b = t.ballot(x == empty_key);
+      while (b) {
+        const int l = __ffs(b) - 1;
+        bool ok = false;
+        if (static_cast<int>(t.rank) == l) ok = detail::cas(&v_.keys[s], empty_key, reserved_key) == empty_key;
+        if (t.ballot(ok)) {
+          if (t.leader()) __threadfence();
+          return static_cast<std::int64_t>(base + l);
+        }
+        b &= b - 1;
+      }
+    }
+    return -1;
+  }
+
+  /// One step of find_closer_empty over the swap heads b = e-31 .. e-1 (farthest first): returns
+  /// 0 with e moved closer when a member moved, -1 when no bucket has a member before the hole,
+  /// +1 when candidates exist but were all locked.
+  __device__ int displace(const tile_type& t, std::uint64_t h, std::int64_t& e) const {
+    while (static_cast<std::uint64_t>(e) - h >= static_cast<std::uint64_t>(hop_range)) {
+      bool moved = false, contended = false;
+      for (int base = 0; base < hop_range - 1 && !moved; base += G) {
+        const int i = base + static_cast<int>(t.rank);
+        const std::int64_t b = e - (hop_range - 1) + i;
+        const bool valid = i < hop_range - 1 && b >= 0;
+        const std::uint64_t m = valid ? detail::ld_relaxed(&v_.meta[b]) : 0;
+        const unsigned reach = valid ? (1u << static_cast<unsigned>(e - b)) - 1u : 0u;
+        const bool cand = (detail::bitmap(m) & reach) != 0;
+        const bool busy = cand && (m & layout::lock_mask);
+        contended |= t.any(busy);
+        unsigned bal = t.ballot(cand && !busy);
+        while (bal) {
+          const int l = __ffs(bal) - 1;
+          long long x = -1;
+          if (static_cast<int>(t.rank) == l) x = swap_value_into_empty(static_cast<std::uint64_t>(b), m, e);
+          x = t.shfl(x, l);
+          if (x >= 0) {
+            e = x;
+            moved = true;
+            break;
+          }
+          contended = true;
+          bal &= bal - 1;
+        }
+      }
+      if (!moved) return contended ? 1 : -1;
+    }
+    return 0;
+  }
+
+  /// swap_value_into_empty (one lane): swap_lock bucket b if its word is still m, move its first
+  /// member below hole e into e, and return the member's old slot (the new hole), or -1.
+  __device__ long long swap_value_into_empty(std::uint64_t b, std::uint64_t m, std::int64_t e) const {
+    if (detail::cas(&v_.meta[b], m, m | layout::swap_lock) != m) return -1;
+    __threadfence();
+    const unsigned de = static_cast<unsigned>(e - static_cast<std::int64_t>(b));
+    const unsigned d = static_cast<unsigned>(__ffs(detail::bitmap(m) & ((1u << de) - 1u)) - 1);
+    const std::uint64_t x = b + d;
+    // Temporary duplication: both hop bits set and the version odd while two copies exist.
+    const std::uint64_t dup = (m | layout::swap_lock | (1ULL << de)) + layout::version_one;
+    detail::st_relaxed(&v_.meta[b], dup);
+    __threadfence();
+    const key_type kx = detail::ld_relaxed(&v_.keys[x]);
+    const value_type vx = detail::ld_relaxed(&v_.values[x]);
+    detail::st_relaxed(&v_.values[e], vx);
+    __threadfence();
+    detail::st_relaxed(&v_.keys[e], kx);
+    __threadfence();
+    detail::st_relaxed(&v_.keys[x], reserved_key);
+    __threadfence();
+    detail::st_release(&v_.meta[b], ((dup & ~(1ULL << d)) & ~layout::swap_lock) + layout::version_one);
+    return static_cast<long long>(x);
+  }
+};
+
+}  // namespace gpu500::hash

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# GPU checks of the hash part (GLHT, paper 004): the GPU tests of a small case under
+# compute-sanitizer memcheck and racecheck, then the static and mixed benchmarks.
+# Called as `bash hash.sh BUILD OUT TABLE`; appends "hash|what|figure" rows to TABLE.
+# Environment: HASH_STATIC_KEYS (default 67108864 = 2^26), HASH_LF (0.8,0.9), HASH_SCALE (24,25,26),
+#              HASH_SANITIZE (1), HASH_RUNS_STATIC (3), HASH_RUNS_MIXED (5).
+set -uo pipefail
+BUILD=$1
+OUT=$2
+TABLE=$3
+bin=$BUILD/bin/gpu500
+tests=$BUILD/tests/unit/hash/test_hash_gpu
+status=0
+row() { echo "hash|$1|$2" >>"$TABLE"; }
+
+if [ "${HASH_SANITIZE:-1}" = 1 ] && command -v compute-sanitizer >/dev/null; then
+  small='Variants/Glht.BulkOperationsMatchTheModel/t32_window:Variants/Glht.BulkOperationsMatchTheModel/t1_bitmap:GlhtDeviceApi.UserKernels*:GlhtAsync.*'
+  for tool in memcheck racecheck; do
+    filter=$small
+    [ "$tool" = racecheck ] && filter='Variants/Glht.BulkOperationsMatchTheModel/t32_window:GlhtDeviceApi.UserKernelsWarpPerOp'
+    if compute-sanitizer --tool "$tool" --error-exitcode 9 "$tests" --gtest_filter="$filter" \
+        >"$OUT/hash-$tool.log" 2>&1; then
+      row "$tool (small case)" "clean: $(grep -Eo 'ERROR SUMMARY: [0-9]+ errors?|RACECHECK SUMMARY: [0-9]+ hazards?[^\n]*' "$OUT/hash-$tool.log" | tail -1)"
+    else
+      status=1
+      row "$tool (small case)" "FAILED: $(grep -E 'SUMMARY|FAILED' "$OUT/hash-$tool.log" | head -3 | tr '\n' ' ')"
+      tail -30 "$OUT/hash-$tool.log"
+    fi
+  done
+fi
+
+keys=${HASH_STATIC_KEYS:-67108864}
+echo "== hash static ($keys keys)"
+if "$bin" hash static --keys "$keys" --lf "${HASH_LF:-0.8,0.9}" --runs "${HASH_RUNS_STATIC:-3}" \
+    --json "$OUT/hash-static.json" >"$OUT/hash-static.txt" 2>"$OUT/hash-static.err"; then :; else status=1; fi
+cat "$OUT/hash-static.txt" "$OUT/hash-static.err"
+awk '$1 ~ /^(glht|glht-bitmap|glht-t8|glht-t1|linear|cuckoo|cpu)$/ && $2 ~ /^0\./ {
+       printf "hash|static %s LF %s|insert %s, hit %s, miss %s G/s (no room %s, %s)\n", $1, $2, $3, $4, $5, $9, $10 }' \
+  "$OUT/hash-static.txt" >>"$TABLE"
+grep -E '^  best GLHT' "$OUT/hash-static.txt" | sed 's/^  /hash|static|/' >>"$TABLE"
+
+echo "== hash mixed"
+if "$bin" hash mixed --scale "${HASH_SCALE:-24,25,26}" --runs "${HASH_RUNS_MIXED:-5}" \
+    --json "$OUT/hash-mixed.json" >"$OUT/hash-mixed.txt" 2>"$OUT/hash-mixed.err"; then :; else status=1; fi
+cat "$OUT/hash-mixed.txt" "$OUT/hash-mixed.err"
+awk '$1 ~ /^(glht|glht-bitmap|glht-t8|glht-t1|linear|chained|chained-alloc|cpu)$/ && $3 >= 16777216 {
+       printf "hash|mixed %s %s ops %s|%s G ops/s (%s)\n", $1, $2, $3, $5, $6 }' "$OUT/hash-mixed.txt" >>"$TABLE"
+awk '$1 ~ /^(glht|glht-t1|chained|chained-alloc|cpu)$/ && $3 == 100000 && $4 == 100000 {
+       printf "hash|paper mixed %s %s range 1e5|%s G ops/s (%s)\n", $1, $2, $5, $6 }' "$OUT/hash-mixed.txt" >>"$TABLE"
+grep -q '^validation: passed' "$OUT/hash-static.txt" && grep -q '^validation: passed' "$OUT/hash-mixed.txt" || status=1
+exit $status

@@ -1,0 +1,332 @@
+// The hash benchmark harness (gpu500/hash/bench.hpp): inputs, the CPU table's runs, the report
+// and the JSON. The GPU tables run in cuda/bench_gpu.cu.
+#include "gpu500/hash/bench.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <unordered_map>
+
+#include "gpu500/core/device.hpp"
+#include "gpu500/core/error.hpp"
+#include "gpu500/core/stats.hpp"
+#include "gpu500/core/timer.hpp"
+#include "gpu500/hash/cpu_hopscotch.hpp"
+#include "gpu500/hash/model.hpp"
+
+namespace gpu500::hash {
+
+namespace {
+
+/// Distinct keys: fmix64 is a bijection, so fmix64(base + i) never repeats; present keys take
+/// i in [0, n), absent keys i in [n, 2n).
+std::vector<key_type> distinct_keys(std::uint64_t seed, index_t first, index_t n) {
+  std::vector<key_type> k(static_cast<std::size_t>(n));
+  const std::uint64_t base = fmix64(seed) << 32;
+#pragma omp parallel for schedule(static)
+  for (index_t i = 0; i < n; ++i) k[i] = fmix64(base + static_cast<std::uint64_t>(first + i)) >> 1;  // < 2^63
+  return k;
+}
+
+std::vector<op> make_ops(index_t n, index_t range, const std::array<int, 3>& mix, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<std::uint64_t> key(0, static_cast<std::uint64_t>(range) - 1);
+  std::uniform_int_distribution<int> pct(0, 99);
+  std::vector<op> ops(static_cast<std::size_t>(n));
+  for (auto& o : ops) {
+    const int p = pct(rng);
+    o.kind = p < mix[0] ? op_kind::insert : p < mix[0] + mix[1] ? op_kind::erase : op_kind::find;
+    o.key = key(rng);
+    o.value = rng() >> 1;
+  }
+  return ops;
+}
+
+/// Lower bound of DRAM bytes per operation, the same model for every table: the operation's
+/// input and output arrays plus one 32-byte sector of the table per key touched and one per value.
+constexpr double kBytesInsert = 16 + 1 + 64, kBytesHit = 8 + 8 + 1 + 64, kBytesMiss = 8 + 1 + 32;
+
+std::string mix_name(const std::array<int, 3>& m) {
+  return std::to_string(m[0]) + "/" + std::to_string(m[1]) + "/" + std::to_string(m[2]);
+}
+
+struct cpu_static {
+  double insert_s, hit_s, miss_s;
+  std::int64_t no_room;
+  std::string error;
+};
+
+cpu_static run_cpu_static(const std::vector<key_type>& keys, const std::vector<value_type>& values,
+                          const std::vector<key_type>& absent, double lf, int runs, bool check) {
+  const auto buckets = static_cast<index_t>(static_cast<double>(keys.size()) / lf + 0.5);
+  std::vector<double> ti, th, tm;
+  cpu_static r{};
+  for (int run = 0; run < runs; ++run) {
+    cpu_hopscotch_map m(buckets);
+    // Single inserts on OpenMP threads, no growth: the same contract as the GPU tables here.
+    std::vector<insert_status> st(keys.size());
+    const auto nk = static_cast<std::int64_t>(keys.size());
+    stopwatch w;
+#pragma omp parallel for schedule(static)
+    for (std::int64_t i = 0; i < nk; ++i) st[i] = m.insert(keys[i], values[i]);
+    ti.push_back(w.seconds());
+    std::vector<value_type> got, ignored;
+    w.restart();
+    const auto found = m.find(keys, got);
+    th.push_back(w.seconds());
+    w.restart();
+    const auto miss = m.find(absent, ignored);
+    tm.push_back(w.seconds());
+    if (run + 1 != runs) continue;
+    std::int64_t bad = 0;
+    r.no_room = 0;
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+      if (st[i] == insert_status::no_room) {
+        ++r.no_room;
+        bad += found[i] != 0;
+      } else {
+        bad += st[i] != insert_status::inserted || !found[i] || got[i] != values[i];
+      }
+    }
+    for (auto f : miss) bad += f != 0;
+    if (bad) r.error = std::to_string(bad) + " wrong results";
+    if (r.error.empty() && check) {
+      std::unordered_map<key_type, value_type> c;
+      const auto rep = check_hopscotch_invariants(m.snapshot(), &c);
+      if (!rep.ok || static_cast<std::int64_t>(c.size()) != nk - r.no_room) r.error = "invariants " + rep.summary();
+    }
+  }
+  r.insert_s = median(ti);
+  r.hit_s = median(th);
+  r.miss_s = median(tm);
+  return r;
+}
+
+bench_gpu::mixed_timing run_cpu_mixed(const std::vector<op>& ops, index_t range, int runs, bool validate) {
+  index_t inserts = 0;
+  for (const auto& o : ops) inserts += o.kind == op_kind::insert;
+  const index_t buckets = std::max<index_t>(static_cast<index_t>(1.25 * static_cast<double>(std::min(range, inserts))), 1024);
+  bench_gpu::mixed_timing r;
+  std::vector<double> t;
+  for (int run = 0; run < runs; ++run) {
+    cpu_hopscotch_map m(buckets);
+    stopwatch w;
+    const auto res = m.mixed(ops);
+    t.push_back(w.seconds());
+    if (run != 0 || !validate) continue;
+    std::unordered_map<key_type, value_type> after;
+    const auto inv = check_hopscotch_invariants(m.snapshot(), &after);
+    const auto rep = check_batch({}, ops, res, after);
+    r.checked = true;
+    if (!inv.ok) r.error = "invariants " + inv.summary();
+    else if (!rep.ok) r.error = rep.summary();
+  }
+  r.seconds = median(t);
+  return r;
+}
+
+std::vector<std::string> tables_for(const std::vector<std::string>& asked, backend where, bool with_cpu) {
+  std::vector<std::string> t = asked;
+  if (t.empty()) {
+    if (where == backend::cuda) t = gpu_table_names();
+    if (where == backend::cpu || with_cpu) t.push_back("cpu");
+  }
+  for (const auto& name : t) {
+    const auto all = gpu_table_names();
+    if (name != "cpu" && std::find(all.begin(), all.end(), name) == all.end())
+      throw usage_error("hash: unknown table '" + name + "' (tables: glht glht-bitmap glht-t8 glht-t1 linear "
+                        "quadratic cuckoo chained chained-alloc cpu)");
+    if (name != "cpu" && where == backend::cpu) throw usage_error("hash: table '" + name + "' needs --backend cuda");
+  }
+  return t;
+}
+
+json::value header(const char* what, backend where, double* copy_gbs) {
+  json::value j = json::value::make_object();
+  j["benchmark"] = what;
+  j["backend"] = backend_name(where);
+  j["cpu_threads"] = omp_get_max_threads();
+  j["key_bytes"] = 8;
+  j["value_bytes"] = 8;
+  *copy_gbs = 0;
+  if (where == backend::cuda) {
+    j["device"] = bench_gpu::device_name();
+    *copy_gbs = bench_gpu::copy_bandwidth_gbs(std::size_t{1} << 30);
+    j["copy_bandwidth_gbs"] = *copy_gbs;
+  }
+  return j;
+}
+
+}  // namespace
+
+json::value run_static_bench(const static_config& cfg, std::FILE* out, bool* valid) {
+  GPU500_EXPECTS(cfg.keys >= 1, "hash static: --keys must be positive");
+  GPU500_EXPECTS(cfg.runs >= 1, "hash static: --runs must be positive");
+  for (double lf : cfg.load_factors)
+    if (!(lf > 0 && lf < 1)) throw usage_error("hash static: load factors must be in (0, 1)");
+  const auto tables = tables_for(cfg.tables, cfg.where, cfg.with_cpu);
+  double copy_gbs = 0;
+  json::value j = header("hash static", cfg.where, &copy_gbs);
+  const auto keys = distinct_keys(cfg.seed, 0, cfg.keys);
+  const auto absent = distinct_keys(cfg.seed, cfg.keys, cfg.keys);
+  std::vector<value_type> values(keys.size());
+  for (std::size_t i = 0; i < keys.size(); ++i) values[i] = fmix64(keys[i] ^ 0x5bd1e995ULL) >> 1;
+  const bool check = cfg.keys <= (index_t{1} << 22);  // full invariant check of the snapshot
+  j["keys"] = cfg.keys;
+  j["runs"] = cfg.runs;
+  std::fprintf(out, "hash static: %lld distinct keys, 64-bit keys and values, median of %d runs, %s",
+               static_cast<long long>(cfg.keys), cfg.runs, cfg.where == backend::cuda ? "" : "cpu backend\n");
+  if (cfg.where == backend::cuda)
+    std::fprintf(out, "device %s, device copy %.0f GB/s\n", bench_gpu::device_name().c_str(), copy_gbs);
+  std::fprintf(out, "%-14s %5s %11s %11s %11s %8s %8s %8s %9s  %s\n", "table", "LF", "insert G/s", "hit G/s",
+               "miss G/s", "ins %bw", "hit %bw", "miss %bw", "no room", "valid");
+  bool all_ok = true;
+  json::value rows = json::value::make_array();
+  for (double lf : cfg.load_factors) {
+    double cpu_ins = 0, cpu_hit = 0, cpu_miss = 0, best_ins = 0, best_hit = 0, best_miss = 0;
+    for (const auto& name : tables) {
+      double ins = 0, hit = 0, miss = 0;
+      std::string err;
+      int attempts = 1;
+      std::int64_t no_room = 0;
+      try {
+        if (name == "cpu") {
+          const auto r = run_cpu_static(keys, values, absent, lf, cfg.runs, check);
+          ins = r.insert_s, hit = r.hit_s, miss = r.miss_s, err = r.error, no_room = r.no_room;
+        } else {
+          const auto r = bench_gpu::run_static(name, keys, values, absent, lf, cfg.runs, check);
+          ins = r.insert_s, hit = r.find_hit_s, miss = r.find_miss_s, err = r.error, attempts = r.build_attempts;
+          no_room = r.no_room;
+        }
+      } catch (const resource_error&) {
+        throw;
+      } catch (const error& e) {
+        err = e.what();
+      }
+      const double n = static_cast<double>(cfg.keys);
+      const double gi = ins > 0 ? n / ins / 1e9 : 0, gh = hit > 0 ? n / hit / 1e9 : 0, gm = miss > 0 ? n / miss / 1e9 : 0;
+      auto pct = [&](double gops, double bytes) { return copy_gbs > 0 ? 100.0 * gops * bytes / copy_gbs : 0.0; };
+      all_ok = all_ok && err.empty();
+      std::fprintf(out, "%-14s %5.2f %11.3f %11.3f %11.3f %7.1f%% %7.1f%% %7.1f%% %9lld  %s\n", name.c_str(), lf, gi,
+                   gh, gm, pct(gi, kBytesInsert), pct(gh, kBytesHit), pct(gm, kBytesMiss),
+                   static_cast<long long>(no_room), err.empty() ? "ok" : err.c_str());
+      json::value row = json::value::make_object();
+      row["table"] = name;
+      row["load_factor"] = lf;
+      row["insert_gps"] = gi;
+      row["find_hit_gps"] = gh;
+      row["find_miss_gps"] = gm;
+      row["insert_s"] = ins;
+      row["find_hit_s"] = hit;
+      row["find_miss_s"] = miss;
+      row["insert_pct_copy_bw"] = pct(gi, kBytesInsert);
+      row["find_hit_pct_copy_bw"] = pct(gh, kBytesHit);
+      row["find_miss_pct_copy_bw"] = pct(gm, kBytesMiss);
+      row["build_attempts"] = attempts;
+      row["no_room"] = no_room;
+      row["valid"] = err.empty();
+      if (!err.empty()) row["error"] = err;
+      rows.push_back(row);
+      if (name == "cpu") cpu_ins = gi, cpu_hit = gh, cpu_miss = gm;
+      else if (name.rfind("glht", 0) == 0) {
+        best_ins = std::max(best_ins, gi);
+        best_hit = std::max(best_hit, gh);
+        best_miss = std::max(best_miss, gm);
+      }
+    }
+    if (cpu_ins > 0 && best_ins > 0) {
+      std::fprintf(out, "  best GLHT / CPU table at LF %.2f: insert %.1fx, hit %.1fx, miss %.1fx\n", lf,
+                   best_ins / cpu_ins, best_hit / cpu_hit, best_miss / cpu_miss);
+      json::value s = json::value::make_object();
+      s["load_factor"] = lf;
+      s["insert"] = best_ins / cpu_ins;
+      s["find_hit"] = best_hit / cpu_hit;
+      s["find_miss"] = best_miss / cpu_miss;
+      j["speedup_vs_cpu"].push_back(s);
+    }
+  }
+  j["rows"] = rows;
+  j["bytes_model"] = "lower bound per op: insert 81 B, find-hit 81 B, find-miss 41 B (I/O arrays + one 32-B sector per key and value touched)";
+  j["valid"] = all_ok;
+  std::fprintf(out, "validation: %s\n", all_ok ? "passed" : "FAILED");
+  *valid = all_ok;
+  return j;
+}
+
+json::value run_mixed_bench(const mixed_config& cfg, std::FILE* out, bool* valid) {
+  GPU500_EXPECTS(cfg.ops >= 1 && cfg.runs >= 1, "hash mixed: --ops and --runs must be positive");
+  for (const auto& m : cfg.mixes)
+    if (m[0] < 0 || m[1] < 0 || m[2] < 0 || m[0] + m[1] + m[2] != 100)
+      throw usage_error("hash mixed: a mix must be three percentages adding up to 100");
+  for (auto r : cfg.ranges)
+    if (r < 1) throw usage_error("hash mixed: key ranges must be positive");
+  auto tables = tables_for(cfg.tables, cfg.where, cfg.with_cpu);
+  tables.erase(std::remove(tables.begin(), tables.end(), std::string("cuckoo")), tables.end());  // static only
+  double copy_gbs = 0;
+  json::value j = header("hash mixed", cfg.where, &copy_gbs);
+  j["runs"] = cfg.runs;
+  if (cfg.where == backend::cuda)
+    std::fprintf(out, "hash mixed: device %s, device copy %.0f GB/s, median of %d runs, empty table at start\n",
+                 bench_gpu::device_name().c_str(), copy_gbs, cfg.runs);
+  else
+    std::fprintf(out, "hash mixed: cpu backend (%d threads), median of %d runs, empty table at start\n",
+                 omp_get_max_threads(), cfg.runs);
+  std::fprintf(out, "%-14s %9s %10s %11s %11s  %s\n", "table", "mix i/e/f", "ops", "key range", "G ops/s", "valid");
+  struct run_case {
+    index_t ops, range;
+  };
+  std::vector<run_case> cases;
+  for (auto r : cfg.ranges) cases.push_back({cfg.ops, r});
+  if (cfg.where == backend::cuda)
+    for (int s : cfg.scale_log2) cases.push_back({index_t{1} << s, index_t{1} << s});
+  bool all_ok = true;
+  json::value rows = json::value::make_array();
+  for (const auto& c : cases) {
+    for (const auto& mix : cfg.mixes) {
+      const auto ops = make_ops(c.ops, c.range, mix, cfg.seed ^ static_cast<std::uint64_t>(c.range * 131 + mix[0]));
+      const bool validate = c.ops <= cfg.check_limit;
+      const int runs = c.ops > cfg.ops ? std::min(cfg.runs, 3) : cfg.runs;  // scale runs: at most 3
+      double cpu_rate = 0, best = 0;
+      for (const auto& name : tables) {
+        bench_gpu::mixed_timing r;
+        try {
+          r = name == "cpu" ? run_cpu_mixed(ops, c.range, runs, validate)
+                            : bench_gpu::run_mixed(name, ops, c.range, runs, validate);
+        } catch (const resource_error&) {
+          throw;
+        } catch (const error& e) {
+          r.error = e.what();
+        }
+        const double rate = r.seconds > 0 ? static_cast<double>(c.ops) / r.seconds / 1e9 : 0;
+        all_ok = all_ok && r.error.empty();
+        std::fprintf(out, "%-14s %9s %10lld %11lld %11.4f  %s\n", name.c_str(), mix_name(mix).c_str(),
+                     static_cast<long long>(c.ops), static_cast<long long>(c.range), rate,
+                     !r.error.empty() ? r.error.c_str() : r.checked ? "ok" : "not checked");
+        json::value row = json::value::make_object();
+        row["table"] = name;
+        row["mix"] = mix_name(mix);
+        row["ops"] = c.ops;
+        row["key_range"] = c.range;
+        row["gops"] = rate;
+        row["seconds"] = r.seconds;
+        row["checked"] = r.checked;
+        row["valid"] = r.error.empty();
+        if (!r.error.empty()) row["error"] = r.error;
+        rows.push_back(row);
+        if (name == "cpu") cpu_rate = rate;
+        else if (name.rfind("glht", 0) == 0) best = std::max(best, rate);
+      }
+      if (cpu_rate > 0 && best > 0)
+        std::fprintf(out, "  best GLHT / CPU table: %.1fx\n", best / cpu_rate);
+    }
+  }
+  j["rows"] = rows;
+  j["valid"] = all_ok;
+  std::fprintf(out, "validation: %s\n", all_ok ? "passed" : "FAILED");
+  *valid = all_ok;
+  return j;
+}
+
+}  // namespace gpu500::hash

@@ -1,0 +1,277 @@
+// GPU side of the hash benchmark (gpu500/hash/bench.hpp): one adapter per table, CUDA-event
+// timing, validation of every result on the host.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <unordered_map>
+
+#include "gpu500/core/cuda_check.cuh"
+#include "gpu500/core/device.hpp"
+#include "gpu500/core/error.hpp"
+#include "gpu500/core/stats.hpp"
+#include "gpu500/hash/baselines.hpp"
+#include "gpu500/hash/bench.hpp"
+#include "gpu500/hash/hopscotch_map.hpp"
+#include "gpu500/hash/model.hpp"
+#include "kernels.cuh"
+
+namespace gpu500::hash {
+
+std::vector<std::string> gpu_table_names() {
+  return {"glht", "glht-bitmap", "glht-t8", "glht-t1", "linear", "quadratic", "cuckoo", "chained", "chained-alloc"};
+}
+
+namespace bench_gpu {
+namespace {
+
+/// What the benchmark needs from a GPU table.
+struct gpu_table {
+  virtual ~gpu_table() = default;
+  virtual void reset() = 0;      ///< empty the table (not timed)
+  virtual void timed_setup() {}  ///< work timed together with the first operation (chained-alloc)
+  virtual void insert(const key_type* k, const value_type* v, index_t n, insert_status* st) = 0;
+  virtual void find(const key_type* k, index_t n, value_type* v, std::uint8_t* f) = 0;
+  virtual void mixed(const op* ops, index_t n, op_result* r) = 0;
+  [[nodiscard]] virtual bool has_mixed() const { return true; }
+  [[nodiscard]] virtual bool reports_status() const { return true; }
+  [[nodiscard]] virtual bool has_snapshot() const { return false; }
+  virtual table_snapshot snapshot() { return {}; }
+  int attempts = 1;
+};
+
+struct glht_table final : gpu_table {
+  hopscotch_map m;
+  glht_table(index_t cap, hopscotch_options o) : m(cap, o) {}
+  void reset() override { m.clear(); }
+  void insert(const key_type* k, const value_type* v, index_t n, insert_status* st) override {
+    m.insert_async(k, v, n, st, nullptr);
+  }
+  void find(const key_type* k, index_t n, value_type* v, std::uint8_t* f) override { m.find_async(k, n, v, f, nullptr); }
+  void mixed(const op* ops, index_t n, op_result* r) override { m.mixed_async(ops, n, r, nullptr); }
+  [[nodiscard]] bool has_snapshot() const override { return true; }
+  table_snapshot snapshot() override { return m.snapshot(); }
+};
+
+struct probing_table final : gpu_table {
+  probing_map m;
+  probing_table(index_t cap, probing p) : m(cap, p) {}
+  void reset() override { m.clear(); }
+  void insert(const key_type* k, const value_type* v, index_t n, insert_status* st) override {
+    m.insert_async(k, v, n, st, nullptr);
+  }
+  void find(const key_type* k, index_t n, value_type* v, std::uint8_t* f) override { m.find_async(k, n, v, f, nullptr); }
+  void mixed(const op* ops, index_t n, op_result* r) override { m.mixed_async(ops, n, r, nullptr); }
+};
+
+struct cuckoo_table final : gpu_table {
+  cuckoo_map m;
+  explicit cuckoo_table(index_t cap) : m(cap) {}
+  void reset() override {}
+  void insert(const key_type* k, const value_type* v, index_t n, insert_status*) override { attempts = m.build(k, v, n); }
+  void find(const key_type* k, index_t n, value_type* v, std::uint8_t* f) override { m.find_async(k, n, v, f, nullptr); }
+  void mixed(const op*, index_t, op_result*) override { throw error("cuckoo: static table"); }
+  [[nodiscard]] bool has_mixed() const override { return false; }
+  [[nodiscard]] bool reports_status() const override { return false; }
+};
+
+struct chained_table final : gpu_table {
+  chained_map m;
+  bool alloc_timed;
+  chained_table(index_t buckets, index_t nodes, bool timed) : m(buckets, nodes, !timed), alloc_timed(timed) {}
+  void reset() override { m.clear(); }
+  void timed_setup() override {
+    if (alloc_timed) m.allocate_pool();
+  }
+  void insert(const key_type* k, const value_type* v, index_t n, insert_status* st) override {
+    m.insert_async(k, v, n, st, nullptr);
+  }
+  void find(const key_type* k, index_t n, value_type* v, std::uint8_t* f) override { m.find_async(k, n, v, f, nullptr); }
+  void mixed(const op* ops, index_t n, op_result* r) override { m.mixed_async(ops, n, r, nullptr); }
+};
+
+std::unique_ptr<gpu_table> make_table(const std::string& name, index_t buckets, index_t inserts) {
+  auto glht = [&](int tile, find_mode f) {
+    hopscotch_options o;
+    o.tile = tile;
+    o.find = f;
+    return std::make_unique<glht_table>(buckets, o);
+  };
+  if (name == "glht") return glht(32, find_mode::window);
+  if (name == "glht-bitmap") return glht(32, find_mode::bitmap);
+  if (name == "glht-t8") return glht(8, find_mode::bitmap);
+  if (name == "glht-t1") return glht(1, find_mode::bitmap);
+  if (name == "linear") return std::make_unique<probing_table>(buckets, probing::linear);
+  if (name == "quadratic") return std::make_unique<probing_table>(buckets, probing::quadratic);
+  if (name == "cuckoo") return std::make_unique<cuckoo_table>(buckets);
+  if (name == "chained") return std::make_unique<chained_table>(buckets, std::max<index_t>(inserts, 1), false);
+  if (name == "chained-alloc") return std::make_unique<chained_table>(buckets, std::max<index_t>(inserts, 1), true);
+  throw usage_error("hash: unknown table '" + name + "'");
+}
+
+/// Seconds taken by f() on the default stream (CUDA events).
+template <class F>
+double timed(F&& f) {
+  cudaEvent_t a, b;
+  GPU500_CUDA_CHECK(cudaEventCreate(&a));
+  GPU500_CUDA_CHECK(cudaEventCreate(&b));
+  GPU500_CUDA_CHECK(cudaDeviceSynchronize());
+  GPU500_CUDA_CHECK(cudaEventRecord(a));
+  f();
+  GPU500_CUDA_CHECK(cudaEventRecord(b));
+  GPU500_CUDA_CHECK(cudaEventSynchronize(b));
+  float ms = 0;
+  GPU500_CUDA_CHECK(cudaEventElapsedTime(&ms, a, b));
+  cudaEventDestroy(a);
+  cudaEventDestroy(b);
+  return ms / 1e3;
+}
+
+template <class T>
+std::vector<T> download(const detail::device_array<T>& d, std::size_t n) {
+  std::vector<T> h(n);
+  d.download(h);
+  return h;
+}
+
+}  // namespace
+
+bool available() { return cuda_available(); }
+
+std::string device_name() {
+  const auto d = cuda_devices();
+  return d.empty() ? std::string("none") : d.front().name;
+}
+
+double copy_bandwidth_gbs(std::size_t bytes) {
+  detail::device_array<char> a(bytes), b(bytes);
+  GPU500_CUDA_CHECK(cudaMemset(a.data(), 1, bytes));
+  std::vector<double> t;
+  for (int i = 0; i < 6; ++i)
+    t.push_back(timed([&] { GPU500_CUDA_CHECK(cudaMemcpyAsync(b.data(), a.data(), bytes, cudaMemcpyDeviceToDevice)); }));
+  t.erase(t.begin());  // warm-up
+  return 2.0 * static_cast<double>(bytes) / median(t) / 1e9;
+}
+
+static_timing run_static(const std::string& name, const std::vector<key_type>& keys,
+                         const std::vector<value_type>& values, const std::vector<key_type>& absent,
+                         double load_factor, int runs, bool check_invariants) {
+  const auto n = static_cast<index_t>(keys.size());
+  const auto buckets = static_cast<index_t>(static_cast<double>(n) / load_factor + 0.5);
+  auto table = make_table(name, buckets, n);
+  detail::device_array<key_type> dk, dabs;
+  detail::device_array<value_type> dv, dout;
+  detail::device_array<insert_status> dst(n);
+  detail::device_array<std::uint8_t> dfound(n), dmiss(n);
+  dk.upload(keys);
+  dv.upload(values);
+  dabs.upload(absent);
+  dout.allocate(n);
+  std::vector<double> ti, th, tm;
+  static_timing r;
+  for (int run = 0; run < runs; ++run) {
+    table->reset();
+    GPU500_CUDA_CHECK(cudaMemset(dst.data(), 0xff, n * sizeof(insert_status)));
+    ti.push_back(timed([&] {
+      table->timed_setup();
+      table->insert(dk.data(), dv.data(), n, dst.data());
+    }));
+    th.push_back(timed([&] { table->find(dk.data(), n, dout.data(), dfound.data()); }));
+    tm.push_back(timed([&] { table->find(dabs.data(), static_cast<index_t>(absent.size()), nullptr, dmiss.data()); }));
+  }
+  r.insert_s = median(ti);
+  r.find_hit_s = median(th);
+  r.find_miss_s = median(tm);
+  r.build_attempts = table->attempts;
+  // Validation of the last run, on the host.
+  // A key whose insert reported no_room must be absent; every other key present with its value.
+  std::int64_t bad_status = 0, missed = 0, wrong = 0, phantom = 0;
+  std::vector<insert_status> st(keys.size(), insert_status::inserted);
+  if (table->reports_status()) st = download(dst, keys.size());
+  const auto found = download(dfound, keys.size());
+  const auto got = download(dout, keys.size());
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    if (st[i] == insert_status::no_room) {
+      ++r.no_room;
+      phantom += found[i] != 0;
+      continue;
+    }
+    bad_status += st[i] != insert_status::inserted;
+    missed += !found[i];
+    wrong += found[i] && got[i] != values[i];
+  }
+  const auto miss = download(dmiss, absent.size());
+  for (auto f : miss) phantom += f != 0;
+  if (bad_status || missed || wrong || phantom)
+    r.error = std::to_string(bad_status) + " inserts not 'inserted', " + std::to_string(missed) + " keys missed, " +
+              std::to_string(wrong) + " wrong values, " + std::to_string(phantom) + " absent keys found";
+  if (r.error.empty() && check_invariants && table->has_snapshot()) {
+    std::unordered_map<key_type, value_type> contents;
+    const auto rep = check_hopscotch_invariants(table->snapshot(), &contents);
+    if (!rep.ok) r.error = "invariants " + rep.summary();
+    else if (static_cast<std::int64_t>(contents.size()) != static_cast<std::int64_t>(keys.size()) - r.no_room)
+      r.error = "table holds " + std::to_string(contents.size()) + " keys";
+  }
+  return r;
+}
+
+mixed_timing run_mixed(const std::string& name, const std::vector<op>& ops, index_t range, int runs, bool validate) {
+  const auto n = static_cast<index_t>(ops.size());
+  index_t inserts = 0;
+  for (const auto& o : ops) inserts += o.kind == op_kind::insert;
+  mixed_timing r;
+  // GLHT and chaining: buckets for every key that can be present at once (load <= 0.8); the
+  // probing tables never reuse a tombstone, so they get room for every insert.
+  const index_t live = std::min(range, inserts);
+  const index_t buckets = std::max<index_t>(static_cast<index_t>(1.25 * static_cast<double>(live)), 1024);
+  const bool probing_table = name == "linear" || name == "quadratic";
+  auto table = make_table(name, probing_table ? std::max<index_t>(buckets, 5 * inserts / 4 + 1024) : buckets,
+                          std::max<index_t>(inserts, 1));
+  if (!table->has_mixed()) throw usage_error("hash: table '" + name + "' has no mixed operations");
+  detail::device_array<op> dops;
+  dops.upload(ops);
+  detail::device_array<op_result> dres(n);
+  std::vector<double> t;
+  for (int run = 0; run < runs; ++run) {
+    table->reset();
+    t.push_back(timed([&] {
+      table->timed_setup();
+      table->mixed(dops.data(), n, dres.data());
+    }));
+    if (run != 0 || !validate) continue;
+    // Validate the first run: final contents (snapshot, or a find of every key of the range)
+    // against the batch checker, with an empty table before.
+    std::unordered_map<key_type, value_type> after;
+    std::string err;
+    if (table->has_snapshot()) {
+      const auto rep = check_hopscotch_invariants(table->snapshot(), &after);
+      if (!rep.ok) err = "invariants " + rep.summary();
+    } else {
+      std::vector<key_type> all(static_cast<std::size_t>(range));
+      for (index_t k = 0; k < range; ++k) all[k] = static_cast<key_type>(k);
+      detail::device_array<key_type> dk;
+      dk.upload(all);
+      detail::device_array<value_type> dv(range);
+      detail::device_array<std::uint8_t> df(range);
+      table->find(dk.data(), range, dv.data(), df.data());
+      GPU500_CUDA_CHECK(cudaDeviceSynchronize());
+      const auto f = download(df, all.size());
+      const auto v = download(dv, all.size());
+      for (std::size_t i = 0; i < all.size(); ++i)
+        if (f[i]) after.emplace(all[i], v[i]);
+    }
+    const auto res = download(dres, ops.size());
+    if (err.empty()) {
+      const auto rep = check_batch({}, ops, res, after, /*allow_no_room=*/true);  // async: no growth
+      if (!rep.ok) err = rep.summary();
+    }
+    r.checked = true;
+    r.error = err;
+  }
+  r.seconds = median(t);
+  return r;
+}
+
+}  // namespace bench_gpu
+}  // namespace gpu500::hash

@@ -1,0 +1,257 @@
+// GPU tests of GLHT's device-side API from user kernels and of the async bulk API (skip without
+// a GPU). Checks on the host with model.hpp (no code shared with the kernels).
+#include <cuda_runtime.h>
+#include <gtest/gtest.h>
+
+#include <random>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "gpu500/core/device.hpp"
+#include "gpu500/hash/hopscotch_map.hpp"
+#include "gpu500/hash/hopscotch_ref.cuh"
+#include "gpu500/hash/model.hpp"
+
+using namespace gpu500;
+using namespace gpu500::hash;
+
+#define SKIP_WITHOUT_GPU() \
+  if (!gpu500::cuda_available()) GTEST_SKIP() << "no CUDA device"
+#define CUDA_OK(x) ASSERT_EQ((x), cudaSuccess)
+
+namespace {
+
+template <class T>
+T* to_device(const std::vector<T>& h) {
+  T* d = nullptr;
+  if (cudaMalloc(&d, std::max<std::size_t>(h.size(), 1) * sizeof(T)) != cudaSuccess) return nullptr;
+  cudaMemcpy(d, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice);
+  return d;
+}
+template <class T>
+std::vector<T> to_host(const T* d, std::size_t n) {
+  std::vector<T> h(n);
+  cudaMemcpy(h.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost);
+  return h;
+}
+
+// A user kernel: tile G per key, inserts.
+template <int G>
+__global__ void user_insert(hopscotch_view v, const key_type* keys, int n, insert_status* st) {
+  const tile<G> t;
+  const hopscotch_ref<G> ref(v);
+  const int i = static_cast<int>((blockIdx.x * blockDim.x + threadIdx.x) / G);
+  if (i >= n) return;  // uniform per tile
+  const auto r = ref.insert(t, keys[i], keys[i] * 3 + 1);
+  if (t.leader()) st[i] = r;
+}
+
+template <int G>
+__global__ void user_find(hopscotch_view v, const key_type* keys, int n, value_type* out, std::uint8_t* found) {
+  const tile<G> t;
+  const hopscotch_ref<G> ref(v);
+  const int i = static_cast<int>((blockIdx.x * blockDim.x + threadIdx.x) / G);
+  if (i >= n) return;
+  value_type x = 0;
+  const bool f = ref.find(t, keys[i], x);
+  if (t.leader()) out[i] = x, found[i] = f;
+}
+
+template <int G>
+__global__ void user_erase(hopscotch_view v, const key_type* keys, int n, std::uint8_t* erased) {
+  const tile<G> t;
+  const hopscotch_ref<G> ref(v);
+  const int i = static_cast<int>((blockIdx.x * blockDim.x + threadIdx.x) / G);
+  if (i >= n) return;
+  const bool e = ref.erase(t, keys[i]);
+  if (t.leader()) erased[i] = e;
+}
+
+/// One kernel, two roles: tiles with even index write (erase a key of `churn_out`, insert one of
+/// `churn_in`: displacement at high load), odd tiles look up `stable` keys over and over. A key
+/// of `stable` is present throughout, so every look-up must hit with its value.
+template <int G>
+__global__ void churn_while_finding(hopscotch_view v, const key_type* churn_out, const key_type* churn_in, int nchurn,
+                                    const key_type* stable, int nstable, int rounds, unsigned long long* misses,
+                                    unsigned long long* wrong, insert_status* st) {
+  const tile<G> t;
+  const hopscotch_ref<G> ref(v);
+  const int tid = static_cast<int>((blockIdx.x * blockDim.x + threadIdx.x) / G);
+  const int ntiles = static_cast<int>(gridDim.x * blockDim.x / G);
+  if (tid % 2 == 0) {
+    for (int i = tid / 2; i < nchurn; i += ntiles / 2) {
+      ref.erase(t, churn_out[i]);
+      const auto r = ref.insert(t, churn_in[i], churn_in[i] * 3 + 1);
+      if (t.leader()) st[i] = r;
+    }
+  } else {
+    for (int r = 0; r < rounds; ++r)
+      for (int i = tid / 2; i < nstable; i += ntiles / 2) {
+        value_type x = 0;
+        const bool f = ref.find(t, stable[i], x);
+        if (t.leader()) {
+          if (!f) atomicAdd(misses, 1ULL);
+          else if (x != stable[i] * 3 + 1) atomicAdd(wrong, 1ULL);
+        }
+      }
+  }
+}
+
+template <int G>
+void device_api_roundtrip(const hopscotch_options& o) {
+  hopscotch_map t(1 << 12, o);
+  std::vector<key_type> keys(3000);
+  std::mt19937_64 rng(G);
+  for (auto& k : keys) k = rng() >> 1;
+  keys[10] = keys[11];  // one duplicate
+  auto* dk = to_device(keys);
+  ASSERT_NE(dk, nullptr);
+  insert_status* dst = nullptr;
+  value_type* dv = nullptr;
+  std::uint8_t* df = nullptr;
+  CUDA_OK(cudaMalloc(&dst, keys.size() * sizeof(insert_status)));
+  CUDA_OK(cudaMalloc(&dv, keys.size() * sizeof(value_type)));
+  CUDA_OK(cudaMalloc(&df, keys.size()));
+  const int n = static_cast<int>(keys.size());
+  const int blocks = (n * G + 127) / 128;
+  user_insert<G><<<blocks, 128>>>(t.view(), dk, n, dst);
+  CUDA_OK(cudaDeviceSynchronize());
+  const auto st = to_host(dst, keys.size());
+  int inserted = 0;
+  for (auto s : st) inserted += s == insert_status::inserted;
+  EXPECT_EQ(inserted, n - 1);
+  user_find<G><<<blocks, 128>>>(t.view(), dk, n, dv, df);
+  CUDA_OK(cudaDeviceSynchronize());
+  const auto f = to_host(df, keys.size());
+  const auto v = to_host(dv, keys.size());
+  for (int i = 0; i < n; ++i) {
+    ASSERT_TRUE(f[i]);
+    ASSERT_EQ(v[i], keys[i] * 3 + 1);
+  }
+  user_erase<G><<<(n / 2 * G + 127) / 128, 128>>>(t.view(), dk, n / 2, df);
+  CUDA_OK(cudaDeviceSynchronize());
+  std::unordered_map<key_type, value_type> want;
+  for (int i = n / 2; i < n; ++i) want[keys[i]] = keys[i] * 3 + 1;
+  std::unordered_map<key_type, value_type> got;
+  const auto rep = check_hopscotch_invariants(t.snapshot(), &got);
+  EXPECT_TRUE(rep.ok) << rep.summary();
+  EXPECT_EQ(got, want);
+  cudaFree(dk);
+  cudaFree(dst);
+  cudaFree(dv);
+  cudaFree(df);
+}
+
+template <int G>
+void finds_never_miss_during_displacement(find_mode mode) {
+  const index_t n = 1 << 13;
+  hopscotch_options o;
+  o.tile = G;
+  o.find = mode;
+  hopscotch_map t(n, o);
+  // 0.72 stable + 0.10 churn-out present; churn replaces the 0.10 by new keys (load stays ~0.82,
+  // so inserts keep hopping holes back through the stable keys' neighbourhoods).
+  const auto ns = static_cast<std::size_t>(n * 72 / 100), nc = static_cast<std::size_t>(n * 10 / 100);
+  std::vector<key_type> stable(ns), out(nc), in(nc);
+  for (std::size_t i = 0; i < ns; ++i) stable[i] = fmix64(i + 1) >> 1;
+  for (std::size_t i = 0; i < nc; ++i) out[i] = fmix64(i + 1000000) >> 1, in[i] = fmix64(i + 2000000) >> 1;
+  std::vector<key_type> pre = stable;
+  pre.insert(pre.end(), out.begin(), out.end());
+  std::vector<value_type> pv(pre.size());
+  for (std::size_t i = 0; i < pre.size(); ++i) pv[i] = pre[i] * 3 + 1;
+  t.insert(pre, pv);
+  ASSERT_EQ(t.grow_count(), 0);
+  auto* ds = to_device(stable);
+  auto* dout = to_device(out);
+  auto* din = to_device(in);
+  unsigned long long* counters = nullptr;
+  CUDA_OK(cudaMalloc(&counters, 2 * sizeof(unsigned long long)));
+  CUDA_OK(cudaMemset(counters, 0, 2 * sizeof(unsigned long long)));
+  insert_status* dst = nullptr;
+  CUDA_OK(cudaMalloc(&dst, nc * sizeof(insert_status)));
+  churn_while_finding<G><<<264, 256>>>(t.view(), dout, din, static_cast<int>(nc), ds, static_cast<int>(ns), 4,
+                                       counters, counters + 1, dst);
+  CUDA_OK(cudaDeviceSynchronize());
+  const auto c = to_host(counters, 2);
+  EXPECT_EQ(c[0], 0u) << "finds missed a present key";
+  EXPECT_EQ(c[1], 0u) << "finds returned a wrong value";
+  std::unordered_map<key_type, value_type> got;
+  const auto rep = check_hopscotch_invariants(t.snapshot(), &got);
+  EXPECT_TRUE(rep.ok) << rep.summary();
+  for (auto k : stable) ASSERT_EQ(got.count(k), 1u);
+  for (auto k : out) ASSERT_EQ(got.count(k), 0u);
+  const auto st = to_host(dst, nc);
+  std::size_t in_present = 0;
+  for (std::size_t i = 0; i < nc; ++i) {
+    in_present += got.count(in[i]);
+    // An insert may find no room (no growth inside a kernel), but never silently.
+    ASSERT_EQ(got.count(in[i]) == 1, st[i] == insert_status::inserted) << "status " << int(st[i]);
+  }
+  EXPECT_GT(in_present, nc * 9 / 10);
+  cudaFree(dst);
+  cudaFree(ds);
+  cudaFree(dout);
+  cudaFree(din);
+  cudaFree(counters);
+}
+
+}  // namespace
+
+TEST(GlhtDeviceApi, UserKernelsWarpPerOp) {
+  SKIP_WITHOUT_GPU();
+  device_api_roundtrip<32>({});
+}
+TEST(GlhtDeviceApi, UserKernelsFourLanesPerOpBitmapFind) {
+  SKIP_WITHOUT_GPU();
+  hopscotch_options o;
+  o.tile = 4;
+  o.find = find_mode::bitmap;
+  device_api_roundtrip<4>(o);
+}
+TEST(GlhtDeviceApi, UserKernelsThreadPerOp) {
+  SKIP_WITHOUT_GPU();
+  hopscotch_options o;
+  o.tile = 1;
+  device_api_roundtrip<1>(o);
+}
+
+TEST(GlhtDeviceApi, FindsNeverMissDuringDisplacementWarp) {
+  SKIP_WITHOUT_GPU();
+  finds_never_miss_during_displacement<32>(find_mode::window);
+}
+TEST(GlhtDeviceApi, FindsNeverMissDuringDisplacementThreadBitmap) {
+  SKIP_WITHOUT_GPU();
+  finds_never_miss_during_displacement<1>(find_mode::bitmap);
+}
+
+// The async API never grows: a full table reports no_room per key and keeps what it accepted.
+TEST(GlhtAsync, FullTableReportsNoRoomAndLosesNothing) {
+  SKIP_WITHOUT_GPU();
+  hopscotch_options o;
+  o.probe_limit = 64;
+  hopscotch_map t(64, o);
+  std::vector<op> ops;
+  for (key_type k = 0; k < 400; ++k) ops.push_back({k * 7919 + 1, k, op_kind::insert});
+  for (key_type k = 0; k < 100; ++k) ops.push_back({k * 7919 + 1, 0, op_kind::find});
+  auto* dops = to_device(ops);
+  op_result* dres = nullptr;
+  CUDA_OK(cudaMalloc(&dres, ops.size() * sizeof(op_result)));
+  cudaStream_t s;
+  CUDA_OK(cudaStreamCreate(&s));
+  t.mixed_async(dops, static_cast<index_t>(ops.size()), dres, s);
+  CUDA_OK(cudaStreamSynchronize(s));
+  const auto res = to_host(dres, ops.size());
+  int no_room = 0;
+  for (std::size_t i = 0; i < 400; ++i) no_room += res[i].code == static_cast<std::uint32_t>(insert_status::no_room);
+  EXPECT_GT(no_room, 0);
+  EXPECT_EQ(t.capacity(), 64);
+  std::unordered_map<key_type, value_type> after;
+  const auto inv = check_hopscotch_invariants(t.snapshot(), &after);
+  EXPECT_TRUE(inv.ok) << inv.summary();
+  const auto rep = check_batch({}, ops, res, after, /*allow_no_room=*/true);
+  EXPECT_TRUE(rep.ok) << rep.summary();
+  EXPECT_EQ(static_cast<int>(after.size()), 400 - no_room);
+  cudaStreamDestroy(s);
+  cudaFree(dops);
+  cudaFree(dres);
+}
