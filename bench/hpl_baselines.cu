@@ -4,6 +4,7 @@
 //                                      trailing update; prints the best rate of reps calls.
 //   hpl_baselines getrf N              cuSOLVER dgetrf + dgetrs on HPL's matrix [A | b] of order N;
 //                                      time, Gflops by HPL's formula and HPL's scaled residual.
+//   hpl_baselines hpl N NB             the library's HPL on the GPU (no gpu500 program needed).
 // Output: one JSON object per line on stdout.
 #include <cublas_v2.h>
 #include <cusolverDn.h>
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "../src/hpl/cuda/kernels.cuh"
+#include "gpu500/hpl/pdgesv.hpp"
 #include "gpu500/core/cuda_check.cuh"
 
 namespace {
@@ -100,6 +102,21 @@ int getrf(long n) {
               fl / t / 1e9, resid);
   return 0;
 }
+// The library's HPL on the GPU without the gpu500 program (a fallback for bench scripts).
+int hpl(long n, int nb) {
+  gpu500::hpl::params p;
+  p.n = n;
+  p.nb = nb;
+  p.pfact = p.rfact = gpu500::hpl::fact::right;
+  p.nbmin = 16;
+  gpu500::hpl::run_options o;
+  o.be = gpu500::backend::cuda;
+  const auto g = gpu500::hpl::grid::create(1, 1, false);
+  const auto r = gpu500::hpl::run_test(p, g, o);
+  std::printf("{\"bench\":\"hpl\",\"n\":%ld,\"nb\":%d,\"seconds\":%.4f,\"gflops\":%.1f,\"resid\":%.6e,\"passed\":%s}\n",
+              n, nb, r.time, r.gflops, r.resid, r.passed ? "true" : "false");
+  return r.passed ? 0 : 1;
+}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -108,10 +125,11 @@ int main(int argc, char** argv) {
     if (what == "dgemm" && argc >= 5)
       return dgemm(std::atol(argv[2]), std::atol(argv[3]), std::atol(argv[4]), argc > 5 ? std::atoi(argv[5]) : 3);
     if (what == "getrf" && argc >= 3) return getrf(std::atol(argv[2]));
+    if (what == "hpl" && argc >= 4) return hpl(std::atol(argv[2]), std::atoi(argv[3]));
   } catch (const std::exception& e) {
     std::fprintf(stderr, "hpl_baselines: %s\n", e.what());
     return 1;
   }
-  std::fprintf(stderr, "usage: hpl_baselines dgemm M N K [reps] | getrf N\n");
+  std::fprintf(stderr, "usage: hpl_baselines dgemm M N K [reps] | getrf N | hpl N NB\n");
   return 2;
 }

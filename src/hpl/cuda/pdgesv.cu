@@ -143,6 +143,7 @@ class gpu_solver {
         panel_down(k1, jb1, st_.cpy);
         // The rest, in geometrically growing segments.
         update_rest(k, jb, c, prev_segs, segs);
+        if (iters) iter_ev.back().second = tev.record(st_.upd);
         const double tw = wall_time();
         GPU500_CUDA_CHECK(cudaStreamSynchronize(st_.cpy));
         const double tp = wall_time();
@@ -153,6 +154,7 @@ class gpu_solver {
         t.panel = wall_time() - tp;
       } else {
         update_rest(k, jb, c, prev_segs, segs);
+        if (iters) iter_ev.back().second = tev.record(st_.upd);
         if (k1 < n_) {  // no look-ahead: the next panel after the whole update
           const int jb1 = width(k1);
           GPU500_CUDA_CHECK(cudaStreamWaitEvent(st_.cpy, events_.record(st_.upd)));
@@ -167,7 +169,6 @@ class gpu_solver {
           t.panel = wall_time() - tp;
         }
       }
-      if (iters) iter_ev.back().second = tev.record(st_.upd);
       t.total = wall_time() - w0;
       if (iters) iters->push_back(t);
       ipiv = std::move(next_ipiv);
@@ -302,6 +303,8 @@ void cuda_check(const params& prm, const double* a, std::int64_t lda, const std:
 
 void cuda_run(const params& prm, const run_options& opt, test_result& r) {
   const std::int64_t n = prm.n;
+  if (prm.nb > 2048) throw usage_error("the CUDA backend of HPL needs NB <= 2048");
+  if (n > INT32_MAX / 2) throw usage_error("the CUDA backend of HPL needs N < 2^30");
   std::int64_t lda = std::max<std::int64_t>(32, (n + 31) / 32 * 32);
   if ((lda & (lda - 1)) == 0) lda += 32;
   dev_ptr<double> a(static_cast<std::size_t>(lda) * (n + 1));
