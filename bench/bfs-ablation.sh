@@ -3,7 +3,8 @@
 # harmonic-mean GTEPS counted the Graph500 way (nedge of the component / time).
 #   bash bench/bfs-ablation.sh BIN_DIR OUT_DIR
 # BIN_DIR holds gpu500_bfs_bench (and gpu500, for the CPU backend baseline when present).
-# Environment: SCALES ("20 22 24 26"), ROOTS (16), RMAT_SCALE (22), GRID_SIDE (2048), CPU_SCALES ("20 22").
+# Environment: SCALES ("20 22 24 26"), ROOTS (16), BL_ROOTS (8: the baseline is slow), RMAT_SCALE (22),
+# GRID_SIDE (1024: a 2-D grid, 2,046 levels from a corner), CPU_SCALES ("20 22").
 # Output: OUT_DIR/bfs-ablation.jsonl (one JSON object per run) and a table on stdout.
 set -uo pipefail
 bin=$1 out=$2
@@ -13,7 +14,8 @@ json="$out/bfs-ablation.jsonl"
 SCALES=${SCALES:-"20 22 24 26"}
 ROOTS=${ROOTS:-16}
 RMAT_SCALE=${RMAT_SCALE:-22}
-GRID_SIDE=${GRID_SIDE:-2048}
+GRID_SIDE=${GRID_SIDE:-1024}
+BL_ROOTS=${BL_ROOTS:-8}
 CPU_SCALES=${CPU_SCALES:-"20 22"}
 bench="$bin/gpu500_bfs_bench"
 status=0
@@ -30,9 +32,10 @@ configs=(
 )
 
 run() {  # label graph-args...
-  local label=$1
+  local label=$1 roots=$ROOTS
   shift
-  if ! "$bench" --label "$label" --roots "$ROOTS" --json "$json" "$@"; then
+  [ "$label" = BL ] && roots=$BL_ROOTS
+  if ! "$bench" --label "$label" --roots "$roots" --json "$json" "$@"; then
     echo "FAILED: $label $*"
     status=1
   fi

@@ -16,6 +16,7 @@
 #include "gpu500/core/cli.hpp"
 #include "gpu500/core/error.hpp"
 #include "gpu500/core/stats.hpp"
+#include "gpu500/graph/cuda.hpp"
 #include "gpu500/graph/kronecker.hpp"
 #include "gpu500/graph500/cuda_pipeline.hpp"
 
@@ -47,7 +48,7 @@ int main(int argc, char** argv) try {
   graph::kronecker_params p;
   p.weights = false;
   int roots = 16;
-  bool rmat = false;
+  bool rmat = false, trace = false;
   std::int64_t grid = 0;
   std::string label = "run", json_path;
   graph500::cuda_options o;
@@ -59,6 +60,7 @@ int main(int argc, char** argv) try {
   cl.option("--roots", roots, "searches (16)");
   cl.option("--label", label, "name of this configuration in the output");
   cl.option("--json", json_path, "append one JSON object to this file");
+  cl.flag("--trace", trace, "print each search's levels (direction, level, frontier size) and time");
   graph500::add_cuda_options(cl, o);
   cl.parse(argc, argv);
   if (cl.help_requested()) {
@@ -83,6 +85,13 @@ int main(int argc, char** argv) try {
   }
   const double tgen = pipe->generate();
   const double tcon = pipe->construct();
+  {
+    const auto [free_b, total_b] = graph::cuda::device_memory();
+    std::printf("device memory in use after kernel 1: %.2f GB of %.2f GB (the pipeline's peak estimate: %.2f GB)\n",
+                (total_b - free_b) / 1e9, total_b / 1e9,
+                graph::cuda::pipeline_device_bytes(p.num_vertices(), p.num_edges(), pipe->vertex_bits() / 8, p.weights,
+                                                   !o.no_sort) / 1e9);
+  }
   const auto keys = graph::pick_search_keys(p, roots, [&](std::int64_t v) { return pipe->has_edges(v); });
   // Untimed, validated warm-up from the first key (as Graph500 3.0 does).
   pipe->bfs(keys[0]);
@@ -94,6 +103,9 @@ int main(int argc, char** argv) try {
   for (std::int64_t r : keys) {
     times.push_back(pipe->bfs(r));
     edges.push_back(static_cast<double>(pipe->bfs_nedge()));
+    if (trace)
+      std::printf("  root %lld  %.3f ms  %.1f GTEPS  %s\n", static_cast<long long>(r), times.back() * 1e3,
+                  edges.back() / times.back() / 1e9, graph500::cuda_level_trace(*pipe).c_str());
     const auto v = pipe->validate_bfs(r);
     if (v.ok)
       ++valid;

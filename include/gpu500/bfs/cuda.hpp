@@ -12,20 +12,24 @@
 //    while the reads stay coalesced (what its interleaved scan buys). After a top-down level the
 //    source is the status array; after a bottom-up level it is the previous unvisited queue, which
 //    shrinks (Enterprise's third workflow). Without WB one CTA serves each queued vertex.
-//  - WB: frontier queues by degree, < 32: a thread, 32..255: a warp, 256..65536: a CTA, > 65536: the
-//    whole grid; the unvisited queue of bottom-up splits at 32 (a thread / a warp). The class
-//    kernels run concurrently on their own streams.
+//  - WB: frontier queues by degree, < 32: a thread, 32..255: a warp, 256..extreme: a CTA, > extreme:
+//    the whole grid, edge-balanced over the concatenated lists of the grid queue (extreme = 4096 by
+//    default: one CTA on a 65,536-arc list is a level's critical path on a 132-SM GPU; the paper's
+//    65536 is --extreme-degree 65536); the unvisited queue of bottom-up splits at 32 (a thread / a
+//    warp). The class kernels run concurrently on their own streams.
 //  - HC: direction by gamma = hubs in the frontier / all hubs (hub: degree >= hub_threshold):
-//    top-down -> bottom-up when gamma > 30%; back to top-down for the tail when the frontier shrinks
-//    below active/beta. Without HC: Beamer's rule (frontier arcs > unexplored arcs / alpha).
+//    top-down -> bottom-up when gamma > 30% (or, unless --gamma-only, when Beamer's arc test already
+//    says so); back to top-down for the tail when the frontier shrinks below active/beta.
+//    Without HC: Beamer's rule alone (frontier arcs > unexplored arcs / alpha, frontier growing).
 //  - hub cache: the frontier's vertices of degree >= priority_degree (VS-Graph500's key vertices)
 //    are collected during queue generation; each bottom-up CTA loads them into a shared-memory
 //    direct-mapped table and checks a neighbour there before reading the global status array.
 //    With the degree-sorted graph the hubs are the smallest ids and come first in every
 //    neighbour list, so the search usually ends at the first neighbour, inside shared memory.
 //  - device loop: while the frontier is small (<= loop_vertices, <= loop_arcs), top-down levels run
-//    inside one single-CTA kernel with no host round trip, so long-diameter graphs cost a few
-//    microseconds per level instead of several launches and a synchronisation.
+//    inside one single-CTA kernel (edge-balanced: a block scan of the frontier's degrees, each
+//    thread finds the owner of its arcs by binary search) with no host round trip, so
+//    long-diameter graphs cost a few microseconds per level instead of launches and a sync.
 #pragma once
 
 #include <cstdint>
@@ -49,13 +53,15 @@ struct options {
   bool no_hc = false;           ///< Beamer alpha/beta instead of gamma; also turns the hub cache off
   bool no_hub_cache = false;    ///< no shared-memory cache of frontier hubs in bottom-up
   bool no_device_loop = false;  ///< every level from the host
+  bool gamma_only = false;      ///< HC switches on gamma alone (default: gamma or Beamer's arc test)
   int hub_threshold = 100;      ///< gamma's hub degree
   int priority_degree = 100;    ///< degree of the vertices put in the shared-memory cache
   double gamma = 0.30;  ///< top-down -> bottom-up when hubs in frontier / all hubs > gamma
   double alpha = 14.0;  ///< Beamer: top-down -> bottom-up when frontier arcs > unexplored arcs / alpha
   double beta = 24.0;   ///< bottom-up -> top-down when the frontier shrinks below active / beta
-  int loop_vertices = 4096;  ///< device loop: largest frontier it handles
-  int loop_arcs = 65536;     ///< device loop: largest frontier arc count it handles
+  int extreme_degree = 4096;  ///< above: the grid queue (the paper: 65536; see docs/bfs-gpu.md)
+  int loop_vertices = 1024;   ///< device loop: largest frontier it handles (<= 1024, one per thread)
+  int loop_arcs = 16384;      ///< device loop: largest frontier arc count it handles
 
   [[nodiscard]] bool ts() const { return !no_ts; }
   [[nodiscard]] bool wb() const { return ts() && !no_wb; }
@@ -65,7 +71,7 @@ struct options {
 };
 
 /// Registers --bfs=enterprise|baseline, --no-ts, --no-wb, --no-hc, --no-hub-cache, --no-device-loop,
-/// --hub-threshold, --priority-degree, --gamma, --alpha, --beta. --bfs=baseline also sets
+/// --hub-threshold, --priority-degree, --extreme-degree, --gamma, --alpha, --beta. --bfs=baseline also sets
 /// *also_off (the caller's other techniques, e.g. the sort of kernel 1) when given.
 void add_options(cli::parser& p, options& o, bool* also_off = nullptr);
 /// "ts+wb+hc+cache+loop" (the techniques that are on) or "bl".

@@ -62,6 +62,10 @@ validation validate_sssp(graph::csr_view<V> g, const V* new2old, index_t root, c
                          const float* dist, index_t kernel_nedge);
 }  // namespace cuda
 
+/// The levels of the last BFS of a CUDA pipeline ("T0:1 L1:12 B3:401234 ..." = direction, level,
+/// frontier vertices; L = device loop); empty for another pipeline.
+std::string cuda_level_trace(const pipeline& p);
+
 /// One line naming the techniques that are on ("enterprise ts+wb+hc+cache+sort+loop, 32-bit ids").
 std::string describe(const cuda_options& o);
 

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cub/block/block_scan.cuh>
 #include <cub/device/device_scan.cuh>
 #include <limits>
 
@@ -34,7 +35,7 @@ struct bfs_policy {
   static constexpr int loop_block = 1024;   ///< the single-CTA device loop
   static constexpr int cache_bytes = 16384; ///< shared-memory hub cache per CTA
   static constexpr int classes = 6;         ///< frontier by degree (0..3), unvisited (4: < 32, 5: >= 32)
-  static constexpr index_t small_max = 32, middle_max = 256, large_max = 65536;
+  static constexpr index_t small_max = 32, middle_max = 256;  ///< (the CTA/grid boundary is an option)
 };
 
 /// Totals of one count pass (device side; copied to pinned host memory once per level).
@@ -60,13 +61,14 @@ struct gen_params {
   bool wb;                ///< split by degree (else: class 0 and class 4 only)
   index_t sorted_deg32;   ///< >= 0: graph is degree-sorted and ids < sorted_deg32 have degree >= 32
   index_t hub_threshold, priority_degree;
+  index_t extreme;        ///< degree above which a frontier vertex goes to the grid queue
   index_t warps;          ///< warps of the generation grid
   index_t tile;           ///< items per warp (multiple of 32)
 };
 
-__device__ __forceinline__ int frontier_class(index_t d, bool wb) {
+__device__ __forceinline__ int frontier_class(index_t d, bool wb, index_t extreme) {
   if (!wb) return 0;
-  return d < bfs_policy::small_max ? 0 : d < bfs_policy::middle_max ? 1 : d <= bfs_policy::large_max ? 2 : 3;
+  return d < bfs_policy::small_max ? 0 : d < bfs_policy::middle_max ? 1 : d <= extreme ? 2 : 3;
 }
 
 /// Class of item v (or -1): frontier classes need the degree; unvisited ones use the id prefix of a
@@ -77,7 +79,7 @@ __device__ __forceinline__ int item_class(const gen_params<V>& p, V v, index_t& 
   deg = 0;
   if (s == p.level) {
     deg = p.offsets[static_cast<index_t>(v) + 1] - p.offsets[v];
-    return frontier_class(deg, p.wb);
+    return frontier_class(deg, p.wb, p.extreme);
   }
   if (s != -1) return -1;
   if (p.sorted_deg32 >= 0) return (p.wb && static_cast<index_t>(v) < p.sorted_deg32) ? 5 : 4;
@@ -227,16 +229,40 @@ __global__ void td_cta_kernel(csr_view<V> g, const V* q, index_t qn, std::int32_
   }
 }
 
-/// The whole grid on each vertex of the extreme queue, one after the other.
+/// The grid queue: pref[i] = arcs of the queue's vertices before i (pref[0] = 0).
 template <class V>
-__global__ void td_grid_kernel(csr_view<V> g, const V* q, index_t qn, std::int32_t* depth, V* parent,
-                               std::int32_t next) {
-  for (index_t i = 0; i < qn; ++i) {
-    const V u = q[i];
-    for (index_t e = g.offsets[u] + static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x,
-                 end = g.offsets[static_cast<index_t>(u) + 1];
-         e < end; e += static_cast<index_t>(gridDim.x) * blockDim.x)
-      visit(g, depth, parent, u, e, next);
+__global__ void queue_degrees_kernel(const index_t* offsets, const V* q, index_t qn, index_t* pref) {
+  for (index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < qn;
+       i += static_cast<index_t>(gridDim.x) * blockDim.x)
+    pref[i + 1] = offsets[static_cast<index_t>(q[i]) + 1] - offsets[q[i]];
+  if (blockIdx.x == 0 && threadIdx.x == 0) pref[0] = 0;
+}
+
+/// Largest j in [0, n) with pref[j] <= k (the queue entry that owns arc k of the concatenation).
+template <class P>
+__device__ __forceinline__ index_t owner_of(const P* pref, index_t n, index_t k) {
+  index_t lo = 0, hi = n - 1;
+  while (lo < hi) {
+    const index_t mid = lo + (hi - lo + 1) / 2;
+    if (static_cast<index_t>(pref[mid]) <= k)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  return lo;
+}
+
+/// The whole grid on the concatenated neighbour lists of the grid queue: thread k takes arcs
+/// k, k + G, ... and finds its vertex by binary search in pref (edge-balanced, no vertex serialised).
+template <class V>
+__global__ void td_grid_kernel(csr_view<V> g, const V* q, index_t qn, const index_t* pref, std::int32_t* depth,
+                               V* parent, std::int32_t next) {
+  const index_t total = pref[qn];
+  for (index_t k = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; k < total;
+       k += static_cast<index_t>(gridDim.x) * blockDim.x) {
+    const index_t j = owner_of(pref, qn, k);
+    const V u = q[j];
+    visit(g, depth, parent, u, g.offsets[u] + (k - pref[j]), next);
   }
 }
 
@@ -369,40 +395,55 @@ struct loop_result {
 };
 
 template <class V>
-__global__ void td_loop_kernel(csr_view<V> g, std::int32_t* depth, V* parent, V* qa, V* qb, index_t n0,
-                               std::int32_t level, index_t max_n, index_t max_m, loop_result* res) {
+__global__ void __launch_bounds__(bfs_policy::loop_block)
+    td_loop_kernel(csr_view<V> g, std::int32_t* depth, V* parent, V* qa, V* qb, index_t n0, std::int32_t level,
+                   index_t max_n, index_t max_m, loop_result* res) {
+  using block_scan = cub::BlockScan<ull, bfs_policy::loop_block>;
+  __shared__ typename block_scan::TempStorage scan_tmp;
+  __shared__ ull pref[bfs_policy::loop_block];
+  __shared__ index_t start[bfs_policy::loop_block];
+  __shared__ V from[bfs_policy::loop_block];
   __shared__ ull next_n, next_m;
   V* cur = qa;
   V* nxt = qb;
-  index_t n = n0;
+  index_t n = n0;  // <= loop_block (the host checks), so one frontier vertex per thread
   int side = 0;
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+  const int t = threadIdx.x;
   for (;;) {
-    if (threadIdx.x == 0) next_n = next_m = 0;
+    ull d = 0;
+    if (t < n) {
+      const V u = cur[t];
+      from[t] = u;
+      start[t] = g.offsets[u];
+      d = static_cast<ull>(g.offsets[static_cast<index_t>(u) + 1] - start[t]);
+    }
+    ull excl = 0, total = 0;
+    block_scan(scan_tmp).ExclusiveSum(d, excl, total);
+    pref[t] = excl;
+    if (t == 0) next_n = next_m = 0;
     __syncthreads();
-    for (index_t i = warp; i < n; i += warps) {
-      const V u = cur[i];
-      for (index_t e = g.offsets[u] + lane, end = g.offsets[static_cast<index_t>(u) + 1]; e < end; e += 32) {
-        const V v = g.columns[e];
-        if (depth[v] == -1 && atomicCAS(depth + v, -1, level + 1) == -1) {
-          parent[v] = u;
-          nxt[atomicAdd(&next_n, 1ull)] = v;
-          atomicAdd(&next_m, static_cast<ull>(g.offsets[static_cast<index_t>(v) + 1] - g.offsets[v]));
-        }
+    // Edge-balanced: thread t takes arcs t, t + blockDim, ... of the frontier's concatenated lists.
+    for (ull k = t; k < total; k += blockDim.x) {
+      const index_t j = owner_of(pref, n, static_cast<index_t>(k));
+      const V v = g.columns[start[j] + static_cast<index_t>(k - pref[j])];
+      if (depth[v] == -1 && atomicCAS(depth + v, -1, level + 1) == -1) {
+        parent[v] = from[j];
+        nxt[atomicAdd(&next_n, 1ull)] = v;
+        atomicAdd(&next_m, static_cast<ull>(g.offsets[static_cast<index_t>(v) + 1] - g.offsets[v]));
       }
     }
     __syncthreads();
     n = static_cast<index_t>(next_n);
     const index_t m = static_cast<index_t>(next_m);
     ++level;
-    V* t = cur;
+    V* tmp = cur;
     cur = nxt;
-    nxt = t;
+    nxt = tmp;
     side ^= 1;
     if (n == 0 || n > max_n || m > max_m) break;
-    __syncthreads();  // everyone has read next_n before it is reset
+    __syncthreads();  // everyone has read next_n / pref before they are rewritten
   }
-  if (threadIdx.x == 0) {
+  if (t == 0) {
     res->level = level;
     res->side = side;
     res->count = static_cast<ull>(n);
@@ -457,7 +498,10 @@ void add_options(cli::parser& p, options& o, bool* also_off) {
   p.option("--hub-threshold", o.hub_threshold, "CUDA BFS: degree of a hub for gamma (default 100)");
   p.option("--priority-degree", o.priority_degree, "CUDA BFS: degree of the cached key vertices (default 100)");
   p.option("--gamma", o.gamma, "CUDA BFS: switch to bottom-up when this fraction of hubs is in the frontier (0.30)");
+  p.flag("--gamma-only", o.gamma_only, "CUDA BFS with HC: switch on gamma alone (no arc-count safety net)");
   p.option("--alpha", o.alpha, "CUDA BFS without HC: Beamer's alpha (14)");
+  p.option("--extreme-degree", o.extreme_degree,
+           "CUDA BFS: degree above which a frontier vertex goes to the grid queue (4096; the paper's 65536)");
   p.option("--beta", o.beta, "CUDA BFS: back to top-down below active/beta frontier vertices (24)");
 }
 
@@ -487,6 +531,8 @@ struct engine<V>::impl {
   device_buffer<unsigned char> scan_temp;
   device_buffer<gen_totals> tot;
   device_buffer<V> hub_list;
+  device_buffer<index_t> grid_pref;  ///< arc prefix of the grid queue (at most arcs / extreme + 1 entries)
+  device_buffer<unsigned char> grid_temp;
   device_buffer<loop_result> loop_res;
   device_buffer<ull> sum;
   gen_totals* h_tot = nullptr;
@@ -525,6 +571,7 @@ struct engine<V>::impl {
     p.sorted_deg32 = sorted ? sorted_deg32 : -1;
     p.hub_threshold = o.hub_threshold;
     p.priority_degree = o.priority_degree;
+    p.extreme = o.extreme_degree;
     p.warps = gen_warps;
     p.tile = ((src.count + gen_warps - 1) / gen_warps + 31) / 32 * 32;
     if (p.tile == 0) p.tile = 32;
@@ -551,12 +598,18 @@ struct engine<V>::impl {
   char decide(const gen_totals& t, char dir, index_t prev_nf, double unexplored) const {
     const auto nf = static_cast<index_t>(t.nf);
     if (dir == 'B') return (nf < prev_nf && static_cast<double>(nf) < static_cast<double>(active) / o.beta) ? 'T' : 'B';
-    if (o.hc())
-      return (total_hubs > 0 && static_cast<double>(t.fh) > o.gamma * static_cast<double>(total_hubs)) ? 'B' : 'T';
-    return (static_cast<double>(t.mf) > unexplored / o.alpha && nf > prev_nf) ? 'B' : 'T';
+    const bool arcs_rule = static_cast<double>(t.mf) > unexplored / o.alpha && nf > prev_nf;  // Beamer
+    if (o.hc()) {
+      // Enterprise's gamma; Beamer's arc test stays as a safety net for roots whose frontier holds
+      // few hubs but most of the remaining arcs (switching later there only costs time).
+      const bool gamma_rule = total_hubs > 0 && static_cast<double>(t.fh) > o.gamma * static_cast<double>(total_hubs);
+      return (gamma_rule || (!o.gamma_only && arcs_rule)) ? 'B' : 'T';
+    }
+    return arcs_rule ? 'B' : 'T';
   }
 
   void fork_streams(int k) {
+    if (k < 2) return;
     GPU500_CUDA_CHECK(cudaEventRecord(fork, st[0]));
     for (int i = 1; i < k; ++i) GPU500_CUDA_CHECK(cudaStreamWaitEvent(st[i], fork, 0));
   }
@@ -578,7 +631,8 @@ struct engine<V>::impl {
     }
     const index_t n0 = static_cast<index_t>(t.cls[0]), n1 = static_cast<index_t>(t.cls[1]),
                   n2 = static_cast<index_t>(t.cls[2]), n3 = static_cast<index_t>(t.cls[3]);
-    fork_streams(4);
+    const int ways = (n1 || n2 || n3) ? 4 : 1;
+    fork_streams(ways);
     if (n0) {
       td_thread_kernel<V><<<blocks_for(n0), bfs_policy::block, 0, st[0]>>>(g, q, n0, depth.data(), parent.data(), next);
       GPU500_CUDA_CHECK_LAUNCH();
@@ -594,11 +648,17 @@ struct engine<V>::impl {
       GPU500_CUDA_CHECK_LAUNCH();
     }
     if (n3) {
-      td_grid_kernel<V><<<static_cast<unsigned>(sms) * 4, bfs_policy::block, 0, st[3]>>>(
-          g, q + n0 + n1 + n2, n3, depth.data(), parent.data(), next);
+      const V* q3 = q + n0 + n1 + n2;
+      queue_degrees_kernel<V><<<blocks_for(n3), bfs_policy::block, 0, st[3]>>>(g.offsets, q3, n3, grid_pref.data());
+      GPU500_CUDA_CHECK_LAUNCH();
+      std::size_t bytes = grid_temp.size();
+      GPU500_CUDA_CHECK(cub::DeviceScan::InclusiveSum(grid_temp.data(), bytes, grid_pref.data() + 1,
+                                                      grid_pref.data() + 1, n3, st[3]));
+      td_grid_kernel<V><<<static_cast<unsigned>(sms) * bfs_policy::expand_blocks_per_sm, bfs_policy::block, 0,
+                          st[3]>>>(g, q3, n3, grid_pref.data(), depth.data(), parent.data(), next);
       GPU500_CUDA_CHECK_LAUNCH();
     }
-    join_streams(4);
+    join_streams(ways);
   }
 
   template <bool Cache>
@@ -616,7 +676,8 @@ struct engine<V>::impl {
       GPU500_CUDA_CHECK_LAUNCH();
       return;
     }
-    fork_streams(2);
+    const int ways = n5 ? 2 : 1;
+    fork_streams(ways);
     if (n4) {
       bu_thread_kernel<V, Cache><<<blocks_for(n4), bfs_policy::block, 0, st[0]>>>(p, uq, n4);
       GPU500_CUDA_CHECK_LAUNCH();
@@ -625,7 +686,7 @@ struct engine<V>::impl {
       bu_warp_kernel<V, Cache><<<blocks_for(n5 * 32), bfs_policy::block, 0, st[1]>>>(p, uq + n4, n5);
       GPU500_CUDA_CHECK_LAUNCH();
     }
-    join_streams(2);
+    join_streams(ways);
   }
   void bottom_up(const V* uq, const gen_totals& t, std::int32_t level) {
     if (o.hub_cache())
@@ -685,7 +746,8 @@ void engine<V>::impl::run(index_t root) {
     V* out = qbuf[other].data();
     if (dir == 'T') {
       write_pass(0x0Fu, out);
-      if (o.device_loop() && prev_nf <= o.loop_vertices && static_cast<index_t>(t.mf) <= o.loop_arcs) {
+      if (o.device_loop() && prev_nf <= std::min<index_t>(o.loop_vertices, bfs_policy::loop_block) &&
+          static_cast<index_t>(t.mf) <= o.loop_arcs) {
         td_loop_kernel<V><<<1, bfs_policy::loop_block, 0, st[0]>>>(g, depth.data(), parent.data(), out,
                                                                    qbuf[cur].data(), prev_nf, level, o.loop_vertices,
                                                                    o.loop_arcs, loop_res.data());
@@ -730,6 +792,7 @@ engine<V>::engine(csr_view<V> g, bool degree_sorted, options o) : impl_(std::mak
   GPU500_EXPECTS(static_cast<std::uint64_t>(m.n) < static_cast<std::uint64_t>(std::numeric_limits<V>::max()),
                  "BFS: the vertex count must be below the largest vertex id (it marks empty cache slots)");
   GPU500_EXPECTS(o.hub_threshold >= 1 && o.priority_degree >= 1, "BFS: hub degrees must be >= 1");
+  GPU500_EXPECTS(o.extreme_degree >= bfs_policy::middle_max, "BFS: --extreme-degree must be >= 256");
   GPU500_CUDA_CHECK(cudaMemcpy(&m.arcs, g.offsets + m.n, sizeof(index_t), cudaMemcpyDeviceToHost));
   int dev = 0;
   GPU500_CUDA_CHECK(cudaGetDevice(&dev));
@@ -749,6 +812,13 @@ engine<V>::engine(csr_view<V> g, bool degree_sorted, options o) : impl_(std::mak
   m.scan_temp = device_buffer<unsigned char>(bytes + 256);
   m.tot = device_buffer<gen_totals>(1);
   m.hub_list = device_buffer<V>(static_cast<std::size_t>(cache_slots<V>));
+  {
+    const index_t cap = std::min<index_t>(m.n, 2 * m.arcs / std::max<index_t>(o.extreme_degree, 1) + 1) + 1;
+    m.grid_pref = device_buffer<index_t>(static_cast<std::size_t>(cap));
+    std::size_t gbytes = 0;
+    GPU500_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, gbytes, m.grid_pref.data(), m.grid_pref.data(), cap));
+    m.grid_temp = device_buffer<unsigned char>(gbytes + 256);
+  }
   m.loop_res = device_buffer<loop_result>(1);
   m.sum = device_buffer<ull>(1);
   GPU500_CUDA_CHECK(cudaMallocHost(&m.h_tot, sizeof(gen_totals)));

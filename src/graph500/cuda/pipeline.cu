@@ -178,6 +178,18 @@ std::string describe(const cuda_options& o) {
   return "enterprise " + bfs::cuda::describe(o.bfs) + (o.no_sort ? "" : "+sort");
 }
 
+std::string cuda_level_trace(const pipeline& p) {
+  const std::vector<bfs::cuda::level_info>* levels = nullptr;
+  if (const auto* a = dynamic_cast<const cuda_pipeline<std::uint32_t>*>(&p)) levels = &a->engine().levels();
+  if (const auto* b = dynamic_cast<const cuda_pipeline<std::int64_t>*>(&p)) levels = &b->engine().levels();
+  std::string s;
+  if (levels)
+    for (const auto& l : *levels)
+      s += (s.empty() ? "" : " ") + std::string(1, l.direction) + std::to_string(l.level) + ":" +
+           std::to_string(l.frontier);
+  return s;
+}
+
 std::unique_ptr<pipeline> make_cuda_pipeline(const graph::kronecker_params& p, const cuda_options& o) {
   p.check();
   return make(p, std::nullopt, o);
