@@ -62,9 +62,14 @@ __device__ __forceinline__ void st_release(T* p, U v) {
 __device__ __forceinline__ std::uint64_t cas(std::uint64_t* p, std::uint64_t expect, std::uint64_t desired) {
   return atomicCAS(reinterpret_cast<unsigned long long*>(p), expect, desired);
 }
+/// fence.acq_rel.gpu: orders loads and stores across it (every ordering this table needs is
+/// load->load, store->store or RMW->load; none needs the sequentially consistent __threadfence).
+__device__ __forceinline__ void fence() {
+  cuda::atomic_thread_fence(cuda::std::memory_order_acq_rel, cuda::thread_scope_device);
+}
 __device__ __forceinline__ void backoff(int round) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
-  __nanosleep(32u << (round < 6 ? round : 6));
+  __nanosleep(16u << (round < 4 ? round : 4));
 #endif
 }
 __device__ __forceinline__ bool version_odd(std::uint64_t m) { return (m >> layout::version_shift) & 1u; }
@@ -108,7 +113,7 @@ class hopscotch_ref {
     const std::uint64_t h = home(k);
     if (v_.precheck) {  // phase find, lock-free: a consistent hit means "already present"
       value_type ignored;
-      if (probe(t, h, k, ignored, true) == probe_result::hit) return insert_status::present;
+      if (probe(t, h, k, ignored, true, false) == probe_result::hit) return insert_status::present;
     }
     std::uint64_t m = lock(t, h, layout::multiple_lock);
     if (scan_named(t, h, detail::bitmap(m), k) >= 0) {
@@ -151,7 +156,7 @@ class hopscotch_ref {
     const std::uint64_t h = home(k);
     if (v_.precheck) {  // a consistent miss linearises the erase as a no-op
       value_type ignored;
-      if (probe(t, h, k, ignored, true) == probe_result::miss) return false;
+      if (probe(t, h, k, ignored, true, false) == probe_result::miss) return false;
     }
     const std::uint64_t m = lock(t, h, layout::multiple_lock);
     const std::int64_t s = scan_named(t, h, detail::bitmap(m), k);
@@ -162,7 +167,7 @@ class hopscotch_ref {
     if (t.leader()) {
       const unsigned d = static_cast<unsigned>(s - static_cast<std::int64_t>(h));
       detail::st_relaxed(&v_.meta[h], m + layout::version_one);  // odd: readers re-read
-      __threadfence();
+      detail::fence();
       detail::st_relaxed(&v_.keys[s], empty_key);
       detail::st_release(&v_.meta[h], ((m & ~(1ULL << d)) & ~layout::multiple_lock) + 2 * layout::version_one);
     }
@@ -178,15 +183,31 @@ class hopscotch_ref {
   /// One lock-free look-up: hit / miss when the home's version was even and unchanged across the
   /// reads of every lane, retry otherwise.
   __device__ probe_result probe(const tile_type& t, std::uint64_t h, key_type k, value_type& out,
-                                bool by_bitmap) const {
+                                bool by_bitmap, bool want_value = true) const {
     const std::uint64_t m1 = detail::ld_acquire(&v_.meta[h]);
     // Control flow must stay uniform across the tile: use the leader's bitmap; every lane's own
     // version is checked below.
     const unsigned bm = t.shfl(detail::bitmap(m1), 0);
-    const std::int64_t s = by_bitmap ? scan_named(t, h, bm, k) : scan_window(t, h, k);
+    std::int64_t s = -1;
     value_type x = 0;
-    if (s >= 0) x = detail::ld_relaxed(&v_.values[s]);
-    __threadfence();
+    if (G == 1 && by_bitmap && want_value) {
+      // One thread per lookup: load each named slot's key and value together (one dependent
+      // round trip fewer on a hit; the version check below covers the value as well).
+      for (unsigned b = bm; b; b &= b - 1) {
+        const int d = __ffs(b) - 1;
+        const key_type kk = detail::ld_relaxed(&v_.keys[h + d]);
+        const value_type vv = detail::ld_relaxed(&v_.values[h + d]);
+        if (kk == k) {
+          s = static_cast<std::int64_t>(h + d);
+          x = vv;
+          break;
+        }
+      }
+    } else {
+      s = by_bitmap ? scan_named(t, h, bm, k) : scan_window(t, h, k);
+      if (s >= 0 && want_value) x = detail::ld_relaxed(&v_.values[s]);
+    }
+    detail::fence();
     const std::uint64_t m2 = detail::ld_relaxed(&v_.meta[h]);
     const std::uint64_t v0 = t.shfl(static_cast<unsigned long long>(detail::version(m1)), 0);
     const bool ok = !detail::version_odd(m1) && detail::version(m1) == detail::version(m2) &&
@@ -204,7 +225,7 @@ class hopscotch_ref {
       for (int d = 0; d < hop_range; ++d) {
         if (detail::ld_acquire(&v_.keys[h + d]) != k) continue;
         x = detail::ld_relaxed(&v_.values[h + d]);
-        __threadfence();
+        detail::fence();
         if (detail::ld_relaxed(&v_.keys[h + d]) == k) {
           found = 1;
           break;
@@ -264,7 +285,7 @@ class hopscotch_ref {
         }
         detail::backoff(round);
       }
-      __threadfence();
+      detail::fence();
     }
     got = t.shfl(got, 0);
     if constexpr (G > 1) (void)detail::ld_acquire(&v_.meta[h]);
@@ -282,8 +303,7 @@ class hopscotch_ref {
     t.sync();
     if (t.leader()) {
       detail::st_relaxed(&v_.values[e], val);
-      __threadfence();
-      detail::st_release(&v_.keys[e], k);
+      detail::st_release(&v_.keys[e], k);  // release: the value is visible before the key
       const unsigned d = static_cast<unsigned>(e - static_cast<std::int64_t>(h));
       detail::st_release(&v_.meta[h], (m | (1ULL << d)) & ~layout::multiple_lock);
     }
@@ -312,7 +332,7 @@ class hopscotch_ref {
         bool ok = false;
         if (static_cast<int>(t.rank) == l) ok = detail::cas(&v_.keys[s], empty_key, reserved_key) == empty_key;
         if (t.ballot(ok)) {
-          if (t.leader()) __threadfence();
+          if (t.leader()) detail::fence();
           return static_cast<std::int64_t>(base + l);
         }
         b &= b - 1;
@@ -360,22 +380,19 @@ class hopscotch_ref {
   /// member below hole e into e, and return the member's old slot (the new hole), or -1.
   __device__ long long swap_value_into_empty(std::uint64_t b, std::uint64_t m, std::int64_t e) const {
     if (detail::cas(&v_.meta[b], m, m | layout::swap_lock) != m) return -1;
-    __threadfence();
+    detail::fence();
     const unsigned de = static_cast<unsigned>(e - static_cast<std::int64_t>(b));
     const unsigned d = static_cast<unsigned>(__ffs(detail::bitmap(m) & ((1u << de) - 1u)) - 1);
     const std::uint64_t x = b + d;
     // Temporary duplication: both hop bits set and the version odd while two copies exist.
     const std::uint64_t dup = (m | layout::swap_lock | (1ULL << de)) + layout::version_one;
     detail::st_relaxed(&v_.meta[b], dup);
-    __threadfence();
+    detail::fence();  // the odd version is visible before either copy changes
     const key_type kx = detail::ld_relaxed(&v_.keys[x]);
     const value_type vx = detail::ld_relaxed(&v_.values[x]);
     detail::st_relaxed(&v_.values[e], vx);
-    __threadfence();
-    detail::st_relaxed(&v_.keys[e], kx);
-    __threadfence();
-    detail::st_relaxed(&v_.keys[x], reserved_key);
-    __threadfence();
+    detail::st_release(&v_.keys[e], kx);             // the copy, value first
+    detail::st_release(&v_.keys[x], reserved_key);   // then the source becomes the new hole
     detail::st_release(&v_.meta[b], ((dup & ~(1ULL << d)) & ~layout::swap_lock) + layout::version_one);
     return static_cast<long long>(x);
   }
