@@ -10,6 +10,7 @@
 //   * bucket [lo, hi): a scan of all vertices extracts those with lo <= d < hi (no far pile to
 //     overflow); light iterations relax the arcs with d(u) + w < hi of the vertices that improved,
 //     until none does; one heavy pass then relaxes every other arc of the bucket's vertices once;
+//     the engine keeps a copy of the rows sorted by weight, so both are contiguous ranges of a row;
 //   * rows longer than a threshold are cut into chunks that warps share (hubs of Kronecker graphs).
 // Vertex ids must be below 2^32 - 1 (the parent is packed in 32 bits), which one GPU's memory
 // implies anyway; V = std::int64_t is accepted for the column type.
@@ -50,10 +51,14 @@ struct options {
   /// Host loop with a synchronisation and two events around every phase, summing the kernel time
   /// per phase kind into run_stats::phase_ms (slow; for finding where the time goes).
   bool profile = false;
+  /// By default the engine keeps a copy of the graph with every row sorted by weight (built once in
+  /// the constructor, 8 bytes per arc with 32-bit ids), so that a light iteration reads only its
+  /// light arcs and the heavy pass only the rest. true: filter every arc of the caller's rows.
+  bool unsorted_rows = false;
 };
 
 /// Flags: --sssp-gpu delta|bellman-ford, --sssp-gpu-delta X, --sssp-gpu-grow N,
-/// --sssp-gpu-loop persistent|host, --sssp-gpu-blocks N, --sssp-gpu-profile.
+/// --sssp-gpu-loop persistent|host, --sssp-gpu-blocks N, --sssp-gpu-profile, --sssp-gpu-unsorted.
 void add_options(cli::parser& p, options& o);
 const char* algorithm_name(algorithm a);
 const char* loop_name(loop_kind l);

@@ -182,11 +182,13 @@ GPU500_HD inline void decide(control& s, const counters& c) {
 struct search_policy {
   static constexpr int block = 256;
   static constexpr int max_blocks_per_sm = 8;
+  static constexpr int min_blocks = 4;        ///< persistent kernel: registers for 4 resident blocks per SM
+  static constexpr int dense_min_blocks = 6;  ///< register-capped persistent kernel (blocks_per_sm >= this)
   static constexpr int big_row = 512;   ///< rows with more arcs (in the phase's range) become chunks
   static constexpr int chunk = 2048;    ///< arcs per chunk; one warp processes a chunk
   static constexpr int grab = 4;        ///< 32-vertex batches a warp takes per cursor increment
   static constexpr int host_batch = 4;  ///< host loop: phases launched between state read-backs
-  static constexpr float auto_delta_warps = 32.0f;  ///< adaptive start: this * mean w / mean degree
+  static constexpr float auto_delta_warps = 8.0f;  ///< adaptive start: this * mean w / mean degree
   static constexpr float auto_delta_growth = 256.0f;  ///< adaptive: delta grows at most this factor
 };
 

@@ -3,6 +3,8 @@
 // invariants are described in control.hpp and search_kernels.cuh; docs/sssp-gpu.md has the story.
 #include <cuda_runtime.h>
 
+#include <cub/device/device_segmented_sort.cuh>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -72,10 +74,12 @@ struct engine<V>::impl {
   options opt;
   float delta0 = 1.0f, delta_max = 1.0f;
   bool adaptive = false;
-  int device = 0, sms = 0, coop_blocks = 0;
+  int device = 0, sms = 0, coop_blocks = 0, host_blocks = 0;
   bool cooperative = false;
+  const void* persistent = nullptr;  ///< the persistent kernel instance in use
   cudaStream_t stream = nullptr;
-  device_bytes dp, stamp, lists, chunks, ctrl, cnt, parents, dist, scratch;
+  device_bytes dp, stamp, lists, chunks, ctrl, cnt, parents, dist, scratch, sorted_cols, sorted_w;
+  std::string sort_note;
   work_ref w{};
   control last{};
   double phase_ms[5] = {0, 0, 0, 0, 0};
@@ -91,7 +95,7 @@ struct engine<V>::impl {
       throw usage_error("sssp cuda: " + std::to_string(view.num_vertices) +
                         " vertices exceed the engine's limit of 2^32 - 2 (parents are packed in 32 bits)");
     const index_t n = view.num_vertices;
-    g = {n, view.offsets, view.columns, view.weights};
+    g = {n, view.offsets, view.columns, view.weights, 0};
     GPU500_CUDA_CHECK(cudaGetDevice(&device));
     GPU500_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     GPU500_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
@@ -122,6 +126,8 @@ struct engine<V>::impl {
       delta_max = delta0 * search_policy::auto_delta_growth;
     }
 
+    if (!opt.unsorted_rows) sort_rows(view);
+
     const auto un = static_cast<std::size_t>(n);
     dp = device_bytes(un * sizeof(unsigned long long), "distances");
     stamp = device_bytes(un * sizeof(std::uint32_t), "queue stamps");
@@ -146,11 +152,18 @@ struct engine<V>::impl {
       GPU500_CUDA_CHECK(cudaEventCreate(&ev[0]));
       GPU500_CUDA_CHECK(cudaEventCreate(&ev[1]));
     }
+    {
+      int per_sm = 0;  // host loop: as many blocks as fit
+      GPU500_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, step_kernel<V>, search_policy::block, 0));
+      host_blocks = std::max(1, std::min(per_sm, search_policy::max_blocks_per_sm)) * sms;
+    }
     if (opt.loop == loop_kind::persistent) {
       int coop = 0, per_sm = 0;
       GPU500_CUDA_CHECK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, device));
-      GPU500_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, persistent_search_kernel<V>,
-                                                                      search_policy::block, 0));
+      persistent = opt.blocks_per_sm >= search_policy::dense_min_blocks
+                       ? reinterpret_cast<const void*>(persistent_search_kernel<V, search_policy::dense_min_blocks>)
+                       : reinterpret_cast<const void*>(persistent_search_kernel<V, search_policy::min_blocks>);
+      GPU500_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, persistent, search_policy::block, 0));
       per_sm = std::min(per_sm, search_policy::max_blocks_per_sm);
       if (opt.blocks_per_sm > 0) per_sm = std::min(per_sm, opt.blocks_per_sm);
       cooperative = coop != 0 && per_sm > 0;
@@ -161,6 +174,33 @@ struct engine<V>::impl {
     GPU500_CUDA_CHECK(cudaMemsetAsync(w.parents, 0xFF, un * sizeof(std::int64_t), stream));
     GPU500_CUDA_CHECK(cudaMemsetAsync(w.dp, 0xFF, un * sizeof(unsigned long long), stream));
     GPU500_CUDA_CHECK(cudaStreamSynchronize(stream));
+  }
+
+  /// The engine's own copy of the graph with every row sorted by weight (a CUB segmented sort of
+  /// (weight, column) pairs; duplicates and their weights are kept). Without the memory for it the
+  /// engine keeps the caller's rows and filters arcs one by one.
+  void sort_rows(const graph::csr_view<V>& view) {
+    if (arcs == 0) return;
+    try {
+      sorted_cols = device_bytes(static_cast<std::size_t>(arcs) * sizeof(V), "weight-sorted columns");
+      sorted_w = device_bytes(static_cast<std::size_t>(arcs) * sizeof(float), "weight-sorted weights");
+      std::size_t temp_bytes = 0;
+      GPU500_CUDA_CHECK(cub::DeviceSegmentedSort::SortPairs(nullptr, temp_bytes, view.weights, sorted_w.as<float>(),
+                                                            view.columns, sorted_cols.as<V>(), arcs, g.n, view.offsets,
+                                                            view.offsets + 1, stream));
+      device_bytes temp(std::max<std::size_t>(temp_bytes, 16), "sort scratch");  // never a size query
+      GPU500_CUDA_CHECK(cub::DeviceSegmentedSort::SortPairs(temp.as<void>(), temp_bytes, view.weights, sorted_w.as<float>(),
+                                                            view.columns, sorted_cols.as<V>(), arcs, g.n, view.offsets,
+                                                            view.offsets + 1, stream));
+      GPU500_CUDA_CHECK(cudaStreamSynchronize(stream));
+      g.cols = sorted_cols.as<V>();
+      g.weights = sorted_w.as<float>();
+      g.sorted = 1;
+    } catch (const resource_error& e) {
+      sorted_cols = device_bytes();
+      sorted_w = device_bytes();
+      sort_note = ", rows unsorted (no memory for the sorted copy)";
+    }
   }
 
   ~impl() {
@@ -203,12 +243,12 @@ struct engine<V>::impl {
       graph_ref<V> ga = g;
       work_ref wa = w;
       void* args[] = {&ga, &wa};
-      GPU500_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(persistent_search_kernel<V>),
+      GPU500_CUDA_CHECK(cudaLaunchCooperativeKernel(persistent,
                                                     dim3(static_cast<unsigned>(coop_blocks)), dim3(search_policy::block),
                                                     args, 0, stream));
       GPU500_CUDA_CHECK_LAUNCH();
     } else {
-      const unsigned blocks = static_cast<unsigned>(sms * 4);
+      const auto blocks = static_cast<unsigned>(host_blocks);
       control probe{};
       if (opt.profile) profiled_loop(blocks);
       else for (long long step = 0;;) {
@@ -286,10 +326,11 @@ template <class V>
 std::string engine<V>::description() const {
   const impl& m = *impl_;
   char buf[256];
-  std::snprintf(buf, sizeof buf, "cuda sssp: %s, delta %s%g, %s loop%s%s, %d-bit column ids", algorithm_name(m.opt.algo),
+  std::snprintf(buf, sizeof buf, "cuda sssp: %s, delta %s%g, %s loop%s%s, %s rows%s, %d-bit column ids",
+                algorithm_name(m.opt.algo),
                 m.adaptive ? "adaptive from " : "", static_cast<double>(m.delta0), loop_name(m.opt.loop),
                 m.opt.loop == loop_kind::persistent ? (" (" + std::to_string(m.coop_blocks) + " blocks)").c_str() : "",
-                m.opt.profile ? ", profiled" : "",
+                m.opt.profile ? ", profiled" : "", m.g.sorted ? "weight-sorted" : "unsorted", m.sort_note.c_str(),
                 static_cast<int>(sizeof(V) * 8));
   return buf;
 }

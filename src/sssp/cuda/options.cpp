@@ -49,6 +49,7 @@ void add_options(cli::parser& p, options& o) {
       },
       "GPU SSSP persistent kernel: blocks per SM (0: as many as fit)", "N");
   p.flag("--sssp-gpu-profile", o.profile, "GPU SSSP: time every phase (host loop, synchronising; slow)");
+  p.flag("--sssp-gpu-unsorted", o.unsorted_rows, "GPU SSSP: no weight-sorted copy of the rows (less memory, slower)");
 }
 
 }  // namespace gpu500::sssp::cuda

@@ -30,6 +30,7 @@ struct graph_ref {
   const index_t* offsets;
   const V* cols;
   const float* weights;
+  int sorted;  ///< 1: every row is sorted by weight (the engine's copy), so a phase's arcs are a range
 };
 
 struct chunk_desc {
@@ -51,26 +52,61 @@ struct work_ref {
 
 constexpr unsigned full_mask = 0xFFFFFFFFu;
 
+/// Per-warp shared memory: the batch's rows for the arc-to-lane search, and staging buffers that
+/// collect pushed vertices so that a warp takes list slots with one atomic per `stage` pushes.
 struct warp_scratch {
+  static constexpr int stage = 128;
   int incl[32];
   index_t begin[32];
   std::uint32_t u[32];
   float du[32];
+  std::uint32_t qbuf[stage];
+  std::uint32_t rbuf[stage];
+};
+
+/// A warp's staged appends to one list (count is warp-uniform).
+struct staged_list {
+  std::uint32_t* buf;
+  int count;
+  unsigned long long* counter;  ///< the phase's counter of appends to this list
+  std::uint32_t* dst;           ///< list + the offset of this phase's first append
 };
 
 __device__ __forceinline__ unsigned lane_id() { return threadIdx.x & 31u; }
 
 __device__ __forceinline__ float dist_of(unsigned long long word) { return __uint_as_float(static_cast<unsigned>(word >> 32)); }
 
-/// Append for every lane with pred: one atomic per warp; returns the lane's slot (all lanes call).
-__device__ __forceinline__ unsigned long long warp_append(bool pred, unsigned long long* counter) {
-  const unsigned mask = __ballot_sync(full_mask, pred);
-  if (mask == 0) return 0;
-  const int leader = __ffs(mask) - 1;
+__device__ __forceinline__ void stage_flush(staged_list& l) {
+  __syncwarp();
+  if (l.count == 0) return;
   unsigned long long base = 0;
-  if (static_cast<int>(lane_id()) == leader) base = atomicAdd(counter, static_cast<unsigned long long>(__popc(mask)));
-  base = __shfl_sync(full_mask, base, leader);
-  return base + static_cast<unsigned long long>(__popc(mask & ((1u << lane_id()) - 1u)));
+  if (lane_id() == 0) base = atomicAdd(l.counter, static_cast<unsigned long long>(l.count));
+  base = __shfl_sync(full_mask, base, 0);
+  for (int i = static_cast<int>(lane_id()); i < l.count; i += 32) l.dst[base + i] = l.buf[i];
+  l.count = 0;
+  __syncwarp();
+}
+
+/// Append v for every lane with pred (all lanes call).
+__device__ __forceinline__ void stage_push(staged_list& l, bool pred, std::uint32_t v) {
+  const unsigned mask = __ballot_sync(full_mask, pred);
+  if (mask == 0) return;
+  const int k = __popc(mask);
+  if (l.count + k > warp_scratch::stage) stage_flush(l);
+  if (pred) l.buf[l.count + __popc(mask & ((1u << lane_id()) - 1u))] = v;
+  l.count += k;
+  __syncwarp();
+}
+
+/// First index k in [b, e) of a weight-sorted row with du + w[k] >= hi (float adds are monotone
+/// in w, so the predicate flips once): arcs before it are light in this bucket, the rest heavy.
+__device__ __forceinline__ index_t light_end(const float* weights, index_t b, index_t e, float du, float hi) {
+  while (b < e) {
+    const index_t mid = b + ((e - b) >> 1);
+    if (du + weights[mid] < hi) b = mid + 1;
+    else e = mid;
+  }
+  return b;
 }
 
 /// Lower v's distance to nd (parent u) if nd is strictly smaller; true when this call did it.
@@ -88,8 +124,8 @@ __device__ __forceinline__ bool relax(unsigned long long* dp, std::uint32_t v, f
 
 /// One arc (all lanes call; `valid` false for padding lanes).
 template <bool Light, class V>
-__device__ __forceinline__ void visit_arc(const graph_ref<V>& g, const work_ref& w, const control& s, counters* c,
-                                          index_t a, bool valid, std::uint32_t u, float du) {
+__device__ __forceinline__ void visit_arc(const graph_ref<V>& g, const work_ref& w, const control& s, staged_list& q,
+                                          staged_list& r, index_t a, bool valid, std::uint32_t u, float du) {
   bool improved = false;
   std::uint32_t v = 0;
   if (valid) {
@@ -107,15 +143,15 @@ __device__ __forceinline__ void visit_arc(const graph_ref<V>& g, const work_ref&
       push_q = old != s.epoch;
       push_r = old < s.scan_epoch;
     }
-    const unsigned long long pq = warp_append(push_q, &c->out);
-    if (push_q) w.lists[s.out_list][s.out_size + static_cast<index_t>(pq)] = v;
-    const unsigned long long pr = warp_append(push_r, &c->r_append);
-    if (push_r) w.lists[list_r][s.r_size + static_cast<index_t>(pr)] = v;
+    stage_push(q, push_q, v);
+    stage_push(r, push_r, v);
   }
 }
 
 /// Scan phase: extract the bucket [lo, hi) into R, find the smallest distance >= hi.
-__device__ __forceinline__ void scan_phase(index_t n, const work_ref& w, const control& s, counters* c) {
+__device__ __forceinline__ void scan_phase(index_t n, const work_ref& w, const control& s, counters* c,
+                                           warp_scratch& sm) {
+  staged_list r{sm.rbuf, 0, &c->out, w.lists[list_r]};
   const unsigned lo_b = __float_as_uint(s.lo), hi_b = __float_as_uint(s.hi);
   unsigned best = inf_bits;
   const index_t warp = (static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
@@ -125,12 +161,10 @@ __device__ __forceinline__ void scan_phase(index_t n, const work_ref& w, const c
     const unsigned b = v < n ? static_cast<unsigned>(__ldcg(w.dp + v) >> 32) : inf_bits;
     const bool in = b >= lo_b && b < hi_b;
     if (!in && b >= hi_b && b != inf_bits && b < best) best = b;
-    const unsigned long long p = warp_append(in, &c->out);
-    if (in) {
-      w.lists[list_r][p] = static_cast<std::uint32_t>(v);
-      w.stamp[v] = s.scan_epoch;
-    }
+    stage_push(r, in, static_cast<std::uint32_t>(v));
+    if (in) w.stamp[v] = s.scan_epoch;
   }
+  stage_flush(r);
   for (int off = 16; off > 0; off >>= 1) best = min(best, __shfl_xor_sync(full_mask, best, off));
   if (lane_id() == 0 && best != inf_bits) atomicMin(&c->min_next, best);
 }
@@ -145,6 +179,8 @@ __device__ void list_phase(const graph_ref<V>& g, const work_ref& w, const contr
   const std::uint32_t* list = w.lists[s.in_list];
   const unsigned long long n_in = static_cast<unsigned long long>(s.in_size);
   const unsigned lane = lane_id();
+  staged_list q{sm.qbuf, 0, &c->out, w.lists[s.out_list] + s.out_size};
+  staged_list r{sm.rbuf, 0, &c->r_append, w.lists[list_r] + s.r_size};
   for (;;) {
     unsigned long long base = 0;
     if (lane == 0) base = atomicAdd(&c->cursor, 32ull * P::grab);
@@ -162,6 +198,14 @@ __device__ void list_phase(const graph_ref<V>& g, const work_ref& w, const contr
         du = dist_of(__ldcg(w.dp + u));
         begin = g.offsets[u];
         len = g.offsets[u + 1] - begin;
+        if (g.sorted) {  // only this phase's part of the row: [begin, cut) light, [cut, end) heavy
+          const index_t cut = light_end(g.weights, begin, begin + len, du, s.hi);
+          if (Light) len = cut - begin;
+          else {
+            len = begin + len - cut;
+            begin = cut;
+          }
+        }
         if (len > P::big_row) {
           const index_t nch = (len + P::chunk - 1) / P::chunk;
           const unsigned long long at = atomicAdd(&c->chunks, static_cast<unsigned long long>(nch));
@@ -196,18 +240,23 @@ __device__ void list_phase(const graph_ref<V>& g, const work_ref& w, const contr
           else lo = mid + 1;
         }
         const int start = lo == 0 ? 0 : sm.incl[lo - 1];
-        visit_arc<Light>(g, w, s, c, sm.begin[lo] + (e - start), e < total, sm.u[lo], sm.du[lo]);
+        visit_arc<Light>(g, w, s, q, r, sm.begin[lo] + (e - start), e < total, sm.u[lo], sm.du[lo]);
       }
       __syncwarp();
     }
   }
+  stage_flush(q);
+  stage_flush(r);
 }
 
 /// The chunks of long rows: one warp per chunk, taken from a cursor.
 template <bool Light, class V>
-__device__ void chunk_phase(const graph_ref<V>& g, const work_ref& w, const control& s, counters* c) {
+__device__ void chunk_phase(const graph_ref<V>& g, const work_ref& w, const control& s, counters* c,
+                            warp_scratch& sm) {
   const unsigned long long n_chunks = static_cast<unsigned long long>(s.n_chunks);
   const unsigned lane = lane_id();
+  staged_list q{sm.qbuf, 0, &c->out, w.lists[s.out_list] + s.out_size};
+  staged_list r{sm.rbuf, 0, &c->r_append, w.lists[list_r] + s.r_size};
   for (;;) {
     unsigned long long k = 0;
     if (lane == 0) k = atomicAdd(&c->cursor, 1ull);
@@ -219,20 +268,22 @@ __device__ void chunk_phase(const graph_ref<V>& g, const work_ref& w, const cont
     const float du = dist_of(__ldcg(w.dp + u));
     for (index_t a0 = begin; a0 < end; a0 += 32) {
       const index_t a = a0 + lane;
-      visit_arc<Light>(g, w, s, c, a, a < end, u, du);
+      visit_arc<Light>(g, w, s, q, r, a, a < end, u, du);
     }
   }
+  stage_flush(q);
+  stage_flush(r);
 }
 
 template <class V>
 __device__ __forceinline__ void run_phase(const graph_ref<V>& g, const work_ref& w, const control& s, counters* c,
                                           warp_scratch& sm) {
   switch (s.phase) {
-    case phase_scan: scan_phase(g.n, w, s, c); break;
+    case phase_scan: scan_phase(g.n, w, s, c, sm); break;
     case phase_light: list_phase<true>(g, w, s, c, sm); break;
-    case phase_light_big: chunk_phase<true>(g, w, s, c); break;
+    case phase_light_big: chunk_phase<true>(g, w, s, c, sm); break;
     case phase_heavy: list_phase<false>(g, w, s, c, sm); break;
-    case phase_heavy_big: chunk_phase<false>(g, w, s, c); break;
+    case phase_heavy_big: chunk_phase<false>(g, w, s, c, sm); break;
     default: break;
   }
 }
@@ -265,8 +316,9 @@ __device__ __forceinline__ counters load_counters(const counters* c) {
 // ---- kernels (thin) -------------------------------------------------------------------------
 
 /// The whole search in one cooperative launch: phase, barrier, the same decision in every thread.
-template <class V>
-__global__ void __launch_bounds__(search_policy::block) persistent_search_kernel(graph_ref<V> g, work_ref w) {
+/// MinBlocks > 1 asks the compiler for fewer registers (more resident warps to hide memory latency).
+template <class V, int MinBlocks>
+__global__ void __launch_bounds__(search_policy::block, MinBlocks) persistent_search_kernel(graph_ref<V> g, work_ref w) {
   __shared__ warp_scratch scratch[search_policy::block / 32];
   warp_scratch& sm = scratch[threadIdx.x >> 5];
   cooperative_groups::grid_group grid = cooperative_groups::this_grid();

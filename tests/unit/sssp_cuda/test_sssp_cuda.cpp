@@ -40,6 +40,14 @@ std::vector<sc::options> variants() {
   o.algo = sc::algorithm::bellman_ford;
   v.push_back(o);
   o = {};
+  o.unsorted_rows = true;  // the caller's rows, arcs filtered one by one
+  v.push_back(o);
+  o.delta = 0.05f;
+  v.push_back(o);
+  o = {};
+  o.blocks_per_sm = 6;  // the register-capped persistent kernel
+  v.push_back(o);
+  o = {};
   o.blocks_per_sm = 1;  // few blocks: every warp loops
   o.grow_below = 4;
   v.push_back(o);
@@ -48,7 +56,7 @@ std::vector<sc::options> variants() {
 
 std::string label(const sc::options& o) {
   return std::string(sc::algorithm_name(o.algo)) + "/" + sc::loop_name(o.loop) + "/delta=" + std::to_string(o.delta) +
-         "/blocks=" + std::to_string(o.blocks_per_sm);
+         "/blocks=" + std::to_string(o.blocks_per_sm) + (o.unsorted_rows ? "/unsorted" : "/sorted");
 }
 
 template <class V>
@@ -113,6 +121,9 @@ TYPED_TEST(SsspCuda, KroneckerLarger) {
     sc::options d;
     d.delta = 0.1f;
     vars.push_back(d);
+    sc::options u;
+    u.unsorted_rows = true;
+    vars.push_back(u);
     check_all(g, std::vector<index_t>(roots.begin(), roots.end()), "SCALE " + std::to_string(scale), vars);
   }
 }
@@ -183,6 +194,12 @@ TEST(SsspCudaOptions, Flags) {
   EXPECT_EQ(o.loop, sc::loop_kind::host);
   EXPECT_EQ(o.grow_below, 7);
   EXPECT_EQ(o.blocks_per_sm, 2);
+  EXPECT_FALSE(o.unsorted_rows);
+  cli::parser p3("t", "t");
+  sc::add_options(p3, o);
+  p3.parse({"--sssp-gpu-unsorted", "--sssp-gpu-profile"});
+  EXPECT_TRUE(o.unsorted_rows);
+  EXPECT_TRUE(o.profile);
   sc::options o2;
   cli::parser p2("t", "t");
   sc::add_options(p2, o2);
