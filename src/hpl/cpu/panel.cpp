@@ -2,6 +2,7 @@
 #include "panel.hpp"
 
 #include <cblas.h>
+#include <omp.h>
 
 #include <algorithm>
 #include <cmath>
@@ -10,12 +11,33 @@
 #include "gpu500/core/error.hpp"
 #include "gpu500/hpl/grid.hpp"
 
+// The panel runs its own OpenMP threads over the O rows; OpenBLAS is switched to one thread
+// meanwhile (two spinning thread pools on the same cores would fight). Weak, so that another
+// BLAS links too.
+#pragma weak openblas_set_num_threads
+#pragma weak openblas_get_num_threads
+
 namespace gpu500::hpl::detail {
 namespace {
 
+struct blas_single_thread {
+  int saved = 0;
+  blas_single_thread() {
+    if (&openblas_get_num_threads != nullptr && &openblas_set_num_threads != nullptr) {
+      saved = openblas_get_num_threads();
+      openblas_set_num_threads(1);
+    }
+  }
+  ~blas_single_thread() {
+    if (saved > 0) openblas_set_num_threads(saved);
+  }
+};
+
 class factorizer {
  public:
-  factorizer(const panel_view& pv, const panel_opts& po) : v_(pv), o_(po), ipiv_(pv.jb), row_(pv.jb + 1) {}
+  factorizer(const panel_view& pv, const panel_opts& po) : v_(pv), o_(po), ipiv_(pv.jb), row_(pv.jb + 1) {
+    nt_ = static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(omp_get_max_threads(), v_.mo / 256)));
+  }
 
   std::vector<std::int64_t> run(int* zero) {
     recurse(0, v_.jb);
@@ -36,9 +58,21 @@ class factorizer {
     if (r0 < v_.jb)
       cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, v_.jb - r0, n, kk, -1.0, Tp(r0, k0), ldt(),
                   Tp(k0, c0), ldt(), 1.0, Tp(r0, c0), ldt());
-    if (v_.mo > 0)
-      cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(v_.mo), n, kk, -1.0, Op(0, k0),
-                  static_cast<int>(v_.ldo), Tp(k0, c0), ldt(), 1.0, Op(0, c0), static_cast<int>(v_.ldo));
+    if (v_.mo > 0) {
+#pragma omp parallel for num_threads(nt_) schedule(static, 1)
+      for (int t = 0; t < nt_; ++t) {
+        const auto [r0, r1] = rows_of(t, nt_);
+        if (r1 > r0)
+          cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(r1 - r0), n, kk, -1.0, Op(r0, k0),
+                      static_cast<int>(v_.ldo), Tp(k0, c0), ldt(), 1.0, Op(r0, c0), static_cast<int>(v_.ldo));
+      }
+    }
+  }
+  // The O rows of thread t of nt: contiguous chunks, multiples of 8 rows.
+  std::pair<std::int64_t, std::int64_t> rows_of(int t, int nt) const {
+    const std::int64_t chunk = ((v_.mo + nt - 1) / nt + 7) / 8 * 8;
+    const std::int64_t r0 = std::min(v_.mo, t * chunk);
+    return {r0, std::min(v_.mo, r0 + chunk)};
   }
   // T(k0:k1, c0:c1) = L(k0:k1, k0:k1)^-1 T(k0:k1, c0:c1), L unit lower.
   void trsm_top(int k0, int k1, int c0, int c1) {
@@ -46,26 +80,15 @@ class factorizer {
     cblas_dtrsm(CblasColMajor, CblasLeft, CblasLower, CblasNoTrans, CblasUnit, k1 - k0, c1 - c0, 1.0, Tp(k0, k0),
                 ldt(), Tp(k0, c0), ldt());
   }
-  // Column j, rows >= j: -= A(rows >= j, c:j) * T(c:j, j).
-  void gemv_col(int j, int c) {
-    if (j <= c) return;
-    cblas_dgemv(CblasColMajor, CblasNoTrans, v_.jb - j, j - c, -1.0, Tp(j, c), ldt(), Tp(c, j), 1, 1.0, Tp(j, j), 1);
-    if (v_.mo > 0)
-      cblas_dgemv(CblasColMajor, CblasNoTrans, static_cast<int>(v_.mo), j - c, -1.0, Op(0, c),
-                  static_cast<int>(v_.ldo), Tp(c, j), 1, 1.0, Op(0, j), 1);
-  }
-
   // Max-loc over column j (T rows >= j, all O rows of the column), swap, record the pivot.
-  void pivot(int j) {
+  // `o_best`/`o_at`: the largest |O(i, j)| of this process and its row (-1: none).
+  void pivot(int j, double o_best, std::int64_t o_at) {
     double best = -1;
     int where = -1;           // T row, or -1
     std::int64_t oi = -1;     // O row
     for (int r = j; r < v_.jb; ++r)
       if (std::fabs(T(r, j)) > best) best = std::fabs(T(r, j)), where = r;
-    if (v_.mo > 0) {
-      const auto i = static_cast<std::int64_t>(cblas_idamax(static_cast<int>(v_.mo), Op(0, j), 1));
-      if (std::fabs(*Op(i, j)) > best) best = std::fabs(*Op(i, j)), where = -1, oi = i;
-    }
+    if (o_at >= 0 && o_best > best) best = o_best, where = -1, oi = o_at;
     const int winner = v_.col->maxloc(best);
     const bool mine = winner == v_.col->rank();
     // row_ = [position, panel row (jb)]
@@ -90,44 +113,79 @@ class factorizer {
     }
     if (row_[1 + j] == 0.0) ++zero_;
   }
-  void scale(int j) {
-    const double p = T(j, j);
-    if (p == 0.0) return;
-    const double s = 1.0 / p;
-    for (int r = j + 1; r < v_.jb; ++r) T(r, j) *= s;
-    if (v_.mo > 0) cblas_dscal(static_cast<int>(v_.mo), s, Op(0, j), 1);
-  }
-
+  // Base case, column by column, with OpenMP threads over the O rows (one BLAS-2 call per
+  // column would be too small to thread): per column each thread finds the largest entry of
+  // its rows; the master thread combines them, talks to the process column (HPL_pdmxswp) and
+  // swaps; then every thread scales and (right-looking) updates its rows. T's rows belong to
+  // the master. PFACT left brings column j up to date first with DTRSV on T and a DGEMV-like
+  // loop; Crout does the column the same way (its U part is already final) and updates row j.
   void base(int c, int w) {
     const int e = c + w;
-    for (int j = c; j < e; ++j) {
-      switch (o_.pfact) {
-        case fact::left:
-          if (j > c) cblas_dtrsv(CblasColMajor, CblasLower, CblasNoTrans, CblasUnit, j - c, Tp(c, c), ldt(), Tp(c, j), 1);
-          gemv_col(j, c);
-          pivot(j);
-          scale(j);
-          break;
-        case fact::crout:
-          gemv_col(j, c);
-          pivot(j);
-          scale(j);
-          if (j > c && j + 1 < e)
+    std::vector<double> tb(nt_);
+    std::vector<std::int64_t> ti(nt_);
+#pragma omp parallel num_threads(nt_)
+    {
+      const int tid = omp_get_thread_num();
+      const auto [r0, r1] = rows_of(tid, omp_get_num_threads());
+      for (int j = c; j < e; ++j) {
+#pragma omp barrier
+        if (o_.pfact != fact::right && j > c) {
+#pragma omp master
+          {
+            if (o_.pfact == fact::left)
+              cblas_dtrsv(CblasColMajor, CblasLower, CblasNoTrans, CblasUnit, j - c, Tp(c, c), ldt(), Tp(c, j), 1);
+            for (int r = j; r < v_.jb; ++r) {
+              double sum = 0;
+              for (int p = c; p < j; ++p) sum += T(r, p) * T(p, j);
+              T(r, j) -= sum;
+            }
+          }
+#pragma omp barrier
+          double* dst = Op(0, j);
+          for (int p = c; p < j; ++p) {
+            const double u = T(p, j);
+            const double* src = Op(0, p);
+            for (std::int64_t i = r0; i < r1; ++i) dst[i] -= src[i] * u;
+          }
+        }
+        double b = -1;
+        std::int64_t bi = -1;
+        const double* col = Op(0, j);
+        for (std::int64_t i = r0; i < r1; ++i)
+          if (std::fabs(col[i]) > b) b = std::fabs(col[i]), bi = i;
+        tb[tid] = b;
+        ti[tid] = bi;
+#pragma omp barrier
+#pragma omp master
+        {
+          double ob = -1;
+          std::int64_t oi = -1;
+          for (int t = 0; t < omp_get_num_threads(); ++t)
+            if (ti[t] >= 0 && tb[t] > ob) ob = tb[t], oi = ti[t];
+          pivot(j, ob, oi);
+          const double p = T(j, j);
+          if (p != 0.0)
+            for (int r = j + 1; r < v_.jb; ++r) T(r, j) *= 1.0 / p;
+          if (o_.pfact == fact::right && j + 1 < e && j + 1 < v_.jb)
+            cblas_dger(CblasColMajor, v_.jb - j - 1, e - j - 1, -1.0, Tp(j + 1, j), 1, Tp(j, j + 1), ldt(),
+                       Tp(j + 1, j + 1), ldt());
+          if (o_.pfact == fact::crout && j > c && j + 1 < e)
             cblas_dgemv(CblasColMajor, CblasTrans, j - c, e - j - 1, -1.0, Tp(c, j + 1), ldt(), Tp(j, c), ldt(), 1.0,
                         Tp(j, j + 1), ldt());
-          break;
-        case fact::right:
-          pivot(j);
-          scale(j);
-          if (j + 1 < e) {
-            if (j + 1 < v_.jb)
-              cblas_dger(CblasColMajor, v_.jb - j - 1, e - j - 1, -1.0, Tp(j + 1, j), 1, Tp(j, j + 1), ldt(),
-                         Tp(j + 1, j + 1), ldt());
-            if (v_.mo > 0)
-              cblas_dger(CblasColMajor, static_cast<int>(v_.mo), e - j - 1, -1.0, Op(0, j), 1, Tp(j, j + 1), ldt(),
-                         Op(0, j + 1), static_cast<int>(v_.ldo));
+        }
+#pragma omp barrier
+        const double p = T(j, j);
+        double* cj = Op(0, j);
+        if (p != 0.0) {
+          const double s = 1.0 / p;
+          for (std::int64_t i = r0; i < r1; ++i) cj[i] *= s;
+        }
+        if (o_.pfact == fact::right)
+          for (int c2 = j + 1; c2 < e; ++c2) {
+            const double u = T(j, c2);
+            double* d = Op(0, c2);
+            for (std::int64_t i = r0; i < r1; ++i) d[i] -= cj[i] * u;
           }
-          break;
       }
     }
   }
@@ -170,12 +228,14 @@ class factorizer {
   std::vector<std::int64_t> ipiv_;
   std::vector<double> row_;
   int zero_ = 0;
+  int nt_ = 1;
 };
 
 }  // namespace
 
 std::vector<std::int64_t> factor_panel(const panel_view& pv, const panel_opts& po, int* zero_pivots) {
   GPU500_EXPECTS(pv.jb >= 1 && pv.col != nullptr, "factor_panel: empty panel or no column communicator");
+  blas_single_thread one;
   return factorizer(pv, po).run(zero_pivots);
 }
 
