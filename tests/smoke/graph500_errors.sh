@@ -11,7 +11,7 @@ expect() {
   rc=$?
   [ "$rc" -eq "$want" ] || { echo "gpu500 $*: exit $rc, expected $want ($err)"; exit 1; }
   [ "$(wc -l <<<"$err")" -eq 1 ] || { echo "gpu500 $*: expected one line, got: $err"; exit 1; }
-  grep -q "$pattern" <<<"$err" || { echo "gpu500 $*: message '$err' lacks '$pattern'"; exit 1; }
+  grep -q -e "$pattern" <<<"$err" || { echo "gpu500 $*: message '$err' lacks '$pattern'"; exit 1; }
 }
 expect 2 "SCALE must be in 1..42" graph500 0
 expect 2 "SCALE must be in 1..42" graph500 43
