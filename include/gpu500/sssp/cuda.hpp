@@ -55,10 +55,13 @@ struct options {
   /// the constructor, 8 bytes per arc with 32-bit ids), so that a light iteration reads only its
   /// light arcs and the heavy pass only the rest. true: filter every arc of the caller's rows.
   bool unsorted_rows = false;
+  /// true: no bitmap of settled vertices (by default a heavy arc into a vertex already in the
+  /// current or an earlier bucket is skipped without reading the vertex's word).
+  bool no_settled_filter = false;
 };
 
 /// Flags: --sssp-gpu delta|bellman-ford, --sssp-gpu-delta X, --sssp-gpu-grow N,
-/// --sssp-gpu-loop persistent|host, --sssp-gpu-blocks N, --sssp-gpu-profile, --sssp-gpu-unsorted.
+/// --sssp-gpu-loop persistent|host, --sssp-gpu-blocks N, --sssp-gpu-profile, --sssp-gpu-unsorted, --sssp-gpu-no-filter.
 void add_options(cli::parser& p, options& o);
 const char* algorithm_name(algorithm a);
 const char* loop_name(loop_kind l);

@@ -78,7 +78,7 @@ struct engine<V>::impl {
   bool cooperative = false;
   const void* persistent = nullptr;  ///< the persistent kernel instance in use
   cudaStream_t stream = nullptr;
-  device_bytes dp, stamp, lists, chunks, ctrl, cnt, parents, dist, scratch, sorted_cols, sorted_w;
+  device_bytes dp, stamp, settled, lists, chunks, ctrl, cnt, parents, dist, scratch, sorted_cols, sorted_w;
   std::string sort_note;
   work_ref w{};
   control last{};
@@ -131,6 +131,7 @@ struct engine<V>::impl {
     const auto un = static_cast<std::size_t>(n);
     dp = device_bytes(un * sizeof(unsigned long long), "distances");
     stamp = device_bytes(un * sizeof(std::uint32_t), "queue stamps");
+    if (!opt.no_settled_filter) settled = device_bytes(settled_words() * sizeof(std::uint32_t), "settled bitmap");
     lists = device_bytes(3 * un * sizeof(std::uint32_t), "vertex queues");
     chunks = device_bytes(static_cast<std::size_t>(chunk_capacity(arcs)) * sizeof(chunk_desc), "chunk lists");
     ctrl = device_bytes(sizeof(control), "state");
@@ -139,6 +140,7 @@ struct engine<V>::impl {
     dist = device_bytes(un * sizeof(float), "distances");
     w.dp = dp.as<unsigned long long>();
     w.stamp = stamp.as<std::uint32_t>();
+    w.settled = settled.as<std::uint32_t>();
     for (int i = 0; i < 3; ++i) w.lists[i] = lists.as<std::uint32_t>() + static_cast<std::size_t>(i) * un;
     w.chunks = chunks.as<chunk_desc>();
     w.ctrl = ctrl.as<control>();
@@ -203,6 +205,8 @@ struct engine<V>::impl {
     }
   }
 
+  [[nodiscard]] std::size_t settled_words() const { return static_cast<std::size_t>((g.n + 31) / 32); }
+
   ~impl() {
     for (cudaEvent_t e : ev)
       if (e) cudaEventDestroy(e);
@@ -236,6 +240,7 @@ struct engine<V>::impl {
     w.root = root;
     GPU500_CUDA_CHECK(cudaMemsetAsync(w.dp, 0xFF, un * sizeof(unsigned long long), stream));
     GPU500_CUDA_CHECK(cudaMemsetAsync(w.stamp, 0, un * sizeof(std::uint32_t), stream));
+    if (w.settled) GPU500_CUDA_CHECK(cudaMemsetAsync(w.settled, 0, settled_words() * sizeof(std::uint32_t), stream));
     const control init = initial_control(delta0, adaptive, delta_max, adaptive ? opt.grow_below : 0);
     init_search_kernel<<<1, 32, 0, stream>>>(w, init);
     GPU500_CUDA_CHECK_LAUNCH();
@@ -326,11 +331,12 @@ template <class V>
 std::string engine<V>::description() const {
   const impl& m = *impl_;
   char buf[256];
-  std::snprintf(buf, sizeof buf, "cuda sssp: %s, delta %s%g, %s loop%s%s, %s rows%s, %d-bit column ids",
+  std::snprintf(buf, sizeof buf, "cuda sssp: %s, delta %s%g, %s loop%s%s, %s rows%s%s, %d-bit column ids",
                 algorithm_name(m.opt.algo),
                 m.adaptive ? "adaptive from " : "", static_cast<double>(m.delta0), loop_name(m.opt.loop),
                 m.opt.loop == loop_kind::persistent ? (" (" + std::to_string(m.coop_blocks) + " blocks)").c_str() : "",
                 m.opt.profile ? ", profiled" : "", m.g.sorted ? "weight-sorted" : "unsorted", m.sort_note.c_str(),
+                m.w.settled ? ", settled filter" : "",
                 static_cast<int>(sizeof(V) * 8));
   return buf;
 }

@@ -50,6 +50,7 @@ void add_options(cli::parser& p, options& o) {
       "GPU SSSP persistent kernel: blocks per SM (0: as many as fit)", "N");
   p.flag("--sssp-gpu-profile", o.profile, "GPU SSSP: time every phase (host loop, synchronising; slow)");
   p.flag("--sssp-gpu-unsorted", o.unsorted_rows, "GPU SSSP: no weight-sorted copy of the rows (less memory, slower)");
+  p.flag("--sssp-gpu-no-filter", o.no_settled_filter, "GPU SSSP: no settled-vertex bitmap in the heavy pass");
 }
 
 }  // namespace gpu500::sssp::cuda

@@ -41,6 +41,11 @@ struct chunk_desc {
 struct work_ref {
   unsigned long long* dp;  ///< packed words, n
   std::uint32_t* stamp;    ///< queue epochs, n
+  /// Bitmap (n bits) of vertices known to have d < hi of the current bucket (set by the scan and by
+  /// first appends to R); a heavy arc into such a vertex cannot improve it and is skipped without
+  /// reading its word. Bits only go 0 -> 1 within a search, so a stale (L1) read is merely
+  /// conservative. Null: no filter.
+  std::uint32_t* settled;
   std::uint32_t* lists[3]; ///< R, Q0, Q1 (n each)
   chunk_desc* chunks;      ///< chunk_capacity(arcs)
   control* ctrl;           ///< the state: initial in, final out
@@ -133,7 +138,7 @@ __device__ __forceinline__ void visit_arc(const graph_ref<V>& g, const work_ref&
     const bool take = Light ? (nd < s.hi) : !(nd < s.hi);
     if (take) {
       v = static_cast<std::uint32_t>(g.cols[a]);
-      improved = relax(w.dp, v, nd, u);
+      if (Light || w.settled == nullptr || ((w.settled[v >> 5] >> (v & 31u)) & 1u) == 0) improved = relax(w.dp, v, nd, u);
     }
   }
   if constexpr (Light) {
@@ -142,6 +147,7 @@ __device__ __forceinline__ void visit_arc(const graph_ref<V>& g, const work_ref&
       const std::uint32_t old = atomicExch(w.stamp + v, s.epoch);
       push_q = old != s.epoch;
       push_r = old < s.scan_epoch;
+      if (push_r && w.settled != nullptr) atomicOr(w.settled + (v >> 5), 1u << (v & 31u));
     }
     stage_push(q, push_q, v);
     stage_push(r, push_r, v);
@@ -163,6 +169,10 @@ __device__ __forceinline__ void scan_phase(index_t n, const work_ref& w, const c
     if (!in && b >= hi_b && b != inf_bits && b < best) best = b;
     stage_push(r, in, static_cast<std::uint32_t>(v));
     if (in) w.stamp[v] = s.scan_epoch;
+    if (w.settled != nullptr) {  // this warp alone owns the word of these 32 vertices in a scan
+      const unsigned m = __ballot_sync(full_mask, in);
+      if (m != 0 && lane_id() == 0) w.settled[base >> 5] = __ldcg(w.settled + (base >> 5)) | m;
+    }
   }
   stage_flush(r);
   for (int off = 16; off > 0; off >>= 1) best = min(best, __shfl_xor_sync(full_mask, best, off));

@@ -42,6 +42,12 @@ std::vector<sc::options> variants() {
   o = {};
   o.unsorted_rows = true;  // the caller's rows, arcs filtered one by one
   v.push_back(o);
+  o.no_settled_filter = true;
+  v.push_back(o);
+  o.unsorted_rows = false;
+  v.push_back(o);
+  o = {};
+  o.unsorted_rows = true;
   o.delta = 0.05f;
   v.push_back(o);
   o = {};
@@ -56,7 +62,8 @@ std::vector<sc::options> variants() {
 
 std::string label(const sc::options& o) {
   return std::string(sc::algorithm_name(o.algo)) + "/" + sc::loop_name(o.loop) + "/delta=" + std::to_string(o.delta) +
-         "/blocks=" + std::to_string(o.blocks_per_sm) + (o.unsorted_rows ? "/unsorted" : "/sorted");
+         "/blocks=" + std::to_string(o.blocks_per_sm) + (o.unsorted_rows ? "/unsorted" : "/sorted") +
+         (o.no_settled_filter ? "/nofilter" : "/filter");
 }
 
 template <class V>
@@ -197,8 +204,9 @@ TEST(SsspCudaOptions, Flags) {
   EXPECT_FALSE(o.unsorted_rows);
   cli::parser p3("t", "t");
   sc::add_options(p3, o);
-  p3.parse({"--sssp-gpu-unsorted", "--sssp-gpu-profile"});
+  p3.parse({"--sssp-gpu-unsorted", "--sssp-gpu-profile", "--sssp-gpu-no-filter"});
   EXPECT_TRUE(o.unsorted_rows);
+  EXPECT_TRUE(o.no_settled_filter);
   EXPECT_TRUE(o.profile);
   sc::options o2;
   cli::parser p2("t", "t");
