@@ -50,7 +50,7 @@ GPU500_COMMAND(hash, "GLHT hopscotch hash table benchmarks: hash static|mixed") 
                 "static: bulk build at each load factor, then find-hit and find-miss of every key.\n"
                 "mixed: concurrent [insert,erase,find] batches on an empty table, then GPU scale.");
   p.option("--backend", backend_s, "auto|cpu|cuda (cpu runs the CPU hopscotch table only)")
-      .option("--tables", tables, "comma list: glht,glht-bitmap,glht-t8,glht-t1,linear,quadratic,cuckoo,chained,"
+      .option("--tables", tables, "comma list: glht,glht-bitmap,glht-t8,glht-t1,glht-t1-aos,linear,quadratic,cuckoo,chained,"
                                   "chained-alloc,cpu (default: all of the backend)")
       .flag("--no-cpu", no_cpu, "cuda backend: do not run the CPU table")
       .option("--keys", keys, "static: number of keys (default 2^26 on cuda, 2^22 on cpu)")

@@ -14,7 +14,7 @@ status=0
 row() { echo "hash|$1|$2" >>"$TABLE"; }
 
 if [ "${HASH_SANITIZE:-1}" = 1 ] && command -v compute-sanitizer >/dev/null; then
-  small='Variants/Glht.BulkOperationsMatchTheModel/t32_window:Variants/Glht.BulkOperationsMatchTheModel/t1_bitmap:GlhtDeviceApi.UserKernels*:GlhtAsync.*'
+  small='Variants/Glht.BulkOperationsMatchTheModel/t32_window:Variants/Glht.BulkOperationsMatchTheModel/t1_bitmap:Variants/Glht.BulkOperationsMatchTheModel/t1_bitmap_aos:GlhtDeviceApi.UserKernels*:GlhtAsync.*'
   for tool in memcheck racecheck; do
     filter=$small
     [ "$tool" = racecheck ] && filter='Variants/Glht.BulkOperationsMatchTheModel/t32_window:GlhtDeviceApi.UserKernelsWarpPerOp'
@@ -34,7 +34,7 @@ echo "== hash static ($keys keys)"
 if "$bin" hash static --keys "$keys" --lf "${HASH_LF:-0.8,0.9}" --runs "${HASH_RUNS_STATIC:-3}" \
     --json "$OUT/hash-static.json" >"$OUT/hash-static.txt" 2>"$OUT/hash-static.err"; then :; else status=1; fi
 cat "$OUT/hash-static.txt" "$OUT/hash-static.err"
-awk '$1 ~ /^(glht|glht-bitmap|glht-t8|glht-t1|linear|cuckoo|cpu)$/ && $2 ~ /^0\./ {
+awk '$1 ~ /^(glht|glht-bitmap|glht-t8|glht-t1|glht-t1-aos|linear|cuckoo|chained|cpu)$/ && $2 ~ /^0\./ {
        printf "hash|static %s LF %s|insert %s, hit %s, miss %s G/s (no room %s, %s)\n", $1, $2, $3, $4, $5, $9, $10 }' \
   "$OUT/hash-static.txt" >>"$TABLE"
 grep -E '^  best GLHT' "$OUT/hash-static.txt" | sed 's/^  /hash|static|/' >>"$TABLE"
@@ -43,10 +43,10 @@ echo "== hash mixed"
 if "$bin" hash mixed --scale "${HASH_SCALE:-24,25,26}" --runs "${HASH_RUNS_MIXED:-5}" \
     --json "$OUT/hash-mixed.json" >"$OUT/hash-mixed.txt" 2>"$OUT/hash-mixed.err"; then :; else status=1; fi
 cat "$OUT/hash-mixed.txt" "$OUT/hash-mixed.err"
-awk '$1 ~ /^(glht|glht-bitmap|glht-t8|glht-t1|linear|chained|chained-alloc|cpu)$/ && $3 >= 16777216 {
+awk '$1 ~ /^(glht|glht-bitmap|glht-t8|glht-t1|glht-t1-aos|linear|chained|chained-alloc|cpu)$/ && $3 >= 16777216 {
        v = $6; for (i = 7; i <= NF; i++) v = v " " $i
        printf "hash|mixed %s %s ops %s|%s G ops/s (%s)\n", $1, $2, $3, $5, v }' "$OUT/hash-mixed.txt" >>"$TABLE"
-awk '$1 ~ /^(glht|glht-t1|chained|chained-alloc|cpu)$/ && $3 == 100000 && ($4 == 100 || $4 == 100000) {
+awk '$1 ~ /^(glht|glht-t1|glht-t1-aos|chained|chained-alloc|cpu)$/ && $3 == 100000 && ($4 == 100 || $4 == 100000) {
        printf "hash|paper mixed %s %s range %s|%s G ops/s (%s)\n", $1, $2, $4, $5, $6 }' "$OUT/hash-mixed.txt" >>"$TABLE"
 grep -E '^  best GLHT' "$OUT/hash-mixed.txt" | tail -6 | sed 's/^  /hash|mixed (scale runs, in order)|/' >>"$TABLE"
 grep -q '^validation: passed' "$OUT/hash-static.txt" && grep -q '^validation: passed' "$OUT/hash-mixed.txt" || status=1

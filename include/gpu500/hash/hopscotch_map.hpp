@@ -39,8 +39,15 @@ enum class find_mode {
   bitmap,  ///< read the home bucket word first, then only the slots its hop bitmap names
 };
 
+/// Where a slot's key and value live.
+enum class slot_layout {
+  split,        ///< keys[] and values[] arrays: a 32-slot window is 256 bytes of keys (the paper's read)
+  interleaved,  ///< {key, value} pairs (16-byte slots): a hit reads one sector for key and value
+};
+
 struct hopscotch_options {
   int tile = 32;                        ///< threads per operation: 32 (the paper: one warp), 8, 4 or 1
+  slot_layout layout = slot_layout::split;
   find_mode find = find_mode::window;   ///< lookups: window (paper) or bitmap-first
   int probe_limit = 4096;               ///< how far past home find_empty looks for an empty slot
   bool precheck = true;                 ///< insert/erase start with a lock-free find (the paper's phase find)
@@ -48,13 +55,19 @@ struct hopscotch_options {
 
 /// The trivially copyable device view of a table (what hopscotch_ref wraps).
 struct hopscotch_view {
-  key_type* keys = nullptr;
-  value_type* values = nullptr;
+  key_type* keys = nullptr;      ///< key of slot s at keys[s * stride]
+  value_type* values = nullptr;  ///< value of slot s at values[s * stride]
   std::uint64_t* meta = nullptr;
   std::uint64_t n_buckets = 0;
   int probe_limit = 4096;
   bool bitmap_find = false;
   bool precheck = true;
+  std::uint32_t stride = 1;      ///< 1: split arrays; 2: interleaved {key, value} slots
+
+  [[nodiscard]] GPU500_HD GPU500_FORCEINLINE key_type* key_ptr(std::uint64_t s) const { return keys + s * stride; }
+  [[nodiscard]] GPU500_HD GPU500_FORCEINLINE value_type* value_ptr(std::uint64_t s) const {
+    return values + s * stride;
+  }
 };
 
 class hopscotch_map {

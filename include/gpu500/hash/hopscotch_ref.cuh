@@ -168,7 +168,7 @@ class hopscotch_ref {
       const unsigned d = static_cast<unsigned>(s - static_cast<std::int64_t>(h));
       detail::st_relaxed(&v_.meta[h], m + layout::version_one);  // odd: readers re-read
       detail::fence();
-      detail::st_relaxed(&v_.keys[s], empty_key);
+      detail::st_relaxed(v_.key_ptr(s), empty_key);
       detail::st_release(&v_.meta[h], ((m & ~(1ULL << d)) & ~layout::multiple_lock) + 2 * layout::version_one);
     }
     t.sync();
@@ -195,8 +195,8 @@ class hopscotch_ref {
       // round trip fewer on a hit; the version check below covers the value as well).
       for (unsigned b = bm; b; b &= b - 1) {
         const int d = __ffs(b) - 1;
-        const key_type kk = detail::ld_relaxed(&v_.keys[h + d]);
-        const value_type vv = detail::ld_relaxed(&v_.values[h + d]);
+        const key_type kk = detail::ld_relaxed(v_.key_ptr(h + d));
+        const value_type vv = detail::ld_relaxed(v_.value_ptr(h + d));
         if (kk == k) {
           s = static_cast<std::int64_t>(h + d);
           x = vv;
@@ -205,7 +205,7 @@ class hopscotch_ref {
       }
     } else {
       s = by_bitmap ? scan_named(t, h, bm, k) : scan_window(t, h, k);
-      if (s >= 0 && want_value) x = detail::ld_relaxed(&v_.values[s]);
+      if (s >= 0 && want_value) x = detail::ld_relaxed(v_.value_ptr(s));
     }
     detail::fence();
     const std::uint64_t m2 = detail::ld_relaxed(&v_.meta[h]);
@@ -223,10 +223,10 @@ class hopscotch_ref {
     value_type x = 0;
     if (t.leader()) {
       for (int d = 0; d < hop_range; ++d) {
-        if (detail::ld_acquire(&v_.keys[h + d]) != k) continue;
-        x = detail::ld_relaxed(&v_.values[h + d]);
+        if (detail::ld_acquire(v_.key_ptr(h + d)) != k) continue;
+        x = detail::ld_relaxed(v_.value_ptr(h + d));
         detail::fence();
-        if (detail::ld_relaxed(&v_.keys[h + d]) == k) {
+        if (detail::ld_relaxed(v_.key_ptr(h + d)) == k) {
           found = 1;
           break;
         }
@@ -242,7 +242,7 @@ class hopscotch_ref {
   __device__ std::int64_t scan_window(const tile_type& t, std::uint64_t h, key_type k) const {
 #pragma unroll
     for (int base = 0; base < hop_range; base += G) {
-      const key_type x = detail::ld_relaxed(&v_.keys[h + base + t.rank]);
+      const key_type x = detail::ld_relaxed(v_.key_ptr(h + base + t.rank));
       const unsigned b = t.ballot(x == k);
       if (b) return static_cast<std::int64_t>(h + base + __ffs(b) - 1);
     }
@@ -254,7 +254,7 @@ class hopscotch_ref {
     if constexpr (G == 1) {
       while (bm) {
         const int d = __ffs(bm) - 1;
-        if (detail::ld_relaxed(&v_.keys[h + d]) == k) return static_cast<std::int64_t>(h + d);
+        if (detail::ld_relaxed(v_.key_ptr(h + d)) == k) return static_cast<std::int64_t>(h + d);
         bm &= bm - 1;
       }
       return -1;
@@ -264,7 +264,7 @@ class hopscotch_ref {
         const unsigned chunk = (bm >> base) & tile_type::low;
         if (!chunk) continue;
         const bool named = (chunk >> t.rank) & 1u;
-        const key_type x = named ? detail::ld_relaxed(&v_.keys[h + base + t.rank]) : empty_key;
+        const key_type x = named ? detail::ld_relaxed(v_.key_ptr(h + base + t.rank)) : empty_key;
         const unsigned b = t.ballot(named && x == k);
         if (b) return static_cast<std::int64_t>(h + base + __ffs(b) - 1);
       }
@@ -302,8 +302,8 @@ class hopscotch_ref {
                           value_type val) const {
     t.sync();
     if (t.leader()) {
-      detail::st_relaxed(&v_.values[e], val);
-      detail::st_release(&v_.keys[e], k);  // release: the value is visible before the key
+      detail::st_relaxed(v_.value_ptr(e), val);
+      detail::st_release(v_.key_ptr(e), k);  // release: the value is visible before the key
       const unsigned d = static_cast<unsigned>(e - static_cast<std::int64_t>(h));
       detail::st_release(&v_.meta[h], (m | (1ULL << d)) & ~layout::multiple_lock);
     }
@@ -312,7 +312,7 @@ class hopscotch_ref {
 
   __device__ void release_hole(const tile_type& t, std::int64_t e) const {
     t.sync();
-    if (t.leader()) detail::st_release(&v_.keys[e], empty_key);
+    if (t.leader()) detail::st_release(v_.key_ptr(e), empty_key);
     t.sync();
   }
 
@@ -325,12 +325,12 @@ class hopscotch_ref {
     if (limit > slot_limit()) limit = slot_limit();
     for (std::uint64_t base = h; base < limit; base += G) {
       const std::uint64_t s = base + t.rank;
-      const key_type x = s < limit ? detail::ld_relaxed(&v_.keys[s]) : reserved_key;
+      const key_type x = s < limit ? detail::ld_relaxed(v_.key_ptr(s)) : reserved_key;
       unsigned b = t.ballot(x == empty_key);
       while (b) {
         const int l = __ffs(b) - 1;
         bool ok = false;
-        if (static_cast<int>(t.rank) == l) ok = detail::cas(&v_.keys[s], empty_key, reserved_key) == empty_key;
+        if (static_cast<int>(t.rank) == l) ok = detail::cas(v_.key_ptr(s), empty_key, reserved_key) == empty_key;
         if (t.ballot(ok)) {
           if (t.leader()) detail::fence();
           return static_cast<std::int64_t>(base + l);
@@ -388,11 +388,11 @@ class hopscotch_ref {
     const std::uint64_t dup = (m | layout::swap_lock | (1ULL << de)) + layout::version_one;
     detail::st_relaxed(&v_.meta[b], dup);
     detail::fence();  // the odd version is visible before either copy changes
-    const key_type kx = detail::ld_relaxed(&v_.keys[x]);
-    const value_type vx = detail::ld_relaxed(&v_.values[x]);
-    detail::st_relaxed(&v_.values[e], vx);
-    detail::st_release(&v_.keys[e], kx);             // the copy, value first
-    detail::st_release(&v_.keys[x], reserved_key);   // then the source becomes the new hole
+    const key_type kx = detail::ld_relaxed(v_.key_ptr(x));
+    const value_type vx = detail::ld_relaxed(v_.value_ptr(x));
+    detail::st_relaxed(v_.value_ptr(e), vx);
+    detail::st_release(v_.key_ptr(e), kx);             // the copy, value first
+    detail::st_release(v_.key_ptr(x), reserved_key);   // then the source becomes the new hole
     detail::st_release(&v_.meta[b], ((dup & ~(1ULL << d)) & ~layout::swap_lock) + layout::version_one);
     return static_cast<long long>(x);
   }

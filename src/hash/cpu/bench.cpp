@@ -136,7 +136,7 @@ std::vector<std::string> tables_for(const std::vector<std::string>& asked, backe
   for (const auto& name : t) {
     const auto all = gpu_table_names();
     if (name != "cpu" && std::find(all.begin(), all.end(), name) == all.end())
-      throw usage_error("hash: unknown table '" + name + "' (tables: glht glht-bitmap glht-t8 glht-t1 linear "
+      throw usage_error("hash: unknown table '" + name + "' (tables: glht glht-bitmap glht-t8 glht-t1 glht-t1-aos linear "
                         "quadratic cuckoo chained chained-alloc cpu)");
     if (name != "cpu" && where == backend::cpu) throw usage_error("hash: table '" + name + "' needs --backend cuda");
   }

@@ -40,7 +40,8 @@ const hopscotch_options& hopscotch_map::options() const { no_cuda(); }
 table_snapshot hopscotch_map::snapshot() const { no_cuda(); }
 
 std::vector<std::string> gpu_table_names() {
-  return {"glht", "glht-bitmap", "glht-t8", "glht-t1", "linear", "quadratic", "cuckoo", "chained", "chained-alloc"};
+  return {"glht",   "glht-bitmap", "glht-t8",   "glht-t1",       "glht-t1-aos",
+          "linear", "quadratic",   "cuckoo",    "chained",       "chained-alloc"};
 }
 
 namespace bench_gpu {

@@ -138,25 +138,24 @@ __global__ void retry_mixed_kernel(hopscotch_view v, const op* ops, index_t n, o
 
 /// Rehash: every item of the old table into the new one (one tile per old slot).
 template <int G>
-__global__ void rehash_kernel(hopscotch_view to, const key_type* keys, const value_type* values, index_t slots,
-                              unsigned long long* counters) {
+__global__ void rehash_kernel(hopscotch_view to, hopscotch_view from, index_t slots, unsigned long long* counters) {
   const tile<G> t;
   const hopscotch_ref<G> ref(to);
   unsigned long long no_room = 0;
   for (index_t i = detail::first_op<G>(); i < slots; i += detail::op_stride<G>()) {
-    const key_type k = keys[i];
+    const key_type k = *from.key_ptr(i);
     if (!valid_key(k)) continue;
-    const auto r = ref.insert(t, k, values[i]);
+    const auto r = ref.insert(t, k, *from.value_ptr(i));
     if (t.leader()) no_room += r == insert_status::no_room;
   }
   detail::block_add(counters, 0, no_room);
 }
 
-__global__ void count_kernel(const key_type* keys, index_t slots, unsigned long long* counters) {
+__global__ void count_kernel(hopscotch_view v, index_t slots, unsigned long long* counters) {
   unsigned long long c = 0;
   for (index_t i = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x; i < slots;
        i += static_cast<index_t>(gridDim.x) * blockDim.x)
-    c += valid_key(keys[i]);
+    c += valid_key(*v.key_ptr(i));
   detail::block_add(counters, c, 0);
 }
 
@@ -181,6 +180,7 @@ void dispatch_tile(int g, F&& f) {
 struct hopscotch_map::impl {
   hopscotch_options opt;
   std::uint64_t n = 0;
+  std::uint64_t* slot_words = nullptr;  // split: keys then values; interleaved: {key, value} pairs
   key_type* keys = nullptr;
   value_type* values = nullptr;
   std::uint64_t* meta = nullptr;
@@ -189,24 +189,25 @@ struct hopscotch_map::impl {
   detail::launch_policy policy;
 
   [[nodiscard]] std::uint64_t slots() const { return n + hop_range; }
+  [[nodiscard]] bool interleaved() const { return opt.layout == slot_layout::interleaved; }
   [[nodiscard]] hopscotch_view view() const {
-    return {keys, values, meta, n, opt.probe_limit, opt.find == find_mode::bitmap, opt.precheck};
+    return {keys, values, meta, n, opt.probe_limit, opt.find == find_mode::bitmap, opt.precheck,
+            interleaved() ? 2u : 1u};
   }
   void allocate(std::uint64_t buckets) {
     const std::uint64_t s = buckets + hop_range;
-    detail::device_alloc(&keys, s, "hash table keys");
-    detail::device_alloc(&values, s, "hash table values");
+    detail::device_alloc(&slot_words, 2 * s, "hash table slots");
     detail::device_alloc(&meta, s, "hash table bucket words");
     n = buckets;
-    GPU500_CUDA_CHECK(cudaMemset(keys, 0xff, s * sizeof(key_type)));  // empty_key everywhere
-    GPU500_CUDA_CHECK(cudaMemset(values, 0, s * sizeof(value_type)));
+    keys = slot_words;
+    values = interleaved() ? slot_words + 1 : slot_words + s;
+    GPU500_CUDA_CHECK(cudaMemset(slot_words, 0xff, 2 * s * sizeof(std::uint64_t)));  // empty_key everywhere
     GPU500_CUDA_CHECK(cudaMemset(meta, 0, s * sizeof(std::uint64_t)));
   }
   void release() {
-    cudaFree(keys);
-    cudaFree(values);
+    cudaFree(slot_words);
     cudaFree(meta);
-    keys = values = meta = nullptr;
+    slot_words = keys = values = meta = nullptr;
   }
   void reset_counters(cudaStream_t st) {
     GPU500_CUDA_CHECK(cudaMemsetAsync(counters, 0, 2 * sizeof(unsigned long long), st));
@@ -416,7 +417,7 @@ index_t hopscotch_map::size() const {
   auto* P = p_.get();
   P->reset_counters(nullptr);
   count_kernel<<<P->policy.grid(static_cast<index_t>(P->slots())), P->policy.block>>>(
-      P->keys, static_cast<index_t>(P->slots()), P->counters);
+      P->view(), static_cast<index_t>(P->slots()), P->counters);
   GPU500_CUDA_CHECK_LAUNCH();
   return P->read_counters(nullptr).first;
 }
@@ -439,12 +440,12 @@ void hopscotch_map::rehash(index_t new_capacity) {
     P->reset_counters(nullptr);
     dispatch_tile(P->opt.tile, [&]<int G>() {
       const auto slots = static_cast<index_t>(P->slots());
-      rehash_kernel<G><<<P->grid<G>(slots), P->policy.block>>>(fresh.view(), P->keys, P->values, slots,
-                                                              P->counters);
+      rehash_kernel<G><<<P->grid<G>(slots), P->policy.block>>>(fresh.view(), P->view(), slots, P->counters);
       GPU500_CUDA_CHECK_LAUNCH();
     });
     if (P->read_counters(nullptr).second == 0) {
       P->release();
+      P->slot_words = fresh.slot_words;
       P->keys = fresh.keys;
       P->values = fresh.values;
       P->meta = fresh.meta;
@@ -458,7 +459,7 @@ void hopscotch_map::rehash(index_t new_capacity) {
 
 void hopscotch_map::clear() {
   auto* P = p_.get();
-  GPU500_CUDA_CHECK(cudaMemset(P->keys, 0xff, P->slots() * sizeof(key_type)));
+  GPU500_CUDA_CHECK(cudaMemset(P->slot_words, 0xff, 2 * P->slots() * sizeof(std::uint64_t)));
   GPU500_CUDA_CHECK(cudaMemset(P->meta, 0, P->slots() * sizeof(std::uint64_t)));
   GPU500_CUDA_CHECK(cudaDeviceSynchronize());
 }
@@ -474,8 +475,11 @@ table_snapshot hopscotch_map::snapshot() const {
   s.keys.resize(P->slots());
   s.values.resize(P->slots());
   s.meta.resize(P->slots());
-  GPU500_CUDA_CHECK(cudaMemcpy(s.keys.data(), P->keys, P->slots() * sizeof(key_type), cudaMemcpyDeviceToHost));
-  GPU500_CUDA_CHECK(cudaMemcpy(s.values.data(), P->values, P->slots() * sizeof(value_type), cudaMemcpyDeviceToHost));
+  const std::size_t pitch = P->view().stride * sizeof(std::uint64_t);
+  GPU500_CUDA_CHECK(cudaMemcpy2D(s.keys.data(), sizeof(key_type), P->keys, pitch, sizeof(key_type), P->slots(),
+                                 cudaMemcpyDeviceToHost));
+  GPU500_CUDA_CHECK(cudaMemcpy2D(s.values.data(), sizeof(value_type), P->values, pitch, sizeof(value_type),
+                                 P->slots(), cudaMemcpyDeviceToHost));
   GPU500_CUDA_CHECK(cudaMemcpy(s.meta.data(), P->meta, P->slots() * sizeof(std::uint64_t), cudaMemcpyDeviceToHost));
   return s;
 }

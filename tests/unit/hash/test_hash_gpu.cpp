@@ -34,16 +34,22 @@ struct variant {
   int tile;
   find_mode find;
   bool precheck;
+  slot_layout layout = slot_layout::split;
 };
 std::string name_of(const variant& v) {
-  return "t" + std::to_string(v.tile) + (v.find == find_mode::bitmap ? "_bitmap" : "_window") +
-         (v.precheck ? "" : "_noprecheck");
+  std::string n = "t";
+  n.append(std::to_string(v.tile));
+  n.append(v.find == find_mode::bitmap ? "_bitmap" : "_window");
+  if (!v.precheck) n.append("_noprecheck");
+  if (v.layout == slot_layout::interleaved) n.append("_aos");
+  return n;
 }
 hopscotch_options options_of(const variant& v) {
   hopscotch_options o;
   o.tile = v.tile;
   o.find = v.find;
   o.precheck = v.precheck;
+  o.layout = v.layout;
   return o;
 }
 
@@ -182,5 +188,7 @@ TEST_P(Glht, GrowsInsteadOfLosingKeys) {
 INSTANTIATE_TEST_SUITE_P(Variants, Glht,
                          ::testing::Values(variant{32, find_mode::window, true}, variant{32, find_mode::bitmap, true},
                                            variant{8, find_mode::bitmap, true}, variant{1, find_mode::bitmap, true},
-                                           variant{1, find_mode::window, false}, variant{4, find_mode::window, false}),
+                                           variant{1, find_mode::window, false}, variant{4, find_mode::window, false},
+                                           variant{1, find_mode::bitmap, true, slot_layout::interleaved},
+                                           variant{32, find_mode::window, true, slot_layout::interleaved}),
                          [](const auto& info) { return name_of(info.param); });

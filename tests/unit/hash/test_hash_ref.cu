@@ -143,11 +143,12 @@ void device_api_roundtrip(const hopscotch_options& o) {
 }
 
 template <int G>
-void finds_never_miss_during_displacement(find_mode mode) {
+void finds_never_miss_during_displacement(find_mode mode, slot_layout layout = slot_layout::split) {
   const index_t n = 1 << 13;
   hopscotch_options o;
   o.tile = G;
   o.find = mode;
+  o.layout = layout;
   hopscotch_map t(n, o);
   // 0.72 stable + 0.10 churn-out present; churn replaces the 0.10 by new keys (load stays ~0.82,
   // so inserts keep hopping holes back through the stable keys' neighbourhoods).
@@ -215,6 +216,15 @@ TEST(GlhtDeviceApi, UserKernelsThreadPerOp) {
   device_api_roundtrip<1>(o);
 }
 
+TEST(GlhtDeviceApi, UserKernelsThreadPerOpInterleavedSlots) {
+  SKIP_WITHOUT_GPU();
+  hopscotch_options o;
+  o.tile = 1;
+  o.find = find_mode::bitmap;
+  o.layout = slot_layout::interleaved;
+  device_api_roundtrip<1>(o);
+}
+
 TEST(GlhtDeviceApi, FindsNeverMissDuringDisplacementWarp) {
   SKIP_WITHOUT_GPU();
   finds_never_miss_during_displacement<32>(find_mode::window);
@@ -222,6 +232,10 @@ TEST(GlhtDeviceApi, FindsNeverMissDuringDisplacementWarp) {
 TEST(GlhtDeviceApi, FindsNeverMissDuringDisplacementThreadBitmap) {
   SKIP_WITHOUT_GPU();
   finds_never_miss_during_displacement<1>(find_mode::bitmap);
+}
+TEST(GlhtDeviceApi, FindsNeverMissDuringDisplacementThreadBitmapInterleaved) {
+  SKIP_WITHOUT_GPU();
+  finds_never_miss_during_displacement<1>(find_mode::bitmap, slot_layout::interleaved);
 }
 
 // The async API never grows: a full table reports no_room per key and keeps what it accepted.
