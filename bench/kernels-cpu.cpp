@@ -6,7 +6,7 @@
 // same run: the top-down-only BFS (the direction-optimising switch off) and delta-stepping at the
 // reference's delta 0.1. Not a test: no validation (the unit tests and the graph500 harness do it).
 //   bench_kernels_cpu [SCALE] [--edgefactor 16] [--roots 16] [--vertex-bits 32|64] [--threads T]
-//                     [--sweep-delta] [--json FILE]
+//                     [--kernels bfs,sssp] [--sweep-delta] [--json FILE]
 #include <omp.h>
 
 #include <cstdio>
@@ -53,7 +53,7 @@ measured time_engine(Engine& e, const std::vector<std::int64_t>& roots, std::str
 }
 
 template <class V>
-std::vector<measured> bench(const graph::kronecker_params& p, int roots_wanted, bool sweep) {
+std::vector<measured> bench(const graph::kronecker_params& p, int roots_wanted, bool sweep, const std::string& kernels) {
   stopwatch sw;
   const auto el = graph::generate_kronecker(p);
   const double gen = sw.seconds();
@@ -66,16 +66,17 @@ std::vector<measured> bench(const graph::kronecker_params& p, int roots_wanted, 
   const auto roots =
       graph::pick_search_keys(p, roots_wanted, [&](std::int64_t v) { return g.degree(v) > 0; });
   std::vector<measured> out;
-  {
-    bfs::cpu_engine<V> e(g.view());
-    out.push_back(time_engine(e, roots, "bfs", "direction-optimizing"));
-  }
-  {
+  if (kernels.find("bfs") != std::string::npos) {
+    {
+      bfs::cpu_engine<V> e(g.view());
+      out.push_back(time_engine(e, roots, "bfs", "direction-optimizing"));
+    }
     bfs::cpu_options o;
     o.top_down_only = true;
     bfs::cpu_engine<V> e(g.view(), o);
     out.push_back(time_engine(e, roots, "bfs", "top-down only (baseline)"));
   }
+  if (kernels.find("sssp") == std::string::npos) return out;
   std::vector<float> deltas = {0.1f, 0.f};
   if (sweep) deltas = {0.1f, 0.f, 0.005f, 0.01f, 0.02f, 0.04f, 0.08f, 0.2f, 0.4f};
   for (float d : deltas) {
@@ -102,13 +103,14 @@ int main(int argc, char** argv) {
     p.scale = 18;
     int roots = 16, vertex_bits = 32, threads = 0;
     bool sweep = false;
-    std::string json_path;
+    std::string json_path, kernels = "bfs,sssp";
     cli::parser cl("bench_kernels_cpu", "Harmonic-mean TEPS of the CPU BFS and SSSP engines on a Kronecker graph");
     cl.positional("SCALE", p.scale, "log2 of the vertex count (default 18)");
     cl.option("--edgefactor", p.edgefactor, "edges per vertex (default 16)");
     cl.option("--roots", roots, "timed searches per variant (default 16)");
     cl.option("--vertex-bits", vertex_bits, "32 (default) or 64");
     cl.option("--threads", threads, "OpenMP threads (default: all)");
+    cl.option("--kernels", kernels, "bfs,sssp (default) | bfs | sssp");
     cl.flag("--sweep-delta", sweep, "also time SSSP over a range of delta values");
     cl.option("--json", json_path, "write the figures to this JSON file");
     cl.parse(argc, argv);
@@ -119,7 +121,7 @@ int main(int argc, char** argv) {
     p.check();
     if (threads > 0) omp_set_num_threads(threads);
     std::printf("threads %d (hardware threads %u)\n", omp_get_max_threads(), std::thread::hardware_concurrency());
-    const auto res = vertex_bits == 32 ? bench<std::uint32_t>(p, roots, sweep) : bench<std::int64_t>(p, roots, sweep);
+    const auto res = vertex_bits == 32 ? bench<std::uint32_t>(p, roots, sweep, kernels) : bench<std::int64_t>(p, roots, sweep, kernels);
     if (!json_path.empty()) {
       json::value j = json::value::make_object();
       j["scale"] = p.scale;

@@ -24,7 +24,9 @@ namespace gpu500::sssp {
 /// Options of the CPU engine: delta-stepping (Meyer & Sanders) with OpenMP.
 struct cpu_options {
   int threads = 0;           ///< 0: OpenMP default
-  float delta = 0.1f;        ///< bucket width (the reference uses 0.1); <= 0: adaptive (from degree and weights)
+  /// Bucket width. <= 0 (default): adaptive, mean arc weight / mean degree of the non-isolated
+  /// vertices (about 0.01 on Graph500 graphs, 1.5-2x faster there than the reference's 0.1).
+  float delta = 0.f;
   bool no_light_heavy = false;  ///< relax every edge in the bucket phase (no light/heavy split)
 };
 

@@ -19,9 +19,14 @@
 // Unreached vertices get parent -1 and distance -1 (sssp.hpp). The 32-bit parent field limits
 // the graph to fewer than 2^32 vertices (checked).
 //
-// Duplicate queue entries are filtered by a per-vertex stamp (the bucket index, or the light
-// iteration for pushes into the current bucket), so a bucket holds each vertex at most once and
-// the shared frontier fits n entries. Stamps carry the run number, so they are never reset.
+// Duplicate queue entries are filtered by a per-vertex stamp: the tag of the bucket the vertex is
+// queued in, set by the pusher (exchange) and cleared when the vertex is taken out to be
+// processed, so a bucket holds each vertex at most once and the shared frontier fits n entries.
+// Clearing the stamp (a locked exchange) before reading the distance, and the pusher's CAS before
+// reading the stamp, form a Dekker pair (seq_cst): an improvement made while the vertex is being
+// taken out is either seen by the processing or queued again. Tags carry the run number, so the
+// array is never reset. Each thread drains the pushes into the current bucket from its own bin
+// before the barrier (up to drain_limit vertices, GAP style): few global iterations per bucket.
 // Float rounding: a heavy relaxation can in principle land in the current bucket again; such a
 // push re-opens the bucket (its light iterations and the heavy pass of the re-processed vertices).
 #include <omp.h>
@@ -43,15 +48,15 @@ void add_cpu_options(cli::parser& p, cpu_options& o) {
   p.option(
       "--sssp-delta",
       [&o](const std::string& v) { o.delta = static_cast<float>(cli::parse_double(v, "--sssp-delta")); },
-      "CPU SSSP: delta-stepping bucket width (default 0.1 as the reference; <= 0: adaptive)", "X");
+      "CPU SSSP: delta-stepping bucket width (default 0: adaptive; the reference uses 0.1)", "X");
   p.flag("--sssp-no-light-heavy", o.no_light_heavy, "CPU SSSP: relax all edges in the bucket phase");
 }
 
 namespace {
 
 constexpr std::uint64_t unreached = ~std::uint64_t{0};  // distance bits 0xFFFFFFFF: above every float
-constexpr int stamp_shift = 40;                          // stamp = run << 40 | (2 * bucket or 2 * iter + 1)
-constexpr std::uint64_t max_bucket = std::uint64_t{1} << (stamp_shift - 2);
+constexpr int stamp_shift = 40;                          // stamp = run << 40 | (bucket + 1); 0: not queued
+constexpr std::uint64_t max_bucket = (std::uint64_t{1} << stamp_shift) - 2;
 
 inline std::uint64_t pack(float d, std::uint64_t parent) {
   std::uint32_t bits;
@@ -72,6 +77,7 @@ struct cpu_engine<V>::impl {
   struct alignas(64) thread_state {
     std::vector<std::vector<V>> bins;  // circular: bucket b lives in bins[b % nb]
     std::vector<V> settled;            // vertices processed in the current bucket (heavy pass)
+    std::vector<V> work;               // the part of a bin being drained by its own thread
   };
 
   graph::csr_view<V> g;
@@ -117,8 +123,9 @@ struct cpu_engine<V>::impl {
     for (index_t v = 0; v < n; ++v) active += g.offsets[v + 1] > g.offsets[v];
     delta = opt.delta;
     if (!(delta > 0.f)) {
-      // Adaptive: about one bucket per "average weight / average degree" step (see docs); the
-      // constant was tuned on Kronecker graphs (bench/kernels-cpu.cpp, --sweep-delta).
+      // Adaptive: mean weight / mean degree (of the vertices with edges). On Graph500 graphs
+      // (SCALE 18, 2 cores) smaller deltas were faster still on one thread, larger ones worse;
+      // this is the compromise between work and synchronisation (bench/kernels-cpu.cpp --sweep-delta).
       const double mean_w = arcs ? sum / static_cast<double>(arcs) : 1.0;
       const double avg_deg = active ? static_cast<double>(arcs) / static_cast<double>(active) : 1.0;
       delta = static_cast<float>(adaptive_factor * mean_w / std::max(1.0, avg_deg));
@@ -158,43 +165,40 @@ struct cpu_engine<V>::impl {
   std::uint64_t run_base = 0;
   bool split = true;
   std::atomic<bool> overflow{false};
-  static constexpr index_t serial_below = 64;  // phases over fewer vertices run on the calling thread
+  static constexpr index_t serial_below = 64;   // phases over fewer vertices run on the calling thread
+  static constexpr std::size_t drain_limit = 1024;  // a thread drains its own current bin up to this size
 
   // Relax arc k of u (distance du): install (du + w, u) in its head v when strictly smaller and
-  // queue v in `me`'s bins (at most once per bucket / light iteration, see the stamps).
-  GPU500_FORCEINLINE void relax(thread_state& me, index_t u, float du, index_t k, std::uint64_t cur_b,
-                                std::uint64_t cur_stamp) {
+  // queue v in `me`'s bins unless it is queued in that bucket already (see the stamps).
+  GPU500_FORCEINLINE void relax(thread_state& me, index_t u, float du, index_t k, std::uint64_t cur_b) {
     const index_t v = static_cast<index_t>(g.columns[k]);
     const float nd = du + g.weights[k];
     const std::uint64_t cand = pack(nd, static_cast<std::uint64_t>(u));
     std::atomic_ref<std::uint64_t> kv(key[static_cast<std::size_t>(v)]);
     std::uint64_t old = kv.load(std::memory_order_relaxed);
     while ((cand >> 32) < (old >> 32)) {
-      if (kv.compare_exchange_weak(old, cand, std::memory_order_relaxed)) {
-        std::uint64_t b = bucket_of(nd), st;
-        if (b <= cur_b) {  // the current bucket (b < cur_b cannot happen: nd >= du)
-          b = cur_b;
-          st = cur_stamp;
-        } else {
-          if (b - cur_b >= nb || b >= max_bucket) overflow.store(true, std::memory_order_relaxed);
-          st = run_base | (2 * b);
-        }
+      if (kv.compare_exchange_weak(old, cand, std::memory_order_seq_cst, std::memory_order_relaxed)) {
+        std::uint64_t b = bucket_of(nd);
+        if (b < cur_b) b = cur_b;  // cannot happen (nd >= du), kept as a guard
+        if (b - cur_b >= nb || b >= max_bucket) overflow.store(true, std::memory_order_relaxed);
+        const std::uint64_t st = run_base | (b + 1);
         std::atomic_ref<std::uint64_t> sv(stamp[static_cast<std::size_t>(v)]);
-        if (sv.load(std::memory_order_relaxed) != st && sv.exchange(st, std::memory_order_relaxed) != st)
+        if (sv.load(std::memory_order_seq_cst) != st && sv.exchange(st, std::memory_order_seq_cst) != st)
           me.bins[b % nb].push_back(static_cast<V>(v));
         return;
       }
     }
   }
 
-  // Light step for frontier vertex F[i] of bucket cb.
-  GPU500_FORCEINLINE void light_vertex(thread_state& me, index_t u, std::uint64_t cb, std::uint64_t cur_stamp,
-                                       std::uint64_t heavy_tag) {
-    const float du = dist_of(std::atomic_ref<std::uint64_t>(key[static_cast<std::size_t>(u)]).load(std::memory_order_relaxed));
+  // Light step for vertex u taken out of bucket cb: clear its queued stamp, then read its distance.
+  GPU500_FORCEINLINE void light_vertex(thread_state& me, index_t u, std::uint64_t cb, std::uint64_t heavy_tag) {
+    std::atomic_ref<std::uint64_t> sv(stamp[static_cast<std::size_t>(u)]);
+    if (sv.load(std::memory_order_relaxed) != 0) sv.exchange(0, std::memory_order_seq_cst);
+    const float du = dist_of(std::atomic_ref<std::uint64_t>(key[static_cast<std::size_t>(u)]).load(std::memory_order_seq_cst));
     if (bucket_of(du) != cb) return;  // stale: improved into an earlier bucket meanwhile
     const index_t end = g.offsets[u + 1];
     if (!split) {
-      for (index_t k = g.offsets[u]; k < end; ++k) relax(me, u, du, k, cb, cur_stamp);
+      for (index_t k = g.offsets[u]; k < end; ++k) relax(me, u, du, k, cb);
       return;
     }
     std::atomic_ref<std::uint64_t> hv(heavy_stamp[static_cast<std::size_t>(u)]);
@@ -202,15 +206,15 @@ struct cpu_engine<V>::impl {
       me.settled.push_back(static_cast<V>(u));
     const float dl = delta;
     for (index_t k = g.offsets[u]; k < end; ++k)
-      if (g.weights[k] <= dl) relax(me, u, du, k, cb, cur_stamp);
+      if (g.weights[k] <= dl) relax(me, u, du, k, cb);
   }
 
-  GPU500_FORCEINLINE void heavy_vertex(thread_state& me, index_t u, std::uint64_t cb, std::uint64_t cur_stamp) {
+  GPU500_FORCEINLINE void heavy_vertex(thread_state& me, index_t u, std::uint64_t cb) {
     const float du = dist_of(std::atomic_ref<std::uint64_t>(key[static_cast<std::size_t>(u)]).load(std::memory_order_relaxed));
     const index_t end = g.offsets[u + 1];
     const float dl = delta;
     for (index_t k = g.offsets[u]; k < end; ++k)
-      if (g.weights[k] > dl) relax(me, u, du, k, cb, cur_stamp);
+      if (g.weights[k] > dl) relax(me, u, du, k, cb);
   }
 
   // Append a thread's list to dst at an atomically reserved position and clear it.
@@ -223,12 +227,22 @@ struct cpu_engine<V>::impl {
   }
 
   // Apply body(me, item) to items[0, count): on the calling thread for small counts, else in
-  // parallel (dynamic chunks); then every thread's `out(me)` list is appended to dst.
+  // parallel (dynamic chunks). Then each thread drains its own list out(me) with body while it
+  // holds at most `limit` vertices, and what is left of every thread's list is appended to dst.
   template <class Body, class Out>
   index_t phase(int nt, const V* items, index_t count, Body&& body, Out&& out, V* dst) {
     index_t tail = 0;
+    auto drain = [&](thread_state& me, std::size_t limit) {
+      std::vector<V>& list = out(me);
+      while (!list.empty() && list.size() <= limit) {
+        me.work.swap(list);
+        for (const V u : me.work) body(me, static_cast<index_t>(u));
+        me.work.clear();
+      }
+    };
     if (count < serial_below || nt == 1) {
       for (index_t i = 0; i < count; ++i) body(local[0], static_cast<index_t>(items[i]));
+      drain(local[0], nt == 1 ? ~std::size_t{0} : static_cast<std::size_t>(serial_below));
       for (int t = 0; t < static_cast<int>(local.size()); ++t) gather(out(local[static_cast<std::size_t>(t)]), dst, tail);
       return tail;
     }
@@ -237,6 +251,7 @@ struct cpu_engine<V>::impl {
       thread_state& me = local[static_cast<std::size_t>(omp_get_thread_num())];
 #pragma omp for schedule(dynamic, 32) nowait
       for (index_t i = 0; i < count; ++i) body(me, static_cast<index_t>(items[i]));
+      drain(me, drain_limit);
       gather(out(me), dst, tail);  // only this thread's list: no barrier needed before it
     }
     // Lists of threads beyond this region's team (none normally) are gathered here.
@@ -263,23 +278,20 @@ struct cpu_engine<V>::impl {
     for (index_t v = 0; v < nn; ++v) K[v] = unreached;
     last_root = root;
     K[root] = pack(0.f, static_cast<std::uint64_t>(root));
-    stamp[static_cast<std::size_t>(root)] = run_base;  // queued in bucket 0
+    stamp[static_cast<std::size_t>(root)] = run_base | 1;  // queued in bucket 0
 
     V* F = frontier.data();
     V* F2 = frontier2.data();
     V* R = settled.data();
     F[0] = static_cast<V>(root);
     index_t fsize = 1;
-    std::uint64_t cur = 0, iter = 0, visit = 1;
+    std::uint64_t cur = 0, visit = 1;
     while (true) {
       const std::uint64_t slot = cur % nb, heavy_tag = run_base | visit;
       // Light iterations of bucket cur until it stays empty.
       while (fsize > 0) {
-        ++iter;
-        const std::uint64_t cur_stamp = run_base | (2 * iter + 1);
         fsize = phase(
-            nt, F, fsize,
-            [&](thread_state& me, index_t u) { light_vertex(me, u, cur, cur_stamp, heavy_tag); },
+            nt, F, fsize, [&](thread_state& me, index_t u) { light_vertex(me, u, cur, heavy_tag); },
             [slot](thread_state& me) -> std::vector<V>& { return me.bins[slot]; }, F2);
         std::swap(F, F2);
       }
@@ -287,10 +299,8 @@ struct cpu_engine<V>::impl {
       if (split) {
         index_t rs = 0;
         for (auto& t : local) gather(t.settled, R, rs);
-        ++iter;
-        const std::uint64_t cur_stamp = run_base | (2 * iter + 1);
         phase(
-            nt, R, rs, [&](thread_state& me, index_t u) { heavy_vertex(me, u, cur, cur_stamp); },
+            nt, R, rs, [&](thread_state& me, index_t u) { heavy_vertex(me, u, cur); },
             [](thread_state& me) -> std::vector<V>& { return me.settled; }, R);  // settled stays empty
       }
       // Next bucket: the smallest non-empty one (cur again when a heavy edge re-opened it).

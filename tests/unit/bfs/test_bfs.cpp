@@ -172,3 +172,13 @@ TEST(CpuBfsOptions, RejectsBadInput) {
   EXPECT_THROW(e.run(-1), gpu500::error);
   EXPECT_THROW(e.run(g.num_vertices), gpu500::error);
 }
+
+// A larger graph for manual stress runs (--gtest_also_run_disabled_tests): SCALE 18, 2 threads.
+TEST(CpuBfsLarge, DISABLED_Scale18MatchesOracle) {
+  const std::vector<graph_case> cs{gpu500::testing::kronecker_case(18)};
+  gpu500::testing::for_each_search<std::uint32_t, bfs::cpu_engine<std::uint32_t>>(
+      cs, bfs::cpu_options{}, 2, [](const graph_case& c) { return oracle(c.edges); },
+      [&](const graph_case& c, const oracle& orc, std::int64_t root, const bfs::cpu_engine<std::uint32_t>& e) {
+        check_tree(c, orc, root, e.parents(), e.traversed_edges(), "scale 18");
+      });
+}

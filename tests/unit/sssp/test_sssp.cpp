@@ -130,14 +130,14 @@ class CpuSssp : public ::testing::Test {
 using VertexTypes = ::testing::Types<std::uint32_t, std::int64_t>;
 TYPED_TEST_SUITE(CpuSssp, VertexTypes);
 
-TYPED_TEST(CpuSssp, ReferenceDeltaMatchesDijkstra) {
-  for (int t : {1, 2, 4}) this->check_all({}, t, "delta 0.1");
+TYPED_TEST(CpuSssp, AdaptiveDeltaMatchesDijkstra) {
+  for (int t : {1, 2, 4}) this->check_all({}, t, "adaptive delta");
 }
 
-TYPED_TEST(CpuSssp, AdaptiveDeltaMatchesDijkstra) {
+TYPED_TEST(CpuSssp, ReferenceDeltaMatchesDijkstra) {
   sssp::cpu_options o;
-  o.delta = 0.f;
-  for (int t : {1, 4}) this->check_all(o, t, "adaptive delta");
+  o.delta = 0.1f;
+  for (int t : {1, 4}) this->check_all(o, t, "delta 0.1");
 }
 
 TYPED_TEST(CpuSssp, SmallAndLargeDeltaMatchDijkstra) {
@@ -182,4 +182,15 @@ TEST(CpuSsspOptions, RejectsBadInput) {
   el.weight.clear();
   const auto unweighted = graph::build_csr<std::int64_t>(el);
   EXPECT_THROW({ sssp::cpu_engine<std::int64_t> e1(unweighted.view()); }, gpu500::error);
+}
+
+// A larger graph for manual stress runs (--gtest_also_run_disabled_tests): SCALE 17, 2 threads.
+TEST(CpuSsspLarge, DISABLED_Scale17MatchesDijkstra) {
+  const std::vector<graph_case> cs{gpu500::testing::kronecker_case(17)};
+  for (float d : {0.f, 0.1f})
+    gpu500::testing::for_each_search<std::uint32_t, sssp::cpu_engine<std::uint32_t>>(
+        cs, sssp::cpu_options{0, d}, 2, [](const graph_case& c) { return oracle(c.edges); },
+        [&](const graph_case& c, const oracle& orc, std::int64_t root, const sssp::cpu_engine<std::uint32_t>& e) {
+          check_result(c, orc, root, e.parents(), e.distances(), e.traversed_edges(), "scale 17");
+        });
 }
