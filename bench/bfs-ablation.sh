@@ -58,14 +58,19 @@ if [ -x "$bin/gpu500" ]; then
   for s in $CPU_SCALES; do
     line=$("$bin/gpu500" graph500 "$s" --backend cpu --kernels bfs --roots "$ROOTS" --quiet 2>/dev/null |
       grep "harmonic_mean_TEPS" | head -1)
-    teps=$(awk '{print $2}' <<<"$line")
-    [ -n "$teps" ] && echo "{\"label\":\"cpu\",\"graph\":\"kronecker\",\"scale\":$s,\"hmean_gteps\":$(python3 -c "print($teps/1e9)")}" >>"$json"
+    teps=$(awk '{print $NF}' <<<"$line")  # "bfs  harmonic_mean_TEPS:     !  1.2e+09"
+    [[ "$teps" =~ ^[0-9.eE+-]+$ ]] && echo "{\"label\":\"cpu\",\"graph\":\"kronecker\",\"scale\":$s,\"hmean_gteps\":$(python3 -c "print($teps/1e9)")}" >>"$json"
   done
 fi
 
 python3 - "$json" <<'PY'
 import json, sys
-rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+rows = []
+for l in open(sys.argv[1]):
+    try:
+        rows.append(json.loads(l))
+    except ValueError:
+        print("skipping a malformed line: " + l.strip())
 graphs = []
 for r in rows:
     k = (r["graph"], r["scale"])

@@ -9,7 +9,12 @@ bash "$root/bench/bfs-ablation.sh" "$build/bin" "$out"
 rc=$?
 python3 - "$out/bfs-ablation.jsonl" "$table" <<'PY'
 import json, sys
-rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+rows = []
+for l in open(sys.argv[1]):
+    try:
+        rows.append(json.loads(l))
+    except ValueError:
+        pass
 goals = {26: 250.0, 22: 100.0}
 with open(sys.argv[2], "a") as t:
     keys = []
@@ -21,7 +26,7 @@ with open(sys.argv[2], "a") as t:
         if "full" not in by:
             continue
         f = by["full"]
-        txt = "%.1f GTEPS hmean (%d/%d valid)" % (f["hmean_gteps"], f.get("valid", 0), f.get("roots", 0))
+        txt = "%.3g GTEPS hmean (%d/%d valid)" % (f["hmean_gteps"], f.get("valid", 0), f.get("roots", 0))
         if "BL" in by:
             txt += ", %.1fx BL" % (f["hmean_gteps"] / by["BL"]["hmean_gteps"])
         if g == "kronecker" and s in goals:
