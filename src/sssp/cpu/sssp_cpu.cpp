@@ -17,7 +17,9 @@
 // holds exactly (the last writer relaxed v again with its final distance) and the parent graph
 // is a tree (a cycle would need a strict decrease around a cycle of non-negative float sums).
 // Unreached vertices get parent -1 and distance -1 (sssp.hpp). The 32-bit parent field limits
-// the graph to fewer than 2^32 vertices (checked).
+// the graph to fewer than 2^32 vertices (checked). A 4-byte copy of each distance (`bound`, an
+// upper bound: it is written after each successful CAS) filters the relaxations that cannot
+// improve before the 8-byte word is touched (most of them).
 //
 // Duplicate queue entries are filtered by a per-vertex stamp: the tag of the bucket the vertex is
 // queued in, set by the pusher (exchange) and cleared when the vertex is taken out to be
@@ -89,6 +91,7 @@ struct cpu_engine<V>::impl {
   std::uint64_t nb = 0;  // circular bucket slots
   std::uint64_t run_id = 0;
   std::vector<std::uint64_t> key, stamp, heavy_stamp;
+  std::vector<float> bound;  // an upper bound of each tentative distance (4 bytes: a cheaper filter)
   std::vector<V> frontier, frontier2, settled;
   std::vector<std::int64_t> parents;
   std::vector<float> dist;
@@ -138,6 +141,7 @@ struct cpu_engine<V>::impl {
                         std::to_string(mx) + " (more than 2^22 buckets in flight)");
     nb = static_cast<std::uint64_t>(slots);
     key.assign(static_cast<std::size_t>(n), unreached);
+    bound.assign(static_cast<std::size_t>(n), std::numeric_limits<float>::infinity());
     stamp.assign(static_cast<std::size_t>(n), 0);
     heavy_stamp.assign(static_cast<std::size_t>(n), 0);
     frontier.resize(static_cast<std::size_t>(n));
@@ -173,11 +177,14 @@ struct cpu_engine<V>::impl {
   GPU500_FORCEINLINE void relax(thread_state& me, index_t u, float du, index_t k, std::uint64_t cur_b) {
     const index_t v = static_cast<index_t>(g.columns[k]);
     const float nd = du + g.weights[k];
+    std::atomic_ref<float> bv(bound[static_cast<std::size_t>(v)]);
+    if (!(nd < bv.load(std::memory_order_relaxed))) return;  // cannot improve: skip the 8-byte word
     const std::uint64_t cand = pack(nd, static_cast<std::uint64_t>(u));
     std::atomic_ref<std::uint64_t> kv(key[static_cast<std::size_t>(v)]);
     std::uint64_t old = kv.load(std::memory_order_relaxed);
     while ((cand >> 32) < (old >> 32)) {
       if (kv.compare_exchange_weak(old, cand, std::memory_order_seq_cst, std::memory_order_relaxed)) {
+        bv.store(nd, std::memory_order_relaxed);  // racing stores may leave a larger value: still a bound
         std::uint64_t b = bucket_of(nd);
         if (b < cur_b) b = cur_b;  // cannot happen (nd >= du), kept as a guard
         if (b - cur_b >= nb || b >= max_bucket) overflow.store(true, std::memory_order_relaxed);
@@ -274,10 +281,15 @@ struct cpu_engine<V>::impl {
     overflow.store(false);
     const index_t nn = n;
     std::uint64_t* K = key.data();
+    float* B = bound.data();
 #pragma omp parallel for num_threads(nt) schedule(static)
-    for (index_t v = 0; v < nn; ++v) K[v] = unreached;
+    for (index_t v = 0; v < nn; ++v) {
+      K[v] = unreached;
+      B[v] = std::numeric_limits<float>::infinity();
+    }
     last_root = root;
     K[root] = pack(0.f, static_cast<std::uint64_t>(root));
+    B[root] = 0.f;
     stamp[static_cast<std::size_t>(root)] = run_base | 1;  // queued in bucket 0
 
     V* F = frontier.data();
