@@ -24,5 +24,7 @@ run nb256-RR16 -NB 256 --pfact right --rfact right --nbmin 16
 run nb512-RR16 -NB 512 --pfact right --rfact right --nbmin 16
 run nb384-RR32-ndiv4 -NB 384 --pfact right --rfact right --nbmin 32 --ndiv 4
 run nb384-LC16 -NB 384 --pfact left --rfact crout --nbmin 16
-run nb384-depth0 -NB 384 --pfact right --rfact right --nbmin 16 --depth 0
-run nb384-noseg -NB 384 --pfact right --rfact right --nbmin 16 --seg-first 1
+run nb384-depth0 -NB 384 --depth 0
+run nb384-noseg -NB 384 --seg-first 1
+run nb384-noswapstream -NB 384 --no-swap-stream
+run nb384-seg1_4 -NB 384 --seg-first 0.25

@@ -81,6 +81,7 @@ GPU500_COMMAND(hpl, "Solve a dense linear system (HPL 2.3)") {
   int nb = 192, p = 1, q = 1, nbmin = 4, ndiv = 2, depth = 1, swap_thr = 64;
   std::string pfact = "right", rfact = "crout", bc = "1ringM", sw = "mix", pmap = "row";
   double threshold = 16.0, seg_first = 0.125, seg_growth = 2.0;
+  bool no_swap_stream = false;
   cli::parser cp("gpu500 hpl", "HPL 2.3: solve a dense random system, print the HPL.out layout.");
   cp.option("-i|--input", input, "HPL.dat file (default: ./HPL.dat unless -N is given)")
       .option("-N", n, "short form: problem size")
@@ -100,6 +101,7 @@ GPU500_COMMAND(hpl, "Solve a dense linear system (HPL 2.3)") {
       .option("--backend", backend_s, "auto|cpu|cuda (auto)")
       .option("--seg-first", seg_first, "CUDA: first update segment, fraction of the columns (0.125)")
       .option("--seg-growth", seg_growth, "CUDA: segment growth factor (2)")
+      .flag("--no-swap-stream", no_swap_stream, "CUDA: run swaps and DTRSM on the update stream (no overlap)")
       .option("--json", json_path, "write every result to this JSON file")
       .option("--timing", timing_path, "write per-iteration panel/swap/bcast/update times (JSON)");
   cp.parse(args);
@@ -139,6 +141,7 @@ GPU500_COMMAND(hpl, "Solve a dense linear system (HPL 2.3)") {
         if (pp * qq > 1) opt.be = backend::cpu;
   opt.seg_first = seg_first;
   opt.seg_growth = seg_growth;
+  opt.swap_stream = !no_swap_stream;
   opt.timing = !timing_path.empty();
   if (!(seg_first > 0 && seg_first <= 1) || !(seg_growth >= 1))
     throw usage_error("hpl: need 0 < --seg-first <= 1 and --seg-growth >= 1");

@@ -23,6 +23,7 @@ struct run_options {
   backend be = backend::cpu;
   double seg_first = 0.125;   ///< CUDA: first swap/update segment, fraction of the trailing columns
   double seg_growth = 2.0;    ///< CUDA: growth factor of the segments
+  bool swap_stream = true;    ///< CUDA: swaps + DTRSM on their own high-priority stream
   bool gather_x = false;      ///< return the whole solution in test_result::x (tests)
   bool timing = false;        ///< record per-iteration times
 };

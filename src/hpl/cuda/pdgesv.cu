@@ -5,7 +5,8 @@
 //
 // Overlap (look-ahead depth 1):
 //   stream upd : swap-wait, DTRSM + DGEMM of the next panel's columns, then of the rest
-//   stream swp : the row-swap kernels, one per column segment
+//   stream swp : the row-swap kernel and DTRSM of every column segment (highest priority;
+//                --no-swap-stream puts them on `upd`, without overlap)
 //   stream cpy : panel down (after the look-ahead update) and up (after the CPU factorisation)
 // While the GPU updates the rest of the trailing matrix, the CPU factors the next panel.
 // The rest is cut into segments of geometrically growing width (first = seg_first of the
@@ -70,7 +71,11 @@ struct stream_set {
   cudaStream_t upd{}, swp{}, cpy{};
   stream_set() {
     GPU500_CUDA_CHECK(cudaStreamCreateWithFlags(&upd, cudaStreamNonBlocking));
-    GPU500_CUDA_CHECK(cudaStreamCreateWithFlags(&swp, cudaStreamNonBlocking));
+    int least = 0, greatest = 0;
+    GPU500_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+    // The swaps (and the DTRSM of a segment) are short and feed the next DGEMM: highest priority,
+    // so their blocks are scheduled as soon as the running DGEMM frees an SM.
+    GPU500_CUDA_CHECK(cudaStreamCreateWithPriority(&swp, cudaStreamNonBlocking, greatest));
     GPU500_CUDA_CHECK(cudaStreamCreateWithFlags(&cpy, cudaStreamNonBlocking));
   }
   ~stream_set() {
@@ -104,8 +109,28 @@ class gpu_solver {
         t_(static_cast<std::size_t>(nb_) * nb_), pairs_(2 * 2 * 2 * static_cast<std::size_t>(nb_)) {
     GPU500_CUBLAS_CHECK(cublasCreate(&h_));
     GPU500_CUBLAS_CHECK(cublasSetStream(h_, st_.upd));
+    GPU500_CUBLAS_CHECK(cublasCreate(&hs_));
+    GPU500_CUBLAS_CHECK(cublasSetStream(hs_, st_.swp));
+    for (auto& e : pairs_ev_) GPU500_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
   }
-  ~gpu_solver() { cublasDestroy(h_); }
+  ~gpu_solver() {
+    cublasDestroy(h_);
+    cublasDestroy(hs_);
+    for (auto e : pairs_ev_) cudaEventDestroy(e);
+  }
+  // The stream and cuBLAS handle of the swaps and the DTRSM of a segment.
+  cudaStream_t sstream() const { return opt_.swap_stream ? st_.swp : st_.upd; }
+  cublasHandle_t shandle() const { return opt_.swap_stream ? hs_ : h_; }
+
+  // Untimed warm-up of the host side: the first panel factorisations pay for thread start-up
+  // and first touches; factor a copy of panel 0 once and throw it away (A is not modified).
+  void warm_up_panel() {
+    if (n_ == 0) return;
+    const int jb = width(0);
+    panel_down(0, jb, st_.cpy);
+    GPU500_CUDA_CHECK(cudaStreamSynchronize(st_.cpy));
+    factor_host(0, jb);
+  }
 
   // Untimed warm-up on the not yet generated matrix: the first cuBLAS calls of a shape load
   // their kernels (lazy module loading), which would otherwise land in the first iteration.
@@ -115,8 +140,9 @@ class gpu_solver {
     const double one = 1.0, minus = -1.0;
     const int m = static_cast<int>(n_ - nb_), ld = static_cast<int>(lda_);
     for (int nc : {m, m / 8, nb_}) {
-      GPU500_CUBLAS_CHECK(cublasDtrsm(h_, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT, nb_,
-                                      nc, &one, a_, ld, a_ + nb_ * lda_, ld));
+      GPU500_CUBLAS_CHECK(cublasDtrsm(shandle(), CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N,
+                                      CUBLAS_DIAG_UNIT, nb_, nc, &one, a_, ld, a_ + nb_ * lda_, ld));
+      GPU500_CUDA_CHECK(cudaStreamSynchronize(sstream()));
       GPU500_CUBLAS_CHECK(cublasDgemm(h_, CUBLAS_OP_N, CUBLAS_OP_N, m, nc, nb_, &minus, a_ + nb_, ld, a_ + nb_ * lda_,
                                       ld, &one, a_ + nb_ + nb_ * lda_, ld));
     }
@@ -135,7 +161,7 @@ class gpu_solver {
       GPU500_CUDA_CHECK(cudaStreamSynchronize(st_.cpy));
       ipiv = factor_host(0, jb);
       panel_up(0, jb, st_.cpy);
-      GPU500_CUDA_CHECK(cudaStreamWaitEvent(st_.upd, events_.record(st_.cpy)));
+      panel_ready();
     }
     std::vector<std::pair<std::int64_t, cudaEvent_t>> prev_segs, segs;  // (column end, DGEMM done)
     event_pool tev(2 * static_cast<int>((n_ + nb_ - 1) / nb_) + 2, true);
@@ -166,7 +192,7 @@ class gpu_solver {
         t.wait = tp - tw;
         next_ipiv = factor_host(k1, jb1);
         panel_up(k1, jb1, st_.cpy);
-        GPU500_CUDA_CHECK(cudaStreamWaitEvent(st_.upd, events_.record(st_.cpy)));
+        panel_ready();
         t.panel = wall_time() - tp;
       } else {
         update_rest(k, jb, c, prev_segs, segs);
@@ -181,7 +207,7 @@ class gpu_solver {
           t.wait = tp - tw;
           next_ipiv = factor_host(k1, jb1);
           panel_up(k1, jb1, st_.cpy);
-          GPU500_CUDA_CHECK(cudaStreamWaitEvent(st_.upd, events_.record(st_.cpy)));
+          panel_ready();
           t.panel = wall_time() - tp;
         }
       }
@@ -221,6 +247,12 @@ class gpu_solver {
     GPU500_CUDA_CHECK(cudaMemcpy2DAsync(a_ + k + k * lda_, sizeof(double) * lda_, hp_.p, sizeof(double) * m,
                                         sizeof(double) * m, jb, cudaMemcpyHostToDevice, s));
   }
+  // The factored panel is on its way up: the DTRSM (stream sstream) and DGEMM (upd) wait for it.
+  void panel_ready() {
+    const cudaEvent_t e = events_.record(st_.cpy);
+    GPU500_CUDA_CHECK(cudaStreamWaitEvent(st_.upd, e));
+    if (opt_.swap_stream) GPU500_CUDA_CHECK(cudaStreamWaitEvent(st_.swp, e));
+  }
   // Factor the panel held in hp_ (m x jb, ld m) with the CPU panel code.
   std::vector<std::int64_t> factor_host(std::int64_t k, int jb) {
     const std::int64_t m = n_ - k;
@@ -251,10 +283,14 @@ class gpu_solver {
     for (const auto& [d, s] : plan.moved) h.push_back(d), src.push_back(s);
     npairs_[slot] = static_cast<int>(h.size());
     h.insert(h.end(), src.begin(), src.end());
-    std::int64_t* dst = pairs_.p + slot * 2 * (2 * static_cast<std::int64_t>(nb_));
+    const std::int64_t off = slot * 2 * (2 * static_cast<std::int64_t>(nb_));
+    // The pinned staging slot was last copied two iterations ago: make sure that copy is done.
+    GPU500_CUDA_CHECK(cudaEventSynchronize(pairs_ev_[slot]));
+    std::copy(h.begin(), h.end(), pairs_host_.p + off);
     if (!h.empty())
-      GPU500_CUDA_CHECK(cudaMemcpyAsync(dst, h.data(), sizeof(std::int64_t) * h.size(), cudaMemcpyHostToDevice, st_.swp));
-    GPU500_CUDA_CHECK(cudaStreamSynchronize(st_.swp));  // h is pageable and local: make the copy safe
+      GPU500_CUDA_CHECK(cudaMemcpyAsync(pairs_.p + off, pairs_host_.p + off, sizeof(std::int64_t) * h.size(),
+                                        cudaMemcpyHostToDevice, sstream()));
+    GPU500_CUDA_CHECK(cudaEventRecord(pairs_ev_[slot], sstream()));
     slot_ = slot;
   }
   // Swap, DTRSM and DGEMM of columns [c0, c1) with panel k.
@@ -265,16 +301,16 @@ class gpu_solver {
     // The swap may start once the previous iteration's DGEMM has passed column c1.
     for (const auto& [end, ev] : prev)
       if (end >= c1 || &ev == &prev.back().second) {
-        GPU500_CUDA_CHECK(cudaStreamWaitEvent(st_.swp, ev));
+        GPU500_CUDA_CHECK(cudaStreamWaitEvent(sstream(), ev));
         break;
       }
     const std::int64_t* d = pairs_.p + slot_ * 2 * (2 * static_cast<std::int64_t>(nb_));
-    gpu::swap_rows(a_, lda_, c0, c1, d, d + npairs_[slot_], npairs_[slot_], st_.swp);
-    GPU500_CUDA_CHECK(cudaStreamWaitEvent(st_.upd, events_.record(st_.swp)));
+    gpu::swap_rows(a_, lda_, c0, c1, d, d + npairs_[slot_], npairs_[slot_], sstream());
     const double one = 1.0, minus = -1.0;
     const int nc = static_cast<int>(c1 - c0), ld = static_cast<int>(lda_);
-    GPU500_CUBLAS_CHECK(cublasDtrsm(h_, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT, jb, nc,
-                                    &one, a_ + k + k * lda_, ld, a_ + k + c0 * lda_, ld));
+    GPU500_CUBLAS_CHECK(cublasDtrsm(shandle(), CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT,
+                                    jb, nc, &one, a_ + k + k * lda_, ld, a_ + k + c0 * lda_, ld));
+    if (opt_.swap_stream) GPU500_CUDA_CHECK(cudaStreamWaitEvent(st_.upd, events_.record(st_.swp)));
     const std::int64_t m2 = n_ - k - jb;
     if (m2 > 0)
       GPU500_CUBLAS_CHECK(cublasDgemm(h_, CUBLAS_OP_N, CUBLAS_OP_N, static_cast<int>(m2), nc, jb, &minus,
@@ -307,9 +343,11 @@ class gpu_solver {
   host_pinned<double> hp_;
   std::vector<double> t_;
   dev_ptr<std::int64_t> pairs_;
+  host_pinned<std::int64_t> pairs_host_{8 * static_cast<std::size_t>(nb_)};
+  cudaEvent_t pairs_ev_[2] = {};
   int npairs_[2] = {0, 0};
   int slot_ = 0;
-  cublasHandle_t h_{};
+  cublasHandle_t h_{}, hs_{};
   comm self_;
 };
 
@@ -330,6 +368,7 @@ void cuda_run(const params& prm, const run_options& opt, test_result& r) {
     s.warm_up();
     gpu::generate(a.p, lda, n, nullptr);
     GPU500_CUDA_CHECK(cudaDeviceSynchronize());
+    s.warm_up_panel();
     const double t0 = wall_time();
     s.solve(x, opt.timing ? &r.iters : nullptr);
     GPU500_CUDA_CHECK(cudaDeviceSynchronize());

@@ -399,7 +399,12 @@ TEST(HplCuda, SolvesAndMatchesCpuAndNorms) {
   run_options g2 = gpu;
   g2.seg_first = 1.0;
   g2.seg_growth = 1.0;
-  const auto a = run_test(p, g, gpu), b = run_test(p, g, g2);
+  run_options g3 = gpu;
+  g3.swap_stream = false;
+  const auto a = run_test(p, g, gpu), b = run_test(p, g, g2), c = run_test(p, g, g3);
+  EXPECT_TRUE(a.passed);
   EXPECT_TRUE(b.passed);
+  EXPECT_TRUE(c.passed);
   EXPECT_LT(rel_diff(a.x, b.x), 1e-12);
+  EXPECT_LT(rel_diff(a.x, c.x), 1e-12);
 }
