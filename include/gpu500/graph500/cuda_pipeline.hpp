@@ -18,6 +18,7 @@
 #include "gpu500/graph/edge_list.hpp"
 #include "gpu500/graph/kronecker.hpp"
 #include "gpu500/graph500/pipeline.hpp"
+#include "gpu500/sssp/cuda.hpp"
 
 namespace gpu500::cli {
 class parser;
@@ -27,6 +28,7 @@ namespace gpu500::graph500 {
 
 struct cuda_options {
   bfs::cuda::options bfs;  ///< technique flags of the Enterprise engine
+  sssp::cuda::options sssp;  ///< options of the GPU SSSP engine (kernel 3)
   bool no_sort = false;    ///< no VS-Graph500 degree-sorted relabelling / sorted neighbour lists
   int vertex_bits = 0;     ///< 32 or 64; 0: 32 when the vertex count fits, else 64
   int device = 0;          ///< CUDA device ordinal
@@ -34,7 +36,8 @@ struct cuda_options {
 
 /// Registers --bfs=enterprise|baseline, --no-ts, --no-wb, --no-hc, --no-hub-cache, --no-sort,
 /// --no-device-loop, --hub-threshold, --priority-degree, --gamma, --alpha, --beta,
-/// --cuda-vertex-bits 32|64 (the CUDA backend's id width; --vertex-bits is the CPU backend's), --device N.
+/// --cuda-vertex-bits 32|64 (the CUDA backend's id width; --vertex-bits is the CPU backend's), --device N,
+/// and the GPU SSSP engine's flags (--sssp-gpu..., see sssp/cuda.hpp).
 void add_cuda_options(cli::parser& p, cuda_options& o);
 
 /// The CUDA pipeline for a Kronecker graph.

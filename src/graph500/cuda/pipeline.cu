@@ -1,5 +1,5 @@
 // The CUDA Graph500 pipeline (see gpu500/graph500/cuda_pipeline.hpp): GPU generator, GPU kernel 1,
-// Enterprise BFS, the GPU validator, and the GPU SSSP engine when it is built.
+// Enterprise BFS, the GPU SSSP engine and the GPU validator.
 #include <cuda_runtime.h>
 
 #include <limits>
@@ -13,9 +13,7 @@
 #include "gpu500/core/timer.hpp"
 #include "gpu500/graph/cuda.hpp"
 #include "gpu500/graph500/cuda_pipeline.hpp"
-#if GPU500_HAVE_SSSP_CUDA
 #include "gpu500/sssp/cuda.hpp"
-#endif
 
 namespace gpu500::graph500 {
 
@@ -80,6 +78,9 @@ class cuda_pipeline final : public pipeline {
     stopwatch t;
     g_ = graph::cuda::build_device_csr<V>(std::move(el_), {!o_.no_sort});
     bfs_ = std::make_unique<bfs::cuda::engine<V>>(g_.view(), g_.relabelled(), o_.bfs);
+    // The SSSP engine's weight-sorted rows are a kernel-1 data structure: built (and timed) here.
+    if (weighted_) sssp_ = std::make_unique<sssp::cuda::engine<V>>(g_.view(), o_.sssp);
+    GPU500_CUDA_CHECK(cudaDeviceSynchronize());
     const double s = t.seconds();
     has_edges_ = g_.has_edges_host();
     return s;
@@ -107,9 +108,8 @@ class cuda_pipeline final : public pipeline {
     return cuda::validate_bfs<V>(g_.view(), g_.new2old(), root, parent.data(), bfs_->traversed_edges());
   }
 
-#if GPU500_HAVE_SSSP_CUDA
   double sssp(index_t root) override {
-    if (!sssp_) sssp_ = std::make_unique<sssp::cuda::engine<V>>(g_.view());
+    GPU500_EXPECTS(sssp_ != nullptr, "SSSP needs a weighted graph");
     const index_t r = g_.to_new(root);
     GPU500_CUDA_CHECK(cudaDeviceSynchronize());
     stopwatch t;
@@ -127,13 +127,6 @@ class cuda_pipeline final : public pipeline {
     GPU500_CUDA_CHECK_LAUNCH();
     return cuda::validate_sssp<V>(g_.view(), g_.new2old(), root, parent.data(), dist.data(), sssp_->traversed_edges());
   }
-#else
-  // TODO(sssp): the GPU SSSP engine (src/sssp/cuda, gpu500/sssp/cuda.hpp) is not built yet; once it
-  // is, CMake defines GPU500_HAVE_SSSP_CUDA and the branch above runs it (the validator is ready).
-  double sssp(index_t) override { throw error("SSSP on the CUDA backend is not available yet"); }
-  [[nodiscard]] index_t sssp_nedge() override { throw error("SSSP on the CUDA backend is not available yet"); }
-  validation validate_sssp(index_t) override { throw error("SSSP on the CUDA backend is not available yet"); }
-#endif
 
   /// The engine (benchmarks read its level trace).
   [[nodiscard]] const bfs::cuda::engine<V>& engine() const { return *bfs_; }
@@ -147,9 +140,7 @@ class cuda_pipeline final : public pipeline {
   graph::cuda::device_edge_list<V> el_;
   graph::cuda::device_csr<V> g_;
   std::unique_ptr<bfs::cuda::engine<V>> bfs_;
-#if GPU500_HAVE_SSSP_CUDA
   std::unique_ptr<sssp::cuda::engine<V>> sssp_;
-#endif
   std::vector<std::uint8_t> has_edges_;
 };
 
@@ -172,6 +163,7 @@ void add_cuda_options(cli::parser& p, cuda_options& o) {
   p.flag("--no-sort", o.no_sort, "CUDA: no VS-Graph500 degree-sorted relabelling and neighbour order");
   p.option("--cuda-vertex-bits", o.vertex_bits, "CUDA backend vertex id width: 32 (default when it fits) or 64");
   p.option("--device", o.device, "CUDA device ordinal (default 0)");
+  sssp::cuda::add_options(p, o.sssp);
 }
 
 std::string describe(const cuda_options& o) {
