@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <string>
 
 #include "command.hpp"
 #include "gpu500/config.hpp"
@@ -36,7 +37,11 @@ int world_rank() {
 
 static void usage(std::FILE* out) {
   std::fprintf(out, "usage: gpu500 <command> [options]   (gpu500 <command> --help for its options)\n\ncommands:\n");
-  for (const auto& c : registry()) std::fprintf(out, "  %-14s %s\n", c.name, c.summary);
+  for (const auto& c : registry()) {
+    std::string name = c.name;  // shown as typed: bellman-ford
+    std::replace(name.begin(), name.end(), '_', '-');
+    std::fprintf(out, "  %-14s %s\n", name.c_str(), c.summary);
+  }
 }
 
 [[noreturn]] static void fail(int code, const char* what) {
