@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Balance-point analysis of an HPL --timing file (paper 003): per iteration, the GPU's update
-time against the CPU's panel time. The balance point is the first iteration from which the
-panel (plus the wait for it) is longer than the update, i.e. where the GPU starts idling.
+time against the CPU's panel time. The balance point is the first iteration from which the GPU
+idles (gap > 1 ms) in every later iteration, i.e. where the panel stops hiding behind the update.
 Prints a table (every 10th iteration), the balance point, the share of the flops before it,
 and the GPU idle time; writes a PNG next to the input when matplotlib is available."""
 import json
@@ -17,8 +17,10 @@ balance = None
 for i, r in enumerate(it):
     if i % 10 == 0 or i == len(it) - 1:
         print(f"{r['k']:>8} {r['update_s']:>10.4f} {r['panel_s']:>10.4f} {r.get('host_wait_s', 0):>10.4f} {r.get('gpu_gap_s', 0):>10.4f}")
-    if balance is None and r["panel_s"] > 0 and r["panel_s"] > r["update_s"]:
+for i in range(len(it) - 1):
+    if all(r.get("gpu_gap_s", 0) > 1e-3 for r in it[i:-2]):
         balance = i
+        break
 gap = sum(r.get("gpu_gap_s", 0) for r in it)
 upd = sum(r["update_s"] for r in it)
 pan = sum(r["panel_s"] for r in it)
@@ -29,7 +31,7 @@ if balance is not None:
     print(f"balance point: iteration {balance} (column {k}, {100.0*k/n:.1f}% of the columns, "
           f"{100.0*frac_flops:.2f}% of the flops before it)")
 else:
-    print("balance point: none (the update is longer than the panel in every iteration)")
+    print("balance point: none (the GPU never idles for good)")
 try:
     import matplotlib
     matplotlib.use("Agg")
