@@ -148,6 +148,15 @@ GPU500_COMMAND(hpl, "Solve a dense linear system (HPL 2.3)") {
 
   mpi_session mpi;
   const int rank = app::world_rank();
+  int world = 1;
+#if GPU500_HAVE_MPI
+  MPI_Comm_size(MPI_COMM_WORLD, &world);
+#endif
+  for (std::size_t i = 0; i < dat.ps.size(); ++i)  // netlib checks max(P*Q) before any test
+    if (static_cast<long>(dat.ps[i]) * dat.qs[i] > world)
+      throw usage_error("hpl: process grid " + std::to_string(dat.ps[i]) + " x " + std::to_string(dat.qs[i]) +
+                        " needs " + std::to_string(static_cast<long>(dat.ps[i]) * dat.qs[i]) + " processes, " +
+                        std::to_string(world) + " running (use mpirun -np)");
   std::FILE* out = nullptr;
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> owned(nullptr, &std::fclose);
   if (rank == 0) {

@@ -65,6 +65,10 @@ set +e
 "$bin" hpl -i missing.dat 2>/dev/null; rc=$?
 set -e
 [ "$rc" -eq 2 ]
+set +e
+"$bin" hpl -N 10 -P 2 -Q 2 --backend cpu >/dev/null 2>&1; rc=$?  # grid larger than the world
+set -e
+[ "$rc" -eq 2 ] || { echo "too large a grid exited $rc"; exit 1; }
 if command -v mpirun >/dev/null && "$bin" info | grep -q '^mpi: yes'; then
   out=$(OMP_NUM_THREADS=1 mpirun -np 2 --oversubscribe "$bin" hpl -N 300 -NB 16 -P 1 -Q 2 --backend cpu)
   grep -q 'PASSED$' <<<"$out"
