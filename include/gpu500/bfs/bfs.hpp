@@ -36,6 +36,8 @@ struct cpu_options {
 /// --bfs-alpha, --bfs-beta.
 void add_cpu_options(cli::parser& p, cpu_options& o);
 
+/// The OpenMP engine: direction-optimising BFS (src/bfs/cpu/bfs_cpu.cpp). Memory held between
+/// searches: 8 + 2 * sizeof(V) bytes per vertex (parents, two queues) and three n-bit bitmaps.
 template <class V>
 class cpu_engine {
  public:

@@ -33,6 +33,9 @@ struct cpu_options {
 /// Add the CPU engine's flags to a command line: --sssp-threads, --sssp-delta, --sssp-no-light-heavy.
 void add_cpu_options(cli::parser& p, cpu_options& o);
 
+/// The OpenMP engine: delta-stepping (src/sssp/cpu/sssp_cpu.cpp). Needs non-negative finite
+/// weights and fewer than 2^32 vertices (usage_error otherwise). Memory held between searches:
+/// 40 + 3 * sizeof(V) bytes per vertex, plus per-thread bucket lists that keep their capacity.
 template <class V>
 class cpu_engine {
  public:
