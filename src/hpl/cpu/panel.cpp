@@ -36,7 +36,9 @@ struct blas_single_thread {
 class factorizer {
  public:
   factorizer(const panel_view& pv, const panel_opts& po) : v_(pv), o_(po), ipiv_(pv.jb), row_(pv.jb + 1) {
-    nt_ = static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(omp_get_max_threads(), v_.mo / 256)));
+    nt_ = po.threads == 1 ? 1
+                          : static_cast<int>(std::max<std::int64_t>(
+                                1, std::min<std::int64_t>(omp_get_max_threads(), v_.mo / 256)));
   }
 
   std::vector<std::int64_t> run(int* zero) {
@@ -235,6 +237,7 @@ class factorizer {
 
 std::vector<std::int64_t> factor_panel(const panel_view& pv, const panel_opts& po, int* zero_pivots) {
   GPU500_EXPECTS(pv.jb >= 1 && pv.col != nullptr, "factor_panel: empty panel or no column communicator");
+  if (po.threads == 1) return factorizer(pv, po).run(zero_pivots);
   blas_single_thread one;
   return factorizer(pv, po).run(zero_pivots);
 }

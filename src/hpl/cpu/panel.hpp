@@ -37,6 +37,10 @@ struct panel_view {
 struct panel_opts {
   fact pfact = fact::right, rfact = fact::crout;
   int nbmin = 4, ndiv = 2;
+  /// 0: OpenMP threads over the O rows with BLAS single-threaded inside the panel (the CUDA
+  /// backend: the cores are free while the GPU updates); 1: serial loops, BLAS as configured
+  /// (the CPU backend: its threaded BLAS and spinning OpenMP threads would fight).
+  int threads = 1;
 };
 
 /// Factor the panel in place; returns the pivots (global positions). Zero pivots are counted

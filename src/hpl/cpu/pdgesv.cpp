@@ -83,9 +83,12 @@ class cpu_solver {
           factor(k1, bufs[1 - cur]);
           t.panel = wall_time() - tp;
           const double tb = wall_time();
-          broadcast(k1, bufs[1 - cur]);
+          broadcast(k1, bufs[1 - cur], /*root_async=*/true);  // sends go on during the update
           t.bcast = wall_time() - tb;
           update(k, jb, bufs[cur], c_next + jb1, m_.nq, t);
+          const double tw = wall_time();
+          row_.wait_sends();
+          t.bcast += wall_time() - tw;
         } else {
           update(k, jb, bufs[cur], c_next, m_.nq, t);
           if (k1 < n) {
@@ -137,7 +140,7 @@ class cpu_solver {
     pv.myrow = g_.myrow;
     pv.nprow = g_.p;
     pv.col = &col_;
-    panel_opts po{prm_.pfact, prm_.rfact, prm_.nbmin, prm_.ndiv};
+    panel_opts po{prm_.pfact, prm_.rfact, prm_.nbmin, prm_.ndiv, /*threads=*/1};
     int zero = 0;
     const auto ipiv = factor_panel(pv, po, &zero);
     zero_ += zero;
@@ -148,11 +151,11 @@ class cpu_solver {
     for (int c = 0; c < jb; ++c) std::memcpy(l2 + c * mo, m_.col(jj + c) + of, sizeof(double) * mo);
   }
 
-  void broadcast(std::int64_t k, std::vector<double>& buf) {
+  void broadcast(std::int64_t k, std::vector<double>& buf, bool root_async = false) {
     const int jb = static_cast<int>(std::min<std::int64_t>(prm_.nb, prm_.n - k));
     const int pcol = owner_of(k, prm_.nb, g_.q);
     if (g_.mycol != pcol) buf.assign(pack_size(k, jb), 0.0);
-    row_.bcast_panel(buf.data(), static_cast<long>(buf.size()), pcol, prm_.bc);
+    row_.bcast_panel(buf.data(), static_cast<long>(buf.size()), pcol, prm_.bc, root_async);
   }
 
   // Swap and update local columns [c0, c1) (all of global index >= k + jb) with panel `buf`.
@@ -163,8 +166,9 @@ class cpu_solver {
     const double ts = wall_time();
     std::vector<std::int64_t> ipiv(jb);
     for (int j = 0; j < jb; ++j) ipiv[j] = static_cast<std::int64_t>(buf[j]);
-    const auto plan = plan_swaps(k, jb, ipiv.data());
     const int prow = owner_of(k, nb, g_.p);
+    if (g_.p == 1) return update_local(k, jb, buf, ipiv, c0, c1, t, ts);
+    const auto plan = plan_swaps(k, jb, ipiv.data());
     // Pack: records [code, row (nc)], code < jb: U row, code >= jb: displaced row at code - jb.
     std::vector<double> mine;
     auto put = [&](double code, std::int64_t pos) {
@@ -206,6 +210,34 @@ class cpu_solver {
       const std::int64_t ii = local_start(k, nb, g_.myrow, g_.p);
       for (std::int64_t c = 0; c < nc; ++c) std::memcpy(m_.col(c0 + c) + ii, u.data() + c * jb, sizeof(double) * jb);
     }
+    t.update += wall_time() - tu;
+  }
+
+  // One process row: the swaps are local (LAPACK's dlaswp order, in column blocks that stay in
+  // cache) and U is updated in place, as netlib does for P = 1.
+  void update_local(std::int64_t k, int jb, const std::vector<double>& buf, const std::vector<std::int64_t>& ipiv,
+                    std::int64_t c0, std::int64_t c1, iter_time& t, double ts) {
+    const std::int64_t nc = c1 - c0;
+    constexpr std::int64_t block = 64;
+    for (std::int64_t cb = c0; cb < c1; cb += block) {
+      const std::int64_t ce = std::min(c1, cb + block);
+      for (int j = 0; j < jb; ++j) {
+        const std::int64_t a = k + j, b = ipiv[j];
+        if (a == b) continue;
+        for (std::int64_t c = cb; c < ce; ++c) std::swap(m_.col(c)[a], m_.col(c)[b]);
+      }
+    }
+    t.swap += wall_time() - ts;
+    const double tu = wall_time();
+    const double* l1 = buf.data() + jb;
+    const double* l2 = l1 + static_cast<std::int64_t>(jb) * jb;
+    const int ld = static_cast<int>(m_.lda);
+    cblas_dtrsm(CblasColMajor, CblasLeft, CblasLower, CblasNoTrans, CblasUnit, jb, static_cast<int>(nc), 1.0, l1, jb,
+                m_.col(c0) + k, ld);
+    const std::int64_t mo = m_.mp - (k + jb);
+    if (mo > 0)
+      cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(mo), static_cast<int>(nc), jb, -1.0, l2,
+                  static_cast<int>(mo), m_.col(c0) + k, ld, 1.0, m_.col(c0) + k + jb, ld);
     t.update += wall_time() - tu;
   }
 

@@ -267,7 +267,7 @@ class gpu_solver {
     pv.o_first = k + jb;
     pv.nb = nb_;
     pv.col = &self_;
-    const panel_opts po{prm_.pfact, prm_.rfact, prm_.nbmin, prm_.ndiv};
+    const panel_opts po{prm_.pfact, prm_.rfact, prm_.nbmin, prm_.ndiv, /*threads=*/0};
     auto ipiv = factor_panel(pv, po);
     for (int c = 0; c < jb; ++c) std::memcpy(hp_.p + c * m, t_.data() + c * jb, sizeof(double) * jb);
     return ipiv;

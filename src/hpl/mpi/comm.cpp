@@ -56,7 +56,24 @@ void comm::barrier() const {
   if (size_ > 1) MPI_Barrier(mc(c_));
 }
 void comm::send(const double* buf, long n, int dest, int tag) const {
+  if (async_) return isend(buf, n, dest, tag);
   MPI_Send(buf, icount(n), MPI_DOUBLE, dest, tag, mc(c_));
+}
+void comm::isend(const double* buf, long n, int dest, int tag) const {
+  static_assert(sizeof(MPI_Request) <= sizeof(long), "MPI_Request must fit a long");
+  MPI_Request r;
+  MPI_Isend(buf, icount(n), MPI_DOUBLE, dest, tag, mc(c_), &r);
+  long v = 0;
+  std::memcpy(&v, &r, sizeof r);
+  pending_.push_back(v);
+}
+void comm::wait_sends() const {
+  for (long v : pending_) {
+    MPI_Request r;
+    std::memcpy(&r, &v, sizeof r);
+    MPI_Wait(&r, MPI_STATUS_IGNORE);
+  }
+  pending_.clear();
 }
 void comm::recv(double* buf, long n, int src, int tag) const {
   MPI_Recv(buf, icount(n), MPI_DOUBLE, src, tag, mc(c_), MPI_STATUS_IGNORE);
@@ -76,6 +93,8 @@ void comm::allreduce_sum(double*, long) const {}
 void comm::allreduce_max(double*, long) const {}
 void comm::barrier() const {}
 void comm::send(const double*, long, int, int) const { throw error("HPL: send without MPI"); }
+void comm::isend(const double*, long, int, int) const { throw error("HPL: send without MPI"); }
+void comm::wait_sends() const {}
 void comm::recv(double*, long, int, int) const { throw error("HPL: recv without MPI"); }
 long comm::sendrecv(const double*, long, int, double*, long, int, int) const { throw error("HPL: sendrecv without MPI"); }
 #endif
@@ -120,9 +139,17 @@ void spread_roll(const comm& c, double* buf, long n, int root, int rel, int firs
 
 }  // namespace
 
-void comm::bcast_panel(double* buf, long n, int root, ::gpu500::hpl::bcast algo) const {
+// Makes the root's sends of one broadcast non-blocking (comm::send checks async_).
+struct send_mode {
+  const comm& c;
+  send_mode(const comm& cc, bool on) : c(cc) { c.async_ = on; }
+  ~send_mode() { c.async_ = false; }
+};
+
+void comm::bcast_panel(double* buf, long n, int root, ::gpu500::hpl::bcast algo, bool root_async) const {
   if (size_ == 1 || n == 0) return;
   const int rel = (rank_ - root + size_) % size_;
+  send_mode mode(*this, root_async && rel == 0);
   const int last = size_ - 1;
   auto abs = [&](int r) { return (r + root) % size_; };
   switch (algo) {

@@ -29,9 +29,12 @@ class comm {
   /// Send sn doubles to dest and receive up to rmax from src; returns the count received.
   long sendrecv(const double* s, long sn, int dest, double* r, long rmax, int src, int tag) const;
 
-  /// Panel broadcast from root with one of HPL's six topologies (blocking on receivers; the
-  /// root's sends complete before return).
-  void bcast_panel(double* buf, long n, int root, ::gpu500::hpl::bcast algo) const;
+  /// Panel broadcast from root with one of HPL's six topologies (blocking on receivers). With
+  /// `root_async` the root only starts its sends (look-ahead: it goes on updating) and must
+  /// call wait_sends() before it touches buf again.
+  void bcast_panel(double* buf, long n, int root, ::gpu500::hpl::bcast algo, bool root_async = false) const;
+  void isend(const double* buf, long n, int dest, int tag) const;
+  void wait_sends() const;
 
   /// Everyone contributes a packed message (possibly empty); everyone gets all messages
   /// concatenated (in rank order for long, in exchange order for binary exchange; the contents
@@ -41,6 +44,9 @@ class comm {
  private:
   void* c_ = nullptr;
   int rank_ = 0, size_ = 1;
+  mutable std::vector<long> pending_;  // MPI_Request handles of started sends (as integers)
+  mutable bool async_ = false;          // inside a root_async broadcast
+  friend struct send_mode;
 };
 
 }  // namespace gpu500::hpl::detail
