@@ -147,8 +147,6 @@ struct cpu_engine<V>::impl {
     frontier.resize(static_cast<std::size_t>(n));
     frontier2.resize(static_cast<std::size_t>(n));
     settled.resize(static_cast<std::size_t>(n));
-    big_degree = std::clamp<index_t>(arcs / 4096, 256, 8192);  // 8192 from about SCALE 19 on
-    bigs.resize(static_cast<std::size_t>(arcs / big_degree + 1));
     parents.assign(static_cast<std::size_t>(n), -1);
     dist.assign(static_cast<std::size_t>(n), -1.f);
     ensure_threads(std::max(omp_get_max_threads(), omp_get_num_procs()));
@@ -173,13 +171,6 @@ struct cpu_engine<V>::impl {
   std::atomic<bool> overflow{false};
   static constexpr index_t serial_below = 64;   // phases over fewer vertices run on the calling thread
   static constexpr std::size_t drain_limit = 1024;  // a thread drains its own current bin up to this size
-  index_t big_degree = 8192;                        // hubs: their arcs are shared by all threads
-  static constexpr index_t big_chunk = 2048;        // in chunks of this many arcs
-  struct big_hub {
-    V vertex;
-    float dist;
-  };
-  std::vector<big_hub> bigs;  // room for every vertex of degree >= big_degree
 
   // Relax arc k of u (distance du): install (du + w, u) in its head v when strictly smaller and
   // queue v in `me`'s bins unless it is queued in that bucket already (see the stamps).
@@ -206,38 +197,30 @@ struct cpu_engine<V>::impl {
     }
   }
 
-  // A step is split in two so that the arcs of a hub can be shared by all threads: pre(me, u)
-  // does the once-per-vertex part and returns u's distance (negative: nothing to do), arcs(me, u,
-  // du, kb, ke) relaxes the arcs [kb, ke) of u.
-  // Light pre: clear u's queued stamp, then read its distance; note u for the heavy pass.
-  GPU500_FORCEINLINE float light_pre(thread_state& me, index_t u, std::uint64_t cb, std::uint64_t heavy_tag) {
+  // Light step for vertex u taken out of bucket cb: clear its queued stamp, then read its distance.
+  GPU500_FORCEINLINE void light_vertex(thread_state& me, index_t u, std::uint64_t cb, std::uint64_t heavy_tag) {
     std::atomic_ref<std::uint64_t> sv(stamp[static_cast<std::size_t>(u)]);
     if (sv.load(std::memory_order_relaxed) != 0) sv.exchange(0, std::memory_order_seq_cst);
     const float du = dist_of(std::atomic_ref<std::uint64_t>(key[static_cast<std::size_t>(u)]).load(std::memory_order_seq_cst));
-    if (bucket_of(du) != cb) return -1.f;  // stale: improved into an earlier bucket meanwhile
-    if (split) {
-      std::atomic_ref<std::uint64_t> hv(heavy_stamp[static_cast<std::size_t>(u)]);
-      if (hv.load(std::memory_order_relaxed) != heavy_tag && hv.exchange(heavy_tag, std::memory_order_relaxed) != heavy_tag)
-        me.settled.push_back(static_cast<V>(u));
-    }
-    return du;
-  }
-  // Light arcs (every arc without the split).
-  GPU500_FORCEINLINE void light_arcs(thread_state& me, index_t u, float du, index_t kb, index_t ke, std::uint64_t cb) {
+    if (bucket_of(du) != cb) return;  // stale: improved into an earlier bucket meanwhile
+    const index_t end = g.offsets[u + 1];
     if (!split) {
-      for (index_t k = kb; k < ke; ++k) relax(me, u, du, k, cb);
+      for (index_t k = g.offsets[u]; k < end; ++k) relax(me, u, du, k, cb);
       return;
     }
+    std::atomic_ref<std::uint64_t> hv(heavy_stamp[static_cast<std::size_t>(u)]);
+    if (hv.load(std::memory_order_relaxed) != heavy_tag && hv.exchange(heavy_tag, std::memory_order_relaxed) != heavy_tag)
+      me.settled.push_back(static_cast<V>(u));
     const float dl = delta;
-    for (index_t k = kb; k < ke; ++k)
+    for (index_t k = g.offsets[u]; k < end; ++k)
       if (g.weights[k] <= dl) relax(me, u, du, k, cb);
   }
-  GPU500_FORCEINLINE float heavy_pre(index_t u) {
-    return dist_of(std::atomic_ref<std::uint64_t>(key[static_cast<std::size_t>(u)]).load(std::memory_order_relaxed));
-  }
-  GPU500_FORCEINLINE void heavy_arcs(thread_state& me, index_t u, float du, index_t kb, index_t ke, std::uint64_t cb) {
+
+  GPU500_FORCEINLINE void heavy_vertex(thread_state& me, index_t u, std::uint64_t cb) {
+    const float du = dist_of(std::atomic_ref<std::uint64_t>(key[static_cast<std::size_t>(u)]).load(std::memory_order_relaxed));
+    const index_t end = g.offsets[u + 1];
     const float dl = delta;
-    for (index_t k = kb; k < ke; ++k)
+    for (index_t k = g.offsets[u]; k < end; ++k)
       if (g.weights[k] > dl) relax(me, u, du, k, cb);
   }
 
@@ -250,19 +233,12 @@ struct cpu_engine<V>::impl {
     list.clear();
   }
 
-  // Apply the step (pre, arcs) to items[0, count): on the calling thread for small counts, else in
-  // parallel (dynamic chunks), where vertices of degree >= big_degree are set aside and their
-  // arcs shared out in chunks of big_chunk after the loop. Then each thread drains its own list
-  // out(me) while it holds at most drain_limit vertices, and what is left of every thread's list
-  // is appended to dst.
-  template <class Pre, class Arcs, class Out>
-  index_t phase(int nt, const V* items, index_t count, Pre&& pre, Arcs&& arcs, Out&& out, V* dst) {
+  // Apply body(me, item) to items[0, count): on the calling thread for small counts, else in
+  // parallel (dynamic chunks). Then each thread drains its own list out(me) with body while it
+  // holds at most `limit` vertices, and what is left of every thread's list is appended to dst.
+  template <class Body, class Out>
+  index_t phase(int nt, const V* items, index_t count, Body&& body, Out&& out, V* dst) {
     index_t tail = 0;
-    const index_t* off = g.offsets;
-    auto body = [&](thread_state& me, index_t u) {
-      const float du = pre(me, u);
-      if (du >= 0.f) arcs(me, u, du, off[u], off[u + 1]);
-    };
     auto drain = [&](thread_state& me, std::size_t limit) {
       std::vector<V>& list = out(me);
       while (!list.empty() && list.size() <= limit) {
@@ -277,29 +253,11 @@ struct cpu_engine<V>::impl {
       for (int t = 0; t < static_cast<int>(local.size()); ++t) gather(out(local[static_cast<std::size_t>(t)]), dst, tail);
       return tail;
     }
-    index_t nbig = 0;
-    big_hub* big = bigs.data();
 #pragma omp parallel num_threads(nt)
     {
       thread_state& me = local[static_cast<std::size_t>(omp_get_thread_num())];
-#pragma omp for schedule(dynamic, 32)
-      for (index_t i = 0; i < count; ++i) {
-        const auto u = static_cast<index_t>(items[i]);
-        const float du = pre(me, u);
-        if (du < 0.f) continue;
-        if (off[u + 1] - off[u] < big_degree) {
-          arcs(me, u, du, off[u], off[u + 1]);
-        } else {
-          big[std::atomic_ref<index_t>(nbig).fetch_add(1, std::memory_order_relaxed)] = {static_cast<V>(u), du};
-        }
-      }
-      // (implicit barrier: nbig is final and the same for every thread)
-      for (index_t b = 0; b < nbig; ++b) {
-        const auto u = static_cast<index_t>(big[b].vertex);
-        const index_t kb = off[u], ke = off[u + 1], chunks = (ke - kb + big_chunk - 1) / big_chunk;
-#pragma omp for schedule(dynamic, 1) nowait
-        for (index_t c = 0; c < chunks; ++c) arcs(me, u, big[b].dist, kb + c * big_chunk, std::min(ke, kb + (c + 1) * big_chunk));
-      }
+#pragma omp for schedule(dynamic, 32) nowait
+      for (index_t i = 0; i < count; ++i) body(me, static_cast<index_t>(items[i]));
       drain(me, drain_limit);
       gather(out(me), dst, tail);  // only this thread's list: no barrier needed before it
     }
@@ -345,8 +303,7 @@ struct cpu_engine<V>::impl {
       // Light iterations of bucket cur until it stays empty.
       while (fsize > 0) {
         fsize = phase(
-            nt, F, fsize, [&](thread_state& me, index_t u) { return light_pre(me, u, cur, heavy_tag); },
-            [&](thread_state& me, index_t u, float du, index_t kb, index_t ke) { light_arcs(me, u, du, kb, ke, cur); },
+            nt, F, fsize, [&](thread_state& me, index_t u) { light_vertex(me, u, cur, heavy_tag); },
             [slot](thread_state& me) -> std::vector<V>& { return me.bins[slot]; }, F2);
         std::swap(F, F2);
       }
@@ -355,8 +312,7 @@ struct cpu_engine<V>::impl {
         index_t rs = 0;
         for (auto& t : local) gather(t.settled, R, rs);
         phase(
-            nt, R, rs, [&](thread_state&, index_t u) { return heavy_pre(u); },
-            [&](thread_state& me, index_t u, float du, index_t kb, index_t ke) { heavy_arcs(me, u, du, kb, ke, cur); },
+            nt, R, rs, [&](thread_state& me, index_t u) { heavy_vertex(me, u, cur); },
             [](thread_state& me) -> std::vector<V>& { return me.settled; }, R);  // settled stays empty
       }
       // Next bucket: the smallest non-empty one (cur again when a heavy edge re-opened it).
