@@ -82,9 +82,10 @@ class cpu_pipeline final : public pipeline {
 std::size_t cpu_pipeline_bytes(const graph::kronecker_params& p, int vertex_bits) {
   const index_t n = p.num_vertices(), m = p.num_edges();
   const std::size_t csr = graph::csr_bytes(n, m, static_cast<std::size_t>(vertex_bits / 8), p.weights);
-  // Search state: parents (8), distances (4), bitmaps/queues/levels (~24) per vertex, and the
-  // validator's level map and marks (~8) per vertex.
-  const std::size_t per_vertex = 8 + 4 + 24 + 8;
+  // Per vertex, as the engines document it (bfs.hpp, sssp.hpp): BFS 8 + 2 id widths (+ bitmaps),
+  // SSSP 40 + 3 id widths; the validator's level map, marks and frontiers (~24).
+  const std::size_t id = static_cast<std::size_t>(vertex_bits / 8);
+  const std::size_t per_vertex = (8 + 2 * id + 1) + (p.weights ? 40 + 3 * id : 0) + 24;
   return edge_list_bytes(p) + csr + static_cast<std::size_t>(n) * per_vertex;
 }
 
