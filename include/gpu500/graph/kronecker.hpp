@@ -77,13 +77,14 @@ GPU500_HD inline kronecker_edge make_kronecker_edge(mrg_state s, int scale, int 
       v = s.next();
     } while (v < 3647u);
     v %= 10000u;
-    const int q = v < ab ? 1 : v < abc ? 2 : v < all ? 0 : 3;
-    std::uint64_t so = static_cast<std::uint64_t>(q >> 1), to = static_cast<std::uint64_t>(q & 1);
-    if (src == tgt && so > to) {
-      const std::uint64_t t = so;
-      so = to;
-      to = t;
-    }
+    // Quadrant (< b: (0,1); < b+c: (1,0); < a+b+c: (0,0); else (1,1)) and clip-and-flip, written
+    // without branches: the quadrant is random, so branches would mispredict half the time.
+    const bool hi = v >= all;
+    std::uint64_t so = static_cast<std::uint64_t>((v >= ab && v < abc) || hi);
+    std::uint64_t to = static_cast<std::uint64_t>(v < ab || hi);
+    const std::uint64_t flip = static_cast<std::uint64_t>(src == tgt) & so & (to ^ 1u);  // (1,0) on the diagonal
+    so ^= flip;
+    to ^= flip;
     n >>= 1;
     src += n * so;
     tgt += n * to;

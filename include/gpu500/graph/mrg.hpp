@@ -20,7 +20,7 @@ inline constexpr std::uint32_t mrg_modulus = 0x7FFFFFFFu;
 inline constexpr std::uint64_t mrg_x = 107374182u, mrg_y = 104480u;
 
 GPU500_HD GPU500_FORCEINLINE std::uint32_t mrg_mod(std::uint64_t v) {
-  // v < 2^62: two folds of 2^31 = 1 (mod p) bring it below 2p, one subtraction finishes.
+  // v < 2^64: two folds of 2^31 = 1 (mod p) bring it below 2p, one subtraction finishes.
   v = (v & mrg_modulus) + (v >> 31);
   v = (v & mrg_modulus) + (v >> 31);
   return static_cast<std::uint32_t>(v >= mrg_modulus ? v - mrg_modulus : v);
@@ -32,7 +32,10 @@ struct mrg_state {
 
   /// One step; returns the new value in [0, p).
   GPU500_HD GPU500_FORCEINLINE std::uint32_t next() {
-    const std::uint32_t v = mrg_mod(mrg_x * z1 + mrg_y * z5);
+    // x z1 + y z5 < 2^59: one fold leaves it below 2^31 + 2^28, one subtraction finishes.
+    std::uint64_t t = mrg_x * z1 + mrg_y * z5;
+    t = (t & mrg_modulus) + (t >> 31);
+    const std::uint32_t v = static_cast<std::uint32_t>(t >= mrg_modulus ? t - mrg_modulus : t);
     z5 = z4;
     z4 = z3;
     z3 = z2;
@@ -57,8 +60,11 @@ struct mrg_matrix {
     const std::uint32_t z[5] = {s.z1, s.z2, s.z3, s.z4, s.z5};
     std::uint32_t r[5];
     for (int i = 0; i < 5; ++i) {
-      std::uint64_t acc = 0;  // five terms, each reduced below 2^31: no overflow
-      for (int j = 0; j < 5; ++j) acc += mrg_mod(static_cast<std::uint64_t>(a[i][j]) * z[j]);
+      // Products are below 2^62: four of them sum below 2^64; fold that sum once (below 2^34),
+      // add the fifth product (below 2^63 in all) and reduce.
+      std::uint64_t acc = 0;
+      for (int j = 0; j < 4; ++j) acc += static_cast<std::uint64_t>(a[i][j]) * z[j];
+      acc = (acc & mrg_modulus) + (acc >> 31) + static_cast<std::uint64_t>(a[i][4]) * z[4];
       r[i] = mrg_mod(acc);
     }
     return {r[0], r[1], r[2], r[3], r[4]};
