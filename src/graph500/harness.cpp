@@ -49,7 +49,6 @@ bool run_kernel(pipeline& p, kernel k, const run_config& cfg, run_result& r, ker
   {
     const index_t root = r.roots.front();
     k == kernel::bfs ? p.bfs(root) : p.sssp(root);
-    const index_t ne = k == kernel::bfs ? p.bfs_nedge() : p.sssp_nedge();
     double vs = 0;
     if (cfg.validate && !validated(p, k, root, r, &vs)) return false;
   }
