@@ -28,6 +28,7 @@ struct cpu_options {
   /// vertices (about 0.01 on Graph500 graphs, 1.5-2x faster there than the reference's 0.1).
   float delta = 0.f;
   bool no_light_heavy = false;  ///< relax every edge in the bucket phase (no light/heavy split)
+  bool no_relabel = false;      ///< keep the graph's vertex ids inside (default: by decreasing degree)
 };
 
 /// Add the CPU engine's flags to a command line: --sssp-threads, --sssp-delta, --sssp-no-light-heavy.

@@ -100,7 +100,8 @@ struct cpu_engine<V>::impl {
   graph::csr_view<V> g;
   cpu_options opt;
   std::vector<arc_t> arcs_;
-  std::vector<row_t> rows_;
+  std::vector<row_t> rows_;                   // by internal id
+  std::vector<std::uint32_t> new_of, old_of;  // internal id <-> graph id
   index_t n = 0;
   float delta = 0.1f;
   double inv_delta = 10.0;
@@ -176,22 +177,39 @@ struct cpu_engine<V>::impl {
   // (a relaxation over one can never improve: d + w >= d).
   void build_rows() {
     const index_t nn = n;
-    rows_.resize(static_cast<std::size_t>(nn));
+    const auto N = static_cast<std::size_t>(nn);
+    rows_.resize(N);
     arcs_.resize(static_cast<std::size_t>(g.num_arcs()));
+    // Internal ids: by decreasing degree (ties by id) unless opt.no_relabel. On skewed graphs most
+    // arcs point at the few hubs, whose per-vertex state then shares a few hot cache lines.
+    old_of.resize(N);
+    new_of.resize(N);
+    for (index_t v = 0; v < nn; ++v) old_of[static_cast<std::size_t>(v)] = static_cast<std::uint32_t>(v);
+    auto deg = [this](index_t v) { return g.offsets[v + 1] - g.offsets[v]; };
+    if (!opt.no_relabel)
+      std::stable_sort(old_of.begin(), old_of.end(), [&](std::uint32_t a, std::uint32_t b) { return deg(a) > deg(b); });
+    for (index_t x = 0; x < nn; ++x) new_of[old_of[static_cast<std::size_t>(x)]] = static_cast<std::uint32_t>(x);
+    index_t at = 0;
+    for (index_t x = 0; x < nn; ++x) {
+      rows_[static_cast<std::size_t>(x)].begin = at;
+      at += deg(old_of[static_cast<std::size_t>(x)]);
+    }
     const float dl = opt.no_light_heavy ? std::numeric_limits<float>::infinity() : delta;
     index_t too_long = -1;
 #pragma omp parallel for schedule(dynamic, 1024) reduction(max : too_long)
-    for (index_t u = 0; u < nn; ++u) {
+    for (index_t x = 0; x < nn; ++x) {
+      const index_t u = old_of[static_cast<std::size_t>(x)];
       const index_t b = g.offsets[u], e = g.offsets[u + 1];
       if (e - b >= (index_t{1} << 32)) too_long = u;
-      arc_t* out = arcs_.data() + b;
+      const index_t nbeg = rows_[static_cast<std::size_t>(x)].begin;
+      arc_t* out = arcs_.data() + nbeg;
       std::uint32_t l = 0;
       for (index_t k = b; k < e; ++k)
-        if (g.weights[k] <= dl) out[l++] = {static_cast<std::uint32_t>(g.columns[k]), g.weights[k]};
+        if (g.weights[k] <= dl) out[l++] = {new_of[static_cast<std::size_t>(g.columns[k])], g.weights[k]};
       std::uint32_t h = l;
       for (index_t k = b; k < e; ++k)
-        if (!(g.weights[k] <= dl)) out[h++] = {static_cast<std::uint32_t>(g.columns[k]), g.weights[k]};
-      rows_[static_cast<std::size_t>(u)] = {b, l, h};
+        if (!(g.weights[k] <= dl)) out[h++] = {new_of[static_cast<std::size_t>(g.columns[k])], g.weights[k]};
+      rows_[static_cast<std::size_t>(x)] = {nbeg, l, h};
     }
     if (too_long >= 0) throw usage_error("sssp cpu engine: vertex " + std::to_string(too_long) + " has 2^32 arcs or more");
   }
@@ -212,7 +230,9 @@ struct cpu_engine<V>::impl {
   bool split = true;
   std::atomic<bool> overflow{false};
   static constexpr index_t serial_below = 64;   // phases over fewer vertices run on the calling thread
-  static constexpr std::size_t drain_limit = 1024;  // a thread drains its own current bin up to this size
+  static constexpr std::size_t drain_limit = 1024;
+  static constexpr index_t pf_items = 8;          // queue entries prefetched ahead (phase loops)
+  static constexpr std::uint32_t pf_arcs = 16;    // arcs whose head's bound is prefetched ahead  // a thread drains its own current bin up to this size
 
   // Relax arc k of u (distance du): install (du + w, u) in its head v when strictly smaller and
   // queue v in `me`'s bins unless it is queued in that bucket already (see the stamps).
@@ -259,7 +279,13 @@ struct cpu_engine<V>::impl {
     const float du = dist_of(std::atomic_ref<std::uint64_t>(key[static_cast<std::size_t>(u)]).load(std::memory_order_relaxed));
     const row_t r = rows_[static_cast<std::size_t>(u)];
     const arc_t* a = arcs_.data() + r.begin;
-    for (std::uint32_t k = r.light; k < r.deg; ++k) relax(me, u, du, a[k], cb);
+    const std::uint32_t ahead = r.deg > pf_arcs ? r.deg - pf_arcs : 0;
+    std::uint32_t k = r.light;
+    for (; k < ahead; ++k) {
+      __builtin_prefetch(&bound[a[k + pf_arcs].v]);
+      relax(me, u, du, a[k], cb);
+    }
+    for (; k < r.deg; ++k) relax(me, u, du, a[k], cb);
   }
 
   // Append a thread's list to dst at an atomically reserved position and clear it.
@@ -274,8 +300,8 @@ struct cpu_engine<V>::impl {
   // Apply body(me, item) to items[0, count): on the calling thread for small counts, else in
   // parallel (dynamic chunks). Then each thread drains its own list out(me) with body while it
   // holds at most `limit` vertices, and what is left of every thread's list is appended to dst.
-  template <class Body, class Out>
-  index_t phase(int nt, const V* items, index_t count, Body&& body, Out&& out, V* dst) {
+  template <class Body, class Out, class Pre>
+  index_t phase(int nt, const V* items, index_t count, Body&& body, Out&& out, V* dst, Pre&& pre) {
     index_t tail = 0;
     auto drain = [&](thread_state& me, std::size_t limit) {
       std::vector<V>& list = out(me);
@@ -295,7 +321,10 @@ struct cpu_engine<V>::impl {
     {
       thread_state& me = local[static_cast<std::size_t>(omp_get_thread_num())];
 #pragma omp for schedule(dynamic, 32) nowait
-      for (index_t i = 0; i < count; ++i) body(me, static_cast<index_t>(items[i]));
+      for (index_t i = 0; i < count; ++i) {
+        if (i + pf_items < count) pre(static_cast<index_t>(items[i + pf_items]));
+        body(me, static_cast<index_t>(items[i]));
+      }
       drain(me, drain_limit);
       gather(out(me), dst, tail);  // only this thread's list: no barrier needed before it
     }
@@ -326,6 +355,7 @@ struct cpu_engine<V>::impl {
       B[v] = std::numeric_limits<float>::infinity();
     }
     last_root = root;
+    root = new_of[static_cast<std::size_t>(root)];  // internal id from here on
     K[root] = pack(0.f, static_cast<std::uint64_t>(root));
     B[root] = 0.f;
     stamp[static_cast<std::size_t>(root)] = run_base | 1;  // queued in bucket 0
@@ -342,7 +372,12 @@ struct cpu_engine<V>::impl {
       while (fsize > 0) {
         fsize = phase(
             nt, F, fsize, [&](thread_state& me, index_t u) { light_vertex(me, u, cur, heavy_tag); },
-            [slot](thread_state& me) -> std::vector<V>& { return me.bins[slot]; }, F2);
+            [slot](thread_state& me) -> std::vector<V>& { return me.bins[slot]; }, F2,
+            [&](index_t u) {
+              __builtin_prefetch(&stamp[static_cast<std::size_t>(u)]);
+              __builtin_prefetch(&key[static_cast<std::size_t>(u)]);
+              __builtin_prefetch(&rows_[static_cast<std::size_t>(u)]);
+            });
         std::swap(F, F2);
       }
       // Heavy pass over the vertices settled in this bucket, with their final distances.
@@ -351,7 +386,12 @@ struct cpu_engine<V>::impl {
         for (auto& t : local) gather(t.settled, R, rs);
         phase(
             nt, R, rs, [&](thread_state& me, index_t u) { heavy_vertex(me, u, cur); },
-            [](thread_state& me) -> std::vector<V>& { return me.settled; }, R);  // settled stays empty
+            [](thread_state& me) -> std::vector<V>& { return me.settled; }, R,  // settled stays empty
+            [&](index_t u) {
+              __builtin_prefetch(&key[static_cast<std::size_t>(u)]);
+              const row_t& r = rows_[static_cast<std::size_t>(u)];
+              __builtin_prefetch(&r);
+            });
       }
       // Next bucket: the smallest non-empty one (cur again when a heavy edge re-opened it).
       std::uint64_t j = nb;
@@ -377,12 +417,13 @@ struct cpu_engine<V>::impl {
 #pragma omp parallel for num_threads(nt) schedule(static)
     for (index_t v = 0; v < nn; ++v) {
       const std::uint64_t kv = K[v];
+      const std::size_t o = old_of[static_cast<std::size_t>(v)];
       if (kv == unreached) {
-        P[v] = -1;
-        D[v] = -1.f;
+        P[o] = -1;
+        D[o] = -1.f;
       } else {
-        P[v] = static_cast<std::int64_t>(kv & 0xFFFFFFFFu);
-        D[v] = dist_of(kv);
+        P[o] = old_of[kv & 0xFFFFFFFFu];
+        D[o] = dist_of(kv);
       }
     }
   }
