@@ -92,6 +92,12 @@ std::vector<measured> bench(const graph::kronecker_params& p, int roots_wanted, 
     sssp::cpu_engine<V> e(g.view(), o);
     out.push_back(time_engine(e, roots, "sssp", "adaptive, no light/heavy"));
   }
+  {
+    sssp::cpu_options o;
+    o.no_relabel = true;
+    sssp::cpu_engine<V> e(g.view(), o);
+    out.push_back(time_engine(e, roots, "sssp", "adaptive, graph vertex ids"));
+  }
   return out;
 }
 

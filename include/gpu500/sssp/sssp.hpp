@@ -31,12 +31,14 @@ struct cpu_options {
   bool no_relabel = false;      ///< keep the graph's vertex ids inside (default: by decreasing degree)
 };
 
-/// Add the CPU engine's flags to a command line: --sssp-threads, --sssp-delta, --sssp-no-light-heavy.
+/// Add the CPU engine's flags to a command line: --sssp-threads, --sssp-delta, --sssp-no-light-heavy,
+/// --sssp-no-relabel.
 void add_cpu_options(cli::parser& p, cpu_options& o);
 
 /// The OpenMP engine: delta-stepping (src/sssp/cpu/sssp_cpu.cpp). Needs non-negative finite
 /// weights and fewer than 2^32 vertices (usage_error otherwise). Memory held between searches:
-/// 40 + 3 * sizeof(V) bytes per vertex, plus per-thread bucket lists that keep their capacity.
+/// 64 + 3 * sizeof(V) bytes per vertex and 8 bytes per arc (the engine's own rows: light arcs
+/// first, internal ids by decreasing degree), plus per-thread bucket lists that keep their capacity.
 template <class V>
 class cpu_engine {
  public:

@@ -52,6 +52,7 @@ void add_cpu_options(cli::parser& p, cpu_options& o) {
       [&o](const std::string& v) { o.delta = static_cast<float>(cli::parse_double(v, "--sssp-delta")); },
       "CPU SSSP: delta-stepping bucket width (default 0: adaptive; the reference uses 0.1)", "X");
   p.flag("--sssp-no-light-heavy", o.no_light_heavy, "CPU SSSP: relax all edges in the bucket phase");
+  p.flag("--sssp-no-relabel", o.no_relabel, "CPU SSSP: keep the graph's vertex ids (no degree order)");
 }
 
 namespace {

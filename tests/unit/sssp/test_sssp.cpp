@@ -155,14 +155,36 @@ TYPED_TEST(CpuSssp, NoLightHeavySplitMatchesDijkstra) {
   this->check_all(o, 1, "no light/heavy split");
 }
 
+// The engine keeps its own rows, light arcs (w <= delta) as a prefix and heavy arcs after: deltas
+// equal to many weights (random_ties has 0, 1/4 and 1/2; zero_weights has zeros) put arcs on
+// both sides of the boundary of the same row; a lost or doubled arc changes some distance.
+TYPED_TEST(CpuSssp, DeltaEqualToTiedWeightsMatchesDijkstra) {
+  sssp::cpu_options o;
+  o.delta = 0.25f;
+  this->check_all(o, 2, "delta 0.25");
+  o.delta = 0.5f;
+  this->check_all(o, 1, "delta 0.5");
+}
+
+// Internal ids follow decreasing degree by default; the graph's own ids must give the same result.
+TYPED_TEST(CpuSssp, GraphVertexIdsMatchDijkstra) {
+  sssp::cpu_options o;
+  o.no_relabel = true;
+  for (int t : {1, 2}) this->check_all(o, t, "no relabel");
+  o.no_light_heavy = true;
+  this->check_all(o, 2, "no relabel, no light/heavy split");
+}
+
 TEST(CpuSsspOptions, ParseFlags) {
   sssp::cpu_options o;
   cli::parser p("t", "t");
   sssp::add_cpu_options(p, o);
-  p.parse(std::vector<std::string>{"--sssp-threads", "2", "--sssp-delta", "0.05", "--sssp-no-light-heavy"});
+  p.parse(std::vector<std::string>{"--sssp-threads", "2", "--sssp-delta", "0.05", "--sssp-no-light-heavy",
+                                          "--sssp-no-relabel"});
   EXPECT_EQ(o.threads, 2);
   EXPECT_FLOAT_EQ(o.delta, 0.05f);
   EXPECT_TRUE(o.no_light_heavy);
+  EXPECT_TRUE(o.no_relabel);
   cli::parser q("t", "t");
   sssp::add_cpu_options(q, o);
   EXPECT_THROW(q.parse(std::vector<std::string>{"--sssp-delta", "abc"}), gpu500::usage_error);
