@@ -210,6 +210,10 @@ struct cpu_engine<V>::impl {
       std::uint32_t h = l;
       for (index_t k = b; k < e; ++k)
         if (!(g.weights[k] <= dl)) out[h++] = {new_of[static_cast<std::size_t>(g.columns[k])], g.weights[k]};
+      // Each part by increasing internal head id: the heads' state is read in address order.
+      auto by_head = [](const arc_t& p, const arc_t& q) { return p.v < q.v; };
+      std::sort(out, out + l, by_head);
+      std::sort(out + l, out + h, by_head);
       rows_[static_cast<std::size_t>(x)] = {nbeg, l, h};
     }
     if (too_long >= 0) throw usage_error("sssp cpu engine: vertex " + std::to_string(too_long) + " has 2^32 arcs or more");
