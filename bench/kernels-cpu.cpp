@@ -82,7 +82,9 @@ std::vector<measured> bench(const graph::kronecker_params& p, int roots_wanted, 
   for (float d : deltas) {
     sssp::cpu_options o;
     o.delta = d;
+    stopwatch build;
     sssp::cpu_engine<V> e(g.view(), o);
+    std::printf("sssp  engine construction (rows, ids)  %.3g s\n", build.seconds());
     out.push_back(time_engine(e, roots, "sssp", d > 0 ? "delta " + std::to_string(d) : std::string("adaptive delta")));
   }
   {
