@@ -29,6 +29,10 @@
 // taken out is either seen by the processing or queued again. Tags carry the run number, so the
 // array is never reset. Each thread drains the pushes into the current bucket from its own bin
 // before the barrier (up to drain_limit vertices, GAP style): few global iterations per bucket.
+// Graph data (kernel 1, built in the constructor): the engine keeps its own copy of the rows as
+// packed (head, weight) pairs, light arcs first, each part sorted by head; internal vertex ids
+// follow decreasing degree, so the state of the hubs, which most arcs point to, shares few cache
+// lines. Parents and distances are mapped back to the graph's ids at the end of run().
 // Float rounding: a heavy relaxation can in principle land in the current bucket again; such a
 // push re-opens the bucket (its light iterations and the heavy pass of the re-processed vertices).
 #include <omp.h>
