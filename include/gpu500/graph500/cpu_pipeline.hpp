@@ -21,6 +21,9 @@ struct cpu_pipeline_options {
 /// fit in host memory, usage_error for bad parameters.
 std::unique_ptr<pipeline> make_cpu_pipeline(const graph::kronecker_params& p, const cpu_pipeline_options& o);
 
+/// The CPU pipeline over a given edge list (a graph read from a file): generate() hands it over.
+std::unique_ptr<pipeline> make_cpu_pipeline(graph::edge_list el, const cpu_pipeline_options& o);
+
 /// Host bytes a CPU run needs at its peak (edge list + CSR during kernel 1, then engines).
 std::size_t cpu_pipeline_bytes(const graph::kronecker_params& p, int vertex_bits);
 

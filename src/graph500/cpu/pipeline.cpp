@@ -21,6 +21,10 @@ template <class V>
 class cpu_pipeline final : public pipeline {
  public:
   cpu_pipeline(const graph::kronecker_params& p, const cpu_pipeline_options& o) : params_(p), opts_(o) {}
+  /// Over a given edge list: generate() hands it over instead of generating.
+  cpu_pipeline(graph::edge_list el, const cpu_pipeline_options& o) : opts_(o), given_(std::move(el)) {
+    params_.weights = given_->weighted();
+  }
 
   std::string description() const override {
     return "cpu, " + std::to_string(omp_get_max_threads()) + " OpenMP threads, " + std::to_string(vertex_bits()) +
@@ -30,7 +34,12 @@ class cpu_pipeline final : public pipeline {
 
   double generate() override {
     stopwatch sw;
-    edges_ = graph::generate_kronecker(params_);
+    if (given_) {
+      edges_ = std::move(*given_);
+      given_.reset();
+    } else {
+      edges_ = graph::generate_kronecker(params_);
+    }
     return sw.seconds();
   }
 
@@ -71,6 +80,7 @@ class cpu_pipeline final : public pipeline {
  private:
   graph::kronecker_params params_;
   cpu_pipeline_options opts_;
+  std::optional<graph::edge_list> given_;
   graph::edge_list edges_;
   graph::csr<V> g_;
   std::optional<bfs::cpu_engine<V>> bfs_;
@@ -89,6 +99,13 @@ std::size_t cpu_pipeline_bytes(const graph::kronecker_params& p, int vertex_bits
   const std::size_t per_vertex = (8 + 2 * id + 1) + (p.weights ? 64 + 3 * id : 0) + 24;
   const std::size_t sssp_arcs = p.weights ? static_cast<std::size_t>(2 * m) * 8 : 0;
   return edge_list_bytes(p) + csr + static_cast<std::size_t>(n) * per_vertex + sssp_arcs;
+}
+
+std::unique_ptr<pipeline> make_cpu_pipeline(graph::edge_list el, const cpu_pipeline_options& o) {
+  if (o.vertex_bits != 32 && o.vertex_bits != 64)
+    throw usage_error("--vertex-bits must be 32 or 64, got " + std::to_string(o.vertex_bits));
+  if (o.vertex_bits == 32) return std::make_unique<cpu_pipeline<std::uint32_t>>(std::move(el), o);
+  return std::make_unique<cpu_pipeline<std::int64_t>>(std::move(el), o);
 }
 
 std::unique_ptr<pipeline> make_cpu_pipeline(const graph::kronecker_params& p, const cpu_pipeline_options& o) {
