@@ -1,5 +1,6 @@
 // gpu500 bfs / gpu500 sssp: one kernel on a graph read from a file (text edge list), through the
 // same pipelines, engines and validators as the Graph500 benchmark.
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <random>
@@ -33,7 +34,7 @@ int run_search(const gpu500::app::args_t& args, bool sssp) {
   p.option("--graph", path, "the edge-list file (required)");
   p.option("--vertices", num_vertices, "vertex count (default: largest id + 1)");
   p.option("--root", root, "search from this vertex only");
-  p.option("--roots", roots, "otherwise: this many random vertices with edges (default 16)");
+  p.option("--roots", roots, "otherwise: up to this many distinct random vertices with edges (default 16)");
   p.option("--seed", seed, "seed of the random roots (default 1)");
   p.option("--backend", backend_name, "auto|cpu|cuda");
   p.flag("--no-validate", no_validate, "skip validation");
@@ -75,7 +76,7 @@ int run_search(const gpu500::app::args_t& args, bool sssp) {
     std::mt19937_64 rng(static_cast<std::uint64_t>(seed));
     for (index_t tries = 0; tries < 64 * n && static_cast<int>(keys.size()) < roots; ++tries) {
       const auto v = static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(n));
-      if (pipe->has_edges(v)) keys.push_back(v);
+      if (pipe->has_edges(v) && std::find(keys.begin(), keys.end(), v) == keys.end()) keys.push_back(v);
     }
     if (keys.empty()) throw usage_error(path + ": no vertex has an edge");
   }
