@@ -9,11 +9,8 @@
 #include "gpu500/core/cli.hpp"
 #include "gpu500/core/device.hpp"
 #include "gpu500/core/error.hpp"
-#include "gpu500/graph500/cpu_pipeline.hpp"
 #include "gpu500/graph500/harness.hpp"
-#if GPU500_HAVE_CUDA
-#include "gpu500/graph500/cuda_pipeline.hpp"
-#endif
+#include "pipeline_flags.hpp"
 
 namespace {
 
@@ -39,10 +36,10 @@ GPU500_COMMAND(graph500, "The Graph500 benchmark: generator, kernel 1, BFS, SSSP
   using namespace gpu500;
   graph::kronecker_params gp;
   graph500::run_config cfg;
-  std::string backend_name = "auto", kernels = "bfs,sssp", json_path;
+  std::string kernels = "bfs,sssp", json_path;
   std::vector<std::int64_t> seeds = {2, 3};
   bool no_validate = false, skip_bfs = false, quiet = false;
-  graph500::cpu_pipeline_options cpu;
+  app::pipeline_flags flags;
 
   cli::parser p("gpu500 graph500",
                 "Run Graph500 3.0: Kronecker graph of 2^SCALE vertices and EDGEFACTOR*2^SCALE edges, kernel 1,\n"
@@ -50,7 +47,6 @@ GPU500_COMMAND(graph500, "The Graph500 benchmark: generator, kernel 1, BFS, SSSP
                 "Environment: SKIP_VALIDATION, SKIP_BFS as in the reference.");
   p.positional("SCALE", gp.scale, "log2 of the vertex count (default 16)");
   p.positional("EDGEFACTOR", gp.edgefactor, "edges per vertex (default 16)");
-  p.option("--backend", backend_name, "auto|cpu|cuda (auto: the GPU when present)");
   p.option("--kernels", kernels, "bfs,sssp | bfs | sssp (default bfs,sssp)");
   p.option("--roots", cfg.num_roots, "number of search keys (default 64)");
   p.option("--seed", seeds, "the two generator seeds S1,S2 (default 2,3 as the reference)");
@@ -60,13 +56,7 @@ GPU500_COMMAND(graph500, "The Graph500 benchmark: generator, kernel 1, BFS, SSSP
   p.flag("--skip-bfs", skip_bfs, "run SSSP only (as SKIP_BFS)");
   p.flag("--quiet", quiet, "no per-root progress on stderr");
   p.option("--json", json_path, "write every figure to this JSON file");
-  p.option("--vertex-bits", cpu.vertex_bits, "CPU backend vertex id width: 64 (default) or 32");
-  bfs::add_cpu_options(p, cpu.bfs);
-  sssp::add_cpu_options(p, cpu.sssp);
-#if GPU500_HAVE_CUDA
-  graph500::cuda_options cuda;
-  graph500::add_cuda_options(p, cuda);
-#endif
+  flags.add(p);
   p.parse(args);
   if (p.help_requested()) {
     std::fputs(p.help().c_str(), stdout);
@@ -94,12 +84,7 @@ GPU500_COMMAND(graph500, "The Graph500 benchmark: generator, kernel 1, BFS, SSSP
   gp.check();
   cfg.graph = gp;
 
-  const backend be = parse_backend(backend_name);
-  std::unique_ptr<graph500::pipeline> pipe;
-#if GPU500_HAVE_CUDA
-  if (be == backend::cuda) pipe = graph500::make_cuda_pipeline(gp, cuda);
-#endif
-  if (!pipe) pipe = graph500::make_cpu_pipeline(gp, cpu);
+  const std::unique_ptr<graph500::pipeline> pipe = flags.make(gp);
 
   const graph500::run_result r = graph500::run(*pipe, cfg);
   graph500::print_output_block(stdout, cfg, r);

@@ -13,21 +13,18 @@
 #include "gpu500/core/json.hpp"
 #include "gpu500/core/stats.hpp"
 #include "gpu500/graph/io.hpp"
-#include "gpu500/graph500/cpu_pipeline.hpp"
-#if GPU500_HAVE_CUDA
-#include "gpu500/graph500/cuda_pipeline.hpp"
-#endif
+#include "pipeline_flags.hpp"
 
 namespace {
 
 int run_search(const gpu500::app::args_t& args, bool sssp) {
   using namespace gpu500;
   const char* name = sssp ? "gpu500 sssp" : "gpu500 bfs";
-  std::string path, backend_name = "auto", json_path;
+  std::string path, json_path;
   std::int64_t root = -1, num_vertices = -1, seed = 1;
   int roots = 16;
   bool no_validate = false;
-  graph500::cpu_pipeline_options cpu;
+  app::pipeline_flags flags;
   cli::parser p(name, std::string(sssp ? "Single-source shortest paths" : "Breadth-first search") +
                           " on a graph file (text edge list: \"u v\" or \"u v w\" per line), each search\n"
                           "validated as Graph500 validates; per-root time and TEPS, harmonic mean last.");
@@ -36,16 +33,9 @@ int run_search(const gpu500::app::args_t& args, bool sssp) {
   p.option("--root", root, "search from this vertex only");
   p.option("--roots", roots, "otherwise: up to this many distinct random vertices with edges (default 16)");
   p.option("--seed", seed, "seed of the random roots (default 1)");
-  p.option("--backend", backend_name, "auto|cpu|cuda");
   p.flag("--no-validate", no_validate, "skip validation");
   p.option("--json", json_path, "write every figure to this JSON file");
-  p.option("--vertex-bits", cpu.vertex_bits, "CPU backend vertex id width: 64 (default) or 32");
-  bfs::add_cpu_options(p, cpu.bfs);
-  sssp::add_cpu_options(p, cpu.sssp);
-#if GPU500_HAVE_CUDA
-  graph500::cuda_options cuda;
-  graph500::add_cuda_options(p, cuda);
-#endif
+  flags.add(p);
   p.parse(args);
   if (p.help_requested()) {
     std::fputs(p.help().c_str(), stdout);
@@ -60,12 +50,7 @@ int run_search(const gpu500::app::args_t& args, bool sssp) {
   const index_t n = el.num_vertices;
   if (root >= n) throw usage_error("--root " + std::to_string(root) + " is not a vertex (the graph has " + std::to_string(n) + ")");
 
-  std::unique_ptr<graph500::pipeline> pipe;
-  const backend be = parse_backend(backend_name);
-#if GPU500_HAVE_CUDA
-  if (be == backend::cuda) pipe = graph500::make_cuda_pipeline(std::move(el), cuda);
-#endif
-  if (!pipe) pipe = graph500::make_cpu_pipeline(std::move(el), cpu);
+  const std::unique_ptr<graph500::pipeline> pipe = flags.make(std::move(el));
   pipe->generate();
   const double k1 = pipe->construct();
 

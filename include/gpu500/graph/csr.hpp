@@ -59,6 +59,16 @@ csr<V> build_csr(const edge_list& el);
 extern template csr<std::uint32_t> build_csr<std::uint32_t>(const edge_list&);
 extern template csr<std::int64_t> build_csr<std::int64_t>(const edge_list&);
 
+/// Graph500's nedge of a search result: the input edges with both ends reached (parent != -1),
+/// duplicates counted, self-loops excluded (a kernel-1 graph holds none) — the sum of the degrees
+/// of the reached vertices, halved. OpenMP over `threads` (0: the default). For the engines; the
+/// validator counts on its own.
+template <class V>
+index_t reached_edges(csr_view<V> g, std::span<const std::int64_t> parent, int threads = 0);
+
+extern template index_t reached_edges<std::uint32_t>(csr_view<std::uint32_t>, std::span<const std::int64_t>, int);
+extern template index_t reached_edges<std::int64_t>(csr_view<std::int64_t>, std::span<const std::int64_t>, int);
+
 /// Bytes build_csr needs for an edge list of m edges on n vertices (offsets, columns, weights,
 /// per-thread scratch), for memory checks before a run.
 std::size_t csr_bytes(index_t n, index_t m, std::size_t vertex_bytes, bool weighted);

@@ -259,17 +259,7 @@ struct cpu_engine<V>::impl {
     }
   }
 
-  index_t traversed_edges() const {
-    if (last_root < 0) return 0;
-    const std::int64_t* par = parents.data();
-    const index_t* off = g.offsets;
-    index_t sum = 0;
-    const index_t nn = n;
-#pragma omp parallel for num_threads(threads()) schedule(static) reduction(+ : sum)
-    for (index_t v = 0; v < nn; ++v)
-      if (par[v] >= 0) sum += off[v + 1] - off[v];
-    return sum / 2;
-  }
+  index_t traversed_edges() const { return last_root < 0 ? 0 : graph::reached_edges(g, parents, threads()); }
 };
 
 template <class V>

@@ -81,6 +81,22 @@ csr<V> build_csr(const edge_list& el) {
   return g;
 }
 
+template <class V>
+index_t reached_edges(csr_view<V> g, std::span<const std::int64_t> parent, int threads) {
+  const index_t n = g.local_vertices;
+  GPU500_EXPECTS(static_cast<index_t>(parent.size()) >= n, "one parent per vertex");
+  const std::int64_t* par = parent.data();
+  const index_t* off = g.offsets;
+  index_t sum = 0;
+#pragma omp parallel for num_threads(threads > 0 ? threads : omp_get_max_threads()) schedule(static) reduction(+ : sum)
+  for (index_t v = 0; v < n; ++v)
+    if (par[v] >= 0) sum += off[v + 1] - off[v];
+  return sum / 2;
+}
+
+template index_t reached_edges<std::uint32_t>(csr_view<std::uint32_t>, std::span<const std::int64_t>, int);
+template index_t reached_edges<std::int64_t>(csr_view<std::int64_t>, std::span<const std::int64_t>, int);
+
 template csr<std::uint32_t> build_csr<std::uint32_t>(const edge_list&);
 template csr<std::int64_t> build_csr<std::int64_t>(const edge_list&);
 
