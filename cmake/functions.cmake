@@ -20,6 +20,14 @@ function(gpu500_add_library name)
   set_property(GLOBAL APPEND PROPERTY GPU500_LIBRARIES gpu500_${name})
 endfunction()
 
+# Reference vectors: ../shared/testdata beside the checkout, or a copy in shared/testdata inside it
+# (the form in which they travel to a machine that has only the checkout).
+if(EXISTS ${PROJECT_SOURCE_DIR}/shared/testdata)
+  set(GPU500_TESTDATA_DIR ${PROJECT_SOURCE_DIR}/shared/testdata)
+else()
+  set(GPU500_TESTDATA_DIR ${PROJECT_SOURCE_DIR}/../shared/testdata)
+endif()
+
 # gpu500_add_test(<name> SOURCES ... [DEPS ...] [MPI_RANKS n ...])
 #   One GoogleTest executable; its tests are discovered into CTest. With MPI_RANKS it is also
 #   run once per rank count under mpiexec (the executable must init MPI itself).
@@ -32,7 +40,7 @@ function(gpu500_add_test name)
   target_link_libraries(${name} PRIVATE ${A_DEPS} GTest::gtest GTest::gtest_main gpu500_warnings)
   target_compile_definitions(${name} PRIVATE
     GPU500_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
-    GPU500_TESTDATA_DIR="${PROJECT_SOURCE_DIR}/../shared/testdata")
+    GPU500_TESTDATA_DIR="${GPU500_TESTDATA_DIR}")
   if(A_MPI_RANKS)
     foreach(n IN LISTS A_MPI_RANKS)
       add_test(NAME ${name}.mpi${n}
