@@ -45,7 +45,8 @@ struct variant {
   sc::options opt;
 };
 
-/// "adaptive", "host", "bf", "delta=X", "blocks=N", "grow=N", joined with '+'.
+/// "adaptive", "host", "bf", "delta=X", "blocks=N", "grow=N", "binary", "gallop", "nolean", "ilp=K",
+/// "chunk=N", "first" (the first version's settings), joined with '+'.
 variant parse_variant(const std::string& spec) {
   variant v{spec, {}};
   std::size_t at = 0;
@@ -58,6 +59,16 @@ variant parse_variant(const std::string& spec) {
     else if (t == "profile") v.opt.profile = true;
     else if (t == "unsorted") v.opt.unsorted_rows = true;
     else if (t == "nofilter") v.opt.no_settled_filter = true;
+    else if (t == "binary") v.opt.cut = sc::cut_search::binary;
+    else if (t == "gallop") v.opt.cut = sc::cut_search::gallop;
+    else if (t == "nolean") v.opt.no_lean = true;
+    else if (t == "first") {  // the engine as first measured (docs/sssp-gpu.md, H200 runs)
+      v.opt.cut = sc::cut_search::binary;
+      v.opt.arcs_per_lane = 1;
+      v.opt.chunk = 2048;
+      v.opt.no_lean = true;
+    } else if (t.rfind("ilp=", 0) == 0) v.opt.arcs_per_lane = static_cast<int>(cli::parse_int(t.substr(4), "ilp"));
+    else if (t.rfind("chunk=", 0) == 0) v.opt.chunk = static_cast<int>(cli::parse_int(t.substr(6), "chunk"));
     else if (t.rfind("delta=", 0) == 0) v.opt.delta = static_cast<float>(cli::parse_double(t.substr(6), "delta"));
     else if (t.rfind("blocks=", 0) == 0) v.opt.blocks_per_sm = static_cast<int>(cli::parse_int(t.substr(7), "blocks"));
     else if (t.rfind("grow=", 0) == 0) v.opt.grow_below = cli::parse_int(t.substr(5), "grow");
@@ -166,13 +177,13 @@ double copy_bandwidth_gbs(std::size_t bytes) {
 int main(int argc, char** argv) try {
   std::vector<std::int64_t> scales = {20, 22};
   int nroots = 16, cpu_roots = 0;
-  std::string variants_s = "adaptive,profile,nofilter,unsorted,host,blocks=6,delta=0.025,delta=0.05,delta=0.1,delta=0.2";
+  std::string variants_s = "adaptive,first,profile,first+profile,ilp=1,ilp=2,binary,nolean,chunk=2048,blocks=6,delta=0.1";
   std::string json_path;
   bool relabel_too = false, no_validate = false;
   cli::parser p("bench_sssp_gpu", "Graph500 SSSP (kernel 3) on one GPU: harmonic-mean GTEPS per variant");
   p.option("--scales", scales, "SCALEs to run (comma-separated)");
   p.option("--roots", nroots, "search keys per SCALE (Graph500: 64)");
-  p.option("--variants", variants_s, "engine variants, comma-separated: adaptive|host|bf|profile|unsorted|nofilter|delta=X|blocks=N|grow=N joined by +");
+  p.option("--variants", variants_s, "engine variants, comma-separated: adaptive|first|host|bf|profile|unsorted|nofilter|binary|gallop|nolean|ilp=K|chunk=N|delta=X|blocks=N|grow=N joined by +");
   p.option("--cpu-roots", cpu_roots, "also time the CPU engine on this many keys (0: no)");
   p.flag("--relabel", relabel_too, "also run the first variant on the degree-relabelled graph (the pipeline's layout)");
   p.flag("--no-validate", no_validate, "skip host validation");

@@ -35,6 +35,11 @@ enum class algorithm {
   bellman_ford,    ///< one bucket of infinite width: frontier Bellman-Ford (a baseline)
 };
 
+enum class cut_search {
+  gallop,  ///< exponential search from the row start (default)
+  binary,  ///< binary search over the whole row
+};
+
 enum class loop_kind {
   persistent,  ///< one cooperative kernel, bucket decisions on the device, grid-wide barriers
   host,        ///< one launch per phase, a state read back every few phases (the baseline)
@@ -58,13 +63,27 @@ struct options {
   /// true: no bitmap of settled vertices (by default a heavy arc into a vertex already in the
   /// current or an earlier bucket is skipped without reading the vertex's word).
   bool no_settled_filter = false;
+  /// How a weight-sorted row's light/heavy cut is found: galloping from the row's start (default;
+  /// 1-3 probes for the short light prefixes) or binary search over the row (the first version).
+  cut_search cut = cut_search::gallop;
+  /// Arcs per lane per round (1, 2 or 4): the loads and first atomics of that many arcs are in
+  /// flight together (the phases are latency-bound). 1 is the first version.
+  int arcs_per_lane = 4;
+  /// Arcs per chunk of a long (hub) row; one warp takes a chunk. The first version used 2048.
+  int chunk = 512;
+  /// true: the first version's scan and heavy pass (every vertex word read by every scan; a heavy
+  /// arc's weight read before the target's settled bit). By default (lean) a scan skips vertices
+  /// that are settled or have no arcs, and the heavy pass reads the weight only for unsettled targets.
+  bool no_lean = false;
 };
 
 /// Flags: --sssp-gpu delta|bellman-ford, --sssp-gpu-delta X, --sssp-gpu-grow N,
-/// --sssp-gpu-loop persistent|host, --sssp-gpu-blocks N, --sssp-gpu-profile, --sssp-gpu-unsorted, --sssp-gpu-no-filter.
+/// --sssp-gpu-loop persistent|host, --sssp-gpu-blocks N, --sssp-gpu-profile, --sssp-gpu-unsorted, --sssp-gpu-no-filter,
+/// --sssp-gpu-cut gallop|binary, --sssp-gpu-ilp 1|2|4, --sssp-gpu-chunk N, --sssp-gpu-no-lean.
 void add_options(cli::parser& p, options& o);
 const char* algorithm_name(algorithm a);
 const char* loop_name(loop_kind l);
+const char* cut_name(cut_search c);
 
 /// Counters of the last search (untimed, for reports).
 struct run_stats {

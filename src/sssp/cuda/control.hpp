@@ -192,9 +192,45 @@ struct search_policy {
   static constexpr float auto_delta_growth = 256.0f;  ///< adaptive: delta grows at most this factor
 };
 
-/// Chunk descriptors needed at most by one phase over m arcs (each vertex at most once per list).
-GPU500_HD GPU500_FORCEINLINE std::int64_t chunk_capacity(std::int64_t arcs) {
-  return arcs / search_policy::chunk + arcs / search_policy::big_row + 16;
+/// Chunk descriptors needed at most by one phase over m arcs with `chunk` arcs per chunk (each
+/// vertex at most once per list; a row cut into chunks has more than big_row arcs).
+GPU500_HD GPU500_FORCEINLINE std::int64_t chunk_capacity(std::int64_t arcs, std::int64_t chunk = search_policy::chunk) {
+  return arcs / chunk + arcs / search_policy::big_row + 16;
+}
+
+/// First index k in [b, e) of a weight-sorted row with du + w[k] >= hi (float addition is monotone
+/// in w, so the predicate flips once): the arcs before it are light in the bucket, the rest heavy.
+/// Plain binary search over the whole row.
+template <class W>
+GPU500_HD GPU500_FORCEINLINE std::int64_t light_cut_binary(const W* weights, std::int64_t b, std::int64_t e, float du,
+                                                           float hi) {
+  while (b < e) {
+    const std::int64_t mid = b + ((e - b) >> 1);
+    if (du + weights[mid] < hi) b = mid + 1;
+    else e = mid;
+  }
+  return b;
+}
+
+/// The same cut by exponential (galloping) search from the row's start: probes b, b+2, b+6, ...
+/// then a binary search in the last gap. A light prefix is short for most rows (about
+/// delta * degree arcs), so this takes 1-3 probes in one or two cache lines instead of log2(degree)
+/// dependent loads spread over the row.
+template <class W>
+GPU500_HD GPU500_FORCEINLINE std::int64_t light_cut_gallop(const W* weights, std::int64_t b, std::int64_t e, float du,
+                                                           float hi) {
+  std::int64_t span = 1;
+  while (b < e) {
+    const std::int64_t p = b + span - 1 < e - 1 ? b + span - 1 : e - 1;
+    if (du + weights[p] < hi) {
+      b = p + 1;
+      span <<= 1;
+    } else {
+      e = p;  // p is heavy: the cut is in [b, p]
+      break;
+    }
+  }
+  return light_cut_binary(weights, b, e, du, hi);
 }
 
 /// The adaptive start width: C * mean weight / mean degree of non-isolated vertices, clamped.

@@ -11,6 +11,7 @@ namespace gpu500::sssp::cuda {
 
 const char* algorithm_name(algorithm a) { return a == algorithm::bellman_ford ? "bellman-ford" : "delta-stepping"; }
 const char* loop_name(loop_kind l) { return l == loop_kind::host ? "host" : "persistent"; }
+const char* cut_name(cut_search c) { return c == cut_search::binary ? "binary" : "gallop"; }
 
 void add_options(cli::parser& p, options& o) {
   p.option(
@@ -51,6 +52,31 @@ void add_options(cli::parser& p, options& o) {
   p.flag("--sssp-gpu-profile", o.profile, "GPU SSSP: time every phase (host loop, synchronising; slow)");
   p.flag("--sssp-gpu-unsorted", o.unsorted_rows, "GPU SSSP: no weight-sorted copy of the rows (less memory, slower)");
   p.flag("--sssp-gpu-no-filter", o.no_settled_filter, "GPU SSSP: no settled-vertex bitmap in the heavy pass");
+  p.option(
+      "--sssp-gpu-cut",
+      [&o](const std::string& v) {
+        if (v == "gallop") o.cut = cut_search::gallop;
+        else if (v == "binary") o.cut = cut_search::binary;
+        else throw usage_error("--sssp-gpu-cut: expected gallop or binary, got '" + v + "'");
+      },
+      "GPU SSSP: light/heavy cut of a sorted row by galloping (default) or binary search", "S");
+  p.option(
+      "--sssp-gpu-ilp",
+      [&o](const std::string& v) {
+        const auto k = cli::parse_int(v, "--sssp-gpu-ilp");
+        if (k != 1 && k != 2 && k != 4) throw usage_error("--sssp-gpu-ilp: expected 1, 2 or 4");
+        o.arcs_per_lane = static_cast<int>(k);
+      },
+      "GPU SSSP: arcs per lane in flight together (1, 2 or 4; default 4)", "K");
+  p.option(
+      "--sssp-gpu-chunk",
+      [&o](const std::string& v) {
+        const auto c = cli::parse_int(v, "--sssp-gpu-chunk");
+        if (c < 32 || c > (1 << 20)) throw usage_error("--sssp-gpu-chunk: expected 32..1048576");
+        o.chunk = static_cast<int>(c);
+      },
+      "GPU SSSP: arcs per chunk of a long row (default 512)", "N");
+  p.flag("--sssp-gpu-no-lean", o.no_lean, "GPU SSSP: full-vertex scans and weight-first heavy arcs (the first version)");
 }
 
 }  // namespace gpu500::sssp::cuda

@@ -53,6 +53,14 @@ struct work_ref {
   std::int64_t* parents;   ///< output, n
   float* dist;             ///< output, n
   index_t root;
+  /// Lean variant: bitmap of vertices without arcs (padding bits >= n set too); null otherwise.
+  const std::uint32_t* nodeg;
+  index_t chunk;  ///< arcs per chunk descriptor of a long row
+  int gallop;     ///< 1: galloping cut search from the row start; 0: binary search over the row
+  /// 1: the scan reads only the words of vertices whose settled / no-arc bit is clear; the heavy
+  /// pass reads a target's column and settled bit before its weight; light improvements set the
+  /// settled bit without waiting for the stamp exchange.
+  int lean;
 };
 
 constexpr unsigned full_mask = 0xFFFFFFFFu;
@@ -103,21 +111,20 @@ __device__ __forceinline__ void stage_push(staged_list& l, bool pred, std::uint3
   __syncwarp();
 }
 
-/// First index k in [b, e) of a weight-sorted row with du + w[k] >= hi (float adds are monotone
-/// in w, so the predicate flips once): arcs before it are light in this bucket, the rest heavy.
-__device__ __forceinline__ index_t light_end(const float* weights, index_t b, index_t e, float du, float hi) {
-  while (b < e) {
-    const index_t mid = b + ((e - b) >> 1);
-    if (du + weights[mid] < hi) b = mid + 1;
-    else e = mid;
-  }
-  return b;
+/// The light/heavy cut of a weight-sorted row (control.hpp: galloping or binary search).
+__device__ __forceinline__ index_t light_end(const work_ref& w, const float* weights, index_t b, index_t e, float du,
+                                             float hi) {
+  return w.gallop ? light_cut_gallop(weights, b, e, du, hi) : light_cut_binary(weights, b, e, du, hi);
 }
 
-/// Lower v's distance to nd (parent u) if nd is strictly smaller; true when this call did it.
-__device__ __forceinline__ bool relax(unsigned long long* dp, std::uint32_t v, float nd, std::uint32_t u) {
-  const unsigned nb = __float_as_uint(nd);
-  unsigned long long cur = __ldcg(dp + v);
+__device__ __forceinline__ bool settled_bit(const std::uint32_t* bits, std::uint32_t v) {
+  return ((bits[v >> 5] >> (v & 31u)) & 1u) != 0;
+}
+
+/// The compare-and-swap retry loop after a first attempt failed (cur: the word that attempt saw):
+/// lower v's distance to nb (parent u) while nb is strictly smaller; true when this call did it.
+__device__ __forceinline__ bool relax_retry(unsigned long long* dp, std::uint32_t v, unsigned nb, std::uint32_t u,
+                                            unsigned long long cur) {
   const unsigned long long want = (static_cast<unsigned long long>(nb) << 32) | u;
   while (nb < static_cast<unsigned>(cur >> 32)) {
     const unsigned long long old = atomicCAS(dp + v, cur, want);
@@ -127,30 +134,84 @@ __device__ __forceinline__ bool relax(unsigned long long* dp, std::uint32_t v, f
   return false;
 }
 
-/// One arc (all lanes call; `valid` false for padding lanes).
-template <bool Light, class V>
-__device__ __forceinline__ void visit_arc(const graph_ref<V>& g, const work_ref& w, const control& s, staged_list& q,
-                                          staged_list& r, index_t a, bool valid, std::uint32_t u, float du) {
-  bool improved = false;
-  std::uint32_t v = 0;
-  if (valid) {
-    const float nd = du + g.weights[a];
-    const bool take = Light ? (nd < s.hi) : !(nd < s.hi);
-    if (take) {
-      v = static_cast<std::uint32_t>(g.cols[a]);
-      if (Light || w.settled == nullptr || ((w.settled[v >> 5] >> (v & 31u)) & 1u) == 0) improved = relax(w.dp, v, nd, u);
+/// A lane's K arcs of one round: arc index, tail u and d(u); `valid` false for padding.
+template <int K>
+struct lane_arcs {
+  index_t a[K];
+  bool valid[K];
+  std::uint32_t u[K];
+  float du[K];
+};
+
+/// K arcs per lane (all lanes call). The K arcs' loads, first
+/// compare-and-swaps and stamp exchanges are issued back to back, so a warp has K independent
+/// dependency chains in flight instead of one (the phases are bound by memory latency, not
+/// bandwidth). Updates only ever lower a distance strictly (see the file comment).
+template <bool Light, int K, class V>
+__device__ __forceinline__ void visit_arcs(const graph_ref<V>& g, const work_ref& w, const control& s, staged_list& q,
+                                           staged_list& r, const lane_arcs<K>& x) {
+  const index_t* a = x.a;
+  const bool* valid = x.valid;
+  const std::uint32_t* u = x.u;
+  const float* du = x.du;
+  std::uint32_t v[K];
+  unsigned nb[K];
+  bool take[K];
+  // Heavy arcs past a sorted row's cut are all heavy: check the target's settled bit first and read
+  // the weight only for the few unsettled targets.
+  const bool col_first = !Light && w.lean && g.sorted && w.settled != nullptr;
+#pragma unroll
+  for (int k = 0; k < K; ++k) {
+    take[k] = false;
+    v[k] = 0;
+    nb[k] = 0;
+    if (!valid[k]) continue;
+    if (col_first) {
+      v[k] = static_cast<std::uint32_t>(g.cols[a[k]]);
+      if (settled_bit(w.settled, v[k])) continue;
+      const float nd = du[k] + g.weights[a[k]];
+      take[k] = !(nd < s.hi);
+      nb[k] = __float_as_uint(nd);
+    } else {
+      const float nd = du[k] + g.weights[a[k]];
+      take[k] = Light ? (nd < s.hi) : !(nd < s.hi);
+      nb[k] = __float_as_uint(nd);
+      if (take[k]) {
+        v[k] = static_cast<std::uint32_t>(g.cols[a[k]]);
+        if (!Light && w.settled != nullptr && settled_bit(w.settled, v[k])) take[k] = false;
+      }
     }
   }
+  unsigned long long cur[K], old[K];
+  bool tried[K], improved[K];
+#pragma unroll
+  for (int k = 0; k < K; ++k) cur[k] = take[k] ? __ldcg(w.dp + v[k]) : 0ull;
+#pragma unroll
+  for (int k = 0; k < K; ++k) {
+    tried[k] = take[k] && nb[k] < static_cast<unsigned>(cur[k] >> 32);
+    old[k] = tried[k] ? atomicCAS(w.dp + v[k], cur[k], (static_cast<unsigned long long>(nb[k]) << 32) | u[k]) : 0ull;
+  }
+#pragma unroll
+  for (int k = 0; k < K; ++k)
+    improved[k] = tried[k] && (old[k] == cur[k] || relax_retry(w.dp, v[k], nb[k], u[k], old[k]));
   if constexpr (Light) {
-    bool push_q = false, push_r = false;
-    if (improved) {
-      const std::uint32_t old = atomicExch(w.stamp + v, s.epoch);
-      push_q = old != s.epoch;
-      push_r = old < s.scan_epoch;
-      if (push_r && w.settled != nullptr) atomicOr(w.settled + (v >> 5), 1u << (v & 31u));
+    std::uint32_t ost[K];
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+      ost[k] = s.epoch;
+      if (!improved[k]) continue;
+      // d(v) < hi now: v belongs to this bucket (a reduction, nothing waits for it).
+      if (w.lean && w.settled != nullptr) atomicOr(w.settled + (v[k] >> 5), 1u << (v[k] & 31u));
+      ost[k] = atomicExch(w.stamp + v[k], s.epoch);
     }
-    stage_push(q, push_q, v);
-    stage_push(r, push_r, v);
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+      const bool push_q = improved[k] && ost[k] != s.epoch;
+      const bool push_r = improved[k] && ost[k] < s.scan_epoch;
+      if (!w.lean && push_r && w.settled != nullptr) atomicOr(w.settled + (v[k] >> 5), 1u << (v[k] & 31u));
+      stage_push(q, push_q, v[k]);
+      stage_push(r, push_r, v[k]);
+    }
   }
 }
 
@@ -164,14 +225,22 @@ __device__ __forceinline__ void scan_phase(index_t n, const work_ref& w, const c
   const index_t warps = (static_cast<index_t>(gridDim.x) * blockDim.x) >> 5;
   for (index_t base = warp * 32; base < n; base += warps * 32) {
     const index_t v = base + lane_id();
-    const unsigned b = v < n ? static_cast<unsigned>(__ldcg(w.dp + v) >> 32) : inf_bits;
+    // Lean: a vertex whose settled bit is set has d < lo (it was set in an earlier bucket) and one
+    // without arcs never needs a bucket: neither is read. Warp-uniform words.
+    unsigned skip = 0, sw = 0;
+    if (w.lean) {
+      sw = w.settled != nullptr ? __ldcg(w.settled + (base >> 5)) : 0u;
+      skip = sw | w.nodeg[base >> 5];
+      if (skip == full_mask) continue;
+    }
+    const unsigned b = v < n && ((skip >> lane_id()) & 1u) == 0 ? static_cast<unsigned>(__ldcg(w.dp + v) >> 32) : inf_bits;
     const bool in = b >= lo_b && b < hi_b;
     if (!in && b >= hi_b && b != inf_bits && b < best) best = b;
     stage_push(r, in, static_cast<std::uint32_t>(v));
     if (in) w.stamp[v] = s.scan_epoch;
     if (w.settled != nullptr) {  // this warp alone owns the word of these 32 vertices in a scan
       const unsigned m = __ballot_sync(full_mask, in);
-      if (m != 0 && lane_id() == 0) w.settled[base >> 5] = __ldcg(w.settled + (base >> 5)) | m;
+      if (m != 0 && lane_id() == 0) w.settled[base >> 5] = (w.lean ? sw : __ldcg(w.settled + (base >> 5))) | m;
     }
   }
   stage_flush(r);
@@ -182,7 +251,7 @@ __device__ __forceinline__ void scan_phase(index_t n, const work_ref& w, const c
 /// Light or heavy phase over a vertex list: warps take 32-vertex batches; inside a batch the arcs
 /// of the 32 rows are spread evenly over the lanes (warp prefix sum + search); rows longer than
 /// big_row are cut into chunks for the *_big phase.
-template <bool Light, class V>
+template <bool Light, int K, class V>
 __device__ void list_phase(const graph_ref<V>& g, const work_ref& w, const control& s, counters* c,
                            warp_scratch& sm) {
   using P = search_policy;
@@ -209,7 +278,7 @@ __device__ void list_phase(const graph_ref<V>& g, const work_ref& w, const contr
         begin = g.offsets[u];
         len = g.offsets[u + 1] - begin;
         if (g.sorted) {  // only this phase's part of the row: [begin, cut) light, [cut, end) heavy
-          const index_t cut = light_end(g.weights, begin, begin + len, du, s.hi);
+          const index_t cut = light_end(w, g.weights, begin, begin + len, du, s.hi);
           if (Light) len = cut - begin;
           else {
             len = begin + len - cut;
@@ -217,12 +286,12 @@ __device__ void list_phase(const graph_ref<V>& g, const work_ref& w, const contr
           }
         }
         if (len > P::big_row) {
-          const index_t nch = (len + P::chunk - 1) / P::chunk;
+          const index_t nch = (len + w.chunk - 1) / w.chunk;
           const unsigned long long at = atomicAdd(&c->chunks, static_cast<unsigned long long>(nch));
           for (index_t k = 0; k < nch; ++k) {
             chunk_desc d;
-            d.begin = begin + k * P::chunk;
-            d.end = d.begin + P::chunk < begin + len ? d.begin + P::chunk : begin + len;
+            d.begin = begin + k * w.chunk;
+            d.end = d.begin + w.chunk < begin + len ? d.begin + w.chunk : begin + len;
             d.u = u;
             d.pad = 0;
             w.chunks[at + k] = d;
@@ -241,16 +310,24 @@ __device__ void list_phase(const graph_ref<V>& g, const work_ref& w, const contr
       sm.u[lane] = u;
       sm.du[lane] = du;
       __syncwarp();
-      for (int e0 = 0; e0 < total; e0 += 32) {
-        const int e = e0 + static_cast<int>(lane);
-        int lo = 0, hi = 31;  // the first lane whose inclusive prefix exceeds e
-        while (lo < hi) {
-          const int mid = (lo + hi) >> 1;
-          if (sm.incl[mid] > e) hi = mid;
-          else lo = mid + 1;
+      for (int e0 = 0; e0 < total; e0 += 32 * K) {
+        lane_arcs<K> x;
+#pragma unroll
+        for (int k = 0; k < K; ++k) {
+          const int e = e0 + 32 * k + static_cast<int>(lane);
+          int lo = 0, hi = 31;  // the first lane whose inclusive prefix exceeds e
+          while (lo < hi) {
+            const int mid = (lo + hi) >> 1;
+            if (sm.incl[mid] > e) hi = mid;
+            else lo = mid + 1;
+          }
+          const int start = lo == 0 ? 0 : sm.incl[lo - 1];
+          x.a[k] = sm.begin[lo] + (e - start);
+          x.valid[k] = e < total;
+          x.u[k] = sm.u[lo];
+          x.du[k] = sm.du[lo];
         }
-        const int start = lo == 0 ? 0 : sm.incl[lo - 1];
-        visit_arc<Light>(g, w, s, q, r, sm.begin[lo] + (e - start), e < total, sm.u[lo], sm.du[lo]);
+        visit_arcs<Light, K>(g, w, s, q, r, x);
       }
       __syncwarp();
     }
@@ -260,7 +337,7 @@ __device__ void list_phase(const graph_ref<V>& g, const work_ref& w, const contr
 }
 
 /// The chunks of long rows: one warp per chunk, taken from a cursor.
-template <bool Light, class V>
+template <bool Light, int K, class V>
 __device__ void chunk_phase(const graph_ref<V>& g, const work_ref& w, const control& s, counters* c,
                             warp_scratch& sm) {
   const unsigned long long n_chunks = static_cast<unsigned long long>(s.n_chunks);
@@ -276,24 +353,31 @@ __device__ void chunk_phase(const graph_ref<V>& g, const work_ref& w, const cont
     const index_t begin = __ldcg(&d->begin), end = __ldcg(&d->end);
     const std::uint32_t u = __ldcg(&d->u);
     const float du = dist_of(__ldcg(w.dp + u));
-    for (index_t a0 = begin; a0 < end; a0 += 32) {
-      const index_t a = a0 + lane;
-      visit_arc<Light>(g, w, s, q, r, a, a < end, u, du);
+    for (index_t a0 = begin; a0 < end; a0 += 32 * K) {
+      lane_arcs<K> x;
+#pragma unroll
+      for (int k = 0; k < K; ++k) {
+        x.a[k] = a0 + 32 * k + lane;
+        x.valid[k] = x.a[k] < end;
+        x.u[k] = u;
+        x.du[k] = du;
+      }
+      visit_arcs<Light, K>(g, w, s, q, r, x);
     }
   }
   stage_flush(q);
   stage_flush(r);
 }
 
-template <class V>
+template <int K, class V>
 __device__ __forceinline__ void run_phase(const graph_ref<V>& g, const work_ref& w, const control& s, counters* c,
                                           warp_scratch& sm) {
   switch (s.phase) {
     case phase_scan: scan_phase(g.n, w, s, c, sm); break;
-    case phase_light: list_phase<true>(g, w, s, c, sm); break;
-    case phase_light_big: chunk_phase<true>(g, w, s, c, sm); break;
-    case phase_heavy: list_phase<false>(g, w, s, c, sm); break;
-    case phase_heavy_big: chunk_phase<false>(g, w, s, c, sm); break;
+    case phase_light: list_phase<true, K>(g, w, s, c, sm); break;
+    case phase_light_big: chunk_phase<true, K>(g, w, s, c, sm); break;
+    case phase_heavy: list_phase<false, K>(g, w, s, c, sm); break;
+    case phase_heavy_big: chunk_phase<false, K>(g, w, s, c, sm); break;
     default: break;
   }
 }
@@ -326,16 +410,17 @@ __device__ __forceinline__ counters load_counters(const counters* c) {
 // ---- kernels (thin) -------------------------------------------------------------------------
 
 /// The whole search in one cooperative launch: phase, barrier, the same decision in every thread.
-/// MinBlocks > 1 asks the compiler for fewer registers (more resident warps to hide memory latency).
-template <class V, int MinBlocks>
-__global__ void __launch_bounds__(search_policy::block, MinBlocks) persistent_search_kernel(graph_ref<V> g, work_ref w) {
+/// MinBlocks > 1 asks the compiler for fewer registers (more resident warps to hide memory latency);
+/// K arcs per lane per round (visit_arcs).
+template <class V, int MinBlocks, int K>
+static __global__ void __launch_bounds__(search_policy::block, MinBlocks) persistent_search_kernel(graph_ref<V> g, work_ref w) {
   __shared__ warp_scratch scratch[search_policy::block / 32];
   warp_scratch& sm = scratch[threadIdx.x >> 5];
   cooperative_groups::grid_group grid = cooperative_groups::this_grid();
   control s = *w.ctrl;
   for (long long step = 0; s.phase != phase_done; ++step) {
     counters* c = w.cnt + step % 3;
-    run_phase(g, w, s, c, sm);
+    run_phase<K>(g, w, s, c, sm);
     // The block after next reuses this slot; everyone has read it (two barriers ago).
     if (blockIdx.x == 0 && threadIdx.x == 0) reset(w.cnt[(step + 1) % 3]);
     __threadfence();
@@ -348,29 +433,29 @@ __global__ void __launch_bounds__(search_policy::block, MinBlocks) persistent_se
 }
 
 /// Host loop: one phase per launch; the state is read from memory (written by decide_kernel).
-template <class V>
-__global__ void __launch_bounds__(search_policy::block) step_kernel(graph_ref<V> g, work_ref w, long long step) {
+template <class V, int K>
+static __global__ void __launch_bounds__(search_policy::block) step_kernel(graph_ref<V> g, work_ref w, long long step) {
   __shared__ warp_scratch scratch[search_policy::block / 32];
   const control s = *w.ctrl;
   if (s.phase == phase_done) return;
-  run_phase(g, w, s, w.cnt + step % 3, scratch[threadIdx.x >> 5]);
+  run_phase<K>(g, w, s, w.cnt + step % 3, scratch[threadIdx.x >> 5]);
   if (blockIdx.x == 0 && threadIdx.x == 0) reset(w.cnt[(step + 1) % 3]);
 }
 
-__global__ void decide_kernel(work_ref w, long long step) {
+static __global__ void decide_kernel(work_ref w, long long step) {
   control s = *w.ctrl;
   if (s.phase == phase_done) return;
   decide(s, w.cnt[step % 3]);
   *w.ctrl = s;
 }
 
-__global__ void finalize_kernel(index_t n, work_ref w) {
+static __global__ void finalize_kernel(index_t n, work_ref w) {
   finalize_range(n, w, static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x,
                  static_cast<index_t>(gridDim.x) * blockDim.x);
 }
 
 /// Start of a search: the root's word, the state, three fresh counter blocks.
-__global__ void init_search_kernel(work_ref w, control initial) {
+static __global__ void init_search_kernel(work_ref w, control initial) {
   if (threadIdx.x == 0) {
     w.dp[w.root] = static_cast<unsigned long long>(static_cast<std::uint32_t>(w.root));  // distance 0, parent root
     *w.ctrl = initial;
@@ -380,13 +465,27 @@ __global__ void init_search_kernel(work_ref w, control initial) {
 
 /// sum of degrees of reached vertices (nedge * 2).
 template <class V>
-__global__ void reached_degree_kernel(graph_ref<V> g, const std::int64_t* parents, unsigned long long* sum) {
+static __global__ void reached_degree_kernel(graph_ref<V> g, const std::int64_t* parents, unsigned long long* sum) {
   unsigned long long local = 0;
   for (index_t v = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; v < g.n;
        v += static_cast<index_t>(gridDim.x) * blockDim.x)
     if (parents[v] >= 0) local += static_cast<unsigned long long>(g.offsets[v + 1] - g.offsets[v]);
   for (int off = 16; off > 0; off >>= 1) local += __shfl_xor_sync(full_mask, local, off);
   if (lane_id() == 0 && local) atomicAdd(sum, local);
+}
+
+/// Bitmap of vertices without arcs (lean scan); bits of the padding beyond n are set.
+static __global__ void no_arc_bits_kernel(index_t n, const index_t* offsets, std::uint32_t* bits) {
+  const index_t words = (n + 31) / 32;
+  for (index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < words;
+       i += static_cast<index_t>(gridDim.x) * blockDim.x) {
+    std::uint32_t m = 0;
+    for (int b = 0; b < 32; ++b) {
+      const index_t v = i * 32 + b;
+      if (v >= n || offsets[v + 1] == offsets[v]) m |= 1u << b;
+    }
+    bits[i] = m;
+  }
 }
 
 /// Graph checks and the adaptive width's inputs: weight sum, bad weights, ids out of range,
@@ -397,7 +496,7 @@ struct graph_summary {
 };
 
 template <class V>
-__global__ void graph_summary_kernel(graph_ref<V> g, graph_summary* out) {
+static __global__ void graph_summary_kernel(graph_ref<V> g, graph_summary* out) {
   double wsum = 0;
   unsigned long long bad_w = 0, bad_c = 0, noniso = 0;
   const index_t stride = static_cast<index_t>(gridDim.x) * blockDim.x;

@@ -21,6 +21,16 @@ namespace sc = gpu500::sssp::cuda;
 
 namespace {
 
+/// The engine as first measured (binary cut, one arc per lane, 2048-arc chunks, full scans).
+sc::options first_version() {
+  sc::options o;
+  o.cut = sc::cut_search::binary;
+  o.arcs_per_lane = 1;
+  o.chunk = 2048;
+  o.no_lean = true;
+  return o;
+}
+
 std::vector<sc::options> variants() {
   std::vector<sc::options> v;
   v.push_back({});  // adaptive, persistent
@@ -57,13 +67,39 @@ std::vector<sc::options> variants() {
   o.blocks_per_sm = 1;  // few blocks: every warp loops
   o.grow_below = 4;
   v.push_back(o);
+  v.push_back(first_version());
+  o = first_version();
+  o.loop = sc::loop_kind::host;
+  v.push_back(o);
+  o = {};
+  o.arcs_per_lane = 2;
+  o.chunk = 32;  // tiny chunks: rows over big_row become many
+  v.push_back(o);
+  o = {};
+  o.arcs_per_lane = 1;
+  o.cut = sc::cut_search::binary;
+  o.delta = 0.001f;
+  v.push_back(o);
+  o = {};
+  o.no_settled_filter = true;  // lean scan without the settled bitmap
+  o.chunk = 100;
+  v.push_back(o);
+  o = {};
+  o.unsorted_rows = true;  // lean on the caller's rows
+  o.arcs_per_lane = 2;
+  v.push_back(o);
+  o = {};
+  o.no_lean = true;
+  o.blocks_per_sm = 6;
+  v.push_back(o);
   return v;
 }
 
 std::string label(const sc::options& o) {
   return std::string(sc::algorithm_name(o.algo)) + "/" + sc::loop_name(o.loop) + "/delta=" + std::to_string(o.delta) +
          "/blocks=" + std::to_string(o.blocks_per_sm) + (o.unsorted_rows ? "/unsorted" : "/sorted") +
-         (o.no_settled_filter ? "/nofilter" : "/filter");
+         (o.no_settled_filter ? "/nofilter" : "/filter") + "/" + sc::cut_name(o.cut) + "/ilp=" +
+         std::to_string(o.arcs_per_lane) + "/chunk=" + std::to_string(o.chunk) + (o.no_lean ? "/nolean" : "/lean");
 }
 
 template <class V>
@@ -131,6 +167,11 @@ TYPED_TEST(SsspCuda, KroneckerLarger) {
     sc::options u;
     u.unsorted_rows = true;
     vars.push_back(u);
+    vars.push_back(first_version());
+    sc::options c;
+    c.arcs_per_lane = 2;
+    c.chunk = 64;
+    vars.push_back(c);
     check_all(g, std::vector<index_t>(roots.begin(), roots.end()), "SCALE " + std::to_string(scale), vars);
   }
 }
@@ -204,7 +245,15 @@ TEST(SsspCudaOptions, Flags) {
   EXPECT_FALSE(o.unsorted_rows);
   cli::parser p3("t", "t");
   sc::add_options(p3, o);
-  p3.parse({"--sssp-gpu-unsorted", "--sssp-gpu-profile", "--sssp-gpu-no-filter"});
+  EXPECT_EQ(o.cut, sc::cut_search::gallop);
+  EXPECT_EQ(o.arcs_per_lane, 4);
+  EXPECT_FALSE(o.no_lean);
+  p3.parse({"--sssp-gpu-unsorted", "--sssp-gpu-profile", "--sssp-gpu-no-filter", "--sssp-gpu-cut", "binary",
+            "--sssp-gpu-ilp", "2", "--sssp-gpu-chunk", "256", "--sssp-gpu-no-lean"});
+  EXPECT_EQ(o.cut, sc::cut_search::binary);
+  EXPECT_EQ(o.arcs_per_lane, 2);
+  EXPECT_EQ(o.chunk, 256);
+  EXPECT_TRUE(o.no_lean);
   EXPECT_TRUE(o.unsorted_rows);
   EXPECT_TRUE(o.no_settled_filter);
   EXPECT_TRUE(o.profile);
@@ -212,4 +261,7 @@ TEST(SsspCudaOptions, Flags) {
   cli::parser p2("t", "t");
   sc::add_options(p2, o2);
   EXPECT_THROW(p2.parse({"--sssp-gpu", "dijkstra"}), usage_error);
+  EXPECT_THROW(p2.parse({"--sssp-gpu-ilp", "3"}), usage_error);
+  EXPECT_THROW(p2.parse({"--sssp-gpu-chunk", "8"}), usage_error);
+  EXPECT_THROW(p2.parse({"--sssp-gpu-cut", "linear"}), usage_error);
 }

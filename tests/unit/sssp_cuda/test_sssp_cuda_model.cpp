@@ -31,6 +31,10 @@ struct model_config {
   unsigned seed = 1;
   bool sorted = false;  ///< rows sorted by weight: a phase takes the light prefix / heavy suffix only
   bool filter = false;  ///< settled flags: heavy arcs into vertices with d < hi are skipped unread
+  bool gallop = false;  ///< sorted rows: the cut by control.hpp's galloping search (else its binary search)
+  /// The engine's lean variant: a scan skips vertices without arcs and (with filter) settled ones;
+  /// every light improvement sets the settled flag.
+  bool lean = false;
 };
 
 struct model_result {
@@ -80,6 +84,7 @@ model_result model_search(const graph::csr<V>& g_in, index_t root, const model_c
     if (!(nb < static_cast<std::uint32_t>(dp[v] >> 32))) return;
     dp[v] = (static_cast<unsigned long long>(nb) << 32) | u;
     if (!light) return;
+    if (cfg.lean) settled[v] = 1;
     const std::uint32_t old = stamp[v];
     stamp[v] = s.epoch;
     if (old != s.epoch) lists[s.out_list][s.out_size + static_cast<index_t>(c.out++)] = v;
@@ -95,6 +100,7 @@ model_result model_search(const graph::csr<V>& g_in, index_t root, const model_c
     if (s.phase == phase_scan) {
       const std::uint32_t lo = float_bits(s.lo), hi = float_bits(s.hi);
       for (index_t v = 0; v < n; ++v) {
+        if (cfg.lean && ((cfg.filter && settled[v]) || g.degree(v) == 0)) continue;
         const auto b = static_cast<std::uint32_t>(dp[v] >> 32);
         if (b >= lo && b < hi) {
           lists[list_r][c.out++] = static_cast<std::uint32_t>(v);
@@ -113,8 +119,8 @@ model_result model_search(const graph::csr<V>& g_in, index_t root, const model_c
         const float du = bits_float(static_cast<std::uint32_t>(dp[u] >> 32));
         index_t b = g.offsets[u], e = g.offsets[u + 1];
         if (cfg.sorted) {  // light arcs are a prefix of the sorted row, heavy ones the rest
-          const auto cut = std::partition_point(g.weights.begin() + b, g.weights.begin() + e,
-                                                [&](float x) { return du + x < s.hi; }) - g.weights.begin();
+          const index_t cut = cfg.gallop ? light_cut_gallop(g.weights.data(), b, e, du, s.hi)
+                                         : light_cut_binary(g.weights.data(), b, e, du, s.hi);
           if (light) e = cut;
           else b = cut;
         }
@@ -157,7 +163,16 @@ std::vector<model_config> configs() {
     v.back().seed += 100;
     v.back().filter = (i % 2) == 0;
   }
+  for (std::size_t i = 0; i < unsorted; ++i) {  // the engine's default now: gallop cut, lean scans
+    v.push_back(v[i]);
+    v.back().sorted = true;
+    v.back().gallop = true;
+    v.back().lean = true;
+    v.back().seed += 200;
+    v.back().filter = (i % 3) != 2;  // lean without the bitmap too (the engine's no-filter + lean)
+  }
   v[1].filter = true;
+  v[2].lean = true;  // lean on unsorted rows
   return v;
 }
 
@@ -257,6 +272,28 @@ TEST(SsspCudaControl, BucketEndAdvancesEvenWhenDeltaIsAbsorbed) {
   EXPECT_EQ(bucket_end(1.0f, 0.5f), 1.5f);
 }
 
+TEST(SsspCudaControl, GallopCutEqualsBinaryCut) {
+  // Sorted rows with ties, zeros and weights absorbed by large distances: both searches return
+  // the first index whose du + w >= hi, as std::partition_point does.
+  std::mt19937 rng(7);
+  for (int trial = 0; trial < 4000; ++trial) {
+    const int len = static_cast<int>(rng() % 70);
+    std::vector<float> row(static_cast<std::size_t>(len) + 3, -1.0f);  // guard entries around the row
+    for (int i = 0; i < len; ++i) {
+      const auto kind = rng() % 4;
+      row[1 + static_cast<std::size_t>(i)] =
+          kind == 0 ? 0.0f : kind == 1 ? 0.5f : static_cast<float>(rng() % 1000) / 1000.0f;
+    }
+    std::sort(row.begin() + 1, row.begin() + 1 + len);
+    const float du = trial % 5 == 0 ? 1.0e7f : static_cast<float>(rng() % 100) / 100.0f;
+    const float hi = du + static_cast<float>(rng() % 120) / 100.0f;
+    const auto expect = std::partition_point(row.begin() + 1, row.begin() + 1 + len, [&](float x) { return du + x < hi; }) -
+                        row.begin();
+    EXPECT_EQ(light_cut_gallop(row.data(), 1, 1 + len, du, hi), expect) << "trial " << trial;
+    EXPECT_EQ(light_cut_binary(row.data(), 1, 1 + len, du, hi), expect) << "trial " << trial;
+  }
+}
+
 TEST(SsspCudaControl, AutoDelta) {
   // Graph500-like: mean weight 0.5, mean degree 32 -> C * 0.5 / 32.
   EXPECT_FLOAT_EQ(auto_delta(0.5 * 3200, 3200, 100), search_policy::auto_delta_warps * 0.5f / 32.0f);
@@ -277,7 +314,7 @@ TYPED_TEST(SsspCudaModel, AwkwardGraphs) {
       for (const auto& cfg : configs()) {
         const auto r = model_search(g, root, cfg);
         EXPECT_EQ(sssp_oracle::check(g, root, oracle, r.parent, r.dist), "")
-            << ng.name << " root " << root << " delta " << cfg.delta << " sorted " << cfg.sorted;
+            << ng.name << " root " << root << " delta " << cfg.delta << " sorted " << cfg.sorted << " lean " << cfg.lean;
       }
     }
   }
@@ -294,7 +331,8 @@ TYPED_TEST(SsspCudaModel, Kronecker) {
       for (const auto& cfg : configs()) {
         const auto r = model_search(g, root, cfg);
         EXPECT_EQ(sssp_oracle::check(g, root, oracle, r.parent, r.dist), "")
-            << "SCALE " << scale << " root " << root << " delta " << cfg.delta << " sorted " << cfg.sorted;
+            << "SCALE " << scale << " root " << root << " delta " << cfg.delta << " sorted " << cfg.sorted
+            << " lean " << cfg.lean;
         EXPECT_GT(r.last.buckets, 0);
       }
     }

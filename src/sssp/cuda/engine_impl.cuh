@@ -1,6 +1,9 @@
-// src/sssp/cuda/engine.cu — the GPU SSSP engine (public layer): input checks, buffers, the launch of
-// the persistent search (or the host-loop baseline), output copies and nedge. The algorithm and its
+// src/sssp/cuda/engine_impl.cuh — the GPU SSSP engine (public layer): input checks, buffers, the launch
+// of the persistent search (or the host-loop baseline), output copies and nedge. The algorithm and its
 // invariants are described in control.hpp and search_kernels.cuh; docs/sssp-gpu.md has the story.
+// Included by engine_u32.cu and engine_i64.cu, one column type each (the two translation units
+// compile in parallel: every column type has 2 x 3 persistent kernel instances).
+#pragma once
 #include <cuda_runtime.h>
 
 #include <cub/device/device_segmented_sort.cuh>
@@ -77,8 +80,10 @@ struct engine<V>::impl {
   int device = 0, sms = 0, coop_blocks = 0, host_blocks = 0;
   bool cooperative = false;
   const void* persistent = nullptr;  ///< the persistent kernel instance in use
+  using step_fn = void (*)(graph_ref<V>, work_ref, long long);
+  step_fn step_k = nullptr;          ///< the host-loop kernel instance in use
   cudaStream_t stream = nullptr;
-  device_bytes dp, stamp, settled, lists, chunks, ctrl, cnt, parents, dist, scratch, sorted_cols, sorted_w;
+  device_bytes dp, stamp, settled, nodeg, lists, chunks, ctrl, cnt, parents, dist, scratch, sorted_cols, sorted_w;
   std::string sort_note;
   work_ref w{};
   control last{};
@@ -94,6 +99,9 @@ struct engine<V>::impl {
     if (view.num_vertices >= static_cast<index_t>(inf_bits))
       throw usage_error("sssp cuda: " + std::to_string(view.num_vertices) +
                         " vertices exceed the engine's limit of 2^32 - 2 (parents are packed in 32 bits)");
+    if (o.arcs_per_lane != 1 && o.arcs_per_lane != 2 && o.arcs_per_lane != 4)
+      throw usage_error("sssp cuda: arcs per lane must be 1, 2 or 4");
+    if (o.chunk < 32) throw usage_error("sssp cuda: a chunk must hold at least 32 arcs");
     const index_t n = view.num_vertices;
     g = {n, view.offsets, view.columns, view.weights, 0};
     GPU500_CUDA_CHECK(cudaGetDevice(&device));
@@ -133,7 +141,13 @@ struct engine<V>::impl {
     stamp = device_bytes(un * sizeof(std::uint32_t), "queue stamps");
     if (!opt.no_settled_filter) settled = device_bytes(settled_words() * sizeof(std::uint32_t), "settled bitmap");
     lists = device_bytes(3 * un * sizeof(std::uint32_t), "vertex queues");
-    chunks = device_bytes(static_cast<std::size_t>(chunk_capacity(arcs)) * sizeof(chunk_desc), "chunk lists");
+    chunks = device_bytes(static_cast<std::size_t>(chunk_capacity(arcs, opt.chunk)) * sizeof(chunk_desc), "chunk lists");
+    if (!opt.no_lean) {
+      nodeg = device_bytes(settled_words() * sizeof(std::uint32_t), "no-arc bitmap");
+      no_arc_bits_kernel<<<helper_policy::blocks(static_cast<index_t>(settled_words())), helper_policy::block, 0, stream>>>(
+          n, view.offsets, nodeg.as<std::uint32_t>());
+      GPU500_CUDA_CHECK_LAUNCH();
+    }
     ctrl = device_bytes(sizeof(control), "state");
     cnt = device_bytes(3 * sizeof(counters), "counters");
     parents = device_bytes(un * sizeof(std::int64_t), "parents");
@@ -148,6 +162,10 @@ struct engine<V>::impl {
     w.parents = parents.as<std::int64_t>();
     w.dist = dist.as<float>();
     w.root = 0;
+    w.nodeg = nodeg.as<std::uint32_t>();
+    w.chunk = opt.chunk;
+    w.gallop = opt.cut == cut_search::gallop ? 1 : 0;
+    w.lean = opt.no_lean ? 0 : 1;
 
     if (opt.profile) {
       opt.loop = loop_kind::host;
@@ -156,15 +174,14 @@ struct engine<V>::impl {
     }
     {
       int per_sm = 0;  // host loop: as many blocks as fit
-      GPU500_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, step_kernel<V>, search_policy::block, 0));
+      step_k = opt.arcs_per_lane == 4 ? step_kernel<V, 4> : opt.arcs_per_lane == 2 ? step_kernel<V, 2> : step_kernel<V, 1>;
+      GPU500_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, step_k, search_policy::block, 0));
       host_blocks = std::max(1, std::min(per_sm, search_policy::max_blocks_per_sm)) * sms;
     }
     if (opt.loop == loop_kind::persistent) {
       int coop = 0, per_sm = 0;
       GPU500_CUDA_CHECK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, device));
-      persistent = opt.blocks_per_sm >= search_policy::dense_min_blocks
-                       ? reinterpret_cast<const void*>(persistent_search_kernel<V, search_policy::dense_min_blocks>)
-                       : reinterpret_cast<const void*>(persistent_search_kernel<V, search_policy::min_blocks>);
+      persistent = pick_persistent();
       GPU500_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, persistent, search_policy::block, 0));
       per_sm = std::min(per_sm, search_policy::max_blocks_per_sm);
       if (opt.blocks_per_sm > 0) per_sm = std::min(per_sm, opt.blocks_per_sm);
@@ -176,6 +193,20 @@ struct engine<V>::impl {
     GPU500_CUDA_CHECK(cudaMemsetAsync(w.parents, 0xFF, un * sizeof(std::int64_t), stream));
     GPU500_CUDA_CHECK(cudaMemsetAsync(w.dp, 0xFF, un * sizeof(unsigned long long), stream));
     GPU500_CUDA_CHECK(cudaStreamSynchronize(stream));
+  }
+
+  /// The persistent kernel instance for the options: register cap x arcs per lane.
+  template <int MinBlocks>
+  [[nodiscard]] const void* pick_persistent_k() const {
+    switch (opt.arcs_per_lane) {
+      case 4: return reinterpret_cast<const void*>(persistent_search_kernel<V, MinBlocks, 4>);
+      case 2: return reinterpret_cast<const void*>(persistent_search_kernel<V, MinBlocks, 2>);
+      default: return reinterpret_cast<const void*>(persistent_search_kernel<V, MinBlocks, 1>);
+    }
+  }
+  [[nodiscard]] const void* pick_persistent() const {
+    return opt.blocks_per_sm >= search_policy::dense_min_blocks ? pick_persistent_k<search_policy::dense_min_blocks>()
+                                                                : pick_persistent_k<search_policy::min_blocks>();
   }
 
   /// The engine's own copy of the graph with every row sorted by weight (a CUB segmented sort of
@@ -222,7 +253,7 @@ struct engine<V>::impl {
       GPU500_CUDA_CHECK(cudaStreamSynchronize(stream));
       if (probe.phase == phase_done) break;
       GPU500_CUDA_CHECK(cudaEventRecord(ev[0], stream));
-      step_kernel<V><<<blocks, search_policy::block, 0, stream>>>(g, w, step);
+      step_k<<<blocks, search_policy::block, 0, stream>>>(g, w, step);
       GPU500_CUDA_CHECK_LAUNCH();
       GPU500_CUDA_CHECK(cudaEventRecord(ev[1], stream));
       decide_kernel<<<1, 1, 0, stream>>>(w, step);
@@ -258,7 +289,7 @@ struct engine<V>::impl {
       if (opt.profile) profiled_loop(blocks);
       else for (long long step = 0;;) {
         for (int k = 0; k < search_policy::host_batch; ++k, ++step) {
-          step_kernel<V><<<blocks, search_policy::block, 0, stream>>>(g, w, step);
+          step_k<<<blocks, search_policy::block, 0, stream>>>(g, w, step);
           GPU500_CUDA_CHECK_LAUNCH();
           decide_kernel<<<1, 1, 0, stream>>>(w, step);
           GPU500_CUDA_CHECK_LAUNCH();
@@ -330,19 +361,17 @@ float engine<V>::initial_delta() const {
 template <class V>
 std::string engine<V>::description() const {
   const impl& m = *impl_;
-  char buf[256];
-  std::snprintf(buf, sizeof buf, "cuda sssp: %s, delta %s%g, %s loop%s%s, %s rows%s%s, %d-bit column ids",
+  char buf[384];
+  std::snprintf(buf, sizeof buf,
+                "cuda sssp: %s, delta %s%g, %s loop%s%s, %s rows%s%s, %s cut, %d arcs/lane, chunk %d%s, %d-bit column ids",
                 algorithm_name(m.opt.algo),
                 m.adaptive ? "adaptive from " : "", static_cast<double>(m.delta0), loop_name(m.opt.loop),
                 m.opt.loop == loop_kind::persistent ? (" (" + std::to_string(m.coop_blocks) + " blocks)").c_str() : "",
                 m.opt.profile ? ", profiled" : "", m.g.sorted ? "weight-sorted" : "unsorted", m.sort_note.c_str(),
-                m.w.settled ? ", settled filter" : "",
-                static_cast<int>(sizeof(V) * 8));
+                m.w.settled ? ", settled filter" : "", cut_name(m.opt.cut), m.opt.arcs_per_lane, m.opt.chunk,
+                m.w.lean ? ", lean scan/heavy" : "", static_cast<int>(sizeof(V) * 8));
   return buf;
 }
-
-template class engine<std::uint32_t>;
-template class engine<std::int64_t>;
 
 // ---- device_csr -------------------------------------------------------------------------------
 
@@ -373,8 +402,5 @@ device_csr<V>::~device_csr() {
   cudaFree(const_cast<V*>(view_.columns));
   cudaFree(const_cast<float*>(view_.weights));
 }
-
-template class device_csr<std::uint32_t>;
-template class device_csr<std::int64_t>;
 
 }  // namespace gpu500::sssp::cuda
