@@ -4,7 +4,8 @@
 #   bash bench/bfs-ablation.sh BIN_DIR OUT_DIR
 # BIN_DIR holds gpu500_bfs_bench (and gpu500, for the CPU backend baseline when present).
 # Environment: SCALES ("20 22 24 26"), ROOTS (16), BL_ROOTS (8: the baseline is slow), RMAT_SCALE (22),
-# GRID_SIDE (1024: a 2-D grid, 2,046 levels from a corner), CPU_SCALES ("20 22").
+# GRID_SIDE (1024: a 2-D grid, 2,046 levels from a corner), CPU_SCALES ("20 22"); GRAPH500_REFERENCE
+# (or GRAPH500_REFERENCE_BFS), REF_SCALES ("20"), REFERENCE_RANKS (16): the reference in the same run.
 # Output: OUT_DIR/bfs-ablation.jsonl (one JSON object per run) and a table on stdout.
 set -uo pipefail
 bin=$1 out=$2
@@ -20,14 +21,15 @@ CPU_SCALES=${CPU_SCALES:-"20 22"}
 bench="$bin/gpu500_bfs_bench"
 status=0
 
-# Configurations, each adding one technique (BL, +TS, +WB, +HC, +sort) and the full default
-# (which adds the device loop for small frontiers).
+# Configurations, each adding one technique: the paper's BL, +TS, +WB, +HC, then VS-Graph500's +sort,
+# then ours: +loop (small frontiers in one CTA on the device) and full (adds the bottom-up bitmap).
 configs=(
   "BL|--no-ts --no-hc --no-sort"
-  "+TS|--no-wb --no-hc --no-sort --no-device-loop"
-  "+WB|--no-hc --no-sort --no-device-loop"
-  "+HC|--no-sort --no-device-loop"
-  "+sort|--no-device-loop"
+  "+TS|--no-wb --no-hc --no-sort --no-device-loop --no-bitmap"
+  "+WB|--no-hc --no-sort --no-device-loop --no-bitmap"
+  "+HC|--no-sort --no-device-loop --no-bitmap"
+  "+sort|--no-device-loop --no-bitmap"
+  "+loop|--no-bitmap"
   "full|"
 )
 
@@ -49,7 +51,7 @@ done
 for c in "${configs[@]}"; do
   run "${c%%|*}" --scale "$RMAT_SCALE" --rmat ${c#*|}
 done
-for c in "BL|--no-ts --no-hc --no-sort" "+sort|--no-device-loop" "full|"; do
+for c in "BL|--no-ts --no-hc --no-sort" "+sort|--no-device-loop --no-bitmap" "full|"; do
   run "${c%%|*}" --grid "$GRID_SIDE" ${c#*|}
 done
 
@@ -60,6 +62,23 @@ if [ -x "$bin/gpu500" ]; then
       grep "harmonic_mean_TEPS" | head -1)
     teps=$(awk '{print $NF}' <<<"$line")  # "bfs  harmonic_mean_TEPS:     !  1.2e+09"
     [[ "$teps" =~ ^[0-9.eE+-]+$ ]] && echo "{\"label\":\"cpu\",\"graph\":\"kronecker\",\"scale\":$s,\"hmean_gteps\":$(python3 -c "print($teps/1e9)")}" >>"$json"
+  done
+fi
+
+# The Graph500 3.0.1 reference on REFERENCE_RANKS MPI ranks of this host (GRAPH500_REFERENCE names its
+# binary, built outside the repository; the BFS-only build is used when GRAPH500_REFERENCE_BFS names it).
+ref=${GRAPH500_REFERENCE_BFS:-${GRAPH500_REFERENCE:-}}
+if [ -n "$ref" ]; then
+  for s in ${REF_SCALES:-20}; do
+    teps=$(OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+      mpirun --oversubscribe -np "${REFERENCE_RANKS:-16}" "$ref" "$s" 2>/dev/null |
+      awk '/^bfs +harmonic_mean_TEPS/ {print $NF}')
+    if [[ "$teps" =~ ^[0-9.eE+-]+$ ]]; then
+      echo "{\"label\":\"ref\",\"graph\":\"kronecker\",\"scale\":$s,\"hmean_gteps\":$(python3 -c "print($teps/1e9)")}" >>"$json"
+    else
+      echo "FAILED: the reference at SCALE $s"
+      status=1
+    fi
   done
 fi
 
@@ -76,7 +95,7 @@ for r in rows:
     k = (r["graph"], r["scale"])
     if k not in graphs:
         graphs.append(k)
-labels = ["cpu", "BL", "+TS", "+WB", "+HC", "+sort", "full"]
+labels = ["ref", "cpu", "BL", "+TS", "+WB", "+HC", "+sort", "+loop", "full"]
 print("%-16s" % "graph" + "".join("%10s" % l for l in labels) + "   full/BL")
 for g in graphs:
     by = {r["label"]: r for r in rows if (r["graph"], r["scale"]) == g}

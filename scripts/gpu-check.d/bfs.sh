@@ -29,6 +29,9 @@ with open(sys.argv[2], "a") as t:
         txt = "%.3g GTEPS hmean (%d/%d valid)" % (f["hmean_gteps"], f.get("valid", 0), f.get("roots", 0))
         if "BL" in by:
             txt += ", %.1fx BL" % (f["hmean_gteps"] / by["BL"]["hmean_gteps"])
+        for base, name in (("cpu", "CPU backend"), ("ref", "reference")):
+            if base in by:
+                txt += ", %.0fx the %s (%.3g)" % (f["hmean_gteps"] / by[base]["hmean_gteps"], name, by[base]["hmean_gteps"])
         if g == "kronecker" and s in goals:
             txt += ", goal %.0f: %s" % (goals[s], "met" if f["hmean_gteps"] >= goals[s] else "NOT met")
         t.write("bfs|%s-%d full|%s\n" % (g, s, txt))

@@ -53,6 +53,7 @@ struct options {
   bool no_hc = false;           ///< Beamer alpha/beta instead of gamma; also turns the hub cache off
   bool no_hub_cache = false;    ///< no shared-memory cache of frontier hubs in bottom-up
   bool no_device_loop = false;  ///< every level from the host
+  bool no_bitmap = false;       ///< bottom-up tests neighbours in the status array, not a visited bitmap
   bool gamma_only = false;      ///< HC switches on gamma alone (default: gamma or Beamer's arc test)
   int hub_threshold = 100;      ///< gamma's hub degree
   int priority_degree = 100;    ///< degree of the vertices put in the shared-memory cache
@@ -68,9 +69,10 @@ struct options {
   [[nodiscard]] bool hc() const { return !no_hc; }
   [[nodiscard]] bool hub_cache() const { return !no_hc && !no_hub_cache; }
   [[nodiscard]] bool device_loop() const { return ts() && !no_device_loop; }
+  [[nodiscard]] bool bitmap() const { return ts() && !no_bitmap; }
 };
 
-/// Registers --bfs=enterprise|baseline, --no-ts, --no-wb, --no-hc, --no-hub-cache, --no-device-loop,
+/// Registers --bfs=enterprise|baseline, --no-ts, --no-wb, --no-hc, --no-hub-cache, --no-device-loop, --no-bitmap,
 /// --hub-threshold, --priority-degree, --extreme-degree, --gamma, --alpha, --beta. --bfs=baseline also sets
 /// *also_off (the caller's other techniques, e.g. the sort of kernel 1) when given.
 void add_options(cli::parser& p, options& o, bool* also_off = nullptr);
@@ -82,6 +84,7 @@ struct level_info {
   int level;
   char direction;  ///< 'T' top-down, 'B' bottom-up, 'L' device loop (possibly many levels)
   std::int64_t frontier;
+  double seconds = 0;  ///< host wall time of the level: its queue passes, expansion and round trip
 };
 
 template <class V>

@@ -9,6 +9,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cub/block/block_scan.cuh>
 #include <cub/device/device_scan.cuh>
@@ -30,7 +31,7 @@ namespace {
 
 struct bfs_policy {
   static constexpr int block = 256;         ///< threads per CTA of every kernel but the loop
-  static constexpr int gen_blocks_per_sm = 4;
+  static constexpr int gen_blocks_per_sm = 8;
   static constexpr int expand_blocks_per_sm = 8;
   static constexpr int loop_block = 1024;   ///< the single-CTA device loop
   static constexpr int cache_bytes = 16384; ///< shared-memory hub cache per CTA
@@ -71,11 +72,11 @@ __device__ __forceinline__ int frontier_class(index_t d, bool wb, index_t extrem
   return d < bfs_policy::small_max ? 0 : d < bfs_policy::middle_max ? 1 : d <= extreme ? 2 : 3;
 }
 
-/// Class of item v (or -1): frontier classes need the degree; unvisited ones use the id prefix of a
-/// degree-sorted graph when there is one (no offsets read for the many unvisited vertices).
+/// Class of item v of status s = depth[v] (or -1): frontier classes need the degree; unvisited ones
+/// use the id prefix of a degree-sorted graph when there is one (no offsets read for the many
+/// unvisited vertices).
 template <class V>
-__device__ __forceinline__ int item_class(const gen_params<V>& p, V v, index_t& deg) {
-  const std::int32_t s = p.depth[v];
+__device__ __forceinline__ int item_class(const gen_params<V>& p, V v, std::int32_t s, index_t& deg) {
   deg = 0;
   if (s == p.level) {
     deg = p.offsets[static_cast<index_t>(v) + 1] - p.offsets[v];
@@ -93,6 +94,47 @@ __device__ __forceinline__ V item_at(const gen_source<V>& s, index_t i) {
   return s.list ? s.list[i] : static_cast<V>(i);
 }
 
+/// Both generation passes walk their warp's tile in steps of gen_unroll x 32 items, issuing the
+/// loads of a whole step (items, then their status) before classifying any of them: a scan is
+/// latency-bound otherwise (one 128-byte load in flight per warp). Items come out in tile order.
+constexpr int gen_unroll = 4;
+
+template <class V>
+struct gen_step {
+  V v[gen_unroll];
+  std::int32_t s[gen_unroll];  ///< status, or -2 past the tile's end
+};
+
+template <class V>
+__device__ __forceinline__ void load_step(const gen_params<V>& p, index_t base, index_t hi, int lane, gen_step<V>& st) {
+#pragma unroll
+  for (int u = 0; u < gen_unroll; ++u) {
+    const index_t i = base + u * 32 + lane;
+    st.v[u] = i < hi ? item_at(p.src, i) : V{};
+  }
+#pragma unroll
+  for (int u = 0; u < gen_unroll; ++u) {
+    const index_t i = base + u * 32 + lane;
+    st.s[u] = i < hi ? p.depth[st.v[u]] : -2;
+  }
+}
+
+/// Calls f(v, class, degree) for every item of this warp's tile, in tile order (class -1: skipped).
+template <class V, class F>
+__device__ __forceinline__ void for_each_item(const gen_params<V>& p, index_t warp, int lane, F&& f) {
+  const index_t lo = warp * p.tile, hi = p.src.count < lo + p.tile ? p.src.count : lo + p.tile;
+  for (index_t base = lo; base < hi; base += 32 * gen_unroll) {
+    gen_step<V> step;
+    load_step(p, base, hi, lane, step);
+#pragma unroll
+    for (int u = 0; u < gen_unroll; ++u) {
+      index_t deg = 0;
+      const int k = step.s[u] == -2 ? -1 : item_class(p, step.v[u], step.s[u], deg);
+      f(step.v[u], k, deg);
+    }
+  }
+}
+
 /// Count pass: per-warp class counts of a contiguous tile, frontier statistics, hub list.
 template <class V>
 __global__ void gen_count_kernel(gen_params<V> p, index_t* counts, gen_totals* tot, V* hub_list, int hub_cap) {
@@ -101,16 +143,7 @@ __global__ void gen_count_kernel(gen_params<V> p, index_t* counts, gen_totals* t
   if (warp >= p.warps) return;
   index_t c[bfs_policy::classes] = {0, 0, 0, 0, 0, 0};
   ull nf = 0, mf = 0, fh = 0;
-  const index_t lo = warp * p.tile, hi = p.src.count < lo + p.tile ? p.src.count : lo + p.tile;
-  for (index_t base = lo; base < hi; base += 32) {
-    const index_t i = base + lane;
-    int k = -1;
-    index_t deg = 0;
-    V v{};
-    if (i < hi) {
-      v = item_at(p.src, i);
-      k = item_class(p, v, deg);
-    }
+  for_each_item(p, warp, lane, [&](V v, int k, index_t deg) {
     if (k >= 0 && k < 4) {
       ++nf;
       mf += static_cast<ull>(deg);
@@ -130,7 +163,7 @@ __global__ void gen_count_kernel(gen_params<V> p, index_t* counts, gen_totals* t
     }
 #pragma unroll
     for (int q = 0; q < bfs_policy::classes; ++q) c[q] += __popc(__ballot_sync(0xffffffffu, k == q));
-  }
+  });
   for (int o = 16; o > 0; o >>= 1) {
     nf += __shfl_down_sync(0xffffffffu, nf, o);
     mf += __shfl_down_sync(0xffffffffu, mf, o);
@@ -160,23 +193,14 @@ __global__ void gen_write_kernel(gen_params<V> p, const index_t* offsets_scanned
 #pragma unroll
   for (int q = 0; q < bfs_policy::classes; ++q) pos[q] = offsets_scanned[q * p.warps + warp];
   const unsigned lt = (1u << lane) - 1u;
-  const index_t lo = warp * p.tile, hi = p.src.count < lo + p.tile ? p.src.count : lo + p.tile;
-  for (index_t base = lo; base < hi; base += 32) {
-    const index_t i = base + lane;
-    int k = -1;
-    index_t deg = 0;
-    V v{};
-    if (i < hi) {
-      v = item_at(p.src, i);
-      k = item_class(p, v, deg);
-    }
+  for_each_item(p, warp, lane, [&](V v, int k, index_t) {
 #pragma unroll
     for (int q = 0; q < bfs_policy::classes; ++q) {
       const unsigned m = __ballot_sync(0xffffffffu, k == q);
       if (k == q && ((want >> q) & 1u)) out[pos[q] + __popc(m & lt)] = v;
       pos[q] += __popc(m);
     }
-  }
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -277,6 +301,7 @@ struct bu_params {
   std::int32_t level;  ///< frontier depth; discoveries get level + 1
   const V* hub_list;   ///< frontier hubs (null: no cache)
   const gen_totals* tot;
+  const std::uint32_t* visited;  ///< bit v: v was visited before this level (null: read depth)
 };
 
 template <class V>
@@ -304,7 +329,50 @@ __device__ __forceinline__ bool in_frontier(const bu_params<V>& p, const V* tabl
   if constexpr (Cache) {
     if (table[static_cast<index_t>(u) & (cache_slots<V> - 1)] == u) return true;
   }
+  // For a vertex still unvisited at this level every visited neighbour has depth == level (a
+  // neighbour of smaller depth would have reached it earlier), so the bitmap of the vertices visited
+  // before the level -- n/8 bytes, L2-resident where the status array is not -- answers the same.
+  if (p.visited) {
+    const auto i = static_cast<index_t>(u);
+    return (p.visited[i >> 5] >> (i & 31)) & 1u;
+  }
   return p.depth[u] == p.level;
+}
+
+/// visited[w] bit b = depth[32 w + b] != -1 for the vertices [0, n), 0 beyond. Each lane reads four
+/// statuses with one 16-byte load (two loads in flight per step); 8 lanes make a word.
+__global__ void visited_bits_kernel(const std::int32_t* depth, index_t n, std::uint32_t* visited) {
+  const int lane = threadIdx.x & 31;
+  const index_t words = (n + 31) / 32;
+  const index_t warps = (static_cast<index_t>(gridDim.x) * blockDim.x) >> 5;
+  constexpr int per_step = 2;  // 4-word groups per warp and step
+  for (index_t g = ((static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5) * per_step;
+       g * 4 < words; g += warps * per_step) {
+    int4 s[per_step];
+#pragma unroll
+    for (int k = 0; k < per_step; ++k) {
+      const index_t v = (g + k) * 128 + 4 * lane;  // first of this lane's four vertices
+      if (v + 3 < n) {
+        s[k] = *reinterpret_cast<const int4*>(depth + v);
+      } else {
+        s[k].x = v < n ? depth[v] : -1;
+        s[k].y = v + 1 < n ? depth[v + 1] : -1;
+        s[k].z = v + 2 < n ? depth[v + 2] : -1;
+        s[k].w = -1;
+      }
+    }
+#pragma unroll
+    for (int k = 0; k < per_step; ++k) {
+      unsigned bits = (s[k].x != -1 ? 1u : 0u) | (s[k].y != -1 ? 2u : 0u) | (s[k].z != -1 ? 4u : 0u) |
+                      (s[k].w != -1 ? 8u : 0u);
+      bits <<= 4 * (lane & 7);
+      bits |= __shfl_xor_sync(0xffffffffu, bits, 1);
+      bits |= __shfl_xor_sync(0xffffffffu, bits, 2);
+      bits |= __shfl_xor_sync(0xffffffffu, bits, 4);
+      const index_t w = (g + k) * 4 + (lane >> 3);
+      if ((lane & 7) == 0 && w < words) visited[w] = bits;
+    }
+  }
 }
 
 template <class V, bool Cache>
@@ -407,6 +475,7 @@ __global__ void __launch_bounds__(bfs_policy::loop_block)
   V* cur = qa;
   V* nxt = qb;
   index_t n = n0;  // <= loop_block (the host checks), so one frontier vertex per thread
+  const std::int32_t level0 = level;
   int side = 0;
   const int t = threadIdx.x;
   for (;;) {
@@ -419,6 +488,7 @@ __global__ void __launch_bounds__(bfs_policy::loop_block)
     }
     ull excl = 0, total = 0;
     block_scan(scan_tmp).ExclusiveSum(d, excl, total);
+    if (level == level0 && static_cast<index_t>(total) > max_m) break;  // entered unchecked: hand back untouched
     pref[t] = excl;
     if (t == 0) next_n = next_m = 0;
     __syncthreads();
@@ -495,6 +565,8 @@ void add_options(cli::parser& p, options& o, bool* also_off) {
   p.flag("--no-hc", o.no_hc, "CUDA BFS: Beamer's alpha/beta switch instead of gamma, and no hub cache");
   p.flag("--no-hub-cache", o.no_hub_cache, "CUDA BFS: no shared-memory cache of frontier hubs in bottom-up");
   p.flag("--no-device-loop", o.no_device_loop, "CUDA BFS: run every level from the host");
+  p.flag("--no-bitmap", o.no_bitmap,
+         "CUDA BFS: bottom-up reads neighbours' depth instead of a bitmap of the visited vertices");
   p.option("--hub-threshold", o.hub_threshold, "CUDA BFS: degree of a hub for gamma (default 100)");
   p.option("--priority-degree", o.priority_degree, "CUDA BFS: degree of the cached key vertices (default 100)");
   p.option("--gamma", o.gamma, "CUDA BFS: switch to bottom-up when this fraction of hubs is in the frontier (0.30)");
@@ -512,6 +584,7 @@ std::string describe(const options& o) {
   if (o.hc()) s += "+hc";
   if (o.hub_cache()) s += "+cache";
   if (o.device_loop()) s += "+loop";
+  if (o.bitmap()) s += "+bitmap";
   return s;
 }
 
@@ -535,6 +608,7 @@ struct engine<V>::impl {
   device_buffer<unsigned char> grid_temp;
   device_buffer<loop_result> loop_res;
   device_buffer<ull> sum;
+  device_buffer<std::uint32_t> visited;  ///< bottom-up's bitmap of the vertices visited before the level
   gen_totals* h_tot = nullptr;
   loop_result* h_loop = nullptr;
   cudaStream_t st[4] = {};
@@ -663,7 +737,15 @@ struct engine<V>::impl {
 
   template <bool Cache>
   void bottom_up_impl(const V* uq, const gen_totals& t, std::int32_t level) {
-    const bu_params<V> p{g, depth.data(), parent.data(), level, Cache ? hub_list.data() : nullptr, tot.data()};
+    const std::uint32_t* vis = nullptr;
+    if (o.bitmap()) {  // snapshot before the level: never updated while the level runs
+      const index_t words = (active + 31) / 32;
+      visited_bits_kernel<<<blocks_for(words * 32), bfs_policy::block, 0, st[0]>>>(depth.data(), active,
+                                                                                 visited.data());
+      GPU500_CUDA_CHECK_LAUNCH();
+      vis = visited.data();
+    }
+    const bu_params<V> p{g, depth.data(), parent.data(), level, Cache ? hub_list.data() : nullptr, tot.data(), vis};
     if (!o.ts()) {  // BL: one CTA per vertex of the whole active range
       bu_cta_kernel<V, Cache><<<blocks_for(active * bfs_policy::block), bfs_policy::block, 0, st[0]>>>(p, nullptr,
                                                                                                      active);
@@ -714,14 +796,19 @@ void engine<V>::impl::run(index_t root) {
   char dir = 'T';
   index_t prev_nf = 0;
   double unexplored = static_cast<double>(arcs);
+  using clock = std::chrono::steady_clock;
+  const auto t0 = clock::now();
+  const auto since = [&t0] { return std::chrono::duration<double>(clock::now() - t0).count(); };
+  double level_start = 0;  // the entry pushed next began then
   for (;;) {
+    level_start = since();
     if (!o.ts()) {  // BL: statistics from a scan of the status array, then one CTA per vertex
       const gen_totals t = count_pass(scan_all, level);
       if (t.nf == 0) break;
       dir = decide(t, dir, prev_nf, unexplored);
       unexplored -= static_cast<double>(t.mf);
       prev_nf = static_cast<index_t>(t.nf);
-      trace.push_back({level, dir, prev_nf});
+      trace.push_back({level, dir, prev_nf, level_start});
       if (dir == 'T') {
         td_cta_kernel<V><<<blocks_for(n * bfs_policy::block), bfs_policy::block, 0, st[0]>>>(
             g, nullptr, n, depth.data(), parent.data(), level + 1);
@@ -731,6 +818,28 @@ void engine<V>::impl::run(index_t root) {
       }
       ++level;
       continue;
+    }
+    // A small frontier list after a top-down level goes straight to the device loop: no count and
+    // write passes, no round trip for them (the loop hands the list back untouched, level unchanged,
+    // when its arcs exceed the loop's limit; the level then takes the ordinary path).
+    if (o.device_loop() && k == kind::frontier_list && dir == 'T' && src.count >= 1 &&
+        src.count <= std::min<index_t>(o.loop_vertices, bfs_policy::loop_block) && src.list == qbuf[cur].data()) {
+      const int other = cur ^ 1;
+      td_loop_kernel<V><<<1, bfs_policy::loop_block, 0, st[0]>>>(g, depth.data(), parent.data(), qbuf[cur].data(),
+                                                                 qbuf[other].data(), src.count, level, o.loop_vertices,
+                                                                 o.loop_arcs, loop_res.data());
+      GPU500_CUDA_CHECK_LAUNCH();
+      GPU500_CUDA_CHECK(cudaMemcpyAsync(h_loop, loop_res.data(), sizeof(loop_result), cudaMemcpyDeviceToHost, st[0]));
+      GPU500_CUDA_CHECK(cudaStreamSynchronize(st[0]));
+      if (h_loop->level != level) {
+        trace.push_back({level, 'L', src.count, level_start});
+        prev_nf = src.count;
+        cur = h_loop->side == 0 ? cur : other;
+        level = h_loop->level;
+        src = {qbuf[cur].data(), static_cast<index_t>(h_loop->count)};
+        if (h_loop->count == 0) break;
+        continue;
+      }
     }
     gen_totals t = count_pass(src, level);
     if (t.nf == 0) break;
@@ -755,7 +864,7 @@ void engine<V>::impl::run(index_t root) {
         GPU500_CUDA_CHECK(
             cudaMemcpyAsync(h_loop, loop_res.data(), sizeof(loop_result), cudaMemcpyDeviceToHost, st[0]));
         GPU500_CUDA_CHECK(cudaStreamSynchronize(st[0]));
-        trace.push_back({level, 'L', prev_nf});
+        trace.push_back({level, 'L', prev_nf, level_start});
         cur = h_loop->side == 0 ? other : cur;
         level = h_loop->level;
         src = {qbuf[cur].data(), static_cast<index_t>(h_loop->count)};
@@ -774,11 +883,15 @@ void engine<V>::impl::run(index_t root) {
       src.count = nu;
       k = kind::unvisited_list;
     }
-    trace.push_back({level, dir, prev_nf});
+    trace.push_back({level, dir, prev_nf, level_start});
     cur = other;
     ++level;
   }
   GPU500_CUDA_CHECK(cudaStreamSynchronize(st[0]));
+  // seconds held each level's start time: turn starts into durations (the last ends now).
+  const double end = since();
+  for (std::size_t i = 0; i < trace.size(); ++i)
+    trace[i].seconds = (i + 1 < trace.size() ? trace[i + 1].seconds : end) - trace[i].seconds;
 }
 
 template <class V>
@@ -828,6 +941,7 @@ engine<V>::engine(csr_view<V> g, bool degree_sorted, options o) : impl_(std::mak
   for (auto& e : m.join) GPU500_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
   const index_t with_edges = m.count_at_least(1);
   m.active = degree_sorted ? with_edges : m.n;
+  if (o.bitmap()) m.visited = device_buffer<std::uint32_t>(static_cast<std::size_t>((m.active + 31) / 32) + 1);
   m.sorted_deg32 = degree_sorted ? m.count_at_least(bfs_policy::small_max) : -1;
   m.total_hubs = m.count_at_least(o.hub_threshold);
 }

@@ -178,7 +178,7 @@ std::string cuda_level_trace(const pipeline& p) {
   if (levels)
     for (const auto& l : *levels)
       s += (s.empty() ? "" : " ") + std::string(1, l.direction) + std::to_string(l.level) + ":" +
-           std::to_string(l.frontier);
+           std::to_string(l.frontier) + "@" + std::to_string(static_cast<int>(l.seconds * 1e6)) + "us";
   return s;
 }
 

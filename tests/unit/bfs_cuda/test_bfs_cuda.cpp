@@ -18,24 +18,28 @@ using namespace gpu500;
 
 namespace {
 
-/// The distinct technique configurations (WB and the device loop need TS; the cache needs HC).
+/// The distinct technique configurations (WB, the device loop and the bitmap need TS; the cache
+/// needs HC). The bottom-up bitmap is on in all of them and off in those with the device loop.
 std::vector<graph500::cuda_options> all_configs() {
   std::vector<graph500::cuda_options> out;
   for (int ts = 0; ts < 2; ++ts)
     for (int wb = 0; wb < 2; ++wb)
       for (int loop = 0; loop < 2; ++loop)
         for (int hc = 0; hc < 3; ++hc)  // 0: off, 1: gamma without cache, 2: gamma + cache
-          for (int sort = 0; sort < 2; ++sort) {
-            if (!ts && (wb || loop)) continue;
-            graph500::cuda_options o;
-            o.bfs.no_ts = !ts;
-            o.bfs.no_wb = !wb;
-            o.bfs.no_device_loop = !loop;
-            o.bfs.no_hc = hc == 0;
-            o.bfs.no_hub_cache = hc != 2;
-            o.no_sort = !sort;
-            out.push_back(o);
-          }
+          for (int sort = 0; sort < 2; ++sort)
+            for (int bitmap = 1; bitmap >= 0; --bitmap) {
+              if (!ts && (wb || loop)) continue;
+              if (!bitmap && !(ts && loop)) continue;
+              graph500::cuda_options o;
+              o.bfs.no_ts = !ts;
+              o.bfs.no_wb = !wb;
+              o.bfs.no_device_loop = !loop;
+              o.bfs.no_hc = hc == 0;
+              o.bfs.no_hub_cache = hc != 2;
+              o.bfs.no_bitmap = !bitmap;
+              o.no_sort = !sort;
+              out.push_back(o);
+            }
   return out;
 }
 
@@ -118,7 +122,7 @@ TEST_F(BfsCuda, LongPath) {
   auto g = test::path(100000);
   g.roots = {0};
   for (const auto& o : all_configs())
-    if (o.bfs.device_loop()) check_graph(g, o);
+    if (o.bfs.device_loop() && o.bfs.bitmap()) check_graph(g, o);
   graph500::cuda_options bl;
   bl.bfs.no_ts = bl.bfs.no_hc = bl.bfs.no_hub_cache = true;
   bl.no_sort = true;
@@ -161,8 +165,10 @@ TEST(BfsCudaOptions, FlagsParse) {
   graph500::cuda_options o;
   cli::parser p("t", "t");
   graph500::add_cuda_options(p, o);
-  p.parse(std::vector<std::string>{"--no-wb", "--no-hub-cache", "--priority-degree", "50", "--cuda-vertex-bits", "64"});
+  p.parse(std::vector<std::string>{"--no-wb", "--no-hub-cache", "--priority-degree", "50", "--cuda-vertex-bits", "64",
+                                    "--no-bitmap"});
   EXPECT_TRUE(o.bfs.no_wb);
+  EXPECT_FALSE(o.bfs.bitmap());
   EXPECT_FALSE(o.bfs.wb());
   EXPECT_TRUE(o.bfs.ts());
   EXPECT_FALSE(o.bfs.hub_cache());
