@@ -81,7 +81,7 @@ GPU500_COMMAND(hpl, "Solve a dense linear system (HPL 2.3)") {
   int nb = 192, p = 1, q = 1, nbmin = 4, ndiv = 2, depth = 1, swap_thr = 64;
   std::string pfact = "right", rfact = "crout", bc = "1ringM", sw = "mix", pmap = "row";
   double threshold = 16.0, seg_first = 0.125, seg_growth = 2.0;
-  bool no_swap_stream = false;
+  bool no_swap_stream = false, host_mpi = false;
   cli::parser cp("gpu500 hpl", "HPL 2.3: solve a dense random system, print the HPL.out layout.");
   cp.option("-i|--input", input, "HPL.dat file (default: ./HPL.dat unless -N is given)")
       .option("-N", n, "short form: problem size")
@@ -102,6 +102,7 @@ GPU500_COMMAND(hpl, "Solve a dense linear system (HPL 2.3)") {
       .option("--seg-first", seg_first, "CUDA: first update segment, fraction of the columns (0.125)")
       .option("--seg-growth", seg_growth, "CUDA: segment growth factor (2)")
       .flag("--no-swap-stream", no_swap_stream, "CUDA: run swaps and DTRSM on the update stream (no overlap)")
+      .flag("--host-mpi", host_mpi, "CUDA, Q > 1: broadcast panels through host memory even with CUDA-aware MPI")
       .option("--json", json_path, "write every result to this JSON file")
       .option("--timing", timing_path, "write per-iteration panel/swap/bcast/update times (JSON)");
   cp.parse(args);
@@ -134,14 +135,11 @@ GPU500_COMMAND(hpl, "Solve a dense linear system (HPL 2.3)") {
     dat = hpl::read_dat(input.empty() ? "HPL.dat" : input);
   }
   hpl::run_options opt;
-  opt.be = parse_backend(backend_s);
-  if (backend_s == "auto")  // the CUDA backend runs the 1 x 1 grid only
-    for (const auto& pp : dat.ps)
-      for (const auto& qq : dat.qs)
-        if (pp * qq > 1) opt.be = backend::cpu;
+  opt.be = parse_backend(backend_s);  // auto: cuda when a GPU is present (any grid: one process per GPU)
   opt.seg_first = seg_first;
   opt.seg_growth = seg_growth;
   opt.swap_stream = !no_swap_stream;
+  opt.device_mpi = !host_mpi;
   opt.timing = !timing_path.empty();
   if (!(seg_first > 0 && seg_first <= 1) || !(seg_growth >= 1))
     throw usage_error("hpl: need 0 < --seg-first <= 1 and --seg-growth >= 1");
@@ -173,6 +171,13 @@ GPU500_COMMAND(hpl, "Solve a dense linear system (HPL 2.3)") {
   auto js = json::value::make_object();
   js["benchmark"] = "hpl";
   js["backend"] = backend_name(opt.be);
+  if (opt.be == backend::cuda && world > 1) {
+    const bool dev = opt.device_mpi && hpl::device_mpi_available();
+    js["panel_broadcast"] = dev ? "gpu-to-gpu" : "host";
+    if (rank == 0)
+      std::fprintf(stderr, "hpl: %d processes, one GPU each (node-local rank mod devices); panel broadcast %s\n",
+                   world, dev ? "GPU to GPU (CUDA-aware MPI, where every rank has it)" : "through pinned host memory");
+  }
   auto& tests = js["tests"];
   auto tjs = json::value::make_array();
   bool first = true;

@@ -1,6 +1,7 @@
 // The residual check of HPL_pdtest, written independently of the solver: the local part of
 // [A | b] is generated again, r = A x - b and the norms are computed with plain loops (no BLAS),
-// reduced over the grid. resid = ||r||oo / (eps (||A||oo ||x||oo + ||b||oo) N), eps = 2^-53;
+// reduced over the grid (finish_check; the CUDA backend's check feeds it pieces computed by its
+// own kernels). resid = ||r||oo / (eps (||A||oo ||x||oo + ||b||oo) N), eps = 2^-53;
 // the test passes iff resid < threshold (strict), as in netlib.
 #include <cmath>
 
@@ -10,6 +11,16 @@
 
 namespace gpu500::hpl::detail {
 
+namespace {
+// Column sums of |A| over the local rows.
+std::vector<double> cols_of(const std::vector<double>& a, std::int64_t lda, std::int64_t mp, std::int64_t nqa) {
+  std::vector<double> cols(nqa, 0.0);
+  for (std::int64_t j = 0; j < nqa; ++j)
+    for (std::int64_t i = 0; i < mp; ++i) cols[j] += std::fabs(a[j * lda + i]);
+  return cols;
+}
+}  // namespace
+
 void check_cpu(const params& prm, const grid& g, const std::vector<double>& x, test_result& r) {
   const std::int64_t n = prm.n;
   const int nb = prm.nb;
@@ -18,7 +29,6 @@ void check_cpu(const params& prm, const grid& g, const std::vector<double>& x, t
   const std::int64_t lda = std::max<std::int64_t>(1, mp);
   std::vector<double> a(static_cast<std::size_t>(lda * nq));
   generate_local(n, nb, g.p, g.q, g.myrow, g.mycol, a.data(), lda);
-  const auto& c = *g.comms;
   // Row quantities: (A x - b)_i and sum_j |A_ij| for local rows, summed along the process row.
   std::vector<double> rows(2 * mp, 0.0);
   const int cb = owner_of(n, nb, g.q);
@@ -37,11 +47,15 @@ void check_cpu(const params& prm, const grid& g, const std::vector<double>& x, t
       rows[i] -= a[lb * lda + i];
       bmax = std::max(bmax, std::fabs(a[lb * lda + i]));
     }
+  finish_check(prm, g, rows, cols_of(a, lda, mp, nqa), bmax, x, r);
+}
+
+void finish_check(const params& prm, const grid& g, std::vector<double>& rows, std::vector<double> cols, double bmax,
+                  const std::vector<double>& x, test_result& r) {
+  const std::int64_t n = prm.n;
+  const std::int64_t mp = static_cast<std::int64_t>(rows.size() / 2), nqa = static_cast<std::int64_t>(cols.size());
+  const auto& c = *g.comms;
   c.row.allreduce_sum(rows.data(), 2 * mp);
-  // Column sums of |A| over local rows, summed along the process column.
-  std::vector<double> cols(nqa, 0.0);
-  for (std::int64_t j = 0; j < nqa; ++j)
-    for (std::int64_t i = 0; i < mp; ++i) cols[j] += std::fabs(a[j * lda + i]);
   c.col.allreduce_sum(cols.data(), nqa);
   double v[4] = {0, 0, 0, bmax};  // ||r||oo, ||A||oo, ||A||1, ||b||oo
   for (std::int64_t i = 0; i < mp; ++i) {

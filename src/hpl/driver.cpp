@@ -26,9 +26,10 @@ test_result run_test(const params& prm, const grid& g, const run_options& opt) {
     return r;
   }
   if (opt.be == backend::cuda) {
-    if (g.p * g.q != 1) throw usage_error("the CUDA backend of HPL runs on a 1 x 1 grid only (one GPU); use --backend cpu for P x Q > 1");
+    detail::cuda_select_device(g);
     r.start_time = now_text();
-    detail::cuda_run(prm, opt, r);
+    if (g.p * g.q == 1) detail::cuda_run(prm, opt, r);
+    else detail::cuda_run_dist(prm, g, opt, r);
     r.end_time = now_text();
     r.gflops = r.time > 0 ? hpl_flops(static_cast<double>(prm.n)) / r.time / 1e9 : 0;
     if (!opt.gather_x) r.x.clear();

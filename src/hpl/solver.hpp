@@ -29,6 +29,22 @@ int cpu_pdgesv(const params& prm, const grid& g, local_matrix& m, std::vector<do
 /// resid, checked and passed of r. x is the whole solution on every process.
 void check_cpu(const params& prm, const grid& g, const std::vector<double>& x, test_result& r);
 
+/// The reductions and norms of the residual check from one process's local pieces: rows[0, mp)
+/// = sum over its local columns of A of A(i,j) x_j, minus b_i where it holds b; rows[mp, 2mp) =
+/// sum_j |A(i,j)|; cols (local columns of A) = sum_i |A(i,j)| over its rows; bmax = max |b_i| it
+/// holds. Collective over the grid.
+void finish_check(const params& prm, const grid& g, std::vector<double>& rows, std::vector<double> cols, double bmax,
+                  const std::vector<double>& x, test_result& r);
+
+/// CUDA backend on a P x Q grid > 1 x 1, one process per GPU (src/hpl/cuda/dist.cu): every
+/// process keeps its local part of [A | b] on its GPU; fills time (max over the grid), x (the
+/// whole solution, every process), the norms and the residual (checked on the GPUs by own
+/// kernels, reduced with finish_check).
+void cuda_run_dist(const params& prm, const grid& g, const run_options& opt, test_result& r);
+
+/// Select this process's GPU: node-local rank modulo the device count.
+void cuda_select_device(const grid& g);
+
 /// CUDA backend (1 x 1 grid): generate on the GPU, solve, check there too. Fills time, x (host),
 /// the norms and the residual.
 void cuda_run(const params& prm, const run_options& opt, test_result& r);

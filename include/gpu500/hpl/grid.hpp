@@ -19,6 +19,7 @@ struct grid {
   int p = 1, q = 1;
   int myrow = 0, mycol = 0;
   int world_rank = 0, world_size = 1;
+  int local_rank = 0;   ///< rank among the processes of this node (MPI_COMM_TYPE_SHARED)
   bool in_grid = true;  ///< false on idle ranks
   std::shared_ptr<detail::grid_comms> comms;
 

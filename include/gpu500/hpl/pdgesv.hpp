@@ -3,8 +3,9 @@
 // The solve is a blocked right-looking LU with row partial pivoting on [A|b] distributed
 // 2-D block-cyclically over the grid, recursive panel factorisation (PFACT/RFACT, NBMIN, NDIV),
 // look-ahead DEPTH 0 or 1, the six panel broadcasts, binary-exchange / long / mix row swaps, and
-// the back substitution U x = y. The CPU backend uses OpenBLAS; the CUDA backend (1 x 1 grid)
-// keeps the matrix on the GPU and factors panels on the CPU (paper 003).
+// the back substitution U x = y. The CPU backend uses OpenBLAS; the CUDA backend keeps the
+// matrix on the GPU(s) (one process per GPU on a P x Q grid) and factors panels on the CPU
+// (paper 003).
 // Time is the wall time of the solve, maximised over ranks; Gflops = (2/3 N^3 + 3/2 N^2)/time/1e9.
 // The residual ||Ax-b||oo / (eps (||A||oo ||x||oo + ||b||oo) N), eps = 2^-53, is computed on a
 // regenerated [A|b] by code that shares nothing with the solver; PASSED iff < threshold.
@@ -24,6 +25,7 @@ struct run_options {
   double seg_first = 0.125;   ///< CUDA: first swap/update segment, fraction of the trailing columns
   double seg_growth = 2.0;    ///< CUDA: growth factor of the segments
   bool swap_stream = true;    ///< CUDA: swaps + DTRSM on their own high-priority stream
+  bool device_mpi = true;     ///< CUDA, Q > 1: panel broadcast GPU to GPU when MPI is CUDA-aware
   bool gather_x = false;      ///< return the whole solution in test_result::x (tests)
   bool timing = false;        ///< record per-iteration times
 };
@@ -55,6 +57,9 @@ struct test_result {
 
 /// HPL's flop count for order n.
 inline double hpl_flops(double n) { return (2.0 / 3.0 * n + 1.5) * n * n; }
+
+/// True when MPI can send from and receive into GPU memory (OpenMPI's MPIX_Query_cuda_support).
+bool device_mpi_available();
 
 /// Run one test on the grid (collective over the grid's ranks; idle ranks return skipped).
 test_result run_test(const params& prm, const grid& g, const run_options& opt);

@@ -66,22 +66,88 @@ __global__ void rows_kernel(const double* a, std::int64_t lda, std::int64_t n, c
   rowabs[i] = s_abs;
 }
 
-// Column sums of |A|: one block per column, a shared-memory tree reduction.
 struct cols_policy {
   static constexpr int block = 256;
 };
-__global__ void cols_kernel(const double* a, std::int64_t lda, std::int64_t n, double* colabs) {
+
+// Local generator: one thread per run of up to 32 consecutive local rows of one local column
+// that stay inside one nb-block (so their global rows are consecutive too).
+struct generate_local_policy {
+  static constexpr int block = 256;
+  static constexpr int rows_per_thread = 32;
+};
+__global__ void generate_local_kernel(double* a, local_shape sh, std::int64_t runs_per_block, std::int64_t runs_per_col,
+                                      std::int64_t total) {
+  for (std::int64_t t = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; t < total;
+       t += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
+    const std::int64_t lj = t / runs_per_col, rem = t % runs_per_col;
+    const std::int64_t blk = rem / runs_per_block, r0 = (rem % runs_per_block) * generate_local_policy::rows_per_thread;
+    const std::int64_t li0 = blk * sh.nb + r0;
+    if (li0 >= sh.mp) continue;
+    const std::int64_t li1 = min(min(blk * sh.nb + sh.nb, li0 + generate_local_policy::rows_per_thread), sh.mp);
+    const std::int64_t gi = ((li0 / sh.nb) * sh.p + sh.myrow) * sh.nb + li0 % sh.nb;
+    const std::int64_t gj = ((lj / sh.nb) * sh.q + sh.mycol) * sh.nb + lj % sh.nb;
+    std::uint64_t x = lcg_state(1 + static_cast<std::uint64_t>(gi) + static_cast<std::uint64_t>(gj) * sh.n);
+    double* col = a + lj * sh.lda;
+    for (std::int64_t i = li0; i < li1; ++i) {
+      col[i] = lcg_value(x);
+      x = lcg_a * x + lcg_c;
+    }
+  }
+}
+
+// Row gather / scatter of the distributed row swaps: one thread per element, the column index
+// fastest (the record buffer is written / read contiguously).
+struct rows_io_policy {
+  static constexpr int block = 256;
+};
+__global__ void gather_rows_kernel(const double* a, std::int64_t lda, std::int64_t c0, std::int64_t nc,
+                                   const std::int64_t* rows, std::int64_t total, double* out) {
+  for (std::int64_t t = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; t < total;
+       t += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
+    const std::int64_t r = t / nc, c = t % nc;
+    out[r * (nc + 1) + 1 + c] = a[rows[r] + (c0 + c) * lda];
+  }
+}
+__global__ void scatter_rows_kernel(const double* in, std::int64_t nc, const std::int64_t* rec, const std::int64_t* tgt,
+                                    std::int64_t total, double* a, std::int64_t lda, std::int64_t c0, double* u,
+                                    std::int64_t ldu) {
+  for (std::int64_t t = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; t < total;
+       t += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
+    const std::int64_t i = t / nc, c = t % nc;
+    const double v = in[rec[i] * (nc + 1) + 1 + c];
+    const std::int64_t d = tgt[i];
+    if (d >= 0) a[d + (c0 + c) * lda] = v;
+    else u[(-d - 1) + c * ldu] = v;
+  }
+}
+
+// Local residual rows: one thread per local row over the local columns of A.
+__global__ void rows_local_kernel(const double* a, local_shape sh, std::int64_t nqa, const double* x, double* rows) {
+  const std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
+  if (i >= sh.mp) return;
+  double s = 0, s_abs = 0;
+  for (std::int64_t j = 0; j < nqa; ++j) {
+    const double v = a[i + j * sh.lda];
+    s += v * x[((j / sh.nb) * sh.q + sh.mycol) * sh.nb + j % sh.nb];
+    s_abs += fabs(v);
+  }
+  rows[i] = s;
+  rows[sh.mp + i] = s_abs;
+}
+// Column sums of |A| over mp rows: one block per column, a shared-memory tree reduction.
+__global__ void cols_local_kernel(const double* a, std::int64_t lda, std::int64_t mp, std::int64_t nqa, double* cols) {
   __shared__ double part[cols_policy::block];
-  for (std::int64_t j = blockIdx.x; j < n; j += gridDim.x) {
+  for (std::int64_t j = blockIdx.x; j < nqa; j += gridDim.x) {
     double s = 0;
-    for (std::int64_t i = threadIdx.x; i < n; i += blockDim.x) s += fabs(a[i + j * lda]);
+    for (std::int64_t i = threadIdx.x; i < mp; i += blockDim.x) s += fabs(a[i + j * lda]);
     part[threadIdx.x] = s;
     __syncthreads();
     for (int w = cols_policy::block / 2; w > 0; w >>= 1) {
       if (threadIdx.x < w) part[threadIdx.x] += part[threadIdx.x + w];
       __syncthreads();
     }
-    if (threadIdx.x == 0) colabs[j] = part[0];
+    if (threadIdx.x == 0) cols[j] = part[0];
     __syncthreads();
   }
 }
@@ -113,8 +179,50 @@ void residual_parts(const double* a, std::int64_t lda, std::int64_t n, const dou
   if (n <= 0) return;
   rows_kernel<<<grid_for(n, rows_policy::block), rows_policy::block, 0, s>>>(a, lda, n, x, rows, rowabs);
   GPU500_CUDA_CHECK_LAUNCH();
-  cols_kernel<<<static_cast<int>(std::min<std::int64_t>(n, 1 << 16)), cols_policy::block, 0, s>>>(a, lda, n, colabs);
+  cols_local_kernel<<<static_cast<int>(std::min<std::int64_t>(n, 1 << 16)), cols_policy::block, 0, s>>>(a, lda, n, n,
+                                                                                                       colabs);
   GPU500_CUDA_CHECK_LAUNCH();
+}
+
+void generate_local(double* a, const local_shape& sh, cudaStream_t s) {
+  if (sh.mp <= 0 || sh.nq <= 0) return;
+  const std::int64_t rpb = (sh.nb + generate_local_policy::rows_per_thread - 1) / generate_local_policy::rows_per_thread;
+  const std::int64_t rpc = rpb * ((sh.mp + sh.nb - 1) / sh.nb);
+  const std::int64_t total = rpc * sh.nq;
+  generate_local_kernel<<<grid_for(total, generate_local_policy::block), generate_local_policy::block, 0, s>>>(
+      a, sh, rpb, rpc, total);
+  GPU500_CUDA_CHECK_LAUNCH();
+}
+
+void gather_rows(const double* a, std::int64_t lda, std::int64_t c0, std::int64_t nc, const std::int64_t* rows,
+                 int nrec, double* out, cudaStream_t s) {
+  const std::int64_t total = nc * nrec;
+  if (total <= 0) return;
+  gather_rows_kernel<<<grid_for(total, rows_io_policy::block), rows_io_policy::block, 0, s>>>(a, lda, c0, nc, rows,
+                                                                                            total, out);
+  GPU500_CUDA_CHECK_LAUNCH();
+}
+
+void scatter_rows(const double* in, std::int64_t nc, const std::int64_t* rec, const std::int64_t* tgt, int nput,
+                  double* a, std::int64_t lda, std::int64_t c0, double* u, std::int64_t ldu, cudaStream_t s) {
+  const std::int64_t total = nc * nput;
+  if (total <= 0) return;
+  scatter_rows_kernel<<<grid_for(total, rows_io_policy::block), rows_io_policy::block, 0, s>>>(in, nc, rec, tgt, total,
+                                                                                             a, lda, c0, u, ldu);
+  GPU500_CUDA_CHECK_LAUNCH();
+}
+
+void residual_local(const double* a, const local_shape& sh, std::int64_t nqa, const double* x, double* rows,
+                    double* cols, cudaStream_t s) {
+  if (sh.mp > 0) {
+    rows_local_kernel<<<grid_for(sh.mp, rows_policy::block), rows_policy::block, 0, s>>>(a, sh, nqa, x, rows);
+    GPU500_CUDA_CHECK_LAUNCH();
+  }
+  if (nqa > 0) {
+    cols_local_kernel<<<static_cast<int>(std::min<std::int64_t>(nqa, 1 << 16)), cols_policy::block, 0, s>>>(
+        a, sh.lda, sh.mp, nqa, cols);
+    GPU500_CUDA_CHECK_LAUNCH();
+  }
 }
 
 }  // namespace gpu500::hpl::detail::gpu

@@ -17,6 +17,9 @@
 
 #if GPU500_HAVE_MPI
 #include <mpi.h>
+#if __has_include(<mpi-ext.h>)
+#include <mpi-ext.h>  // MPIX_CUDA_AWARE_SUPPORT (OpenMPI)
+#endif
 #endif
 
 namespace gpu500::hpl::detail {
@@ -262,6 +265,14 @@ grid_comms::~grid_comms() {
 
 namespace gpu500::hpl {
 
+bool device_mpi_available() {
+#if GPU500_HAVE_MPI && defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
+  return MPIX_Query_cuda_support() == 1;
+#else
+  return false;
+#endif
+}
+
 grid grid::create(int p, int q, bool col_major) {
   GPU500_EXPECTS(p >= 1 && q >= 1, "HPL grid dimensions must be >= 1");
   grid g;
@@ -275,6 +286,12 @@ grid grid::create(int p, int q, bool col_major) {
   if (init && !fin) {
     MPI_Comm_rank(MPI_COMM_WORLD, &g.world_rank);
     MPI_Comm_size(MPI_COMM_WORLD, &g.world_size);
+    if (g.world_size > 1) {  // the node-local rank picks the GPU (CUDA backend)
+      MPI_Comm node;
+      MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, g.world_rank, MPI_INFO_NULL, &node);
+      MPI_Comm_rank(node, &g.local_rank);
+      MPI_Comm_free(&node);
+    }
   }
 #endif
   if (static_cast<long>(p) * q > g.world_size)

@@ -2,11 +2,19 @@
 // world (1x2, 2x1, 2x2, 1x4, 4x1, and a 1x1 grid with idle ranks), both process mappings, every
 // BCAST x SWAP x DEPTH with several PFACT/RFACT, at awkward sizes; the solution must match
 // LAPACKE dgesv on the whole system and the residual must pass on every rank.
+// HplCudaMpi: the CUDA backend on P x Q grids (one process per GPU; several ranks may share one
+// GPU): 1x2, 2x1 and (4 ranks) 2x2, 1x4, 4x1, both mappings, awkward orders (N < NB, N not a
+// multiple of NB, N = 1), BCAST / SWAP / DEPTH / PFACT / RFACT varied over the runs, against
+// LAPACKE and the residual check (its own GPU kernels), and against the CPU backend's check;
+// the panel broadcast alternates between host staging and GPU to GPU (where MPI is CUDA-aware).
+// Skipped on every rank without a CUDA device.
 #include <gtest/gtest.h>
 #include <lapacke.h>
 #include <mpi.h>
 
 #include <cmath>
+
+#include "gpu500/core/device.hpp"
 
 #include "gpu500/hpl/grid.hpp"
 #include "gpu500/hpl/matgen.hpp"
@@ -34,6 +42,18 @@ double rel_diff(const std::vector<double>& x, const std::vector<double>& y) {
     s = std::max(s, std::fabs(y[i]));
   }
   return s > 0 ? d / s : d;
+}
+bool gpu_everywhere() {
+  int ok = gpu500::cuda_available() ? 1 : 0, all = 0;
+  MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  return all == 1;
+}
+std::vector<std::pair<int, int>> grids_of(int ws) {
+  std::vector<std::pair<int, int>> g;
+  for (int p = 1; p <= ws; ++p)
+    for (int q = 1; q <= ws; ++q)
+      if (p * q == ws || (p * q == 2 && ws == 4)) g.emplace_back(p, q);  // 4 ranks: 2x2, 1x4, 4x1, 1x2, 2x1
+  return g;
 }
 }  // namespace
 
@@ -99,6 +119,83 @@ TEST(HplMpi, LargerRunTimesAreTheSlowestRank) {
   MPI_Allreduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   MPI_Allreduce(&t, &tmin, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
   EXPECT_EQ(tmax, tmin);  // every rank reports the combined (maximum) time
+}
+
+TEST(HplCudaMpi, GridsVariantsAndAwkwardSizesMatchLapack) {
+  if (!gpu_everywhere()) GTEST_SKIP() << "no CUDA device";
+  const int ws = world_size();
+  run_options gpu;
+  gpu.be = gpu500::backend::cuda;
+  gpu.gather_x = true;
+  int runs = 0;
+  struct size_case { long n; int nb; };
+  const size_case sizes[] = {{1, 4}, {5, 16}, {43, 4}, {70, 8}, {203, 32}};
+  for (auto [p, q] : grids_of(ws))
+    for (bool colmajor : {false, true}) {
+      const grid g = grid::create(p, q, colmajor);
+      for (const auto& sc : sizes) {
+        const auto ref = lapack_solution(sc.n);
+        for (int v = 0; v < 6; ++v) {
+          params prm;
+          prm.n = sc.n;
+          prm.nb = sc.nb;
+          prm.p = p;
+          prm.q = q;
+          prm.pmap_col_major = colmajor;
+          prm.bc = static_cast<bcast>((v + runs) % 6);
+          prm.swp = static_cast<swap>(v % 3);
+          prm.swap_threshold = 9;
+          prm.depth = (v / 3 + runs) % 2;
+          prm.pfact = static_cast<fact>(runs % 3);
+          prm.rfact = static_cast<fact>((runs / 3) % 3);
+          prm.nbmin = 1 + runs % 3;
+          prm.ndiv = 2 + runs % 2;
+          gpu.device_mpi = runs % 2 == 0;  // GPU-to-GPU panel broadcast where MPI is CUDA-aware
+          const auto r = run_test(prm, g, gpu);
+          ++runs;
+          if (!g.in_grid) {
+            EXPECT_TRUE(r.skipped);
+            continue;
+          }
+          const std::string what = std::to_string(p) + "x" + std::to_string(q) + (colmajor ? " col " : " row ") +
+                                   tv_code(prm) + " swap " + std::to_string(static_cast<int>(prm.swp)) +
+                                   " N=" + std::to_string(sc.n) + " NB=" + std::to_string(sc.nb);
+          EXPECT_TRUE(r.checked && r.passed) << what << " resid " << r.resid;
+          ASSERT_EQ(r.x.size(), static_cast<std::size_t>(sc.n)) << what;
+          EXPECT_LT(rel_diff(r.x, ref), 1e-11) << what;
+        }
+      }
+    }
+  EXPECT_GT(runs, 0);
+}
+
+// The GPU residual check against the CPU backend's on the same problem, and the combined time.
+TEST(HplCudaMpi, ResidualAgreesWithCpuBackendAndTimeIsTheSlowestRank) {
+  if (!gpu_everywhere()) GTEST_SKIP() << "no CUDA device";
+  const int ws = world_size();
+  const int p = ws >= 4 ? 2 : 1, q = ws / p;
+  const grid g = grid::create(p, q, false);
+  params prm;
+  prm.n = 600;
+  prm.nb = 64;
+  prm.p = p;
+  prm.q = q;
+  run_options gpu, cpu;
+  gpu.be = gpu500::backend::cuda;
+  gpu.gather_x = cpu.gather_x = true;
+  const auto rg = run_test(prm, g, gpu);
+  const auto rc = run_test(prm, g, cpu);
+  ASSERT_TRUE(rg.passed) << rg.resid;
+  ASSERT_TRUE(rc.passed) << rc.resid;
+  EXPECT_LT(rel_diff(rg.x, rc.x), 1e-11);
+  EXPECT_NEAR(rg.norm_a_inf, rc.norm_a_inf, 1e-9 * rc.norm_a_inf);
+  EXPECT_NEAR(rg.norm_a_1, rc.norm_a_1, 1e-9 * rc.norm_a_1);
+  EXPECT_EQ(rg.norm_b, rc.norm_b);
+  double t = rg.time, tmax = 0, tmin = 0;
+  MPI_Allreduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Allreduce(&t, &tmin, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
+  EXPECT_EQ(tmax, tmin);
+  EXPECT_GT(rg.gflops, 0);
 }
 
 int main(int argc, char** argv) {

@@ -1,0 +1,507 @@
+// HPL on a P x Q grid of GPUs, one MPI process per GPU (internal): paper 003's design, distributed.
+//
+// Every process keeps its block-cyclic local part of [A | b] (mp x nq) resident on its GPU,
+// generated there with the jump-ahead generator. Iteration k (panel of jb columns at global
+// column k, owned by process column pcol, top block on process row prow), as the CPU backend
+// (src/hpl/cpu/pdgesv.cpp) but with the trailing matrix on the GPU:
+//   1. the processes of pcol copy their panel rows to pinned host memory and factor them with
+//      the CPU panel code (pivot search across the process column: MAXLOC all-reduce), packing
+//      [ipiv | L1 | L2] in a pinned buffer; process row prow writes the factored top block
+//      (U11 / L11) back into the matrix;
+//   2. the pack goes to a device pack buffer (two of them: the next panel's while the update of
+//      the current one still reads the other) and along each process row with the chosen BCAST
+//      (src/hpl/mpi): GPU to GPU when MPI is CUDA-aware (MPIX_Query_cuda_support; the others
+//      then copy only ipiv to the host), else the pinned host pack is broadcast and uploaded;
+//   3. row swaps of the trailing columns. P = 1: every row is local, the swap kernel of the
+//      1 x 1 path moves them on the GPU (no host round trip). P > 1: the rows a process
+//      contributes to U (and, on prow, the displaced rows) are gathered by a kernel, copied to
+//      the host, exchanged in the process column with the CPU backend's algorithms (binary
+//      exchange / spread-roll / mix, comm::allgather), copied back and scattered by a kernel into
+//      a device U buffer and into the rows they replace. Host staging rather than CUDA-aware
+//      MPI: it works with any MPI (CI runs OpenMPI without CUDA) and keeps one code path;
+//   4. U = L1^-1 U (cuBLAS DTRSM), A2 -= L2 U (cuBLAS DGEMM); prow stores U.
+// Look-ahead (DEPTH >= 1): the owner of panel k+1 first updates those columns, copies the panel
+// down and enqueues the update of the rest; the CPU factors panel k+1 and broadcasts it while
+// the GPU updates. Processes that do not own panel k+1 receive it during their update.
+// Back substitution is distributed as the CPU backend's (block rows from the bottom, partial
+// sums along the process row), with the products on the GPU (DGEMV, DTRSV).
+#include <cublas_v2.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "../cpu/panel.hpp"
+#include "../mpi/comm.hpp"
+#include "../solver.hpp"
+#include "gpu500/core/cuda_check.cuh"
+#include "gpu500/core/error.hpp"
+#include "gpu500/core/timer.hpp"
+#include "kernels.cuh"
+#include "util.cuh"
+
+namespace gpu500::hpl::detail {
+
+void cuda_select_device(const grid& g) {
+  int count = 0;
+  const cudaError_t e = cudaGetDeviceCount(&count);
+  if (e != cudaSuccess || count < 1) {
+    cudaGetLastError();
+    throw resource_error("HPL: --backend cuda needs a CUDA device");
+  }
+  GPU500_CUDA_CHECK(cudaSetDevice(g.local_rank % count));
+}
+
+namespace {
+
+gpu::local_shape shape_of(const params& prm, const grid& g) {
+  gpu::local_shape sh;
+  sh.n = prm.n;
+  sh.nb = prm.nb;
+  sh.p = g.p;
+  sh.q = g.q;
+  sh.myrow = g.myrow;
+  sh.mycol = g.mycol;
+  sh.mp = numroc(prm.n, prm.nb, g.myrow, g.p);
+  sh.nq = numroc(prm.n + 1, prm.nb, g.mycol, g.q);
+  sh.lda = std::max<std::int64_t>(32, (sh.mp + 31) / 32 * 32);
+  if ((sh.lda & (sh.lda - 1)) == 0) sh.lda += 32;  // never a power of two
+  return sh;
+}
+
+class dist_solver {
+ public:
+  dist_solver(const params& prm, const grid& g, const gpu::local_shape& sh, double* a, bool dev_mpi)
+      : prm_(prm), g_(g), dev_mpi_(dev_mpi), sh_(sh), n_(prm.n), nb_(prm.nb), a_(a), lda_(sh.lda), row_(g.comms->row),
+        col_(g.comms->col), all_(g.comms->all), pack_cap_(nb_ + static_cast<std::size_t>(nb_) * nb_ + sh.mp * nb_),
+        hpack0_(pack_cap_), hpack1_(pack_cap_), dpack0_(pack_cap_), dpack1_(pack_cap_),
+        xch_(g.p > 1 ? 2 * static_cast<std::size_t>(nb_) * (sh.nq + 1) : 0),
+        ubuf_(g.p > 1 ? static_cast<std::size_t>(nb_) * std::max<std::int64_t>(1, sh.nq) : 0),
+        idx_(6 * static_cast<std::size_t>(nb_)), hidx_(6 * static_cast<std::size_t>(nb_)), events_(64) {
+    GPU500_CUDA_CHECK(cudaStreamCreateWithFlags(&upd_, cudaStreamNonBlocking));
+    GPU500_CUDA_CHECK(cudaStreamCreateWithFlags(&cpy_, cudaStreamNonBlocking));
+    GPU500_CUBLAS_CHECK(cublasCreate(&h_));
+    GPU500_CUBLAS_CHECK(cublasSetStream(h_, upd_));
+    for (auto* e : {&up_ev_[0], &up_ev_[1], &used_ev_[0], &used_ev_[1], &idx_ev_})
+      GPU500_CUDA_CHECK(cudaEventCreateWithFlags(e, cudaEventDisableTiming));
+  }
+  ~dist_solver() {
+    cublasDestroy(h_);
+    for (auto e : {up_ev_[0], up_ev_[1], used_ev_[0], used_ev_[1], idx_ev_}) cudaEventDestroy(e);
+    cudaStreamDestroy(upd_);
+    cudaStreamDestroy(cpy_);
+  }
+  dist_solver(const dist_solver&) = delete;
+  dist_solver& operator=(const dist_solver&) = delete;
+
+  // Untimed: the first cuBLAS calls of a shape load their kernels (lazy module loading); run the
+  // update shapes once on the zeroed, not yet generated matrix.
+  void warm_up() {
+    const std::int64_t m = sh_.mp - nb_, nc = sh_.nq - nb_;
+    if (m <= 0 || nc <= 0) return;
+    GPU500_CUDA_CHECK(cudaMemsetAsync(a_, 0, sizeof(double) * lda_ * sh_.nq, upd_));
+    const double one = 1.0, minus = -1.0;
+    const int ld = static_cast<int>(lda_);
+    for (std::int64_t w : {nc, nc / 8, std::min<std::int64_t>(nc, nb_)}) {
+      if (w <= 0) continue;
+      GPU500_CUBLAS_CHECK(cublasDtrsm(h_, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT, nb_,
+                                      static_cast<int>(w), &one, a_, ld, a_ + nb_ * lda_, ld));
+      GPU500_CUBLAS_CHECK(cublasDgemm(h_, CUBLAS_OP_N, CUBLAS_OP_N, static_cast<int>(m), static_cast<int>(w), nb_,
+                                      &minus, a_ + nb_, ld, a_ + nb_ * lda_, ld, &one, a_ + nb_ + nb_ * lda_, ld));
+    }
+    GPU500_CUDA_CHECK(cudaStreamSynchronize(upd_));
+  }
+
+  int solve(std::vector<double>& x, std::vector<iter_time>* iters) {
+    x.assign(n_, 0.0);
+    if (n_ == 0) return 0;
+    const bool lookahead = prm_.depth >= 1;
+    int cur = 0;
+    if (g_.mycol == owner_of(0, nb_, g_.q)) {
+      panel_down(0, cur);
+      GPU500_CUDA_CHECK(cudaStreamSynchronize(cpy_));
+      factor(0, cur);
+    }
+    share(0, cur, false);
+    for (std::int64_t k = 0; k < n_; k += nb_) {
+      const int jb = width(k), nxt = 1 - cur;
+      const std::int64_t k1 = k + jb;
+      const std::int64_t c_next = local_start(k1, nb_, g_.mycol, g_.q);
+      iter_time t;
+      t.k = k;
+      const double w0 = wall_time();
+      prepare_swaps(k, jb, cur);
+      if (k1 < n_ && lookahead && g_.mycol == owner_of(k1, nb_, g_.q)) {
+        const std::int64_t c_rest = c_next + width(k1);
+        update(k, jb, cur, c_next, c_rest);
+        panel_down(k1, nxt);
+        update(k, jb, cur, c_rest, sh_.nq);
+        used(cur);
+        const double tw = wall_time();
+        GPU500_CUDA_CHECK(cudaStreamSynchronize(cpy_));
+        const double tp = wall_time();
+        t.wait = tp - tw;
+        factor(k1, nxt);
+        t.panel = wall_time() - tp;
+        const double tb = wall_time();
+        share(k1, nxt, /*root_async=*/true);
+        t.bcast = wall_time() - tb;
+      } else {
+        update(k, jb, cur, c_next, sh_.nq);
+        used(cur);
+        if (k1 < n_) {
+          if (g_.mycol == owner_of(k1, nb_, g_.q)) {  // no look-ahead: after the whole update
+            const double tw = wall_time();
+            panel_down(k1, nxt);
+            GPU500_CUDA_CHECK(cudaStreamSynchronize(cpy_));
+            const double tp = wall_time();
+            t.wait = tp - tw;
+            factor(k1, nxt);
+            t.panel = wall_time() - tp;
+          }
+          const double tb = wall_time();
+          share(k1, nxt, false);
+          t.bcast = wall_time() - tb;
+        }
+      }
+      const double ts = wall_time();
+      row_.wait_sends();
+      t.bcast += wall_time() - ts;
+      t.total = wall_time() - w0;
+      if (iters) iters->push_back(t);
+      cur = nxt;
+    }
+    back_substitution(x);
+    return zero_;
+  }
+
+ private:
+  int width(std::int64_t k) const { return static_cast<int>(std::min<std::int64_t>(nb_, n_ - k)); }
+  double* hpack(int s) { return s ? hpack1_.p : hpack0_.p; }
+  double* dpack(int s) { return s ? dpack1_.p : dpack0_.p; }
+  double* col(std::int64_t j) { return a_ + j * lda_; }
+  // Local index of the first panel row below the top block (as the CPU backend's o_first).
+  std::int64_t o_first(std::int64_t k, int jb) const {
+    const std::int64_t ii = local_start(k, nb_, g_.myrow, g_.p);
+    return g_.myrow == owner_of(k, nb_, g_.p) ? ii + jb : ii;
+  }
+  std::int64_t pack_size(std::int64_t k, int jb) const {
+    return jb + static_cast<std::int64_t>(jb) * jb + (sh_.mp - o_first(k, jb)) * jb;
+  }
+
+  // Panel k's local rows down into pack s, where the factorisation works in place: the top
+  // block (process row prow) into the L1 slot, the rows below into the L2 slot (ld mo). After the
+  // update queued so far.
+  void panel_down(std::int64_t k, int s) {
+    const int jb = width(k);
+    const std::int64_t ii = local_start(k, nb_, g_.myrow, g_.p), jj = local_start(k, nb_, g_.mycol, g_.q);
+    const std::int64_t of = o_first(k, jb), mo = sh_.mp - of;
+    GPU500_CUDA_CHECK(cudaEventSynchronize(up_ev_[s]));  // the pack's last upload is done
+    double* t = hpack(s) + jb;
+    double* l2 = t + static_cast<std::int64_t>(jb) * jb;
+    GPU500_CUDA_CHECK(cudaStreamWaitEvent(cpy_, events_.record(upd_)));
+    if (g_.myrow == owner_of(k, nb_, g_.p))
+      GPU500_CUDA_CHECK(cudaMemcpy2DAsync(t, sizeof(double) * jb, col(jj) + ii, sizeof(double) * lda_,
+                                          sizeof(double) * jb, jb, cudaMemcpyDeviceToHost, cpy_));
+    if (mo > 0)
+      GPU500_CUDA_CHECK(cudaMemcpy2DAsync(l2, sizeof(double) * mo, col(jj) + of, sizeof(double) * lda_,
+                                          sizeof(double) * mo, jb, cudaMemcpyDeviceToHost, cpy_));
+  }
+
+  // Factor panel k (processes of its process column), in place in pack s (after panel_down).
+  void factor(std::int64_t k, int s) {
+    const int jb = width(k);
+    const std::int64_t ii = local_start(k, nb_, g_.myrow, g_.p), jj = local_start(k, nb_, g_.mycol, g_.q);
+    const int prow = owner_of(k, nb_, g_.p);
+    const std::int64_t of = o_first(k, jb), mo = sh_.mp - of;
+    double* buf = hpack(s);
+    double* t = buf + jb;
+    col_.bcast(t, static_cast<long>(jb) * jb, prow);
+    panel_view pv;
+    pv.jb = jb;
+    pv.k = k;
+    pv.t = t;
+    pv.o = t + static_cast<std::int64_t>(jb) * jb;
+    pv.ldo = std::max<std::int64_t>(1, mo);
+    pv.mo = mo;
+    pv.o_first = of;
+    pv.nb = nb_;
+    pv.myrow = g_.myrow;
+    pv.nprow = g_.p;
+    pv.col = &col_;
+    const panel_opts po{prm_.pfact, prm_.rfact, prm_.nbmin, prm_.ndiv, /*threads=*/0};
+    int zero = 0;
+    const auto ipiv = factor_panel(pv, po, &zero);
+    zero_ += zero;
+    for (int j = 0; j < jb; ++j) buf[j] = static_cast<double>(ipiv[j]);
+    if (g_.myrow == prow)  // U11 / L11 back into the matrix (U is read by the back substitution)
+      GPU500_CUDA_CHECK(cudaMemcpy2DAsync(col(jj) + ii, sizeof(double) * lda_, t, sizeof(double) * jb,
+                                          sizeof(double) * jb, jb, cudaMemcpyHostToDevice, cpy_));
+  }
+
+  // Pack s to every process of the row and onto every GPU (the update stream waits for it).
+  // Host mode: the owner uploads, the pinned pack is broadcast, the others upload. Device mode
+  // (CUDA-aware MPI): the owner uploads, the device pack is broadcast GPU to GPU, the others
+  // fetch only ipiv back to the host (the swap plan).
+  void share(std::int64_t k, int s, bool root_async) {
+    const int jb = width(k);
+    const int pcol = owner_of(k, nb_, g_.q);
+    const bool owner = g_.mycol == pcol;
+    const long len = static_cast<long>(pack_size(k, jb));
+    if (owner) upload(k, s);
+    if (!dev_mpi_) {
+      if (!owner) GPU500_CUDA_CHECK(cudaEventSynchronize(up_ev_[s]));  // the pinned pack is free
+      row_.bcast_panel(hpack(s), len, pcol, prm_.bc, root_async && owner);
+      if (!owner) upload(k, s);
+      return;
+    }
+    // The device pack is written by the upload (owner) or is free once the updates that read it
+    // are done (others).
+    GPU500_CUDA_CHECK(cudaEventSynchronize(owner ? up_ev_[s] : used_ev_[s]));
+    row_.bcast_panel(dpack(s), len, pcol, prm_.bc, root_async && owner);
+    if (!owner) {
+      GPU500_CUDA_CHECK(cudaEventSynchronize(up_ev_[s]));  // the pinned pack is free
+      GPU500_CUDA_CHECK(cudaMemcpyAsync(hpack(s), dpack(s), sizeof(double) * jb, cudaMemcpyDeviceToHost, cpy_));
+      GPU500_CUDA_CHECK(cudaStreamSynchronize(cpy_));
+    }
+  }
+
+  // Pack s up to the device once the updates that read the previous panel there are done; the
+  // update stream waits for it.
+  void upload(std::int64_t k, int s) {
+    GPU500_CUDA_CHECK(cudaStreamWaitEvent(cpy_, used_ev_[s]));
+    GPU500_CUDA_CHECK(cudaMemcpyAsync(dpack(s), hpack(s), sizeof(double) * pack_size(k, width(k)),
+                                      cudaMemcpyHostToDevice, cpy_));
+    GPU500_CUDA_CHECK(cudaEventRecord(up_ev_[s], cpy_));
+    GPU500_CUDA_CHECK(cudaStreamWaitEvent(upd_, up_ev_[s]));
+  }
+  void used(int s) { GPU500_CUDA_CHECK(cudaEventRecord(used_ev_[s], upd_)); }
+
+  // The swaps of panel k (ipiv at the head of pack s). P = 1: the (dest, src) row moves go to
+  // the device for the swap kernel; P > 1: the plan is kept for the exchanges.
+  void prepare_swaps(std::int64_t k, int jb, int s) {
+    std::vector<std::int64_t> ipiv(jb);
+    for (int j = 0; j < jb; ++j) ipiv[j] = static_cast<std::int64_t>(hpack(s)[j]);
+    plan_ = plan_swaps(k, jb, ipiv.data());
+    if (g_.p > 1) return;
+    std::vector<std::int64_t> dst, src;
+    for (int t = 0; t < jb; ++t)
+      if (plan_.u_src[t] != k + t) dst.push_back(k + t), src.push_back(plan_.u_src[t]);
+    for (const auto& [d, sr] : plan_.moved) dst.push_back(d), src.push_back(sr);
+    npairs_ = static_cast<int>(dst.size());
+    dst.insert(dst.end(), src.begin(), src.end());
+    put_indices(dst);
+  }
+  // Index list to the device (idx_), through the pinned staging buffer, on the update stream.
+  void put_indices(const std::vector<std::int64_t>& h) {
+    GPU500_EXPECTS(h.size() <= 6 * static_cast<std::size_t>(nb_), "HPL: too many swap indices");
+    GPU500_CUDA_CHECK(cudaEventSynchronize(idx_ev_));  // the staging buffer's last copy is done
+    std::copy(h.begin(), h.end(), hidx_.p);
+    if (!h.empty())
+      GPU500_CUDA_CHECK(cudaMemcpyAsync(idx_.p, hidx_.p, sizeof(std::int64_t) * h.size(), cudaMemcpyHostToDevice, upd_));
+    GPU500_CUDA_CHECK(cudaEventRecord(idx_ev_, upd_));
+  }
+
+  // Swap and update local columns [c0, c1) with panel k (pack s on the device).
+  void update(std::int64_t k, int jb, int s, std::int64_t c0, std::int64_t c1) {
+    const std::int64_t nc = c1 - c0;
+    if (nc <= 0) return;
+    const int prow = owner_of(k, nb_, g_.p);
+    const std::int64_t ii = local_start(k, nb_, g_.myrow, g_.p), of = o_first(k, jb), mo = sh_.mp - of;
+    const double* l1 = dpack(s) + jb;
+    const double* l2 = l1 + static_cast<std::int64_t>(jb) * jb;
+    const double one = 1.0, minus = -1.0;
+    const int ld = static_cast<int>(lda_), inc = static_cast<int>(nc);
+    double* u = col(c0) + ii;  // P = 1: U in place (ii = k)
+    int ldu = ld;
+    if (g_.p == 1) {
+      gpu::swap_rows(a_, lda_, c0, c1, idx_.p, idx_.p + npairs_, npairs_, upd_);
+    } else {
+      exchange(k, jb, c0, nc);
+      u = ubuf_.p;
+      ldu = jb;
+    }
+    GPU500_CUBLAS_CHECK(cublasDtrsm(h_, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT, jb,
+                                    inc, &one, l1, jb, u, ldu));
+    if (mo > 0)
+      GPU500_CUBLAS_CHECK(cublasDgemm(h_, CUBLAS_OP_N, CUBLAS_OP_N, static_cast<int>(mo), inc, jb, &minus, l2,
+                                      static_cast<int>(mo), u, ldu, &one, col(c0) + of, ld));
+    if (g_.p > 1 && g_.myrow == prow)
+      GPU500_CUDA_CHECK(cudaMemcpy2DAsync(col(c0) + ii, sizeof(double) * lda_, ubuf_.p, sizeof(double) * jb,
+                                          sizeof(double) * jb, nc, cudaMemcpyDeviceToDevice, upd_));
+  }
+
+  // P > 1: the rows of U (into ubuf_, jb x nc) and the displaced rows (into the matrix) of local
+  // columns [c0, c0 + nc), exchanged in the process column through host memory. Records are
+  // [code, row (nc)]: code < jb is U row `code`, code >= jb the row going to position code - jb.
+  void exchange(std::int64_t k, int jb, std::int64_t c0, std::int64_t nc) {
+    const int prow = owner_of(k, nb_, g_.p);
+    std::vector<std::int64_t> rows;
+    std::vector<double> codes;
+    for (int u = 0; u < jb; ++u)
+      if (owner_of(plan_.u_src[u], nb_, g_.p) == g_.myrow)
+        rows.push_back(local_of(plan_.u_src[u], nb_, g_.p)), codes.push_back(u);
+    if (g_.myrow == prow)
+      for (const auto& [dest, src] : plan_.moved)
+        rows.push_back(local_of(src, nb_, g_.p)), codes.push_back(static_cast<double>(jb + dest));
+    const std::int64_t rec = nc + 1;
+    std::vector<double> mine(codes.size() * rec);
+    if (!rows.empty()) {
+      put_indices(rows);
+      gpu::gather_rows(a_, lda_, c0, nc, idx_.p, static_cast<int>(rows.size()), xch_.p, upd_);
+      GPU500_CUDA_CHECK(cudaMemcpyAsync(mine.data(), xch_.p, sizeof(double) * mine.size(), cudaMemcpyDeviceToHost, upd_));
+    }
+    GPU500_CUDA_CHECK(cudaStreamSynchronize(upd_));
+    for (std::size_t r = 0; r < codes.size(); ++r) mine[r * rec] = codes[r];
+    const bool bin = prm_.swp == swap::bin_exch || (prm_.swp == swap::mix && nc <= prm_.swap_threshold);
+    const auto all = col_.allgather(mine, bin);
+    GPU500_EXPECTS(all.size() % rec == 0 && all.size() / rec <= 2 * static_cast<std::size_t>(nb_),
+                   "HPL row swap: malformed exchange");
+    std::vector<std::int64_t> put;  // [record indices | targets]
+    std::vector<std::int64_t> tgt;
+    for (std::size_t r = 0; r * rec < all.size(); ++r) {
+      const auto code = static_cast<std::int64_t>(all[r * rec]);
+      if (code < jb) {
+        put.push_back(static_cast<std::int64_t>(r)), tgt.push_back(-code - 1);
+      } else if (owner_of(code - jb, nb_, g_.p) == g_.myrow) {
+        put.push_back(static_cast<std::int64_t>(r)), tgt.push_back(local_of(code - jb, nb_, g_.p));
+      }
+    }
+    const int nput = static_cast<int>(put.size());
+    put.insert(put.end(), tgt.begin(), tgt.end());
+    GPU500_CUDA_CHECK(cudaMemcpyAsync(xch_.p, all.data(), sizeof(double) * all.size(), cudaMemcpyHostToDevice, upd_));
+    put_indices(put);
+    gpu::scatter_rows(xch_.p, nc, idx_.p, idx_.p + nput, nput, a_, lda_, c0, ubuf_.p, jb, upd_);
+    GPU500_CUDA_CHECK(cudaStreamSynchronize(upd_));  // `all` (pageable) must outlive its copy
+  }
+
+  // U x = y, block row by block row from the bottom (as the CPU backend); products on the GPU.
+  void back_substitution(std::vector<double>& x) {
+    const int cb = owner_of(n_, nb_, g_.q);
+    const std::int64_t lb = local_of(n_, nb_, g_.q);
+    const std::int64_t ncol_a = numroc(n_, nb_, g_.mycol, g_.q);
+    dev_ptr<double> xl(static_cast<std::size_t>(std::max<std::int64_t>(1, sh_.nq))), sd(nb_);
+    GPU500_CUDA_CHECK(cudaMemsetAsync(xl.p, 0, sizeof(double) * std::max<std::int64_t>(1, sh_.nq), upd_));
+    std::vector<double> s(nb_);
+    const double one = 1.0, minus = -1.0;
+    const int ld = static_cast<int>(lda_);
+    for (std::int64_t k0 = (n_ - 1) / nb_ * nb_; k0 >= 0; k0 -= nb_) {
+      const int w = width(k0);
+      const int prow = owner_of(k0, nb_, g_.p), pcol = owner_of(k0, nb_, g_.q);
+      if (g_.myrow == prow) {
+        const std::int64_t li = local_of(k0, nb_, g_.p);
+        if (g_.mycol == cb)
+          GPU500_CUDA_CHECK(cudaMemcpyAsync(sd.p, col(lb) + li, sizeof(double) * w, cudaMemcpyDeviceToDevice, upd_));
+        else
+          GPU500_CUDA_CHECK(cudaMemsetAsync(sd.p, 0, sizeof(double) * w, upd_));
+        const std::int64_t cs = local_start(k0 + w, nb_, g_.mycol, g_.q);
+        if (ncol_a > cs)
+          GPU500_CUBLAS_CHECK(cublasDgemv(h_, CUBLAS_OP_N, w, static_cast<int>(ncol_a - cs), &minus, col(cs) + li, ld,
+                                          xl.p + cs, 1, &one, sd.p, 1));
+        GPU500_CUDA_CHECK(cudaMemcpyAsync(s.data(), sd.p, sizeof(double) * w, cudaMemcpyDeviceToHost, upd_));
+        GPU500_CUDA_CHECK(cudaStreamSynchronize(upd_));
+        row_.allreduce_sum(s.data(), w);
+        if (g_.mycol == pcol) {
+          const std::int64_t lc = local_of(k0, nb_, g_.q);
+          GPU500_CUDA_CHECK(cudaMemcpyAsync(sd.p, s.data(), sizeof(double) * w, cudaMemcpyHostToDevice, upd_));
+          GPU500_CUBLAS_CHECK(cublasDtrsv(h_, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, w,
+                                          col(lc) + li, ld, sd.p, 1));
+          GPU500_CUDA_CHECK(cudaMemcpyAsync(s.data(), sd.p, sizeof(double) * w, cudaMemcpyDeviceToHost, upd_));
+          GPU500_CUDA_CHECK(cudaStreamSynchronize(upd_));
+          std::copy(s.begin(), s.begin() + w, x.begin() + k0);
+        }
+      }
+      const int root = prm_.pmap_col_major ? pcol * g_.p + prow : prow * g_.q + pcol;
+      all_.bcast(x.data() + k0, w, root);
+      if (g_.mycol == pcol) {
+        GPU500_CUDA_CHECK(cudaMemcpyAsync(xl.p + local_of(k0, nb_, g_.q), x.data() + k0, sizeof(double) * w,
+                                          cudaMemcpyHostToDevice, upd_));
+        GPU500_CUDA_CHECK(cudaStreamSynchronize(upd_));
+      }
+    }
+  }
+
+  const params& prm_;
+  const grid& g_;
+  bool dev_mpi_;  // panel broadcast between device buffers (CUDA-aware MPI)
+  const gpu::local_shape& sh_;
+  std::int64_t n_;
+  int nb_;
+  double* a_;
+  std::int64_t lda_;
+  const comm& row_;
+  const comm& col_;
+  const comm& all_;
+  std::size_t pack_cap_;
+  host_pinned<double> hpack0_, hpack1_;
+  dev_ptr<double> dpack0_, dpack1_;
+  dev_ptr<double> xch_, ubuf_;
+  dev_ptr<std::int64_t> idx_;
+  host_pinned<std::int64_t> hidx_;
+  event_pool events_;
+  cudaStream_t upd_{}, cpy_{};
+  cublasHandle_t h_{};
+  cudaEvent_t up_ev_[2] = {}, used_ev_[2] = {}, idx_ev_{};
+  swap_plan plan_;
+  int npairs_ = 0;
+  int zero_ = 0;
+};
+
+// The residual check on the GPUs: [A | b] regenerated, local pieces by the check's own kernels
+// (kernels.cu: residual_local), reductions and norms by finish_check (shared with the CPU check).
+void check_dist(const params& prm, const grid& g, const gpu::local_shape& sh, const double* a,
+                const std::vector<double>& x, test_result& r) {
+  const std::int64_t n = prm.n, nqa = numroc(n, prm.nb, g.mycol, g.q);
+  dev_ptr<double> dx(std::max<std::int64_t>(1, n)), drows(std::max<std::int64_t>(1, 2 * sh.mp)),
+      dcols(std::max<std::int64_t>(1, nqa));
+  if (n > 0) GPU500_CUDA_CHECK(cudaMemcpy(dx.p, x.data(), sizeof(double) * n, cudaMemcpyHostToDevice));
+  gpu::residual_local(a, sh, nqa, dx.p, drows.p, dcols.p, nullptr);
+  std::vector<double> rows(2 * sh.mp), cols(nqa), b(sh.mp);
+  if (sh.mp > 0) GPU500_CUDA_CHECK(cudaMemcpy(rows.data(), drows.p, sizeof(double) * 2 * sh.mp, cudaMemcpyDeviceToHost));
+  if (nqa > 0) GPU500_CUDA_CHECK(cudaMemcpy(cols.data(), dcols.p, sizeof(double) * nqa, cudaMemcpyDeviceToHost));
+  double bmax = 0;
+  if (g.mycol == owner_of(n, prm.nb, g.q) && sh.mp > 0) {
+    GPU500_CUDA_CHECK(cudaMemcpy(b.data(), a + local_of(n, prm.nb, g.q) * sh.lda, sizeof(double) * sh.mp,
+                                 cudaMemcpyDeviceToHost));
+    for (std::int64_t i = 0; i < sh.mp; ++i) {
+      rows[i] -= b[i];
+      bmax = std::max(bmax, std::fabs(b[i]));
+    }
+  }
+  finish_check(prm, g, rows, std::move(cols), bmax, x, r);
+}
+
+}  // namespace
+
+void cuda_run_dist(const params& prm, const grid& g, const run_options& opt, test_result& r) {
+  if (prm.nb > 2048) throw usage_error("the CUDA backend of HPL needs NB <= 2048");
+  const auto sh = shape_of(prm, g);
+  if (sh.mp > INT32_MAX / 2 || sh.nq > INT32_MAX / 2) throw usage_error("the CUDA backend of HPL needs local sizes < 2^30");
+  dev_ptr<double> a(static_cast<std::size_t>(sh.lda) * sh.nq);
+  std::vector<double> x;
+  const auto& c = *g.comms;
+  double t = 0;
+  {
+    // Device-to-device broadcast only where every process of the grid can do it.
+    double host_only = opt.device_mpi && device_mpi_available() ? 0 : 1;
+    c.all.allreduce_max(&host_only, 1);
+    dist_solver s(prm, g, sh, a.p, host_only == 0 && g.q > 1);
+    s.warm_up();
+    gpu::generate_local(a.p, sh, nullptr);
+    GPU500_CUDA_CHECK(cudaDeviceSynchronize());
+    c.all.barrier();
+    const double t0 = wall_time();
+    s.solve(x, opt.timing ? &r.iters : nullptr);
+    GPU500_CUDA_CHECK(cudaDeviceSynchronize());
+    t = wall_time() - t0;
+  }
+  c.all.allreduce_max(&t, 1);
+  r.time = t;
+  gpu::generate_local(a.p, sh, nullptr);
+  GPU500_CUDA_CHECK(cudaDeviceSynchronize());
+  check_dist(prm, g, sh, a.p, x, r);
+  r.x = std::move(x);
+}
+
+}  // namespace gpu500::hpl::detail
