@@ -50,8 +50,9 @@ struct csr {
   }
 };
 
-/// Kernel 1 on the host (OpenMP): degree count, prefix sum, fill. Weights are copied when the
-/// edge list has them. The vertex count is el.num_vertices; an endpoint outside [0, n) throws
+/// Kernel 1 on the host (OpenMP): a two-level counting sort of the arcs by tail (vertex blocks,
+/// then rows; no atomics). Weights are copied when the edge list has them. Within a row, arcs
+/// keep edge-list order, whatever the thread count. The vertex count is el.num_vertices; an endpoint outside [0, n) throws
 /// usage_error naming the edge. With V = uint32 the vertex count must fit in 32 bits.
 template <class V>
 csr<V> build_csr(const edge_list& el);
@@ -70,7 +71,7 @@ extern template index_t reached_edges<std::uint32_t>(csr_view<std::uint32_t>, st
 extern template index_t reached_edges<std::int64_t>(csr_view<std::int64_t>, std::span<const std::int64_t>, int);
 
 /// Bytes build_csr needs for an edge list of m edges on n vertices (offsets, columns, weights,
-/// per-thread scratch), for memory checks before a run.
+/// and the sort's temporary buckets, 12 or 16 bytes per arc), for memory checks before a run.
 std::size_t csr_bytes(index_t n, index_t m, std::size_t vertex_bytes, bool weighted);
 
 }  // namespace gpu500::graph

@@ -1,12 +1,13 @@
-// Kernel 1 on the host: edge list -> CSR with both directions, self-loops dropped, duplicates kept.
-// Three parallel passes as the reference does (degree count, prefix sum, fill); the fill uses one
-// atomic cursor per vertex, so neighbour order within a row is unspecified.
+// Kernel 1 on the host: edge list -> CSR with both directions, self-loops dropped, duplicates kept,
+// by the stable two-level counting sort of gpu500/graph/arc_sort.hpp (no atomics): within a row,
+// arcs keep edge-list order whatever the thread count.
 #include <omp.h>
 
 #include <atomic>
 #include <limits>
 
 #include "gpu500/core/error.hpp"
+#include "gpu500/graph/arc_sort.hpp"
 #include "gpu500/graph/csr.hpp"
 
 namespace gpu500::graph {
@@ -20,64 +21,45 @@ csr<V> build_csr(const edge_list& el) {
   if (static_cast<std::uint64_t>(n) > static_cast<std::uint64_t>(std::numeric_limits<V>::max()))
     throw usage_error("graph: " + std::to_string(n) + " vertices do not fit the " + std::to_string(8 * sizeof(V)) +
                       "-bit vertex ids");
-  csr<V> g;
-  g.num_vertices = n;
-  g.offsets.assign(static_cast<std::size_t>(n) + 1, 0);
-  // Degree pass (into offsets[v + 1]) with a range check of every endpoint.
-  std::vector<std::atomic<index_t>> deg(static_cast<std::size_t>(n));
-  index_t bad = -1;
-#pragma omp parallel for schedule(static)
-  for (index_t v = 0; v < n; ++v) deg[v].store(0, std::memory_order_relaxed);
-#pragma omp parallel for schedule(static)
+  // One pass of its own finds the first edge with an endpoint outside [0, n) (the sort's emitter
+  // then needs no checks) and counts the self-loops (to size the arrays).
+  index_t bad = std::numeric_limits<index_t>::max(), loops = 0;
+  const std::int64_t* src = el.src.data();
+  const std::int64_t* dst = el.dst.data();
+  const auto un = static_cast<std::uint64_t>(n);
+#pragma omp parallel for schedule(static) reduction(min : bad) reduction(+ : loops)
   for (index_t i = 0; i < m; ++i) {
-    const std::int64_t u = el.src[i], v = el.dst[i];
-    if (u < 0 || u >= n || v < 0 || v >= n) {
-#pragma omp critical(gpu500_csr_bad)
-      bad = (bad < 0 || i < bad) ? i : bad;
-      continue;
-    }
-    if (u == v) continue;
-    deg[u].fetch_add(1, std::memory_order_relaxed);
-    deg[v].fetch_add(1, std::memory_order_relaxed);
+    if ((static_cast<std::uint64_t>(src[i]) >= un) | (static_cast<std::uint64_t>(dst[i]) >= un)) bad = std::min(bad, i);
+    loops += src[i] == dst[i];
   }
-  if (bad >= 0)
+  if (bad != std::numeric_limits<index_t>::max())
     throw usage_error("graph: edge " + std::to_string(bad) + " (" + std::to_string(el.src[bad]) + ", " +
                       std::to_string(el.dst[bad]) + ") has an endpoint outside [0, " + std::to_string(n) + ")");
-  // Prefix sum (parallel, two passes over per-thread blocks).
-  const int nt = omp_get_max_threads();
-  std::vector<index_t> partial(static_cast<std::size_t>(nt) + 1, 0);
-#pragma omp parallel num_threads(nt)
-  {
-    const int t = omp_get_thread_num(), T = omp_get_num_threads();
-    const index_t lo = n * t / T, hi = n * (t + 1) / T;
-    index_t s = 0;
-    for (index_t v = lo; v < hi; ++v) s += deg[v].load(std::memory_order_relaxed);
-    partial[t + 1] = s;
-#pragma omp barrier
-#pragma omp single
-    for (int k = 0; k < T; ++k) partial[k + 1] += partial[k];
-    s = partial[t];
-    for (index_t v = lo; v < hi; ++v) {
-      g.offsets[v] = s;
-      s += deg[v].load(std::memory_order_relaxed);
-      deg[v].store(g.offsets[v], std::memory_order_relaxed);  // becomes the fill cursor
-    }
-    if (t == T - 1) g.offsets[n] = s;
-  }
-  if (n == 0) g.offsets[0] = 0;
-  const index_t arcs = g.offsets[n];
+  csr<V> g;
+  g.num_vertices = n;
+  const bool weighted = el.weighted();
+  const float* wt = weighted ? el.weight.data() : nullptr;
+  auto emit = [src, dst, wt](index_t i, auto&& out) {
+    const std::int64_t u = src[i], v = dst[i];
+    if (u == v) return;
+    const float w = wt ? wt[i] : 0.f;
+    out(u, static_cast<V>(v), w);
+    out(v, static_cast<V>(u), w);
+  };
+  const index_t arcs = 2 * (m - loops);
+  g.offsets.resize(static_cast<std::size_t>(n) + 1);
   g.columns.resize(static_cast<std::size_t>(arcs));
-  if (el.weighted()) g.weights.resize(static_cast<std::size_t>(arcs));
-#pragma omp parallel for schedule(static)
-  for (index_t i = 0; i < m; ++i) {
-    const std::int64_t u = el.src[i], v = el.dst[i];
-    if (u == v) continue;
-    const index_t pu = deg[u].fetch_add(1, std::memory_order_relaxed);
-    const index_t pv = deg[v].fetch_add(1, std::memory_order_relaxed);
-    g.columns[pu] = static_cast<V>(v);
-    g.columns[pv] = static_cast<V>(u);
-    if (el.weighted()) g.weights[pu] = g.weights[pv] = el.weight[i];
-  }
+  if (weighted) g.weights.resize(static_cast<std::size_t>(arcs));
+  V* col = g.columns.data();
+  float* w = weighted ? g.weights.data() : nullptr;
+  const auto slices = even_slices(m, std::max(1, omp_get_max_threads()));
+  if (w)
+    sort_arcs_by_key<V>(n, arcs, slices, emit, g.offsets.data(), [col, w](index_t p, V h, float x) {
+      col[p] = h;
+      w[p] = x;
+    });
+  else
+    sort_arcs_by_key<V>(n, arcs, slices, emit, g.offsets.data(), [col](index_t p, V h, float) { col[p] = h; });
   return g;
 }
 
@@ -102,8 +84,12 @@ template csr<std::int64_t> build_csr<std::int64_t>(const edge_list&);
 
 std::size_t csr_bytes(index_t n, index_t m, std::size_t vertex_bytes, bool weighted) {
   const auto arcs = static_cast<std::size_t>(2 * m);
-  return static_cast<std::size_t>(n + 1) * sizeof(index_t) * 2 /* offsets + cursors */ +
-         arcs * (vertex_bytes + (weighted ? sizeof(float) : 0));
+  // offsets, columns (+ weights), and the buckets of the two-level counting sort (head, tail
+  // offset, weight per arc), freed when build_csr returns.
+  const std::size_t bucket_arc_bytes =
+      vertex_bytes == 8 ? arc_sort_bytes_per_arc<std::int64_t> : arc_sort_bytes_per_arc<std::uint32_t>;
+  return static_cast<std::size_t>(n + 1) * sizeof(index_t) + arcs * (vertex_bytes + (weighted ? sizeof(float) : 0)) +
+         arcs * bucket_arc_bytes;
 }
 
 }  // namespace gpu500::graph

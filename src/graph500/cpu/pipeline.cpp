@@ -47,11 +47,10 @@ class cpu_pipeline final : public pipeline {
     GPU500_EXPECTS(edges_.num_vertices > 0, "generate() before construct()");
     stopwatch sw;
     g_ = graph::build_csr<V>(edges_);
+    edges_ = {};  // kernel 1 owns the graph from here; the edge list is no longer needed
     bfs_.emplace(g_.view(), opts_.bfs);
     if (params_.weights) sssp_.emplace(g_.view(), opts_.sssp);
-    const double t = sw.seconds();
-    edges_ = {};  // kernel 1 owns the graph from here; the edge list is no longer needed
-    return t;
+    return sw.seconds();
   }
 
   bool has_edges(index_t v) const override { return g_.degree(v) > 0; }
@@ -93,11 +92,12 @@ std::size_t cpu_pipeline_bytes(const graph::kronecker_params& p, int vertex_bits
   const index_t n = p.num_vertices(), m = p.num_edges();
   const std::size_t csr = graph::csr_bytes(n, m, static_cast<std::size_t>(vertex_bits / 8), p.weights);
   // As the engines document it (bfs.hpp, sssp.hpp): BFS 8 + 2 id widths per vertex (+ bitmaps);
-  // SSSP 64 + 3 id widths per vertex and its own 8-byte copy of every arc; the validator's level
-  // map, marks and frontiers (~24 per vertex).
+  // SSSP 64 + 3 id widths per vertex and its own 8-byte copy of every arc, plus, while it is built,
+  // 4 bytes per arc and 16 per vertex (its sort's buckets are those of csr_bytes, freed by then);
+  // the validator's level map, marks and frontiers (~24 per vertex).
   const std::size_t id = static_cast<std::size_t>(vertex_bits / 8);
-  const std::size_t per_vertex = (8 + 2 * id + 1) + (p.weights ? 64 + 3 * id : 0) + 24;
-  const std::size_t sssp_arcs = p.weights ? static_cast<std::size_t>(2 * m) * 8 : 0;
+  const std::size_t per_vertex = (8 + 2 * id + 1) + (p.weights ? 64 + 3 * id + 16 : 0) + 24;
+  const std::size_t sssp_arcs = p.weights ? static_cast<std::size_t>(2 * m) * (8 + 4) : 0;
   return edge_list_bytes(p) + csr + static_cast<std::size_t>(n) * per_vertex + sssp_arcs;
 }
 

@@ -45,6 +45,7 @@
 
 #include "gpu500/core/cli.hpp"
 #include "gpu500/core/error.hpp"
+#include "gpu500/graph/arc_sort.hpp"
 #include "gpu500/sssp/sssp.hpp"
 
 namespace gpu500::sssp {
@@ -104,7 +105,7 @@ struct cpu_engine<V>::impl {
 
   graph::csr_view<V> g;
   cpu_options opt;
-  std::vector<arc_t> arcs_;
+  graph::raw_array<arc_t> arcs_;  // not value-initialised: every arc is placed once
   std::vector<row_t> rows_;                   // by internal id
   std::vector<std::uint32_t> new_of, old_of;  // internal id <-> graph id
   index_t n = 0;
@@ -130,23 +131,39 @@ struct cpu_engine<V>::impl {
     if (static_cast<std::uint64_t>(n) >= (std::uint64_t{1} << 32))
       throw usage_error("sssp cpu engine: " + std::to_string(n) +
                         " vertices; the packed (distance, parent) word holds parents below 2^32");
-    // Weights: non-negative and finite; their maximum sizes the circular bucket array.
+    relabel();
+    // One pass over the rows: the heads in internal ids (for build_rows), weights non-negative and finite (their maximum sizes the circular
+    // bucket array, their mean the adaptive delta), the vertices with edges, and whether the graph
+    // is symmetric (build_rows' fast path): the sums over all arcs of an order-independent hash of
+    // (tail, head, weight) and of (head, tail, weight) agree for a symmetric multiset of arcs.
     const index_t arcs = g.num_arcs();
     const float* w = g.weights;
     float mx = 0.f;
     double sum = 0.0;
-    index_t bad = -1;
-#pragma omp parallel for schedule(static) reduction(max : mx) reduction(+ : sum) reduction(max : bad)
-    for (index_t k = 0; k < arcs; ++k) {
-      if (!(w[k] >= 0.f) || !std::isfinite(w[k])) bad = std::max(bad, k);
-      mx = std::max(mx, w[k]);
-      sum += w[k];
+    index_t bad = -1, active = 0;
+    std::uint64_t fwd = 0, rev = 0;
+    heads_.allocate(static_cast<std::size_t>(arcs));
+    std::uint32_t* H = heads_.get();
+    const std::uint32_t* o2n = new_of.data();
+#pragma omp parallel for schedule(dynamic, 1024) reduction(max : mx, bad) reduction(+ : sum, active, fwd, rev)
+    for (index_t u = 0; u < n; ++u) {
+      const index_t b = g.offsets[u], e = g.offsets[u + 1];
+      active += e > b;
+      for (index_t k = b; k < e; ++k) {
+        if (!(w[k] >= 0.f) || !std::isfinite(w[k])) bad = std::max(bad, k);
+        mx = std::max(mx, w[k]);
+        sum += w[k];
+        std::uint32_t wb;
+        std::memcpy(&wb, &w[k], sizeof wb);
+        const auto c = static_cast<std::uint64_t>(g.columns[k]), uu = static_cast<std::uint64_t>(u);
+        H[k] = o2n[c];
+        fwd += arc_hash(uu, c, wb);
+        rev += arc_hash(c, uu, wb);
+      }
     }
     if (bad >= 0) throw usage_error("sssp: weight " + std::to_string(bad) + " is negative or not finite");
     max_weight = mx;
-    index_t active = 0;
-#pragma omp parallel for schedule(static) reduction(+ : active)
-    for (index_t v = 0; v < n; ++v) active += g.offsets[v + 1] > g.offsets[v];
+    symmetric = fwd == rev;
     delta = opt.delta;
     if (!(delta > 0.f)) {
       // Adaptive: mean weight / mean degree (of the vertices with edges). On Graph500 graphs
@@ -178,49 +195,107 @@ struct cpu_engine<V>::impl {
 
   static constexpr double adaptive_factor = 1.0;
 
-  // Partition every row into light then heavy arcs (stable within each part). Self-loops are kept
-  // (a relaxation over one can never improve: d + w >= d).
+  graph::raw_array<std::uint32_t> heads_;  // during construction: the graph's columns in internal ids
+  bool symmetric = false;  // every arc (u, v, w) has its reverse (v, u, w), as build_csr makes
+
+  static std::uint64_t arc_hash(std::uint64_t tail, std::uint64_t head, std::uint32_t wbits) {
+    std::uint64_t x = tail * 0x9E3779B97F4A7C15ull + head * 0xC2B2AE3D27D4EB4Full + wbits * 0x165667B19E3779F9ull;
+    x ^= x >> 31;
+    x *= 0xBF58476D1CE4E5B9ull;
+    x ^= x >> 29;
+    x *= 0x94D049BB133111EBull;
+    return x ^ (x >> 32);
+  }
+
+  // Internal ids by decreasing degree, ties by id (unless opt.no_relabel): on skewed graphs most
+  // arcs point at the few hubs, whose per-vertex state then shares a few hot cache lines. A stable
+  // counting sort by capped degree (graph::sort_arcs_by_key), then the few vertices above the cap
+  // by a stable sort of their own.
+  void relabel() {
+    const auto N = static_cast<std::size_t>(n);
+    old_of.resize(N);
+    new_of.resize(N);
+    const index_t* off = g.offsets;
+    const int T = std::max(1, omp_get_max_threads());
+    if (opt.no_relabel) {
+#pragma omp parallel for schedule(static)
+      for (index_t v = 0; v < n; ++v) old_of[static_cast<std::size_t>(v)] = static_cast<std::uint32_t>(v);
+    } else {
+      constexpr index_t cap = index_t{1} << 16;  // keys: cap - min(degree, cap)
+      std::vector<index_t> key_off(static_cast<std::size_t>(cap) + 2);
+      std::uint32_t* o = old_of.data();
+      graph::sort_arcs_by_key<std::uint32_t>(
+          cap + 1, n, graph::even_slices(n, T),
+          [off, cap](index_t v, auto&& out) {
+            out(cap - std::min(off[v + 1] - off[v], cap), static_cast<std::uint32_t>(v), 0.f);
+          },
+          key_off.data(), [o](index_t p, std::uint32_t v, float) { o[p] = v; });
+      std::stable_sort(o, o + key_off[1], [off](std::uint32_t a, std::uint32_t b) {
+        return off[a + 1] - off[a] > off[b + 1] - off[b];
+      });
+    }
+#pragma omp parallel for schedule(static)
+    for (index_t x = 0; x < n; ++x) new_of[old_of[static_cast<std::size_t>(x)]] = static_cast<std::uint32_t>(x);
+  }
+
+  // The engine's rows: in internal ids, each row's light arcs (w <= delta) then its heavy arcs,
+  // each part by increasing head. One stable counting sort of the arcs by (tail, light/heavy):
+  // on a symmetric graph the arcs of row x, reversed, are arcs into x, so emitting the rows'
+  // reversed arcs in increasing x hands the sort its arcs by increasing head and the parts come
+  // out sorted. Otherwise (a directed csr_view) the arcs are emitted from their tails and each
+  // part is sorted afterwards.
   void build_rows() {
     const index_t nn = n;
     const auto N = static_cast<std::size_t>(nn);
-    rows_.resize(N);
-    arcs_.resize(static_cast<std::size_t>(g.num_arcs()));
-    // Internal ids: by decreasing degree (ties by id) unless opt.no_relabel. On skewed graphs most
-    // arcs point at the few hubs, whose per-vertex state then shares a few hot cache lines.
-    old_of.resize(N);
-    new_of.resize(N);
-    for (index_t v = 0; v < nn; ++v) old_of[static_cast<std::size_t>(v)] = static_cast<std::uint32_t>(v);
-    auto deg = [this](index_t v) { return g.offsets[v + 1] - g.offsets[v]; };
-    if (!opt.no_relabel)
-      std::stable_sort(old_of.begin(), old_of.end(), [&](std::uint32_t a, std::uint32_t b) { return deg(a) > deg(b); });
-    for (index_t x = 0; x < nn; ++x) new_of[old_of[static_cast<std::size_t>(x)]] = static_cast<std::uint32_t>(x);
-    index_t at = 0;
-    for (index_t x = 0; x < nn; ++x) {
-      rows_[static_cast<std::size_t>(x)].begin = at;
-      at += deg(old_of[static_cast<std::size_t>(x)]);
-    }
+    const index_t* off = g.offsets;
+    const std::uint32_t* head = heads_.get();
+    const float* wt = g.weights;
+    const std::uint32_t* n2o = old_of.data();
     const float dl = opt.no_light_heavy ? std::numeric_limits<float>::infinity() : delta;
     index_t too_long = -1;
-#pragma omp parallel for schedule(dynamic, 1024) reduction(max : too_long)
+    // Slices of equal arc counts over the rows in internal order (the hubs come first).
+    std::vector<index_t> prefix(N + 1, 0);
     for (index_t x = 0; x < nn; ++x) {
-      const index_t u = old_of[static_cast<std::size_t>(x)];
-      const index_t b = g.offsets[u], e = g.offsets[u + 1];
-      if (e - b >= (index_t{1} << 32)) too_long = u;
-      const index_t nbeg = rows_[static_cast<std::size_t>(x)].begin;
-      arc_t* out = arcs_.data() + nbeg;
-      std::uint32_t l = 0;
-      for (index_t k = b; k < e; ++k)
-        if (g.weights[k] <= dl) out[l++] = {new_of[static_cast<std::size_t>(g.columns[k])], g.weights[k]};
-      std::uint32_t h = l;
-      for (index_t k = b; k < e; ++k)
-        if (!(g.weights[k] <= dl)) out[h++] = {new_of[static_cast<std::size_t>(g.columns[k])], g.weights[k]};
-      // Each part by increasing internal head id: the heads' state is read in address order.
-      auto by_head = [](const arc_t& p, const arc_t& q) { return p.v < q.v; };
-      std::sort(out, out + l, by_head);
-      std::sort(out + l, out + h, by_head);
-      rows_[static_cast<std::size_t>(x)] = {nbeg, l, h};
+      const index_t d = off[n2o[x] + 1] - off[n2o[x]];
+      if (d >= (index_t{1} << 32)) too_long = n2o[x];
+      prefix[static_cast<std::size_t>(x) + 1] = prefix[static_cast<std::size_t>(x)] + d;
     }
     if (too_long >= 0) throw usage_error("sssp cpu engine: vertex " + std::to_string(too_long) + " has 2^32 arcs or more");
+    const auto slices = graph::balanced_slices(prefix, std::max(1, omp_get_max_threads()));
+    std::vector<index_t> part(2 * N + 1);  // part 2x: light arcs of x, 2x + 1: its heavy arcs
+    arcs_.allocate(static_cast<std::size_t>(g.num_arcs()));
+    arc_t* A = arcs_.get();
+    auto place = [A](index_t p, std::uint32_t h, float w) { A[p] = {h, w}; };
+    if (symmetric) {
+      graph::sort_arcs_by_key<std::uint32_t>(
+          2 * nn, g.num_arcs(), slices,
+          [=](index_t x, auto&& out) {
+            const index_t u = n2o[x];
+            for (index_t k = off[u]; k < off[u + 1]; ++k)
+              out(2 * index_t{head[k]} + !(wt[k] <= dl), static_cast<std::uint32_t>(x), wt[k]);
+          },
+          part.data(), place);
+    } else {
+      graph::sort_arcs_by_key<std::uint32_t>(
+          2 * nn, g.num_arcs(), slices,
+          [=](index_t x, auto&& out) {
+            const index_t u = n2o[x];
+            for (index_t k = off[u]; k < off[u + 1]; ++k)
+              out(2 * x + !(wt[k] <= dl), head[k], wt[k]);
+          },
+          part.data(), place);
+      auto by_head = [](const arc_t& p, const arc_t& q) { return p.v < q.v; };
+#pragma omp parallel for schedule(dynamic, 1024)
+      for (index_t k = 0; k < 2 * nn; ++k) std::sort(A + part[k], A + part[k + 1], by_head);
+    }
+    heads_.reset();
+    rows_.resize(N);
+#pragma omp parallel for schedule(static)
+    for (index_t x = 0; x < nn; ++x) {
+      const index_t b = part[2 * x];
+      rows_[static_cast<std::size_t>(x)] = {b, static_cast<std::uint32_t>(part[2 * x + 1] - b),
+                                            static_cast<std::uint32_t>(part[2 * x + 2] - b)};
+    }
   }
 
   void ensure_threads(int nt) {
@@ -275,7 +350,7 @@ struct cpu_engine<V>::impl {
     const float du = dist_of(std::atomic_ref<std::uint64_t>(key[static_cast<std::size_t>(u)]).load(std::memory_order_seq_cst));
     if (bucket_of(du) != cb) return;  // stale: improved into an earlier bucket meanwhile
     const row_t r = rows_[static_cast<std::size_t>(u)];
-    const arc_t* a = arcs_.data() + r.begin;
+    const arc_t* a = arcs_.get() + r.begin;
     if (split && r.deg > r.light) {  // heavy arcs to relax once the bucket is settled
       std::atomic_ref<std::uint64_t> hv(heavy_stamp[static_cast<std::size_t>(u)]);
       if (hv.load(std::memory_order_relaxed) != heavy_tag && hv.exchange(heavy_tag, std::memory_order_relaxed) != heavy_tag)
@@ -287,7 +362,7 @@ struct cpu_engine<V>::impl {
   GPU500_FORCEINLINE void heavy_vertex(thread_state& me, index_t u, std::uint64_t cb) {
     const float du = dist_of(std::atomic_ref<std::uint64_t>(key[static_cast<std::size_t>(u)]).load(std::memory_order_relaxed));
     const row_t r = rows_[static_cast<std::size_t>(u)];
-    const arc_t* a = arcs_.data() + r.begin;
+    const arc_t* a = arcs_.get() + r.begin;
     const std::uint32_t ahead = r.deg > pf_arcs ? r.deg - pf_arcs : 0;
     std::uint32_t k = r.light;
     for (; k < ahead; ++k) {

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <omp.h>
 
 #include "gpu500/core/error.hpp"
 #include "gpu500/graph/csr.hpp"
@@ -70,4 +71,32 @@ TEST(Csr, ThirtyTwoBitIdsRefuseHugeGraphs) {
   edge_list el;
   el.num_vertices = index_t{1} << 33;
   EXPECT_THROW(build_csr<std::uint32_t>(el), usage_error);
+}
+
+// Within a row, arcs keep edge-list order (edge i's arc before edge j's for i < j), whatever the
+// thread count: compare with rows built serially here.
+TYPED_TEST(CsrTest, RowsKeepEdgeOrderForAnyThreadCount) {
+  kronecker_params p;
+  p.scale = 12;
+  const edge_list el = generate_kronecker(p);
+  std::vector<std::vector<std::pair<index_t, float>>> want(static_cast<std::size_t>(el.num_vertices));
+  for (index_t i = 0; i < el.size(); ++i) {
+    if (el.src[i] == el.dst[i]) continue;
+    want[el.src[i]].push_back({el.dst[i], el.weight[i]});
+    want[el.dst[i]].push_back({el.src[i], el.weight[i]});
+  }
+  const int saved = omp_get_max_threads();
+  for (int t : {1, 2, 3, 8}) {
+    omp_set_num_threads(t);
+    const auto g = build_csr<TypeParam>(el);
+    ASSERT_EQ(g.offsets.size(), want.size() + 1);
+    for (index_t u = 0; u < g.num_vertices; ++u) {
+      ASSERT_EQ(g.degree(u), static_cast<index_t>(want[u].size())) << "threads " << t << " vertex " << u;
+      for (index_t k = 0; k < g.degree(u); ++k) {
+        ASSERT_EQ(static_cast<index_t>(g.columns[g.offsets[u] + k]), want[u][k].first) << "threads " << t << " vertex " << u;
+        ASSERT_EQ(g.weights[g.offsets[u] + k], want[u][k].second);
+      }
+    }
+  }
+  omp_set_num_threads(saved);
 }

@@ -28,6 +28,7 @@ struct arc {
 // The oracle: adjacency from the edge list, Dijkstra where each distance is one float addition.
 struct oracle {
   std::vector<std::vector<arc>> adj;
+  explicit oracle(std::vector<std::vector<arc>> a) : adj(std::move(a)) {}  // directed arcs as given
   explicit oracle(const graph::edge_list& el) : adj(static_cast<std::size_t>(el.num_vertices)) {
     for (index_t i = 0; i < el.size(); ++i)
       if (el.src[i] != el.dst[i]) {
@@ -215,4 +216,47 @@ TEST(CpuSsspLarge, DISABLED_Scale17MatchesDijkstra) {
         [&](const graph_case& c, const oracle& orc, std::int64_t root, const sssp::cpu_engine<std::uint32_t>& e) {
           check_result(c, orc, root, e.parents(), e.distances(), e.traversed_edges(), "scale 17");
         });
+}
+
+// A directed csr_view (not a kernel-1 graph: arcs without their reverse) takes the engine's
+// general row construction; distances must match a directed Dijkstra exactly.
+TEST(CpuSssp, DirectedGraphMatchesDijkstra) {
+  const index_t n = 400;
+  graph::csr<std::int64_t> g;
+  g.num_vertices = n;
+  std::vector<std::vector<arc>> adj(static_cast<std::size_t>(n));
+  std::uint64_t x = 12345;
+  auto rnd = [&x] { return (x = x * 6364136223846793005ull + 1442695040888963407ull) >> 33; };
+  g.offsets.push_back(0);
+  for (index_t u = 0; u < n; ++u) {
+    const int deg = u % 17 == 0 ? 60 : static_cast<int>(rnd() % 6);  // a few hubs
+    for (int k = 0; k < deg; ++k) {
+      const auto v = static_cast<std::int64_t>(rnd() % n);
+      const float w = static_cast<float>(rnd() % 1000) / 1000.f;
+      g.columns.push_back(v);
+      g.weights.push_back(w);
+      adj[static_cast<std::size_t>(u)].push_back({v, w});
+    }
+    g.offsets.push_back(static_cast<index_t>(g.columns.size()));
+  }
+  const oracle o(adj);
+  for (int threads : {1, 2})
+    for (float delta : {0.f, 0.1f}) {
+      sssp::cpu_engine<std::int64_t> e(g.view(), sssp::cpu_options{threads, delta});
+      for (std::int64_t root : {0, 5, 399}) {
+        SCOPED_TRACE("threads " + std::to_string(threads) + " delta " + std::to_string(delta) + " root " +
+                     std::to_string(root));
+        e.run(root);
+        const auto d = o.distances(root);
+        const auto dist = e.distances();
+        const auto par = e.parents();
+        for (index_t v = 0; v < n; ++v) {
+          ASSERT_EQ(dist[v], d[v]) << "vertex " << v;
+          if (d[v] < 0.f || v == root) continue;
+          bool ok = false;  // an arc parent -> v with d(v) == d(parent) + w
+          for (const arc& a : adj[static_cast<std::size_t>(par[v])]) ok = ok || (a.to == v && d[par[v]] + a.w == d[v]);
+          EXPECT_TRUE(ok) << "vertex " << v << " parent " << par[v];
+        }
+      }
+    }
 }

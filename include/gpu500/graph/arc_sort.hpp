@@ -1,0 +1,180 @@
+// gpu500/graph/arc_sort.hpp — a parallel, stable counting sort of arcs by key (host, OpenMP): the
+// engine of kernel 1 on the host (build_csr, and the CPU SSSP engine's own rows).
+//
+// Per-vertex atomic cursors contend on the hubs of skewed graphs and send every arc to a random
+// cache line. Instead, two levels: keys are cut into blocks of 2^s, few enough (hundreds to
+// thousands) that one thread's write cursors for all blocks stay in cache.
+//  1. count: each thread counts the arcs its slice of items emits, per block of the arc's key;
+//  2. scatter: each thread appends its arcs (head, key within the block, weight) to the blocks'
+//     buckets at its own exclusive positions: streaming writes, no atomics;
+//  3. per block (dynamic over threads): count the keys in a cache-resident array, write their
+//     offsets, and hand every arc of the bucket to `place` at its final position; all positions
+//     fall in the block's own slice of the output, which fits in cache.
+// Stable: within one key, arcs keep the order in which items 0, 1, 2, ... emitted them, whatever
+// the thread count, so the result is deterministic.
+#pragma once
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <new>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "gpu500/core/types.hpp"
+
+
+namespace gpu500::graph {
+
+/// An uninitialised array (std::vector would zero it first: a serial pass over hundreds of MB).
+/// Transparent huge pages (madvise) were tried for these buffers and made them slower (2 cores,
+/// 2026-11-22): left out.
+template <class T>
+struct raw_array {
+  struct release {
+    void operator()(T* p) const { std::free(p); }
+  };
+  std::unique_ptr<T[], release> ptr;
+
+  raw_array() = default;
+  explicit raw_array(std::size_t count) { allocate(count); }
+  void allocate(std::size_t count) {
+    constexpr std::size_t align = 64;
+    const std::size_t bytes = (std::max<std::size_t>(count * sizeof(T), 1) + align - 1) / align * align;
+    void* p = std::aligned_alloc(align, bytes);
+    if (!p) throw std::bad_alloc();
+    ptr.reset(static_cast<T*>(p));
+  }
+  void reset() { ptr.reset(); }
+  T* get() const { return ptr.get(); }
+  T& operator[](std::size_t i) const { return ptr[i]; }
+};
+
+namespace detail {
+
+template <class Head>
+struct bucket_arc {
+  Head head;
+  std::uint32_t key;  ///< within its block
+  float w;
+};
+
+/// Block size exponent for `keys` keys and `arcs` arcs: blocks of about 2^15 arcs, at least 8
+/// blocks per thread, at most 2^22 keys per block and about 2^18 blocks.
+inline int arc_sort_block_shift(index_t keys, index_t arcs, int threads) {
+  int s = 0;
+  while ((index_t{1} << s) < keys) ++s;
+  while (s > 6) {
+    const index_t blocks = (keys + (index_t{1} << s) - 1) >> s;
+    const bool enough = arcs / std::max<index_t>(blocks, 1) <= (index_t{1} << 15) && blocks >= 8 * index_t{threads} && s <= 22;
+    if (enough || blocks >= (index_t{1} << 18)) break;
+    --s;
+  }
+  return std::min(s, 31);
+}
+
+}  // namespace detail
+
+/// Temporary bytes of sort_arcs_by_key per arc with heads of type Head.
+template <class Head>
+inline constexpr std::size_t arc_sort_bytes_per_arc = sizeof(detail::bucket_arc<Head>);
+
+/// Sort the arcs emitted by items [0, slices.back()) by key, stably (about arcs_hint of them: it
+/// only sizes the blocks). Thread t of slices.size() - 1
+/// handles items [slices[t], slices[t+1]) (give heavy items their own slices): emit(i, out) calls
+/// out(key, head, weight) for each arc of item i, keys in [0, keys), and must emit the same arcs
+/// both times it is called. Fills offsets[0..keys] (arcs of key k: [offsets[k], offsets[k+1])) and
+/// calls place(position, head, weight) once per arc. Returns the number of arcs.
+template <class Head, class Emit, class Place>
+index_t sort_arcs_by_key(index_t keys, index_t arcs_hint, std::span<const index_t> slices, Emit&& emit, index_t* offsets,
+                         Place&& place) {
+  const int T = static_cast<int>(slices.size()) - 1;
+  if (keys <= 0 || T <= 0) {
+    if (keys >= 0) std::fill(offsets, offsets + keys + 1, index_t{0});
+    return 0;
+  }
+  const int s = detail::arc_sort_block_shift(keys, arcs_hint, T);
+  const index_t mask = (index_t{1} << s) - 1, blocks = ((keys - 1) >> s) + 1;
+  const auto B = static_cast<std::size_t>(blocks);
+
+  // 1. Arcs per (thread slice, block).
+  std::vector<index_t> cnt(static_cast<std::size_t>(T) * B, 0);
+#pragma omp parallel num_threads(T)
+  for (int t = omp_get_thread_num(); t < T; t += omp_get_num_threads()) {
+    index_t* c = cnt.data() + static_cast<std::size_t>(t) * B;
+    for (index_t i = slices[t]; i < slices[t + 1]; ++i) emit(i, [c, s](index_t key, Head, float) { ++c[key >> s]; });
+  }
+  // Bucket layout block-major, slice-minor; block_begin[b] is also where block b's keys start.
+  std::vector<index_t> block_begin(B + 1, 0);
+  index_t at = 0;
+  for (std::size_t b = 0; b < B; ++b) {
+    block_begin[b] = at;
+    for (int t = 0; t < T; ++t) {
+      index_t& c = cnt[static_cast<std::size_t>(t) * B + b];
+      const index_t k = c;
+      c = at;  // becomes slice t's cursor in bucket b
+      at += k;
+    }
+  }
+  block_begin[B] = at;
+  const index_t arcs = at;
+
+  // 2. Scatter into the buckets.
+  raw_array<detail::bucket_arc<Head>> buf(static_cast<std::size_t>(arcs));
+  detail::bucket_arc<Head>* out = buf.get();
+#pragma omp parallel num_threads(T)
+  for (int t = omp_get_thread_num(); t < T; t += omp_get_num_threads()) {
+    index_t* c = cnt.data() + static_cast<std::size_t>(t) * B;
+    for (index_t i = slices[t]; i < slices[t + 1]; ++i)
+      emit(i, [c, s, mask, out](index_t key, Head h, float w) {
+        out[c[key >> s]++] = {h, static_cast<std::uint32_t>(key & mask), w};
+      });
+  }
+
+  // 3. Per block: key counts, offsets, placement.
+#pragma omp parallel num_threads(T)
+  {
+    std::vector<index_t> cur(static_cast<std::size_t>(std::min(mask + 1, keys)));
+#pragma omp for schedule(dynamic, 1)
+    for (index_t b = 0; b < blocks; ++b) {
+      const index_t k0 = b << s, nk = std::min(keys - k0, mask + 1);
+      const detail::bucket_arc<Head>* a = out + block_begin[b];
+      const index_t na = block_begin[b + 1] - block_begin[b];
+      std::fill(cur.begin(), cur.begin() + nk, index_t{0});
+      for (index_t k = 0; k < na; ++k) ++cur[a[k].key];
+      index_t pos = block_begin[b];
+      for (index_t x = 0; x < nk; ++x) {
+        offsets[k0 + x] = pos;
+        const index_t d = cur[x];
+        cur[x] = pos;
+        pos += d;
+      }
+      for (index_t k = 0; k < na; ++k) place(cur[a[k].key]++, a[k].head, a[k].w);
+    }
+  }
+  offsets[keys] = arcs;
+  return arcs;
+}
+
+/// Slice boundaries for `threads` threads over items whose costs have the prefix sums `prefix`
+/// (prefix[i] = cost of items [0, i), n + 1 entries): about equal cost per slice.
+inline std::vector<index_t> balanced_slices(std::span<const index_t> prefix, int threads) {
+  const index_t n = static_cast<index_t>(prefix.size()) - 1, total = prefix.back();
+  std::vector<index_t> s(static_cast<std::size_t>(threads) + 1, n);
+  s[0] = 0;
+  for (int t = 1; t < threads; ++t)
+    s[static_cast<std::size_t>(t)] = std::lower_bound(prefix.begin(), prefix.end(), total * t / threads) - prefix.begin();
+  return s;
+}
+
+/// Slices of equal item counts.
+inline std::vector<index_t> even_slices(index_t n, int threads) {
+  std::vector<index_t> s(static_cast<std::size_t>(threads) + 1);
+  for (int t = 0; t <= threads; ++t) s[static_cast<std::size_t>(t)] = n * t / threads;
+  return s;
+}
+
+}  // namespace gpu500::graph
