@@ -36,6 +36,7 @@ struct bfs_policy {
   static constexpr int loop_block = 1024;   ///< the single-CTA device loop
   static constexpr int cache_bytes = 16384; ///< shared-memory hub cache per CTA
   static constexpr int classes = 6;         ///< frontier by degree (0..3), unvisited (4: < 32, 5: >= 32)
+  static constexpr int bu_unroll = 4;       ///< bottom-up: arcs (thread) / 32-arc rounds (warp) loaded at once
   static constexpr index_t small_max = 32, middle_max = 256;  ///< (the CTA/grid boundary is an option)
 };
 
@@ -141,33 +142,40 @@ __global__ void gen_count_kernel(gen_params<V> p, index_t* counts, gen_totals* t
   const index_t warp = (static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
   const int lane = threadIdx.x & 31;
   if (warp >= p.warps) return;
-  index_t c[bfs_policy::classes] = {0, 0, 0, 0, 0, 0};
-  ull nf = 0, mf = 0, fh = 0;
+  // Per-lane counts (no votes per item), summed over the warp once at the end.
+  unsigned c[bfs_policy::classes] = {0, 0, 0, 0, 0, 0};
+  unsigned nf = 0, fh = 0;
+  ull mf = 0;
   for_each_item(p, warp, lane, [&](V v, int k, index_t deg) {
-    if (k >= 0 && k < 4) {
+#pragma unroll
+    for (int q = 0; q < bfs_policy::classes; ++q) c[q] += k == q;
+    const bool front = k >= 0 && k < 4;
+    if (front) {
       ++nf;
       mf += static_cast<ull>(deg);
       fh += deg >= p.hub_threshold;
     }
     // Hub list for the bottom-up cache: one atomic per warp, none once the list is full.
-    const bool cand = hub_list && k >= 0 && k < 4 && deg >= p.priority_degree;
-    const unsigned cm = __ballot_sync(0xffffffffu, cand);
-    if (cm) {
-      ull at = 0;
-      if (lane == 0)
-        at = *reinterpret_cast<volatile ull*>(&tot->hub_count) < static_cast<ull>(hub_cap)
-                 ? atomicAdd(&tot->hub_count, static_cast<ull>(__popc(cm)))
-                 : static_cast<ull>(hub_cap);
-      at = __shfl_sync(0xffffffffu, at, 0) + __popc(cm & ((1u << lane) - 1u));
-      if (cand && at < static_cast<ull>(hub_cap)) hub_list[at] = v;
+    if (hub_list) {  // uniform
+      const bool cand = front && deg >= p.priority_degree;
+      const unsigned cm = __ballot_sync(0xffffffffu, cand);
+      if (cm) {
+        ull at = 0;
+        if (lane == 0)
+          at = *reinterpret_cast<volatile ull*>(&tot->hub_count) < static_cast<ull>(hub_cap)
+                   ? atomicAdd(&tot->hub_count, static_cast<ull>(__popc(cm)))
+                   : static_cast<ull>(hub_cap);
+        at = __shfl_sync(0xffffffffu, at, 0) + __popc(cm & ((1u << lane) - 1u));
+        if (cand && at < static_cast<ull>(hub_cap)) hub_list[at] = v;
+      }
     }
-#pragma unroll
-    for (int q = 0; q < bfs_policy::classes; ++q) c[q] += __popc(__ballot_sync(0xffffffffu, k == q));
   });
   for (int o = 16; o > 0; o >>= 1) {
     nf += __shfl_down_sync(0xffffffffu, nf, o);
     mf += __shfl_down_sync(0xffffffffu, mf, o);
     fh += __shfl_down_sync(0xffffffffu, fh, o);
+#pragma unroll
+    for (int q = 0; q < bfs_policy::classes; ++q) c[q] += __shfl_down_sync(0xffffffffu, c[q], o);
   }
   if (lane == 0) {
 #pragma unroll
@@ -176,9 +184,9 @@ __global__ void gen_count_kernel(gen_params<V> p, index_t* counts, gen_totals* t
       if (c[q]) atomicAdd(&tot->cls[q], static_cast<ull>(c[q]));
     }
     if (nf) {
-      atomicAdd(&tot->nf, nf);
+      atomicAdd(&tot->nf, static_cast<ull>(nf));
       atomicAdd(&tot->mf, mf);
-      atomicAdd(&tot->fh, fh);
+      atomicAdd(&tot->fh, static_cast<ull>(fh));
     }
   }
 }
@@ -196,8 +204,9 @@ __global__ void gen_write_kernel(gen_params<V> p, const index_t* offsets_scanned
   for_each_item(p, warp, lane, [&](V v, int k, index_t) {
 #pragma unroll
     for (int q = 0; q < bfs_policy::classes; ++q) {
+      if (!((want >> q) & 1u)) continue;  // uniform: only the wanted classes need positions
       const unsigned m = __ballot_sync(0xffffffffu, k == q);
-      if (k == q && ((want >> q) & 1u)) out[pos[q] + __popc(m & lt)] = v;
+      if (k == q) out[pos[q] + __popc(m & lt)] = v;
       pos[q] += __popc(m);
     }
   });
@@ -382,11 +391,25 @@ __global__ void bu_thread_kernel(bu_params<V> p, const V* q, index_t qn) {
   for (index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < qn;
        i += static_cast<index_t>(gridDim.x) * blockDim.x) {
     const V v = q[i];
-    for (index_t e = p.g.offsets[v], end = p.g.offsets[static_cast<index_t>(v) + 1]; e < end; ++e) {
-      const V u = p.g.columns[e];
-      if (in_frontier<V, Cache>(p, table, u)) {
+    const index_t end = p.g.offsets[static_cast<index_t>(v) + 1];
+    // bu_unroll arcs per step, their loads issued together (a row is a chain of dependent loads
+    // otherwise); any frontier neighbour is a valid parent, the first of the step is taken.
+    for (index_t e = p.g.offsets[v]; e < end; e += bfs_policy::bu_unroll) {
+      V u[bfs_policy::bu_unroll];
+      bool hit[bfs_policy::bu_unroll];
+#pragma unroll
+      for (int j = 0; j < bfs_policy::bu_unroll; ++j) u[j] = e + j < end ? p.g.columns[e + j] : V{};
+#pragma unroll
+      for (int j = 0; j < bfs_policy::bu_unroll; ++j) hit[j] = e + j < end && in_frontier<V, Cache>(p, table, u[j]);
+      int f = -1;
+#pragma unroll
+      for (int j = bfs_policy::bu_unroll - 1; j >= 0; --j) f = hit[j] ? j : f;
+      if (f >= 0) {
+        V par = u[0];
+#pragma unroll
+        for (int j = 1; j < bfs_policy::bu_unroll; ++j) par = f == j ? u[j] : par;
         p.depth[v] = p.level + 1;
-        p.parent[v] = u;
+        p.parent[v] = par;
         break;
       }
     }
@@ -402,15 +425,33 @@ __global__ void bu_warp_kernel(bu_params<V> p, const V* q, index_t qn) {
   for (index_t i = (static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5; i < qn; i += warps) {
     const V v = q[i];
     const index_t begin = p.g.offsets[v], end = p.g.offsets[static_cast<index_t>(v) + 1];
-    for (index_t base = begin; base < end; base += 32) {
-      const index_t e = base + lane;
-      V u{};
-      const bool hit = e < end && in_frontier<V, Cache>(p, table, u = p.g.columns[e]);
-      const unsigned m = __ballot_sync(0xffffffffu, hit);
+    // The first 32 arcs (most rows hit there: hubs first), then bu_unroll x 32 arcs per step with
+    // their loads issued together.
+    for (index_t base = begin, width = 32; base < end; base += width, width = 32 * bfs_policy::bu_unroll) {
+      V u[bfs_policy::bu_unroll];
+      bool hit[bfs_policy::bu_unroll];
+#pragma unroll
+      for (int j = 0; j < bfs_policy::bu_unroll; ++j) {
+        const index_t e = base + j * 32 + lane;
+        u[j] = (j * 32 < width && e < end) ? p.g.columns[e] : V{};
+      }
+#pragma unroll
+      for (int j = 0; j < bfs_policy::bu_unroll; ++j) {
+        const index_t e = base + j * 32 + lane;
+        hit[j] = j * 32 < width && e < end && in_frontier<V, Cache>(p, table, u[j]);
+      }
+      V par{};
+      bool any = false;
+#pragma unroll
+      for (int j = bfs_policy::bu_unroll - 1; j >= 0; --j) {
+        par = hit[j] ? u[j] : par;
+        any = any || hit[j];
+      }
+      const unsigned m = __ballot_sync(0xffffffffu, any);
       if (m) {
         if (lane == __ffs(m) - 1) {
           p.depth[v] = p.level + 1;
-          p.parent[v] = u;
+          p.parent[v] = par;
         }
         break;
       }
@@ -628,6 +669,10 @@ struct engine<V>::impl {
     return static_cast<index_t>(h);
   }
 
+  static unsigned gen_blocks(const gen_params<V>& p) {
+    return static_cast<unsigned>((p.warps * 32 + bfs_policy::block - 1) / bfs_policy::block);
+  }
+
   unsigned blocks_for(index_t threads) const {
     const index_t b = (threads + bfs_policy::block - 1) / bfs_policy::block;
     const index_t cap = static_cast<index_t>(sms) * bfs_policy::expand_blocks_per_sm;
@@ -646,12 +691,16 @@ struct engine<V>::impl {
     p.hub_threshold = o.hub_threshold;
     p.priority_degree = o.priority_degree;
     p.extreme = o.extreme_degree;
-    p.warps = gen_warps;
-    p.tile = ((src.count + gen_warps - 1) / gen_warps + 31) / 32 * 32;
+    // As many warps as give each at least one full step (small lists: one block, a short scan),
+    // at most the full generation grid.
+    const index_t step = 32 * gen_unroll;
+    const index_t want_warps = (src.count + step - 1) / step;
+    p.warps = want_warps < 1 ? 1 : want_warps > gen_warps ? gen_warps : want_warps;
+    p.tile = ((src.count + p.warps - 1) / p.warps + 31) / 32 * 32;
     if (p.tile == 0) p.tile = 32;
     last = p;
     GPU500_CUDA_CHECK(cudaMemsetAsync(tot.data(), 0, sizeof(gen_totals), st[0]));
-    gen_count_kernel<V><<<gen_grid, bfs_policy::block, 0, st[0]>>>(p, counts.data(), tot.data(),
+    gen_count_kernel<V><<<gen_blocks(p), bfs_policy::block, 0, st[0]>>>(p, counts.data(), tot.data(),
                                                                    o.hub_cache() ? hub_list.data() : nullptr,
                                                                    static_cast<int>(hub_list.size()));
     GPU500_CUDA_CHECK_LAUNCH();
@@ -664,8 +713,8 @@ struct engine<V>::impl {
   void write_pass(unsigned want, V* out) {
     std::size_t bytes = scan_temp.size();
     GPU500_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scan_temp.data(), bytes, counts.data(), scanned.data(),
-                                                    static_cast<index_t>(counts.size()), st[0]));
-    gen_write_kernel<V><<<gen_grid, bfs_policy::block, 0, st[0]>>>(last, scanned.data(), want, out);
+                                                    last.warps * bfs_policy::classes, st[0]));
+    gen_write_kernel<V><<<gen_blocks(last), bfs_policy::block, 0, st[0]>>>(last, scanned.data(), want, out);
     GPU500_CUDA_CHECK_LAUNCH();
   }
 
