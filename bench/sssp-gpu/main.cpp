@@ -46,7 +46,7 @@ struct variant {
 };
 
 /// "adaptive", "host", "bf", "delta=X", "blocks=N", "grow=N", "binary", "gallop", "nolean", "ilp=K",
-/// "chunk=N", "first" (the first version's settings), joined with '+'.
+/// "vpl=B", "chunk=N", "first" (the first version's settings), joined with '+'.
 variant parse_variant(const std::string& spec) {
   variant v{spec, {}};
   std::size_t at = 0;
@@ -62,12 +62,15 @@ variant parse_variant(const std::string& spec) {
     else if (t == "binary") v.opt.cut = sc::cut_search::binary;
     else if (t == "gallop") v.opt.cut = sc::cut_search::gallop;
     else if (t == "nolean") v.opt.no_lean = true;
+    else if (t == "trace") v.opt.trace = true;
     else if (t == "first") {  // the engine as first measured (docs/sssp-gpu.md, H200 runs)
       v.opt.cut = sc::cut_search::binary;
       v.opt.arcs_per_lane = 1;
+      v.opt.vertices_per_lane = 1;
       v.opt.chunk = 2048;
       v.opt.no_lean = true;
     } else if (t.rfind("ilp=", 0) == 0) v.opt.arcs_per_lane = static_cast<int>(cli::parse_int(t.substr(4), "ilp"));
+    else if (t.rfind("vpl=", 0) == 0) v.opt.vertices_per_lane = static_cast<int>(cli::parse_int(t.substr(4), "vpl"));
     else if (t.rfind("chunk=", 0) == 0) v.opt.chunk = static_cast<int>(cli::parse_int(t.substr(6), "chunk"));
     else if (t.rfind("delta=", 0) == 0) v.opt.delta = static_cast<float>(cli::parse_double(t.substr(6), "delta"));
     else if (t.rfind("blocks=", 0) == 0) v.opt.blocks_per_sm = static_cast<int>(cli::parse_int(t.substr(7), "blocks"));
@@ -150,6 +153,26 @@ graph::csr<vid> relabel(const graph::csr<vid>& g, std::vector<index_t>& old2new)
   return r;
 }
 
+/// The phase trace of the last search, summed per phase kind and input-size class.
+void print_trace(const std::vector<sc::phase_record>& t) {
+  static const char* names[5] = {"scan", "light", "light-chunks", "heavy", "heavy-chunks"};
+  // size classes: < 1024, < 32768, >= 32768 inputs (vertices, entries or chunks)
+  double ms[5][3] = {}, total = 0;
+  int count[5][3] = {};
+  for (const auto& r : t) {
+    if (r.phase < 0 || r.phase > 4) continue;
+    const int c = r.size < 1024 ? 0 : r.size < 32768 ? 1 : 2;
+    ms[r.phase][c] += r.us / 1e3;
+    ++count[r.phase][c];
+    total += r.us / 1e3;
+  }
+  std::printf("       trace (last key, %.3f ms in %zu phases; per kind: phases/ms with input <1K | <32K | >=32K):\n", total,
+              t.size());
+  for (int p = 0; p < 5; ++p)
+    std::printf("         %-13s %4d/%7.3f | %4d/%7.3f | %4d/%7.3f\n", names[p], count[p][0], ms[p][0], count[p][1], ms[p][1],
+                count[p][2], ms[p][2]);
+}
+
 double copy_bandwidth_gbs(std::size_t bytes) {
   void *a = nullptr, *b = nullptr;
   if (cudaMalloc(&a, bytes) != cudaSuccess || cudaMalloc(&b, bytes) != cudaSuccess) {
@@ -176,17 +199,18 @@ double copy_bandwidth_gbs(std::size_t bytes) {
 
 int main(int argc, char** argv) try {
   std::vector<std::int64_t> scales = {20, 22};
-  int nroots = 16, cpu_roots = 0;
+  int nroots = 16, cpu_roots = 0, validate_first = 1 << 30;
   std::string variants_s = "adaptive,first,profile,first+profile,ilp=1,ilp=2,binary,nolean,chunk=2048,blocks=6,delta=0.1";
   std::string json_path;
   bool relabel_too = false, no_validate = false;
   cli::parser p("bench_sssp_gpu", "Graph500 SSSP (kernel 3) on one GPU: harmonic-mean GTEPS per variant");
   p.option("--scales", scales, "SCALEs to run (comma-separated)");
   p.option("--roots", nroots, "search keys per SCALE (Graph500: 64)");
-  p.option("--variants", variants_s, "engine variants, comma-separated: adaptive|first|host|bf|profile|unsorted|nofilter|binary|gallop|nolean|ilp=K|chunk=N|delta=X|blocks=N|grow=N joined by +");
+  p.option("--variants", variants_s, "engine variants, comma-separated: adaptive|first|host|bf|profile|trace|unsorted|nofilter|binary|gallop|nolean|ilp=K|vpl=B|chunk=N|delta=X|blocks=N|grow=N joined by +");
   p.option("--cpu-roots", cpu_roots, "also time the CPU engine on this many keys (0: no)");
   p.flag("--relabel", relabel_too, "also run the first variant on the degree-relabelled graph (the pipeline's layout)");
   p.flag("--no-validate", no_validate, "skip host validation");
+  p.option("--validate-first", validate_first, "validate at most this many searches of the first variant (default: all)");
   p.option("--json", json_path, "write every figure to this file");
   p.parse(argc, argv);
   if (p.help_requested()) {
@@ -277,7 +301,7 @@ int main(int argc, char** argv) try {
           lights += st.light_steps;
           phases += st.steps;
           for (int i = 0; i < 5; ++i) phase_ms[i] += st.phase_ms[i];
-          if (!no_validate && (vi == 0 || k == 0)) {
+          if (!no_validate && (k == 0 || (vi == 0 && static_cast<int>(k) < validate_first))) {
             eng.copy_parents(parent);
             eng.copy_distances(dist);
             const std::string e = validate(g, lg.roots[k], parent, dist, ne);
@@ -297,6 +321,7 @@ int main(int argc, char** argv) try {
                     tsum.max * 1e3, static_cast<double>(buckets) / nr, static_cast<double>(lights) / nr,
                     static_cast<double>(phases) / nr, stream_ms, validated - failed, validated,
                     failed ? " FAILED " : "", first_error.c_str());
+        if (var.opt.trace) print_trace(eng.last_trace());
         if (var.opt.profile)
           std::printf("       profile (mean ms per search): scan %.3f light %.3f light-chunks %.3f heavy %.3f heavy-chunks %.3f\n",
                       phase_ms[0] / nr, phase_ms[1] / nr, phase_ms[2] / nr, phase_ms[3] / nr, phase_ms[4] / nr);

@@ -2,7 +2,8 @@
 # GPU check of the sparse SSSP (Graph500 kernel 3): bench_sssp_gpu per SCALE, each under a time limit,
 # with host validation of every search of the first variant. Called as `bash sssp.sh BUILD OUT TABLE`.
 # Environment: SSSP_SCALES ("20 22 24"), SSSP_ROOTS (16), SSSP_VARIANTS (the bench's default list),
-# SSSP_CPU_ROOTS (2), SSSP_RELABEL (1: also the degree-relabelled graph), SSSP_TIMEOUT (seconds per SCALE).
+# SSSP_CPU_ROOTS (2), SSSP_RELABEL (1: also the degree-relabelled graph), SSSP_TIMEOUT (seconds per SCALE),
+# SSSP_VALIDATE_FIRST (validate at most this many searches of the first variant; default all).
 set -uo pipefail
 BUILD=$1 OUT=$2 TABLE=$3
 bench="$BUILD/bench/sssp-gpu/bench_sssp_gpu"
@@ -11,6 +12,7 @@ status=0
 extra=()
 [ -n "${SSSP_VARIANTS:-}" ] && extra+=(--variants "$SSSP_VARIANTS")
 [ "${SSSP_RELABEL:-1}" = 1 ] && extra+=(--relabel)
+[ -n "${SSSP_VALIDATE_FIRST:-}" ] && extra+=(--validate-first "$SSSP_VALIDATE_FIRST")
 for s in ${SSSP_SCALES:-20 22 24}; do
   log="$OUT/sssp-gpu-$s.log"
   timeout "${SSSP_TIMEOUT:-240}" "$bench" --scales "$s" --roots "${SSSP_ROOTS:-16}" --cpu-roots "${SSSP_CPU_ROOTS:-2}" \

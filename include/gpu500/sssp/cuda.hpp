@@ -20,6 +20,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "gpu500/core/types.hpp"
 #include "gpu500/graph/csr.hpp"
@@ -52,7 +53,10 @@ struct options {
   float delta = 0.0f;
   std::int64_t grow_below = 16384;
   loop_kind loop = loop_kind::persistent;
-  int blocks_per_sm = 0;  ///< persistent kernel: 0 = as many as fit (at most the policy's cap)
+  /// Persistent kernel: blocks per SM; 0 = as many as fit (at most the policy's cap) of the kernel
+  /// compiled for 4 blocks (64 registers); 1-3: the kernel compiled for 2 (128 registers, no spills);
+  /// 6 and more: the kernel compiled for 6.
+  int blocks_per_sm = 0;
   /// Host loop with a synchronisation and two events around every phase, summing the kernel time
   /// per phase kind into run_stats::phase_ms (slow; for finding where the time goes).
   bool profile = false;
@@ -69,17 +73,31 @@ struct options {
   /// Arcs per lane per round (1, 2 or 4): the loads and first atomics of that many arcs are in
   /// flight together (the phases are latency-bound). 1 is the first version.
   int arcs_per_lane = 4;
+  /// Vertices per lane (1, 2 or 4): a warp's scan step or list-phase step takes this many 32-vertex
+  /// groups with their loads in flight together, and spreads the arcs of all their rows over its
+  /// lanes at once. 1 is the first version.
+  int vertices_per_lane = 4;
   /// Arcs per chunk of a long (hub) row; one warp takes a chunk. The first version used 2048.
-  int chunk = 512;
+  int chunk = 256;
   /// true: the first version's scan and heavy pass (every vertex word read by every scan; a heavy
   /// arc's weight read before the target's settled bit). By default (lean) a scan skips vertices
   /// that are settled or have no arcs, and the heavy pass reads the weight only for unsettled targets.
   bool no_lean = false;
+  /// Record the start time, kind and input size of every phase of the persistent kernel (one
+  /// store per phase by one thread); read with engine::last_trace().
+  bool trace = false;
+};
+
+/// One phase of a traced search.
+struct phase_record {
+  int phase;          ///< 0 scan, 1 light, 2 light chunks, 3 heavy, 4 heavy chunks
+  std::int64_t size;  ///< input: vertices scanned, list entries, or chunks
+  double us;          ///< wall time from its start to the next phase's start (barrier included)
 };
 
 /// Flags: --sssp-gpu delta|bellman-ford, --sssp-gpu-delta X, --sssp-gpu-grow N,
 /// --sssp-gpu-loop persistent|host, --sssp-gpu-blocks N, --sssp-gpu-profile, --sssp-gpu-unsorted, --sssp-gpu-no-filter,
-/// --sssp-gpu-cut gallop|binary, --sssp-gpu-ilp 1|2|4, --sssp-gpu-chunk N, --sssp-gpu-no-lean.
+/// --sssp-gpu-cut gallop|binary, --sssp-gpu-ilp 1|2|4, --sssp-gpu-vpl 1|2|4, --sssp-gpu-chunk N, --sssp-gpu-no-lean.
 void add_options(cli::parser& p, options& o);
 const char* algorithm_name(algorithm a);
 const char* loop_name(loop_kind l);
@@ -116,6 +134,8 @@ class engine {
   void copy_distances(std::span<float> host) const;
 
   [[nodiscard]] run_stats last_stats() const;
+  /// With options::trace and the persistent loop: the phases of the last search (else empty).
+  [[nodiscard]] std::vector<phase_record> last_trace() const;
   [[nodiscard]] float initial_delta() const;  ///< the bucket width a run starts with
   [[nodiscard]] std::string description() const;
 

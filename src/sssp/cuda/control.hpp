@@ -184,6 +184,8 @@ struct search_policy {
   static constexpr int max_blocks_per_sm = 8;
   static constexpr int min_blocks = 4;        ///< persistent kernel: registers for 4 resident blocks per SM
   static constexpr int dense_min_blocks = 6;  ///< register-capped persistent kernel (blocks_per_sm >= this)
+  /// Persistent kernel with up to 128 registers (blocks_per_sm 1-3: fewer warps, no spills).
+  static constexpr int wide_min_blocks = 2;
   static constexpr int big_row = 512;   ///< rows with more arcs (in the phase's range) become chunks
   static constexpr int chunk = 2048;    ///< arcs per chunk; one warp processes a chunk
   static constexpr int grab = 4;        ///< 32-vertex batches a warp takes per cursor increment

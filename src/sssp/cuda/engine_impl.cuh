@@ -2,7 +2,7 @@
 // of the persistent search (or the host-loop baseline), output copies and nedge. The algorithm and its
 // invariants are described in control.hpp and search_kernels.cuh; docs/sssp-gpu.md has the story.
 // Included by engine_u32.cu and engine_i64.cu, one column type each (the two translation units
-// compile in parallel: every column type has 2 x 3 persistent kernel instances).
+// compile in parallel: every column type has 3 x 3 persistent kernel instances).
 #pragma once
 #include <cuda_runtime.h>
 
@@ -83,6 +83,8 @@ struct engine<V>::impl {
   using step_fn = void (*)(graph_ref<V>, work_ref, long long);
   step_fn step_k = nullptr;          ///< the host-loop kernel instance in use
   cudaStream_t stream = nullptr;
+  device_bytes trace_buf;
+  static constexpr long long trace_records = 1 << 16;
   device_bytes dp, stamp, settled, nodeg, lists, chunks, ctrl, cnt, parents, dist, scratch, sorted_cols, sorted_w;
   std::string sort_note;
   work_ref w{};
@@ -101,6 +103,8 @@ struct engine<V>::impl {
                         " vertices exceed the engine's limit of 2^32 - 2 (parents are packed in 32 bits)");
     if (o.arcs_per_lane != 1 && o.arcs_per_lane != 2 && o.arcs_per_lane != 4)
       throw usage_error("sssp cuda: arcs per lane must be 1, 2 or 4");
+    if (o.vertices_per_lane != 1 && o.vertices_per_lane != 2 && o.vertices_per_lane != 4)
+      throw usage_error("sssp cuda: vertices per lane must be 1, 2 or 4");
     if (o.chunk < 32) throw usage_error("sssp cuda: a chunk must hold at least 32 arcs");
     const index_t n = view.num_vertices;
     g = {n, view.offsets, view.columns, view.weights, 0};
@@ -166,6 +170,12 @@ struct engine<V>::impl {
     w.chunk = opt.chunk;
     w.gallop = opt.cut == cut_search::gallop ? 1 : 0;
     w.lean = opt.no_lean ? 0 : 1;
+    w.vpl = opt.vertices_per_lane;
+    if (opt.trace) {
+      trace_buf = device_bytes(static_cast<std::size_t>(3 * trace_records) * sizeof(unsigned long long), "phase trace");
+      w.trace = trace_buf.as<unsigned long long>();
+      w.trace_cap = trace_records;
+    }
 
     if (opt.profile) {
       opt.loop = loop_kind::host;
@@ -205,8 +215,10 @@ struct engine<V>::impl {
     }
   }
   [[nodiscard]] const void* pick_persistent() const {
-    return opt.blocks_per_sm >= search_policy::dense_min_blocks ? pick_persistent_k<search_policy::dense_min_blocks>()
-                                                                : pick_persistent_k<search_policy::min_blocks>();
+    if (opt.blocks_per_sm >= search_policy::dense_min_blocks) return pick_persistent_k<search_policy::dense_min_blocks>();
+    if (opt.blocks_per_sm >= 1 && opt.blocks_per_sm < search_policy::min_blocks)
+      return pick_persistent_k<search_policy::wide_min_blocks>();
+    return pick_persistent_k<search_policy::min_blocks>();
   }
 
   /// The engine's own copy of the graph with every row sorted by weight (a CUB segmented sort of
@@ -355,6 +367,19 @@ run_stats engine<V>::last_stats() const {
   return r;
 }
 template <class V>
+std::vector<phase_record> engine<V>::last_trace() const {
+  const auto& m = *impl_;
+  std::vector<phase_record> out;
+  if (m.w.trace == nullptr || m.opt.loop != loop_kind::persistent || m.last.steps <= 0) return out;
+  const long long recs = std::min<long long>(m.last.steps + 1, m.trace_records);
+  std::vector<unsigned long long> raw(static_cast<std::size_t>(3 * recs));
+  GPU500_CUDA_CHECK(cudaMemcpy(raw.data(), m.w.trace, raw.size() * sizeof(unsigned long long), cudaMemcpyDeviceToHost));
+  for (long long k = 0; k + 1 < recs; ++k)
+    out.push_back({static_cast<int>(raw[3 * k + 1]), static_cast<std::int64_t>(raw[3 * k + 2]),
+                   static_cast<double>(raw[3 * (k + 1)] - raw[3 * k]) / 1e3});
+  return out;
+}
+template <class V>
 float engine<V>::initial_delta() const {
   return impl_->delta0;
 }
@@ -363,12 +388,14 @@ std::string engine<V>::description() const {
   const impl& m = *impl_;
   char buf[384];
   std::snprintf(buf, sizeof buf,
-                "cuda sssp: %s, delta %s%g, %s loop%s%s, %s rows%s%s, %s cut, %d arcs/lane, chunk %d%s, %d-bit column ids",
+                "cuda sssp: %s, delta %s%g, %s loop%s%s, %s rows%s%s, %s cut, %d arcs/lane, %d vertices/lane, chunk %d%s, "
+                "%d-bit column ids",
                 algorithm_name(m.opt.algo),
                 m.adaptive ? "adaptive from " : "", static_cast<double>(m.delta0), loop_name(m.opt.loop),
                 m.opt.loop == loop_kind::persistent ? (" (" + std::to_string(m.coop_blocks) + " blocks)").c_str() : "",
                 m.opt.profile ? ", profiled" : "", m.g.sorted ? "weight-sorted" : "unsorted", m.sort_note.c_str(),
-                m.w.settled ? ", settled filter" : "", cut_name(m.opt.cut), m.opt.arcs_per_lane, m.opt.chunk,
+                m.w.settled ? ", settled filter" : "", cut_name(m.opt.cut), m.opt.arcs_per_lane,
+                m.opt.vertices_per_lane, m.opt.chunk,
                 m.w.lean ? ", lean scan/heavy" : "", static_cast<int>(sizeof(V) * 8));
   return buf;
 }

@@ -69,13 +69,21 @@ void add_options(cli::parser& p, options& o) {
       },
       "GPU SSSP: arcs per lane in flight together (1, 2 or 4; default 4)", "K");
   p.option(
+      "--sssp-gpu-vpl",
+      [&o](const std::string& v) {
+        const auto k = cli::parse_int(v, "--sssp-gpu-vpl");
+        if (k != 1 && k != 2 && k != 4) throw usage_error("--sssp-gpu-vpl: expected 1, 2 or 4");
+        o.vertices_per_lane = static_cast<int>(k);
+      },
+      "GPU SSSP: vertices per lane in a scan or list step (1, 2 or 4; default 4)", "B");
+  p.option(
       "--sssp-gpu-chunk",
       [&o](const std::string& v) {
         const auto c = cli::parse_int(v, "--sssp-gpu-chunk");
         if (c < 32 || c > (1 << 20)) throw usage_error("--sssp-gpu-chunk: expected 32..1048576");
         o.chunk = static_cast<int>(c);
       },
-      "GPU SSSP: arcs per chunk of a long row (default 512)", "N");
+      "GPU SSSP: arcs per chunk of a long row (default 256)", "N");
   p.flag("--sssp-gpu-no-lean", o.no_lean, "GPU SSSP: full-vertex scans and weight-first heavy arcs (the first version)");
 }
 

@@ -61,7 +61,32 @@ struct work_ref {
   /// pass reads a target's column and settled bit before its weight; light improvements set the
   /// settled bit without waiting for the stamp exchange.
   int lean;
+  /// Vertices per lane (1, 2 or 4): a scan step or a list-phase step of a warp takes that many
+  /// 32-vertex groups, their loads issued together, and a list phase spreads the arcs of all
+  /// 32 * vpl rows over the lanes at once.
+  int vpl;
+  /// Phase trace (persistent kernel; null: off): record k = {globaltimer at the start of step k,
+  /// phase, its input size}; the record after the last step holds the end time.
+  unsigned long long* trace;
+  long long trace_cap;  ///< records that fit, the end record included
 };
+
+__device__ __forceinline__ unsigned long long global_ns() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+/// One trace record (block 0, thread 0 only).
+__device__ __forceinline__ void trace_step(const work_ref& w, long long step, const control& s, index_t n) {
+  if (w.trace == nullptr || blockIdx.x != 0 || threadIdx.x != 0 || step >= w.trace_cap) return;
+  unsigned long long* r = w.trace + 3 * step;
+  r[0] = global_ns();
+  r[1] = static_cast<unsigned long long>(s.phase);
+  r[2] = static_cast<unsigned long long>(s.phase == phase_scan ? n
+                                         : s.phase == phase_light_big || s.phase == phase_heavy_big ? s.n_chunks
+                                                                                                     : s.in_size);
+}
 
 constexpr unsigned full_mask = 0xFFFFFFFFu;
 
@@ -69,10 +94,11 @@ constexpr unsigned full_mask = 0xFFFFFFFFu;
 /// collect pushed vertices so that a warp takes list slots with one atomic per `stage` pushes.
 struct warp_scratch {
   static constexpr int stage = 128;
-  int incl[32];
-  index_t begin[32];
-  std::uint32_t u[32];
-  float du[32];
+  static constexpr int max_groups = 4;  ///< 32-vertex groups a warp takes in one step (work_ref::vpl)
+  int incl[32 * max_groups];
+  index_t begin[32 * max_groups];
+  std::uint32_t u[32 * max_groups];
+  float du[32 * max_groups];
   std::uint32_t qbuf[stage];
   std::uint32_t rbuf[stage];
 };
@@ -223,24 +249,41 @@ __device__ __forceinline__ void scan_phase(index_t n, const work_ref& w, const c
   unsigned best = inf_bits;
   const index_t warp = (static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
   const index_t warps = (static_cast<index_t>(gridDim.x) * blockDim.x) >> 5;
-  for (index_t base = warp * 32; base < n; base += warps * 32) {
-    const index_t v = base + lane_id();
+  constexpr int MaxB = warp_scratch::max_groups;
+  const int groups = w.vpl;
+  const index_t lane = lane_id();
+  for (index_t base0 = warp * 32 * groups; base0 < n; base0 += warps * 32 * groups) {
     // Lean: a vertex whose settled bit is set has d < lo (it was set in an earlier bucket) and one
-    // without arcs never needs a bucket: neither is read. Warp-uniform words.
-    unsigned skip = 0, sw = 0;
-    if (w.lean) {
-      sw = w.settled != nullptr ? __ldcg(w.settled + (base >> 5)) : 0u;
-      skip = sw | w.nodeg[base >> 5];
-      if (skip == full_mask) continue;
+    // without arcs never needs a bucket: neither is read. Words are warp-uniform.
+    unsigned sw[MaxB], skip[MaxB], b[MaxB];
+#pragma unroll
+    for (int j = 0; j < MaxB; ++j) {
+      const index_t base = base0 + 32 * j;
+      sw[j] = 0;
+      skip[j] = j < groups && base < n ? 0u : full_mask;
+      if (skip[j] == 0 && w.lean) {
+        sw[j] = w.settled != nullptr ? __ldcg(w.settled + (base >> 5)) : 0u;
+        skip[j] = sw[j] | w.nodeg[base >> 5];
+      }
     }
-    const unsigned b = v < n && ((skip >> lane_id()) & 1u) == 0 ? static_cast<unsigned>(__ldcg(w.dp + v) >> 32) : inf_bits;
-    const bool in = b >= lo_b && b < hi_b;
-    if (!in && b >= hi_b && b != inf_bits && b < best) best = b;
-    stage_push(r, in, static_cast<std::uint32_t>(v));
-    if (in) w.stamp[v] = s.scan_epoch;
-    if (w.settled != nullptr) {  // this warp alone owns the word of these 32 vertices in a scan
-      const unsigned m = __ballot_sync(full_mask, in);
-      if (m != 0 && lane_id() == 0) w.settled[base >> 5] = (w.lean ? sw : __ldcg(w.settled + (base >> 5))) | m;
+#pragma unroll
+    for (int j = 0; j < MaxB; ++j) {
+      const index_t v = base0 + 32 * j + lane;
+      b[j] = v < n && ((skip[j] >> lane) & 1u) == 0 ? static_cast<unsigned>(__ldcg(w.dp + v) >> 32) : inf_bits;
+    }
+#pragma unroll
+    for (int j = 0; j < MaxB; ++j) {
+      const index_t base = base0 + 32 * j;
+      if (j >= groups || base >= n) break;  // warp-uniform
+      const index_t v = base + lane;
+      const bool in = b[j] >= lo_b && b[j] < hi_b;
+      if (!in && b[j] >= hi_b && b[j] != inf_bits && b[j] < best) best = b[j];
+      stage_push(r, in, static_cast<std::uint32_t>(v));
+      if (in) w.stamp[v] = s.scan_epoch;
+      if (w.settled != nullptr) {  // this warp alone owns the word of these 32 vertices in a scan
+        const unsigned m = __ballot_sync(full_mask, in);
+        if (m != 0 && lane == 0) w.settled[base >> 5] = (w.lean ? sw[j] : __ldcg(w.settled + (base >> 5))) | m;
+      }
     }
   }
   stage_flush(r);
@@ -258,6 +301,8 @@ __device__ void list_phase(const graph_ref<V>& g, const work_ref& w, const contr
   const std::uint32_t* list = w.lists[s.in_list];
   const unsigned long long n_in = static_cast<unsigned long long>(s.in_size);
   const unsigned lane = lane_id();
+  constexpr int MaxB = warp_scratch::max_groups;
+  const int groups = w.vpl;
   staged_list q{sm.qbuf, 0, &c->out, w.lists[s.out_list] + s.out_size};
   staged_list r{sm.rbuf, 0, &c->r_append, w.lists[list_r] + s.r_size};
   for (;;) {
@@ -265,57 +310,86 @@ __device__ void list_phase(const graph_ref<V>& g, const work_ref& w, const contr
     if (lane == 0) base = atomicAdd(&c->cursor, 32ull * P::grab);
     base = __shfl_sync(full_mask, base, 0);
     if (base >= n_in) break;
-    for (int b = 0; b < P::grab; ++b) {
+    for (int b = 0; b < P::grab; b += groups) {
       const unsigned long long first = base + 32ull * b;
       if (first >= n_in) break;
-      const unsigned long long idx = first + lane;
-      std::uint32_t u = 0;
-      float du = 0.0f;
-      index_t begin = 0, len = 0;
-      if (idx < n_in) {
-        u = __ldcg(list + idx);
-        du = dist_of(__ldcg(w.dp + u));
-        begin = g.offsets[u];
-        len = g.offsets[u + 1] - begin;
-        if (g.sorted) {  // only this phase's part of the row: [begin, cut) light, [cut, end) heavy
-          const index_t cut = light_end(w, g.weights, begin, begin + len, du, s.hi);
-          if (Light) len = cut - begin;
+      // Entry j * 32 + lane of this step: the row of list[first + 32 j + lane]. All loads of the
+      // groups are issued before any is used.
+      std::uint32_t u[MaxB];
+      float du[MaxB];
+      index_t begin[MaxB], len[MaxB];
+      bool have[MaxB];
+#pragma unroll
+      for (int j = 0; j < MaxB; ++j) {
+        const unsigned long long idx = first + 32ull * j + lane;
+        have[j] = j < groups && idx < n_in;
+        u[j] = have[j] ? __ldcg(list + idx) : 0u;
+      }
+#pragma unroll
+      for (int j = 0; j < MaxB; ++j) {
+        du[j] = 0.0f;
+        begin[j] = 0;
+        len[j] = 0;
+        if (have[j]) {
+          du[j] = dist_of(__ldcg(w.dp + u[j]));
+          begin[j] = g.offsets[u[j]];
+          len[j] = g.offsets[u[j] + 1] - begin[j];
+        }
+      }
+      if (g.sorted) {  // only this phase's part of the row: [begin, cut) light, [cut, end) heavy
+        float w0[MaxB];  // first probe of every row together: most light prefixes are empty or short
+#pragma unroll
+        for (int j = 0; j < MaxB; ++j) w0[j] = len[j] > 0 ? g.weights[begin[j]] : 0.0f;
+#pragma unroll
+        for (int j = 0; j < MaxB; ++j) {
+          if (len[j] == 0) continue;
+          const index_t end = begin[j] + len[j];
+          const index_t cut = !(du[j] + w0[j] < s.hi) ? begin[j] : light_end(w, g.weights, begin[j] + 1, end, du[j], s.hi);
+          if (Light) len[j] = cut - begin[j];
           else {
-            len = begin + len - cut;
-            begin = cut;
+            len[j] = end - cut;
+            begin[j] = cut;
           }
         }
-        if (len > P::big_row) {
-          const index_t nch = (len + w.chunk - 1) / w.chunk;
-          const unsigned long long at = atomicAdd(&c->chunks, static_cast<unsigned long long>(nch));
-          for (index_t k = 0; k < nch; ++k) {
-            chunk_desc d;
-            d.begin = begin + k * w.chunk;
-            d.end = d.begin + w.chunk < begin + len ? d.begin + w.chunk : begin + len;
-            d.u = u;
-            d.pad = 0;
-            w.chunks[at + k] = d;
-          }
-          len = 0;
+      }
+#pragma unroll
+      for (int j = 0; j < MaxB; ++j) {
+        if (len[j] <= P::big_row) continue;
+        const index_t nch = (len[j] + w.chunk - 1) / w.chunk;
+        const unsigned long long at = atomicAdd(&c->chunks, static_cast<unsigned long long>(nch));
+        for (index_t k = 0; k < nch; ++k) {
+          chunk_desc d;
+          d.begin = begin[j] + k * w.chunk;
+          d.end = d.begin + w.chunk < begin[j] + len[j] ? d.begin + w.chunk : begin[j] + len[j];
+          d.u = u[j];
+          d.pad = 0;
+          w.chunks[at + k] = d;
         }
+        len[j] = 0;
       }
-      int incl = static_cast<int>(len);
-      for (int off = 1; off < 32; off <<= 1) {
-        const int t = __shfl_up_sync(full_mask, incl, off);
-        if (static_cast<int>(lane) >= off) incl += t;
+      int total = 0;
+#pragma unroll
+      for (int j = 0; j < MaxB; ++j) {
+        if (j >= groups) break;  // warp-uniform
+        int incl = static_cast<int>(len[j]);
+        for (int off = 1; off < 32; off <<= 1) {
+          const int t = __shfl_up_sync(full_mask, incl, off);
+          if (static_cast<int>(lane) >= off) incl += t;
+        }
+        sm.incl[32 * j + lane] = total + incl;
+        sm.begin[32 * j + lane] = begin[j];
+        sm.u[32 * j + lane] = u[j];
+        sm.du[32 * j + lane] = du[j];
+        total += __shfl_sync(full_mask, incl, 31);
       }
-      const int total = __shfl_sync(full_mask, incl, 31);
-      sm.incl[lane] = incl;
-      sm.begin[lane] = begin;
-      sm.u[lane] = u;
-      sm.du[lane] = du;
+      const int last = 32 * groups - 1;
       __syncwarp();
       for (int e0 = 0; e0 < total; e0 += 32 * K) {
         lane_arcs<K> x;
 #pragma unroll
         for (int k = 0; k < K; ++k) {
           const int e = e0 + 32 * k + static_cast<int>(lane);
-          int lo = 0, hi = 31;  // the first lane whose inclusive prefix exceeds e
+          int lo = 0, hi = last;  // the first entry whose inclusive prefix exceeds e
           while (lo < hi) {
             const int mid = (lo + hi) >> 1;
             if (sm.incl[mid] > e) hi = mid;
@@ -418,7 +492,9 @@ static __global__ void __launch_bounds__(search_policy::block, MinBlocks) persis
   warp_scratch& sm = scratch[threadIdx.x >> 5];
   cooperative_groups::grid_group grid = cooperative_groups::this_grid();
   control s = *w.ctrl;
-  for (long long step = 0; s.phase != phase_done; ++step) {
+  long long step = 0;
+  for (; s.phase != phase_done; ++step) {
+    trace_step(w, step, s, g.n);
     counters* c = w.cnt + step % 3;
     run_phase<K>(g, w, s, c, sm);
     // The block after next reuses this slot; everyone has read it (two barriers ago).
@@ -427,6 +503,7 @@ static __global__ void __launch_bounds__(search_policy::block, MinBlocks) persis
     grid.sync();
     decide(s, load_counters(c));
   }
+  trace_step(w, step, s, g.n);  // the end time (phase_done)
   finalize_range(g.n, w, static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x,
                  static_cast<index_t>(gridDim.x) * blockDim.x);
   if (blockIdx.x == 0 && threadIdx.x == 0) *w.ctrl = s;

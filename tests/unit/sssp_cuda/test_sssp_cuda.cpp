@@ -26,6 +26,7 @@ sc::options first_version() {
   sc::options o;
   o.cut = sc::cut_search::binary;
   o.arcs_per_lane = 1;
+  o.vertices_per_lane = 1;
   o.chunk = 2048;
   o.no_lean = true;
   return o;
@@ -92,6 +93,17 @@ std::vector<sc::options> variants() {
   o.no_lean = true;
   o.blocks_per_sm = 6;
   v.push_back(o);
+  o = {};
+  o.vertices_per_lane = 2;
+  o.arcs_per_lane = 1;
+  o.chunk = 512;
+  o.trace = true;
+  v.push_back(o);
+  o = {};
+  o.vertices_per_lane = 1;  // wide arcs, narrow vertex steps
+  o.no_lean = true;
+  o.loop = sc::loop_kind::host;
+  v.push_back(o);
   return v;
 }
 
@@ -99,7 +111,7 @@ std::string label(const sc::options& o) {
   return std::string(sc::algorithm_name(o.algo)) + "/" + sc::loop_name(o.loop) + "/delta=" + std::to_string(o.delta) +
          "/blocks=" + std::to_string(o.blocks_per_sm) + (o.unsorted_rows ? "/unsorted" : "/sorted") +
          (o.no_settled_filter ? "/nofilter" : "/filter") + "/" + sc::cut_name(o.cut) + "/ilp=" +
-         std::to_string(o.arcs_per_lane) + "/chunk=" + std::to_string(o.chunk) + (o.no_lean ? "/nolean" : "/lean");
+         std::to_string(o.arcs_per_lane) + "/vpl=" + std::to_string(o.vertices_per_lane) + "/chunk=" + std::to_string(o.chunk) + (o.no_lean ? "/nolean" : "/lean");
 }
 
 template <class V>
@@ -170,6 +182,7 @@ TYPED_TEST(SsspCuda, KroneckerLarger) {
     vars.push_back(first_version());
     sc::options c;
     c.arcs_per_lane = 2;
+    c.vertices_per_lane = 2;
     c.chunk = 64;
     vars.push_back(c);
     check_all(g, std::vector<index_t>(roots.begin(), roots.end()), "SCALE " + std::to_string(scale), vars);
@@ -194,6 +207,34 @@ TYPED_TEST(SsspCuda, OutputBeforeAnyRunAndRepeatedRuns) {
   eng.copy_distances(again);
   EXPECT_EQ(first, again);  // no state leaks from one search into the next
   EXPECT_NE(first, other);
+}
+
+TYPED_TEST(SsspCuda, PhaseTrace) {
+  graph::kronecker_params p;
+  p.scale = 12;
+  const auto g = graph::build_csr<TypeParam>(graph::generate_kronecker(p));
+  const sc::device_csr<TypeParam> dg(g);
+  sc::options o;
+  o.trace = true;
+  sc::engine<TypeParam> eng(dg.view(), o);
+  EXPECT_TRUE(eng.last_trace().empty());  // no search yet
+  const auto roots = graph::pick_search_keys(p, 1, [&](std::int64_t v) { return g.degree(v) > 0; });
+  eng.run(roots[0]);
+  const auto t = eng.last_trace();
+  ASSERT_EQ(static_cast<std::int64_t>(t.size()), eng.last_stats().steps);
+  EXPECT_EQ(t.front().phase, 0);               // a search starts with a scan of all vertices
+  EXPECT_EQ(t.front().size, g.num_vertices);
+  int light = 0;
+  for (const auto& r : t) {
+    EXPECT_GE(r.phase, 0);
+    EXPECT_LE(r.phase, 4);
+    EXPECT_GE(r.us, 0.0);
+    light += r.phase == 1;
+  }
+  EXPECT_EQ(light, eng.last_stats().light_steps);  // every light iteration has one light phase
+  sc::engine<TypeParam> plain(dg.view());
+  plain.run(roots[0]);
+  EXPECT_TRUE(plain.last_trace().empty());
 }
 
 TYPED_TEST(SsspCuda, RejectsBadInput) {
@@ -249,10 +290,11 @@ TEST(SsspCudaOptions, Flags) {
   EXPECT_EQ(o.arcs_per_lane, 4);
   EXPECT_FALSE(o.no_lean);
   p3.parse({"--sssp-gpu-unsorted", "--sssp-gpu-profile", "--sssp-gpu-no-filter", "--sssp-gpu-cut", "binary",
-            "--sssp-gpu-ilp", "2", "--sssp-gpu-chunk", "256", "--sssp-gpu-no-lean"});
+            "--sssp-gpu-ilp", "2", "--sssp-gpu-chunk", "300", "--sssp-gpu-no-lean", "--sssp-gpu-vpl", "1"});
+  EXPECT_EQ(o.vertices_per_lane, 1);
   EXPECT_EQ(o.cut, sc::cut_search::binary);
   EXPECT_EQ(o.arcs_per_lane, 2);
-  EXPECT_EQ(o.chunk, 256);
+  EXPECT_EQ(o.chunk, 300);
   EXPECT_TRUE(o.no_lean);
   EXPECT_TRUE(o.unsorted_rows);
   EXPECT_TRUE(o.no_settled_filter);
@@ -262,6 +304,7 @@ TEST(SsspCudaOptions, Flags) {
   sc::add_options(p2, o2);
   EXPECT_THROW(p2.parse({"--sssp-gpu", "dijkstra"}), usage_error);
   EXPECT_THROW(p2.parse({"--sssp-gpu-ilp", "3"}), usage_error);
+  EXPECT_THROW(p2.parse({"--sssp-gpu-vpl", "8"}), usage_error);
   EXPECT_THROW(p2.parse({"--sssp-gpu-chunk", "8"}), usage_error);
   EXPECT_THROW(p2.parse({"--sssp-gpu-cut", "linear"}), usage_error);
 }
