@@ -36,9 +36,9 @@ static_assert(std::is_trivially_copyable_v<csr_view<std::uint32_t>>);
 template <class V>
 struct csr {
   index_t num_vertices = 0;
-  std::vector<index_t> offsets;  ///< num_vertices + 1
-  std::vector<V> columns;
-  std::vector<float> weights;  ///< empty when unweighted
+  host_vector<index_t> offsets;  ///< num_vertices + 1
+  host_vector<V> columns;
+  host_vector<float> weights;  ///< empty when unweighted
 
   [[nodiscard]] csr_view<V> view() const {
     return {num_vertices, 0, num_vertices, offsets.data(), columns.data(), weights.empty() ? nullptr : weights.data()};

@@ -2,18 +2,46 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "gpu500/core/types.hpp"
 
 namespace gpu500::graph {
 
+/// An allocator whose value-less construct() leaves trivial elements uninitialised: resize(n) on
+/// a host_vector does not zero it (a serial pass over hundreds of MB for kernel-1-sized arrays);
+/// its pages are first touched by the parallel loops that fill them. assign(n, x) and
+/// resize(n, x) still write x.
+template <class T>
+struct default_init_allocator : std::allocator<T> {
+  using std::allocator<T>::allocator;
+  template <class U>
+  struct rebind {
+    using other = default_init_allocator<U>;
+  };
+  template <class U>
+  void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>) {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+
+/// A std::vector whose resize(n) leaves new trivial elements uninitialised (see above).
+template <class T>
+using host_vector = std::vector<T, default_init_allocator<T>>;
+
 /// Edges as parallel arrays (structure of arrays): edge i is (src[i], dst[i]) with weight[i]
 /// (weights empty for a BFS-only list). Self-loops and duplicate edges are kept, as generated.
 struct edge_list {
   index_t num_vertices = 0;
-  std::vector<std::int64_t> src, dst;
-  std::vector<float> weight;
+  host_vector<std::int64_t> src, dst;
+  host_vector<float> weight;
 
   [[nodiscard]] index_t size() const { return static_cast<index_t>(src.size()); }
   [[nodiscard]] bool weighted() const { return !weight.empty(); }

@@ -159,7 +159,10 @@ edge_list download_edge_list(const device_edge_list<V>& el) {
   const auto s = to_host(el.src.data(), el.src.size()), d = to_host(el.dst.data(), el.dst.size());
   h.src.assign(s.begin(), s.end());
   h.dst.assign(d.begin(), d.end());
-  if (!el.weight.empty()) h.weight = to_host(el.weight.data(), el.weight.size());
+  if (!el.weight.empty()) {
+    const auto w = to_host(el.weight.data(), el.weight.size());
+    h.weight.assign(w.begin(), w.end());
+  }
   return h;
 }
 

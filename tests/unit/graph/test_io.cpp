@@ -37,13 +37,13 @@ TEST(EdgeListFile, ReadsUnweightedAndWeighted) {
   const std::string a = write_tmp("# comment\n0 1\n\n2 5\n% another\n3 3\n");
   const edge_list el = read_edge_list(a);
   EXPECT_EQ(el.num_vertices, 6);
-  EXPECT_EQ(el.src, (std::vector<std::int64_t>{0, 2, 3}));
-  EXPECT_EQ(el.dst, (std::vector<std::int64_t>{1, 5, 3}));
+  EXPECT_EQ(el.src, (host_vector<std::int64_t>{0, 2, 3}));
+  EXPECT_EQ(el.dst, (host_vector<std::int64_t>{1, 5, 3}));
   EXPECT_FALSE(el.weighted());
   const std::string b = write_tmp("0 1 0.5\r\n1 2 0\n");
   const edge_list w = read_edge_list(b, 10);
   EXPECT_EQ(w.num_vertices, 10);
-  EXPECT_EQ(w.weight, (std::vector<float>{0.5f, 0.0f}));
+  EXPECT_EQ(w.weight, (host_vector<float>{0.5f, 0.0f}));
   std::remove(a.c_str());
   std::remove(b.c_str());
 }
