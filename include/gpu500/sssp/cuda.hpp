@@ -83,6 +83,10 @@ struct options {
   /// arc's weight read before the target's settled bit). By default (lean) a scan skips vertices
   /// that are settled or have no arcs, and the heavy pass reads the weight only for unsettled targets.
   bool no_lean = false;
+  /// true: the first version's queue stamps (a 4-byte epoch per vertex, exchanged on every light
+  /// improvement). By default (with the settled bitmap) queue membership is one bitmap per queue
+  /// and R membership the settled bit: L2-resident bit exchanges instead of DRAM-resident stamps.
+  bool stamps = false;
   /// Record the start time, kind and input size of every phase of the persistent kernel (one
   /// store per phase by one thread); read with engine::last_trace().
   bool trace = false;
@@ -97,7 +101,8 @@ struct phase_record {
 
 /// Flags: --sssp-gpu delta|bellman-ford, --sssp-gpu-delta X, --sssp-gpu-grow N,
 /// --sssp-gpu-loop persistent|host, --sssp-gpu-blocks N, --sssp-gpu-profile, --sssp-gpu-unsorted, --sssp-gpu-no-filter,
-/// --sssp-gpu-cut gallop|binary, --sssp-gpu-ilp 1|2|4, --sssp-gpu-vpl 1|2|4, --sssp-gpu-chunk N, --sssp-gpu-no-lean.
+/// --sssp-gpu-cut gallop|binary, --sssp-gpu-ilp 1|2|4, --sssp-gpu-vpl 1|2|4, --sssp-gpu-chunk N, --sssp-gpu-no-lean,
+/// --sssp-gpu-stamps, --sssp-gpu-trace (the last only for the benchmark's reports).
 void add_options(cli::parser& p, options& o);
 const char* algorithm_name(algorithm a);
 const char* loop_name(loop_kind l);

@@ -85,6 +85,7 @@ struct engine<V>::impl {
   cudaStream_t stream = nullptr;
   device_bytes trace_buf;
   static constexpr long long trace_records = 1 << 16;
+  device_bytes qbits;
   device_bytes dp, stamp, settled, nodeg, lists, chunks, ctrl, cnt, parents, dist, scratch, sorted_cols, sorted_w;
   std::string sort_note;
   work_ref w{};
@@ -142,8 +143,9 @@ struct engine<V>::impl {
 
     const auto un = static_cast<std::size_t>(n);
     dp = device_bytes(un * sizeof(unsigned long long), "distances");
-    stamp = device_bytes(un * sizeof(std::uint32_t), "queue stamps");
     if (!opt.no_settled_filter) settled = device_bytes(settled_words() * sizeof(std::uint32_t), "settled bitmap");
+    if (opt.stamps || opt.no_settled_filter) stamp = device_bytes(un * sizeof(std::uint32_t), "queue stamps");
+    else qbits = device_bytes(2 * settled_words() * sizeof(std::uint32_t), "queue bitmaps");
     lists = device_bytes(3 * un * sizeof(std::uint32_t), "vertex queues");
     chunks = device_bytes(static_cast<std::size_t>(chunk_capacity(arcs, opt.chunk)) * sizeof(chunk_desc), "chunk lists");
     if (!opt.no_lean) {
@@ -158,6 +160,8 @@ struct engine<V>::impl {
     dist = device_bytes(un * sizeof(float), "distances");
     w.dp = dp.as<unsigned long long>();
     w.stamp = stamp.as<std::uint32_t>();
+    w.qbits[0] = qbits.as<std::uint32_t>();
+    w.qbits[1] = w.qbits[0] != nullptr ? w.qbits[0] + settled_words() : nullptr;
     w.settled = settled.as<std::uint32_t>();
     for (int i = 0; i < 3; ++i) w.lists[i] = lists.as<std::uint32_t>() + static_cast<std::size_t>(i) * un;
     w.chunks = chunks.as<chunk_desc>();
@@ -282,7 +286,8 @@ struct engine<V>::impl {
     const auto un = static_cast<std::size_t>(g.n);
     w.root = root;
     GPU500_CUDA_CHECK(cudaMemsetAsync(w.dp, 0xFF, un * sizeof(unsigned long long), stream));
-    GPU500_CUDA_CHECK(cudaMemsetAsync(w.stamp, 0, un * sizeof(std::uint32_t), stream));
+    if (w.stamp) GPU500_CUDA_CHECK(cudaMemsetAsync(w.stamp, 0, un * sizeof(std::uint32_t), stream));
+    if (w.qbits[0]) GPU500_CUDA_CHECK(cudaMemsetAsync(w.qbits[0], 0, 2 * settled_words() * sizeof(std::uint32_t), stream));
     if (w.settled) GPU500_CUDA_CHECK(cudaMemsetAsync(w.settled, 0, settled_words() * sizeof(std::uint32_t), stream));
     const control init = initial_control(delta0, adaptive, delta_max, adaptive ? opt.grow_below : 0);
     init_search_kernel<<<1, 32, 0, stream>>>(w, init);
@@ -389,14 +394,14 @@ std::string engine<V>::description() const {
   char buf[384];
   std::snprintf(buf, sizeof buf,
                 "cuda sssp: %s, delta %s%g, %s loop%s%s, %s rows%s%s, %s cut, %d arcs/lane, %d vertices/lane, chunk %d%s, "
-                "%d-bit column ids",
+                "queue %s, %d-bit column ids",
                 algorithm_name(m.opt.algo),
                 m.adaptive ? "adaptive from " : "", static_cast<double>(m.delta0), loop_name(m.opt.loop),
                 m.opt.loop == loop_kind::persistent ? (" (" + std::to_string(m.coop_blocks) + " blocks)").c_str() : "",
                 m.opt.profile ? ", profiled" : "", m.g.sorted ? "weight-sorted" : "unsorted", m.sort_note.c_str(),
                 m.w.settled ? ", settled filter" : "", cut_name(m.opt.cut), m.opt.arcs_per_lane,
                 m.opt.vertices_per_lane, m.opt.chunk,
-                m.w.lean ? ", lean scan/heavy" : "", static_cast<int>(sizeof(V) * 8));
+                m.w.lean ? ", lean scan/heavy" : "", m.w.qbits[0] ? "bitmaps" : "stamps", static_cast<int>(sizeof(V) * 8));
   return buf;
 }
 

@@ -40,7 +40,13 @@ struct chunk_desc {
 
 struct work_ref {
   unsigned long long* dp;  ///< packed words, n
-  std::uint32_t* stamp;    ///< queue epochs, n
+  std::uint32_t* stamp;    ///< queue epochs, n (null in queue-bitmap mode)
+  /// Queue-bitmap mode (null: stamps): one bitmap per queue Q0/Q1, bit v set <=> v is in that
+  /// queue. A push is an atomicOr whose old bit says whether v was there; the light phase that
+  /// reads a queue clears its entries' bits, so both are zero again when a bucket ends. R
+  /// membership is the settled bitmap's bit (set <=> d < hi is known: v is in R of this or an
+  /// earlier bucket). The bitmaps (n bits) stay in L2 where the stamps (4n bytes) went to DRAM.
+  std::uint32_t* qbits[2];
   /// Bitmap (n bits) of vertices known to have d < hi of the current bucket (set by the scan and by
   /// first appends to R); a heavy arc into such a vertex cannot improve it and is skipped without
   /// reading its word. Bits only go 0 -> 1 within a search, so a stale (L1) read is merely
@@ -221,6 +227,24 @@ __device__ __forceinline__ void visit_arcs(const graph_ref<V>& g, const work_ref
   for (int k = 0; k < K; ++k)
     improved[k] = tried[k] && (old[k] == cur[k] || relax_retry(w.dp, v[k], nb[k], u[k], old[k]));
   if constexpr (Light) {
+    if (w.qbits[0] != nullptr) {  // queue-bitmap mode: two L2-resident bit exchanges, issued together
+      std::uint32_t* out_bits = w.qbits[s.out_list == list_q0 ? 0 : 1];
+      std::uint32_t osb[K], oqb[K];
+#pragma unroll
+      for (int k = 0; k < K; ++k) {
+        osb[k] = oqb[k] = 0;
+        if (!improved[k]) continue;
+        const unsigned bit = 1u << (v[k] & 31u);
+        osb[k] = atomicOr(w.settled + (v[k] >> 5), bit) & bit;  // set: already in R (d < hi known)
+        oqb[k] = atomicOr(out_bits + (v[k] >> 5), bit) & bit;   // set: already in the out queue
+      }
+#pragma unroll
+      for (int k = 0; k < K; ++k) {
+        stage_push(q, improved[k] && oqb[k] == 0, v[k]);
+        stage_push(r, improved[k] && osb[k] == 0, v[k]);
+      }
+      return;
+    }
     std::uint32_t ost[K];
 #pragma unroll
     for (int k = 0; k < K; ++k) {
@@ -279,7 +303,7 @@ __device__ __forceinline__ void scan_phase(index_t n, const work_ref& w, const c
       const bool in = b[j] >= lo_b && b[j] < hi_b;
       if (!in && b[j] >= hi_b && b[j] != inf_bits && b[j] < best) best = b[j];
       stage_push(r, in, static_cast<std::uint32_t>(v));
-      if (in) w.stamp[v] = s.scan_epoch;
+      if (in && w.stamp != nullptr) w.stamp[v] = s.scan_epoch;
       if (w.settled != nullptr) {  // this warp alone owns the word of these 32 vertices in a scan
         const unsigned m = __ballot_sync(full_mask, in);
         if (m != 0 && lane == 0) w.settled[base >> 5] = (w.lean ? sw[j] : __ldcg(w.settled + (base >> 5))) | m;
@@ -303,6 +327,8 @@ __device__ void list_phase(const graph_ref<V>& g, const work_ref& w, const contr
   const unsigned lane = lane_id();
   constexpr int MaxB = warp_scratch::max_groups;
   const int groups = w.vpl;
+  std::uint32_t* const in_bits =
+      w.qbits[0] == nullptr || s.in_list == list_r ? nullptr : w.qbits[s.in_list == list_q0 ? 0 : 1];
   staged_list q{sm.qbuf, 0, &c->out, w.lists[s.out_list] + s.out_size};
   staged_list r{sm.rbuf, 0, &c->r_append, w.lists[list_r] + s.r_size};
   for (;;) {
@@ -324,6 +350,11 @@ __device__ void list_phase(const graph_ref<V>& g, const work_ref& w, const contr
         const unsigned long long idx = first + 32ull * j + lane;
         have[j] = j < groups && idx < n_in;
         u[j] = have[j] ? __ldcg(list + idx) : 0u;
+      }
+      if (Light && in_bits != nullptr) {  // taken off its queue: clear its bit (nothing waits)
+#pragma unroll
+        for (int j = 0; j < MaxB; ++j)
+          if (have[j]) atomicAnd(in_bits + (u[j] >> 5), ~(1u << (u[j] & 31u)));
       }
 #pragma unroll
       for (int j = 0; j < MaxB; ++j) {

@@ -29,6 +29,7 @@ sc::options first_version() {
   o.vertices_per_lane = 1;
   o.chunk = 2048;
   o.no_lean = true;
+  o.stamps = true;
   return o;
 }
 
@@ -104,6 +105,17 @@ std::vector<sc::options> variants() {
   o.no_lean = true;
   o.loop = sc::loop_kind::host;
   v.push_back(o);
+  o = {};
+  o.stamps = true;  // the default with queue stamps
+  v.push_back(o);
+  o = {};
+  o.no_lean = true;  // queue bitmaps without the lean scan, tiny buckets
+  o.delta = 0.001f;
+  v.push_back(o);
+  o = {};
+  o.blocks_per_sm = 2;  // the 128-register kernel
+  o.delta = 100.0f;
+  v.push_back(o);
   return v;
 }
 
@@ -111,7 +123,7 @@ std::string label(const sc::options& o) {
   return std::string(sc::algorithm_name(o.algo)) + "/" + sc::loop_name(o.loop) + "/delta=" + std::to_string(o.delta) +
          "/blocks=" + std::to_string(o.blocks_per_sm) + (o.unsorted_rows ? "/unsorted" : "/sorted") +
          (o.no_settled_filter ? "/nofilter" : "/filter") + "/" + sc::cut_name(o.cut) + "/ilp=" +
-         std::to_string(o.arcs_per_lane) + "/vpl=" + std::to_string(o.vertices_per_lane) + "/chunk=" + std::to_string(o.chunk) + (o.no_lean ? "/nolean" : "/lean");
+         std::to_string(o.arcs_per_lane) + "/vpl=" + std::to_string(o.vertices_per_lane) + "/chunk=" + std::to_string(o.chunk) + (o.no_lean ? "/nolean" : "/lean") + (o.stamps ? "/stamps" : "/qbits");
 }
 
 template <class V>
@@ -185,6 +197,10 @@ TYPED_TEST(SsspCuda, KroneckerLarger) {
     c.vertices_per_lane = 2;
     c.chunk = 64;
     vars.push_back(c);
+    sc::options st;
+    st.stamps = true;
+    st.blocks_per_sm = 3;
+    vars.push_back(st);
     check_all(g, std::vector<index_t>(roots.begin(), roots.end()), "SCALE " + std::to_string(scale), vars);
   }
 }
@@ -290,7 +306,10 @@ TEST(SsspCudaOptions, Flags) {
   EXPECT_EQ(o.arcs_per_lane, 4);
   EXPECT_FALSE(o.no_lean);
   p3.parse({"--sssp-gpu-unsorted", "--sssp-gpu-profile", "--sssp-gpu-no-filter", "--sssp-gpu-cut", "binary",
-            "--sssp-gpu-ilp", "2", "--sssp-gpu-chunk", "300", "--sssp-gpu-no-lean", "--sssp-gpu-vpl", "1"});
+            "--sssp-gpu-ilp", "2", "--sssp-gpu-chunk", "300", "--sssp-gpu-no-lean", "--sssp-gpu-vpl", "1",
+            "--sssp-gpu-stamps", "--sssp-gpu-trace"});
+  EXPECT_TRUE(o.stamps);
+  EXPECT_TRUE(o.trace);
   EXPECT_EQ(o.vertices_per_lane, 1);
   EXPECT_EQ(o.cut, sc::cut_search::binary);
   EXPECT_EQ(o.arcs_per_lane, 2);

@@ -35,6 +35,10 @@ struct model_config {
   /// The engine's lean variant: a scan skips vertices without arcs and (with filter) settled ones;
   /// every light improvement sets the settled flag.
   bool lean = false;
+  /// Queue bitmaps instead of stamps (the engine's default with the settled bitmap): a push tests
+  /// and sets the out queue's bit, R membership is the settled flag, a light phase clears the bits
+  /// of the queue it reads.
+  bool qbits = false;
 };
 
 struct model_result {
@@ -67,6 +71,7 @@ model_result model_search(const graph::csr<V>& g_in, index_t root, const model_c
   std::vector<unsigned long long> dp(n, ~0ull);
   std::vector<std::uint32_t> stamp(n, 0);
   std::vector<char> settled(n, 0);
+  std::vector<char> qbit[2] = {std::vector<char>(n, 0), std::vector<char>(n, 0)};
   std::vector<std::uint32_t> lists[3] = {std::vector<std::uint32_t>(n), std::vector<std::uint32_t>(n),
                                          std::vector<std::uint32_t>(n)};
   std::vector<std::tuple<std::uint32_t, index_t, index_t>> chunks;
@@ -84,6 +89,14 @@ model_result model_search(const graph::csr<V>& g_in, index_t root, const model_c
     if (!(nb < static_cast<std::uint32_t>(dp[v] >> 32))) return;
     dp[v] = (static_cast<unsigned long long>(nb) << 32) | u;
     if (!light) return;
+    if (cfg.qbits) {
+      char& in_q = qbit[s.out_list == list_q0 ? 0 : 1][v];
+      if (!in_q) lists[s.out_list][s.out_size + static_cast<index_t>(c.out++)] = v;
+      in_q = 1;
+      if (!settled[v]) lists[list_r][s.r_size + static_cast<index_t>(c.r_append++)] = v;
+      settled[v] = 1;
+      return;
+    }
     if (cfg.lean) settled[v] = 1;
     const std::uint32_t old = stamp[v];
     stamp[v] = s.epoch;
@@ -115,6 +128,8 @@ model_result model_search(const graph::csr<V>& g_in, index_t root, const model_c
       // The device takes entries in any order; so does the model.
       std::vector<std::uint32_t> order(lists[s.in_list].begin(), lists[s.in_list].begin() + s.in_size);
       std::shuffle(order.begin(), order.end(), rng);
+      if (cfg.qbits && light && s.in_list != list_r)  // taken off the queue: its bit is cleared
+        for (const std::uint32_t u : order) qbit[s.in_list == list_q0 ? 0 : 1][u] = 0;
       for (const std::uint32_t u : order) {
         const float du = bits_float(static_cast<std::uint32_t>(dp[u] >> 32));
         index_t b = g.offsets[u], e = g.offsets[u + 1];
@@ -138,7 +153,11 @@ model_result model_search(const graph::csr<V>& g_in, index_t root, const model_c
         for (index_t a = b; a < e; ++a) visit(light, a, u, du);
       }
     }
+    const int before = s.phase;
     decide(s, c);
+    if (cfg.qbits && before != phase_scan && s.phase == phase_scan)  // a bucket ended: both queues are empty
+      for (int b = 0; b < 2; ++b)
+        if (std::count(qbit[b].begin(), qbit[b].end(), 1) != 0) throw std::runtime_error("queue bitmap not cleared");
   }
   model_result r{std::vector<std::int64_t>(n, -1), std::vector<float>(n, -1.0f), s};
   for (index_t v = 0; v < n; ++v) {
@@ -170,6 +189,14 @@ std::vector<model_config> configs() {
     v.back().lean = true;
     v.back().seed += 200;
     v.back().filter = (i % 3) != 2;  // lean without the bitmap too (the engine's no-filter + lean)
+    v.back().qbits = v.back().filter;  // queue bitmaps need the settled bitmap (as in the engine)
+  }
+  for (std::size_t i = 0; i < unsorted; ++i) {  // queue bitmaps without the lean scan
+    v.push_back(v[i]);
+    v.back().sorted = (i % 2) == 1;
+    v.back().filter = true;
+    v.back().qbits = true;
+    v.back().seed += 300;
   }
   v[1].filter = true;
   v[2].lean = true;  // lean on unsorted rows
