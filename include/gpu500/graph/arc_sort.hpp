@@ -53,6 +53,29 @@ struct raw_array {
   T& operator[](std::size_t i) const { return ptr[i]; }
 };
 
+/// Memory for sort_arcs_by_key's buckets, kept across sorts (kernel 1 runs two of about the same
+/// size): first-touch page faults of fresh buffers are a large part of kernel 1 otherwise.
+class arc_sort_scratch {
+ public:
+  /// At least `bytes` bytes, 64-byte aligned; reallocated only when larger than before.
+  void* get(std::size_t bytes) {
+    if (bytes > bytes_) {
+      buf_.reset();
+      buf_.allocate(bytes);
+      bytes_ = bytes;
+    }
+    return buf_.get();
+  }
+  void release() {
+    buf_.reset();
+    bytes_ = 0;
+  }
+
+ private:
+  raw_array<unsigned char> buf_;
+  std::size_t bytes_ = 0;
+};
+
 namespace detail {
 
 template <class Head>
@@ -87,10 +110,11 @@ inline constexpr std::size_t arc_sort_bytes_per_arc = sizeof(detail::bucket_arc<
 /// handles items [slices[t], slices[t+1]) (give heavy items their own slices): emit(i, out) calls
 /// out(key, head, weight) for each arc of item i, keys in [0, keys), and must emit the same arcs
 /// both times it is called. Fills offsets[0..keys] (arcs of key k: [offsets[k], offsets[k+1])) and
-/// calls place(position, head, weight) once per arc. Returns the number of arcs.
+/// calls place(position, head, weight) once per arc. Returns the number of arcs. The buckets live
+/// in `scratch` when one is given (else in a buffer of the call's own).
 template <class Head, class Emit, class Place>
 index_t sort_arcs_by_key(index_t keys, index_t arcs_hint, std::span<const index_t> slices, Emit&& emit, index_t* offsets,
-                         Place&& place) {
+                         Place&& place, arc_sort_scratch* scratch = nullptr) {
   const int T = static_cast<int>(slices.size()) - 1;
   if (keys <= 0 || T <= 0) {
     if (keys >= 0) std::fill(offsets, offsets + keys + 1, index_t{0});
@@ -123,8 +147,10 @@ index_t sort_arcs_by_key(index_t keys, index_t arcs_hint, std::span<const index_
   const index_t arcs = at;
 
   // 2. Scatter into the buckets.
-  raw_array<detail::bucket_arc<Head>> buf(static_cast<std::size_t>(arcs));
-  detail::bucket_arc<Head>* out = buf.get();
+  arc_sort_scratch own;
+  if (!scratch) scratch = &own;
+  auto* out = static_cast<detail::bucket_arc<Head>*>(
+      scratch->get(static_cast<std::size_t>(arcs) * sizeof(detail::bucket_arc<Head>)));
 #pragma omp parallel num_threads(T)
   for (int t = omp_get_thread_num(); t < T; t += omp_get_num_threads()) {
     index_t* c = cnt.data() + static_cast<std::size_t>(t) * B;

@@ -19,6 +19,8 @@
 
 namespace gpu500::graph {
 
+class arc_sort_scratch;  // gpu500/graph/arc_sort.hpp
+
 template <class V>
 struct csr_view {
   index_t num_vertices = 0;        ///< global vertex count
@@ -54,11 +56,12 @@ struct csr {
 /// then rows; no atomics). Weights are copied when the edge list has them. Within a row, arcs
 /// keep edge-list order, whatever the thread count. The vertex count is el.num_vertices; an endpoint outside [0, n) throws
 /// usage_error naming the edge. With V = uint32 the vertex count must fit in 32 bits.
+/// `scratch` (optional) holds the sort's buckets and keeps them for a later sort (arc_sort.hpp).
 template <class V>
-csr<V> build_csr(const edge_list& el);
+csr<V> build_csr(const edge_list& el, arc_sort_scratch* scratch = nullptr);
 
-extern template csr<std::uint32_t> build_csr<std::uint32_t>(const edge_list&);
-extern template csr<std::int64_t> build_csr<std::int64_t>(const edge_list&);
+extern template csr<std::uint32_t> build_csr<std::uint32_t>(const edge_list&, arc_sort_scratch*);
+extern template csr<std::int64_t> build_csr<std::int64_t>(const edge_list&, arc_sort_scratch*);
 
 /// Graph500's nedge of a search result: the input edges with both ends reached (parent != -1),
 /// duplicates counted, self-loops excluded (a kernel-1 graph holds none) — the sum of the degrees

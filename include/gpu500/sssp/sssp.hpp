@@ -45,7 +45,8 @@ void add_cpu_options(cli::parser& p, cpu_options& o);
 template <class V>
 class cpu_engine {
  public:
-  cpu_engine(graph::csr_view<V> g, cpu_options o = {});
+  /// `scratch` (optional): memory for the construction's sort, e.g. the one build_csr used.
+  cpu_engine(graph::csr_view<V> g, cpu_options o = {}, graph::arc_sort_scratch* scratch = nullptr);
   ~cpu_engine();
   cpu_engine(const cpu_engine&) = delete;
   cpu_engine& operator=(const cpu_engine&) = delete;

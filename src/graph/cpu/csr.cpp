@@ -13,7 +13,7 @@
 namespace gpu500::graph {
 
 template <class V>
-csr<V> build_csr(const edge_list& el) {
+csr<V> build_csr(const edge_list& el, arc_sort_scratch* scratch) {
   const index_t n = el.num_vertices, m = el.size();
   GPU500_EXPECTS(el.dst.size() == el.src.size(), "edge list: src and dst differ in length");
   GPU500_EXPECTS(!el.weighted() || el.weight.size() == el.src.size(), "edge list: weights differ in length");
@@ -57,9 +57,9 @@ csr<V> build_csr(const edge_list& el) {
     sort_arcs_by_key<V>(n, arcs, slices, emit, g.offsets.data(), [col, w](index_t p, V h, float x) {
       col[p] = h;
       w[p] = x;
-    });
+    }, scratch);
   else
-    sort_arcs_by_key<V>(n, arcs, slices, emit, g.offsets.data(), [col](index_t p, V h, float) { col[p] = h; });
+    sort_arcs_by_key<V>(n, arcs, slices, emit, g.offsets.data(), [col](index_t p, V h, float) { col[p] = h; }, scratch);
   return g;
 }
 
@@ -79,8 +79,8 @@ index_t reached_edges(csr_view<V> g, std::span<const std::int64_t> parent, int t
 template index_t reached_edges<std::uint32_t>(csr_view<std::uint32_t>, std::span<const std::int64_t>, int);
 template index_t reached_edges<std::int64_t>(csr_view<std::int64_t>, std::span<const std::int64_t>, int);
 
-template csr<std::uint32_t> build_csr<std::uint32_t>(const edge_list&);
-template csr<std::int64_t> build_csr<std::int64_t>(const edge_list&);
+template csr<std::uint32_t> build_csr<std::uint32_t>(const edge_list&, arc_sort_scratch*);
+template csr<std::int64_t> build_csr<std::int64_t>(const edge_list&, arc_sort_scratch*);
 
 std::size_t csr_bytes(index_t n, index_t m, std::size_t vertex_bytes, bool weighted) {
   const auto arcs = static_cast<std::size_t>(2 * m);

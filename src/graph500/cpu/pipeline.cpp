@@ -9,6 +9,7 @@
 #include "gpu500/core/device.hpp"
 #include "gpu500/core/error.hpp"
 #include "gpu500/core/timer.hpp"
+#include "gpu500/graph/arc_sort.hpp"
 #include "gpu500/graph/csr.hpp"
 #include "gpu500/graph500/harness.hpp"
 #include "gpu500/graph500/validate.hpp"
@@ -46,10 +47,12 @@ class cpu_pipeline final : public pipeline {
   double construct() override {
     GPU500_EXPECTS(edges_.num_vertices > 0, "generate() before construct()");
     stopwatch sw;
-    g_ = graph::build_csr<V>(edges_);
+    graph::arc_sort_scratch scratch;  // the CSR's sort buckets, used again by the SSSP engine's sort
+    g_ = graph::build_csr<V>(edges_, &scratch);
     edges_ = {};  // kernel 1 owns the graph from here; the edge list is no longer needed
     bfs_.emplace(g_.view(), opts_.bfs);
-    if (params_.weights) sssp_.emplace(g_.view(), opts_.sssp);
+    if (params_.weights) sssp_.emplace(g_.view(), opts_.sssp, &scratch);
+    scratch.release();
     return sw.seconds();
   }
 

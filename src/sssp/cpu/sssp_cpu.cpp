@@ -122,7 +122,7 @@ struct cpu_engine<V>::impl {
   std::vector<thread_state> local;
   index_t last_root = -1;
 
-  impl(graph::csr_view<V> view, cpu_options o) : g(view), opt(o) {
+  impl(graph::csr_view<V> view, cpu_options o, graph::arc_sort_scratch* scratch) : g(view), opt(o) {
     GPU500_EXPECTS(g.first_vertex == 0 && g.local_vertices == g.num_vertices,
                    "sssp cpu engine: the graph must be whole (one process owns every vertex)");
     GPU500_EXPECTS(g.weights != nullptr || g.num_arcs() == 0, "sssp cpu engine: the graph has no weights");
@@ -180,7 +180,7 @@ struct cpu_engine<V>::impl {
       throw usage_error("sssp: delta " + std::to_string(delta) + " is too small for the largest weight " +
                         std::to_string(mx) + " (more than 2^22 buckets in flight)");
     nb = static_cast<std::uint64_t>(slots);
-    build_rows();
+    build_rows(scratch);
     key.assign(static_cast<std::size_t>(n), unreached);
     bound.assign(static_cast<std::size_t>(n), std::numeric_limits<float>::infinity());
     stamp.assign(static_cast<std::size_t>(n), 0);
@@ -198,12 +198,12 @@ struct cpu_engine<V>::impl {
   graph::raw_array<std::uint32_t> heads_;  // during construction: the graph's columns in internal ids
   bool symmetric = false;  // every arc (u, v, w) has its reverse (v, u, w), as build_csr makes
 
+  // Order-independent sums of this over all arcs detect a missing reverse arc (two multiplies:
+  // the pass is over every arc).
   static std::uint64_t arc_hash(std::uint64_t tail, std::uint64_t head, std::uint32_t wbits) {
-    std::uint64_t x = tail * 0x9E3779B97F4A7C15ull + head * 0xC2B2AE3D27D4EB4Full + wbits * 0x165667B19E3779F9ull;
-    x ^= x >> 31;
-    x *= 0xBF58476D1CE4E5B9ull;
+    std::uint64_t x = (tail * 0x9E3779B97F4A7C15ull) ^ (head + (std::uint64_t{wbits} << 32));
     x ^= x >> 29;
-    x *= 0x94D049BB133111EBull;
+    x *= 0xBF58476D1CE4E5B9ull;
     return x ^ (x >> 32);
   }
 
@@ -244,7 +244,7 @@ struct cpu_engine<V>::impl {
   // reversed arcs in increasing x hands the sort its arcs by increasing head and the parts come
   // out sorted. Otherwise (a directed csr_view) the arcs are emitted from their tails and each
   // part is sorted afterwards.
-  void build_rows() {
+  void build_rows(graph::arc_sort_scratch* scratch) {
     const index_t nn = n;
     const auto N = static_cast<std::size_t>(nn);
     const index_t* off = g.offsets;
@@ -255,11 +255,13 @@ struct cpu_engine<V>::impl {
     index_t too_long = -1;
     // Slices of equal arc counts over the rows in internal order (the hubs come first).
     std::vector<index_t> prefix(N + 1, 0);
+#pragma omp parallel for schedule(static) reduction(max : too_long)
     for (index_t x = 0; x < nn; ++x) {
       const index_t d = off[n2o[x] + 1] - off[n2o[x]];
       if (d >= (index_t{1} << 32)) too_long = n2o[x];
-      prefix[static_cast<std::size_t>(x) + 1] = prefix[static_cast<std::size_t>(x)] + d;
+      prefix[static_cast<std::size_t>(x) + 1] = d;
     }
+    for (std::size_t x = 0; x < N; ++x) prefix[x + 1] += prefix[x];
     if (too_long >= 0) throw usage_error("sssp cpu engine: vertex " + std::to_string(too_long) + " has 2^32 arcs or more");
     const auto slices = graph::balanced_slices(prefix, std::max(1, omp_get_max_threads()));
     std::vector<index_t> part(2 * N + 1);  // part 2x: light arcs of x, 2x + 1: its heavy arcs
@@ -274,7 +276,7 @@ struct cpu_engine<V>::impl {
             for (index_t k = off[u]; k < off[u + 1]; ++k)
               out(2 * index_t{head[k]} + !(wt[k] <= dl), static_cast<std::uint32_t>(x), wt[k]);
           },
-          part.data(), place);
+          part.data(), place, scratch);
     } else {
       graph::sort_arcs_by_key<std::uint32_t>(
           2 * nn, g.num_arcs(), slices,
@@ -283,7 +285,7 @@ struct cpu_engine<V>::impl {
             for (index_t k = off[u]; k < off[u + 1]; ++k)
               out(2 * x + !(wt[k] <= dl), head[k], wt[k]);
           },
-          part.data(), place);
+          part.data(), place, scratch);
       auto by_head = [](const arc_t& p, const arc_t& q) { return p.v < q.v; };
 #pragma omp parallel for schedule(dynamic, 1024)
       for (index_t k = 0; k < 2 * nn; ++k) std::sort(A + part[k], A + part[k + 1], by_head);
@@ -516,7 +518,8 @@ struct cpu_engine<V>::impl {
 };
 
 template <class V>
-cpu_engine<V>::cpu_engine(graph::csr_view<V> g, cpu_options o) : impl_(std::make_unique<impl>(g, o)) {}
+cpu_engine<V>::cpu_engine(graph::csr_view<V> g, cpu_options o, graph::arc_sort_scratch* scratch)
+    : impl_(std::make_unique<impl>(g, o, scratch)) {}
 template <class V>
 cpu_engine<V>::~cpu_engine() = default;
 template <class V>
