@@ -64,6 +64,7 @@ variant parse_variant(const std::string& spec) {
     else if (t == "nolean") v.opt.no_lean = true;
     else if (t == "trace") v.opt.trace = true;
     else if (t == "stamps") v.opt.stamps = true;
+    else if (t == "norows") v.opt.no_row_records = true;
     else if (t == "first") {  // the engine as first measured (docs/sssp-gpu.md, H200 runs)
       v.opt.cut = sc::cut_search::binary;
       v.opt.arcs_per_lane = 1;
@@ -71,6 +72,7 @@ variant parse_variant(const std::string& spec) {
       v.opt.chunk = 2048;
       v.opt.no_lean = true;
       v.opt.stamps = true;
+      v.opt.no_row_records = true;
     } else if (t.rfind("ilp=", 0) == 0) v.opt.arcs_per_lane = static_cast<int>(cli::parse_int(t.substr(4), "ilp"));
     else if (t.rfind("vpl=", 0) == 0) v.opt.vertices_per_lane = static_cast<int>(cli::parse_int(t.substr(4), "vpl"));
     else if (t.rfind("chunk=", 0) == 0) v.opt.chunk = static_cast<int>(cli::parse_int(t.substr(6), "chunk"));
@@ -208,7 +210,7 @@ int main(int argc, char** argv) try {
   cli::parser p("bench_sssp_gpu", "Graph500 SSSP (kernel 3) on one GPU: harmonic-mean GTEPS per variant");
   p.option("--scales", scales, "SCALEs to run (comma-separated)");
   p.option("--roots", nroots, "search keys per SCALE (Graph500: 64)");
-  p.option("--variants", variants_s, "engine variants, comma-separated: adaptive|first|host|bf|profile|trace|stamps|unsorted|nofilter|binary|gallop|nolean|ilp=K|vpl=B|chunk=N|delta=X|blocks=N|grow=N joined by +");
+  p.option("--variants", variants_s, "engine variants, comma-separated: adaptive|first|host|bf|profile|trace|stamps|norows|unsorted|nofilter|binary|gallop|nolean|ilp=K|vpl=B|chunk=N|delta=X|blocks=N|grow=N joined by +");
   p.option("--cpu-roots", cpu_roots, "also time the CPU engine on this many keys (0: no)");
   p.flag("--relabel", relabel_too, "also run the first variant on the degree-relabelled graph (the pipeline's layout)");
   p.flag("--no-validate", no_validate, "skip host validation");

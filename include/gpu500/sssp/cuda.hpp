@@ -87,6 +87,9 @@ struct options {
   /// improvement). By default (with the settled bitmap) queue membership is one bitmap per queue
   /// and R membership the settled bit: L2-resident bit exchanges instead of DRAM-resident stamps.
   bool stamps = false;
+  /// true: no per-vertex row records (by default, with sorted rows, a 16-byte {start, length, first
+  /// weight} record per vertex replaces the reads of offsets and of the row's first weight).
+  bool no_row_records = false;
   /// Record the start time, kind and input size of every phase of the persistent kernel (one
   /// store per phase by one thread); read with engine::last_trace().
   bool trace = false;
@@ -102,7 +105,7 @@ struct phase_record {
 /// Flags: --sssp-gpu delta|bellman-ford, --sssp-gpu-delta X, --sssp-gpu-grow N,
 /// --sssp-gpu-loop persistent|host, --sssp-gpu-blocks N, --sssp-gpu-profile, --sssp-gpu-unsorted, --sssp-gpu-no-filter,
 /// --sssp-gpu-cut gallop|binary, --sssp-gpu-ilp 1|2|4, --sssp-gpu-vpl 1|2|4, --sssp-gpu-chunk N, --sssp-gpu-no-lean,
-/// --sssp-gpu-stamps, --sssp-gpu-trace (the last only for the benchmark's reports).
+/// --sssp-gpu-stamps, --sssp-gpu-no-rows, --sssp-gpu-trace (the last only for the benchmark's reports).
 void add_options(cli::parser& p, options& o);
 const char* algorithm_name(algorithm a);
 const char* loop_name(loop_kind l);

@@ -85,7 +85,7 @@ struct engine<V>::impl {
   cudaStream_t stream = nullptr;
   device_bytes trace_buf;
   static constexpr long long trace_records = 1 << 16;
-  device_bytes qbits;
+  device_bytes qbits, row_recs;
   device_bytes dp, stamp, settled, nodeg, lists, chunks, ctrl, cnt, parents, dist, scratch, sorted_cols, sorted_w;
   std::string sort_note;
   work_ref w{};
@@ -108,7 +108,7 @@ struct engine<V>::impl {
       throw usage_error("sssp cuda: vertices per lane must be 1, 2 or 4");
     if (o.chunk < 32) throw usage_error("sssp cuda: a chunk must hold at least 32 arcs");
     const index_t n = view.num_vertices;
-    g = {n, view.offsets, view.columns, view.weights, 0};
+    g = {n, view.offsets, view.columns, view.weights, 0, nullptr};
     GPU500_CUDA_CHECK(cudaGetDevice(&device));
     GPU500_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     GPU500_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
@@ -140,6 +140,18 @@ struct engine<V>::impl {
     }
 
     if (!opt.unsorted_rows) sort_rows(view);
+    // Row records hold a row's length in 32 bits; without the memory the offsets are read instead.
+    if (g.sorted && !opt.no_row_records && arcs < (index_t{1} << 32)) {
+      try {
+        row_recs = device_bytes(static_cast<std::size_t>(n) * sizeof(row_rec), "row records");
+        row_records_kernel<<<helper_policy::blocks(n), helper_policy::block, 0, stream>>>(n, g.offsets, g.weights,
+                                                                                          row_recs.as<row_rec>());
+        GPU500_CUDA_CHECK_LAUNCH();
+        g.rows = row_recs.as<row_rec>();
+      } catch (const resource_error&) {
+        row_recs = device_bytes();
+      }
+    }
 
     const auto un = static_cast<std::size_t>(n);
     dp = device_bytes(un * sizeof(unsigned long long), "distances");
@@ -394,14 +406,15 @@ std::string engine<V>::description() const {
   char buf[384];
   std::snprintf(buf, sizeof buf,
                 "cuda sssp: %s, delta %s%g, %s loop%s%s, %s rows%s%s, %s cut, %d arcs/lane, %d vertices/lane, chunk %d%s, "
-                "queue %s, %d-bit column ids",
+                "queue %s%s, %d-bit column ids",
                 algorithm_name(m.opt.algo),
                 m.adaptive ? "adaptive from " : "", static_cast<double>(m.delta0), loop_name(m.opt.loop),
                 m.opt.loop == loop_kind::persistent ? (" (" + std::to_string(m.coop_blocks) + " blocks)").c_str() : "",
                 m.opt.profile ? ", profiled" : "", m.g.sorted ? "weight-sorted" : "unsorted", m.sort_note.c_str(),
                 m.w.settled ? ", settled filter" : "", cut_name(m.opt.cut), m.opt.arcs_per_lane,
                 m.opt.vertices_per_lane, m.opt.chunk,
-                m.w.lean ? ", lean scan/heavy" : "", m.w.qbits[0] ? "bitmaps" : "stamps", static_cast<int>(sizeof(V) * 8));
+                m.w.lean ? ", lean scan/heavy" : "", m.w.qbits[0] ? "bitmaps" : "stamps",
+                m.g.rows ? ", row records" : "", static_cast<int>(sizeof(V) * 8));
   return buf;
 }
 

@@ -24,6 +24,14 @@
 
 namespace gpu500::sssp::cuda::detail {
 
+/// A row's start, length and smallest weight in one 16-byte record: a list phase reads one
+/// sector per vertex where offsets and the row's first weight took two.
+struct row_rec {
+  index_t begin;
+  std::uint32_t len;
+  float w0;  ///< weights[begin] (0 for an empty row)
+};
+
 template <class V>
 struct graph_ref {
   index_t n;
@@ -31,6 +39,7 @@ struct graph_ref {
   const V* cols;
   const float* weights;
   int sorted;  ///< 1: every row is sorted by weight (the engine's copy), so a phase's arcs are a range
+  const row_rec* rows;  ///< sorted rows only, null: off
 };
 
 struct chunk_desc {
@@ -356,21 +365,31 @@ __device__ void list_phase(const graph_ref<V>& g, const work_ref& w, const contr
         for (int j = 0; j < MaxB; ++j)
           if (have[j]) atomicAnd(in_bits + (u[j] >> 5), ~(1u << (u[j] & 31u)));
       }
+      float w0[MaxB];  // the row's first weight (sorted rows): most light prefixes are empty or short
 #pragma unroll
       for (int j = 0; j < MaxB; ++j) {
         du[j] = 0.0f;
         begin[j] = 0;
         len[j] = 0;
+        w0[j] = 0.0f;
         if (have[j]) {
           du[j] = dist_of(__ldcg(w.dp + u[j]));
-          begin[j] = g.offsets[u[j]];
-          len[j] = g.offsets[u[j] + 1] - begin[j];
+          if (g.rows != nullptr) {
+            const row_rec rr = g.rows[u[j]];
+            begin[j] = rr.begin;
+            len[j] = rr.len;
+            w0[j] = rr.w0;
+          } else {
+            begin[j] = g.offsets[u[j]];
+            len[j] = g.offsets[u[j] + 1] - begin[j];
+          }
         }
       }
       if (g.sorted) {  // only this phase's part of the row: [begin, cut) light, [cut, end) heavy
-        float w0[MaxB];  // first probe of every row together: most light prefixes are empty or short
+        if (g.rows == nullptr) {  // first probe of every row together
 #pragma unroll
-        for (int j = 0; j < MaxB; ++j) w0[j] = len[j] > 0 ? g.weights[begin[j]] : 0.0f;
+          for (int j = 0; j < MaxB; ++j) w0[j] = len[j] > 0 ? g.weights[begin[j]] : 0.0f;
+        }
 #pragma unroll
         for (int j = 0; j < MaxB; ++j) {
           if (len[j] == 0) continue;
@@ -580,6 +599,15 @@ static __global__ void reached_degree_kernel(graph_ref<V> g, const std::int64_t*
     if (parents[v] >= 0) local += static_cast<unsigned long long>(g.offsets[v + 1] - g.offsets[v]);
   for (int off = 16; off > 0; off >>= 1) local += __shfl_xor_sync(full_mask, local, off);
   if (lane_id() == 0 && local) atomicAdd(sum, local);
+}
+
+/// The row records of the weight-sorted copy.
+static __global__ void row_records_kernel(index_t n, const index_t* offsets, const float* weights, row_rec* rows) {
+  for (index_t v = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; v < n;
+       v += static_cast<index_t>(gridDim.x) * blockDim.x) {
+    const index_t b = offsets[v], e = offsets[v + 1];
+    rows[v] = {b, static_cast<std::uint32_t>(e - b), e > b ? weights[b] : 0.0f};
+  }
 }
 
 /// Bitmap of vertices without arcs (lean scan); bits of the padding beyond n are set.

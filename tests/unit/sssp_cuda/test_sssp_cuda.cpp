@@ -30,6 +30,7 @@ sc::options first_version() {
   o.chunk = 2048;
   o.no_lean = true;
   o.stamps = true;
+  o.no_row_records = true;
   return o;
 }
 
@@ -109,6 +110,9 @@ std::vector<sc::options> variants() {
   o.stamps = true;  // the default with queue stamps
   v.push_back(o);
   o = {};
+  o.no_row_records = true;
+  v.push_back(o);
+  o = {};
   o.no_lean = true;  // queue bitmaps without the lean scan, tiny buckets
   o.delta = 0.001f;
   v.push_back(o);
@@ -123,7 +127,7 @@ std::string label(const sc::options& o) {
   return std::string(sc::algorithm_name(o.algo)) + "/" + sc::loop_name(o.loop) + "/delta=" + std::to_string(o.delta) +
          "/blocks=" + std::to_string(o.blocks_per_sm) + (o.unsorted_rows ? "/unsorted" : "/sorted") +
          (o.no_settled_filter ? "/nofilter" : "/filter") + "/" + sc::cut_name(o.cut) + "/ilp=" +
-         std::to_string(o.arcs_per_lane) + "/vpl=" + std::to_string(o.vertices_per_lane) + "/chunk=" + std::to_string(o.chunk) + (o.no_lean ? "/nolean" : "/lean") + (o.stamps ? "/stamps" : "/qbits");
+         std::to_string(o.arcs_per_lane) + "/vpl=" + std::to_string(o.vertices_per_lane) + "/chunk=" + std::to_string(o.chunk) + (o.no_lean ? "/nolean" : "/lean") + (o.stamps ? "/stamps" : "/qbits") + (o.no_row_records ? "/norows" : "/rows");
 }
 
 template <class V>
@@ -307,7 +311,8 @@ TEST(SsspCudaOptions, Flags) {
   EXPECT_FALSE(o.no_lean);
   p3.parse({"--sssp-gpu-unsorted", "--sssp-gpu-profile", "--sssp-gpu-no-filter", "--sssp-gpu-cut", "binary",
             "--sssp-gpu-ilp", "2", "--sssp-gpu-chunk", "300", "--sssp-gpu-no-lean", "--sssp-gpu-vpl", "1",
-            "--sssp-gpu-stamps", "--sssp-gpu-trace"});
+            "--sssp-gpu-stamps", "--sssp-gpu-trace", "--sssp-gpu-no-rows"});
+  EXPECT_TRUE(o.no_row_records);
   EXPECT_TRUE(o.stamps);
   EXPECT_TRUE(o.trace);
   EXPECT_EQ(o.vertices_per_lane, 1);
