@@ -77,6 +77,8 @@ class dist_solver {
         col_(g.comms->col), all_(g.comms->all), pack_cap_(nb_ + static_cast<std::size_t>(nb_) * nb_ + sh.mp * nb_),
         hpack0_(pack_cap_), hpack1_(pack_cap_), dpack0_(pack_cap_), dpack1_(pack_cap_),
         xch_(g.p > 1 ? 2 * static_cast<std::size_t>(nb_) * (sh.nq + 1) : 0),
+        hmine_(g.p > 1 ? 2 * static_cast<std::size_t>(nb_) * (sh.nq + 1) : 0),
+        hall_(g.p > 1 ? 2 * static_cast<std::size_t>(nb_) * (sh.nq + 1) : 0),
         ubuf_(g.p > 1 ? static_cast<std::size_t>(nb_) * std::max<std::int64_t>(1, sh.nq) : 0),
         idx_(6 * static_cast<std::size_t>(nb_)), hidx_(6 * static_cast<std::size_t>(nb_)), events_(64) {
     GPU500_CUDA_CHECK(cudaStreamCreateWithFlags(&upd_, cudaStreamNonBlocking));
@@ -333,7 +335,8 @@ class dist_solver {
   }
 
   // P > 1: the rows of U (into ubuf_, jb x nc) and the displaced rows (into the matrix) of local
-  // columns [c0, c0 + nc), exchanged in the process column through host memory. Records are
+  // columns [c0, c0 + nc), exchanged in the process column through pinned host buffers (reused:
+  // no allocation or first touch per exchange). Records are
   // [code, row (nc)]: code < jb is U row `code`, code >= jb the row going to position code - jb.
   void exchange(std::int64_t k, int jb, std::int64_t c0, std::int64_t nc) {
     const int prow = owner_of(k, nb_, g_.p);
@@ -346,34 +349,36 @@ class dist_solver {
       for (const auto& [dest, src] : plan_.moved)
         rows.push_back(local_of(src, nb_, g_.p)), codes.push_back(static_cast<double>(jb + dest));
     const std::int64_t rec = nc + 1;
-    std::vector<double> mine(codes.size() * rec);
+    const long nmine = static_cast<long>(codes.size() * rec);
     if (!rows.empty()) {
       put_indices(rows);
       gpu::gather_rows(a_, lda_, c0, nc, idx_.p, static_cast<int>(rows.size()), xch_.p, upd_);
-      GPU500_CUDA_CHECK(cudaMemcpyAsync(mine.data(), xch_.p, sizeof(double) * mine.size(), cudaMemcpyDeviceToHost, upd_));
+      GPU500_CUDA_CHECK(cudaMemcpyAsync(hmine_.p, xch_.p, sizeof(double) * nmine, cudaMemcpyDeviceToHost, upd_));
     }
-    GPU500_CUDA_CHECK(cudaStreamSynchronize(upd_));
-    for (std::size_t r = 0; r < codes.size(); ++r) mine[r * rec] = codes[r];
+    GPU500_CUDA_CHECK(cudaStreamSynchronize(upd_));  // also: the last upload from hall_ is done
+    for (std::size_t r = 0; r < codes.size(); ++r) hmine_.p[r * rec] = codes[r];
     const bool bin = prm_.swp == swap::bin_exch || (prm_.swp == swap::mix && nc <= prm_.swap_threshold);
-    const auto all = col_.allgather(mine, bin);
-    GPU500_EXPECTS(all.size() % rec == 0 && all.size() / rec <= 2 * static_cast<std::size_t>(nb_),
+    const auto counts = col_.gather_counts(nmine);
+    std::int64_t total = 0;
+    for (auto x : counts) total += x;
+    GPU500_EXPECTS(total % rec == 0 && total / rec <= 2 * static_cast<std::int64_t>(nb_),
                    "HPL row swap: malformed exchange");
+    col_.allgather(hmine_.p, counts, hall_.p, bin);
     std::vector<std::int64_t> put;  // [record indices | targets]
     std::vector<std::int64_t> tgt;
-    for (std::size_t r = 0; r * rec < all.size(); ++r) {
-      const auto code = static_cast<std::int64_t>(all[r * rec]);
+    for (std::int64_t r = 0; r * rec < total; ++r) {
+      const auto code = static_cast<std::int64_t>(hall_.p[r * rec]);
       if (code < jb) {
-        put.push_back(static_cast<std::int64_t>(r)), tgt.push_back(-code - 1);
+        put.push_back(r), tgt.push_back(-code - 1);
       } else if (owner_of(code - jb, nb_, g_.p) == g_.myrow) {
-        put.push_back(static_cast<std::int64_t>(r)), tgt.push_back(local_of(code - jb, nb_, g_.p));
+        put.push_back(r), tgt.push_back(local_of(code - jb, nb_, g_.p));
       }
     }
     const int nput = static_cast<int>(put.size());
     put.insert(put.end(), tgt.begin(), tgt.end());
-    GPU500_CUDA_CHECK(cudaMemcpyAsync(xch_.p, all.data(), sizeof(double) * all.size(), cudaMemcpyHostToDevice, upd_));
+    GPU500_CUDA_CHECK(cudaMemcpyAsync(xch_.p, hall_.p, sizeof(double) * total, cudaMemcpyHostToDevice, upd_));
     put_indices(put);
     gpu::scatter_rows(xch_.p, nc, idx_.p, idx_.p + nput, nput, a_, lda_, c0, ubuf_.p, jb, upd_);
-    GPU500_CUDA_CHECK(cudaStreamSynchronize(upd_));  // `all` (pageable) must outlive its copy
   }
 
   // U x = y, block row by block row from the bottom (as the CPU backend); products on the GPU.
@@ -437,6 +442,7 @@ class dist_solver {
   host_pinned<double> hpack0_, hpack1_;
   dev_ptr<double> dpack0_, dpack1_;
   dev_ptr<double> xch_, ubuf_;
+  host_pinned<double> hmine_, hall_;  // P > 1: this process's swap records, everyone's
   dev_ptr<std::int64_t> idx_;
   host_pinned<std::int64_t> hidx_;
   event_pool events_;

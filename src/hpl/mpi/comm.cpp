@@ -189,61 +189,79 @@ void comm::bcast_panel(double* buf, long n, int root, ::gpu500::hpl::bcast algo,
   }
 }
 
+std::vector<long> comm::gather_counts(long n) const {
+  std::vector<long> counts(size_, n);
+#if GPU500_HAVE_MPI
+  if (size_ > 1) MPI_Allgather(&n, 1, MPI_LONG, counts.data(), 1, MPI_LONG, mc(c_));
+#endif
+  return counts;
+}
+
 std::vector<double> comm::allgather(const std::vector<double>& mine, bool bin_exch) const {
   if (size_ == 1) return mine;
-#if GPU500_HAVE_MPI
   // Sizes first (one small all-gather), so every receive knows its length.
-  std::vector<long> counts(size_);
-  long my = static_cast<long>(mine.size());
-  MPI_Allgather(&my, 1, MPI_LONG, counts.data(), 1, MPI_LONG, mc(c_));
+  const auto counts = gather_counts(static_cast<long>(mine.size()));
   long total = 0;
   for (auto x : counts) total += x;
   std::vector<double> all(total);
+  allgather(mine.data(), counts, all.data(), bin_exch);
+  return all;
+}
+
+void comm::allgather(const double* mine, const std::vector<long>& counts, double* out, bool bin_exch) const {
+  long total = 0;
+  for (auto x : counts) total += x;
+  const long my = counts[rank_];
+  if (size_ == 1) {
+    std::copy(mine, mine + my, out);
+    return;
+  }
+#if GPU500_HAVE_MPI
   if (!bin_exch) {
     // Spread-roll: size-1 ring steps, each forwarding the block received in the step before.
     std::vector<long> off(size_ + 1, 0);
     for (int r = 0; r < size_; ++r) off[r + 1] = off[r] + counts[r];
-    std::copy(mine.begin(), mine.end(), all.begin() + off[rank_]);
+    std::copy(mine, mine + my, out + off[rank_]);
     const int next = (rank_ + 1) % size_, prev = (rank_ + size_ - 1) % size_;
     for (int s = 0; s < size_ - 1; ++s) {
       const int bs = (rank_ - s + size_) % size_, br = (rank_ - s - 1 + size_) % size_;
-      sendrecv(all.data() + off[bs], counts[bs], next, all.data() + off[br], counts[br], prev, tag_gather);
+      sendrecv(out + off[bs], counts[bs], next, out + off[br], counts[br], prev, tag_gather);
     }
-    return all;
+    return;
   }
   // Binary exchange: ranks >= pof2 fold into rank - pof2, recursive doubling among the first
-  // pof2 ranks, then the folded ranks get the result back.
+  // pof2 ranks (the gathered prefix of `out` grows in place), then the folded ranks get the
+  // result back.
   int pof2 = 1;
   while (pof2 * 2 <= size_) pof2 *= 2;
-  std::vector<double> acc = mine;
-  auto exchange_count = [&](int peer, long out) {
+  auto exchange_count = [&](int peer, long o) {
     long in = 0;
-    MPI_Sendrecv(&out, 1, MPI_LONG, peer, tag_count, &in, 1, MPI_LONG, peer, tag_count, mc(c_), MPI_STATUS_IGNORE);
+    MPI_Sendrecv(&o, 1, MPI_LONG, peer, tag_count, &in, 1, MPI_LONG, peer, tag_count, mc(c_), MPI_STATUS_IGNORE);
     return in;
   };
   if (rank_ >= pof2) {
-    send(acc.data(), static_cast<long>(acc.size()), rank_ - pof2, tag_gather);
-    recv(all.data(), total, rank_ - pof2, tag_gather);
-    return all;
+    send(mine, my, rank_ - pof2, tag_gather);
+    recv(out, total, rank_ - pof2, tag_gather);
+    return;
   }
+  std::copy(mine, mine + my, out);
+  long len = my;
   if (rank_ + pof2 < size_) {
     const int peer = rank_ + pof2;
-    std::vector<double> in(counts[peer]);
-    recv(in.data(), counts[peer], peer, tag_gather);
-    acc.insert(acc.end(), in.begin(), in.end());
+    recv(out + len, counts[peer], peer, tag_gather);
+    len += counts[peer];
   }
   for (int mask = 1; mask < pof2; mask <<= 1) {
     const int peer = rank_ ^ mask;
-    const long in_n = exchange_count(peer, static_cast<long>(acc.size()));
-    std::vector<double> in(in_n);
-    sendrecv(acc.data(), static_cast<long>(acc.size()), peer, in.data(), in_n, peer, tag_gather);
-    acc.insert(acc.end(), in.begin(), in.end());
+    const long in_n = exchange_count(peer, len);
+    GPU500_EXPECTS(len + in_n <= total, "binary-exchange gathered a wrong size");
+    sendrecv(out, len, peer, out + len, in_n, peer, tag_gather);
+    len += in_n;
   }
-  GPU500_EXPECTS(static_cast<long>(acc.size()) == total, "binary-exchange gathered a wrong size");
-  if (rank_ + pof2 < size_) send(acc.data(), total, rank_ + pof2, tag_gather);
-  return acc;
+  GPU500_EXPECTS(len == total, "binary-exchange gathered a wrong size");
+  if (rank_ + pof2 < size_) send(out, total, rank_ + pof2, tag_gather);
 #else
-  return mine;
+  std::copy(mine, mine + my, out);
 #endif
 }
 

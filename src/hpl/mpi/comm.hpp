@@ -40,6 +40,11 @@ class comm {
   /// concatenated (in rank order for long, in exchange order for binary exchange; the contents
   /// are self-describing). `bin_exch` picks recursive doubling, otherwise spread-roll (ring).
   std::vector<double> allgather(const std::vector<double>& mine, bool bin_exch) const;
+  /// Everyone's message length (one small all-gather).
+  std::vector<long> gather_counts(long n) const;
+  /// The same gather into caller-owned memory: `mine` has counts[rank()] doubles, `out` room
+  /// for the sum of counts (reusable pinned buffers: no allocation per call).
+  void allgather(const double* mine, const std::vector<long>& counts, double* out, bool bin_exch) const;
 
  private:
   void* c_ = nullptr;
