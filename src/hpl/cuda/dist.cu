@@ -30,6 +30,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "../cpu/panel.hpp"
@@ -484,29 +486,44 @@ void cuda_run_dist(const params& prm, const grid& g, const run_options& opt, tes
   if (prm.nb > 2048) throw usage_error("the CUDA backend of HPL needs NB <= 2048");
   const auto sh = shape_of(prm, g);
   if (sh.mp > INT32_MAX / 2 || sh.nq > INT32_MAX / 2) throw usage_error("the CUDA backend of HPL needs local sizes < 2^30");
-  dev_ptr<double> a(static_cast<std::size_t>(sh.lda) * sh.nq);
-  std::vector<double> x;
   const auto& c = *g.comms;
-  double t = 0;
-  {
-    // Device-to-device broadcast only where every process of the grid can do it.
-    double host_only = opt.device_mpi && device_mpi_available() ? 0 : 1;
-    c.all.allreduce_max(&host_only, 1);
-    dist_solver s(prm, g, sh, a.p, host_only == 0 && g.q > 1);
-    s.warm_up();
-    gpu::generate_local(a.p, sh, nullptr);
-    GPU500_CUDA_CHECK(cudaDeviceSynchronize());
-    c.all.barrier();
-    const double t0 = wall_time();
-    s.solve(x, opt.timing ? &r.iters : nullptr);
-    GPU500_CUDA_CHECK(cudaDeviceSynchronize());
-    t = wall_time() - t0;
+  // Device-to-device broadcast only where every process of the grid can do it.
+  double host_only = opt.device_mpi && device_mpi_available() ? 0 : 1;
+  c.all.allreduce_max(&host_only, 1);
+  // Allocation is agreed: a process that cannot allocate must not leave the others waiting in
+  // the first collective; every process throws.
+  std::optional<dev_ptr<double>> a;
+  std::optional<dist_solver> s;
+  double failed = 0;
+  std::string why;
+  try {
+    a.emplace(static_cast<std::size_t>(sh.lda) * sh.nq);
+    s.emplace(prm, g, sh, a->p, host_only == 0 && g.q > 1);
+  } catch (const std::exception& e) {
+    failed = 1;
+    why = e.what();
   }
+  c.all.allreduce_max(&failed, 1);
+  if (failed > 0) {
+    s.reset();
+    a.reset();
+    throw resource_error(why.empty() ? "HPL: another process could not allocate its GPU or pinned memory (lower N)" : why);
+  }
+  std::vector<double> x;
+  s->warm_up();
+  gpu::generate_local(a->p, sh, nullptr);
+  GPU500_CUDA_CHECK(cudaDeviceSynchronize());
+  c.all.barrier();
+  const double t0 = wall_time();
+  s->solve(x, opt.timing ? &r.iters : nullptr);
+  GPU500_CUDA_CHECK(cudaDeviceSynchronize());
+  double t = wall_time() - t0;
+  s.reset();
   c.all.allreduce_max(&t, 1);
   r.time = t;
-  gpu::generate_local(a.p, sh, nullptr);
+  gpu::generate_local(a->p, sh, nullptr);
   GPU500_CUDA_CHECK(cudaDeviceSynchronize());
-  check_dist(prm, g, sh, a.p, x, r);
+  check_dist(prm, g, sh, a->p, x, r);
   r.x = std::move(x);
 }
 
