@@ -110,7 +110,8 @@ inline constexpr std::size_t arc_sort_bytes_per_arc = sizeof(detail::bucket_arc<
 /// handles items [slices[t], slices[t+1]) (give heavy items their own slices): emit(i, out) calls
 /// out(key, head, weight) for each arc of item i, keys in [0, keys), and must emit the same arcs
 /// both times it is called. Fills offsets[0..keys] (arcs of key k: [offsets[k], offsets[k+1])) and
-/// calls place(position, head, weight) once per arc. Returns the number of arcs. The buckets live
+/// calls place(position, head, weight) once per arc, after the last call of emit (so emit may
+/// read the array that place writes). Returns the number of arcs. The buckets live
 /// in `scratch` when one is given (else in a buffer of the call's own).
 template <class Head, class Emit, class Place>
 index_t sort_arcs_by_key(index_t keys, index_t arcs_hint, std::span<const index_t> slices, Emit&& emit, index_t* offsets,

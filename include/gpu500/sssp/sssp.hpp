@@ -39,7 +39,8 @@ void add_cpu_options(cli::parser& p, cpu_options& o);
 /// weights and fewer than 2^32 vertices (usage_error otherwise). Memory held between searches:
 /// 64 + 3 * sizeof(V) bytes per vertex and 8 bytes per arc (the engine's own rows: light arcs
 /// first, internal ids by decreasing degree), plus per-thread bucket lists that keep their capacity.
-/// Construction (kernel-1 work) needs 16 more bytes per arc and 16 per vertex while it runs; it is
+/// Construction (kernel-1 work) needs 12 more bytes per arc (its sort's buckets: the `scratch` of
+/// build_csr when given) and 24 per vertex while it runs; it is
 /// fastest on a symmetric graph (every arc's reverse present, as build_csr makes), where the rows
 /// come out of one stable counting sort already ordered; any other csr_view gets a per-row sort.
 template <class V>

@@ -131,39 +131,23 @@ struct cpu_engine<V>::impl {
     if (static_cast<std::uint64_t>(n) >= (std::uint64_t{1} << 32))
       throw usage_error("sssp cpu engine: " + std::to_string(n) +
                         " vertices; the packed (distance, parent) word holds parents below 2^32");
-    relabel();
-    // One pass over the rows: the heads in internal ids (for build_rows), weights non-negative and finite (their maximum sizes the circular
-    // bucket array, their mean the adaptive delta), the vertices with edges, and whether the graph
-    // is symmetric (build_rows' fast path): the sums over all arcs of an order-independent hash of
-    // (tail, head, weight) and of (head, tail, weight) agree for a symmetric multiset of arcs.
+    // Weights non-negative and finite (their maximum sizes the circular bucket array, their mean
+    // the adaptive delta); the vertices with edges.
     const index_t arcs = g.num_arcs();
     const float* w = g.weights;
     float mx = 0.f;
     double sum = 0.0;
     index_t bad = -1, active = 0;
-    std::uint64_t fwd = 0, rev = 0;
-    heads_.allocate(static_cast<std::size_t>(arcs));
-    std::uint32_t* H = heads_.get();
-    const std::uint32_t* o2n = new_of.data();
-#pragma omp parallel for schedule(dynamic, 1024) reduction(max : mx, bad) reduction(+ : sum, active, fwd, rev)
-    for (index_t u = 0; u < n; ++u) {
-      const index_t b = g.offsets[u], e = g.offsets[u + 1];
-      active += e > b;
-      for (index_t k = b; k < e; ++k) {
-        if (!(w[k] >= 0.f) || !std::isfinite(w[k])) bad = std::max(bad, k);
-        mx = std::max(mx, w[k]);
-        sum += w[k];
-        std::uint32_t wb;
-        std::memcpy(&wb, &w[k], sizeof wb);
-        const auto c = static_cast<std::uint64_t>(g.columns[k]), uu = static_cast<std::uint64_t>(u);
-        H[k] = o2n[c];
-        fwd += arc_hash(uu, c, wb);
-        rev += arc_hash(c, uu, wb);
-      }
+#pragma omp parallel for schedule(static) reduction(max : mx, bad) reduction(+ : sum)
+    for (index_t k = 0; k < arcs; ++k) {
+      if (!(w[k] >= 0.f) || !std::isfinite(w[k])) bad = std::max(bad, k);
+      mx = std::max(mx, w[k]);
+      sum += w[k];
     }
+#pragma omp parallel for schedule(static) reduction(+ : active)
+    for (index_t v = 0; v < n; ++v) active += g.offsets[v + 1] > g.offsets[v];
     if (bad >= 0) throw usage_error("sssp: weight " + std::to_string(bad) + " is negative or not finite");
     max_weight = mx;
-    symmetric = fwd == rev;
     delta = opt.delta;
     if (!(delta > 0.f)) {
       // Adaptive: mean weight / mean degree (of the vertices with edges). On Graph500 graphs
@@ -195,7 +179,6 @@ struct cpu_engine<V>::impl {
 
   static constexpr double adaptive_factor = 1.0;
 
-  graph::raw_array<std::uint32_t> heads_;  // during construction: the graph's columns in internal ids
   bool symmetric = false;  // every arc (u, v, w) has its reverse (v, u, w), as build_csr makes
 
   // Order-independent sums of this over all arcs detect a missing reverse arc (two multiplies:
@@ -239,21 +222,27 @@ struct cpu_engine<V>::impl {
   }
 
   // The engine's rows: in internal ids, each row's light arcs (w <= delta) then its heavy arcs,
-  // each part by increasing head. One stable counting sort of the arcs by (tail, light/heavy):
-  // on a symmetric graph the arcs of row x, reversed, are arcs into x, so emitting the rows'
-  // reversed arcs in increasing x hands the sort its arcs by increasing head and the parts come
-  // out sorted. Otherwise (a directed csr_view) the arcs are emitted from their tails and each
-  // part is sorted afterwards.
+  // each part by increasing head. First the rows are copied in internal order and ids (one pass
+  // of scattered reads, sequential writes) into the arc array itself, which also tells whether
+  // the graph is symmetric: the sums over all arcs of an order-independent hash of (tail, head,
+  // weight) and of (head, tail, weight) agree for a symmetric multiset of arcs. Then one stable
+  // counting sort of the arcs by (tail, light/heavy) reads that copy sequentially (it is dead by
+  // the time the sort places arcs into the same array). On a symmetric graph the arcs of row x,
+  // reversed, are arcs into x, so emitting the reversed arcs in increasing x hands the sort its
+  // arcs by increasing head and the parts come out sorted. Otherwise (a directed csr_view) the
+  // arcs are emitted from their tails and each part is sorted afterwards.
   void build_rows(graph::arc_sort_scratch* scratch) {
+    relabel();
     const index_t nn = n;
     const auto N = static_cast<std::size_t>(nn);
     const index_t* off = g.offsets;
-    const std::uint32_t* head = heads_.get();
+    const V* col = g.columns;
     const float* wt = g.weights;
+    const std::uint32_t* o2n = new_of.data();
     const std::uint32_t* n2o = old_of.data();
     const float dl = opt.no_light_heavy ? std::numeric_limits<float>::infinity() : delta;
     index_t too_long = -1;
-    // Slices of equal arc counts over the rows in internal order (the hubs come first).
+    // Row starts in internal order; slices of equal arc counts over them (the hubs come first).
     std::vector<index_t> prefix(N + 1, 0);
 #pragma omp parallel for schedule(static) reduction(max : too_long)
     for (index_t x = 0; x < nn; ++x) {
@@ -264,33 +253,45 @@ struct cpu_engine<V>::impl {
     for (std::size_t x = 0; x < N; ++x) prefix[x + 1] += prefix[x];
     if (too_long >= 0) throw usage_error("sssp cpu engine: vertex " + std::to_string(too_long) + " has 2^32 arcs or more");
     const auto slices = graph::balanced_slices(prefix, std::max(1, omp_get_max_threads()));
-    std::vector<index_t> part(2 * N + 1);  // part 2x: light arcs of x, 2x + 1: its heavy arcs
     arcs_.allocate(static_cast<std::size_t>(g.num_arcs()));
     arc_t* A = arcs_.get();
+    const index_t* P = prefix.data();
+    std::uint64_t fwd = 0, rev = 0;
+#pragma omp parallel for schedule(dynamic, 1024) reduction(+ : fwd, rev)
+    for (index_t x = 0; x < nn; ++x) {
+      const index_t u = n2o[x];
+      arc_t* out = A + P[x];
+      for (index_t k = off[u]; k < off[u + 1]; ++k) {
+        const auto c = static_cast<std::uint64_t>(col[k]);
+        *out++ = {o2n[c], wt[k]};
+        std::uint32_t wb;
+        std::memcpy(&wb, &wt[k], sizeof wb);
+        fwd += arc_hash(static_cast<std::uint64_t>(u), c, wb);
+        rev += arc_hash(c, static_cast<std::uint64_t>(u), wb);
+      }
+    }
+    symmetric = fwd == rev;
+    std::vector<index_t> part(2 * N + 1);  // part 2x: light arcs of x, 2x + 1: its heavy arcs
     auto place = [A](index_t p, std::uint32_t h, float w) { A[p] = {h, w}; };
     if (symmetric) {
       graph::sort_arcs_by_key<std::uint32_t>(
           2 * nn, g.num_arcs(), slices,
-          [=](index_t x, auto&& out) {
-            const index_t u = n2o[x];
-            for (index_t k = off[u]; k < off[u + 1]; ++k)
-              out(2 * index_t{head[k]} + !(wt[k] <= dl), static_cast<std::uint32_t>(x), wt[k]);
+          [A, P, dl](index_t x, auto&& out) {
+            for (index_t k = P[x]; k < P[x + 1]; ++k)
+              out(2 * index_t{A[k].v} + !(A[k].w <= dl), static_cast<std::uint32_t>(x), A[k].w);
           },
           part.data(), place, scratch);
     } else {
       graph::sort_arcs_by_key<std::uint32_t>(
           2 * nn, g.num_arcs(), slices,
-          [=](index_t x, auto&& out) {
-            const index_t u = n2o[x];
-            for (index_t k = off[u]; k < off[u + 1]; ++k)
-              out(2 * x + !(wt[k] <= dl), head[k], wt[k]);
+          [A, P, dl](index_t x, auto&& out) {
+            for (index_t k = P[x]; k < P[x + 1]; ++k) out(2 * x + !(A[k].w <= dl), A[k].v, A[k].w);
           },
           part.data(), place, scratch);
       auto by_head = [](const arc_t& p, const arc_t& q) { return p.v < q.v; };
 #pragma omp parallel for schedule(dynamic, 1024)
       for (index_t k = 0; k < 2 * nn; ++k) std::sort(A + part[k], A + part[k + 1], by_head);
     }
-    heads_.reset();
     rows_.resize(N);
 #pragma omp parallel for schedule(static)
     for (index_t x = 0; x < nn; ++x) {
