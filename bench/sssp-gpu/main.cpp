@@ -63,7 +63,7 @@ variant parse_variant(const std::string& spec) {
     else if (t == "gallop") v.opt.cut = sc::cut_search::gallop;
     else if (t == "nolean") v.opt.no_lean = true;
     else if (t == "trace") v.opt.trace = true;
-    else if (t == "stamps") v.opt.stamps = true;
+    else if (t == "qbits") v.opt.queue_bitmaps = true;
     else if (t == "norows") v.opt.no_row_records = true;
     else if (t == "first") {  // the engine as first measured (docs/sssp-gpu.md, H200 runs)
       v.opt.cut = sc::cut_search::binary;
@@ -71,7 +71,6 @@ variant parse_variant(const std::string& spec) {
       v.opt.vertices_per_lane = 1;
       v.opt.chunk = 2048;
       v.opt.no_lean = true;
-      v.opt.stamps = true;
       v.opt.no_row_records = true;
     } else if (t.rfind("ilp=", 0) == 0) v.opt.arcs_per_lane = static_cast<int>(cli::parse_int(t.substr(4), "ilp"));
     else if (t.rfind("vpl=", 0) == 0) v.opt.vertices_per_lane = static_cast<int>(cli::parse_int(t.substr(4), "vpl"));
@@ -204,13 +203,13 @@ double copy_bandwidth_gbs(std::size_t bytes) {
 int main(int argc, char** argv) try {
   std::vector<std::int64_t> scales = {20, 22};
   int nroots = 16, cpu_roots = 0, validate_first = 1 << 30;
-  std::string variants_s = "adaptive,first,profile,first+profile,ilp=1,ilp=2,binary,nolean,chunk=2048,blocks=6,delta=0.1";
+  std::string variants_s = "adaptive,first,trace,first+trace,vpl=1,ilp=1,binary,nolean,norows,qbits,chunk=2048,blocks=3,delta=0.1";
   std::string json_path;
   bool relabel_too = false, no_validate = false;
   cli::parser p("bench_sssp_gpu", "Graph500 SSSP (kernel 3) on one GPU: harmonic-mean GTEPS per variant");
   p.option("--scales", scales, "SCALEs to run (comma-separated)");
   p.option("--roots", nroots, "search keys per SCALE (Graph500: 64)");
-  p.option("--variants", variants_s, "engine variants, comma-separated: adaptive|first|host|bf|profile|trace|stamps|norows|unsorted|nofilter|binary|gallop|nolean|ilp=K|vpl=B|chunk=N|delta=X|blocks=N|grow=N joined by +");
+  p.option("--variants", variants_s, "engine variants, comma-separated: adaptive|first|host|bf|profile|trace|qbits|norows|unsorted|nofilter|binary|gallop|nolean|ilp=K|vpl=B|chunk=N|delta=X|blocks=N|grow=N joined by +");
   p.option("--cpu-roots", cpu_roots, "also time the CPU engine on this many keys (0: no)");
   p.flag("--relabel", relabel_too, "also run the first variant on the degree-relabelled graph (the pipeline's layout)");
   p.flag("--no-validate", no_validate, "skip host validation");

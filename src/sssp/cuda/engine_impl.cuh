@@ -156,7 +156,7 @@ struct engine<V>::impl {
     const auto un = static_cast<std::size_t>(n);
     dp = device_bytes(un * sizeof(unsigned long long), "distances");
     if (!opt.no_settled_filter) settled = device_bytes(settled_words() * sizeof(std::uint32_t), "settled bitmap");
-    if (opt.stamps || opt.no_settled_filter) stamp = device_bytes(un * sizeof(std::uint32_t), "queue stamps");
+    if (!opt.queue_bitmaps || opt.no_settled_filter) stamp = device_bytes(un * sizeof(std::uint32_t), "queue stamps");
     else qbits = device_bytes(2 * settled_words() * sizeof(std::uint32_t), "queue bitmaps");
     lists = device_bytes(3 * un * sizeof(std::uint32_t), "vertex queues");
     chunks = device_bytes(static_cast<std::size_t>(chunk_capacity(arcs, opt.chunk)) * sizeof(chunk_desc), "chunk lists");

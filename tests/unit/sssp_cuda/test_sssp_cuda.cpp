@@ -29,7 +29,6 @@ sc::options first_version() {
   o.vertices_per_lane = 1;
   o.chunk = 2048;
   o.no_lean = true;
-  o.stamps = true;
   o.no_row_records = true;
   return o;
 }
@@ -107,18 +106,20 @@ std::vector<sc::options> variants() {
   o.loop = sc::loop_kind::host;
   v.push_back(o);
   o = {};
-  o.stamps = true;  // the default with queue stamps
+  o.queue_bitmaps = true;  // the default with queue bitmaps
   v.push_back(o);
   o = {};
   o.no_row_records = true;
   v.push_back(o);
   o = {};
   o.no_lean = true;  // queue bitmaps without the lean scan, tiny buckets
+  o.queue_bitmaps = true;
   o.delta = 0.001f;
   v.push_back(o);
   o = {};
   o.blocks_per_sm = 2;  // the 128-register kernel
   o.delta = 100.0f;
+  o.queue_bitmaps = true;
   v.push_back(o);
   return v;
 }
@@ -127,7 +128,7 @@ std::string label(const sc::options& o) {
   return std::string(sc::algorithm_name(o.algo)) + "/" + sc::loop_name(o.loop) + "/delta=" + std::to_string(o.delta) +
          "/blocks=" + std::to_string(o.blocks_per_sm) + (o.unsorted_rows ? "/unsorted" : "/sorted") +
          (o.no_settled_filter ? "/nofilter" : "/filter") + "/" + sc::cut_name(o.cut) + "/ilp=" +
-         std::to_string(o.arcs_per_lane) + "/vpl=" + std::to_string(o.vertices_per_lane) + "/chunk=" + std::to_string(o.chunk) + (o.no_lean ? "/nolean" : "/lean") + (o.stamps ? "/stamps" : "/qbits") + (o.no_row_records ? "/norows" : "/rows");
+         std::to_string(o.arcs_per_lane) + "/vpl=" + std::to_string(o.vertices_per_lane) + "/chunk=" + std::to_string(o.chunk) + (o.no_lean ? "/nolean" : "/lean") + (o.queue_bitmaps ? "/qbits" : "/stamps") + (o.no_row_records ? "/norows" : "/rows");
 }
 
 template <class V>
@@ -202,7 +203,7 @@ TYPED_TEST(SsspCuda, KroneckerLarger) {
     c.chunk = 64;
     vars.push_back(c);
     sc::options st;
-    st.stamps = true;
+    st.queue_bitmaps = true;
     st.blocks_per_sm = 3;
     vars.push_back(st);
     check_all(g, std::vector<index_t>(roots.begin(), roots.end()), "SCALE " + std::to_string(scale), vars);
@@ -309,11 +310,15 @@ TEST(SsspCudaOptions, Flags) {
   EXPECT_EQ(o.cut, sc::cut_search::gallop);
   EXPECT_EQ(o.arcs_per_lane, 4);
   EXPECT_FALSE(o.no_lean);
+  EXPECT_FALSE(o.queue_bitmaps);
+  EXPECT_EQ(o.vertices_per_lane, 4);
+  EXPECT_EQ(o.chunk, 256);
+  EXPECT_FALSE(o.no_row_records);
   p3.parse({"--sssp-gpu-unsorted", "--sssp-gpu-profile", "--sssp-gpu-no-filter", "--sssp-gpu-cut", "binary",
             "--sssp-gpu-ilp", "2", "--sssp-gpu-chunk", "300", "--sssp-gpu-no-lean", "--sssp-gpu-vpl", "1",
-            "--sssp-gpu-stamps", "--sssp-gpu-trace", "--sssp-gpu-no-rows"});
+            "--sssp-gpu-queue-bitmaps", "--sssp-gpu-trace", "--sssp-gpu-no-rows"});
   EXPECT_TRUE(o.no_row_records);
-  EXPECT_TRUE(o.stamps);
+  EXPECT_TRUE(o.queue_bitmaps);
   EXPECT_TRUE(o.trace);
   EXPECT_EQ(o.vertices_per_lane, 1);
   EXPECT_EQ(o.cut, sc::cut_search::binary);
