@@ -187,8 +187,7 @@ struct search_policy {
   /// Persistent kernel with up to 128 registers (blocks_per_sm 1-3: fewer warps, no spills).
   static constexpr int wide_min_blocks = 2;
   static constexpr int big_row = 512;   ///< rows with more arcs (in the phase's range) become chunks
-  static constexpr int chunk = 2048;    ///< arcs per chunk; one warp processes a chunk
-  static constexpr int grab = 4;        ///< 32-vertex batches a warp takes per cursor increment
+  static constexpr int grab = 4;        ///< 32-vertex groups a warp takes per cursor increment (a multiple of vpl)
   static constexpr int host_batch = 4;  ///< host loop: phases launched between state read-backs
   static constexpr float auto_delta_warps = 8.0f;  ///< adaptive start: this * mean w / mean degree
   static constexpr float auto_delta_growth = 256.0f;  ///< adaptive: delta grows at most this factor
@@ -196,7 +195,7 @@ struct search_policy {
 
 /// Chunk descriptors needed at most by one phase over m arcs with `chunk` arcs per chunk (each
 /// vertex at most once per list; a row cut into chunks has more than big_row arcs).
-GPU500_HD GPU500_FORCEINLINE std::int64_t chunk_capacity(std::int64_t arcs, std::int64_t chunk = search_policy::chunk) {
+GPU500_HD GPU500_FORCEINLINE std::int64_t chunk_capacity(std::int64_t arcs, std::int64_t chunk) {
   return arcs / chunk + arcs / search_policy::big_row + 16;
 }
 
