@@ -39,13 +39,6 @@ csr<V> build_csr(const edge_list& el, arc_sort_scratch* scratch) {
   g.num_vertices = n;
   const bool weighted = el.weighted();
   const float* wt = weighted ? el.weight.data() : nullptr;
-  auto emit = [src, dst, wt](index_t i, auto&& out) {
-    const std::int64_t u = src[i], v = dst[i];
-    if (u == v) return;
-    const float w = wt ? wt[i] : 0.f;
-    out(u, static_cast<V>(v), w);
-    out(v, static_cast<V>(u), w);
-  };
   const index_t arcs = 2 * (m - loops);
   g.offsets.resize(static_cast<std::size_t>(n) + 1);
   g.columns.resize(static_cast<std::size_t>(arcs));
@@ -53,13 +46,29 @@ csr<V> build_csr(const edge_list& el, arc_sort_scratch* scratch) {
   V* col = g.columns.data();
   float* w = weighted ? g.weights.data() : nullptr;
   const auto slices = even_slices(m, std::max(1, omp_get_max_threads()));
-  if (w)
-    sort_arcs_by_key<V>(n, arcs, slices, emit, g.offsets.data(), [col, w](index_t p, V h, float x) {
-      col[p] = h;
-      w[p] = x;
-    }, scratch);
+  // The sort's buckets carry heads as H: 32 bits whenever the ids fit (12 bytes per arc instead of
+  // 16 for 64-bit V: fewer bytes to write, read and fault in).
+  auto sort = [&]<class H>(H) {
+    auto emit = [src, dst, wt](index_t i, auto&& out) {
+      const std::int64_t u = src[i], v = dst[i];
+      if (u == v) return;
+      const float x = wt ? wt[i] : 0.f;
+      out(u, static_cast<H>(v), x);
+      out(v, static_cast<H>(u), x);
+    };
+    if (w)
+      sort_arcs_by_key<H>(n, arcs, slices, emit, g.offsets.data(), [col, w](index_t p, H h, float x) {
+        col[p] = static_cast<V>(h);
+        w[p] = x;
+      }, scratch);
+    else
+      sort_arcs_by_key<H>(n, arcs, slices, emit, g.offsets.data(),
+                          [col](index_t p, H h, float) { col[p] = static_cast<V>(h); }, scratch);
+  };
+  if (static_cast<std::uint64_t>(n) <= (std::uint64_t{1} << 32))
+    sort(std::uint32_t{});
   else
-    sort_arcs_by_key<V>(n, arcs, slices, emit, g.offsets.data(), [col](index_t p, V h, float) { col[p] = h; }, scratch);
+    sort(V{});
   return g;
 }
 
@@ -86,8 +95,9 @@ std::size_t csr_bytes(index_t n, index_t m, std::size_t vertex_bytes, bool weigh
   const auto arcs = static_cast<std::size_t>(2 * m);
   // offsets, columns (+ weights), and the buckets of the two-level counting sort (head, tail
   // offset, weight per arc), freed when build_csr returns.
-  const std::size_t bucket_arc_bytes =
-      vertex_bytes == 8 ? arc_sort_bytes_per_arc<std::int64_t> : arc_sort_bytes_per_arc<std::uint32_t>;
+  const std::size_t bucket_arc_bytes = vertex_bytes == 8 && static_cast<std::uint64_t>(n) > (std::uint64_t{1} << 32)
+                                           ? arc_sort_bytes_per_arc<std::int64_t>
+                                           : arc_sort_bytes_per_arc<std::uint32_t>;
   return static_cast<std::size_t>(n + 1) * sizeof(index_t) + arcs * (vertex_bytes + (weighted ? sizeof(float) : 0)) +
          arcs * bucket_arc_bytes;
 }
