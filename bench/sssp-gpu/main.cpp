@@ -65,6 +65,7 @@ variant parse_variant(const std::string& spec) {
     else if (t == "trace") v.opt.trace = true;
     else if (t == "qbits") v.opt.queue_bitmaps = true;
     else if (t == "norows") v.opt.no_row_records = true;
+    else if (t.rfind("pull=", 0) == 0) v.opt.pull_above = cli::parse_double(t.substr(5), "pull");
     else if (t == "first") {  // the engine as first measured (docs/sssp-gpu.md, H200 runs)
       v.opt.cut = sc::cut_search::binary;
       v.opt.arcs_per_lane = 1;
@@ -158,12 +159,12 @@ graph::csr<vid> relabel(const graph::csr<vid>& g, std::vector<index_t>& old2new)
 
 /// The phase trace of the last search, summed per phase kind and input-size class.
 void print_trace(const std::vector<sc::phase_record>& t) {
-  static const char* names[5] = {"scan", "light", "light-chunks", "heavy", "heavy-chunks"};
+  static const char* names[6] = {"scan", "light", "light-chunks", "heavy", "heavy-chunks", "pull"};
   // size classes: < 1024, < 32768, >= 32768 inputs (vertices, entries or chunks)
-  double ms[5][3] = {}, total = 0;
-  int count[5][3] = {};
+  double ms[6][3] = {}, total = 0;
+  int count[6][3] = {};
   for (const auto& r : t) {
-    if (r.phase < 0 || r.phase > 4) continue;
+    if (r.phase < 0 || r.phase > 5) continue;
     const int c = r.size < 1024 ? 0 : r.size < 32768 ? 1 : 2;
     ms[r.phase][c] += r.us / 1e3;
     ++count[r.phase][c];
@@ -171,7 +172,7 @@ void print_trace(const std::vector<sc::phase_record>& t) {
   }
   std::printf("       trace (last key, %.3f ms in %zu phases; per kind: phases/ms with input <1K | <32K | >=32K):\n", total,
               t.size());
-  for (int p = 0; p < 5; ++p)
+  for (int p = 0; p < 6; ++p)
     std::printf("         %-13s %4d/%7.3f | %4d/%7.3f | %4d/%7.3f\n", names[p], count[p][0], ms[p][0], count[p][1], ms[p][1],
                 count[p][2], ms[p][2]);
 }
@@ -209,7 +210,7 @@ int main(int argc, char** argv) try {
   cli::parser p("bench_sssp_gpu", "Graph500 SSSP (kernel 3) on one GPU: harmonic-mean GTEPS per variant");
   p.option("--scales", scales, "SCALEs to run (comma-separated)");
   p.option("--roots", nroots, "search keys per SCALE (Graph500: 64)");
-  p.option("--variants", variants_s, "engine variants, comma-separated: adaptive|first|host|bf|profile|trace|qbits|norows|unsorted|nofilter|binary|gallop|nolean|ilp=K|vpl=B|chunk=N|delta=X|blocks=N|grow=N joined by +");
+  p.option("--variants", variants_s, "engine variants, comma-separated: adaptive|first|host|bf|profile|trace|qbits|norows|unsorted|nofilter|binary|gallop|nolean|ilp=K|vpl=B|chunk=N|pull=F|delta=X|blocks=N|grow=N joined by +");
   p.option("--cpu-roots", cpu_roots, "also time the CPU engine on this many keys (0: no)");
   p.flag("--relabel", relabel_too, "also run the first variant on the degree-relabelled graph (the pipeline's layout)");
   p.flag("--no-validate", no_validate, "skip host validation");
@@ -287,7 +288,7 @@ int main(int argc, char** argv) try {
         eng.run(lg.roots[0]);  // warm-up (untimed, as the reference's)
         std::vector<double> secs, edges;
         std::int64_t buckets = 0, lights = 0, phases = 0;
-        double phase_ms[5] = {0, 0, 0, 0, 0};
+        double phase_ms[6] = {0, 0, 0, 0, 0, 0};
         int validated = 0, failed = 0;
         std::string first_error;
         std::vector<std::int64_t> parent(static_cast<std::size_t>(g.num_vertices));
@@ -303,7 +304,7 @@ int main(int argc, char** argv) try {
           buckets += st.buckets;
           lights += st.light_steps;
           phases += st.steps;
-          for (int i = 0; i < 5; ++i) phase_ms[i] += st.phase_ms[i];
+          for (int i = 0; i < 6; ++i) phase_ms[i] += st.phase_ms[i];
           if (!no_validate && (k == 0 || (vi == 0 && static_cast<int>(k) < validate_first))) {
             eng.copy_parents(parent);
             eng.copy_distances(dist);
@@ -326,8 +327,10 @@ int main(int argc, char** argv) try {
                     failed ? " FAILED " : "", first_error.c_str());
         if (var.opt.trace) print_trace(eng.last_trace());
         if (var.opt.profile)
-          std::printf("       profile (mean ms per search): scan %.3f light %.3f light-chunks %.3f heavy %.3f heavy-chunks %.3f\n",
-                      phase_ms[0] / nr, phase_ms[1] / nr, phase_ms[2] / nr, phase_ms[3] / nr, phase_ms[4] / nr);
+          std::printf(
+              "       profile (mean ms per search): scan %.3f light %.3f light-chunks %.3f heavy %.3f heavy-chunks %.3f "
+              "pull %.3f\n",
+              phase_ms[0] / nr, phase_ms[1] / nr, phase_ms[2] / nr, phase_ms[3] / nr, phase_ms[4] / nr, phase_ms[5] / nr);
         std::fflush(stdout);
         json::value r = json::value::make_object();
         r["scale"] = kp.scale;
@@ -343,7 +346,7 @@ int main(int argc, char** argv) try {
         r["mean_light_steps"] = static_cast<double>(lights) / nr;
         r["mean_phases"] = static_cast<double>(phases) / nr;
         r["stream_once_ms"] = stream_ms;
-        r["phase_ms"] = std::vector<double>(phase_ms, phase_ms + 5);
+        r["phase_ms"] = std::vector<double>(phase_ms, phase_ms + 6);
         r["validated"] = validated;
         r["failed"] = failed;
         r["first_error"] = first_error;

@@ -91,6 +91,11 @@ struct options {
   /// true: no per-vertex row records (by default, with sorted rows, a 16-byte {start, length, first
   /// weight} record per vertex replaces the reads of offsets and of the row's first weight).
   bool no_row_records = false;
+  /// > 0 (sorted rows and the settled bitmap needed): when a bucket's heavy pass would push more
+  /// than this fraction of all arcs in hub chunks, a pull (bottom-up) pass replaces those pushes:
+  /// every unsettled vertex scans its weight-sorted row for settled neighbours (control.hpp).
+  /// Needs a symmetric graph (Graph500's is). 0: off (the default: not measured yet).
+  double pull_above = 0.0;
   /// Record the start time, kind and input size of every phase of the persistent kernel (one
   /// store per phase by one thread); read with engine::last_trace().
   bool trace = false;
@@ -98,7 +103,7 @@ struct options {
 
 /// One phase of a traced search.
 struct phase_record {
-  int phase;          ///< 0 scan, 1 light, 2 light chunks, 3 heavy, 4 heavy chunks
+  int phase;          ///< 0 scan, 1 light, 2 light chunks, 3 heavy, 4 heavy chunks, 5 pull
   std::int64_t size;  ///< input: vertices scanned, list entries, or chunks
   double us;          ///< wall time from its start to the next phase's start (barrier included)
 };
@@ -106,7 +111,7 @@ struct phase_record {
 /// Flags: --sssp-gpu delta|bellman-ford, --sssp-gpu-delta X, --sssp-gpu-grow N,
 /// --sssp-gpu-loop persistent|host, --sssp-gpu-blocks N, --sssp-gpu-profile, --sssp-gpu-unsorted, --sssp-gpu-no-filter,
 /// --sssp-gpu-cut gallop|binary, --sssp-gpu-ilp 1|2|4, --sssp-gpu-vpl 1|2|4, --sssp-gpu-chunk N, --sssp-gpu-no-lean,
-/// --sssp-gpu-queue-bitmaps, --sssp-gpu-no-rows, --sssp-gpu-trace (the last only for the benchmark's reports).
+/// --sssp-gpu-queue-bitmaps, --sssp-gpu-no-rows, --sssp-gpu-pull F, --sssp-gpu-trace (the last only for the benchmark's reports).
 void add_options(cli::parser& p, options& o);
 const char* algorithm_name(algorithm a);
 const char* loop_name(loop_kind l);
@@ -117,10 +122,11 @@ struct run_stats {
   std::int64_t buckets = 0;      ///< non-empty buckets processed
   std::int64_t light_steps = 0;  ///< light iterations over all buckets
   std::int64_t steps = 0;        ///< device phases (each ends with a grid-wide barrier)
+  std::int64_t pulls = 0;        ///< pull passes (options::pull_above)
   float last_delta = 0;          ///< bucket width at the end (adaptive width grows in the tail)
   /// With options::profile: kernel milliseconds per phase kind (scan, light, light chunks, heavy,
-  /// heavy chunks); zero otherwise.
-  double phase_ms[5] = {0, 0, 0, 0, 0};
+  /// heavy chunks, pull); zero otherwise.
+  double phase_ms[6] = {0, 0, 0, 0, 0, 0};
 };
 
 template <class V>

@@ -13,6 +13,10 @@
 //   heavy      for u in R (all settled now): relax arcs with d(u) + w >= hi, once; no pushes (the next
 //              scan finds the improved vertices)
 //   heavy_big  the chunks of the heavy phase
+//   pull       instead of heavy_big when its chunks are many (options::pull_min_chunks): every vertex
+//              whose settled bit is clear scans its weight-sorted row for settled neighbours u and
+//              takes the best d(u) + w, stopping once lo + w reaches the best so far (a bottom-up
+//              heavy pass for the hubs' bucket; needs a symmetric graph, as Graph500's)
 // Lists: R (the bucket's vertices) and two queues Q0/Q1 alternating as light input and output.
 // Invariants: every vertex is in R of exactly one bucket (the one its final distance falls in); a
 // queue holds a vertex at most once (stamp epochs are unique and increase), so every list fits in n.
@@ -25,7 +29,8 @@
 
 namespace gpu500::sssp::cuda::detail {
 
-enum phase_id : int { phase_scan = 0, phase_light, phase_light_big, phase_heavy, phase_heavy_big, phase_done };
+enum phase_id : int { phase_scan = 0, phase_light, phase_light_big, phase_heavy, phase_heavy_big, phase_pull, phase_done };
+inline constexpr int phase_kinds = 6;  ///< phases before phase_done
 enum list_id : int { list_r = 0, list_q0 = 1, list_q1 = 2 };
 
 /// Float bits of "unreached" (and of an unreached vertex's packed word's upper half).
@@ -73,6 +78,8 @@ struct control {
   std::int64_t in_size, out_size, r_size, n_chunks;
   std::int64_t grow_below;
   std::int64_t buckets, light_steps, steps;
+  std::int64_t pull_min_chunks;  ///< > 0: a heavy phase with at least this many chunks is followed by a pull
+  std::int64_t pulls;            ///< pull phases run
 };
 
 /// hi for a bucket starting at lo: lo + delta, at least the next float above lo.
@@ -163,13 +170,20 @@ GPU500_HD inline void decide(control& s, const counters& c) {
       return;
     case phase_heavy:
       if (c.chunks > 0) {
-        s.phase = phase_heavy_big;
         s.n_chunks = static_cast<std::int64_t>(c.chunks);
+        if (s.pull_min_chunks > 0 && s.n_chunks >= s.pull_min_chunks) {
+          // The chunks' arcs are not pushed: the pull reads them from the other side.
+          s.phase = phase_pull;
+          ++s.pulls;
+          return;
+        }
+        s.phase = phase_heavy_big;
         return;
       }
       end_bucket(s);
       return;
     case phase_heavy_big:
+    case phase_pull:
       end_bucket(s);
       return;
     default:

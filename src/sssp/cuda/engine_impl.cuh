@@ -90,7 +90,8 @@ struct engine<V>::impl {
   std::string sort_note;
   work_ref w{};
   control last{};
-  double phase_ms[5] = {0, 0, 0, 0, 0};
+  double phase_ms[phase_kinds] = {0, 0, 0, 0, 0, 0};
+  std::int64_t pull_min_chunks = 0;  ///< control::pull_min_chunks (0: no pull)
   cudaEvent_t ev[2] = {nullptr, nullptr};
 
   impl(graph::csr_view<V> view, options o) : opt(o) {
@@ -187,6 +188,10 @@ struct engine<V>::impl {
     w.gallop = opt.cut == cut_search::gallop ? 1 : 0;
     w.lean = opt.no_lean ? 0 : 1;
     w.vpl = opt.vertices_per_lane;
+    if (opt.pull_above > 0 && g.sorted && w.settled != nullptr) {  // the pull needs both
+      const double chunks = std::ceil(opt.pull_above * static_cast<double>(arcs) / opt.chunk);
+      pull_min_chunks = std::max<std::int64_t>(1, static_cast<std::int64_t>(chunks));
+    }
     if (opt.trace) {
       trace_buf = device_bytes(static_cast<std::size_t>(3 * trace_records) * sizeof(unsigned long long), "phase trace");
       w.trace = trace_buf.as<unsigned long long>();
@@ -289,7 +294,7 @@ struct engine<V>::impl {
       GPU500_CUDA_CHECK(cudaEventSynchronize(ev[1]));
       float ms = 0;
       GPU500_CUDA_CHECK(cudaEventElapsedTime(&ms, ev[0], ev[1]));
-      if (probe.phase >= 0 && probe.phase < 5) phase_ms[probe.phase] += ms;
+      if (probe.phase >= 0 && probe.phase < phase_kinds) phase_ms[probe.phase] += ms;
     }
   }
 
@@ -301,7 +306,8 @@ struct engine<V>::impl {
     if (w.stamp) GPU500_CUDA_CHECK(cudaMemsetAsync(w.stamp, 0, un * sizeof(std::uint32_t), stream));
     if (w.qbits[0]) GPU500_CUDA_CHECK(cudaMemsetAsync(w.qbits[0], 0, 2 * settled_words() * sizeof(std::uint32_t), stream));
     if (w.settled) GPU500_CUDA_CHECK(cudaMemsetAsync(w.settled, 0, settled_words() * sizeof(std::uint32_t), stream));
-    const control init = initial_control(delta0, adaptive, delta_max, adaptive ? opt.grow_below : 0);
+    control init = initial_control(delta0, adaptive, delta_max, adaptive ? opt.grow_below : 0);
+    init.pull_min_chunks = pull_min_chunks;
     init_search_kernel<<<1, 32, 0, stream>>>(w, init);
     GPU500_CUDA_CHECK_LAUNCH();
     if (opt.loop == loop_kind::persistent) {
@@ -379,8 +385,13 @@ void engine<V>::copy_distances(std::span<float> host) const {
 template <class V>
 run_stats engine<V>::last_stats() const {
   const control& s = impl_->last;
-  run_stats r{s.buckets, s.light_steps, s.steps, s.delta};
-  for (int i = 0; i < 5; ++i) r.phase_ms[i] = impl_->phase_ms[i];
+  run_stats r;
+  r.buckets = s.buckets;
+  r.light_steps = s.light_steps;
+  r.steps = s.steps;
+  r.pulls = s.pulls;
+  r.last_delta = s.delta;
+  for (int i = 0; i < phase_kinds; ++i) r.phase_ms[i] = impl_->phase_ms[i];
   return r;
 }
 template <class V>
@@ -406,7 +417,7 @@ std::string engine<V>::description() const {
   char buf[384];
   std::snprintf(buf, sizeof buf,
                 "cuda sssp: %s, delta %s%g, %s loop%s%s, %s rows%s%s, %s cut, %d arcs/lane, %d vertices/lane, chunk %d%s, "
-                "queue %s%s, %d-bit column ids",
+                "queue %s%s%s, %d-bit column ids",
                 algorithm_name(m.opt.algo),
                 m.adaptive ? "adaptive from " : "", static_cast<double>(m.delta0), loop_name(m.opt.loop),
                 m.opt.loop == loop_kind::persistent ? (" (" + std::to_string(m.coop_blocks) + " blocks)").c_str() : "",
@@ -414,7 +425,8 @@ std::string engine<V>::description() const {
                 m.w.settled ? ", settled filter" : "", cut_name(m.opt.cut), m.opt.arcs_per_lane,
                 m.opt.vertices_per_lane, m.opt.chunk,
                 m.w.lean ? ", lean scan/heavy" : "", m.w.qbits[0] ? "bitmaps" : "stamps",
-                m.g.rows ? ", row records" : "", static_cast<int>(sizeof(V) * 8));
+                m.g.rows ? ", row records" : "", m.pull_min_chunks > 0 ? ", pull for hub buckets" : "",
+                static_cast<int>(sizeof(V) * 8));
   return buf;
 }
 

@@ -87,6 +87,13 @@ void add_options(cli::parser& p, options& o) {
   p.flag("--sssp-gpu-no-lean", o.no_lean, "GPU SSSP: full-vertex scans and weight-first heavy arcs (the first version)");
   p.flag("--sssp-gpu-queue-bitmaps", o.queue_bitmaps, "GPU SSSP: queue bitmaps instead of per-vertex queue stamps");
   p.flag("--sssp-gpu-no-rows", o.no_row_records, "GPU SSSP: no 16-byte row records (offsets and first weight read apart)");
+  p.option(
+      "--sssp-gpu-pull",
+      [&o](const std::string& v) {
+        o.pull_above = cli::parse_double(v, "--sssp-gpu-pull");
+        if (!(o.pull_above >= 0.0 && o.pull_above <= 1.0)) throw usage_error("--sssp-gpu-pull: expected 0..1");
+      },
+      "GPU SSSP: pull the hubs' heavy arcs when their chunks exceed this fraction of all arcs (0: off)", "F");
   p.flag("--sssp-gpu-trace", o.trace, "GPU SSSP: record every phase's time and size (persistent loop)");
 }
 

@@ -39,6 +39,10 @@ struct model_config {
   /// and sets the out queue's bit, R membership is the settled flag, a light phase clears the bits
   /// of the queue it reads.
   bool qbits = false;
+  /// > 0 (sorted rows): a heavy phase with at least this many chunks is followed by the pull pass
+  /// (control.hpp) instead of pushing the chunks.
+  std::int64_t pull_min_chunks = 0;
+  std::int64_t* pulls = nullptr;  ///< counts the pull passes run, when set
 };
 
 struct model_result {
@@ -78,6 +82,7 @@ model_result model_search(const graph::csr<V>& g_in, index_t root, const model_c
   std::mt19937 rng(cfg.seed);
   dp[root] = static_cast<unsigned long long>(root);
   control s = initial_control(cfg.delta, cfg.adaptive, cfg.delta_max, cfg.grow_below);
+  s.pull_min_chunks = cfg.pull_min_chunks;
   counters c{};
   std::int64_t guard = 0;
   const auto visit = [&](bool light, index_t a, std::uint32_t u, float du) {
@@ -146,6 +151,24 @@ model_result model_search(const graph::csr<V>& g_in, index_t root, const model_c
         }
         for (index_t a = b; a < e; ++a) visit(light, a, u, du);
       }
+    } else if (s.phase == phase_pull) {
+      if (!cfg.sorted) throw std::runtime_error("the pull needs sorted rows");
+      if (cfg.pulls) ++*cfg.pulls;
+      // Every unsettled vertex takes its best settled neighbour, leaving its row once lo + w
+      // reaches the best so far; the bucket's hub chunks are not pushed.
+      for (index_t v = 0; v < n; ++v) {
+        if (settled[v]) continue;
+        unsigned long long best = dp[v];
+        for (index_t a = g.offsets[v]; a < g.offsets[v + 1]; ++a) {
+          const float wt = g.weights[a];
+          if (float_bits(s.lo + wt) >= static_cast<std::uint32_t>(best >> 32)) break;
+          const auto u = static_cast<std::uint32_t>(g.columns[a]);
+          if (!settled[u]) continue;
+          const std::uint32_t nb = float_bits(bits_float(static_cast<std::uint32_t>(dp[u] >> 32)) + wt);
+          if (nb < static_cast<std::uint32_t>(best >> 32)) best = (static_cast<unsigned long long>(nb) << 32) | u;
+        }
+        dp[v] = best;
+      }
     } else {
       std::shuffle(chunks.begin(), chunks.end(), rng);
       for (const auto& [u, b, e] : chunks) {
@@ -197,6 +220,16 @@ std::vector<model_config> configs() {
     v.back().filter = true;
     v.back().qbits = true;
     v.back().seed += 300;
+  }
+  for (std::size_t i = 0; i < unsorted; ++i) {  // the pull pass for buckets with hub chunks
+    v.push_back(v[i]);
+    v.back().sorted = true;
+    v.back().filter = true;
+    v.back().lean = (i % 2) == 0;
+    v.back().qbits = (i % 3) == 0;
+    v.back().gallop = true;
+    v.back().pull_min_chunks = 1 + static_cast<std::int64_t>(i % 2);
+    v.back().seed += 400;
   }
   v[1].filter = true;
   v[2].lean = true;  // lean on unsorted rows
@@ -345,6 +378,27 @@ TYPED_TEST(SsspCudaModel, AwkwardGraphs) {
       }
     }
   }
+}
+
+TEST(SsspCudaModelPull, PullRunsOnKronecker) {
+  // The pull configurations above must actually pull (else the oracle checks prove nothing).
+  graph::kronecker_params p;
+  p.scale = 12;
+  const auto g = graph::build_csr<std::uint32_t>(graph::generate_kronecker(p));
+  const auto roots = graph::pick_search_keys(p, 2, [&](std::int64_t v) { return g.degree(v) > 0; });
+  std::int64_t total = 0;
+  model_config cfg{0.05f, false, 0.05f, 0, 8, 5, 9};
+  cfg.sorted = cfg.filter = cfg.gallop = true;
+  cfg.pull_min_chunks = 1;
+  for (const auto root : roots) {
+    std::int64_t pulls = 0;
+    cfg.pulls = &pulls;
+    const auto r = model_search(g, root, cfg);
+    EXPECT_EQ(sssp_oracle::check(g, root, sssp_oracle::dijkstra(g, root), r.parent, r.dist), "");
+    EXPECT_EQ(r.last.pulls, pulls) << "the state counts the pulls";
+    total += pulls;
+  }
+  EXPECT_GT(total, 0);
 }
 
 TYPED_TEST(SsspCudaModel, Kronecker) {
