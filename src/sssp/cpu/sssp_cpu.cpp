@@ -106,19 +106,20 @@ struct cpu_engine<V>::impl {
   graph::csr_view<V> g;
   cpu_options opt;
   graph::raw_array<arc_t> arcs_;  // not value-initialised: every arc is placed once
-  std::vector<row_t> rows_;                   // by internal id
-  std::vector<std::uint32_t> new_of, old_of;  // internal id <-> graph id
+  // Per-vertex arrays are host_vectors (not zeroed by resize) filled by parallel loops.
+  graph::host_vector<row_t> rows_;                   // by internal id
+  graph::host_vector<std::uint32_t> new_of, old_of;  // internal id <-> graph id
   index_t n = 0;
   float delta = 0.1f;
   double inv_delta = 10.0;
   float max_weight = 0.f;
   std::uint64_t nb = 0;  // circular bucket slots
   std::uint64_t run_id = 0;
-  std::vector<std::uint64_t> key, stamp, heavy_stamp;
-  std::vector<float> bound;  // an upper bound of each tentative distance (4 bytes: a cheaper filter)
-  std::vector<V> frontier, frontier2, settled;
-  std::vector<std::int64_t> parents;
-  std::vector<float> dist;
+  graph::host_vector<std::uint64_t> key, stamp, heavy_stamp;
+  graph::host_vector<float> bound;  // an upper bound of each tentative distance (4 bytes: a cheaper filter)
+  graph::host_vector<V> frontier, frontier2, settled;
+  graph::host_vector<std::int64_t> parents;
+  graph::host_vector<float> dist;
   std::vector<thread_state> local;
   index_t last_root = -1;
 
@@ -165,15 +166,20 @@ struct cpu_engine<V>::impl {
                         std::to_string(mx) + " (more than 2^22 buckets in flight)");
     nb = static_cast<std::uint64_t>(slots);
     build_rows(scratch);
-    key.assign(static_cast<std::size_t>(n), unreached);
-    bound.assign(static_cast<std::size_t>(n), std::numeric_limits<float>::infinity());
-    stamp.assign(static_cast<std::size_t>(n), 0);
-    heavy_stamp.assign(static_cast<std::size_t>(n), 0);
-    frontier.resize(static_cast<std::size_t>(n));
-    frontier2.resize(static_cast<std::size_t>(n));
-    settled.resize(static_cast<std::size_t>(n));
-    parents.assign(static_cast<std::size_t>(n), -1);
-    dist.assign(static_cast<std::size_t>(n), -1.f);
+    const auto N = static_cast<std::size_t>(n);
+    for (auto* a : {&key, &stamp, &heavy_stamp}) a->resize(N);
+    for (auto* a : {&frontier, &frontier2, &settled}) a->resize(N);
+    bound.resize(N);
+    parents.resize(N);
+    dist.resize(N);
+#pragma omp parallel for schedule(static)
+    for (index_t v = 0; v < n; ++v) {
+      key[v] = unreached;
+      bound[v] = std::numeric_limits<float>::infinity();
+      stamp[v] = heavy_stamp[v] = 0;
+      parents[v] = -1;
+      dist[v] = -1.f;
+    }
     ensure_threads(std::max(omp_get_max_threads(), omp_get_num_procs()));
   }
 
@@ -243,7 +249,8 @@ struct cpu_engine<V>::impl {
     const float dl = opt.no_light_heavy ? std::numeric_limits<float>::infinity() : delta;
     index_t too_long = -1;
     // Row starts in internal order; slices of equal arc counts over them (the hubs come first).
-    std::vector<index_t> prefix(N + 1, 0);
+    graph::host_vector<index_t> prefix(N + 1);
+    prefix[0] = 0;
 #pragma omp parallel for schedule(static) reduction(max : too_long)
     for (index_t x = 0; x < nn; ++x) {
       const index_t d = off[n2o[x] + 1] - off[n2o[x]];
@@ -271,7 +278,7 @@ struct cpu_engine<V>::impl {
       }
     }
     symmetric = fwd == rev;
-    std::vector<index_t> part(2 * N + 1);  // part 2x: light arcs of x, 2x + 1: its heavy arcs
+    graph::host_vector<index_t> part(2 * N + 1);  // part 2x: light arcs of x, 2x + 1: its heavy arcs
     auto place = [A](index_t p, std::uint32_t h, float w) { A[p] = {h, w}; };
     if (symmetric) {
       graph::sort_arcs_by_key<std::uint32_t>(
