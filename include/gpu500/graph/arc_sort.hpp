@@ -17,6 +17,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <new>
 #include <cstdint>
@@ -85,20 +86,6 @@ struct bucket_arc {
   float w;
 };
 
-/// Block size exponent for `keys` keys and `arcs` arcs: blocks of about 2^15 arcs, at least 8
-/// blocks per thread, at most 2^22 keys per block and about 2^18 blocks.
-inline int arc_sort_block_shift(index_t keys, index_t arcs, int threads) {
-  int s = 0;
-  while ((index_t{1} << s) < keys) ++s;
-  while (s > 6) {
-    const index_t blocks = (keys + (index_t{1} << s) - 1) >> s;
-    const bool enough = arcs / std::max<index_t>(blocks, 1) <= (index_t{1} << 15) && blocks >= 8 * index_t{threads} && s <= 22;
-    if (enough || blocks >= (index_t{1} << 18)) break;
-    --s;
-  }
-  return std::min(s, 31);
-}
-
 }  // namespace detail
 
 /// Temporary bytes of sort_arcs_by_key per arc with heads of type Head.
@@ -106,41 +93,78 @@ template <class Head>
 inline constexpr std::size_t arc_sort_bytes_per_arc = sizeof(detail::bucket_arc<Head>);
 
 /// Sort the arcs emitted by items [0, slices.back()) by key, stably (about arcs_hint of them: it
-/// only sizes the blocks). Thread t of slices.size() - 1
-/// handles items [slices[t], slices[t+1]) (give heavy items their own slices): emit(i, out) calls
-/// out(key, head, weight) for each arc of item i, keys in [0, keys), and must emit the same arcs
-/// both times it is called. Fills offsets[0..keys] (arcs of key k: [offsets[k], offsets[k+1])) and
-/// calls place(position, head, weight) once per arc, after the last call of emit (so emit may
-/// read the array that place writes). Returns the number of arcs. The buckets live
-/// in `scratch` when one is given (else in a buffer of the call's own).
-template <class Head, class Emit, class Place>
-index_t sort_arcs_by_key(index_t keys, index_t arcs_hint, std::span<const index_t> slices, Emit&& emit, index_t* offsets,
-                         Place&& place, arc_sort_scratch* scratch = nullptr) {
+/// only sizes the blocks). Thread t of slices.size() - 1 handles items [slices[t], slices[t+1])
+/// (give heavy items their own slices). emit(i, out) calls out(key, head, weight) for each arc of
+/// item i, keys in [0, keys); count(i, add) calls add(key, k) for every key of item i with the
+/// number k of arcs emit(i) gives it (the same arcs: count may skip reading them). Fills
+/// offsets[0..keys] (arcs of key k: [offsets[k], offsets[k+1])) and calls place(position, head,
+/// weight) once per arc, after the last call of emit (so emit may read the array that place
+/// writes). With head_limit > 0 (every head below it) the arcs of each key are placed by
+/// increasing head, equal heads in emission order: each block's bucket is first put in head order
+/// by a cache-resident LSD radix sort (one to three passes of up to 11 bits). Returns the number
+/// of arcs. The buckets live in `scratch` when one is given (else in a buffer
+/// of the call's own).
+template <class Head, class Count, class Emit, class Place>
+index_t sort_arcs_by_key(index_t keys, index_t arcs_hint, std::span<const index_t> slices, Count&& count, Emit&& emit,
+                         index_t* offsets, Place&& place, std::uint64_t head_limit, arc_sort_scratch* scratch = nullptr) {
   const int T = static_cast<int>(slices.size()) - 1;
   if (keys <= 0 || T <= 0) {
     if (keys >= 0) std::fill(offsets, offsets + keys + 1, index_t{0});
     return 0;
   }
-  const int s = detail::arc_sort_block_shift(keys, arcs_hint, T);
-  const index_t mask = (index_t{1} << s) - 1, blocks = ((keys - 1) >> s) + 1;
-  const auto B = static_cast<std::size_t>(blocks);
+  // Keys are counted in groups of 2^f consecutive keys (at most 2^16 groups), and groups are
+  // joined into blocks of about `target` arcs (fewer when there are few arcs: at least about 8
+  // blocks per thread) and at most 2^22 keys: balanced blocks even where a few keys (the hubs of a
+  // degree order) hold a large share of the arcs.
+  int f = 0;
+  while (((keys - 1) >> f) >= (index_t{1} << 16)) ++f;
+  const index_t G = ((keys - 1) >> f) + 1;
+  const auto GS = static_cast<std::size_t>(G);
 
-  // 1. Arcs per (thread slice, block).
-  std::vector<index_t> cnt(static_cast<std::size_t>(T) * B, 0);
+  // 1. Arcs per (thread slice, key group).
+  std::vector<index_t> cnt(static_cast<std::size_t>(T) * GS, 0);
 #pragma omp parallel num_threads(T)
   for (int t = omp_get_thread_num(); t < T; t += omp_get_num_threads()) {
-    index_t* c = cnt.data() + static_cast<std::size_t>(t) * B;
-    for (index_t i = slices[t]; i < slices[t + 1]; ++i) emit(i, [c, s](index_t key, Head, float) { ++c[key >> s]; });
+    index_t* c = cnt.data() + static_cast<std::size_t>(t) * GS;
+    for (index_t i = slices[t]; i < slices[t + 1]; ++i) count(i, [c, f](index_t key, index_t k) { c[key >> f] += k; });
   }
+  const index_t target =
+      std::clamp<index_t>(std::max<index_t>(arcs_hint, 1) / (8 * index_t{T}), index_t{1}, index_t{1} << 15);
+  const index_t key_cap = std::max<index_t>(index_t{1} << 22, index_t{1} << f);
+  std::vector<std::uint32_t> group_block(GS);
+  std::vector<index_t> block_key;  // first key of each block, then keys
+  {
+    index_t acc = 0;
+    for (std::size_t g = 0; g < GS; ++g) {
+      index_t tot = 0;
+      for (int t = 0; t < T; ++t) tot += cnt[static_cast<std::size_t>(t) * GS + g];
+      const index_t k = static_cast<index_t>(g) << f;
+      if (block_key.empty() || (acc > 0 && acc + tot > target) || k + (index_t{1} << f) - block_key.back() > key_cap) {
+        block_key.push_back(k);
+        acc = 0;
+      }
+      group_block[g] = static_cast<std::uint32_t>(block_key.size() - 1);
+      acc += tot;
+    }
+    block_key.push_back(keys);
+  }
+  const auto B = block_key.size() - 1;
+  const auto blocks = static_cast<index_t>(B);
   // Bucket layout block-major, slice-minor; block_begin[b] is also where block b's keys start.
+  std::vector<index_t> cur_of(static_cast<std::size_t>(T) * B, 0);  // slice t's cursor in bucket b
+  for (int t = 0; t < T; ++t)
+    for (std::size_t g = 0; g < GS; ++g)
+      cur_of[static_cast<std::size_t>(t) * B + group_block[g]] += cnt[static_cast<std::size_t>(t) * GS + g];
   std::vector<index_t> block_begin(B + 1, 0);
   index_t at = 0;
+  index_t max_keys = 1;
   for (std::size_t b = 0; b < B; ++b) {
     block_begin[b] = at;
+    max_keys = std::max(max_keys, block_key[b + 1] - block_key[b]);
     for (int t = 0; t < T; ++t) {
-      index_t& c = cnt[static_cast<std::size_t>(t) * B + b];
+      index_t& c = cur_of[static_cast<std::size_t>(t) * B + b];
       const index_t k = c;
-      c = at;  // becomes slice t's cursor in bucket b
+      c = at;
       at += k;
     }
   }
@@ -154,24 +178,61 @@ index_t sort_arcs_by_key(index_t keys, index_t arcs_hint, std::span<const index_
       scratch->get(static_cast<std::size_t>(arcs) * sizeof(detail::bucket_arc<Head>)));
 #pragma omp parallel num_threads(T)
   for (int t = omp_get_thread_num(); t < T; t += omp_get_num_threads()) {
-    index_t* c = cnt.data() + static_cast<std::size_t>(t) * B;
+    index_t* c = cur_of.data() + static_cast<std::size_t>(t) * B;
+    const std::uint32_t* gb = group_block.data();
+    const index_t* bk = block_key.data();
     for (index_t i = slices[t]; i < slices[t + 1]; ++i)
-      emit(i, [c, s, mask, out](index_t key, Head h, float w) {
-        out[c[key >> s]++] = {h, static_cast<std::uint32_t>(key & mask), w};
+      emit(i, [c, f, gb, bk, out](index_t key, Head h, float w) {
+        const std::uint32_t b = gb[key >> f];
+        out[c[b]++] = {h, static_cast<std::uint32_t>(key - bk[b]), w};
       });
   }
 
-  // 3. Per block: key counts, offsets, placement.
+  // Radix digits for the head order: passes of r bits (none without head_limit).
+  int head_bits = 0;
+  while (head_limit > 1 && (std::uint64_t{1} << head_bits) < head_limit) ++head_bits;
+  const int passes = (head_bits + 10) / 11, r = passes ? (head_bits + passes - 1) / passes : 0;
+
+  // 3. Per block: head order, key counts, offsets, placement.
 #pragma omp parallel num_threads(T)
   {
-    std::vector<index_t> cur(static_cast<std::size_t>(std::min(mask + 1, keys)));
+    std::vector<index_t> cur(static_cast<std::size_t>(max_keys));
+    std::vector<index_t> digit(static_cast<std::size_t>(passes) << r);
+    raw_array<detail::bucket_arc<Head>> tmp[2];
+    index_t tmp_size = 0;
 #pragma omp for schedule(dynamic, 1)
     for (index_t b = 0; b < blocks; ++b) {
-      const index_t k0 = b << s, nk = std::min(keys - k0, mask + 1);
+      const index_t k0 = block_key[static_cast<std::size_t>(b)], nk = block_key[static_cast<std::size_t>(b) + 1] - k0;
       const detail::bucket_arc<Head>* a = out + block_begin[b];
       const index_t na = block_begin[b + 1] - block_begin[b];
       std::fill(cur.begin(), cur.begin() + nk, index_t{0});
-      for (index_t k = 0; k < na; ++k) ++cur[a[k].key];
+      if (passes > 0 && na > 1) {
+        if (na > tmp_size) {
+          tmp_size = std::max(na, 2 * tmp_size);
+          for (auto& t : tmp) t.allocate(static_cast<std::size_t>(tmp_size));
+        }
+        std::fill(digit.begin(), digit.end(), index_t{0});
+        const auto dmask = (std::uint64_t{1} << r) - 1;
+        for (index_t k = 0; k < na; ++k) {
+          ++cur[a[k].key];
+          const auto h = static_cast<std::uint64_t>(a[k].head);
+          for (int p = 0; p < passes; ++p) ++digit[(static_cast<std::size_t>(p) << r) + ((h >> (p * r)) & dmask)];
+        }
+        for (int p = 0; p < passes; ++p) {
+          index_t* d = digit.data() + (static_cast<std::size_t>(p) << r);
+          index_t sum = 0;
+          for (std::size_t x = 0; x <= dmask; ++x) {
+            const index_t c = d[x];
+            d[x] = sum;
+            sum += c;
+          }
+          detail::bucket_arc<Head>* dst = tmp[p & 1].get();
+          for (index_t k = 0; k < na; ++k) dst[d[(static_cast<std::uint64_t>(a[k].head) >> (p * r)) & dmask]++] = a[k];
+          a = dst;
+        }
+      } else {
+        for (index_t k = 0; k < na; ++k) ++cur[a[k].key];
+      }
       index_t pos = block_begin[b];
       for (index_t x = 0; x < nk; ++x) {
         offsets[k0 + x] = pos;
@@ -184,6 +245,17 @@ index_t sort_arcs_by_key(index_t keys, index_t arcs_hint, std::span<const index_
   }
   offsets[keys] = arcs;
   return arcs;
+}
+
+/// The same sort, counting by emitting (count(i) = emit(i) without the writes), arcs of a key
+/// in emission order.
+template <class Head, class Emit, class Place>
+index_t sort_arcs_by_key(index_t keys, index_t arcs_hint, std::span<const index_t> slices, Emit&& emit, index_t* offsets,
+                         Place&& place, arc_sort_scratch* scratch = nullptr) {
+  return sort_arcs_by_key<Head>(
+      keys, arcs_hint, slices,
+      [&emit](index_t i, auto&& add) { emit(i, [&add](index_t key, Head, float) { add(key, index_t{1}); }); }, emit,
+      offsets, place, 0, scratch);
 }
 
 /// Slice boundaries for `threads` threads over items whose costs have the prefix sums `prefix`

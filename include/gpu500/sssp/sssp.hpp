@@ -40,9 +40,9 @@ void add_cpu_options(cli::parser& p, cpu_options& o);
 /// 64 + 3 * sizeof(V) bytes per vertex and 8 bytes per arc (the engine's own rows: light arcs
 /// first, internal ids by decreasing degree), plus per-thread bucket lists that keep their capacity.
 /// Construction (kernel-1 work) needs 12 more bytes per arc (its sort's buckets: the `scratch` of
-/// build_csr when given) and 24 per vertex while it runs; it is
-/// fastest on a symmetric graph (every arc's reverse present, as build_csr makes), where the rows
-/// come out of one stable counting sort already ordered; any other csr_view gets a per-row sort.
+/// build_csr when given), 16 per vertex and, per thread, 24 bytes per arc of its largest sort
+/// block (the radix sort putting a block in head order; blocks hold about 2^15 arcs unless one
+/// row is longer) while it runs. Any csr_view, symmetric or not, is handled the same way.
 template <class V>
 class cpu_engine {
  public:

@@ -40,11 +40,14 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 
 #include "gpu500/core/cli.hpp"
 #include "gpu500/core/error.hpp"
+#include "gpu500/core/timer.hpp"
 #include "gpu500/graph/arc_sort.hpp"
 #include "gpu500/sssp/sssp.hpp"
 
@@ -61,6 +64,17 @@ void add_cpu_options(cli::parser& p, cpu_options& o) {
 }
 
 namespace {
+
+// GPU500_PHASE_TIMES=1: the construction's phases on stderr (for bench/kernels-cpu.cpp).
+struct phase_clock {
+  bool on = std::getenv("GPU500_PHASE_TIMES") != nullptr;
+  stopwatch sw;
+  void lap(const char* what) {
+    if (!on) return;
+    std::fprintf(stderr, "  sssp rows: %-28s %.3f s\n", what, sw.seconds());
+    sw.restart();
+  }
+};
 
 constexpr std::uint64_t unreached = ~std::uint64_t{0};  // distance bits 0xFFFFFFFF: above every float
 constexpr int stamp_shift = 40;                          // stamp = run << 40 | (bucket + 1); 0: not queued
@@ -103,6 +117,7 @@ struct cpu_engine<V>::impl {
     std::uint32_t deg;    // all arcs: [begin, begin + deg)
   };
 
+  phase_clock clk_;
   graph::csr_view<V> g;
   cpu_options opt;
   graph::raw_array<arc_t> arcs_;  // not value-initialised: every arc is placed once
@@ -165,6 +180,7 @@ struct cpu_engine<V>::impl {
       throw usage_error("sssp: delta " + std::to_string(delta) + " is too small for the largest weight " +
                         std::to_string(mx) + " (more than 2^22 buckets in flight)");
     nb = static_cast<std::uint64_t>(slots);
+    clk_.lap("weights check, delta");
     build_rows(scratch);
     const auto N = static_cast<std::size_t>(n);
     for (auto* a : {&key, &stamp, &heavy_stamp}) a->resize(N);
@@ -181,20 +197,10 @@ struct cpu_engine<V>::impl {
       dist[v] = -1.f;
     }
     ensure_threads(std::max(omp_get_max_threads(), omp_get_num_procs()));
+    clk_.lap("per-vertex arrays");
   }
 
   static constexpr double adaptive_factor = 1.0;
-
-  bool symmetric = false;  // every arc (u, v, w) has its reverse (v, u, w), as build_csr makes
-
-  // Order-independent sums of this over all arcs detect a missing reverse arc (two multiplies:
-  // the pass is over every arc).
-  static std::uint64_t arc_hash(std::uint64_t tail, std::uint64_t head, std::uint32_t wbits) {
-    std::uint64_t x = (tail * 0x9E3779B97F4A7C15ull) ^ (head + (std::uint64_t{wbits} << 32));
-    x ^= x >> 29;
-    x *= 0xBF58476D1CE4E5B9ull;
-    return x ^ (x >> 32);
-  }
 
   // Internal ids by decreasing degree, ties by id (unless opt.no_relabel): on skewed graphs most
   // arcs point at the few hubs, whose per-vertex state then shares a few hot cache lines. A stable
@@ -228,84 +234,58 @@ struct cpu_engine<V>::impl {
   }
 
   // The engine's rows: in internal ids, each row's light arcs (w <= delta) then its heavy arcs,
-  // each part by increasing head. First the rows are copied in internal order and ids (one pass
-  // of scattered reads, sequential writes) into the arc array itself, which also tells whether
-  // the graph is symmetric: the sums over all arcs of an order-independent hash of (tail, head,
-  // weight) and of (head, tail, weight) agree for a symmetric multiset of arcs. Then one stable
-  // counting sort of the arcs by (tail, light/heavy) reads that copy sequentially (it is dead by
-  // the time the sort places arcs into the same array). On a symmetric graph the arcs of row x,
-  // reversed, are arcs into x, so emitting the reversed arcs in increasing x hands the sort its
-  // arcs by increasing head and the parts come out sorted. Otherwise (a directed csr_view) the
-  // arcs are emitted from their tails and each part is sorted afterwards.
+  // each part by increasing head, duplicates in CSR order. One stable counting sort of the arcs
+  // by (internal tail, light/heavy) reads the CSR rows in the graph's order (sequential reads; the
+  // id map is the only gather) and, per block of rows, puts the block's bucket in head order by a
+  // cache-resident radix sort before placing it (sort_arcs_by_key's head_limit). The blocks are
+  // balanced by arcs, so the hubs that lead the degree order do not make one huge block. Nothing
+  // is assumed of the graph (a directed view is handled the same way; before 2026-11-22 a copy
+  // of the rows in internal order, random reads beyond the caches, produced the head order).
   void build_rows(graph::arc_sort_scratch* scratch) {
+    phase_clock& clk = clk_;
     relabel();
+    clk.lap("relabel");
     const index_t nn = n;
     const auto N = static_cast<std::size_t>(nn);
     const index_t* off = g.offsets;
     const V* col = g.columns;
     const float* wt = g.weights;
     const std::uint32_t* o2n = new_of.data();
-    const std::uint32_t* n2o = old_of.data();
     const float dl = opt.no_light_heavy ? std::numeric_limits<float>::infinity() : delta;
     index_t too_long = -1;
-    // Row starts in internal order; slices of equal arc counts over them (the hubs come first).
-    graph::host_vector<index_t> prefix(N + 1);
-    prefix[0] = 0;
 #pragma omp parallel for schedule(static) reduction(max : too_long)
-    for (index_t x = 0; x < nn; ++x) {
-      const index_t d = off[n2o[x] + 1] - off[n2o[x]];
-      if (d >= (index_t{1} << 32)) too_long = n2o[x];
-      prefix[static_cast<std::size_t>(x) + 1] = d;
-    }
-    for (std::size_t x = 0; x < N; ++x) prefix[x + 1] += prefix[x];
+    for (index_t u = 0; u < nn; ++u)
+      if (off[u + 1] - off[u] >= (index_t{1} << 32)) too_long = u;
     if (too_long >= 0) throw usage_error("sssp cpu engine: vertex " + std::to_string(too_long) + " has 2^32 arcs or more");
-    const auto slices = graph::balanced_slices(prefix, std::max(1, omp_get_max_threads()));
+    const auto slices =
+        graph::balanced_slices(std::span<const index_t>(off, N + 1), std::max(1, omp_get_max_threads()));
     arcs_.allocate(static_cast<std::size_t>(g.num_arcs()));
-    arc_t* A = arcs_.get();
-    const index_t* P = prefix.data();
-    std::uint64_t fwd = 0, rev = 0;
-#pragma omp parallel for schedule(dynamic, 1024) reduction(+ : fwd, rev)
-    for (index_t x = 0; x < nn; ++x) {
-      const index_t u = n2o[x];
-      arc_t* out = A + P[x];
-      for (index_t k = off[u]; k < off[u + 1]; ++k) {
-        const auto c = static_cast<std::uint64_t>(col[k]);
-        *out++ = {o2n[c], wt[k]};
-        std::uint32_t wb;
-        std::memcpy(&wb, &wt[k], sizeof wb);
-        fwd += arc_hash(static_cast<std::uint64_t>(u), c, wb);
-        rev += arc_hash(c, static_cast<std::uint64_t>(u), wb);
-      }
-    }
-    symmetric = fwd == rev;
-    graph::host_vector<index_t> part(2 * N + 1);  // part 2x: light arcs of x, 2x + 1: its heavy arcs
-    auto place = [A](index_t p, std::uint32_t h, float w) { A[p] = {h, w}; };
-    if (symmetric) {
-      graph::sort_arcs_by_key<std::uint32_t>(
-          2 * nn, g.num_arcs(), slices,
-          [A, P, dl](index_t x, auto&& out) {
-            for (index_t k = P[x]; k < P[x + 1]; ++k)
-              out(2 * index_t{A[k].v} + !(A[k].w <= dl), static_cast<std::uint32_t>(x), A[k].w);
-          },
-          part.data(), place, scratch);
-    } else {
-      graph::sort_arcs_by_key<std::uint32_t>(
-          2 * nn, g.num_arcs(), slices,
-          [A, P, dl](index_t x, auto&& out) {
-            for (index_t k = P[x]; k < P[x + 1]; ++k) out(2 * x + !(A[k].w <= dl), A[k].v, A[k].w);
-          },
-          part.data(), place, scratch);
-      auto by_head = [](const arc_t& p, const arc_t& q) { return p.v < q.v; };
-#pragma omp parallel for schedule(dynamic, 1024)
-      for (index_t k = 0; k < 2 * nn; ++k) std::sort(A + part[k], A + part[k + 1], by_head);
-    }
     rows_.resize(N);
+    arc_t* A = arcs_.get();
+    row_t* R = rows_.data();
+    graph::host_vector<index_t> part(2 * N + 1);  // part 2x: light arcs of x, 2x + 1: its heavy arcs
+    graph::sort_arcs_by_key<std::uint32_t>(
+        2 * nn, g.num_arcs(), slices,
+        [off, wt, o2n, dl](index_t u, auto&& add) {
+          index_t light = 0;
+          for (index_t k = off[u]; k < off[u + 1]; ++k) light += wt[k] <= dl;
+          add(2 * index_t{o2n[u]}, light);
+          add(2 * index_t{o2n[u]} + 1, off[u + 1] - off[u] - light);
+        },
+        [off, col, wt, o2n, dl](index_t u, auto&& out) {
+          const index_t x = 2 * index_t{o2n[u]};
+          for (index_t k = off[u]; k < off[u + 1]; ++k)
+            out(x + !(wt[k] <= dl), o2n[static_cast<std::size_t>(col[k])], wt[k]);
+        },
+        part.data(), [A](index_t p, std::uint32_t h, float w) { A[p] = {h, w}; }, static_cast<std::uint64_t>(nn),
+        scratch);
+    const index_t* PO = part.data();
 #pragma omp parallel for schedule(static)
     for (index_t x = 0; x < nn; ++x) {
-      const index_t b = part[2 * x];
-      rows_[static_cast<std::size_t>(x)] = {b, static_cast<std::uint32_t>(part[2 * x + 1] - b),
-                                            static_cast<std::uint32_t>(part[2 * x + 2] - b)};
+      const index_t b = PO[2 * x];
+      R[x] = {b, static_cast<std::uint32_t>(PO[2 * x + 1] - b), static_cast<std::uint32_t>(PO[2 * x + 2] - b)};
     }
+    clk.lap("sort + rows");
   }
 
   void ensure_threads(int nt) {
