@@ -32,16 +32,6 @@
 
 namespace gpu500::graph {
 
-/// Touch every page of [p, p + bytes) once, in parallel, in address order: the first-touch page
-/// faults of a fresh array cost about three times less taken in order than taken by the scattered
-/// writes of a sort (2-core VM, 2026-11-22).
-inline void prefault(void* p, std::size_t bytes) {
-  auto* c = static_cast<volatile unsigned char*>(p);
-  const auto pages = static_cast<std::int64_t>((bytes + 4095) / 4096);
-#pragma omp parallel for schedule(static)
-  for (std::int64_t i = 0; i < pages; ++i) c[i * 4096] = 0;
-}
-
 /// An uninitialised array (std::vector would zero it first: a serial pass over hundreds of MB).
 /// Transparent huge pages (madvise) were tried for these buffers and made them slower (2 cores,
 /// 2026-11-22): left out.
@@ -75,7 +65,6 @@ class arc_sort_scratch {
     if (bytes > bytes_) {
       buf_.reset();
       buf_.allocate(bytes);
-      prefault(buf_.get(), bytes);
       bytes_ = bytes;
     }
     return buf_.get();

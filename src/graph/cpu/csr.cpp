@@ -45,8 +45,6 @@ csr<V> build_csr(const edge_list& el, arc_sort_scratch* scratch) {
   if (weighted) g.weights.resize(static_cast<std::size_t>(arcs));
   V* col = g.columns.data();
   float* w = weighted ? g.weights.data() : nullptr;
-  prefault(col, g.columns.size() * sizeof(V));
-  if (w) prefault(w, g.weights.size() * sizeof(float));
   const auto slices = even_slices(m, std::max(1, omp_get_max_threads()));
   // The sort's buckets carry heads as H: 32 bits whenever the ids fit (12 bytes per arc instead of
   // 16 for 64-bit V: fewer bytes to write, read and fault in).

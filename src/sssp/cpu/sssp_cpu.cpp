@@ -260,7 +260,6 @@ struct cpu_engine<V>::impl {
     const auto slices =
         graph::balanced_slices(std::span<const index_t>(off, N + 1), std::max(1, omp_get_max_threads()));
     arcs_.allocate(static_cast<std::size_t>(g.num_arcs()));
-    graph::prefault(arcs_.get(), static_cast<std::size_t>(g.num_arcs()) * sizeof(arc_t));
     rows_.resize(N);
     arc_t* A = arcs_.get();
     row_t* R = rows_.data();
