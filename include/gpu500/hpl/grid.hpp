@@ -38,6 +38,14 @@ inline std::int64_t numroc(std::int64_t n, std::int64_t nb, int iproc, int nproc
   else if (iproc == extra) r += n % nb;
   return r;
 }
+/// Leading dimension of a local matrix of `rows` rows, as HPL sizes it: rounded up to a multiple of
+/// align, at least min_ld, and never a power of two (power-of-two strides alias in the caches).
+inline std::int64_t leading_dimension(std::int64_t rows, std::int64_t align, std::int64_t min_ld) {
+  const std::int64_t up = (rows + align - 1) / align * align;
+  std::int64_t ld = up > min_ld ? up : min_ld;
+  if (ld > 1 && (ld & (ld - 1)) == 0) ld += align;
+  return ld;
+}
 /// Owner process of global index g.
 inline int owner_of(std::int64_t g, std::int64_t nb, int nprocs) { return static_cast<int>((g / nb) % nprocs); }
 /// Local index of global index g on its owner.

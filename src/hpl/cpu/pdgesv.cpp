@@ -34,9 +34,7 @@ local_matrix make_local(const params& prm, const grid& g) {
   m.mycol = g.mycol;
   m.mp = numroc(prm.n, prm.nb, g.myrow, g.p);
   m.nq = numroc(prm.n + 1, prm.nb, g.mycol, g.q);
-  const std::int64_t al = std::max(1, prm.align);
-  m.lda = std::max<std::int64_t>(1, (m.mp + al - 1) / al * al);
-  if ((m.lda & (m.lda - 1)) == 0 && m.lda > 1) m.lda += al;  // never a power of two
+  m.lda = leading_dimension(m.mp, std::max(1, prm.align), 1);
   const double need = static_cast<double>(m.lda) * m.nq * 8.0;
   if (need > 1e15) throw resource_error("HPL: local matrix too large");
   m.a.assign(static_cast<std::size_t>(m.lda * m.nq), 0.0);

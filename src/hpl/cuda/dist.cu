@@ -67,8 +67,7 @@ gpu::local_shape shape_of(const params& prm, const grid& g) {
   sh.mycol = g.mycol;
   sh.mp = numroc(prm.n, prm.nb, g.myrow, g.p);
   sh.nq = numroc(prm.n + 1, prm.nb, g.mycol, g.q);
-  sh.lda = std::max<std::int64_t>(32, (sh.mp + 31) / 32 * 32);
-  if ((sh.lda & (sh.lda - 1)) == 0) sh.lda += 32;  // never a power of two
+  sh.lda = leading_dimension(sh.mp, 32, 32);
   return sh;
 }
 
@@ -117,15 +116,30 @@ class dist_solver {
     GPU500_CUDA_CHECK(cudaStreamSynchronize(upd_));
   }
 
+  /// Waits until panel k is in host buffer `buf` (the wait counted from `since`), then factors it.
+  void wait_and_factor(std::int64_t k, int buf, double since, iter_time& t) {
+    GPU500_CUDA_CHECK(cudaStreamSynchronize(cpy_));
+    const double tp = wall_time();
+    t.wait = tp - since;
+    factor(k, buf);
+    t.panel = wall_time() - tp;
+  }
+  void share_timed(std::int64_t k, int buf, bool root_async, iter_time& t) {
+    const double tb = wall_time();
+    share(k, buf, root_async);
+    t.bcast = wall_time() - tb;
+  }
+
   int solve(std::vector<double>& x, std::vector<iter_time>* iters) {
     x.assign(n_, 0.0);
     if (n_ == 0) return 0;
     const bool lookahead = prm_.depth >= 1;
     int cur = 0;
     if (g_.mycol == owner_of(0, nb_, g_.q)) {
+      iter_time untimed;
+      const double tw = wall_time();
       panel_down(0, cur);
-      GPU500_CUDA_CHECK(cudaStreamSynchronize(cpy_));
-      factor(0, cur);
+      wait_and_factor(0, cur, tw, untimed);
     }
     share(0, cur, false);
     for (std::int64_t k = 0; k < n_; k += nb_) {
@@ -142,15 +156,8 @@ class dist_solver {
         panel_down(k1, nxt);
         update(k, jb, cur, c_rest, sh_.nq);
         used(cur);
-        const double tw = wall_time();
-        GPU500_CUDA_CHECK(cudaStreamSynchronize(cpy_));
-        const double tp = wall_time();
-        t.wait = tp - tw;
-        factor(k1, nxt);
-        t.panel = wall_time() - tp;
-        const double tb = wall_time();
-        share(k1, nxt, /*root_async=*/true);
-        t.bcast = wall_time() - tb;
+        wait_and_factor(k1, nxt, wall_time(), t);
+        share_timed(k1, nxt, /*root_async=*/true, t);
       } else {
         update(k, jb, cur, c_next, sh_.nq);
         used(cur);
@@ -158,15 +165,9 @@ class dist_solver {
           if (g_.mycol == owner_of(k1, nb_, g_.q)) {  // no look-ahead: after the whole update
             const double tw = wall_time();
             panel_down(k1, nxt);
-            GPU500_CUDA_CHECK(cudaStreamSynchronize(cpy_));
-            const double tp = wall_time();
-            t.wait = tp - tw;
-            factor(k1, nxt);
-            t.panel = wall_time() - tp;
+            wait_and_factor(k1, nxt, tw, t);
           }
-          const double tb = wall_time();
-          share(k1, nxt, false);
-          t.bcast = wall_time() - tb;
+          share_timed(k1, nxt, false, t);
         }
       }
       const double ts = wall_time();

@@ -309,8 +309,7 @@ void cuda_run(const params& prm, const run_options& opt, test_result& r) {
   const std::int64_t n = prm.n;
   if (prm.nb > 2048) throw usage_error("the CUDA backend of HPL needs NB <= 2048");
   if (n > INT32_MAX / 2) throw usage_error("the CUDA backend of HPL needs N < 2^30");
-  std::int64_t lda = std::max<std::int64_t>(32, (n + 31) / 32 * 32);
-  if ((lda & (lda - 1)) == 0) lda += 32;
+  const std::int64_t lda = leading_dimension(n, 32, 32);
   dev_ptr<double> a(static_cast<std::size_t>(lda) * (n + 1));
   std::vector<double> x;
   {

@@ -116,6 +116,15 @@ std::string with_line(int lineno, const std::string& text) {
 
 // --- generator ------------------------------------------------------------------------------
 
+TEST(HplGrid, LeadingDimensionIsRoundedAndNeverAPowerOfTwo) {
+  EXPECT_EQ(leading_dimension(0, 8, 1), 1);     // an empty local matrix keeps lda 1
+  EXPECT_EQ(leading_dimension(9, 8, 1), 24);    // 16 would be a power of two
+  EXPECT_EQ(leading_dimension(17, 8, 1), 24);
+  EXPECT_EQ(leading_dimension(5, 32, 32), 64);  // the GPU's minimum 32 is a power of two too
+  EXPECT_EQ(leading_dimension(100, 32, 32), 128 + 32);
+  EXPECT_EQ(leading_dimension(70, 32, 32), 96);
+}
+
 TEST(HplMatgen, FirstEntryAndJumpAhead) {
   EXPECT_EQ(hpl_entry(1000, 0, 0), -5.1599441937666413e-05);
   EXPECT_EQ(hpl_entry(7, 0, 0), -5.1599441937666413e-05);

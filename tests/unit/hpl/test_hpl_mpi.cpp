@@ -55,6 +55,20 @@ std::vector<std::pair<int, int>> grids_of(int ws) {
       if (p * q == ws || (p * q == 2 && ws == 4)) g.emplace_back(p, q);  // 4 ranks: 2x2, 1x4, 4x1, 1x2, 2x1
   return g;
 }
+/// The whole world as a P x Q grid (P = 2 from 4 ranks up) and an N x N problem on it.
+struct world_problem {
+  grid g;
+  params prm;
+  world_problem(long n, int nb) {
+    const int ws = world_size();
+    const int p = ws >= 4 ? 2 : 1, q = ws / p;
+    g = grid::create(p, q, false);
+    prm.n = n;
+    prm.nb = nb;
+    prm.p = p;
+    prm.q = q;
+  }
+};
 }  // namespace
 
 TEST(HplMpi, EveryGridBroadcastSwapAndDepthMatchesLapack) {
@@ -105,14 +119,9 @@ TEST(HplMpi, EveryGridBroadcastSwapAndDepthMatchesLapack) {
 }
 
 TEST(HplMpi, LargerRunTimesAreTheSlowestRank) {
-  const int ws = world_size();
-  const int p = ws >= 4 ? 2 : 1, q = ws / p;
-  const grid g = grid::create(p, q, false);
-  params prm;
-  prm.n = 300;
-  prm.nb = 16;
-  prm.p = p;
-  prm.q = q;
+  const world_problem w(300, 16);
+  const grid& g = w.g;
+  const params& prm = w.prm;
   const auto r = run_test(prm, g, run_options{});
   EXPECT_TRUE(r.passed) << r.resid;
   double t = r.time, tmax = 0, tmin = 0;
@@ -172,14 +181,9 @@ TEST(HplCudaMpi, GridsVariantsAndAwkwardSizesMatchLapack) {
 // The GPU residual check against the CPU backend's on the same problem, and the combined time.
 TEST(HplCudaMpi, ResidualAgreesWithCpuBackendAndTimeIsTheSlowestRank) {
   if (!gpu_everywhere()) GTEST_SKIP() << "no CUDA device";
-  const int ws = world_size();
-  const int p = ws >= 4 ? 2 : 1, q = ws / p;
-  const grid g = grid::create(p, q, false);
-  params prm;
-  prm.n = 600;
-  prm.nb = 64;
-  prm.p = p;
-  prm.q = q;
+  const world_problem w(600, 64);
+  const grid& g = w.g;
+  const params& prm = w.prm;
   run_options gpu, cpu;
   gpu.be = gpu500::backend::cuda;
   gpu.gather_x = cpu.gather_x = true;
