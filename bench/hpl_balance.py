@@ -25,6 +25,19 @@ gap = sum(r.get("gpu_gap_s", 0) for r in it)
 upd = sum(r["update_s"] for r in it)
 pan = sum(r["panel_s"] for r in it)
 print(f"time {t['time_s']:.3f} s, sum update {upd:.3f} s, sum panel (CPU) {pan:.3f} s, GPU gaps {gap:.3f} s")
+# Host wall time from column n - T to the end (what a cuSOLVER tail of T rows replaces); when
+# the run ended with a tail (an entry with no CPU panel after the panel loop), its GPU time.
+for T in (8192, 16384, 24576, 32768, 40960):
+    rest = [r for r in it if r["k"] >= n - T]
+    if rest and T < n:
+        flo = 2.0 / 3.0 * T**3
+        s = sum(r.get("total_s", 0) for r in rest)
+        print(f"last {T} columns: {s:.3f} s host time in {len(rest)} iterations ({flo/s/1e12 if s > 0 else 0:.1f} TFLOP/s)")
+last = it[-1] if it else None
+if last is not None and last["panel_s"] == 0 and len(it) > 1 and it[-2]["panel_s"] == 0 and last["update_s"] > 0:
+    m = n - last["k"]
+    print(f"tail: cuSOLVER getrf+getrs on the last {m} rows: {last['update_s']:.3f} s on the GPU "
+          f"({2.0/3.0*m**3/last['update_s']/1e12:.1f} TFLOP/s)")
 if balance is not None:
     k = it[balance]["k"]
     frac_flops = 1 - ((n - k) / n) ** 3

@@ -4,7 +4,11 @@
 //                                      trailing update; prints the best rate of reps calls.
 //   hpl_baselines getrf N              cuSOLVER dgetrf + dgetrs on HPL's matrix [A | b] of order N;
 //                                      time, Gflops by HPL's formula and HPL's scaled residual.
-//   hpl_baselines hpl N NB             the library's HPL on the GPU (no gpu500 program needed).
+//   hpl_baselines hpl N NB [key=value...]  the library's HPL on the GPU (no gpu500 program needed):
+//                                      WR11C2R4 (netlib's defaults) unless pfact=/rfact=/nbmin=/ndiv=/
+//                                      depth= say otherwise; tail=M (--tail-getrf), seg=F (--seg-first),
+//                                      noswapstream=1, nb=NB (overrides), timing=FILE (per-iteration JSON, the layout
+//                                      gpu500 hpl --timing writes, read by bench/hpl_balance.py).
 // Output: one JSON object per line on stdout.
 #include <cublas_v2.h>
 #include <cusolverDn.h>
@@ -102,19 +106,53 @@ int getrf(long n) {
               fl / t / 1e9, resid);
   return 0;
 }
-// The library's HPL on the GPU without the gpu500 program (a fallback for bench scripts).
-int hpl(long n, int nb) {
+// The library's HPL on the GPU without the gpu500 program (bench scripts that build only the
+// library).
+int hpl(long n, int nb, int argc, char** argv) {
   gpu500::hpl::params p;
   p.n = n;
   p.nb = nb;
-  p.pfact = p.rfact = gpu500::hpl::fact::right;
-  p.nbmin = 16;
   gpu500::hpl::run_options o;
   o.be = gpu500::backend::cuda;
+  std::string timing, label = "default";
+  for (int i = 0; i < argc; ++i) {
+    const std::string kv = argv[i];
+    const auto eq = kv.find('=');
+    if (eq == std::string::npos) fail("hpl options are key=value");
+    const std::string k = kv.substr(0, eq), v = kv.substr(eq + 1);
+    if (k == "pfact") p.pfact = gpu500::hpl::fact_from_code(std::atoi(v.c_str()));
+    else if (k == "rfact") p.rfact = gpu500::hpl::fact_from_code(std::atoi(v.c_str()));
+    else if (k == "nbmin") p.nbmin = std::atoi(v.c_str());
+    else if (k == "ndiv") p.ndiv = std::atoi(v.c_str());
+    else if (k == "depth") p.depth = std::atoi(v.c_str());
+    else if (k == "tail") o.tail_getrf = std::atol(v.c_str());
+    else if (k == "seg") o.seg_first = std::atof(v.c_str());
+    else if (k == "noswapstream") o.swap_stream = v == "0";
+    else if (k == "timing") timing = v;
+    else if (k == "label") label = v;
+    else if (k == "nb") p.nb = std::atoi(v.c_str());
+    else fail("unknown hpl option");
+  }
+  o.timing = !timing.empty();
   const auto g = gpu500::hpl::grid::create(1, 1, false);
   const auto r = gpu500::hpl::run_test(p, g, o);
-  std::printf("{\"bench\":\"hpl\",\"n\":%ld,\"nb\":%d,\"seconds\":%.4f,\"gflops\":%.1f,\"resid\":%.6e,\"passed\":%s}\n",
-              n, nb, r.time, r.gflops, r.resid, r.passed ? "true" : "false");
+  std::printf("{\"bench\":\"hpl\",\"label\":\"%s\",\"n\":%ld,\"nb\":%d,\"tail\":%ld,\"seconds\":%.4f,"
+              "\"gflops\":%.1f,\"resid\":%.6e,\"passed\":%s}\n",
+              label.c_str(), n, p.nb, static_cast<long>(o.tail_getrf), r.time, r.gflops, r.resid,
+              r.passed ? "true" : "false");
+  if (!timing.empty()) {
+    std::FILE* f = std::fopen(timing.c_str(), "w");
+    if (!f) fail("cannot write the timing file");
+    std::fprintf(f, "{\"benchmark\":\"hpl-timing\",\"backend\":\"cuda\",\"tests\":[{\"n\":%ld,\"nb\":%d,\"time_s\":%.6f,"
+                 "\"gflops\":%.3f,\"iterations\":[", n, p.nb, r.time, r.gflops);
+    for (std::size_t i = 0; i < r.iters.size(); ++i) {
+      const auto& t = r.iters[i];
+      std::fprintf(f, "%s{\"k\":%ld,\"panel_s\":%.6f,\"update_s\":%.6f,\"total_s\":%.6f,\"host_wait_s\":%.6f,"
+                   "\"gpu_gap_s\":%.6f}", i ? "," : "", static_cast<long>(t.k), t.panel, t.update, t.total, t.wait, t.gap);
+    }
+    std::fprintf(f, "]}]}\n");
+    std::fclose(f);
+  }
   return r.passed ? 0 : 1;
 }
 }  // namespace
@@ -125,11 +163,11 @@ int main(int argc, char** argv) {
     if (what == "dgemm" && argc >= 5)
       return dgemm(std::atol(argv[2]), std::atol(argv[3]), std::atol(argv[4]), argc > 5 ? std::atoi(argv[5]) : 3);
     if (what == "getrf" && argc >= 3) return getrf(std::atol(argv[2]));
-    if (what == "hpl" && argc >= 4) return hpl(std::atol(argv[2]), std::atoi(argv[3]));
+    if (what == "hpl" && argc >= 4) return hpl(std::atol(argv[2]), std::atoi(argv[3]), argc - 4, argv + 4);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "hpl_baselines: %s\n", e.what());
     return 1;
   }
-  std::fprintf(stderr, "usage: hpl_baselines dgemm M N K [reps] | getrf N | hpl N NB\n");
+  std::fprintf(stderr, "usage: hpl_baselines dgemm M N K [reps] | getrf N | hpl N NB [key=value...]\n");
   return 2;
 }

@@ -82,6 +82,7 @@ GPU500_COMMAND(hpl, "Solve a dense linear system (HPL 2.3)") {
   std::string pfact = "right", rfact = "crout", bc = "1ringM", sw = "mix", pmap = "row";
   double threshold = 16.0, seg_first = 0.125, seg_growth = 2.0;
   bool no_swap_stream = false, host_mpi = false;
+  std::int64_t tail_getrf = 0;
   cli::parser cp("gpu500 hpl", "HPL 2.3: solve a dense random system, print the HPL.out layout.");
   cp.option("-i|--input", input, "HPL.dat file (default: ./HPL.dat unless -N is given)")
       .option("-N", n, "short form: problem size")
@@ -102,6 +103,8 @@ GPU500_COMMAND(hpl, "Solve a dense linear system (HPL 2.3)") {
       .option("--seg-first", seg_first, "CUDA: first update segment, fraction of the columns (0.125)")
       .option("--seg-growth", seg_growth, "CUDA: segment growth factor (2)")
       .flag("--no-swap-stream", no_swap_stream, "CUDA: run swaps and DTRSM on the update stream (no overlap)")
+      .option("--tail-getrf", tail_getrf,
+              "CUDA 1x1: cuSOLVER getrf+getrs finish the trailing matrix once it has <= M rows (0 = off)")
       .flag("--host-mpi", host_mpi, "CUDA, Q > 1: broadcast panels through host memory even with CUDA-aware MPI")
       .option("--json", json_path, "write every result to this JSON file")
       .option("--timing", timing_path, "write per-iteration panel/swap/bcast/update times (JSON)");
@@ -140,9 +143,11 @@ GPU500_COMMAND(hpl, "Solve a dense linear system (HPL 2.3)") {
   opt.seg_growth = seg_growth;
   opt.swap_stream = !no_swap_stream;
   opt.device_mpi = !host_mpi;
+  opt.tail_getrf = tail_getrf;
   opt.timing = !timing_path.empty();
   if (!(seg_first > 0 && seg_first <= 1) || !(seg_growth >= 1))
     throw usage_error("hpl: need 0 < --seg-first <= 1 and --seg-growth >= 1");
+  if (tail_getrf < 0) throw usage_error("hpl: need --tail-getrf >= 0");
 
   mpi_session mpi;
   const int rank = app::world_rank();

@@ -11,6 +11,7 @@
 // regenerated [A|b] by code that shares nothing with the solver; PASSED iff < threshold.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,8 @@ struct run_options {
   double seg_growth = 2.0;    ///< CUDA: growth factor of the segments
   bool swap_stream = true;    ///< CUDA: swaps + DTRSM on their own high-priority stream
   bool device_mpi = true;     ///< CUDA, Q > 1: panel broadcast GPU to GPU when MPI is CUDA-aware
+  std::int64_t tail_getrf = 0;  ///< CUDA 1 x 1: once the trailing matrix has at most this many rows,
+                                ///< cuSOLVER getrf + getrs finish it on the GPU (no more CPU panels); 0 = off
   bool gather_x = false;      ///< return the whole solution in test_result::x (tests)
   bool timing = false;        ///< record per-iteration times
 };

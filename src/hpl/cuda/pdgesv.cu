@@ -13,6 +13,12 @@
 // columns, then x seg_growth): the swap of segment i+1 runs on `swp` while `upd` runs the DGEMM
 // of segment i, and the swaps of iteration k+1 start as soon as iteration k's DGEMM has passed
 // the columns they touch (per-segment events chain the iterations).
+//
+// Tail (--tail-getrf M, off by default): once the trailing matrix has at most M rows, the CPU
+// panels (copy down, factor, copy up: latency-bound when the update is small) stop; cuSOLVER
+// getrf factors the trailing M' x M' block on the GPU with its own partial pivoting and getrs
+// solves it for the trailing part of b; the back substitution then solves the leading block rows
+// (U11 x1 = y1 - U12 x2).
 #include <cublas_v2.h>
 #include <omp.h>
 
@@ -62,10 +68,21 @@ class gpu_solver {
     GPU500_CUBLAS_CHECK(cublasCreate(&hs_));
     GPU500_CUBLAS_CHECK(cublasSetStream(hs_, st_.swp));
     for (auto& e : pairs_ev_) GPU500_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+    tail_ = std::min<std::int64_t>(opt_.tail_getrf, n_);
+    if (tail_ > 0) {
+      GPU500_CUSOLVER_CHECK(cusolverDnCreate(&sh_));
+      GPU500_CUSOLVER_CHECK(cusolverDnSetStream(sh_, st_.upd));
+      int lwork = 0;
+      GPU500_CUSOLVER_CHECK(cusolverDnDgetrf_bufferSize(sh_, static_cast<int>(tail_), static_cast<int>(tail_), a_,
+                                                        static_cast<int>(lda_), &lwork));
+      twork_ = std::make_unique<dev_ptr<double>>(static_cast<std::size_t>(std::max(1, lwork)));
+      tpiv_ = std::make_unique<dev_ptr<int>>(static_cast<std::size_t>(tail_) + 1);
+    }
   }
   ~gpu_solver() {
     cublasDestroy(h_);
     cublasDestroy(hs_);
+    if (sh_) cusolverDnDestroy(sh_);
     for (auto e : pairs_ev_) cudaEventDestroy(e);
   }
   // The stream and cuBLAS handle of the swaps and the DTRSM of a segment.
@@ -85,8 +102,12 @@ class gpu_solver {
   // Untimed warm-up on the not yet generated matrix: the first cuBLAS calls of a shape load
   // their kernels (lazy module loading), which would otherwise land in the first iteration.
   void warm_up() {
-    if (n_ <= nb_) return;
     GPU500_CUDA_CHECK(cudaMemsetAsync(a_, 0, sizeof(double) * lda_ * (n_ + 1), st_.upd));
+    if (tail_ > 0) {  // cuSOLVER's kernels at the tail's size (on zeros: singular, but untimed)
+      finish_tail(n_ - tail_);
+      GPU500_CUDA_CHECK(cudaStreamSynchronize(st_.upd));
+    }
+    if (n_ <= nb_) return;
     const double one = 1.0, minus = -1.0;
     const int m = static_cast<int>(n_ - nb_), ld = static_cast<int>(lda_);
     for (int nc : {m, m / 8, nb_}) {
@@ -103,9 +124,24 @@ class gpu_solver {
     x.assign(n_, 0.0);
     if (n_ == 0) return;
     const bool lookahead = prm_.depth >= 1;
-    // Panel 0: down, factor, up.
+    event_pool tev(2 * static_cast<int>((n_ + nb_ - 1) / nb_) + 2, true);
+    std::vector<std::pair<cudaEvent_t, cudaEvent_t>> iter_ev;
+    std::int64_t tail_at = -1;  // first row/column of the part cuSOLVER finished, -1: none
+    // The tail from column k on: cuSOLVER on the trailing block (timed as one iteration).
+    auto run_tail = [&](std::int64_t k) {
+      iter_time t;
+      t.k = k;
+      const double w0 = wall_time();
+      if (iters) iter_ev.emplace_back(tev.record(st_.upd), nullptr);
+      finish_tail(k);
+      if (iters) iter_ev.back().second = tev.record(st_.upd);
+      t.total = wall_time() - w0;
+      if (iters) iters->push_back(t);
+      tail_at = k;
+    };
     std::vector<std::int64_t> ipiv;
-    {
+    if (in_tail(0)) run_tail(0);
+    else {  // Panel 0: down, factor, up.
       const int jb = width(0);
       panel_down(0, jb, st_.cpy);
       GPU500_CUDA_CHECK(cudaStreamSynchronize(st_.cpy));
@@ -114,11 +150,10 @@ class gpu_solver {
       panel_ready();
     }
     std::vector<std::pair<std::int64_t, cudaEvent_t>> prev_segs, segs;  // (column end, DGEMM done)
-    event_pool tev(2 * static_cast<int>((n_ + nb_ - 1) / nb_) + 2, true);
-    std::vector<std::pair<cudaEvent_t, cudaEvent_t>> iter_ev;
-    for (std::int64_t k = 0; k < n_; k += nb_) {
+    for (std::int64_t k = 0; k < n_ && tail_at < 0; k += nb_) {
       const int jb = width(k);
       const std::int64_t k1 = k + jb;
+      const bool tail_next = k1 < n_ && in_tail(k1);  // no more CPU panels after this one
       iter_time t;
       t.k = k;
       const double w0 = wall_time();
@@ -127,7 +162,7 @@ class gpu_solver {
       segs.clear();
       std::int64_t c = k1;
       std::vector<std::int64_t> next_ipiv;
-      if (k1 < n_ && lookahead) {
+      if (k1 < n_ && lookahead && !tail_next) {
         const int jb1 = width(k1);
         update_segment(k, jb, c, c + jb1, prev_segs, segs);
         c += jb1;
@@ -147,7 +182,7 @@ class gpu_solver {
       } else {
         update_rest(k, jb, c, prev_segs, segs);
         if (iters) iter_ev.back().second = tev.record(st_.upd);
-        if (k1 < n_) {  // no look-ahead: the next panel after the whole update
+        if (k1 < n_ && !tail_next) {  // no look-ahead: the next panel after the whole update
           const int jb1 = width(k1);
           GPU500_CUDA_CHECK(cudaStreamWaitEvent(st_.cpy, events_.record(st_.upd)));
           const double tw = wall_time();
@@ -165,11 +200,20 @@ class gpu_solver {
       if (iters) iters->push_back(t);
       ipiv = std::move(next_ipiv);
       std::swap(prev_segs, segs);
+      if (tail_next) run_tail(k1);
     }
-    // Back substitution U x = y on the GPU (y is column n), then x to the host.
+    // Back substitution U x = y on the GPU (y is column n), then x to the host. After a tail
+    // from column kt, b(kt:n) already holds x2: b(0:kt) -= U12 x2, then U11 x1 = b(0:kt).
     double* b = a_ + n_ * lda_;
-    GPU500_CUBLAS_CHECK(cublasDtrsv(h_, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, static_cast<int>(n_),
-                                    a_, static_cast<int>(lda_), b, 1));
+    const std::int64_t top = tail_at >= 0 ? tail_at : n_;
+    if (tail_at > 0) {
+      const double one = 1.0, minus = -1.0;
+      GPU500_CUBLAS_CHECK(cublasDgemv(h_, CUBLAS_OP_N, static_cast<int>(top), static_cast<int>(n_ - top), &minus,
+                                      a_ + top * lda_, static_cast<int>(lda_), b + top, 1, &one, b, 1));
+    }
+    if (top > 0)
+      GPU500_CUBLAS_CHECK(cublasDtrsv(h_, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT,
+                                      static_cast<int>(top), a_, static_cast<int>(lda_), b, 1));
     GPU500_CUDA_CHECK(cudaMemcpyAsync(x.data(), b, sizeof(double) * n_, cudaMemcpyDeviceToHost, st_.upd));
     GPU500_CUDA_CHECK(cudaStreamSynchronize(st_.upd));
     if (iters)
@@ -186,6 +230,19 @@ class gpu_solver {
 
  private:
   int width(std::int64_t k) const { return static_cast<int>(std::min<std::int64_t>(nb_, n_ - k)); }
+  bool in_tail(std::int64_t k) const { return tail_ > 0 && n_ - k <= tail_; }
+
+  // cuSOLVER getrf on the trailing block A(k:n, k:n) (its own partial pivoting) and getrs on
+  // b(k:n): afterwards b(k:n) = x(k:n). Stream upd, after everything queued before.
+  void finish_tail(std::int64_t k) {
+    const int m = static_cast<int>(n_ - k), ld = static_cast<int>(lda_);
+    if (m <= 0) return;
+    double* a22 = a_ + k + k * lda_;
+    int* piv = tpiv_->p;
+    int* info = piv + tail_;
+    GPU500_CUSOLVER_CHECK(cusolverDnDgetrf(sh_, m, m, a22, ld, twork_->p, piv, info));
+    GPU500_CUSOLVER_CHECK(cusolverDnDgetrs(sh_, CUBLAS_OP_N, m, 1, a22, ld, piv, a_ + k + n_ * lda_, ld, info));
+  }
 
   void panel_down(std::int64_t k, int jb, cudaStream_t s) {
     const std::int64_t m = n_ - k;
@@ -299,6 +356,10 @@ class gpu_solver {
   int slot_ = 0;
   cublasHandle_t h_{}, hs_{};
   comm self_;
+  std::int64_t tail_ = 0;  // --tail-getrf, at most n
+  cusolverDnHandle_t sh_{};
+  std::unique_ptr<dev_ptr<double>> twork_;
+  std::unique_ptr<dev_ptr<int>> tpiv_;  // pivots, then getrf's info
 };
 
 }  // namespace

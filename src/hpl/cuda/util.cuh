@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cublas_v2.h>
+#include <cusolverDn.h>
 #include <cuda_runtime.h>
 
 #include <string>
@@ -17,6 +18,14 @@
     if (hpl_cublas_st_ != CUBLAS_STATUS_SUCCESS)                                                     \
       throw ::gpu500::error(std::string(__FILE__) + ":" + std::to_string(__LINE__) + ": " #call ": " + \
                             cublasGetStatusString(hpl_cublas_st_));                                  \
+  } while (0)
+
+#define GPU500_CUSOLVER_CHECK(call)                                                                  \
+  do {                                                                                               \
+    const cusolverStatus_t hpl_cusolver_st_ = (call);                                                \
+    if (hpl_cusolver_st_ != CUSOLVER_STATUS_SUCCESS)                                                 \
+      throw ::gpu500::error(std::string(__FILE__) + ":" + std::to_string(__LINE__) + ": " #call      \
+                            ": cuSOLVER status " + std::to_string(static_cast<int>(hpl_cusolver_st_))); \
   } while (0)
 
 namespace gpu500::hpl::detail {

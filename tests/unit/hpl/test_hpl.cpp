@@ -417,3 +417,48 @@ TEST(HplCuda, SolvesAndMatchesCpuAndNorms) {
   EXPECT_LT(rel_diff(a.x, b.x), 1e-12);
   EXPECT_LT(rel_diff(a.x, c.x), 1e-12);
 }
+
+// --tail-getrf: cuSOLVER finishes the trailing block (its own pivoting), the answer stays
+// LAPACK's; tails that start mid-run (after a partial last panel too), cover the whole matrix,
+// or never start.
+TEST(HplCuda, TailGetrfMatchesLapack) {
+  if (!cuda_available()) GTEST_SKIP() << "no CUDA device";
+  const grid g = grid::create(1, 1, false);
+  for (auto [n, nb, depth, tail] : {std::tuple{1000L, 64, 1, 300L}, {1000L, 64, 0, 300L}, {1000L, 96, 1, 1000L},
+                                    {1000L, 64, 1, 5000L}, {997L, 64, 1, 1L}, {997L, 32, 1, 61L}, {53L, 8, 1, 20L},
+                                    {1L, 8, 1, 1L}}) {
+    params p;
+    p.n = n;
+    p.nb = nb;
+    p.depth = depth;
+    run_options o;
+    o.be = backend::cuda;
+    o.gather_x = true;
+    o.timing = true;
+    o.tail_getrf = tail;
+    const auto r = run_test(p, g, o);
+    EXPECT_TRUE(r.passed) << "N=" << n << " tail " << tail << " resid " << r.resid;
+    EXPECT_LT(r.resid, 1.0);
+    ASSERT_EQ(r.x.size(), static_cast<std::size_t>(n));
+    EXPECT_LT(rel_diff(r.x, lapack_solution(n)), 1e-10) << "N=" << n << " tail " << tail;
+    // CPU panels up to the first panel boundary kt with n - kt <= tail, then one tail entry;
+    // no tail when that boundary is n itself.
+    const std::int64_t t = std::min(tail, n);
+    const std::int64_t kt = (n - t + nb - 1) / nb * nb;
+    const std::int64_t entries = kt < n ? kt / nb + 1 : (n + nb - 1) / nb;
+    EXPECT_EQ(r.iters.size(), static_cast<std::size_t>(entries)) << "N=" << n << " tail " << tail;
+  }
+  // A large tail against the run without it (N = 4000: rows cuSOLVER pivots differently).
+  params p;
+  p.n = 4000;
+  p.nb = 128;
+  run_options a;
+  a.be = backend::cuda;
+  a.gather_x = true;
+  run_options b = a;
+  b.tail_getrf = 2500;
+  const auto ra = run_test(p, g, a), rb = run_test(p, g, b);
+  EXPECT_TRUE(ra.passed);
+  EXPECT_TRUE(rb.passed);
+  EXPECT_LT(rel_diff(ra.x, rb.x), 1e-9);
+}
