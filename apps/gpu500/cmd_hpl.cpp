@@ -82,7 +82,7 @@ GPU500_COMMAND(hpl, "Solve a dense linear system (HPL 2.3)") {
   std::string pfact = "right", rfact = "crout", bc = "1ringM", sw = "mix", pmap = "row";
   double threshold = 16.0, seg_first = 0.125, seg_growth = 2.0;
   bool no_swap_stream = false, host_mpi = false;
-  std::int64_t tail_getrf = 0;
+  std::int64_t tail_getrf = -1, gpu_panel = 0;
   cli::parser cp("gpu500 hpl", "HPL 2.3: solve a dense random system, print the HPL.out layout.");
   cp.option("-i|--input", input, "HPL.dat file (default: ./HPL.dat unless -N is given)")
       .option("-N", n, "short form: problem size")
@@ -104,7 +104,9 @@ GPU500_COMMAND(hpl, "Solve a dense linear system (HPL 2.3)") {
       .option("--seg-growth", seg_growth, "CUDA: segment growth factor (2)")
       .flag("--no-swap-stream", no_swap_stream, "CUDA: run swaps and DTRSM on the update stream (no overlap)")
       .option("--tail-getrf", tail_getrf,
-              "CUDA 1x1: cuSOLVER getrf+getrs finish the trailing matrix once it has <= M rows (0 = off)")
+              "CUDA 1x1: cuSOLVER getrf+getrs finish the trailing matrix once it has <= M rows "
+              "(default N/3; 0 = off)")
+      .option("--gpu-panel", gpu_panel, "CUDA 1x1: panels of <= M rows are factored on the GPU by cuSOLVER (0 = off)")
       .flag("--host-mpi", host_mpi, "CUDA, Q > 1: broadcast panels through host memory even with CUDA-aware MPI")
       .option("--json", json_path, "write every result to this JSON file")
       .option("--timing", timing_path, "write per-iteration panel/swap/bcast/update times (JSON)");
@@ -143,11 +145,12 @@ GPU500_COMMAND(hpl, "Solve a dense linear system (HPL 2.3)") {
   opt.seg_growth = seg_growth;
   opt.swap_stream = !no_swap_stream;
   opt.device_mpi = !host_mpi;
-  opt.tail_getrf = tail_getrf;
+  opt.tail_getrf = tail_getrf;  // -1: N/3 of each test (resolved per test below)
+  opt.gpu_panel = gpu_panel;
   opt.timing = !timing_path.empty();
   if (!(seg_first > 0 && seg_first <= 1) || !(seg_growth >= 1))
     throw usage_error("hpl: need 0 < --seg-first <= 1 and --seg-growth >= 1");
-  if (tail_getrf < 0) throw usage_error("hpl: need --tail-getrf >= 0");
+  if (tail_getrf < -1 || gpu_panel < 0) throw usage_error("hpl: need --tail-getrf >= 0 and --gpu-panel >= 0");
 
   mpi_session mpi;
   const int rank = app::world_rank();
@@ -188,7 +191,9 @@ GPU500_COMMAND(hpl, "Solve a dense linear system (HPL 2.3)") {
   bool first = true;
   for (const auto& prm : hpl::expand(dat)) {
     const auto g = hpl::grid::create(prm.p, prm.q, prm.pmap_col_major);
-    auto r = hpl::run_test(prm, g, opt);
+    hpl::run_options o = opt;
+    if (o.tail_getrf < 0) o.tail_getrf = prm.n / 3;  // default: the last third by cuSOLVER (measured: docs/hpl.md)
+    auto r = hpl::run_test(prm, g, o);
     if (!g.in_grid) continue;
     if (rank == 0) {
       hpl::print_result(out, r, dat.threshold > 0 || first);

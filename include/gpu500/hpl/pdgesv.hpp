@@ -29,6 +29,8 @@ struct run_options {
   bool device_mpi = true;     ///< CUDA, Q > 1: panel broadcast GPU to GPU when MPI is CUDA-aware
   std::int64_t tail_getrf = 0;  ///< CUDA 1 x 1: once the trailing matrix has at most this many rows,
                                 ///< cuSOLVER getrf + getrs finish it on the GPU (no more CPU panels); 0 = off
+  std::int64_t gpu_panel = 0;   ///< CUDA 1 x 1: panels of at most this many rows are factored on the GPU
+                                ///< (cuSOLVER getrf, in place, high-priority stream) instead of the CPU; 0 = off
   bool gather_x = false;      ///< return the whole solution in test_result::x (tests)
   bool timing = false;        ///< record per-iteration times
 };

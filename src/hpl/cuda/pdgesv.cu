@@ -40,7 +40,7 @@ namespace gpu500::hpl::detail {
 namespace {
 
 struct stream_set {
-  cudaStream_t upd{}, swp{}, cpy{};
+  cudaStream_t upd{}, swp{}, cpy{}, pnl{};
   stream_set() {
     GPU500_CUDA_CHECK(cudaStreamCreateWithFlags(&upd, cudaStreamNonBlocking));
     int least = 0, greatest = 0;
@@ -49,11 +49,13 @@ struct stream_set {
     // so their blocks are scheduled as soon as the running DGEMM frees an SM.
     GPU500_CUDA_CHECK(cudaStreamCreateWithPriority(&swp, cudaStreamNonBlocking, greatest));
     GPU500_CUDA_CHECK(cudaStreamCreateWithFlags(&cpy, cudaStreamNonBlocking));
+    GPU500_CUDA_CHECK(cudaStreamCreateWithPriority(&pnl, cudaStreamNonBlocking, greatest));
   }
   ~stream_set() {
     cudaStreamDestroy(upd);
     cudaStreamDestroy(swp);
     cudaStreamDestroy(cpy);
+    cudaStreamDestroy(pnl);
   }
 };
 
@@ -78,11 +80,25 @@ class gpu_solver {
       twork_ = std::make_unique<dev_ptr<double>>(static_cast<std::size_t>(std::max(1, lwork)));
       tpiv_ = std::make_unique<dev_ptr<int>>(static_cast<std::size_t>(tail_) + 1);
     }
+    gpanel_ = std::min<std::int64_t>(opt_.gpu_panel, n_);
+    if (gpanel_ > 0) {
+      GPU500_CUSOLVER_CHECK(cusolverDnCreate(&psh_));
+      GPU500_CUSOLVER_CHECK(cusolverDnSetStream(psh_, st_.pnl));
+      int lwork = 0;
+      GPU500_CUSOLVER_CHECK(cusolverDnDgetrf_bufferSize(psh_, static_cast<int>(gpanel_),
+                                                        static_cast<int>(std::min<std::int64_t>(nb_, gpanel_)), a_,
+                                                        static_cast<int>(lda_), &lwork));
+      pwork_ = std::make_unique<dev_ptr<double>>(static_cast<std::size_t>(std::max(1, lwork)));
+      ppiv_ = std::make_unique<dev_ptr<int>>(static_cast<std::size_t>(nb_) + 1);
+    }
+    GPU500_CUDA_CHECK(cudaEventCreateWithFlags(&la_ev_, cudaEventDisableTiming));
   }
   ~gpu_solver() {
     cublasDestroy(h_);
     cublasDestroy(hs_);
     if (sh_) cusolverDnDestroy(sh_);
+    if (psh_) cusolverDnDestroy(psh_);
+    cudaEventDestroy(la_ev_);
     for (auto e : pairs_ev_) cudaEventDestroy(e);
   }
   // The stream and cuBLAS handle of the swaps and the DTRSM of a segment.
@@ -106,6 +122,14 @@ class gpu_solver {
     if (tail_ > 0) {  // cuSOLVER's kernels at the tail's size (on zeros: singular, but untimed)
       finish_tail(n_ - tail_);
       GPU500_CUDA_CHECK(cudaStreamSynchronize(st_.upd));
+    }
+    if (gpanel_ > 0) {  // and at the GPU panels' largest and smallest heights
+      iter_time t;
+      for (std::int64_t k : {n_ - gpanel_, n_ - std::min<std::int64_t>(nb_, gpanel_)}) {
+        panel_start(k, width(k), nullptr);
+        panel_finish(k, width(k), t, 0);
+      }
+      GPU500_CUDA_CHECK(cudaDeviceSynchronize());
     }
     if (n_ <= nb_) return;
     const double one = 1.0, minus = -1.0;
@@ -141,13 +165,10 @@ class gpu_solver {
     };
     std::vector<std::int64_t> ipiv;
     if (in_tail(0)) run_tail(0);
-    else {  // Panel 0: down, factor, up.
-      const int jb = width(0);
-      panel_down(0, jb, st_.cpy);
-      GPU500_CUDA_CHECK(cudaStreamSynchronize(st_.cpy));
-      ipiv = factor_host(0, jb);
-      panel_up(0, jb, st_.cpy);
-      panel_ready();
+    else {  // Panel 0
+      iter_time t0;
+      panel_start(0, width(0), nullptr);
+      ipiv = panel_finish(0, width(0), t0, wall_time());
     }
     std::vector<std::pair<std::int64_t, cudaEvent_t>> prev_segs, segs;  // (column end, DGEMM done)
     for (std::int64_t k = 0; k < n_ && tail_at < 0; k += nb_) {
@@ -166,34 +187,24 @@ class gpu_solver {
         const int jb1 = width(k1);
         update_segment(k, jb, c, c + jb1, prev_segs, segs);
         c += jb1;
-        GPU500_CUDA_CHECK(cudaStreamWaitEvent(st_.cpy, segs.back().second));
-        panel_down(k1, jb1, st_.cpy);
+        GPU500_CUDA_CHECK(cudaEventRecord(la_ev_, st_.upd));
+        // CPU panel: the copy down is queued before the rest; GPU panel: after it (the rest's
+        // kernels are queued first, the panel's high-priority kernels slot in as SMs free up).
+        const bool gp = on_gpu(k1);
+        if (!gp) panel_start(k1, jb1, la_ev_);
         // The rest, in geometrically growing segments.
         update_rest(k, jb, c, prev_segs, segs);
         if (iters) iter_ev.back().second = tev.record(st_.upd);
-        const double tw = wall_time();
-        GPU500_CUDA_CHECK(cudaStreamSynchronize(st_.cpy));
-        const double tp = wall_time();
-        t.wait = tp - tw;
-        next_ipiv = factor_host(k1, jb1);
-        panel_up(k1, jb1, st_.cpy);
-        panel_ready();
-        t.panel = wall_time() - tp;
+        if (gp) panel_start(k1, jb1, la_ev_);
+        next_ipiv = panel_finish(k1, jb1, t, wall_time());
       } else {
         update_rest(k, jb, c, prev_segs, segs);
         if (iters) iter_ev.back().second = tev.record(st_.upd);
         if (k1 < n_ && !tail_next) {  // no look-ahead: the next panel after the whole update
           const int jb1 = width(k1);
-          GPU500_CUDA_CHECK(cudaStreamWaitEvent(st_.cpy, events_.record(st_.upd)));
           const double tw = wall_time();
-          panel_down(k1, jb1, st_.cpy);
-          GPU500_CUDA_CHECK(cudaStreamSynchronize(st_.cpy));
-          const double tp = wall_time();
-          t.wait = tp - tw;
-          next_ipiv = factor_host(k1, jb1);
-          panel_up(k1, jb1, st_.cpy);
-          panel_ready();
-          t.panel = wall_time() - tp;
+          panel_start(k1, jb1, events_.record(st_.upd));
+          next_ipiv = panel_finish(k1, jb1, t, tw);
         }
       }
       t.total = wall_time() - w0;
@@ -254,9 +265,48 @@ class gpu_solver {
     GPU500_CUDA_CHECK(cudaMemcpy2DAsync(a_ + k + k * lda_, sizeof(double) * lda_, hp_.p, sizeof(double) * m,
                                         sizeof(double) * m, jb, cudaMemcpyHostToDevice, s));
   }
-  // The factored panel is on its way up: the DTRSM (stream sstream) and DGEMM (upd) wait for it.
-  void panel_ready() {
-    const cudaEvent_t e = events_.record(st_.cpy);
+  bool on_gpu(std::int64_t k) const { return gpanel_ > 0 && n_ - k <= gpanel_; }
+  // Start factoring panel k (columns k..k+jb, rows k..n) once `after` (if any) has happened:
+  // CPU panel: the copy down on stream cpy; GPU panel (--gpu-panel): cuSOLVER getrf in place on
+  // the high-priority stream pnl, then its pivots to pinned host memory.
+  void panel_start(std::int64_t k, int jb, cudaEvent_t after) {
+    const cudaStream_t s = on_gpu(k) ? st_.pnl : st_.cpy;
+    if (after) GPU500_CUDA_CHECK(cudaStreamWaitEvent(s, after));
+    if (!on_gpu(k)) {
+      panel_down(k, jb, s);
+      return;
+    }
+    GPU500_CUSOLVER_CHECK(cusolverDnDgetrf(psh_, static_cast<int>(n_ - k), jb, a_ + k + k * lda_,
+                                           static_cast<int>(lda_), pwork_->p, ppiv_->p, ppiv_->p + nb_));
+    GPU500_CUDA_CHECK(cudaMemcpyAsync(hpiv_.p, ppiv_->p, sizeof(int) * jb, cudaMemcpyDeviceToHost, s));
+  }
+  // Finish panel k: its pivots (global rows, HPL's convention) once the factored panel is in A
+  // (on its way there), with the update streams waiting for it. t.wait: host time from tw until
+  // the panel was on the host (CPU panel); t.panel: the factorisation (CPU) or the time until the
+  // pivots arrived (GPU).
+  std::vector<std::int64_t> panel_finish(std::int64_t k, int jb, iter_time& t, double tw) {
+    std::vector<std::int64_t> ipiv;
+    if (on_gpu(k)) {
+      GPU500_CUDA_CHECK(cudaStreamSynchronize(st_.pnl));
+      ipiv.resize(jb);
+      for (int j = 0; j < jb; ++j) ipiv[j] = k + hpiv_.p[j] - 1;  // LAPACK's 1-based rows of the panel
+      panel_ready(st_.pnl);
+      t.panel = wall_time() - tw;
+      return ipiv;
+    }
+    GPU500_CUDA_CHECK(cudaStreamSynchronize(st_.cpy));
+    const double tp = wall_time();
+    t.wait = tp - tw;
+    ipiv = factor_host(k, jb);
+    panel_up(k, jb, st_.cpy);
+    panel_ready(st_.cpy);
+    t.panel = wall_time() - tp;
+    return ipiv;
+  }
+  // The factored panel is in A or on its way (stream s): the DTRSM (stream sstream) and DGEMM
+  // (upd) wait for it.
+  void panel_ready(cudaStream_t s) {
+    const cudaEvent_t e = events_.record(s);
     GPU500_CUDA_CHECK(cudaStreamWaitEvent(st_.upd, e));
     if (opt_.swap_stream) GPU500_CUDA_CHECK(cudaStreamWaitEvent(st_.swp, e));
   }
@@ -360,6 +410,12 @@ class gpu_solver {
   cusolverDnHandle_t sh_{};
   std::unique_ptr<dev_ptr<double>> twork_;
   std::unique_ptr<dev_ptr<int>> tpiv_;  // pivots, then getrf's info
+  std::int64_t gpanel_ = 0;  // --gpu-panel, at most n
+  cusolverDnHandle_t psh_{};
+  std::unique_ptr<dev_ptr<double>> pwork_;
+  std::unique_ptr<dev_ptr<int>> ppiv_;  // pivots of a GPU panel, then getrf's info
+  host_pinned<int> hpiv_{static_cast<std::size_t>(nb_)};
+  cudaEvent_t la_ev_{};  // the look-ahead columns are updated
 };
 
 }  // namespace

@@ -418,29 +418,54 @@ TEST(HplCuda, SolvesAndMatchesCpuAndNorms) {
   EXPECT_LT(rel_diff(a.x, c.x), 1e-12);
 }
 
+// A CUDA variant (b) at N = 4000, NB = 128 against the default CUDA run: both pass, x agrees.
+void expect_agrees_with_default_cuda(run_options b) {
+  const grid g = grid::create(1, 1, false);
+  params p;
+  p.n = 4000;
+  p.nb = 128;
+  run_options a;
+  a.be = b.be = backend::cuda;
+  a.gather_x = b.gather_x = true;
+  const auto ra = run_test(p, g, a), rb = run_test(p, g, b);
+  EXPECT_TRUE(ra.passed);
+  EXPECT_TRUE(rb.passed) << "resid " << rb.resid;
+  EXPECT_LT(rel_diff(ra.x, rb.x), 1e-9);
+}
+
+// One CUDA run with a tail / GPU-panel setting: passes the residual check, x equals LAPACKE's.
+test_result expect_cuda_variant_solves(long n, int nb, int depth, std::int64_t tail, std::int64_t gpanel) {
+  params p;
+  p.n = n;
+  p.nb = nb;
+  p.depth = depth;
+  run_options o;
+  o.be = backend::cuda;
+  o.gather_x = true;
+  o.timing = true;
+  o.tail_getrf = tail;
+  o.gpu_panel = gpanel;
+  const auto r = run_test(p, grid::create(1, 1, false), o);
+  const std::string what = "N=" + std::to_string(n) + " NB=" + std::to_string(nb) + " depth " + std::to_string(depth) +
+                           " tail " + std::to_string(tail) + " gpu panel " + std::to_string(gpanel);
+  EXPECT_TRUE(r.passed) << what << " resid " << r.resid;
+  EXPECT_LT(r.resid, 1.0) << what;
+  EXPECT_EQ(r.x.size(), static_cast<std::size_t>(n)) << what;
+  if (r.x.size() == static_cast<std::size_t>(n)) {
+    EXPECT_LT(rel_diff(r.x, lapack_solution(n)), 1e-10) << what;
+  }
+  return r;
+}
+
 // --tail-getrf: cuSOLVER finishes the trailing block (its own pivoting), the answer stays
 // LAPACK's; tails that start mid-run (after a partial last panel too), cover the whole matrix,
 // or never start.
 TEST(HplCuda, TailGetrfMatchesLapack) {
   if (!cuda_available()) GTEST_SKIP() << "no CUDA device";
-  const grid g = grid::create(1, 1, false);
   for (auto [n, nb, depth, tail] : {std::tuple{1000L, 64, 1, 300L}, {1000L, 64, 0, 300L}, {1000L, 96, 1, 1000L},
                                     {1000L, 64, 1, 5000L}, {997L, 64, 1, 1L}, {997L, 32, 1, 61L}, {53L, 8, 1, 20L},
                                     {1L, 8, 1, 1L}}) {
-    params p;
-    p.n = n;
-    p.nb = nb;
-    p.depth = depth;
-    run_options o;
-    o.be = backend::cuda;
-    o.gather_x = true;
-    o.timing = true;
-    o.tail_getrf = tail;
-    const auto r = run_test(p, g, o);
-    EXPECT_TRUE(r.passed) << "N=" << n << " tail " << tail << " resid " << r.resid;
-    EXPECT_LT(r.resid, 1.0);
-    ASSERT_EQ(r.x.size(), static_cast<std::size_t>(n));
-    EXPECT_LT(rel_diff(r.x, lapack_solution(n)), 1e-10) << "N=" << n << " tail " << tail;
+    const auto r = expect_cuda_variant_solves(n, nb, depth, tail, 0);
     // CPU panels up to the first panel boundary kt with n - kt <= tail, then one tail entry;
     // no tail when that boundary is n itself.
     const std::int64_t t = std::min(tail, n);
@@ -448,17 +473,22 @@ TEST(HplCuda, TailGetrfMatchesLapack) {
     const std::int64_t entries = kt < n ? kt / nb + 1 : (n + nb - 1) / nb;
     EXPECT_EQ(r.iters.size(), static_cast<std::size_t>(entries)) << "N=" << n << " tail " << tail;
   }
-  // A large tail against the run without it (N = 4000: rows cuSOLVER pivots differently).
-  params p;
-  p.n = 4000;
-  p.nb = 128;
-  run_options a;
-  a.be = backend::cuda;
-  a.gather_x = true;
-  run_options b = a;
+  // A large tail against the run without it.
+  run_options b;
   b.tail_getrf = 2500;
-  const auto ra = run_test(p, g, a), rb = run_test(p, g, b);
-  EXPECT_TRUE(ra.passed);
-  EXPECT_TRUE(rb.passed);
-  EXPECT_LT(rel_diff(ra.x, rb.x), 1e-9);
+  expect_agrees_with_default_cuda(b);
+}
+
+// --gpu-panel: panels of at most M rows factored by cuSOLVER on the GPU (its pivots become the
+// row swaps of the trailing columns); alone, with the tail, without look-ahead, every panel.
+TEST(HplCuda, GpuPanelMatchesLapack) {
+  if (!cuda_available()) GTEST_SKIP() << "no CUDA device";
+  for (auto [n, nb, depth, gpanel, tail] :
+       {std::tuple{1000L, 64, 1, 500L, 0L}, {1000L, 64, 0, 500L, 0L}, {1000L, 64, 1, 5000L, 0L}, {997L, 96, 1, 600L, 200L},
+        {997L, 32, 0, 997L, 61L}, {53L, 8, 1, 53L, 0L}, {1L, 8, 1, 1L, 0L}})
+    expect_cuda_variant_solves(n, nb, depth, tail, gpanel);
+  // Every panel on the GPU against the CPU panels.
+  run_options b;
+  b.gpu_panel = 4000;
+  expect_agrees_with_default_cuda(b);
 }
