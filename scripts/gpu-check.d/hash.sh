@@ -3,7 +3,8 @@
 # compute-sanitizer memcheck and racecheck, then the static and mixed benchmarks.
 # Called as `bash hash.sh BUILD OUT TABLE`; appends "hash|what|figure" rows to TABLE.
 # Environment: HASH_STATIC_KEYS (default 67108864 = 2^26), HASH_LF (0.8,0.9), HASH_SCALE (24,25,26),
-#              HASH_SANITIZE (1), HASH_RUNS_STATIC (3), HASH_RUNS_MIXED (5).
+#              HASH_SANITIZE (1), HASH_RUNS_STATIC (3), HASH_RUNS_MIXED (5), HASH_TABLES (comma list
+#              for --tables, e.g. glht-t1-aos,glht-t1-rec-np,cpu; default: the benchmark's list).
 set -uo pipefail
 BUILD=$1
 OUT=$2
@@ -30,23 +31,25 @@ if [ "${HASH_SANITIZE:-1}" = 1 ] && command -v compute-sanitizer >/dev/null; the
 fi
 
 keys=${HASH_STATIC_KEYS:-67108864}
+tables=()
+[ -n "${HASH_TABLES:-}" ] && tables=(--tables "$HASH_TABLES")
 echo "== hash static ($keys keys)"
-if "$bin" hash static --keys "$keys" --lf "${HASH_LF:-0.8,0.9}" --runs "${HASH_RUNS_STATIC:-3}" \
+if "$bin" hash static --keys "$keys" --lf "${HASH_LF:-0.8,0.9}" --runs "${HASH_RUNS_STATIC:-3}" "${tables[@]}" \
     --json "$OUT/hash-static.json" >"$OUT/hash-static.txt" 2>"$OUT/hash-static.err"; then :; else status=1; fi
 cat "$OUT/hash-static.txt" "$OUT/hash-static.err"
-awk '$1 ~ /^(glht|glht-bitmap|glht-t8|glht-t1|glht-t1-aos|linear|cuckoo|chained|cpu)$/ && $2 ~ /^0\./ {
+awk '$1 ~ /^(glht[a-z0-9-]*|linear|cuckoo|chained|cpu)$/ && $2 ~ /^0\./ {
        printf "hash|static %s LF %s|insert %s, hit %s, miss %s G/s (no room %s, %s)\n", $1, $2, $3, $4, $5, $9, $10 }' \
   "$OUT/hash-static.txt" >>"$TABLE"
 grep -E '^  best GLHT' "$OUT/hash-static.txt" | sed 's/^  /hash|static|/' >>"$TABLE"
 
 echo "== hash mixed"
-if "$bin" hash mixed --scale "${HASH_SCALE:-24,25,26}" --runs "${HASH_RUNS_MIXED:-5}" \
+if "$bin" hash mixed --scale "${HASH_SCALE:-24,25,26}" --runs "${HASH_RUNS_MIXED:-5}" "${tables[@]}" \
     --json "$OUT/hash-mixed.json" >"$OUT/hash-mixed.txt" 2>"$OUT/hash-mixed.err"; then :; else status=1; fi
 cat "$OUT/hash-mixed.txt" "$OUT/hash-mixed.err"
-awk '$1 ~ /^(glht|glht-bitmap|glht-t8|glht-t1|glht-t1-aos|linear|chained|chained-alloc|cpu)$/ && $3 >= 16777216 {
+awk '$1 ~ /^(glht[a-z0-9-]*|linear|chained|chained-alloc|cpu)$/ && $3 >= 16777216 {
        v = $6; for (i = 7; i <= NF; i++) v = v " " $i
        printf "hash|mixed %s %s ops %s|%s G ops/s (%s)\n", $1, $2, $3, $5, v }' "$OUT/hash-mixed.txt" >>"$TABLE"
-awk '$1 ~ /^(glht|glht-t1|glht-t1-aos|chained|chained-alloc|cpu)$/ && $3 == 100000 && ($4 == 100 || $4 == 100000) {
+awk '$1 ~ /^(glht|glht-t1[a-z0-9-]*|chained|chained-alloc|cpu)$/ && $3 == 100000 && ($4 == 100 || $4 == 100000) {
        printf "hash|paper mixed %s %s range %s|%s G ops/s (%s)\n", $1, $2, $4, $5, $6 }' "$OUT/hash-mixed.txt" >>"$TABLE"
 grep -E '^  best GLHT' "$OUT/hash-mixed.txt" | tail -6 | sed 's/^  /hash|mixed (scale runs, in order)|/' >>"$TABLE"
 grep -q '^validation: passed' "$OUT/hash-static.txt" && grep -q '^validation: passed' "$OUT/hash-mixed.txt" || status=1

@@ -18,6 +18,7 @@
 #include "gpu500/core/json.hpp"
 #include "gpu500/core/types.hpp"
 #include "gpu500/hash/common.hpp"
+#include "gpu500/hash/hopscotch_map.hpp"
 
 namespace gpu500::hash {
 
@@ -49,8 +50,22 @@ struct mixed_config {
 json::value run_static_bench(const static_config& cfg, std::FILE* out, bool* valid);
 json::value run_mixed_bench(const mixed_config& cfg, std::FILE* out, bool* valid);
 
-/// The tables a backend offers, in report order.
+/// The GPU tables run by default, in report order.
 std::vector<std::string> gpu_table_names();
+
+/// GLHT benchmark variants: a base name, then any of the suffixes below in any order.
+///   glht         warp per operation, window find (the paper)
+///   glht-bitmap  warp per operation, bitmap find
+///   glht-t8      8 lanes per operation, bitmap find
+///   glht-t1      thread per operation, bitmap find, split slots
+///   glht-t1-aos  thread per operation, bitmap find, interleaved slots
+///   glht-t1-rec  thread per operation, bitmap find, 32-byte records (bucket word beside slot b)
+///   glht-rec     warp per operation, window find, 32-byte records
+///   -np          no precheck (insert and erase lock first)
+///   -rs          slot stride read at run time (tiles 1 and 32)
+///   -b6, -b8     tile 1: launch bounds for 6 or 8 blocks of 256 threads per SM
+/// Returns false when `name` is not such a variant.
+bool parse_glht_variant(const std::string& name, hopscotch_options* o);
 
 // ---- GPU side (bench_gpu.cu; without CUDA these throw) ----
 namespace bench_gpu {

@@ -23,7 +23,8 @@
 namespace gpu500::hash {
 
 /// Bit layout of a bucket word meta[b]. All changes to it are made by the holder of one of its
-/// two lock flags (plain stores), except lock acquisition itself (CAS).
+/// two lock flags (plain stores), except lock acquisition itself (atomicOr for multiple_lock, CAS
+/// for swap_lock; hopscotch_ref.cuh explains why a failed atomicOr leaves nothing behind).
 namespace layout {
 inline constexpr std::uint64_t bitmap_mask = 0xffffffffULL;  ///< bit d: slot b+d holds a key homed at b
 inline constexpr std::uint64_t multiple_lock = 1ULL << 32;   ///< held by an insert/erase whose home is b
@@ -43,6 +44,8 @@ enum class find_mode {
 enum class slot_layout {
   split,        ///< keys[] and values[] arrays: a 32-slot window is 256 bytes of keys (the paper's read)
   interleaved,  ///< {key, value} pairs (16-byte slots): a hit reads one sector for key and value
+  record,       ///< 32-byte records {key, value, bucket word, unused}: bucket b's word shares one sector
+                ///< with slot b, so an insert or a find whose key sits at its home touches one sector
 };
 
 struct hopscotch_options {
@@ -51,6 +54,10 @@ struct hopscotch_options {
   find_mode find = find_mode::window;   ///< lookups: window (paper) or bitmap-first
   int probe_limit = 4096;               ///< how far past home find_empty looks for an empty slot
   bool precheck = true;                 ///< insert/erase start with a lock-free find (the paper's phase find)
+  bool static_stride = true;            ///< host API kernels know the slot stride at compile time (false: read
+                                        ///< from the view at run time; tiles 1 and 32 only; kept for the A/B)
+  int min_blocks = 0;                   ///< tile 1, insert and mixed kernels: 0 = ptxas's register choice; 6 or 8
+                                        ///< = launch bounds for that many 256-thread blocks per SM (occupancy A/B)
 };
 
 /// The trivially copyable device view of a table (what hopscotch_ref wraps).
@@ -62,11 +69,15 @@ struct hopscotch_view {
   int probe_limit = 4096;
   bool bitmap_find = false;
   bool precheck = true;
-  std::uint32_t stride = 1;      ///< 1: split arrays; 2: interleaved {key, value} slots
+  std::uint32_t stride = 1;      ///< 1: split arrays; 2: interleaved {key, value} slots; 4: records
+  std::uint32_t meta_stride = 1;  ///< bucket word of b at meta[b * meta_stride] (4 in records, else 1)
 
   [[nodiscard]] GPU500_HD GPU500_FORCEINLINE key_type* key_ptr(std::uint64_t s) const { return keys + s * stride; }
   [[nodiscard]] GPU500_HD GPU500_FORCEINLINE value_type* value_ptr(std::uint64_t s) const {
     return values + s * stride;
+  }
+  [[nodiscard]] GPU500_HD GPU500_FORCEINLINE std::uint64_t* meta_ptr(std::uint64_t b) const {
+    return meta + b * meta_stride;
   }
 };
 

@@ -14,6 +14,10 @@
 //    an insert or erase on its own home, and swap_lock, held by an insert moving a member of
 //    another bucket. Both are exclusive; a lock holder never waits for anything, so a tile that
 //    spins for a lock holds nothing (no deadlock), and a mover only try-locks.
+//  * multiple_lock is taken with one atomicOr that returns the whole word (one round trip, no
+//    prior load). An OR that finds a flag already set has failed; if it set multiple_lock next to
+//    a held swap_lock, that stray bit is wiped by the holder's next store (the holder writes whole
+//    words computed from its own copy), so it never outlives the holder and never grants anything.
 //  * insert: [find] lock-free look-up; lock home; [find] again under the lock (authoritative);
 //    [find_empty] linear scan from home, CAS empty -> reserved claims the hole; [update] if the
 //    hole is within H = 31 of home write value, key, set the hop bit and unlock; else unlock home,
@@ -81,11 +85,16 @@ __device__ __forceinline__ unsigned bitmap(std::uint64_t m) { return static_cast
 /// Result of one lock-free look-up attempt.
 enum class probe_result { hit, miss, retry };
 
-template <int G>
+/// G: lanes per operation. S: slot stride in 64-bit words known at compile time (1: split
+/// arrays, 2: interleaved slots, 4: 32-byte records holding the bucket word too), or 0 to read
+/// strides from the view at run time (the device API's default, valid for every layout). The host
+/// API launches S = 1, 2 or 4 to match its layout.
+template <int G, int S = 0>
 class hopscotch_ref {
  public:
   using tile_type = tile<G>;
   static constexpr int optimistic_tries = 8;
+  static_assert(S == 0 || S == 1 || S == 2 || S == 4, "slot stride: 0 (run time), 1, 2 or 4");
 
   __host__ __device__ explicit hopscotch_ref(hopscotch_view v) : v_(v) {}
 
@@ -111,16 +120,32 @@ class hopscotch_ref {
   __device__ insert_status insert(const tile_type& t, key_type k, value_type val) const {
     if (!valid_key(k)) return insert_status::invalid;
     const std::uint64_t h = home(k);
+    std::uint64_t seen = no_word;
     if (v_.precheck) {  // phase find, lock-free: a consistent hit means "already present"
       value_type ignored;
-      if (probe(t, h, k, ignored, true, false) == probe_result::hit) return insert_status::present;
+      std::int64_t slot;
+      if (probe(t, h, k, ignored, true, false, &slot, &seen) == probe_result::hit) return insert_status::present;
     }
-    std::uint64_t m = lock(t, h, layout::multiple_lock);
-    if (scan_named(t, h, detail::bitmap(m), k) >= 0) {
-      unlock(t, h, m, layout::multiple_lock);
-      return insert_status::present;
+    std::uint64_t m = lock(t, h);
+    // The precheck's miss still holds when the word is the one it saw unchanged on both sides of
+    // its reads (members only leave with a version bump and only arrive with a new hop bit).
+    const bool absent_known = (m & ~layout::multiple_lock) == seen;
+    std::int64_t e;
+    if constexpr (G == 1) {
+      // phases find (under the lock) and find_empty together: one batch of slot reads serves both.
+      bool present = false;
+      e = claim_thread(h, detail::bitmap(m), k, !absent_known, present);
+      if (present) {
+        unlock(t, h, m, layout::multiple_lock);
+        return insert_status::present;
+      }
+    } else {
+      if (!absent_known && scan_named(t, h, detail::bitmap(m), k) >= 0) {
+        unlock(t, h, m, layout::multiple_lock);
+        return insert_status::present;
+      }
+      e = find_empty(t, h);  // phase find_empty: e is now our hole
     }
-    std::int64_t e = find_empty(t, h);  // phase find_empty: e is now our hole
     if (e < 0) {
       unlock(t, h, m, layout::multiple_lock);
       return insert_status::no_room;
@@ -140,7 +165,7 @@ class hopscotch_ref {
       }
       detail::backoff(round);  // r > 0: every candidate was locked; their holders never wait
     }
-    m = lock(t, h, layout::multiple_lock);
+    m = lock(t, h);
     if (scan_named(t, h, detail::bitmap(m), k) >= 0) {  // inserted by someone else meanwhile
       release_hole(t, e);
       unlock(t, h, m, layout::multiple_lock);
@@ -154,22 +179,26 @@ class hopscotch_ref {
   __device__ bool erase(const tile_type& t, key_type k) const {
     if (!valid_key(k)) return false;
     const std::uint64_t h = home(k);
+    std::uint64_t seen = no_word;
+    std::int64_t seen_slot = -1;
     if (v_.precheck) {  // a consistent miss linearises the erase as a no-op
       value_type ignored;
-      if (probe(t, h, k, ignored, true, false) == probe_result::miss) return false;
+      if (probe(t, h, k, ignored, true, false, &seen_slot, &seen) == probe_result::miss) return false;
     }
-    const std::uint64_t m = lock(t, h, layout::multiple_lock);
-    const std::int64_t s = scan_named(t, h, detail::bitmap(m), k);
+    const std::uint64_t m = lock(t, h);
+    // A hit on the word now locked, unchanged since before the precheck's reads: k is still there.
+    const std::int64_t s =
+        (m & ~layout::multiple_lock) == seen ? seen_slot : scan_named(t, h, detail::bitmap(m), k);
     if (s < 0) {
       unlock(t, h, m, layout::multiple_lock);
       return false;
     }
     if (t.leader()) {
       const unsigned d = static_cast<unsigned>(s - static_cast<std::int64_t>(h));
-      detail::st_relaxed(&v_.meta[h], m + layout::version_one);  // odd: readers re-read
+      detail::st_relaxed(meta_ptr(h), m + layout::version_one);  // odd: readers re-read
       detail::fence();
-      detail::st_relaxed(v_.key_ptr(s), empty_key);
-      detail::st_release(&v_.meta[h], ((m & ~(1ULL << d)) & ~layout::multiple_lock) + 2 * layout::version_one);
+      detail::st_relaxed(key_ptr(s), empty_key);
+      detail::st_release(meta_ptr(h), ((m & ~(1ULL << d)) & ~layout::multiple_lock) + 2 * layout::version_one);
     }
     t.sync();
     return true;
@@ -179,12 +208,39 @@ class hopscotch_ref {
 
  private:
   hopscotch_view v_;
+  /// Never equal to a bucket word without lock flags: "no precheck result to reuse".
+  static constexpr std::uint64_t no_word = ~std::uint64_t{0};
+
+  [[nodiscard]] __device__ __forceinline__ key_type* key_ptr(std::uint64_t s) const {
+    if constexpr (S == 0) {
+      return v_.key_ptr(s);
+    } else {
+      return v_.keys + s * S;
+    }
+  }
+  [[nodiscard]] __device__ __forceinline__ value_type* value_ptr(std::uint64_t s) const {
+    if constexpr (S == 0) {
+      return v_.value_ptr(s);
+    } else {
+      return v_.values + s * S;
+    }
+  }
+  [[nodiscard]] __device__ __forceinline__ std::uint64_t* meta_ptr(std::uint64_t b) const {
+    if constexpr (S == 0) {
+      return v_.meta_ptr(b);
+    } else {
+      return v_.meta + b * (S == 4 ? 4 : 1);
+    }
+  }
 
   /// One lock-free look-up: hit / miss when the home's version was even and unchanged across the
-  /// reads of every lane, retry otherwise.
+  /// reads of every lane, retry otherwise. On hit / miss, *slot_out (if given) is k's slot or -1,
+  /// and *word_out (if given) the home word when every lane saw that same word without lock
+  /// flags before and after its reads, else no_word.
   __device__ probe_result probe(const tile_type& t, std::uint64_t h, key_type k, value_type& out,
-                                bool by_bitmap, bool want_value = true) const {
-    const std::uint64_t m1 = detail::ld_acquire(&v_.meta[h]);
+                                bool by_bitmap, bool want_value = true, std::int64_t* slot_out = nullptr,
+                                std::uint64_t* word_out = nullptr) const {
+    const std::uint64_t m1 = detail::ld_acquire(meta_ptr(h));
     // Control flow must stay uniform across the tile: use the leader's bitmap; every lane's own
     // version is checked below.
     const unsigned bm = t.shfl(detail::bitmap(m1), 0);
@@ -195,8 +251,8 @@ class hopscotch_ref {
       // round trip fewer on a hit; the version check below covers the value as well).
       for (unsigned b = bm; b; b &= b - 1) {
         const int d = __ffs(b) - 1;
-        const key_type kk = detail::ld_relaxed(v_.key_ptr(h + d));
-        const value_type vv = detail::ld_relaxed(v_.value_ptr(h + d));
+        const key_type kk = detail::ld_relaxed(key_ptr(h + d));
+        const value_type vv = detail::ld_relaxed(value_ptr(h + d));
         if (kk == k) {
           s = static_cast<std::int64_t>(h + d);
           x = vv;
@@ -204,16 +260,22 @@ class hopscotch_ref {
         }
       }
     } else {
-      s = by_bitmap ? scan_named(t, h, bm, k) : scan_window(t, h, k);
-      if (s >= 0 && want_value) x = detail::ld_relaxed(v_.value_ptr(s));
+      s = by_bitmap ? scan_named(t, h, bm, k) : scan_window(t, h, bm, k);
+      if (s >= 0 && want_value) x = detail::ld_relaxed(value_ptr(s));
     }
     detail::fence();
-    const std::uint64_t m2 = detail::ld_relaxed(&v_.meta[h]);
+    const std::uint64_t m2 = detail::ld_relaxed(meta_ptr(h));
     const std::uint64_t v0 = t.shfl(static_cast<unsigned long long>(detail::version(m1)), 0);
     const bool ok = !detail::version_odd(m1) && detail::version(m1) == detail::version(m2) &&
                     detail::version(m1) == v0;
     if (t.ballot(!ok) != 0) return probe_result::retry;
     out = x;
+    if (slot_out) *slot_out = s;
+    if (word_out) {
+      const std::uint64_t w0 = t.shfl(static_cast<unsigned long long>(m1), 0);
+      const bool same = m1 == m2 && m1 == w0 && !(m1 & layout::lock_mask);
+      *word_out = t.ballot(!same) == 0 ? w0 : no_word;
+    }
     return s >= 0 ? probe_result::hit : probe_result::miss;
   }
 
@@ -223,10 +285,13 @@ class hopscotch_ref {
     value_type x = 0;
     if (t.leader()) {
       for (int d = 0; d < hop_range; ++d) {
-        if (detail::ld_acquire(v_.key_ptr(h + d)) != k) continue;
-        x = detail::ld_relaxed(v_.value_ptr(h + d));
+        if (detail::ld_acquire(key_ptr(h + d)) != k) continue;
+        // Only a published member counts (its bit set after the key was read, so its value is
+        // visible). A clear bit means not yet inserted, erased, or moved on to a higher slot.
+        if (!((detail::ld_acquire(meta_ptr(h)) >> d) & 1u)) continue;
+        x = detail::ld_relaxed(value_ptr(h + d));
         detail::fence();
-        if (detail::ld_relaxed(v_.key_ptr(h + d)) == k) {
+        if (detail::ld_relaxed(key_ptr(h + d)) == k) {
           found = 1;
           break;
         }
@@ -238,12 +303,14 @@ class hopscotch_ref {
     return found != 0;
   }
 
-  /// Slot of k among the 32 slots of h's window, or -1 (one coalesced read when G = 32).
-  __device__ std::int64_t scan_window(const tile_type& t, std::uint64_t h, key_type k) const {
+  /// Slot of k among the 32 slots of h's window, or -1 (one coalesced read when G = 32). A match
+  /// counts only at a slot that bm names: a key whose hop bit is not yet set may still lack its
+  /// value (publish orders value and key before the bit, not the value before the key).
+  __device__ std::int64_t scan_window(const tile_type& t, std::uint64_t h, unsigned bm, key_type k) const {
 #pragma unroll
     for (int base = 0; base < hop_range; base += G) {
-      const key_type x = detail::ld_relaxed(v_.key_ptr(h + base + t.rank));
-      const unsigned b = t.ballot(x == k);
+      const key_type x = detail::ld_relaxed(key_ptr(h + base + t.rank));
+      const unsigned b = t.ballot(x == k && ((bm >> (base + t.rank)) & 1u));
       if (b) return static_cast<std::int64_t>(h + base + __ffs(b) - 1);
     }
     return -1;
@@ -254,7 +321,7 @@ class hopscotch_ref {
     if constexpr (G == 1) {
       while (bm) {
         const int d = __ffs(bm) - 1;
-        if (detail::ld_relaxed(v_.key_ptr(h + d)) == k) return static_cast<std::int64_t>(h + d);
+        if (detail::ld_relaxed(key_ptr(h + d)) == k) return static_cast<std::int64_t>(h + d);
         bm &= bm - 1;
       }
       return -1;
@@ -264,7 +331,7 @@ class hopscotch_ref {
         const unsigned chunk = (bm >> base) & tile_type::low;
         if (!chunk) continue;
         const bool named = (chunk >> t.rank) & 1u;
-        const key_type x = named ? detail::ld_relaxed(v_.key_ptr(h + base + t.rank)) : empty_key;
+        const key_type x = named ? detail::ld_relaxed(key_ptr(h + base + t.rank)) : empty_key;
         const unsigned b = t.ballot(named && x == k);
         if (b) return static_cast<std::int64_t>(h + base + __ffs(b) - 1);
       }
@@ -272,28 +339,29 @@ class hopscotch_ref {
     }
   }
 
-  /// Acquire `flag` on bucket h (spins; the tile holds nothing while it spins). Returns the word
-  /// as locked. Every lane re-reads the word with acquire so that its later loads are ordered.
-  __device__ std::uint64_t lock(const tile_type& t, std::uint64_t h, std::uint64_t flag) const {
+  /// Acquire multiple_lock on bucket h (spins; the tile holds nothing while it spins): one
+  /// atomicOr returns the word, so an uncontended lock is one round trip. Returns the word as
+  /// locked. Every lane re-reads the word with acquire so that its later loads are ordered.
+  __device__ std::uint64_t lock(const tile_type& t, std::uint64_t h) const {
     unsigned long long got = 0;
     if (t.leader()) {
-      for (int round = 0;; ++round) {
-        const std::uint64_t m = detail::ld_relaxed(&v_.meta[h]);
-        if (!(m & layout::lock_mask) && detail::cas(&v_.meta[h], m, m | flag) == m) {
-          got = m | flag;
-          break;
-        }
+      auto* w = reinterpret_cast<unsigned long long*>(meta_ptr(h));
+      std::uint64_t old = atomicOr(w, static_cast<unsigned long long>(layout::multiple_lock));
+      for (int round = 0; old & layout::lock_mask; ++round) {
         detail::backoff(round);
+        if (!(detail::ld_relaxed(meta_ptr(h)) & layout::lock_mask))
+          old = atomicOr(w, static_cast<unsigned long long>(layout::multiple_lock));
       }
+      got = old | layout::multiple_lock;
       detail::fence();
     }
     got = t.shfl(got, 0);
-    if constexpr (G > 1) (void)detail::ld_acquire(&v_.meta[h]);
+    if constexpr (G > 1) (void)detail::ld_acquire(meta_ptr(h));
     return got;
   }
   __device__ void unlock(const tile_type& t, std::uint64_t h, std::uint64_t m, std::uint64_t flag) const {
     t.sync();
-    if (t.leader()) detail::st_release(&v_.meta[h], m & ~flag);
+    if (t.leader()) detail::st_release(meta_ptr(h), m & ~flag);
     t.sync();
   }
 
@@ -302,17 +370,20 @@ class hopscotch_ref {
                           value_type val) const {
     t.sync();
     if (t.leader()) {
-      detail::st_relaxed(v_.value_ptr(e), val);
-      detail::st_release(v_.key_ptr(e), k);  // release: the value is visible before the key
+      // One fence for both stores: no reader takes a key at a slot whose hop bit it has not seen
+      // set (bitmap scans read only named slots, window scans and find_ordered check the bit), and
+      // the bit is published after the value and the key (release).
+      detail::st_relaxed(value_ptr(e), val);
+      detail::st_relaxed(key_ptr(e), k);
       const unsigned d = static_cast<unsigned>(e - static_cast<std::int64_t>(h));
-      detail::st_release(&v_.meta[h], (m | (1ULL << d)) & ~layout::multiple_lock);
+      detail::st_release(meta_ptr(h), (m | (1ULL << d)) & ~layout::multiple_lock);
     }
     t.sync();
   }
 
   __device__ void release_hole(const tile_type& t, std::int64_t e) const {
     t.sync();
-    if (t.leader()) detail::st_release(v_.key_ptr(e), empty_key);
+    if (t.leader()) detail::st_release(key_ptr(e), empty_key);
     t.sync();
   }
 
@@ -325,17 +396,52 @@ class hopscotch_ref {
     if (limit > slot_limit()) limit = slot_limit();
     for (std::uint64_t base = h; base < limit; base += G) {
       const std::uint64_t s = base + t.rank;
-      const key_type x = s < limit ? detail::ld_relaxed(v_.key_ptr(s)) : reserved_key;
+      const key_type x = s < limit ? detail::ld_relaxed(key_ptr(s)) : reserved_key;
       unsigned b = t.ballot(x == empty_key);
       while (b) {
         const int l = __ffs(b) - 1;
         bool ok = false;
-        if (static_cast<int>(t.rank) == l) ok = detail::cas(v_.key_ptr(s), empty_key, reserved_key) == empty_key;
+        if (static_cast<int>(t.rank) == l) ok = detail::cas(key_ptr(s), empty_key, reserved_key) == empty_key;
         if (t.ballot(ok)) {
           if (t.leader()) detail::fence();
           return static_cast<std::int64_t>(base + l);
         }
         b &= b - 1;
+      }
+    }
+    return -1;
+  }
+
+  /// G = 1, under h's lock: the find phase and find_empty in one pass. Reads B slots from home at a
+  /// time (independent loads); the first batch also answers whether k is among the members the
+  /// bitmap bm names (stable while the lock is held) when `check`; then claims the first slot read
+  /// empty (CAS empty -> reserved; a failed CAS moves on). Returns the hole, or -1 when none lies
+  /// within probe_limit (`present` set instead when k was found).
+  __device__ std::int64_t claim_thread(std::uint64_t h, unsigned bm, key_type k, bool check, bool& present) const {
+    constexpr int B = S == 1 ? 8 : S == 4 ? 2 : 4;  // two 32-byte sectors of keys per batch
+    std::uint64_t limit = h + static_cast<std::uint64_t>(v_.probe_limit);
+    if (limit > slot_limit()) limit = slot_limit();
+    for (std::uint64_t base = h; base < limit; base += B) {
+      key_type w[B];
+#pragma unroll
+      for (int i = 0; i < B; ++i) w[i] = base + i < limit ? detail::ld_relaxed(key_ptr(base + i)) : reserved_key;
+      if (base == h && check) {
+        bool hit = false;
+#pragma unroll
+        for (int i = 0; i < B; ++i) hit |= ((bm >> i) & 1u) && w[i] == k;
+        for (unsigned far = bm & ~((1u << B) - 1u); far && !hit; far &= far - 1)
+          hit = detail::ld_relaxed(key_ptr(h + __ffs(far) - 1)) == k;
+        if (hit) {
+          present = true;
+          return -1;
+        }
+      }
+#pragma unroll
+      for (int i = 0; i < B; ++i) {
+        if (w[i] == empty_key && detail::cas(key_ptr(base + i), empty_key, reserved_key) == empty_key) {
+          detail::fence();
+          return static_cast<std::int64_t>(base + i);
+        }
       }
     }
     return -1;
@@ -351,7 +457,7 @@ class hopscotch_ref {
         const int i = base + static_cast<int>(t.rank);
         const std::int64_t b = e - (hop_range - 1) + i;
         const bool valid = i < hop_range - 1 && b >= 0;
-        const std::uint64_t m = valid ? detail::ld_relaxed(&v_.meta[b]) : 0;
+        const std::uint64_t m = valid ? detail::ld_relaxed(meta_ptr(b)) : 0;
         const unsigned reach = valid ? (1u << static_cast<unsigned>(e - b)) - 1u : 0u;
         const bool cand = (detail::bitmap(m) & reach) != 0;
         const bool busy = cand && (m & layout::lock_mask);
@@ -379,21 +485,21 @@ class hopscotch_ref {
   /// swap_value_into_empty (one lane): swap_lock bucket b if its word is still m, move its first
   /// member below hole e into e, and return the member's old slot (the new hole), or -1.
   __device__ long long swap_value_into_empty(std::uint64_t b, std::uint64_t m, std::int64_t e) const {
-    if (detail::cas(&v_.meta[b], m, m | layout::swap_lock) != m) return -1;
+    if (detail::cas(meta_ptr(b), m, m | layout::swap_lock) != m) return -1;
     detail::fence();
     const unsigned de = static_cast<unsigned>(e - static_cast<std::int64_t>(b));
     const unsigned d = static_cast<unsigned>(__ffs(detail::bitmap(m) & ((1u << de) - 1u)) - 1);
     const std::uint64_t x = b + d;
     // Temporary duplication: both hop bits set and the version odd while two copies exist.
     const std::uint64_t dup = (m | layout::swap_lock | (1ULL << de)) + layout::version_one;
-    detail::st_relaxed(&v_.meta[b], dup);
+    detail::st_relaxed(meta_ptr(b), dup);
     detail::fence();  // the odd version is visible before either copy changes
-    const key_type kx = detail::ld_relaxed(v_.key_ptr(x));
-    const value_type vx = detail::ld_relaxed(v_.value_ptr(x));
-    detail::st_relaxed(v_.value_ptr(e), vx);
-    detail::st_release(v_.key_ptr(e), kx);             // the copy, value first
-    detail::st_release(v_.key_ptr(x), reserved_key);   // then the source becomes the new hole
-    detail::st_release(&v_.meta[b], ((dup & ~(1ULL << d)) & ~layout::swap_lock) + layout::version_one);
+    const key_type kx = detail::ld_relaxed(key_ptr(x));
+    const value_type vx = detail::ld_relaxed(value_ptr(x));
+    detail::st_relaxed(value_ptr(e), vx);
+    detail::st_release(key_ptr(e), kx);             // the copy, value first
+    detail::st_release(key_ptr(x), reserved_key);   // then the source becomes the new hole
+    detail::st_release(meta_ptr(b), ((dup & ~(1ULL << d)) & ~layout::swap_lock) + layout::version_one);
     return static_cast<long long>(x);
   }
 };

@@ -18,6 +18,42 @@
 
 namespace gpu500::hash {
 
+std::vector<std::string> gpu_table_names() {
+  return {"glht",   "glht-bitmap", "glht-t8", "glht-t1", "glht-t1-aos", "glht-t1-aos-np",
+          "linear", "quadratic",   "cuckoo",  "chained", "chained-alloc"};
+}
+
+bool parse_glht_variant(const std::string& name, hopscotch_options* o) {
+  hopscotch_options r;
+  std::string base = name;
+  auto strip = [&](const char* suffix) {
+    const std::string s(suffix);
+    if (base.size() <= s.size() || base.compare(base.size() - s.size(), s.size(), s) != 0) return false;
+    base.resize(base.size() - s.size());
+    return true;
+  };
+  for (bool more = true; more;) {
+    more = false;
+    if (strip("-np")) r.precheck = false, more = true;
+    if (strip("-rs")) r.static_stride = false, more = true;
+    if (strip("-b6")) r.min_blocks = 6, more = true;
+    if (strip("-b8")) r.min_blocks = 8, more = true;
+  }
+  r.find = find_mode::bitmap;
+  if (base == "glht") r.tile = 32, r.find = find_mode::window;
+  else if (base == "glht-bitmap") r.tile = 32;
+  else if (base == "glht-t8") r.tile = 8;
+  else if (base == "glht-t1") r.tile = 1;
+  else if (base == "glht-t1-aos") r.tile = 1, r.layout = slot_layout::interleaved;
+  else if (base == "glht-t1-rec") r.tile = 1, r.layout = slot_layout::record;
+  else if (base == "glht-rec") r.tile = 32, r.find = find_mode::window, r.layout = slot_layout::record;
+  else return false;
+  if (r.min_blocks != 0 && r.tile != 1) return false;
+  if (!r.static_stride && r.tile != 1 && r.tile != 32) return false;
+  *o = r;
+  return true;
+}
+
 namespace {
 
 /// Distinct keys: fmix64 is a bijection, so fmix64(base + i) never repeats; present keys take
@@ -135,9 +171,10 @@ std::vector<std::string> tables_for(const std::vector<std::string>& asked, backe
   }
   for (const auto& name : t) {
     const auto all = gpu_table_names();
-    if (name != "cpu" && std::find(all.begin(), all.end(), name) == all.end())
+    hopscotch_options ignored;
+    if (name != "cpu" && std::find(all.begin(), all.end(), name) == all.end() && !parse_glht_variant(name, &ignored))
       throw usage_error("hash: unknown table '" + name + "' (tables: glht glht-bitmap glht-t8 glht-t1 glht-t1-aos linear "
-                        "quadratic cuckoo chained chained-alloc cpu)");
+                        "quadratic cuckoo chained chained-alloc cpu; GLHT suffixes -np -rs -b6 -b8)");
     if (name != "cpu" && where == backend::cpu) throw usage_error("hash: table '" + name + "' needs --backend cuda");
   }
   return t;

@@ -39,11 +39,6 @@ hopscotch_view hopscotch_map::view() const { no_cuda(); }
 const hopscotch_options& hopscotch_map::options() const { no_cuda(); }
 table_snapshot hopscotch_map::snapshot() const { no_cuda(); }
 
-std::vector<std::string> gpu_table_names() {
-  return {"glht",   "glht-bitmap", "glht-t8",   "glht-t1",       "glht-t1-aos",
-          "linear", "quadratic",   "cuckoo",    "chained",       "chained-alloc"};
-}
-
 namespace bench_gpu {
 bool available() { return false; }
 std::string device_name() { return "none"; }

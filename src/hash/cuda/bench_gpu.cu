@@ -19,11 +19,6 @@
 
 namespace gpu500::hash {
 
-std::vector<std::string> gpu_table_names() {
-  return {"glht",   "glht-bitmap", "glht-t8",   "glht-t1",       "glht-t1-aos",
-          "linear", "quadratic",   "cuckoo",    "chained",       "chained-alloc"};
-}
-
 namespace bench_gpu {
 namespace {
 
@@ -101,18 +96,7 @@ struct chained_table final : gpu_table {
 };
 
 std::unique_ptr<gpu_table> make_table(const std::string& name, index_t buckets, index_t inserts) {
-  auto glht = [&](int tile, find_mode f, slot_layout l = slot_layout::split) {
-    hopscotch_options o;
-    o.tile = tile;
-    o.find = f;
-    o.layout = l;
-    return std::make_unique<glht_table>(buckets, o);
-  };
-  if (name == "glht") return glht(32, find_mode::window);
-  if (name == "glht-bitmap") return glht(32, find_mode::bitmap);
-  if (name == "glht-t8") return glht(8, find_mode::bitmap);
-  if (name == "glht-t1") return glht(1, find_mode::bitmap);
-  if (name == "glht-t1-aos") return glht(1, find_mode::bitmap, slot_layout::interleaved);
+  if (hopscotch_options o; parse_glht_variant(name, &o)) return std::make_unique<glht_table>(buckets, o);
   if (name == "linear") return std::make_unique<probing_table>(buckets, probing::linear);
   if (name == "quadratic") return std::make_unique<probing_table>(buckets, probing::quadratic);
   if (name == "cuckoo") return std::make_unique<cuckoo_table>(buckets);

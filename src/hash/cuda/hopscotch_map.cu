@@ -19,29 +19,54 @@ namespace {
 
 // ------------------------------------------------------------------ kernels (thin)
 
-template <int G>
-__global__ void insert_kernel(hopscotch_view v, const key_type* keys, const value_type* values, index_t n,
-                              insert_status* status, unsigned long long* counters) {
+template <int G, int S>
+__device__ __forceinline__ void insert_body(hopscotch_view v, const key_type* keys, const value_type* values, index_t n,
+                                            insert_status* status, unsigned long long* counters) {
   const tile<G> t;
-  const hopscotch_ref<G> ref(v);
+  const hopscotch_ref<G, S> ref(v);
   unsigned long long inserted = 0, no_room = 0;
-  for (index_t i = detail::first_op<G>(); i < n; i += detail::op_stride<G>()) {
-    const insert_status r = ref.insert(t, keys[i], values[i]);
+  const index_t step = detail::op_stride<G>();
+  index_t i = detail::first_op<G>();
+  // The next operation's input is loaded while this one runs (one round trip fewer per op).
+  key_type k = i < n ? keys[i] : 0;
+  value_type x = i < n ? values[i] : 0;
+  for (; i < n; i += step) {
+    const index_t j = i + step;
+    const key_type next_k = j < n ? keys[j] : 0;
+    const value_type next_x = j < n ? values[j] : 0;
+    const insert_status r = ref.insert(t, k, x);
     if (t.leader()) {
       if (status) status[i] = r;
       inserted += r == insert_status::inserted;
       no_room += r == insert_status::no_room;
     }
+    k = next_k;
+    x = next_x;
   }
   detail::block_add(counters, inserted, no_room);
 }
 
+template <int G, int S>
+__global__ void insert_kernel(hopscotch_view v, const key_type* keys, const value_type* values, index_t n,
+                              insert_status* status, unsigned long long* counters) {
+  insert_body<G, S>(v, keys, values, n, status, counters);
+}
+
+/// The occupancy A/B (hopscotch_options::min_blocks): at least B blocks of 256 threads per SM
+/// (B = 8: 32 registers, ptxas spills a little; B = 6: 40 registers).
+template <int G, int S, int B>
+__global__ void __launch_bounds__(256, B) insert_kernel_bounded(hopscotch_view v, const key_type* keys,
+                                                                 const value_type* values, index_t n,
+                                                                 insert_status* status, unsigned long long* counters) {
+  insert_body<G, S>(v, keys, values, n, status, counters);
+}
+
 /// Retry of the inserts that found no room (after a grow): status[i] == no_room only.
-template <int G>
+template <int G, int S>
 __global__ void retry_insert_kernel(hopscotch_view v, const key_type* keys, const value_type* values, index_t n,
                                     insert_status* status, unsigned long long* counters) {
   const tile<G> t;
-  const hopscotch_ref<G> ref(v);
+  const hopscotch_ref<G, S> ref(v);
   unsigned long long inserted = 0, no_room = 0;
   for (index_t i = detail::first_op<G>(); i < n; i += detail::op_stride<G>()) {
     if (status[i] != insert_status::no_room) continue;  // uniform: same i for the whole tile
@@ -55,11 +80,11 @@ __global__ void retry_insert_kernel(hopscotch_view v, const key_type* keys, cons
   detail::block_add(counters, inserted, no_room);
 }
 
-template <int G>
+template <int G, int S>
 __global__ void erase_kernel(hopscotch_view v, const key_type* keys, index_t n, std::uint8_t* erased,
                              unsigned long long* counters) {
   const tile<G> t;
-  const hopscotch_ref<G> ref(v);
+  const hopscotch_ref<G, S> ref(v);
   unsigned long long count = 0;
   for (index_t i = detail::first_op<G>(); i < n; i += detail::op_stride<G>()) {
     const bool r = ref.erase(t, keys[i]);
@@ -71,32 +96,41 @@ __global__ void erase_kernel(hopscotch_view v, const key_type* keys, index_t n, 
   detail::block_add(counters, count, 0);
 }
 
-template <int G>
+template <int G, int S>
 __global__ void find_kernel(hopscotch_view v, const key_type* keys, index_t n, value_type* values,
                             std::uint8_t* found, unsigned long long* counters) {
   const tile<G> t;
-  const hopscotch_ref<G> ref(v);
+  const hopscotch_ref<G, S> ref(v);
   unsigned long long count = 0;
-  for (index_t i = detail::first_op<G>(); i < n; i += detail::op_stride<G>()) {
+  const index_t step = detail::op_stride<G>();
+  index_t i = detail::first_op<G>();
+  key_type k = i < n ? keys[i] : 0;  // prefetched one operation ahead, as in insert_body
+  for (; i < n; i += step) {
+    const key_type next_k = i + step < n ? keys[i + step] : 0;
     value_type x = 0;
-    const bool r = ref.find(t, keys[i], x);
+    const bool r = ref.find(t, k, x);
     if (t.leader()) {
       if (values) values[i] = r ? x : 0;
       if (found) found[i] = r;
       count += r;
     }
+    k = next_k;
   }
   if (counters) detail::block_add(counters, count, 0);
 }
 
-template <int G>
-__global__ void mixed_kernel(hopscotch_view v, const op* ops, index_t n, op_result* results,
-                             unsigned long long* counters) {
+template <int G, int S>
+__device__ __forceinline__ void mixed_body(hopscotch_view v, const op* ops, index_t n, op_result* results,
+                                           unsigned long long* counters) {
   const tile<G> t;
-  const hopscotch_ref<G> ref(v);
+  const hopscotch_ref<G, S> ref(v);
   unsigned long long no_room = 0;
-  for (index_t i = detail::first_op<G>(); i < n; i += detail::op_stride<G>()) {
-    const op o = ops[i];
+  const index_t step = detail::op_stride<G>();
+  index_t i = detail::first_op<G>();
+  op next = i < n ? ops[i] : op{};  // prefetched one operation ahead, as in insert_body
+  for (; i < n; i += step) {
+    const op o = next;
+    if (i + step < n) next = ops[i + step];
     op_result r{0, 0};
     switch (o.kind) {
       case op_kind::insert:
@@ -117,11 +151,22 @@ __global__ void mixed_kernel(hopscotch_view v, const op* ops, index_t n, op_resu
   detail::block_add(counters, 0, no_room);
 }
 
-template <int G>
+template <int G, int S>
+__global__ void mixed_kernel(hopscotch_view v, const op* ops, index_t n, op_result* results,
+                             unsigned long long* counters) {
+  mixed_body<G, S>(v, ops, n, results, counters);
+}
+template <int G, int S, int B>
+__global__ void __launch_bounds__(256, B) mixed_kernel_bounded(hopscotch_view v, const op* ops, index_t n,
+                                                                op_result* results, unsigned long long* counters) {
+  mixed_body<G, S>(v, ops, n, results, counters);
+}
+
+template <int G, int S>
 __global__ void retry_mixed_kernel(hopscotch_view v, const op* ops, index_t n, op_result* results,
                                    unsigned long long* counters) {
   const tile<G> t;
-  const hopscotch_ref<G> ref(v);
+  const hopscotch_ref<G, S> ref(v);
   unsigned long long no_room = 0;
   for (index_t i = detail::first_op<G>(); i < n; i += detail::op_stride<G>()) {
     const op o = ops[i];
@@ -137,10 +182,10 @@ __global__ void retry_mixed_kernel(hopscotch_view v, const op* ops, index_t n, o
 }
 
 /// Rehash: every item of the old table into the new one (one tile per old slot).
-template <int G>
+template <int G, int S>
 __global__ void rehash_kernel(hopscotch_view to, hopscotch_view from, index_t slots, unsigned long long* counters) {
   const tile<G> t;
-  const hopscotch_ref<G> ref(to);
+  const hopscotch_ref<G, S> ref(to);
   unsigned long long no_room = 0;
   for (index_t i = detail::first_op<G>(); i < slots; i += detail::op_stride<G>()) {
     const key_type k = *from.key_ptr(i);
@@ -161,15 +206,57 @@ __global__ void count_kernel(hopscotch_view v, index_t slots, unsigned long long
 
 // ------------------------------------------------------------------ dispatch
 
-/// Calls f.template operator()<G>() for the runtime tile size.
+/// The insert and mixed kernels for hopscotch_options::min_blocks (the launch-bounded twins exist
+/// for tile 1 only).
+template <int G, int S>
+struct op_kernels {
+  static auto insert(int min_blocks) {
+    if constexpr (G == 1) {
+      if (min_blocks == 8) return &insert_kernel_bounded<G, S, 8>;
+      if (min_blocks == 6) return &insert_kernel_bounded<G, S, 6>;
+    }
+    return &insert_kernel<G, S>;
+  }
+  static auto mixed(int min_blocks) {
+    if constexpr (G == 1) {
+      if (min_blocks == 8) return &mixed_kernel_bounded<G, S, 8>;
+      if (min_blocks == 6) return &mixed_kernel_bounded<G, S, 6>;
+    }
+    return &mixed_kernel<G, S>;
+  }
+};
+
+/// Slot stride of a layout, in 64-bit words.
+constexpr unsigned stride_of(slot_layout l) {
+  return l == slot_layout::record ? 4u : l == slot_layout::interleaved ? 2u : 1u;
+}
+
+template <int G, class F>
+void with_stride(unsigned s, F& f) {
+  if (s == 4) f.template operator()<G, 4>();
+  else if (s == 2) f.template operator()<G, 2>();
+  else f.template operator()<G, 1>();
+}
+
+/// Calls f.template operator()<G, S>() for the options' tile size G and slot stride S (1: split,
+/// 2: interleaved, 4: records; 0: read from the view at run time, the A/B of
+/// hopscotch_options::static_stride).
 template <class F>
-void dispatch_tile(int g, F&& f) {
-  switch (g) {
-    case 32: f.template operator()<32>(); break;
-    case 8: f.template operator()<8>(); break;
-    case 4: f.template operator()<4>(); break;
-    case 1: f.template operator()<1>(); break;
-    default: throw usage_error("hash: tile size must be 1, 4, 8 or 32, got " + std::to_string(g));
+void dispatch_tile(const hopscotch_options& o, F&& f) {
+  const unsigned s = stride_of(o.layout);
+  if (!o.static_stride) {
+    switch (o.tile) {
+      case 32: f.template operator()<32, 0>(); return;
+      case 1: f.template operator()<1, 0>(); return;
+      default: throw usage_error("hash: a run-time slot stride is built for tile sizes 1 and 32 only");
+    }
+  }
+  switch (o.tile) {
+    case 32: with_stride<32>(s, f); break;
+    case 8: with_stride<8>(s, f); break;
+    case 4: with_stride<4>(s, f); break;
+    case 1: with_stride<1>(s, f); break;
+    default: throw usage_error("hash: tile size must be 1, 4, 8 or 32, got " + std::to_string(o.tile));
   }
 }
 
@@ -180,7 +267,8 @@ void dispatch_tile(int g, F&& f) {
 struct hopscotch_map::impl {
   hopscotch_options opt;
   std::uint64_t n = 0;
-  std::uint64_t* slot_words = nullptr;  // split: keys then values; interleaved: {key, value} pairs
+  std::uint64_t* slot_words = nullptr;  // split: keys then values; interleaved: {key, value} pairs;
+                                        // records: {key, value, bucket word, unused}
   key_type* keys = nullptr;
   value_type* values = nullptr;
   std::uint64_t* meta = nullptr;
@@ -189,24 +277,32 @@ struct hopscotch_map::impl {
   detail::launch_policy policy;
 
   [[nodiscard]] std::uint64_t slots() const { return n + hop_range; }
-  [[nodiscard]] bool interleaved() const { return opt.layout == slot_layout::interleaved; }
+  [[nodiscard]] bool records() const { return opt.layout == slot_layout::record; }
+  [[nodiscard]] unsigned meta_stride() const { return records() ? 4u : 1u; }
+  /// 64-bit words of the slot array (records hold the bucket words too).
+  [[nodiscard]] std::uint64_t slot_array_words() const { return (records() ? 4 : 2) * slots(); }
   [[nodiscard]] hopscotch_view view() const {
-    return {keys, values, meta, n, opt.probe_limit, opt.find == find_mode::bitmap, opt.precheck,
-            interleaved() ? 2u : 1u};
+    return {keys,        values,          meta,      n, opt.probe_limit, opt.find == find_mode::bitmap, opt.precheck,
+            stride_of(opt.layout), meta_stride()};
   }
   void allocate(std::uint64_t buckets) {
-    const std::uint64_t s = buckets + hop_range;
-    detail::device_alloc(&slot_words, 2 * s, "hash table slots");
-    detail::device_alloc(&meta, s, "hash table bucket words");
     n = buckets;
+    const std::uint64_t s = slots();
+    detail::device_alloc(&slot_words, slot_array_words(), "hash table slots");
+    if (!records()) detail::device_alloc(&meta, s, "hash table bucket words");
     keys = slot_words;
-    values = interleaved() ? slot_words + 1 : slot_words + s;
-    GPU500_CUDA_CHECK(cudaMemset(slot_words, 0xff, 2 * s * sizeof(std::uint64_t)));  // empty_key everywhere
-    GPU500_CUDA_CHECK(cudaMemset(meta, 0, s * sizeof(std::uint64_t)));
+    values = opt.layout == slot_layout::split ? slot_words + s : slot_words + 1;
+    if (records()) meta = slot_words + 2;
+    fill_empty();
+  }
+  /// empty_key in every slot, every bucket word 0.
+  void fill_empty() const {
+    GPU500_CUDA_CHECK(cudaMemset(slot_words, 0xff, slot_array_words() * sizeof(std::uint64_t)));
+    GPU500_CUDA_CHECK(cudaMemset2D(meta, meta_stride() * sizeof(std::uint64_t), 0, sizeof(std::uint64_t), slots()));
   }
   void release() {
     cudaFree(slot_words);
-    cudaFree(meta);
+    if (!records()) cudaFree(meta);
     slot_words = keys = values = meta = nullptr;
   }
   void reset_counters(cudaStream_t st) {
@@ -230,6 +326,10 @@ hopscotch_map::hopscotch_map(index_t capacity, hopscotch_options opt) : p_(std::
   GPU500_EXPECTS(opt.probe_limit >= hop_range, "hash: probe limit must be at least 32");
   GPU500_EXPECTS(opt.tile == 1 || opt.tile == 4 || opt.tile == 8 || opt.tile == 32,
                  "hash: tile size must be 1, 4, 8 or 32");
+  GPU500_EXPECTS(opt.min_blocks == 0 || ((opt.min_blocks == 6 || opt.min_blocks == 8) && opt.tile == 1),
+                 "hash: min_blocks is 0, or 6 or 8 with tile size 1");
+  GPU500_EXPECTS(opt.static_stride || opt.tile == 1 || opt.tile == 32,
+                 "hash: a run-time slot stride is built for tile sizes 1 and 32 only");
   p_->opt = opt;
   p_->policy = detail::launch_policy::for_device();
   detail::device_alloc(&p_->counters, 2, "hash counters");
@@ -251,9 +351,9 @@ void hopscotch_map::insert_async(const key_type* keys, const value_type* values,
   GPU500_EXPECTS(n >= 0, "hash: negative batch size");
   if (n == 0) return;
   auto* P = p_.get();
-  dispatch_tile(P->opt.tile, [&]<int G>() {
-    insert_kernel<G><<<P->grid<G>(n), P->policy.block, 0, stream>>>(P->view(), keys, values, n, status,
-                                                                     P->counters);
+  dispatch_tile(P->opt, [&]<int G, int S>() {
+    const auto k = op_kernels<G, S>::insert(P->opt.min_blocks);
+    k<<<P->grid<G>(n), P->policy.block, 0, stream>>>(P->view(), keys, values, n, status, P->counters);
     GPU500_CUDA_CHECK_LAUNCH();
   });
 }
@@ -271,8 +371,8 @@ index_t hopscotch_map::insert(const key_type* keys, const value_type* values, in
     rehash(static_cast<index_t>(P->n) * 2);
     ++P->grows;
     P->reset_counters(nullptr);
-    dispatch_tile(P->opt.tile, [&]<int G>() {
-      retry_insert_kernel<G><<<P->grid<G>(n), P->policy.block>>>(P->view(), keys, values, n, status, P->counters);
+    dispatch_tile(P->opt, [&]<int G, int S>() {
+      retry_insert_kernel<G, S><<<P->grid<G>(n), P->policy.block>>>(P->view(), keys, values, n, status, P->counters);
       GPU500_CUDA_CHECK_LAUNCH();
     });
     const auto c = P->read_counters(nullptr);
@@ -286,8 +386,8 @@ void hopscotch_map::erase_async(const key_type* keys, index_t n, std::uint8_t* e
   GPU500_EXPECTS(n >= 0, "hash: negative batch size");
   if (n == 0) return;
   auto* P = p_.get();
-  dispatch_tile(P->opt.tile, [&]<int G>() {
-    erase_kernel<G><<<P->grid<G>(n), P->policy.block, 0, stream>>>(P->view(), keys, n, erased, P->counters);
+  dispatch_tile(P->opt, [&]<int G, int S>() {
+    erase_kernel<G, S><<<P->grid<G>(n), P->policy.block, 0, stream>>>(P->view(), keys, n, erased, P->counters);
     GPU500_CUDA_CHECK_LAUNCH();
   });
 }
@@ -304,8 +404,8 @@ void hopscotch_map::find_async(const key_type* keys, index_t n, value_type* valu
   GPU500_EXPECTS(n >= 0, "hash: negative batch size");
   if (n == 0) return;
   auto* P = p_.get();
-  dispatch_tile(P->opt.tile, [&]<int G>() {
-    find_kernel<G><<<P->grid<G>(n), P->policy.block, 0, stream>>>(P->view(), keys, n, values, found, P->counters);
+  dispatch_tile(P->opt, [&]<int G, int S>() {
+    find_kernel<G, S><<<P->grid<G>(n), P->policy.block, 0, stream>>>(P->view(), keys, n, values, found, P->counters);
     GPU500_CUDA_CHECK_LAUNCH();
   });
 }
@@ -328,8 +428,9 @@ void hopscotch_map::mixed_async(const op* ops, index_t n, op_result* results, cu
   GPU500_EXPECTS(n >= 0, "hash: negative batch size");
   if (n == 0) return;
   auto* P = p_.get();
-  dispatch_tile(P->opt.tile, [&]<int G>() {
-    mixed_kernel<G><<<P->grid<G>(n), P->policy.block, 0, stream>>>(P->view(), ops, n, results, P->counters);
+  dispatch_tile(P->opt, [&]<int G, int S>() {
+    const auto k = op_kernels<G, S>::mixed(P->opt.min_blocks);
+    k<<<P->grid<G>(n), P->policy.block, 0, stream>>>(P->view(), ops, n, results, P->counters);
     GPU500_CUDA_CHECK_LAUNCH();
   });
 }
@@ -346,8 +447,8 @@ void hopscotch_map::mixed(const op* ops, index_t n, op_result* results) {
     rehash(static_cast<index_t>(P->n) * 2);
     ++P->grows;
     P->reset_counters(nullptr);
-    dispatch_tile(P->opt.tile, [&]<int G>() {
-      retry_mixed_kernel<G><<<P->grid<G>(n), P->policy.block>>>(P->view(), ops, n, results, P->counters);
+    dispatch_tile(P->opt, [&]<int G, int S>() {
+      retry_mixed_kernel<G, S><<<P->grid<G>(n), P->policy.block>>>(P->view(), ops, n, results, P->counters);
       GPU500_CUDA_CHECK_LAUNCH();
     });
     no_room = P->read_counters(nullptr).second;
@@ -438,9 +539,9 @@ void hopscotch_map::rehash(index_t new_capacity) {
     fresh.counters = P->counters;
     fresh.allocate(target);
     P->reset_counters(nullptr);
-    dispatch_tile(P->opt.tile, [&]<int G>() {
+    dispatch_tile(P->opt, [&]<int G, int S>() {
       const auto slots = static_cast<index_t>(P->slots());
-      rehash_kernel<G><<<P->grid<G>(slots), P->policy.block>>>(fresh.view(), P->view(), slots, P->counters);
+      rehash_kernel<G, S><<<P->grid<G>(slots), P->policy.block>>>(fresh.view(), P->view(), slots, P->counters);
       GPU500_CUDA_CHECK_LAUNCH();
     });
     if (P->read_counters(nullptr).second == 0) {
@@ -459,8 +560,7 @@ void hopscotch_map::rehash(index_t new_capacity) {
 
 void hopscotch_map::clear() {
   auto* P = p_.get();
-  GPU500_CUDA_CHECK(cudaMemset(P->slot_words, 0xff, 2 * P->slots() * sizeof(std::uint64_t)));
-  GPU500_CUDA_CHECK(cudaMemset(P->meta, 0, P->slots() * sizeof(std::uint64_t)));
+  P->fill_empty();
   GPU500_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
@@ -480,7 +580,8 @@ table_snapshot hopscotch_map::snapshot() const {
                                  cudaMemcpyDeviceToHost));
   GPU500_CUDA_CHECK(cudaMemcpy2D(s.values.data(), sizeof(value_type), P->values, pitch, sizeof(value_type),
                                  P->slots(), cudaMemcpyDeviceToHost));
-  GPU500_CUDA_CHECK(cudaMemcpy(s.meta.data(), P->meta, P->slots() * sizeof(std::uint64_t), cudaMemcpyDeviceToHost));
+  GPU500_CUDA_CHECK(cudaMemcpy2D(s.meta.data(), sizeof(std::uint64_t), P->meta, P->meta_stride() * sizeof(std::uint64_t),
+                                 sizeof(std::uint64_t), P->slots(), cudaMemcpyDeviceToHost));
   return s;
 }
 

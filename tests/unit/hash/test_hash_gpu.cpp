@@ -35,6 +35,8 @@ struct variant {
   find_mode find;
   bool precheck;
   slot_layout layout = slot_layout::split;
+  bool static_stride = true;
+  int min_blocks = 0;
 };
 std::string name_of(const variant& v) {
   std::string n = "t";
@@ -42,6 +44,9 @@ std::string name_of(const variant& v) {
   n.append(v.find == find_mode::bitmap ? "_bitmap" : "_window");
   if (!v.precheck) n.append("_noprecheck");
   if (v.layout == slot_layout::interleaved) n.append("_aos");
+  if (v.layout == slot_layout::record) n.append("_rec");
+  if (!v.static_stride) n.append("_rs");
+  if (v.min_blocks) n.append("_b" + std::to_string(v.min_blocks));
   return n;
 }
 hopscotch_options options_of(const variant& v) {
@@ -50,6 +55,8 @@ hopscotch_options options_of(const variant& v) {
   o.find = v.find;
   o.precheck = v.precheck;
   o.layout = v.layout;
+  o.static_stride = v.static_stride;
+  o.min_blocks = v.min_blocks;
   return o;
 }
 
@@ -190,5 +197,14 @@ INSTANTIATE_TEST_SUITE_P(Variants, Glht,
                                            variant{8, find_mode::bitmap, true}, variant{1, find_mode::bitmap, true},
                                            variant{1, find_mode::window, false}, variant{4, find_mode::window, false},
                                            variant{1, find_mode::bitmap, true, slot_layout::interleaved},
-                                           variant{32, find_mode::window, true, slot_layout::interleaved}),
+                                           variant{32, find_mode::window, true, slot_layout::interleaved},
+                                           variant{1, find_mode::bitmap, false, slot_layout::interleaved},
+                                           variant{1, find_mode::bitmap, true, slot_layout::interleaved, false},
+                                           variant{1, find_mode::bitmap, false, slot_layout::interleaved, true, 8},
+                                           variant{32, find_mode::window, false, slot_layout::split, false},
+                                           variant{1, find_mode::bitmap, false, slot_layout::record},
+                                           variant{1, find_mode::bitmap, true, slot_layout::record},
+                                           variant{1, find_mode::bitmap, false, slot_layout::record, false},
+                                           variant{32, find_mode::window, true, slot_layout::record},
+                                           variant{8, find_mode::bitmap, false, slot_layout::record}),
                          [](const auto& info) { return name_of(info.param); });

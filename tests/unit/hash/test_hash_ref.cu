@@ -69,13 +69,14 @@ __global__ void user_erase(hopscotch_view v, const key_type* keys, int n, std::u
 
 /// One kernel, two roles: tiles with even index write (erase a key of `churn_out`, insert one of
 /// `churn_in`: displacement at high load), odd tiles look up `stable` keys over and over. A key
-/// of `stable` is present throughout, so every look-up must hit with its value.
-template <int G>
+/// of `stable` is present throughout, so every look-up must hit with its value. S: the slot stride
+/// as hopscotch_ref takes it (0: read from the view).
+template <int G, int S = 0>
 __global__ void churn_while_finding(hopscotch_view v, const key_type* churn_out, const key_type* churn_in, int nchurn,
                                     const key_type* stable, int nstable, int rounds, unsigned long long* misses,
                                     unsigned long long* wrong, insert_status* st) {
   const tile<G> t;
-  const hopscotch_ref<G> ref(v);
+  const hopscotch_ref<G, S> ref(v);
   const int tid = static_cast<int>((blockIdx.x * blockDim.x + threadIdx.x) / G);
   const int ntiles = static_cast<int>(gridDim.x * blockDim.x / G);
   if (tid % 2 == 0) {
@@ -142,13 +143,15 @@ void device_api_roundtrip(const hopscotch_options& o) {
   cudaFree(df);
 }
 
-template <int G>
-void finds_never_miss_during_displacement(find_mode mode, slot_layout layout = slot_layout::split) {
+template <int G, int S = 0>
+void finds_never_miss_during_displacement(find_mode mode, slot_layout layout = slot_layout::split,
+                                          bool precheck = true) {
   const index_t n = 1 << 13;
   hopscotch_options o;
   o.tile = G;
   o.find = mode;
   o.layout = layout;
+  o.precheck = precheck;
   hopscotch_map t(n, o);
   // 0.72 stable + 0.10 churn-out present; churn replaces the 0.10 by new keys (load stays ~0.82,
   // so inserts keep hopping holes back through the stable keys' neighbourhoods).
@@ -170,7 +173,7 @@ void finds_never_miss_during_displacement(find_mode mode, slot_layout layout = s
   CUDA_OK(cudaMemset(counters, 0, 2 * sizeof(unsigned long long)));
   insert_status* dst = nullptr;
   CUDA_OK(cudaMalloc(&dst, nc * sizeof(insert_status)));
-  churn_while_finding<G><<<264, 256>>>(t.view(), dout, din, static_cast<int>(nc), ds, static_cast<int>(ns), 4,
+  churn_while_finding<G, S><<<264, 256>>>(t.view(), dout, din, static_cast<int>(nc), ds, static_cast<int>(ns), 4,
                                        counters, counters + 1, dst);
   CUDA_OK(cudaDeviceSynchronize());
   const auto c = to_host(counters, 2);
@@ -225,6 +228,16 @@ TEST(GlhtDeviceApi, UserKernelsThreadPerOpInterleavedSlots) {
   device_api_roundtrip<1>(o);
 }
 
+TEST(GlhtDeviceApi, UserKernelsRecords) {
+  SKIP_WITHOUT_GPU();
+  hopscotch_options o;
+  o.layout = slot_layout::record;
+  device_api_roundtrip<32>(o);
+  o.tile = 1;
+  o.find = find_mode::bitmap;
+  device_api_roundtrip<1>(o);
+}
+
 TEST(GlhtDeviceApi, FindsNeverMissDuringDisplacementWarp) {
   SKIP_WITHOUT_GPU();
   finds_never_miss_during_displacement<32>(find_mode::window);
@@ -236,6 +249,23 @@ TEST(GlhtDeviceApi, FindsNeverMissDuringDisplacementThreadBitmap) {
 TEST(GlhtDeviceApi, FindsNeverMissDuringDisplacementThreadBitmapInterleaved) {
   SKIP_WITHOUT_GPU();
   finds_never_miss_during_displacement<1>(find_mode::bitmap, slot_layout::interleaved);
+}
+TEST(GlhtDeviceApi, FindsNeverMissDuringDisplacementThreadNoPrecheck) {
+  SKIP_WITHOUT_GPU();
+  finds_never_miss_during_displacement<1, 2>(find_mode::bitmap, slot_layout::interleaved, false);
+}
+TEST(GlhtDeviceApi, FindsNeverMissDuringDisplacementThreadRecords) {
+  SKIP_WITHOUT_GPU();
+  finds_never_miss_during_displacement<1, 4>(find_mode::bitmap, slot_layout::record, false);
+  finds_never_miss_during_displacement<1, 0>(find_mode::bitmap, slot_layout::record, true);
+}
+TEST(GlhtDeviceApi, FindsNeverMissDuringDisplacementWarpRecords) {
+  SKIP_WITHOUT_GPU();
+  finds_never_miss_during_displacement<32, 4>(find_mode::window, slot_layout::record, true);
+}
+TEST(GlhtDeviceApi, FindsNeverMissDuringDisplacementWarpNoPrecheck) {
+  SKIP_WITHOUT_GPU();
+  finds_never_miss_during_displacement<32, 1>(find_mode::window, slot_layout::split, false);
 }
 
 // The async API never grows: a full table reports no_room per key and keeps what it accepted.
