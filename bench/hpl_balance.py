@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Balance-point analysis of an HPL --timing file (paper 003): per iteration, the GPU's update
-time against the CPU's panel time. The balance point is the first iteration from which the GPU
+time against the CPU's panel time (with --gpu-panel: the time until the GPU panel's pivots
+reached the host). The balance point is the first iteration from which the GPU
 idles (gap > 1 ms) in every later iteration, i.e. where the panel stops hiding behind the update.
 Prints a table (every 10th iteration), the balance point, the share of the flops before it,
 and the GPU idle time; writes a PNG next to the input when matplotlib is available."""
@@ -17,7 +18,7 @@ balance = None
 for i, r in enumerate(it):
     if i % 10 == 0 or i == len(it) - 1:
         print(f"{r['k']:>8} {r['update_s']:>10.4f} {r['panel_s']:>10.4f} {r.get('host_wait_s', 0):>10.4f} {r.get('gpu_gap_s', 0):>10.4f}")
-for i in range(len(it) - 1):
+for i in range(len(it) - 2):  # (an empty run of iterations is no balance point)
     if all(r.get("gpu_gap_s", 0) > 1e-3 for r in it[i:-2]):
         balance = i
         break
@@ -51,7 +52,7 @@ try:
     import matplotlib.pyplot as plt
     ks = [r["k"] for r in it]
     plt.plot(ks, [r["update_s"] for r in it], label="GPU update")
-    plt.plot(ks, [r["panel_s"] for r in it], label="CPU panel")
+    plt.plot(ks, [r["panel_s"] for r in it], label="panel (CPU; GPU panel: until its pivots)")
     plt.plot(ks, [r.get("gpu_gap_s", 0) for r in it], label="GPU idle gap")
     plt.xlabel("panel column k"); plt.ylabel("seconds"); plt.legend(); plt.title(f"HPL N={n} balance point")
     plt.savefig(path.replace(".json", ".png"), dpi=100)

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# HPL on the GPU machine: a short run of bench/hpl-gpu.sh (HPL_N, default 40000) with its DGEMM
+# HPL on the GPU machine: a short run of bench/hpl-gpu.sh (HPL_N, default 40000; HPL_NB, HPL_FLAGS) with its DGEMM
 # and cuSOLVER baselines; table rows "hpl|what|figure".
 set -uo pipefail
 BUILD=$1 OUT=$2 TABLE=$3
 N=${HPL_N:-40000}
 NB=${HPL_NB:-384}
 cd "$(dirname "$0")/../.."
-bash bench/hpl-gpu.sh "$BUILD" "$OUT" "$N" "$NB"
+# HPL_FLAGS: extra gpu500 hpl flags, e.g. the best measured on the H100 (docs/hpl.md):
+# HPL_NB=768 HPL_FLAGS="--gpu-panel 1000000 --tail-getrf 32768"
+# shellcheck disable=SC2086
+bash bench/hpl-gpu.sh "$BUILD" "$OUT" "$N" "$NB" ${HPL_FLAGS:-}
 rc=$?
 python3 - "$OUT/hpl-gpu.json" "$TABLE" <<'PY'
 import json, sys
