@@ -30,6 +30,13 @@
 //    inside one single-CTA kernel (edge-balanced: a block scan of the frontier's degrees, each
 //    thread finds the owner of its arcs by binary search) with no host round trip, so
 //    long-diameter graphs cost a few microseconds per level instead of launches and a sync.
+//  - launch shape (not a technique of the papers; --no-fused to compare): the top-down class kernels
+//    0..2 of a level run as one launch whose blocks are dealt round-robin to the classes (one launch
+//    instead of three plus stream fork/join events); the grid queue, which needs its own prefix
+//    sum, runs beside it on a second stream, and the two bottom-up classes keep a kernel each on two
+//    streams. The frontier hubs of the cache are counted as a seventh class and written by the write
+//    pass at scanned positions (--hub-list-atomic: the count pass appends them with an atomic per
+//    warp step, as before); the count pass sums its totals per block before the global atomics.
 #pragma once
 
 #include <cstdint>
@@ -55,6 +62,8 @@ struct options {
   bool no_device_loop = false;  ///< every level from the host
   bool no_bitmap = false;       ///< bottom-up tests neighbours in the status array, not a visited bitmap
   bool gamma_only = false;      ///< HC switches on gamma alone (default: gamma or Beamer's arc test)
+  bool no_fused = false;        ///< top-down: each degree class its own kernel and stream (default: one launch)
+  bool hub_list_atomic = false; ///< hub list appended by the count pass (default: written by the write pass)
   int hub_threshold = 100;      ///< gamma's hub degree
   int priority_degree = 100;    ///< degree of the vertices put in the shared-memory cache
   double gamma = 0.30;  ///< top-down -> bottom-up when hubs in frontier / all hubs > gamma

@@ -11,6 +11,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
 #include <cub/block/block_scan.cuh>
 #include <cub/device/device_scan.cuh>
 #include <limits>
@@ -36,6 +38,8 @@ struct bfs_policy {
   static constexpr int loop_block = 1024;   ///< the single-CTA device loop
   static constexpr int cache_bytes = 16384; ///< shared-memory hub cache per CTA
   static constexpr int classes = 6;         ///< frontier by degree (0..3), unvisited (4: < 32, 5: >= 32)
+  static constexpr int hub_slot = 6;        ///< counted with the classes: frontier hubs for the bottom-up cache
+  static constexpr int slots = 7;           ///< per-warp counts of one generation pass
   static constexpr int bu_unroll = 4;       ///< bottom-up: arcs (thread) / 32-arc rounds (warp) loaded at once
   static constexpr index_t small_max = 32, middle_max = 256;  ///< (the CTA/grid boundary is an option)
 };
@@ -44,7 +48,14 @@ struct bfs_policy {
 struct gen_totals {
   ull cls[bfs_policy::classes];
   ull nf, mf, fh;      ///< frontier vertices, their arcs, their hubs
-  ull hub_count;       ///< entries appended to the hub list (may exceed its capacity)
+  ull hub_count;       ///< frontier key vertices (degree >= priority_degree); the list keeps the first hub_cap
+};
+
+/// How the generation passes build the list of frontier hubs for the bottom-up cache.
+enum class hub_mode : int {
+  none = 0,
+  atomic = 1,  ///< the count pass appends them (one atomic per warp step; BL, which has no write pass)
+  scanned = 2  ///< counted as a seventh class and written by the write pass at scanned positions
 };
 
 /// What a generation pass reads: vertex ids [0, count) (list == nullptr) or list[0, count).
@@ -66,6 +77,9 @@ struct gen_params {
   index_t extreme;        ///< degree above which a frontier vertex goes to the grid queue
   index_t warps;          ///< warps of the generation grid
   index_t tile;           ///< items per warp (multiple of 32)
+  hub_mode hubs;          ///< how the hub list is built
+  V* hub_list;            ///< its entries (capacity hub_cap)
+  index_t hub_cap;
 };
 
 __device__ __forceinline__ int frontier_class(index_t d, bool wb, index_t extreme) {
@@ -136,78 +150,108 @@ __device__ __forceinline__ void for_each_item(const gen_params<V>& p, index_t wa
   }
 }
 
-/// Count pass: per-warp class counts of a contiguous tile, frontier statistics, hub list.
+/// Count pass: per-warp class counts of a contiguous tile (and of the frontier hubs), frontier
+/// statistics summed per block before the global atomics (one set per block, not per warp: the
+/// totals are a handful of hot addresses); in hub_mode::atomic also the hub list.
 template <class V>
-__global__ void gen_count_kernel(gen_params<V> p, index_t* counts, gen_totals* tot, V* hub_list, int hub_cap) {
+__global__ void gen_count_kernel(gen_params<V> p, index_t* counts, gen_totals* tot) {
+  constexpr int S = bfs_policy::slots;
+  __shared__ ull block_tot[S + 3];
+  if (threadIdx.x < S + 3) block_tot[threadIdx.x] = 0;
+  __syncthreads();
   const index_t warp = (static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
   const int lane = threadIdx.x & 31;
-  if (warp >= p.warps) return;
-  // Per-lane counts (no votes per item), summed over the warp once at the end.
-  unsigned c[bfs_policy::classes] = {0, 0, 0, 0, 0, 0};
-  unsigned nf = 0, fh = 0;
-  ull mf = 0;
-  for_each_item(p, warp, lane, [&](V v, int k, index_t deg) {
+  if (warp < p.warps) {  // warp-uniform
+    // Per-lane counts (no votes per item), summed over the warp once at the end.
+    unsigned c[S] = {0, 0, 0, 0, 0, 0, 0};
+    unsigned nf = 0, fh = 0;
+    ull mf = 0;
+    for_each_item(p, warp, lane, [&](V v, int k, index_t deg) {
 #pragma unroll
-    for (int q = 0; q < bfs_policy::classes; ++q) c[q] += k == q;
-    const bool front = k >= 0 && k < 4;
-    if (front) {
-      ++nf;
-      mf += static_cast<ull>(deg);
-      fh += deg >= p.hub_threshold;
-    }
-    // Hub list for the bottom-up cache: one atomic per warp, none once the list is full.
-    if (hub_list) {  // uniform
+      for (int q = 0; q < bfs_policy::classes; ++q) c[q] += k == q;
+      const bool front = k >= 0 && k < 4;
       const bool cand = front && deg >= p.priority_degree;
-      const unsigned cm = __ballot_sync(0xffffffffu, cand);
-      if (cm) {
-        ull at = 0;
-        if (lane == 0)
-          at = *reinterpret_cast<volatile ull*>(&tot->hub_count) < static_cast<ull>(hub_cap)
-                   ? atomicAdd(&tot->hub_count, static_cast<ull>(__popc(cm)))
-                   : static_cast<ull>(hub_cap);
-        at = __shfl_sync(0xffffffffu, at, 0) + __popc(cm & ((1u << lane) - 1u));
-        if (cand && at < static_cast<ull>(hub_cap)) hub_list[at] = v;
+      if (front) {
+        ++nf;
+        mf += static_cast<ull>(deg);
+        fh += deg >= p.hub_threshold;
+      }
+      c[bfs_policy::hub_slot] += cand;
+      if (p.hubs == hub_mode::atomic) {  // uniform: one atomic per warp step, none once the list is full
+        const unsigned cm = __ballot_sync(0xffffffffu, cand);
+        if (cm) {
+          ull at = 0;
+          if (lane == 0)
+            at = *reinterpret_cast<volatile ull*>(&tot->hub_count) < static_cast<ull>(p.hub_cap)
+                     ? atomicAdd(&tot->hub_count, static_cast<ull>(__popc(cm)))
+                     : static_cast<ull>(p.hub_cap);
+          at = __shfl_sync(0xffffffffu, at, 0) + __popc(cm & ((1u << lane) - 1u));
+          if (cand && at < static_cast<ull>(p.hub_cap)) p.hub_list[at] = v;
+        }
+      }
+    });
+    for (int o = 16; o > 0; o >>= 1) {
+      nf += __shfl_down_sync(0xffffffffu, nf, o);
+      mf += __shfl_down_sync(0xffffffffu, mf, o);
+      fh += __shfl_down_sync(0xffffffffu, fh, o);
+#pragma unroll
+      for (int q = 0; q < S; ++q) c[q] += __shfl_down_sync(0xffffffffu, c[q], o);
+    }
+    if (lane == 0) {
+#pragma unroll
+      for (int q = 0; q < S; ++q) {
+        counts[q * p.warps + warp] = c[q];
+        if (c[q]) atomicAdd(&block_tot[q], static_cast<ull>(c[q]));
+      }
+      if (nf) {
+        atomicAdd(&block_tot[S], static_cast<ull>(nf));
+        atomicAdd(&block_tot[S + 1], mf);
+        atomicAdd(&block_tot[S + 2], static_cast<ull>(fh));
       }
     }
-  });
-  for (int o = 16; o > 0; o >>= 1) {
-    nf += __shfl_down_sync(0xffffffffu, nf, o);
-    mf += __shfl_down_sync(0xffffffffu, mf, o);
-    fh += __shfl_down_sync(0xffffffffu, fh, o);
-#pragma unroll
-    for (int q = 0; q < bfs_policy::classes; ++q) c[q] += __shfl_down_sync(0xffffffffu, c[q], o);
   }
-  if (lane == 0) {
-#pragma unroll
-    for (int q = 0; q < bfs_policy::classes; ++q) {
-      counts[q * p.warps + warp] = c[q];
-      if (c[q]) atomicAdd(&tot->cls[q], static_cast<ull>(c[q]));
-    }
-    if (nf) {
-      atomicAdd(&tot->nf, static_cast<ull>(nf));
-      atomicAdd(&tot->mf, mf);
-      atomicAdd(&tot->fh, static_cast<ull>(fh));
+  __syncthreads();
+  if (threadIdx.x < S + 3) {
+    const ull x = block_tot[threadIdx.x];
+    const int i = threadIdx.x;
+    if (x) {
+      if (i < bfs_policy::classes)
+        atomicAdd(&tot->cls[i], x);
+      else if (i == bfs_policy::hub_slot) {
+        if (p.hubs == hub_mode::scanned) atomicAdd(&tot->hub_count, x);
+      } else
+        atomicAdd(i == S ? &tot->nf : i == S + 1 ? &tot->mf : &tot->fh, x);
     }
   }
 }
 
-/// Write pass: the same tiles; each item goes to its warp's offset + its rank (ballot prefix).
+/// Write pass: the same tiles; each item goes to its warp's offset + its rank (ballot prefix). With
+/// the hub slot in `want` (hub_mode::scanned), frontier hubs also go to the hub list, the first
+/// hub_cap of them, at positions from the same scan (no atomics).
 template <class V>
 __global__ void gen_write_kernel(gen_params<V> p, const index_t* offsets_scanned, unsigned want, V* out) {
   const index_t warp = (static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
   const int lane = threadIdx.x & 31;
   if (warp >= p.warps) return;
-  index_t pos[bfs_policy::classes];
+  index_t pos[bfs_policy::slots];
 #pragma unroll
-  for (int q = 0; q < bfs_policy::classes; ++q) pos[q] = offsets_scanned[q * p.warps + warp];
+  for (int q = 0; q < bfs_policy::slots; ++q) pos[q] = offsets_scanned[q * p.warps + warp];
+  pos[bfs_policy::hub_slot] -= offsets_scanned[bfs_policy::hub_slot * p.warps];  // list positions from 0
   const unsigned lt = (1u << lane) - 1u;
-  for_each_item(p, warp, lane, [&](V v, int k, index_t) {
+  for_each_item(p, warp, lane, [&](V v, int k, index_t deg) {
 #pragma unroll
     for (int q = 0; q < bfs_policy::classes; ++q) {
       if (!((want >> q) & 1u)) continue;  // uniform: only the wanted classes need positions
       const unsigned m = __ballot_sync(0xffffffffu, k == q);
       if (k == q) out[pos[q] + __popc(m & lt)] = v;
       pos[q] += __popc(m);
+    }
+    if ((want >> bfs_policy::hub_slot) & 1u) {
+      const bool cand = k >= 0 && k < 4 && deg >= p.priority_degree;
+      const unsigned m = __ballot_sync(0xffffffffu, cand);
+      const index_t at = pos[bfs_policy::hub_slot] + __popc(m & lt);
+      if (cand && at < p.hub_cap) p.hub_list[at] = v;
+      pos[bfs_policy::hub_slot] += __popc(m);
     }
   });
 }
@@ -226,11 +270,15 @@ __device__ __forceinline__ void visit(const csr_view<V>& g, std::int32_t* depth,
   }
 }
 
+// Each class has a body over its share of the launch (block b of nb) so that a kernel of its own
+// and the fused top-down kernel (classes 0..2 in one launch, blocks dealt by class) run the same
+// code. Bottom-up keeps a kernel per class on two streams: one kernel holding both bodies ran at
+// 147 us where the pair overlapped in ~85 us (SCALE 22, level 2 on an H100).
+
 template <class V>
-__global__ void td_thread_kernel(csr_view<V> g, const V* q, index_t qn, std::int32_t* depth, V* parent,
-                                 std::int32_t next) {
-  for (index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < qn;
-       i += static_cast<index_t>(gridDim.x) * blockDim.x) {
+__device__ __forceinline__ void td_thread_body(const csr_view<V>& g, const V* q, index_t qn, std::int32_t* depth,
+                                               V* parent, std::int32_t next, index_t b, index_t nb) {
+  for (index_t i = b * blockDim.x + threadIdx.x; i < qn; i += nb * blockDim.x) {
     const V u = q[i];
     for (index_t e = g.offsets[u], end = g.offsets[static_cast<index_t>(u) + 1]; e < end; ++e)
       visit(g, depth, parent, u, e, next);
@@ -238,11 +286,11 @@ __global__ void td_thread_kernel(csr_view<V> g, const V* q, index_t qn, std::int
 }
 
 template <class V>
-__global__ void td_warp_kernel(csr_view<V> g, const V* q, index_t qn, std::int32_t* depth, V* parent,
-                               std::int32_t next) {
+__device__ __forceinline__ void td_warp_body(const csr_view<V>& g, const V* q, index_t qn, std::int32_t* depth,
+                                             V* parent, std::int32_t next, index_t b, index_t nb) {
   const int lane = threadIdx.x & 31;
-  const index_t warps = (static_cast<index_t>(gridDim.x) * blockDim.x) >> 5;
-  for (index_t i = (static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5; i < qn; i += warps) {
+  const index_t warps = (nb * blockDim.x) >> 5;
+  for (index_t i = (b * blockDim.x + threadIdx.x) >> 5; i < qn; i += warps) {
     const V u = q[i];
     for (index_t e = g.offsets[u] + lane, end = g.offsets[static_cast<index_t>(u) + 1]; e < end; e += 32)
       visit(g, depth, parent, u, e, next);
@@ -251,15 +299,82 @@ __global__ void td_warp_kernel(csr_view<V> g, const V* q, index_t qn, std::int32
 
 /// One CTA per queued vertex (q == nullptr: BL, every vertex of [0, n) whose depth is L).
 template <class V>
-__global__ void td_cta_kernel(csr_view<V> g, const V* q, index_t qn, std::int32_t* depth, V* parent,
-                              std::int32_t next) {
-  for (index_t i = blockIdx.x; i < qn; i += gridDim.x) {
+__device__ __forceinline__ void td_cta_body(const csr_view<V>& g, const V* q, index_t qn, std::int32_t* depth,
+                                            V* parent, std::int32_t next, index_t b, index_t nb) {
+  for (index_t i = b; i < qn; i += nb) {
     const V u = q ? q[i] : static_cast<V>(i);
     if (!q && depth[u] != next - 1) continue;  // uniform: a frontier vertex's depth does not change
     for (index_t e = g.offsets[u] + threadIdx.x, end = g.offsets[static_cast<index_t>(u) + 1]; e < end;
          e += blockDim.x)
       visit(g, depth, parent, u, e, next);
   }
+}
+
+template <class V>
+__global__ void td_thread_kernel(csr_view<V> g, const V* q, index_t qn, std::int32_t* depth, V* parent,
+                                 std::int32_t next) {
+  td_thread_body(g, q, qn, depth, parent, next, blockIdx.x, gridDim.x);
+}
+
+template <class V>
+__global__ void td_warp_kernel(csr_view<V> g, const V* q, index_t qn, std::int32_t* depth, V* parent,
+                               std::int32_t next) {
+  td_warp_body(g, q, qn, depth, parent, next, blockIdx.x, gridDim.x);
+}
+
+template <class V>
+__global__ void td_cta_kernel(csr_view<V> g, const V* q, index_t qn, std::int32_t* depth, V* parent,
+                              std::int32_t next) {
+  td_cta_body(g, q, qn, depth, parent, next, blockIdx.x, gridDim.x);
+}
+
+/// Blocks of each class in a fused class launch. Blocks are dealt round-robin over the classes that
+/// still have blocks, so every class runs from the first wave on (as on separate streams); a class
+/// given blocks in sequence would wait for the one before it whenever their grids fill the GPU.
+struct class_blocks {
+  unsigned b[3] = {0, 0, 0};
+  [[nodiscard]] unsigned total() const { return b[0] + b[1] + b[2]; }
+};
+
+/// Class of launch block `blk` and its index `idx` among that class's blocks.
+__device__ __forceinline__ int class_of_block(const class_blocks& cb, index_t blk, index_t& idx) {
+  index_t left[3] = {cb.b[0], cb.b[1], cb.b[2]};
+  index_t base = 0;  // blocks each remaining class received in earlier rounds
+  for (int round = 0; round < 3; ++round) {
+    int k = 0;
+    index_t m = 0;
+    for (int c = 0; c < 3; ++c)
+      if (left[c] > 0) {
+        ++k;
+        m = (m == 0 || left[c] < m) ? left[c] : m;
+      }
+    if (k == 0) break;
+    if (blk < k * m) {
+      int j = static_cast<int>(blk % k);
+      idx = base + blk / k;
+      for (int c = 0; c < 3; ++c)
+        if (left[c] > 0 && j-- == 0) return c;
+    }
+    blk -= k * m;
+    base += m;
+    for (int c = 0; c < 3; ++c) left[c] = left[c] > 0 ? left[c] - m : 0;
+  }
+  idx = 0;
+  return -1;  // not reached: blk < total()
+}
+
+/// Top-down classes 0..2 (queue q = thread class, then warp class, then CTA class) in one launch.
+template <class V>
+__global__ void td_fused_kernel(csr_view<V> g, const V* q, index_t n0, index_t n1, index_t n2, class_blocks cb,
+                                std::int32_t* depth, V* parent, std::int32_t next) {
+  index_t b = 0;
+  const int c = class_of_block(cb, blockIdx.x, b);
+  if (c == 0)
+    td_thread_body(g, q, n0, depth, parent, next, b, cb.b[0]);
+  else if (c == 1)
+    td_warp_body(g, q + n0, n1, depth, parent, next, b, cb.b[1]);
+  else if (c == 2)
+    td_cta_body(g, q + n0 + n1, n2, depth, parent, next, b, cb.b[2]);
 }
 
 /// The grid queue: pref[i] = arcs of the queue's vertices before i (pref[0] = 0).
@@ -385,11 +500,9 @@ __global__ void visited_bits_kernel(const std::int32_t* depth, index_t n, std::u
 }
 
 template <class V, bool Cache>
-__global__ void bu_thread_kernel(bu_params<V> p, const V* q, index_t qn) {
-  __shared__ V table[cache_slots<V>];
-  if constexpr (Cache) load_cache(p, table);
-  for (index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < qn;
-       i += static_cast<index_t>(gridDim.x) * blockDim.x) {
+__device__ __forceinline__ void bu_thread_body(const bu_params<V>& p, const V* table, const V* q, index_t qn,
+                                               index_t b, index_t nb) {
+  for (index_t i = b * blockDim.x + threadIdx.x; i < qn; i += nb * blockDim.x) {
     const V v = q[i];
     const index_t end = p.g.offsets[static_cast<index_t>(v) + 1];
     // bu_unroll arcs per step, their loads issued together (a row is a chain of dependent loads
@@ -417,12 +530,11 @@ __global__ void bu_thread_kernel(bu_params<V> p, const V* q, index_t qn) {
 }
 
 template <class V, bool Cache>
-__global__ void bu_warp_kernel(bu_params<V> p, const V* q, index_t qn) {
-  __shared__ V table[cache_slots<V>];
-  if constexpr (Cache) load_cache(p, table);
+__device__ __forceinline__ void bu_warp_body(const bu_params<V>& p, const V* table, const V* q, index_t qn,
+                                             index_t b, index_t nb) {
   const int lane = threadIdx.x & 31;
-  const index_t warps = (static_cast<index_t>(gridDim.x) * blockDim.x) >> 5;
-  for (index_t i = (static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5; i < qn; i += warps) {
+  const index_t warps = (nb * blockDim.x) >> 5;
+  for (index_t i = (b * blockDim.x + threadIdx.x) >> 5; i < qn; i += warps) {
     const V v = q[i];
     const index_t begin = p.g.offsets[v], end = p.g.offsets[static_cast<index_t>(v) + 1];
     // The first 32 arcs (most rows hit there: hubs first), then bu_unroll x 32 arcs per step with
@@ -492,6 +604,20 @@ __global__ void bu_cta_kernel(bu_params<V> p, const V* q, index_t qn) {
   }
 }
 
+template <class V, bool Cache>
+__global__ void bu_thread_kernel(bu_params<V> p, const V* q, index_t qn) {
+  __shared__ V table[cache_slots<V>];
+  if constexpr (Cache) load_cache(p, table);
+  bu_thread_body<V, Cache>(p, table, q, qn, blockIdx.x, gridDim.x);
+}
+
+template <class V, bool Cache>
+__global__ void bu_warp_kernel(bu_params<V> p, const V* q, index_t qn) {
+  __shared__ V table[cache_slots<V>];
+  if constexpr (Cache) load_cache(p, table);
+  bu_warp_body<V, Cache>(p, table, q, qn, blockIdx.x, gridDim.x);
+}
+
 // ---------------------------------------------------------------------------------------------
 // The device loop: top-down levels of a small frontier inside one CTA, no host round trip. Claims
 // use atomicCAS so that the next queue has no duplicates (the frontier is small; atomics are cheap
@@ -539,8 +665,15 @@ __global__ void __launch_bounds__(bfs_policy::loop_block)
       const V v = g.columns[start[j] + static_cast<index_t>(k - pref[j])];
       if (depth[v] == -1 && atomicCAS(depth + v, -1, level + 1) == -1) {
         parent[v] = from[j];
-        nxt[atomicAdd(&next_n, 1ull)] = v;
-        atomicAdd(&next_m, static_cast<ull>(g.offsets[static_cast<index_t>(v) + 1] - g.offsets[v]));
+        // One shared atomic per group of discovering lanes, not per discovery: a level that finds
+        // thousands of vertices serialised on next_n / next_m for hundreds of microseconds.
+        const auto grp = cooperative_groups::coalesced_threads();
+        ull at = 0;
+        if (grp.thread_rank() == 0) at = atomicAdd(&next_n, static_cast<ull>(grp.size()));
+        nxt[grp.shfl(at, 0) + grp.thread_rank()] = v;
+        const ull dm = cooperative_groups::reduce(
+            grp, static_cast<ull>(g.offsets[static_cast<index_t>(v) + 1] - g.offsets[v]), cooperative_groups::plus<ull>());
+        if (grp.thread_rank() == 0) atomicAdd(&next_m, dm);
       }
     }
     __syncthreads();
@@ -612,6 +745,9 @@ void add_options(cli::parser& p, options& o, bool* also_off) {
   p.option("--priority-degree", o.priority_degree, "CUDA BFS: degree of the cached key vertices (default 100)");
   p.option("--gamma", o.gamma, "CUDA BFS: switch to bottom-up when this fraction of hubs is in the frontier (0.30)");
   p.flag("--gamma-only", o.gamma_only, "CUDA BFS with HC: switch on gamma alone (no arc-count safety net)");
+  p.flag("--no-fused", o.no_fused, "CUDA BFS: top-down degree classes each their own kernel and stream (default: one launch)");
+  p.flag("--hub-list-atomic", o.hub_list_atomic,
+         "CUDA BFS: the count pass appends the cache's hubs with atomics (default: the write pass, scanned)");
   p.option("--alpha", o.alpha, "CUDA BFS without HC: Beamer's alpha (14)");
   p.option("--extreme-degree", o.extreme_degree,
            "CUDA BFS: degree above which a frontier vertex goes to the grid queue (4096; the paper's 65536)");
@@ -626,6 +762,8 @@ std::string describe(const options& o) {
   if (o.hub_cache()) s += "+cache";
   if (o.device_loop()) s += "+loop";
   if (o.bitmap()) s += "+bitmap";
+  if (o.wb() && o.no_fused) s += "+unfused";
+  if (o.hub_cache() && o.ts() && o.hub_list_atomic) s += "+hubatomic";
   return s;
 }
 
@@ -691,6 +829,9 @@ struct engine<V>::impl {
     p.hub_threshold = o.hub_threshold;
     p.priority_degree = o.priority_degree;
     p.extreme = o.extreme_degree;
+    p.hubs = !o.hub_cache() ? hub_mode::none : (o.hub_list_atomic || !o.ts()) ? hub_mode::atomic : hub_mode::scanned;
+    p.hub_list = hub_list.data();
+    p.hub_cap = static_cast<index_t>(hub_list.size());
     // As many warps as give each at least one full step (small lists: one block, a short scan),
     // at most the full generation grid.
     const index_t step = 32 * gen_unroll;
@@ -700,20 +841,20 @@ struct engine<V>::impl {
     if (p.tile == 0) p.tile = 32;
     last = p;
     GPU500_CUDA_CHECK(cudaMemsetAsync(tot.data(), 0, sizeof(gen_totals), st[0]));
-    gen_count_kernel<V><<<gen_blocks(p), bfs_policy::block, 0, st[0]>>>(p, counts.data(), tot.data(),
-                                                                   o.hub_cache() ? hub_list.data() : nullptr,
-                                                                   static_cast<int>(hub_list.size()));
+    gen_count_kernel<V><<<gen_blocks(p), bfs_policy::block, 0, st[0]>>>(p, counts.data(), tot.data());
     GPU500_CUDA_CHECK_LAUNCH();
     GPU500_CUDA_CHECK(cudaMemcpyAsync(h_tot, tot.data(), sizeof(gen_totals), cudaMemcpyDeviceToHost, st[0]));
     GPU500_CUDA_CHECK(cudaStreamSynchronize(st[0]));
     return *h_tot;
   }
 
-  /// Write pass of the last count pass: classes in `want` go to out (class-major).
-  void write_pass(unsigned want, V* out) {
+  /// Write pass of the last count pass: classes in `want` go to out (class-major); with `hubs` the
+  /// frontier hubs also go to the hub list (hub_mode::scanned).
+  void write_pass(unsigned want, V* out, bool hubs = false) {
+    if (hubs && last.hubs == hub_mode::scanned) want |= 1u << bfs_policy::hub_slot;
     std::size_t bytes = scan_temp.size();
     GPU500_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scan_temp.data(), bytes, counts.data(), scanned.data(),
-                                                    last.warps * bfs_policy::classes, st[0]));
+                                                    last.warps * bfs_policy::slots, st[0]));
     gen_write_kernel<V><<<gen_blocks(last), bfs_policy::block, 0, st[0]>>>(last, scanned.data(), want, out);
     GPU500_CUDA_CHECK_LAUNCH();
   }
@@ -754,6 +895,22 @@ struct engine<V>::impl {
     }
     const index_t n0 = static_cast<index_t>(t.cls[0]), n1 = static_cast<index_t>(t.cls[1]),
                   n2 = static_cast<index_t>(t.cls[2]), n3 = static_cast<index_t>(t.cls[3]);
+    if (!o.no_fused) {  // classes 0..2 in one launch, the grid queue beside it on a second stream
+      const int ways = n3 ? 2 : 1;
+      fork_streams(ways);
+      class_blocks cb;
+      cb.b[0] = n0 ? blocks_for(n0) : 0;
+      cb.b[1] = n1 ? blocks_for(n1 * 32) : 0;
+      cb.b[2] = n2 ? blocks_for(n2 * bfs_policy::block) : 0;
+      if (cb.total()) {
+        td_fused_kernel<V><<<cb.total(), bfs_policy::block, 0, st[0]>>>(g, q, n0, n1, n2, cb, depth.data(),
+                                                                         parent.data(), next);
+        GPU500_CUDA_CHECK_LAUNCH();
+      }
+      if (n3) grid_queue(q + n0 + n1 + n2, n3, next, st[1]);
+      join_streams(ways);
+      return;
+    }
     const int ways = (n1 || n2 || n3) ? 4 : 1;
     fork_streams(ways);
     if (n0) {
@@ -770,18 +927,20 @@ struct engine<V>::impl {
           g, q + n0 + n1, n2, depth.data(), parent.data(), next);
       GPU500_CUDA_CHECK_LAUNCH();
     }
-    if (n3) {
-      const V* q3 = q + n0 + n1 + n2;
-      queue_degrees_kernel<V><<<blocks_for(n3), bfs_policy::block, 0, st[3]>>>(g.offsets, q3, n3, grid_pref.data());
-      GPU500_CUDA_CHECK_LAUNCH();
-      std::size_t bytes = grid_temp.size();
-      GPU500_CUDA_CHECK(cub::DeviceScan::InclusiveSum(grid_temp.data(), bytes, grid_pref.data() + 1,
-                                                      grid_pref.data() + 1, n3, st[3]));
-      td_grid_kernel<V><<<static_cast<unsigned>(sms) * bfs_policy::expand_blocks_per_sm, bfs_policy::block, 0,
-                          st[3]>>>(g, q3, n3, grid_pref.data(), depth.data(), parent.data(), next);
-      GPU500_CUDA_CHECK_LAUNCH();
-    }
+    if (n3) grid_queue(q + n0 + n1 + n2, n3, next, st[3]);
     join_streams(ways);
+  }
+
+  /// The grid queue q3[0, n3) on stream s: arc prefix of its lists, then the edge-balanced kernel.
+  void grid_queue(const V* q3, index_t n3, std::int32_t next, cudaStream_t s) {
+    queue_degrees_kernel<V><<<blocks_for(n3), bfs_policy::block, 0, s>>>(g.offsets, q3, n3, grid_pref.data());
+    GPU500_CUDA_CHECK_LAUNCH();
+    std::size_t bytes = grid_temp.size();
+    GPU500_CUDA_CHECK(cub::DeviceScan::InclusiveSum(grid_temp.data(), bytes, grid_pref.data() + 1,
+                                                    grid_pref.data() + 1, n3, s));
+    td_grid_kernel<V><<<static_cast<unsigned>(sms) * bfs_policy::expand_blocks_per_sm, bfs_policy::block, 0, s>>>(
+        g, q3, n3, grid_pref.data(), depth.data(), parent.data(), next);
+    GPU500_CUDA_CHECK_LAUNCH();
   }
 
   template <bool Cache>
@@ -849,6 +1008,9 @@ void engine<V>::impl::run(index_t root) {
   const auto t0 = clock::now();
   const auto since = [&t0] { return std::chrono::duration<double>(clock::now() - t0).count(); };
   double level_start = 0;  // the entry pushed next began then
+  // The list the device loop just handed back (it stopped on it: too many arcs) is not offered to
+  // it again; that would cost a launch and a round trip for nothing.
+  bool loop_declined = false;
   for (;;) {
     level_start = since();
     if (!o.ts()) {  // BL: statistics from a scan of the status array, then one CTA per vertex
@@ -871,7 +1033,7 @@ void engine<V>::impl::run(index_t root) {
     // A small frontier list after a top-down level goes straight to the device loop: no count and
     // write passes, no round trip for them (the loop hands the list back untouched, level unchanged,
     // when its arcs exceed the loop's limit; the level then takes the ordinary path).
-    if (o.device_loop() && k == kind::frontier_list && dir == 'T' && src.count >= 1 &&
+    if (o.device_loop() && !loop_declined && k == kind::frontier_list && dir == 'T' && src.count >= 1 &&
         src.count <= std::min<index_t>(o.loop_vertices, bfs_policy::loop_block) && src.list == qbuf[cur].data()) {
       const int other = cur ^ 1;
       td_loop_kernel<V><<<1, bfs_policy::loop_block, 0, st[0]>>>(g, depth.data(), parent.data(), qbuf[cur].data(),
@@ -887,9 +1049,11 @@ void engine<V>::impl::run(index_t root) {
         level = h_loop->level;
         src = {qbuf[cur].data(), static_cast<index_t>(h_loop->count)};
         if (h_loop->count == 0) break;
+        loop_declined = true;
         continue;
       }
     }
+    loop_declined = false;
     gen_totals t = count_pass(src, level);
     if (t.nf == 0) break;
     dir = decide(t, dir, prev_nf, unexplored);
@@ -919,13 +1083,14 @@ void engine<V>::impl::run(index_t root) {
         src = {qbuf[cur].data(), static_cast<index_t>(h_loop->count)};
         k = kind::frontier_list;
         if (h_loop->count == 0) break;
+        loop_declined = true;
         continue;
       }
       top_down(out, t, level);
       src = scan_all;
       k = kind::status_scan;
     } else {
-      write_pass(0x30u, out);
+      write_pass(0x30u, out, true);
       const index_t nu = static_cast<index_t>(t.cls[4] + t.cls[5]);
       bottom_up(out + t.nf, t, level);
       src.list = out + t.nf;
@@ -966,7 +1131,7 @@ engine<V>::engine(csr_view<V> g, bool degree_sorted, options o) : impl_(std::mak
   m.parent = device_buffer<V>(N);
   m.qbuf[0] = device_buffer<V>(N);
   m.qbuf[1] = device_buffer<V>(N);
-  m.counts = device_buffer<index_t>(static_cast<std::size_t>(m.gen_warps) * bfs_policy::classes);
+  m.counts = device_buffer<index_t>(static_cast<std::size_t>(m.gen_warps) * bfs_policy::slots);
   m.scanned = device_buffer<index_t>(m.counts.size());
   std::size_t bytes = 0;
   GPU500_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, m.counts.data(), m.scanned.data(),

@@ -19,7 +19,8 @@ using namespace gpu500;
 namespace {
 
 /// The distinct technique configurations (WB, the device loop and the bitmap need TS; the cache
-/// needs HC). The bottom-up bitmap is on in all of them and off in those with the device loop.
+/// needs HC). The bottom-up bitmap is on in all of them and off in those with the device loop; the
+/// launch-shape variants (--no-fused, --hub-list-atomic) ride on some WB configurations.
 std::vector<graph500::cuda_options> all_configs() {
   std::vector<graph500::cuda_options> out;
   for (int ts = 0; ts < 2; ++ts)
@@ -39,6 +40,18 @@ std::vector<graph500::cuda_options> all_configs() {
               o.bfs.no_bitmap = !bitmap;
               o.no_sort = !sort;
               out.push_back(o);
+              // The launch-shape variants of the WB path: classes on their own streams, and the
+              // hub list appended by the count pass.
+              if (ts && wb && bitmap && (loop || hc == 2)) {
+                auto u = o;
+                u.bfs.no_fused = true;  // top-down classes on their own streams
+                out.push_back(u);
+                if (hc == 2) {
+                  auto a = o;
+                  a.bfs.hub_list_atomic = true;
+                  out.push_back(a);
+                }
+              }
             }
   return out;
 }
