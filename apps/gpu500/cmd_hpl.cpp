@@ -104,9 +104,10 @@ GPU500_COMMAND(hpl, "Solve a dense linear system (HPL 2.3)") {
       .option("--seg-growth", seg_growth, "CUDA: segment growth factor (2)")
       .flag("--no-swap-stream", no_swap_stream, "CUDA: run swaps and DTRSM on the update stream (no overlap)")
       .option("--tail-getrf", tail_getrf,
-              "CUDA 1x1: cuSOLVER getrf+getrs finish the trailing matrix once it has <= M rows "
-              "(default N/3; 0 = off)")
-      .option("--gpu-panel", gpu_panel, "CUDA 1x1: panels of <= M rows are factored on the GPU by cuSOLVER (0 = off)")
+              "CUDA 1x1: cuSOLVER getrf+getrs finish the trailing matrix once it has at most this many rows "
+              "(default: the problem size / 3; 0 = off)")
+      .option("--gpu-panel", gpu_panel,
+              "CUDA 1x1: panels of at most this many rows are factored on the GPU by cuSOLVER (0 = off)")
       .flag("--host-mpi", host_mpi, "CUDA, Q > 1: broadcast panels through host memory even with CUDA-aware MPI")
       .option("--json", json_path, "write every result to this JSON file")
       .option("--timing", timing_path, "write per-iteration panel/swap/bcast/update times (JSON)");
