@@ -52,7 +52,8 @@ GPU500_COMMAND(hash, "GLHT hopscotch hash table benchmarks: hash static|mixed") 
   p.option("--backend", backend_s, "auto|cpu|cuda (cpu runs the CPU hopscotch table only)")
       .option("--tables", tables, "comma list: glht,glht-bitmap,glht-t8,glht-t1,glht-t1-aos,linear,quadratic,cuckoo,chained,"
                                   "chained-alloc,cpu (default: all of the backend); GLHT names take the suffixes -np (no "
-                                  "precheck), -rs (run-time slot stride), -b6/-b8 (tile 1: blocks per SM), e.g. "
+                                  "precheck), -rs (run-time slot stride), -b6/-b8 (tile 1: blocks per SM), -h1 (tile 1: "
+                                  "home slot first), e.g. "
                                   "glht-t1-aos-np-b8")
       .flag("--no-cpu", no_cpu, "cuda backend: do not run the CPU table")
       .option("--keys", keys, "static: number of keys (default 2^26 on cuda, 2^22 on cpu)")

@@ -64,6 +64,7 @@ std::vector<std::string> gpu_table_names();
 ///   -np          no precheck (insert and erase lock first)
 ///   -rs          slot stride read at run time (tiles 1 and 32)
 ///   -b6, -b8     tile 1: launch bounds for 6 or 8 blocks of 256 threads per SM
+///   -h1          tile 1: inserts try the home slot alone before reading batches
 /// Returns false when `name` is not such a variant.
 bool parse_glht_variant(const std::string& name, hopscotch_options* o);
 

@@ -56,6 +56,8 @@ struct hopscotch_options {
   bool precheck = true;                 ///< insert/erase start with a lock-free find (the paper's phase find)
   bool static_stride = true;            ///< host API kernels know the slot stride at compile time (false: read
                                         ///< from the view at run time; tiles 1 and 32 only; kept for the A/B)
+  bool home_first = false;              ///< tile 1 inserts: read and try the home slot alone before reading
+                                        ///< batches of slots (A/B; in records the lock fetched its sector)
   int min_blocks = 0;                   ///< tile 1, insert and mixed kernels: 0 = ptxas's register choice; 6 or 8
                                         ///< = launch bounds for that many 256-thread blocks per SM (occupancy A/B)
 };
@@ -71,6 +73,7 @@ struct hopscotch_view {
   bool precheck = true;
   std::uint32_t stride = 1;      ///< 1: split arrays; 2: interleaved {key, value} slots; 4: records
   std::uint32_t meta_stride = 1;  ///< bucket word of b at meta[b * meta_stride] (4 in records, else 1)
+  bool home_first = false;        ///< tile 1 inserts read and try the home slot alone before batches
 
   [[nodiscard]] GPU500_HD GPU500_FORCEINLINE key_type* key_ptr(std::uint64_t s) const { return keys + s * stride; }
   [[nodiscard]] GPU500_HD GPU500_FORCEINLINE value_type* value_ptr(std::uint64_t s) const {

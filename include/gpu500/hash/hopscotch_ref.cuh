@@ -416,12 +416,32 @@ class hopscotch_ref {
   /// time (independent loads); the first batch also answers whether k is among the members the
   /// bitmap bm names (stable while the lock is held) when `check`; then claims the first slot read
   /// empty (CAS empty -> reserved; a failed CAS moves on). Returns the hole, or -1 when none lies
-  /// within probe_limit (`present` set instead when k was found).
+  /// within probe_limit (`present` set instead when k was found). With view().home_first the home
+  /// slot is read and tried alone first (in records it shares the sector the lock just fetched).
   __device__ std::int64_t claim_thread(std::uint64_t h, unsigned bm, key_type k, bool check, bool& present) const {
     constexpr int B = S == 1 ? 8 : S == 4 ? 2 : 4;  // two 32-byte sectors of keys per batch
     std::uint64_t limit = h + static_cast<std::uint64_t>(v_.probe_limit);
     if (limit > slot_limit()) limit = slot_limit();
-    for (std::uint64_t base = h; base < limit; base += B) {
+    std::uint64_t base = h;
+    if (v_.home_first) {
+      const key_type w0 = detail::ld_relaxed(key_ptr(h));
+      if (check) {
+        bool hit = (bm & 1u) && w0 == k;
+        for (unsigned far = bm & ~1u; far && !hit; far &= far - 1)
+          hit = detail::ld_relaxed(key_ptr(h + __ffs(far) - 1)) == k;
+        if (hit) {
+          present = true;
+          return -1;
+        }
+        check = false;
+      }
+      if (w0 == empty_key && detail::cas(key_ptr(h), empty_key, reserved_key) == empty_key) {
+        detail::fence();
+        return static_cast<std::int64_t>(h);
+      }
+      base = h + 1;
+    }
+    for (; base < limit; base += B) {
       key_type w[B];
 #pragma unroll
       for (int i = 0; i < B; ++i) w[i] = base + i < limit ? detail::ld_relaxed(key_ptr(base + i)) : reserved_key;

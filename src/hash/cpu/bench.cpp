@@ -19,8 +19,8 @@
 namespace gpu500::hash {
 
 std::vector<std::string> gpu_table_names() {
-  return {"glht",   "glht-bitmap", "glht-t8", "glht-t1", "glht-t1-aos", "glht-t1-aos-np",
-          "linear", "quadratic",   "cuckoo",  "chained", "chained-alloc"};
+  return {"glht",      "glht-bitmap", "glht-t8",   "glht-t1", "glht-t1-aos",  "glht-t1-rec", "glht-t1-rec-np",
+          "linear",    "quadratic",   "cuckoo",    "chained", "chained-alloc"};
 }
 
 bool parse_glht_variant(const std::string& name, hopscotch_options* o) {
@@ -38,6 +38,7 @@ bool parse_glht_variant(const std::string& name, hopscotch_options* o) {
     if (strip("-rs")) r.static_stride = false, more = true;
     if (strip("-b6")) r.min_blocks = 6, more = true;
     if (strip("-b8")) r.min_blocks = 8, more = true;
+    if (strip("-h1")) r.home_first = true, more = true;
   }
   r.find = find_mode::bitmap;
   if (base == "glht") r.tile = 32, r.find = find_mode::window;

@@ -283,7 +283,7 @@ struct hopscotch_map::impl {
   [[nodiscard]] std::uint64_t slot_array_words() const { return (records() ? 4 : 2) * slots(); }
   [[nodiscard]] hopscotch_view view() const {
     return {keys,        values,          meta,      n, opt.probe_limit, opt.find == find_mode::bitmap, opt.precheck,
-            stride_of(opt.layout), meta_stride()};
+            stride_of(opt.layout), meta_stride(), opt.home_first};
   }
   void allocate(std::uint64_t buckets) {
     n = buckets;

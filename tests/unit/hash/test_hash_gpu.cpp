@@ -37,6 +37,7 @@ struct variant {
   slot_layout layout = slot_layout::split;
   bool static_stride = true;
   int min_blocks = 0;
+  bool home_first = false;
 };
 std::string name_of(const variant& v) {
   std::string n = "t";
@@ -47,6 +48,7 @@ std::string name_of(const variant& v) {
   if (v.layout == slot_layout::record) n.append("_rec");
   if (!v.static_stride) n.append("_rs");
   if (v.min_blocks) n.append("_b" + std::to_string(v.min_blocks));
+  if (v.home_first) n.append("_h1");
   return n;
 }
 hopscotch_options options_of(const variant& v) {
@@ -57,6 +59,7 @@ hopscotch_options options_of(const variant& v) {
   o.layout = v.layout;
   o.static_stride = v.static_stride;
   o.min_blocks = v.min_blocks;
+  o.home_first = v.home_first;
   return o;
 }
 
@@ -206,5 +209,7 @@ INSTANTIATE_TEST_SUITE_P(Variants, Glht,
                                            variant{1, find_mode::bitmap, true, slot_layout::record},
                                            variant{1, find_mode::bitmap, false, slot_layout::record, false},
                                            variant{32, find_mode::window, true, slot_layout::record},
-                                           variant{8, find_mode::bitmap, false, slot_layout::record}),
+                                           variant{8, find_mode::bitmap, false, slot_layout::record},
+                                           variant{1, find_mode::bitmap, false, slot_layout::record, true, 0, true},
+                                           variant{1, find_mode::bitmap, true, slot_layout::interleaved, true, 0, true}),
                          [](const auto& info) { return name_of(info.param); });
