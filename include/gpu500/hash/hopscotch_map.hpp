@@ -2,10 +2,11 @@
 // (Zhang & Sun, "GPU Lock-Free Hopscotch Hash Table", 2019), host bulk API.
 //
 // The table: n buckets, n + 32 slots (the tail is padding so that a neighbourhood never wraps),
-// three device arrays of 64-bit words (structure of arrays):
-//   keys[s]    the key in slot s, or empty_key, or reserved_key (a hole owned by an insert)
-//   values[s]  the value of the key in slot s
-//   meta[b]    the bucket word of home bucket b (layout below)
+// 64-bit words per slot / bucket (slot_layout: split arrays, interleaved {key, value} pairs, or
+// 32-byte records that also hold the bucket word):
+//   key of s    the key in slot s, or empty_key, or reserved_key (a hole owned by an insert)
+//   value of s  the value of the key in slot s
+//   meta of b   the bucket word of home bucket b (layout below)
 // Every item lives within hop_range = 32 slots of its home (H = 31). See docs/hash.md.
 //
 // The device-side API (hopscotch_ref, in hopscotch_ref.cuh) runs any concurrent mix of insert,
@@ -54,12 +55,12 @@ struct hopscotch_options {
   find_mode find = find_mode::window;   ///< lookups: window (paper) or bitmap-first
   int probe_limit = 4096;               ///< how far past home find_empty looks for an empty slot
   bool precheck = true;                 ///< insert/erase start with a lock-free find (the paper's phase find)
-  bool static_stride = true;            ///< host API kernels know the slot stride at compile time (false: read
-                                        ///< from the view at run time; tiles 1 and 32 only; kept for the A/B)
+  bool static_stride = true;            ///< host API kernels know the slot stride at compile time (false:
+                                        ///< read from the view at run time; tiles 1 and 32; kept for the A/B)
   bool home_first = false;              ///< tile 1 inserts: read and try the home slot alone before reading
                                         ///< batches of slots (A/B; in records the lock fetched its sector)
-  int min_blocks = 0;                   ///< tile 1, insert and mixed kernels: 0 = ptxas's register choice; 6 or 8
-                                        ///< = launch bounds for that many 256-thread blocks per SM (occupancy A/B)
+  int min_blocks = 0;                   ///< tile 1, insert and mixed kernels: 0 = ptxas's register choice;
+                                        ///< 6 or 8 = launch bounds for that many 256-thread blocks per SM (A/B)
 };
 
 /// The trivially copyable device view of a table (what hopscotch_ref wraps).

@@ -198,7 +198,8 @@ class hopscotch_ref {
       detail::st_relaxed(meta_ptr(h), m + layout::version_one);  // odd: readers re-read
       detail::fence();
       detail::st_relaxed(key_ptr(s), empty_key);
-      detail::st_release(meta_ptr(h), ((m & ~(1ULL << d)) & ~layout::multiple_lock) + 2 * layout::version_one);
+      const std::uint64_t cleared = (m & ~(1ULL << d)) & ~layout::multiple_lock;
+      detail::st_release(meta_ptr(h), cleared + 2 * layout::version_one);
     }
     t.sync();
     return true;
@@ -418,7 +419,8 @@ class hopscotch_ref {
   /// empty (CAS empty -> reserved; a failed CAS moves on). Returns the hole, or -1 when none lies
   /// within probe_limit (`present` set instead when k was found). With view().home_first the home
   /// slot is read and tried alone first (in records it shares the sector the lock just fetched).
-  __device__ std::int64_t claim_thread(std::uint64_t h, unsigned bm, key_type k, bool check, bool& present) const {
+  __device__ std::int64_t claim_thread(std::uint64_t h, unsigned bm, key_type k, bool check,
+                                       bool& present) const {
     constexpr int B = S == 1 ? 8 : S == 4 ? 2 : 4;  // two 32-byte sectors of keys per batch
     std::uint64_t limit = h + static_cast<std::uint64_t>(v_.probe_limit);
     if (limit > slot_limit()) limit = slot_limit();

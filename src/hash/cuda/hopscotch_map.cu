@@ -282,8 +282,8 @@ struct hopscotch_map::impl {
   /// 64-bit words of the slot array (records hold the bucket words too).
   [[nodiscard]] std::uint64_t slot_array_words() const { return (records() ? 4 : 2) * slots(); }
   [[nodiscard]] hopscotch_view view() const {
-    return {keys,        values,          meta,      n, opt.probe_limit, opt.find == find_mode::bitmap, opt.precheck,
-            stride_of(opt.layout), meta_stride(), opt.home_first};
+    return {keys,          values,           meta,        n, opt.probe_limit, opt.find == find_mode::bitmap,
+            opt.precheck,  stride_of(opt.layout), meta_stride(), opt.home_first};
   }
   void allocate(std::uint64_t buckets) {
     n = buckets;
@@ -298,7 +298,8 @@ struct hopscotch_map::impl {
   /// empty_key in every slot, every bucket word 0.
   void fill_empty() const {
     GPU500_CUDA_CHECK(cudaMemset(slot_words, 0xff, slot_array_words() * sizeof(std::uint64_t)));
-    GPU500_CUDA_CHECK(cudaMemset2D(meta, meta_stride() * sizeof(std::uint64_t), 0, sizeof(std::uint64_t), slots()));
+    const std::size_t pitch = meta_stride() * sizeof(std::uint64_t);
+    GPU500_CUDA_CHECK(cudaMemset2D(meta, pitch, 0, sizeof(std::uint64_t), slots()));
   }
   void release() {
     cudaFree(slot_words);
@@ -580,8 +581,9 @@ table_snapshot hopscotch_map::snapshot() const {
                                  cudaMemcpyDeviceToHost));
   GPU500_CUDA_CHECK(cudaMemcpy2D(s.values.data(), sizeof(value_type), P->values, pitch, sizeof(value_type),
                                  P->slots(), cudaMemcpyDeviceToHost));
-  GPU500_CUDA_CHECK(cudaMemcpy2D(s.meta.data(), sizeof(std::uint64_t), P->meta, P->meta_stride() * sizeof(std::uint64_t),
-                                 sizeof(std::uint64_t), P->slots(), cudaMemcpyDeviceToHost));
+  const std::size_t meta_pitch = P->meta_stride() * sizeof(std::uint64_t);
+  GPU500_CUDA_CHECK(cudaMemcpy2D(s.meta.data(), sizeof(std::uint64_t), P->meta, meta_pitch, sizeof(std::uint64_t),
+                                 P->slots(), cudaMemcpyDeviceToHost));
   return s;
 }
 
