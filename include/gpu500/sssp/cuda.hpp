@@ -94,8 +94,10 @@ struct options {
   /// > 0 (sorted rows and the settled bitmap needed): when a bucket's heavy pass would push more
   /// than this fraction of all arcs in hub chunks, a pull (bottom-up) pass replaces those pushes:
   /// every unsettled vertex scans its weight-sorted row for settled neighbours (control.hpp).
-  /// Needs a symmetric graph (Graph500's is). 0: off (the default: not measured yet).
-  double pull_above = 0.0;
+  /// Needs a symmetric graph (Graph500's is). 0: off. Default 0.02: on an H100 (2026-11-22) the
+  /// pull took SCALE 24 from 10.27 to 11.64 GTEPS and SCALE 26 from 13.57 to 16.55 (bench, generator's
+  /// ids), and `gpu500 graph500 26 --backend cuda` SSSP from 15.74 to 19.77 (0.01 and 0.05: the same).
+  double pull_above = 0.02;
   /// Record the start time, kind and input size of every phase of the persistent kernel (one
   /// store per phase by one thread); read with engine::last_trace().
   bool trace = false;

@@ -93,7 +93,7 @@ void add_options(cli::parser& p, options& o) {
         o.pull_above = cli::parse_double(v, "--sssp-gpu-pull");
         if (!(o.pull_above >= 0.0 && o.pull_above <= 1.0)) throw usage_error("--sssp-gpu-pull: expected 0..1");
       },
-      "GPU SSSP: pull the hubs' heavy arcs when their chunks exceed this fraction of all arcs (0: off)", "F");
+      "GPU SSSP: pull the hubs' heavy arcs when their chunks exceed this fraction of all arcs (default 0.02; 0: off)", "F");
   p.flag("--sssp-gpu-trace", o.trace, "GPU SSSP: record every phase's time and size (persistent loop)");
 }
 

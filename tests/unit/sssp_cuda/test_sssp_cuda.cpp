@@ -30,13 +30,17 @@ sc::options first_version() {
   o.chunk = 2048;
   o.no_lean = true;
   o.no_row_records = true;
+  o.pull_above = 0;
   return o;
 }
 
 std::vector<sc::options> variants() {
   std::vector<sc::options> v;
-  v.push_back({});  // adaptive, persistent
+  v.push_back({});  // adaptive, persistent (with the pull pass)
   sc::options o;
+  o.pull_above = 0;  // no pull: every heavy arc pushed
+  v.push_back(o);
+  o = {};
   o.loop = sc::loop_kind::host;
   v.push_back(o);
   o = {};
@@ -358,6 +362,7 @@ TEST(SsspCudaOptions, Flags) {
   EXPECT_EQ(o.vertices_per_lane, 4);
   EXPECT_EQ(o.chunk, 256);
   EXPECT_FALSE(o.no_row_records);
+  EXPECT_EQ(o.pull_above, 0.02);
   p3.parse({"--sssp-gpu-unsorted", "--sssp-gpu-profile", "--sssp-gpu-no-filter", "--sssp-gpu-cut", "binary",
             "--sssp-gpu-ilp", "2", "--sssp-gpu-chunk", "300", "--sssp-gpu-no-lean", "--sssp-gpu-vpl", "1",
             "--sssp-gpu-queue-bitmaps", "--sssp-gpu-trace", "--sssp-gpu-no-rows", "--sssp-gpu-pull", "0.05"});
