@@ -55,7 +55,7 @@ for c in "BL|--no-ts --no-hc --no-sort" "+sort|--no-device-loop --no-bitmap" "fu
   run "${c%%|*}" --grid "$GRID_SIDE" ${c#*|}
 done
 
-# The CPU backend on this host's cores, same graphs, for scale (needs the lead's gpu500 program).
+# The CPU backend on this host's cores, same graphs, for scale (needs the gpu500 program).
 if [ -x "$bin/gpu500" ]; then
   for s in $CPU_SCALES; do
     line=$("$bin/gpu500" graph500 "$s" --backend cpu --kernels bfs --roots "$ROOTS" --quiet 2>/dev/null |
