@@ -22,6 +22,11 @@
 #include "gpu500/hpl/matgen.hpp"
 #include "panel.hpp"
 
+// LAPACK's row interchanges (the BLAS library's LAPACK: OpenBLAS's is blocked and threaded over
+// columns), Fortran interface.
+extern "C" void dlaswp_(const int* n, double* a, const int* lda, const int* k1, const int* k2, const int* ipiv,
+                        const int* incx);
+
 namespace gpu500::hpl::detail {
 
 local_matrix make_local(const params& prm, const grid& g) {
@@ -211,19 +216,17 @@ class cpu_solver {
     t.update += wall_time() - tu;
   }
 
-  // One process row: the swaps are local (LAPACK's dlaswp order, in column blocks that stay in
-  // cache) and U is updated in place, as netlib does for P = 1.
+  // One process row: the swaps are local, by the BLAS library's dlaswp on the block of columns
+  // (rows k .. k + jb - 1 of them, 1-based pivots relative to row k), and U is updated in place,
+  // as netlib does for P = 1.
   void update_local(std::int64_t k, int jb, const std::vector<double>& buf, const std::vector<std::int64_t>& ipiv,
                     std::int64_t c0, std::int64_t c1, iter_time& t, double ts) {
     const std::int64_t nc = c1 - c0;
-    constexpr std::int64_t block = 64;
-    for (std::int64_t cb = c0; cb < c1; cb += block) {
-      const std::int64_t ce = std::min(c1, cb + block);
-      for (int j = 0; j < jb; ++j) {
-        const std::int64_t a = k + j, b = ipiv[j];
-        if (a == b) continue;
-        for (std::int64_t c = cb; c < ce; ++c) std::swap(m_.col(c)[a], m_.col(c)[b]);
-      }
+    {
+      std::vector<int> rel(static_cast<std::size_t>(jb));
+      for (int j = 0; j < jb; ++j) rel[j] = static_cast<int>(ipiv[j] - k + 1);  // ipiv[j] >= k + j
+      const int n = static_cast<int>(nc), lda = static_cast<int>(m_.lda), k1 = 1, k2 = jb, inc = 1;
+      dlaswp_(&n, m_.col(c0) + k, &lda, &k1, &k2, rel.data(), &inc);
     }
     t.swap += wall_time() - ts;
     const double tu = wall_time();
@@ -248,7 +251,7 @@ class cpu_solver {
     const int cb = owner_of(n, nb, g_.q);
     const std::int64_t lb = local_of(n, nb, g_.q);
     const std::int64_t ncol_a = numroc(n, nb, g_.mycol, g_.q);  // local columns of A (not b)
-    std::vector<double> s(nb);
+    std::vector<double> s(nb), xl;
     const std::int64_t last = (n - 1) / nb * nb;
     for (std::int64_t k0 = last; k0 >= 0; k0 -= nb) {
       const int w = static_cast<int>(std::min<std::int64_t>(nb, n - k0));
@@ -259,10 +262,11 @@ class cpu_solver {
         if (g_.mycol == cb)
           for (int r = 0; r < w; ++r) s[r] = m_.col(lb)[li + r];
         const std::int64_t cs = local_start(k0 + w, nb, g_.mycol, g_.q);
-        for (std::int64_t c = cs; c < ncol_a; ++c) {
-          const double xc = x[global_of(c, nb, g_.mycol, g_.q)];
-          const double* a = m_.col(c) + li;
-          for (int r = 0; r < w; ++r) s[r] -= a[r] * xc;
+        if (ncol_a > cs) {  // s -= A(rows of the block, local columns right of it) x(those columns)
+          xl.resize(static_cast<std::size_t>(ncol_a - cs));
+          for (std::int64_t c = cs; c < ncol_a; ++c) xl[c - cs] = x[global_of(c, nb, g_.mycol, g_.q)];
+          cblas_dgemv(CblasColMajor, CblasNoTrans, w, static_cast<int>(ncol_a - cs), -1.0, m_.col(cs) + li,
+                      static_cast<int>(m_.lda), xl.data(), 1, 1.0, s.data(), 1);
         }
         row_.allreduce_sum(s.data(), w);
         if (g_.mycol == pcol) {
