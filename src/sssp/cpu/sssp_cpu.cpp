@@ -61,6 +61,8 @@ void add_cpu_options(cli::parser& p, cpu_options& o) {
       "CPU SSSP: delta-stepping bucket width (default 0: adaptive; the reference uses 0.1)", "X");
   p.flag("--sssp-no-light-heavy", o.no_light_heavy, "CPU SSSP: relax all edges in the bucket phase");
   p.flag("--sssp-no-relabel", o.no_relabel, "CPU SSSP: keep the graph's vertex ids (no degree order)");
+  p.flag("--sssp-one-region", o.one_region,
+         "CPU SSSP: one OpenMP parallel region per search, barriers between phases (default: one per phase)");
 }
 
 namespace {
@@ -407,6 +409,141 @@ struct cpu_engine<V>::impl {
     return tail;
   }
 
+  // Distance from cur to the next bucket: the smallest non-empty one (0: cur again, when a heavy
+  // edge re-opened it); nb when every bin is empty.
+  std::uint64_t next_bucket(std::uint64_t cur) const {
+    std::uint64_t j = nb;
+    for (const auto& t : local)
+      for (std::uint64_t i = 0; i < j; ++i)
+        if (!t.bins[(cur + i) % nb].empty()) {
+          j = i;
+          break;
+        }
+    return j;
+  }
+
+  // The bucket loop: light iterations of the current bucket until it stays empty, the heavy pass
+  // of the vertices it settled, then the next non-empty bucket; one phase() (a parallel region)
+  // per light iteration and per heavy pass.
+  void search_phases(int nt, V* F, V* F2, V* R, index_t fsize) {
+    std::uint64_t cur = 0, visit = 1;
+    while (true) {
+      const std::uint64_t slot = cur % nb, heavy_tag = run_base | visit;
+      // Light iterations of bucket cur until it stays empty.
+      while (fsize > 0) {
+        fsize = phase(
+            nt, F, fsize, [&](thread_state& me, index_t u) { light_vertex(me, u, cur, heavy_tag); },
+            [slot](thread_state& me) -> std::vector<V>& { return me.bins[slot]; }, F2,
+            [&](index_t u) {
+              __builtin_prefetch(&stamp[static_cast<std::size_t>(u)]);
+              __builtin_prefetch(&key[static_cast<std::size_t>(u)]);
+              __builtin_prefetch(&rows_[static_cast<std::size_t>(u)]);
+            });
+        std::swap(F, F2);
+      }
+      // Heavy pass over the vertices settled in this bucket, with their final distances.
+      if (split) {
+        index_t rs = 0;
+        for (auto& t : local) gather(t.settled, R, rs);
+        phase(
+            nt, R, rs, [&](thread_state& me, index_t u) { heavy_vertex(me, u, cur); },
+            [](thread_state& me) -> std::vector<V>& { return me.settled; }, R,  // settled stays empty
+            [&](index_t u) {
+              __builtin_prefetch(&key[static_cast<std::size_t>(u)]);
+              const row_t& r = rows_[static_cast<std::size_t>(u)];
+              __builtin_prefetch(&r);
+            });
+      }
+      const std::uint64_t j = next_bucket(cur);
+      if (j == nb) break;
+      cur += j;
+      ++visit;
+      fsize = 0;
+      for (auto& t : local) gather(t.bins[cur % nb], F, fsize);
+    }
+  }
+
+  // The same bucket loop as search_phases()'s, in one parallel region for the whole search
+  // (--sssp-one-region): phases are separated by barriers and the serial steps (list swaps, the
+  // heavy list, the next bucket) run in `single` blocks, instead of one fork/join per phase
+  // (~400 phases per search at SCALE 20, ~235 of them parallel). Every thread runs the same
+  // control flow; the shared control variables change only inside `single` blocks, each entered
+  // only after every thread has read what it changes (a barrier before it) and published by its
+  // implicit barrier at the end.
+  void search_one_region(int nt, V* F, V* F2, V* R, index_t fsize) {
+    std::uint64_t cur = 0, visit = 1;
+    bool done = false;
+    index_t tail = 0, rs = 0;
+#pragma omp parallel num_threads(nt)
+    {
+      thread_state& me = local[static_cast<std::size_t>(omp_get_thread_num())];
+      while (!done) {
+        const std::uint64_t cb = cur, slot = cur % nb, heavy_tag = run_base | visit;
+        while (fsize > 0) {  // light iterations of bucket cb until it stays empty
+          const index_t count = fsize;
+          const V* items = F;
+#pragma omp for schedule(dynamic, 32) nowait
+          for (index_t i = 0; i < count; ++i) {
+            if (i + pf_items < count) {
+              const auto u = static_cast<std::size_t>(items[i + pf_items]);
+              __builtin_prefetch(&stamp[u]);
+              __builtin_prefetch(&key[u]);
+              __builtin_prefetch(&rows_[u]);
+            }
+            light_vertex(me, static_cast<index_t>(items[i]), cb, heavy_tag);
+          }
+          std::vector<V>& list = me.bins[slot];  // drain this thread's own pushes while few
+          while (!list.empty() && list.size() <= drain_limit) {
+            me.work.swap(list);
+            for (const V u : me.work) light_vertex(me, static_cast<index_t>(u), cb, heavy_tag);
+            me.work.clear();
+          }
+          gather(list, F2, tail);
+#pragma omp barrier
+#pragma omp single
+          {
+            fsize = tail;
+            tail = 0;
+            std::swap(F, F2);
+          }
+        }
+        if (split) {  // heavy pass over the vertices settled in this bucket
+#pragma omp single
+          {
+            rs = 0;
+            for (auto& t : local) gather(t.settled, R, rs);
+          }
+          const index_t count = rs;
+#pragma omp for schedule(dynamic, 32)
+          for (index_t i = 0; i < count; ++i) {
+            if (i + pf_items < count) {
+              const auto u = static_cast<std::size_t>(R[i + pf_items]);
+              __builtin_prefetch(&key[u]);
+              __builtin_prefetch(&rows_[u]);
+            }
+            heavy_vertex(me, static_cast<index_t>(R[i]), cb);
+          }
+        } else {
+          // A single has no barrier at its entry: without the heavy pass's, the thread that runs
+          // the next one could change fsize while another still tests it above.
+#pragma omp barrier
+        }
+#pragma omp single
+        {
+          const std::uint64_t j = next_bucket(cur);
+          if (j == nb) {
+            done = true;
+          } else {
+            cur += j;
+            ++visit;
+            fsize = 0;
+            for (auto& t : local) gather(t.bins[cur % nb], F, fsize);
+          }
+        }
+      }
+    }
+  }
+
   void run(index_t root) {
     GPU500_EXPECTS(root >= 0 && root < n, "sssp: root out of range");
     const int nt = threads();
@@ -439,48 +576,10 @@ struct cpu_engine<V>::impl {
     V* R = settled.data();
     F[0] = static_cast<V>(root);
     index_t fsize = 1;
-    std::uint64_t cur = 0, visit = 1;
-    while (true) {
-      const std::uint64_t slot = cur % nb, heavy_tag = run_base | visit;
-      // Light iterations of bucket cur until it stays empty.
-      while (fsize > 0) {
-        fsize = phase(
-            nt, F, fsize, [&](thread_state& me, index_t u) { light_vertex(me, u, cur, heavy_tag); },
-            [slot](thread_state& me) -> std::vector<V>& { return me.bins[slot]; }, F2,
-            [&](index_t u) {
-              __builtin_prefetch(&stamp[static_cast<std::size_t>(u)]);
-              __builtin_prefetch(&key[static_cast<std::size_t>(u)]);
-              __builtin_prefetch(&rows_[static_cast<std::size_t>(u)]);
-            });
-        std::swap(F, F2);
-      }
-      // Heavy pass over the vertices settled in this bucket, with their final distances.
-      if (split) {
-        index_t rs = 0;
-        for (auto& t : local) gather(t.settled, R, rs);
-        phase(
-            nt, R, rs, [&](thread_state& me, index_t u) { heavy_vertex(me, u, cur); },
-            [](thread_state& me) -> std::vector<V>& { return me.settled; }, R,  // settled stays empty
-            [&](index_t u) {
-              __builtin_prefetch(&key[static_cast<std::size_t>(u)]);
-              const row_t& r = rows_[static_cast<std::size_t>(u)];
-              __builtin_prefetch(&r);
-            });
-      }
-      // Next bucket: the smallest non-empty one (cur again when a heavy edge re-opened it).
-      std::uint64_t j = nb;
-      for (const auto& t : local)
-        for (std::uint64_t i = 0; i < j; ++i)
-          if (!t.bins[(cur + i) % nb].empty()) {
-            j = i;
-            break;
-          }
-      if (j == nb) break;
-      cur += j;
-      ++visit;
-      fsize = 0;
-      for (auto& t : local) gather(t.bins[cur % nb], F, fsize);
-    }
+    if (opt.one_region && nt > 1)
+      search_one_region(nt, F, F2, R, fsize);
+    else
+      search_phases(nt, F, F2, R, fsize);
     if (overflow.load())
       throw error("sssp: a tentative distance fell outside the bucket range (delta " + std::to_string(delta) +
                   " too small for these distances, or an internal error)");
