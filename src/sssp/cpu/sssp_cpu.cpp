@@ -379,34 +379,55 @@ struct cpu_engine<V>::impl {
   template <class Body, class Out, class Pre>
   index_t phase(int nt, const V* items, index_t count, Body&& body, Out&& out, V* dst, Pre&& pre) {
     index_t tail = 0;
-    auto drain = [&](thread_state& me, std::size_t limit) {
-      std::vector<V>& list = out(me);
-      while (!list.empty() && list.size() <= limit) {
-        me.work.swap(list);
-        for (const V u : me.work) body(me, static_cast<index_t>(u));
-        me.work.clear();
-      }
-    };
     if (count < serial_below || nt == 1) {
       for (index_t i = 0; i < count; ++i) body(local[0], static_cast<index_t>(items[i]));
-      drain(local[0], nt == 1 ? ~std::size_t{0} : static_cast<std::size_t>(serial_below));
+      drain(local[0], out(local[0]), nt == 1 ? ~std::size_t{0} : static_cast<std::size_t>(serial_below), body);
       for (int t = 0; t < static_cast<int>(local.size()); ++t) gather(out(local[static_cast<std::size_t>(t)]), dst, tail);
       return tail;
     }
 #pragma omp parallel num_threads(nt)
-    {
-      thread_state& me = local[static_cast<std::size_t>(omp_get_thread_num())];
-#pragma omp for schedule(dynamic, 32) nowait
-      for (index_t i = 0; i < count; ++i) {
-        if (i + pf_items < count) pre(static_cast<index_t>(items[i + pf_items]));
-        body(me, static_cast<index_t>(items[i]));
-      }
-      drain(me, drain_limit);
-      gather(out(me), dst, tail);  // only this thread's list: no barrier needed before it
-    }
+    share(local[static_cast<std::size_t>(omp_get_thread_num())], items, count, body, out, dst, tail, pre);
     // Lists of threads beyond this region's team (none normally) are gathered here.
     for (std::size_t t = static_cast<std::size_t>(nt); t < local.size(); ++t) gather(out(local[t]), dst, tail);
     return tail;
+  }
+
+  // Apply body to the vertices of `list` (this thread's own pushes) while it holds at most
+  // `limit` of them; what body pushes meanwhile lands in `list` again.
+  template <class Body>
+  void drain(thread_state& me, std::vector<V>& list, std::size_t limit, Body& body) {
+    while (!list.empty() && list.size() <= limit) {
+      me.work.swap(list);
+      for (const V u : me.work) body(me, static_cast<index_t>(u));
+      me.work.clear();
+    }
+  }
+
+  // Inside a parallel region: this thread's share of body over items[0, count) (dynamic chunks,
+  // pre(u) for the item pf_items ahead), then it drains its own list out(me) up to drain_limit
+  // and appends what is left to dst. No barrier at the end: only this thread's list is touched.
+  template <class Body, class Out, class Pre>
+  void share(thread_state& me, const V* items, index_t count, Body& body, Out& out, V* dst, index_t& tail,
+             Pre& pre) {
+#pragma omp for schedule(dynamic, 32) nowait
+    for (index_t i = 0; i < count; ++i) {
+      if (i + pf_items < count) pre(static_cast<index_t>(items[i + pf_items]));
+      body(me, static_cast<index_t>(items[i]));
+    }
+    std::vector<V>& list = out(me);
+    drain(me, list, drain_limit, body);
+    gather(list, dst, tail);
+  }
+
+  // What a light step and a heavy step of u read first.
+  void prefetch_light(index_t u) const {
+    __builtin_prefetch(&stamp[static_cast<std::size_t>(u)]);
+    __builtin_prefetch(&key[static_cast<std::size_t>(u)]);
+    __builtin_prefetch(&rows_[static_cast<std::size_t>(u)]);
+  }
+  void prefetch_heavy(index_t u) const {
+    __builtin_prefetch(&key[static_cast<std::size_t>(u)]);
+    __builtin_prefetch(&rows_[static_cast<std::size_t>(u)]);
   }
 
   // Distance from cur to the next bucket: the smallest non-empty one (0: cur again, when a heavy
@@ -434,11 +455,7 @@ struct cpu_engine<V>::impl {
         fsize = phase(
             nt, F, fsize, [&](thread_state& me, index_t u) { light_vertex(me, u, cur, heavy_tag); },
             [slot](thread_state& me) -> std::vector<V>& { return me.bins[slot]; }, F2,
-            [&](index_t u) {
-              __builtin_prefetch(&stamp[static_cast<std::size_t>(u)]);
-              __builtin_prefetch(&key[static_cast<std::size_t>(u)]);
-              __builtin_prefetch(&rows_[static_cast<std::size_t>(u)]);
-            });
+            [this](index_t u) { prefetch_light(u); });
         std::swap(F, F2);
       }
       // Heavy pass over the vertices settled in this bucket, with their final distances.
@@ -448,11 +465,7 @@ struct cpu_engine<V>::impl {
         phase(
             nt, R, rs, [&](thread_state& me, index_t u) { heavy_vertex(me, u, cur); },
             [](thread_state& me) -> std::vector<V>& { return me.settled; }, R,  // settled stays empty
-            [&](index_t u) {
-              __builtin_prefetch(&key[static_cast<std::size_t>(u)]);
-              const row_t& r = rows_[static_cast<std::size_t>(u)];
-              __builtin_prefetch(&r);
-            });
+            [this](index_t u) { prefetch_heavy(u); });
       }
       const std::uint64_t j = next_bucket(cur);
       if (j == nb) break;
@@ -477,28 +490,15 @@ struct cpu_engine<V>::impl {
 #pragma omp parallel num_threads(nt)
     {
       thread_state& me = local[static_cast<std::size_t>(omp_get_thread_num())];
+      auto pre_light = [this](index_t u) { prefetch_light(u); };
+      auto pre_heavy = [this](index_t u) { prefetch_heavy(u); };
+      auto settled_list = [](thread_state& t) -> std::vector<V>& { return t.settled; };
       while (!done) {
         const std::uint64_t cb = cur, slot = cur % nb, heavy_tag = run_base | visit;
+        auto light = [&](thread_state& t, index_t u) { light_vertex(t, u, cb, heavy_tag); };
+        auto bin = [slot](thread_state& t) -> std::vector<V>& { return t.bins[slot]; };
         while (fsize > 0) {  // light iterations of bucket cb until it stays empty
-          const index_t count = fsize;
-          const V* items = F;
-#pragma omp for schedule(dynamic, 32) nowait
-          for (index_t i = 0; i < count; ++i) {
-            if (i + pf_items < count) {
-              const auto u = static_cast<std::size_t>(items[i + pf_items]);
-              __builtin_prefetch(&stamp[u]);
-              __builtin_prefetch(&key[u]);
-              __builtin_prefetch(&rows_[u]);
-            }
-            light_vertex(me, static_cast<index_t>(items[i]), cb, heavy_tag);
-          }
-          std::vector<V>& list = me.bins[slot];  // drain this thread's own pushes while few
-          while (!list.empty() && list.size() <= drain_limit) {
-            me.work.swap(list);
-            for (const V u : me.work) light_vertex(me, static_cast<index_t>(u), cb, heavy_tag);
-            me.work.clear();
-          }
-          gather(list, F2, tail);
+          share(me, F, fsize, light, bin, F2, tail, pre_light);
 #pragma omp barrier
 #pragma omp single
           {
@@ -513,21 +513,13 @@ struct cpu_engine<V>::impl {
             rs = 0;
             for (auto& t : local) gather(t.settled, R, rs);
           }
-          const index_t count = rs;
-#pragma omp for schedule(dynamic, 32)
-          for (index_t i = 0; i < count; ++i) {
-            if (i + pf_items < count) {
-              const auto u = static_cast<std::size_t>(R[i + pf_items]);
-              __builtin_prefetch(&key[u]);
-              __builtin_prefetch(&rows_[u]);
-            }
-            heavy_vertex(me, static_cast<index_t>(R[i]), cb);
-          }
-        } else {
-          // A single has no barrier at its entry: without the heavy pass's, the thread that runs
-          // the next one could change fsize while another still tests it above.
-#pragma omp barrier
+          auto heavy = [&](thread_state& t, index_t u) { heavy_vertex(t, u, cb); };
+          index_t none = 0;  // heavy steps push to the bins only: settled stays empty
+          share(me, R, rs, heavy, settled_list, R, none, pre_heavy);
         }
+        // A single has no barrier at its entry: every thread must be past its reads of fsize
+        // (and past the heavy pass) before the next one changes it.
+#pragma omp barrier
 #pragma omp single
         {
           const std::uint64_t j = next_bucket(cur);

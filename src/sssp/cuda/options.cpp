@@ -13,6 +13,22 @@ const char* algorithm_name(algorithm a) { return a == algorithm::bellman_ford ? 
 const char* loop_name(loop_kind l) { return l == loop_kind::host ? "host" : "persistent"; }
 const char* cut_name(cut_search c) { return c == cut_search::binary ? "binary" : "gallop"; }
 
+namespace {
+
+/// An option whose value is a count per lane of a kernel compiled for 1, 2 and 4 only.
+void per_lane_option(cli::parser& p, const char* name, int& target, const char* help, const char* meta) {
+  p.option(
+      name,
+      [&target, name](const std::string& v) {
+        const auto k = cli::parse_int(v, name);
+        if (k != 1 && k != 2 && k != 4) throw usage_error(std::string(name) + ": expected 1, 2 or 4");
+        target = static_cast<int>(k);
+      },
+      help, meta);
+}
+
+}  // namespace
+
 void add_options(cli::parser& p, options& o) {
   p.option(
       "--sssp-gpu",
@@ -60,22 +76,10 @@ void add_options(cli::parser& p, options& o) {
         else throw usage_error("--sssp-gpu-cut: expected gallop or binary, got '" + v + "'");
       },
       "GPU SSSP: light/heavy cut of a sorted row by galloping (default) or binary search", "S");
-  p.option(
-      "--sssp-gpu-ilp",
-      [&o](const std::string& v) {
-        const auto k = cli::parse_int(v, "--sssp-gpu-ilp");
-        if (k != 1 && k != 2 && k != 4) throw usage_error("--sssp-gpu-ilp: expected 1, 2 or 4");
-        o.arcs_per_lane = static_cast<int>(k);
-      },
-      "GPU SSSP: arcs per lane in flight together (1, 2 or 4; default 4)", "K");
-  p.option(
-      "--sssp-gpu-vpl",
-      [&o](const std::string& v) {
-        const auto k = cli::parse_int(v, "--sssp-gpu-vpl");
-        if (k != 1 && k != 2 && k != 4) throw usage_error("--sssp-gpu-vpl: expected 1, 2 or 4");
-        o.vertices_per_lane = static_cast<int>(k);
-      },
-      "GPU SSSP: vertices per lane in a scan or list step (1, 2 or 4; default 4)", "B");
+  per_lane_option(p, "--sssp-gpu-ilp", o.arcs_per_lane, "GPU SSSP: arcs per lane in flight together (1, 2 or 4; default 4)",
+                  "K");
+  per_lane_option(p, "--sssp-gpu-vpl", o.vertices_per_lane,
+                  "GPU SSSP: vertices per lane in a scan or list step (1, 2 or 4; default 4)", "B");
   p.option(
       "--sssp-gpu-chunk",
       [&o](const std::string& v) {
