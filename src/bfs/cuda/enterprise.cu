@@ -272,8 +272,8 @@ __device__ __forceinline__ void visit(const csr_view<V>& g, std::int32_t* depth,
 
 // Each class has a body over its share of the launch (block b of nb) so that a kernel of its own
 // and the fused top-down kernel (classes 0..2 in one launch, blocks dealt by class) run the same
-// code. Bottom-up keeps a kernel per class on two streams: one kernel holding both bodies ran at
-// 147 us where the pair overlapped in ~85 us (SCALE 22, level 2 on an H100).
+// code. Bottom-up keeps a kernel per class on two streams: one kernel holding both bodies took
+// 117-147 us (ncu, SCALE 22, level 2, H100), more than the two kernels' 44 + 79 us back to back.
 
 template <class V>
 __device__ __forceinline__ void td_thread_body(const csr_view<V>& g, const V* q, index_t qn, std::int32_t* depth,
