@@ -83,6 +83,7 @@ GPU500_COMMAND(hpl, "Solve a dense linear system (HPL 2.3)") {
   double threshold = 16.0, seg_first = 0.125, seg_growth = 2.0;
   bool no_swap_stream = false, host_mpi = false;
   std::int64_t tail_getrf = -1, gpu_panel = 0;
+  int panel_gemm_gpu = 0;
   cli::parser cp("gpu500 hpl", "HPL 2.3: solve a dense random system, print the HPL.out layout.");
   cp.option("-i|--input", input, "HPL.dat file (default: ./HPL.dat unless -N is given)")
       .option("-N", n, "short form: problem size")
@@ -108,6 +109,9 @@ GPU500_COMMAND(hpl, "Solve a dense linear system (HPL 2.3)") {
               "(default: the problem size / 3; 0 = off)")
       .option("--gpu-panel", gpu_panel,
               "CUDA 1x1: panels of at most this many rows are factored on the GPU by cuSOLVER (0 = off)")
+      .option("--panel-gemm-gpu", panel_gemm_gpu,
+              "CUDA 1x1: inside a CPU panel, the recursion's trailing DGEMMs with both widths >= this run on "
+              "the GPU (0 = off)")
       .flag("--host-mpi", host_mpi, "CUDA, Q > 1: broadcast panels through host memory even with CUDA-aware MPI")
       .option("--json", json_path, "write every result to this JSON file")
       .option("--timing", timing_path, "write per-iteration panel/swap/bcast/update times (JSON)");
@@ -148,10 +152,12 @@ GPU500_COMMAND(hpl, "Solve a dense linear system (HPL 2.3)") {
   opt.device_mpi = !host_mpi;
   opt.tail_getrf = tail_getrf;  // -1: N/3 of each test (resolved per test below)
   opt.gpu_panel = gpu_panel;
+  opt.panel_gemm_gpu = panel_gemm_gpu;
   opt.timing = !timing_path.empty();
   if (!(seg_first > 0 && seg_first <= 1) || !(seg_growth >= 1))
     throw usage_error("hpl: need 0 < --seg-first <= 1 and --seg-growth >= 1");
-  if (tail_getrf < -1 || gpu_panel < 0) throw usage_error("hpl: need --tail-getrf >= 0 and --gpu-panel >= 0");
+  if (tail_getrf < -1 || gpu_panel < 0 || panel_gemm_gpu < 0)
+    throw usage_error("hpl: need --tail-getrf >= 0, --gpu-panel >= 0 and --panel-gemm-gpu >= 0");
 
   mpi_session mpi;
   const int rank = app::world_rank();

@@ -31,6 +31,8 @@ struct run_options {
                                 ///< cuSOLVER getrf + getrs finish it on the GPU (no more CPU panels); 0 = off
   std::int64_t gpu_panel = 0;   ///< CUDA 1 x 1: panels of at most this many rows are factored on the GPU
                                 ///< (cuSOLVER getrf, in place, high-priority stream) instead of the CPU; 0 = off
+  int panel_gemm_gpu = 0;     ///< CUDA 1 x 1: inside a CPU panel, the recursion's trailing DGEMMs whose two
+                              ///< widths (K and the updated columns) are both >= this run on the GPU; 0 = off
   bool gather_x = false;      ///< return the whole solution in test_result::x (tests)
   bool timing = false;        ///< record per-iteration times
 };
@@ -57,6 +59,7 @@ struct test_result {
   double resid = 0;
   double norm_r = 0, norm_a_inf = 0, norm_a_1 = 0, norm_x_inf = 0, norm_x_1 = 0, norm_b = 0;
   std::vector<double> x;  ///< with run_options::gather_x
+  long panel_gemms_gpu = 0;  ///< CUDA 1 x 1, --panel-gemm-gpu: DGEMMs of CPU panels run on the GPU in the solve
   std::vector<iter_time> iters;
 };
 

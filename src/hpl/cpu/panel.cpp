@@ -57,6 +57,8 @@ class factorizer {
   void gemm_below(int r0, int c0, int c1, int k0, int k1) {
     const int n = c1 - c0, kk = k1 - k0;
     if (n <= 0 || kk <= 0) return;
+    if (o_.offload && o_.offload->gemm(r0, c0, c1, k0, k1, ipiv_.data())) return;  // T and O rows there
+    if (o_.offload) o_.offload->dirty(c0, c1);
     if (r0 < v_.jb)
       cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, v_.jb - r0, n, kk, -1.0, Tp(r0, k0), ldt(),
                   Tp(k0, c0), ldt(), 1.0, Tp(r0, c0), ldt());
@@ -123,6 +125,7 @@ class factorizer {
   // loop; Crout does the column the same way (its U part is already final) and updates row j.
   void base(int c, int w) {
     const int e = c + w;
+    if (o_.offload) o_.offload->dirty(c, e);
     std::vector<double> tb(nt_);
     std::vector<std::int64_t> ti(nt_);
 #pragma omp parallel num_threads(nt_)
@@ -237,9 +240,72 @@ class factorizer {
 
 std::vector<std::int64_t> factor_panel(const panel_view& pv, const panel_opts& po, int* zero_pivots) {
   GPU500_EXPECTS(pv.jb >= 1 && pv.col != nullptr, "factor_panel: empty panel or no column communicator");
+  GPU500_EXPECTS(po.offload == nullptr || pv.col->size() == 1, "factor_panel: the panel offload needs one process");
+  if (po.offload) po.offload->begin(pv);
   if (po.threads == 1) return factorizer(pv, po).run(zero_pivots);
   blas_single_thread one;
   return factorizer(pv, po).run(zero_pivots);
+}
+
+void panel_offload::begin(const panel_view& v) {
+  v_ = v;
+  sync_.assign(v.jb, 0);
+}
+
+void panel_offload::dirty(int c0, int c1) {
+  for (int c = c0; c < c1; ++c) sync_[c] = -1;
+}
+
+// Apply on the device the swaps of pivots p..cur-1 to the columns of [c0, c1) that are current
+// at p (runs of equal p share one plan and one launch).
+void panel_offload::catch_up(int c0, int c1, int cur, const std::int64_t* ipiv) {
+  for (int c = c0; c < c1;) {
+    const int p = sync_[c];
+    int e = c + 1;
+    while (e < c1 && sync_[e] == p) ++e;
+    if (p >= 0 && p < cur) {
+      const auto plan = plan_swaps(v_.k + p, cur - p, ipiv + p);
+      std::vector<std::int64_t> dest, src;
+      for (int t = 0; t < cur - p; ++t)
+        if (plan.u_src[t] != v_.k + p + t) dest.push_back(p + t), src.push_back(plan.u_src[t] - v_.k);
+      for (const auto& [d, s] : plan.moved) dest.push_back(d - v_.k), src.push_back(s - v_.k);
+      if (!dest.empty()) dev_moves(c, e, dest, src);
+      for (int i = c; i < e; ++i) sync_[i] = cur;
+    }
+    c = e;
+  }
+}
+
+// Rows r0.. of the dirty columns of [c0, c1) to the device (T rows from T, the rest from O).
+void panel_offload::put_rows(int r0, int c0, int c1) {
+  for (int c = c0; c < c1;) {
+    int e = c + 1;
+    while (e < c1 && (sync_[e] < 0) == (sync_[c] < 0)) ++e;
+    if (sync_[c] < 0) {
+      if (r0 < v_.jb) dev_put(r0, v_.jb - r0, c, e - c, v_.t + r0 + static_cast<std::int64_t>(c) * v_.jb, v_.jb);
+      if (v_.mo > 0) dev_put(v_.jb, v_.mo, c, e - c, v_.o + c * v_.ldo, v_.ldo);
+    }
+    c = e;
+  }
+}
+
+bool panel_offload::gemm(int r0, int c0, int c1, int k0, int k1, const std::int64_t* ipiv) {
+  const std::int64_t m = v_.jb + v_.mo;
+  if (min_width_ <= 0 || std::min(c1 - c0, k1 - k0) < min_width_ || r0 < k1 || r0 >= m) return false;
+  catch_up(k0, k1, r0, ipiv);
+  catch_up(c0, c1, r0, ipiv);
+  put_rows(r0, k0, k1);
+  put_rows(r0, c0, c1);
+  // U: rows k0..k1 of the right-hand columns (rows < r0: never part of the invariant).
+  dev_put(k0, k1 - k0, c0, c1 - c0, v_.t + k0 + static_cast<std::int64_t>(c0) * v_.jb, v_.jb);
+  dev_gemm(r0, m - r0, c0, c1, k0, k1);
+  if (r0 < v_.jb) dev_get(r0, v_.jb - r0, c0, c1 - c0, v_.t + r0 + static_cast<std::int64_t>(c0) * v_.jb, v_.jb);
+  if (v_.mo > 0) dev_get(v_.jb, v_.mo, c0, c1 - c0, v_.o + c0 * v_.ldo, v_.ldo);
+  dev_wait();
+  for (int c = k0; c < k1; ++c) sync_[c] = r0;
+  for (int c = c0; c < c1; ++c) sync_[c] = r0;
+  ++calls_;
+  return true;
 }
 
 swap_plan plan_swaps(std::int64_t k, int jb, const std::int64_t* ipiv) {

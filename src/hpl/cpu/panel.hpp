@@ -34,6 +34,8 @@ struct panel_view {
   const comm* col = nullptr;      ///< the process column (size 1 on one process)
 };
 
+class panel_offload;
+
 struct panel_opts {
   fact pfact = fact::right, rfact = fact::crout;
   int nbmin = 4, ndiv = 2;
@@ -41,6 +43,62 @@ struct panel_opts {
   /// backend: the cores are free while the GPU updates); 1: serial loops, BLAS as configured
   /// (the CPU backend: its threaded BLAS and spinning OpenMP threads would fight).
   int threads = 1;
+  /// With a single process: the recursion's large trailing updates go to this device copy of the
+  /// panel (paper 003's GPU DGEMM inside the panel); nullptr: all on the CPU.
+  panel_offload* offload = nullptr;
+};
+
+/// GPU DGEMM inside the recursive panel (paper 003), the bookkeeping half: the panel's columns
+/// also live in device memory (the CUDA backend copied them down from there). A trailing update
+/// of the recursion, rows >= r0 of columns [c0, c1) minus rows >= r0 of the factored columns
+/// [k0, k1) times U = T(k0:k1, c0:c1), runs on the device when both widths are >= min_width:
+/// the device copy catches up with the host's row swaps, receives what the host changed, runs
+/// the DGEMM and the result comes back (the host waits: the next step needs it).
+/// Invariant: for a column with sync point p >= 0, the device copy with the swaps of pivots
+/// p .. cur-1 applied equals the host's column in every row >= cur (the rows not yet pivoted);
+/// the host touches those rows only by swaps, the base case (its columns) and the CPU DGEMM (its
+/// columns), which mark them dirty (-1). So a column once factored and sent stays current: only
+/// its swaps are applied on the device (no copy), and the right-hand columns of the first DGEMM
+/// of a panel are never sent (only swapped).
+/// Single process only (one panel_view holds every panel row: T rows 0..jb, O rows jb..jb+mo).
+/// The device side is five primitives (CUDA in the CUDA backend, a host copy in the tests).
+class panel_offload {
+ public:
+  explicit panel_offload(int min_width) : min_width_(min_width) {}
+  virtual ~panel_offload() = default;
+  panel_offload(const panel_offload&) = delete;
+  panel_offload& operator=(const panel_offload&) = delete;
+
+  /// A panel starts: the device copy equals the host's in every row and column.
+  void begin(const panel_view& v);
+  /// The update above on the device; false (nothing done) below the threshold.
+  bool gemm(int r0, int c0, int c1, int k0, int k1, const std::int64_t* ipiv);
+  /// The host changed rows >= cur of columns [c0, c1) (other than by swaps).
+  void dirty(int c0, int c1);
+  /// Updates run on the device since construction (tests, timing).
+  long calls() const { return calls_; }
+  int min_width() const { return min_width_; }
+
+ protected:
+  // Device primitives. Rows are panel rows (0 = T's row 0, jb + i = O row i), columns panel
+  // columns; host blocks are column-major with leading dimension ldh.
+  /// For every column in [c0, c1): new row dest[i] = old row src[i] (all read before written).
+  virtual void dev_moves(int c0, int c1, const std::vector<std::int64_t>& dest, const std::vector<std::int64_t>& src) = 0;
+  virtual void dev_put(std::int64_t r0, std::int64_t nr, int c0, int nc, const double* h, std::int64_t ldh) = 0;
+  virtual void dev_get(std::int64_t r0, std::int64_t nr, int c0, int nc, double* h, std::int64_t ldh) = 0;
+  /// Rows r0.. of columns [c0, c1) -= rows r0.. of columns [k0, k1) * rows [k0, k1) of [c0, c1).
+  virtual void dev_gemm(std::int64_t r0, std::int64_t m, int c0, int c1, int k0, int k1) = 0;
+  /// Everything above has finished (the host may read what dev_get wrote).
+  virtual void dev_wait() = 0;
+
+ private:
+  void catch_up(int c0, int c1, int cur, const std::int64_t* ipiv);
+  void put_rows(int r0, int c0, int c1);
+
+  int min_width_;
+  long calls_ = 0;
+  panel_view v_;
+  std::vector<int> sync_;  // per panel column: pivots applied on the device copy; -1: differs
 };
 
 /// Factor the panel in place; returns the pivots (global positions). Zero pivots are counted

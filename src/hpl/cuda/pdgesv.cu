@@ -59,6 +59,67 @@ struct stream_set {
   }
 };
 
+// --panel-gemm-gpu: the device half of paper 003's GPU DGEMM inside the recursive CPU panel
+// (bookkeeping in panel_offload): the panel's own columns in A (copied down from there, written
+// back whole by panel_up afterwards) serve as the device copy; everything on one high-priority
+// stream, so the DGEMM's blocks are scheduled ahead of the trailing update's as SMs free up.
+class cuda_panel_offload final : public panel_offload {
+ public:
+  cuda_panel_offload(int min_width, int nb)
+      : panel_offload(min_width), cap_(8 * static_cast<std::size_t>(nb)), pairs_(cap_), host_(cap_) {
+    int least = 0, greatest = 0;
+    GPU500_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+    GPU500_CUDA_CHECK(cudaStreamCreateWithPriority(&s_, cudaStreamNonBlocking, greatest));
+    GPU500_CUBLAS_CHECK(cublasCreate(&h_));
+    GPU500_CUBLAS_CHECK(cublasSetStream(h_, s_));
+  }
+  ~cuda_panel_offload() override {
+    cublasDestroy(h_);
+    cudaStreamDestroy(s_);
+  }
+  /// The device copy of the next panel: A(k, k) and A's leading dimension.
+  void at(double* panel, std::int64_t lda) { d_ = panel, lda_ = lda; }
+
+ protected:
+  void dev_moves(int c0, int c1, const std::vector<std::int64_t>& dest, const std::vector<std::int64_t>& src) override {
+    const std::size_t n = dest.size();
+    if (used_ + 2 * n > cap_) dev_wait();  // the pinned staging area is reused only after its copies
+    std::copy(dest.begin(), dest.end(), host_.p + used_);
+    std::copy(src.begin(), src.end(), host_.p + used_ + n);
+    GPU500_CUDA_CHECK(cudaMemcpyAsync(pairs_.p + used_, host_.p + used_, sizeof(std::int64_t) * 2 * n,
+                                      cudaMemcpyHostToDevice, s_));
+    gpu::swap_rows(d_, lda_, c0, c1, pairs_.p + used_, pairs_.p + used_ + n, static_cast<int>(n), s_);
+    used_ += 2 * n;
+  }
+  void dev_put(std::int64_t r0, std::int64_t nr, int c0, int nc, const double* h, std::int64_t ldh) override {
+    GPU500_CUDA_CHECK(cudaMemcpy2DAsync(d_ + r0 + c0 * lda_, sizeof(double) * lda_, h, sizeof(double) * ldh,
+                                        sizeof(double) * nr, nc, cudaMemcpyHostToDevice, s_));
+  }
+  void dev_get(std::int64_t r0, std::int64_t nr, int c0, int nc, double* h, std::int64_t ldh) override {
+    GPU500_CUDA_CHECK(cudaMemcpy2DAsync(h, sizeof(double) * ldh, d_ + r0 + c0 * lda_, sizeof(double) * lda_,
+                                        sizeof(double) * nr, nc, cudaMemcpyDeviceToHost, s_));
+  }
+  void dev_gemm(std::int64_t r0, std::int64_t m, int c0, int c1, int k0, int k1) override {
+    const double one = 1.0, minus = -1.0;
+    const int ld = static_cast<int>(lda_);
+    GPU500_CUBLAS_CHECK(cublasDgemm(h_, CUBLAS_OP_N, CUBLAS_OP_N, static_cast<int>(m), c1 - c0, k1 - k0, &minus,
+                                    d_ + r0 + k0 * lda_, ld, d_ + k0 + c0 * lda_, ld, &one, d_ + r0 + c0 * lda_, ld));
+  }
+  void dev_wait() override {
+    GPU500_CUDA_CHECK(cudaStreamSynchronize(s_));
+    used_ = 0;
+  }
+
+ private:
+  std::size_t cap_, used_ = 0;
+  dev_ptr<std::int64_t> pairs_;
+  host_pinned<std::int64_t> host_;
+  cudaStream_t s_{};
+  cublasHandle_t h_{};
+  double* d_ = nullptr;
+  std::int64_t lda_ = 1;
+};
+
 class gpu_solver {
  public:
   gpu_solver(const params& prm, const run_options& opt, double* a, std::int64_t lda)
@@ -92,6 +153,7 @@ class gpu_solver {
       ppiv_ = std::make_unique<dev_ptr<int>>(static_cast<std::size_t>(nb_) + 1);
     }
     GPU500_CUDA_CHECK(cudaEventCreateWithFlags(&la_ev_, cudaEventDisableTiming));
+    if (opt_.panel_gemm_gpu > 0) offload_ = std::make_unique<cuda_panel_offload>(opt_.panel_gemm_gpu, nb_);
   }
   ~gpu_solver() {
     cublasDestroy(h_);
@@ -104,6 +166,8 @@ class gpu_solver {
   // The stream and cuBLAS handle of the swaps and the DTRSM of a segment.
   cudaStream_t sstream() const { return opt_.swap_stream ? st_.swp : st_.upd; }
   cublasHandle_t shandle() const { return opt_.swap_stream ? hs_ : h_; }
+
+  long offload_calls() const { return offload_ ? offload_->calls() : 0; }
 
   // Untimed warm-up of the host side: the first panel factorisations pay for thread start-up
   // and first touches; factor a copy of panel 0 once and throw it away (A is not modified).
@@ -313,20 +377,24 @@ class gpu_solver {
   // Factor the panel held in hp_ (m x jb, ld m) with the CPU panel code.
   std::vector<std::int64_t> factor_host(std::int64_t k, int jb) {
     const std::int64_t m = n_ - k;
-    for (int c = 0; c < jb; ++c) std::memcpy(t_.data() + c * jb, hp_.p + c * m, sizeof(double) * jb);
+    for (int c = 0; c < jb; ++c) std::memcpy(t_.p + c * jb, hp_.p + c * m, sizeof(double) * jb);
     panel_view pv;
     pv.jb = jb;
     pv.k = k;
-    pv.t = t_.data();
+    pv.t = t_.p;
     pv.o = hp_.p + jb;
     pv.ldo = m;
     pv.mo = m - jb;
     pv.o_first = k + jb;
     pv.nb = nb_;
     pv.col = &self_;
-    const panel_opts po{prm_.pfact, prm_.rfact, prm_.nbmin, prm_.ndiv, /*threads=*/0};
+    panel_opts po{prm_.pfact, prm_.rfact, prm_.nbmin, prm_.ndiv, /*threads=*/0};
+    if (offload_) {  // the panel's columns in A are its device copy (they equal hp_ now)
+      offload_->at(a_ + k + k * lda_, lda_);
+      po.offload = offload_.get();
+    }
     auto ipiv = factor_panel(pv, po);
-    for (int c = 0; c < jb; ++c) std::memcpy(hp_.p + c * m, t_.data() + c * jb, sizeof(double) * jb);
+    for (int c = 0; c < jb; ++c) std::memcpy(hp_.p + c * m, t_.p + c * jb, sizeof(double) * jb);
     return ipiv;
   }
   // The (dest, src) row moves of panel k, uploaded into device slot `slot` (two slots: the
@@ -398,7 +466,7 @@ class gpu_solver {
   stream_set st_;
   event_pool events_;
   host_pinned<double> hp_;
-  std::vector<double> t_;
+  host_pinned<double> t_;  // the panel's top jb x jb block (pinned: the offload copies it)
   dev_ptr<std::int64_t> pairs_;
   host_pinned<std::int64_t> pairs_host_{8 * static_cast<std::size_t>(nb_)};
   cudaEvent_t pairs_ev_[2] = {};
@@ -416,6 +484,7 @@ class gpu_solver {
   std::unique_ptr<dev_ptr<int>> ppiv_;  // pivots of a GPU panel, then getrf's info
   host_pinned<int> hpiv_{static_cast<std::size_t>(nb_)};
   cudaEvent_t la_ev_{};  // the look-ahead columns are updated
+  std::unique_ptr<cuda_panel_offload> offload_;  // --panel-gemm-gpu
 };
 
 }  // namespace
@@ -435,10 +504,16 @@ void cuda_run(const params& prm, const run_options& opt, test_result& r) {
     gpu::generate(a.p, lda, n, nullptr);
     GPU500_CUDA_CHECK(cudaDeviceSynchronize());
     s.warm_up_panel();
+    if (opt.panel_gemm_gpu > 0) {  // the warm-up panel's offload wrote into panel 0's columns
+      gpu::generate(a.p, lda, n, nullptr);
+      GPU500_CUDA_CHECK(cudaDeviceSynchronize());
+    }
+    const long calls0 = s.offload_calls();
     const double t0 = wall_time();
     s.solve(x, opt.timing ? &r.iters : nullptr);
     GPU500_CUDA_CHECK(cudaDeviceSynchronize());
     r.time = wall_time() - t0;
+    r.panel_gemms_gpu = s.offload_calls() - calls0;
   }
   // The check: regenerate [A | b] on the GPU and compute the residual there (own kernels).
   gpu::generate(a.p, lda, n, nullptr);

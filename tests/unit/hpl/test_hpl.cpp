@@ -17,6 +17,7 @@
 #include "gpu500/hpl/matgen.hpp"
 #include "gpu500/hpl/pdgesv.hpp"
 #include "gpu500/hpl/report.hpp"
+#include "cpu/panel.hpp"  // internal: the panel offload's bookkeeping is tested on the host
 
 using namespace gpu500;
 using namespace gpu500::hpl;
@@ -309,6 +310,123 @@ TEST(HplSolver, LargerSystemPassesAndCountsFlops) {
   EXPECT_FALSE(run_test(p, g, run_options{}).passed);
 }
 
+// --- panel offload (GPU DGEMM inside the recursive panel), its bookkeeping on the host -------
+
+namespace {
+// A host stand-in for the device half: its own copy of the panel (m x jb, ld m, equal to the
+// host's at the start as the CUDA backend's is), row moves, copies, and a plain triple-loop DGEMM
+// (another summation order than the BLAS on the host side).
+class host_offload final : public hpl::detail::panel_offload {
+ public:
+  host_offload(int w, std::int64_t m, std::vector<double> panel) : panel_offload(w), m_(m), d_(std::move(panel)) {}
+
+ protected:
+  void dev_moves(int c0, int c1, const std::vector<std::int64_t>& dest, const std::vector<std::int64_t>& src) override {
+    std::vector<double> tmp(src.size());
+    for (int c = c0; c < c1; ++c) {
+      for (std::size_t i = 0; i < src.size(); ++i) tmp[i] = at(src[i], c);
+      for (std::size_t i = 0; i < dest.size(); ++i) at(dest[i], c) = tmp[i];
+    }
+  }
+  void dev_put(std::int64_t r0, std::int64_t nr, int c0, int nc, const double* h, std::int64_t ldh) override {
+    for (int c = 0; c < nc; ++c)
+      for (std::int64_t r = 0; r < nr; ++r) at(r0 + r, c0 + c) = h[r + c * ldh];
+  }
+  void dev_get(std::int64_t r0, std::int64_t nr, int c0, int nc, double* h, std::int64_t ldh) override {
+    for (int c = 0; c < nc; ++c)
+      for (std::int64_t r = 0; r < nr; ++r) h[r + c * ldh] = at(r0 + r, c0 + c);
+  }
+  void dev_gemm(std::int64_t r0, std::int64_t m, int c0, int c1, int k0, int k1) override {
+    for (int c = c0; c < c1; ++c)
+      for (std::int64_t r = r0; r < r0 + m; ++r) {
+        double s = 0;
+        for (int p = k0; p < k1; ++p) s += at(r, p) * at(p, c);
+        at(r, c) -= s;
+      }
+  }
+  void dev_wait() override {}
+
+ private:
+  double& at(std::int64_t r, int c) { return d_[r + c * m_]; }
+  std::int64_t m_;
+  std::vector<double> d_;
+};
+
+struct factored {
+  std::vector<std::int64_t> ipiv;
+  std::vector<double> lu;  // m x jb, T rows first
+  long offloaded = 0;
+};
+// Factor an m x jb panel (global rows k..) with the CPU panel code; with min_width > 0 through
+// the host offload.
+factored factor_with(const std::vector<double>& panel, std::int64_t m, int jb, std::int64_t k, hpl::detail::panel_opts po,
+                     int min_width) {
+  std::vector<double> full = panel, t(static_cast<std::size_t>(jb) * jb);
+  for (int c = 0; c < jb; ++c)
+    for (int r = 0; r < jb; ++r) t[r + c * jb] = full[r + c * m];
+  const hpl::detail::comm self;
+  hpl::detail::panel_view pv;
+  pv.jb = jb;
+  pv.k = k;
+  pv.t = t.data();
+  pv.o = full.data() + jb;
+  pv.ldo = m;
+  pv.mo = m - jb;
+  pv.o_first = k + jb;
+  pv.nb = jb;
+  pv.col = &self;
+  host_offload off(min_width, m, panel);
+  if (min_width > 0) po.offload = &off;
+  factored f;
+  f.ipiv = hpl::detail::factor_panel(pv, po);
+  for (int c = 0; c < jb; ++c)
+    for (int r = 0; r < jb; ++r) full[r + c * m] = t[r + c * jb];
+  f.lu = std::move(full);
+  f.offloaded = off.calls();
+  return f;
+}
+}  // namespace
+
+// The offload (thresholds 1, 3, 8: every recursion level, some, only the widest) gives the same
+// pivots and the same factors (to rounding) as the CPU alone, for every PFACT x RFACT, NBMIN,
+// NDIV, both threading modes; panels with fewer rows than columns below T too.
+TEST(HplPanel, OffloadKeepsPivotsAndFactors) {
+  int offloaded_runs = 0;
+  for (auto [m, jb] : {std::pair{300L, 32}, {45L, 24}, {17L, 16}}) {
+    std::vector<double> panel(static_cast<std::size_t>(m) * jb);
+    std::uint64_t x = 12345;
+    for (auto& v : panel) {
+      x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+      v = 0.5 - static_cast<double>(x >> 11) * 0x1.0p-53;
+    }
+    for (auto pf : {fact::left, fact::crout, fact::right})
+      for (auto rf : {fact::left, fact::crout, fact::right})
+        for (auto [nbmin, ndiv] : {std::pair{1, 2}, {4, 2}, {2, 3}})
+          for (int threads : {0, 1}) {
+            const hpl::detail::panel_opts po{pf, rf, nbmin, ndiv, threads};
+            const auto ref = factor_with(panel, m, jb, 7, po, 0);
+            double scale = 0;
+            for (double v : ref.lu) scale = std::max(scale, std::fabs(v));
+            for (int w : {1, 3, 8}) {
+              const auto got = factor_with(panel, m, jb, 7, po, w);
+              const std::string what = "m=" + std::to_string(m) + " jb=" + std::to_string(jb) + " pfact " +
+                                       std::to_string(static_cast<int>(pf)) + " rfact " +
+                                       std::to_string(static_cast<int>(rf)) + " nbmin " + std::to_string(nbmin) +
+                                       " ndiv " + std::to_string(ndiv) + " min width " + std::to_string(w);
+              EXPECT_EQ(got.ipiv, ref.ipiv) << what;
+              double d = 0;
+              for (std::size_t i = 0; i < ref.lu.size(); ++i) d = std::max(d, std::fabs(got.lu[i] - ref.lu[i]));
+              EXPECT_LT(d, 1e-12 * scale) << what;
+              if (w == 1) {
+                EXPECT_GT(got.offloaded, 0) << what;
+              }
+              offloaded_runs += got.offloaded > 0;
+            }
+          }
+  }
+  EXPECT_GT(offloaded_runs, 3 * 9 * 3 * 2);
+}
+
 TEST(HplSolver, TooLargeGridIsAUsageError) { EXPECT_THROW(grid::create(2, 3, false), usage_error); }
 
 // --- output layout ------------------------------------------------------------------------------
@@ -434,8 +552,9 @@ void expect_agrees_with_default_cuda(run_options b) {
 }
 
 // One CUDA run with a tail / GPU-panel setting: passes the residual check, x equals LAPACKE's.
-test_result expect_cuda_variant_solves(long n, int nb, int depth, std::int64_t tail, std::int64_t gpanel) {
-  params p;
+// `p` gives the panel variant (PFACT, RFACT, NBMIN, NDIV); pgg: --panel-gemm-gpu.
+test_result expect_cuda_variant_solves(long n, int nb, int depth, std::int64_t tail, std::int64_t gpanel, int pgg = 0,
+                                       params p = {}) {
   p.n = n;
   p.nb = nb;
   p.depth = depth;
@@ -445,9 +564,11 @@ test_result expect_cuda_variant_solves(long n, int nb, int depth, std::int64_t t
   o.timing = true;
   o.tail_getrf = tail;
   o.gpu_panel = gpanel;
+  o.panel_gemm_gpu = pgg;
   const auto r = run_test(p, grid::create(1, 1, false), o);
   const std::string what = "N=" + std::to_string(n) + " NB=" + std::to_string(nb) + " depth " + std::to_string(depth) +
-                           " tail " + std::to_string(tail) + " gpu panel " + std::to_string(gpanel);
+                           " tail " + std::to_string(tail) + " gpu panel " + std::to_string(gpanel) +
+                           " panel gemm gpu " + std::to_string(pgg) + " " + tv_code(p);
   EXPECT_TRUE(r.passed) << what << " resid " << r.resid;
   EXPECT_LT(r.resid, 1.0) << what;
   EXPECT_EQ(r.x.size(), static_cast<std::size_t>(n)) << what;
@@ -490,5 +611,37 @@ TEST(HplCuda, GpuPanelMatchesLapack) {
   // Every panel on the GPU against the CPU panels.
   run_options b;
   b.gpu_panel = 4000;
+  expect_agrees_with_default_cuda(b);
+}
+
+// --panel-gemm-gpu: the recursion's trailing DGEMMs of the CPU panels on the GPU (thresholds 1,
+// 2, 8, 16: every level down to the base case, or only the widest), with look-ahead and without,
+// with the tail and GPU panels taking the end, every PFACT x RFACT, NDIV 3; the answer stays
+// LAPACK's and the GPU path really ran.
+TEST(HplCuda, PanelGemmGpuMatchesLapack) {
+  if (!cuda_available()) GTEST_SKIP() << "no CUDA device";
+  for (auto [n, nb, depth, tail, gpanel, pgg] :
+       {std::tuple{1000L, 64, 1, 0L, 0L, 1}, {1000L, 64, 0, 0L, 0L, 8}, {997L, 96, 1, 200L, 600L, 2},
+        {1000L, 128, 1, 300L, 0L, 16}, {53L, 8, 1, 0L, 0L, 1}, {1L, 8, 1, 0L, 0L, 1}}) {
+    const auto r = expect_cuda_variant_solves(n, nb, depth, tail, gpanel, pgg);
+    if (n > 1) {
+      EXPECT_GT(r.panel_gemms_gpu, 0) << "N=" << n << " pgg " << pgg;
+    }
+  }
+  for (auto pf : {fact::left, fact::crout, fact::right})
+    for (auto rf : {fact::left, fact::crout, fact::right}) {
+      params p;
+      p.pfact = pf;
+      p.rfact = rf;
+      p.nbmin = 2;
+      p.ndiv = 3;
+      const auto r = expect_cuda_variant_solves(700, 48, 1, 0, 0, 2, p);
+      EXPECT_GT(r.panel_gemms_gpu, 0) << tv_code(p);
+    }
+  // Off by default: no GPU DGEMM inside a panel.
+  EXPECT_EQ(expect_cuda_variant_solves(500, 64, 1, 0, 0).panel_gemms_gpu, 0);
+  // Every eligible DGEMM on the GPU against the default run at N = 4000.
+  run_options b;
+  b.panel_gemm_gpu = 1;
   expect_agrees_with_default_cuda(b);
 }
