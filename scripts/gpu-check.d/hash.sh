@@ -15,7 +15,7 @@ status=0
 row() { echo "hash|$1|$2" >>"$TABLE"; }
 
 if [ "${HASH_SANITIZE:-1}" = 1 ] && command -v compute-sanitizer >/dev/null; then
-  small='Variants/Glht.BulkOperationsMatchTheModel/t32_window:Variants/Glht.BulkOperationsMatchTheModel/t1_bitmap:Variants/Glht.BulkOperationsMatchTheModel/t1_bitmap_aos:Variants/Glht.BulkOperationsMatchTheModel/t1_bitmap_noprecheck_rec:Variants/Glht.BulkOperationsMatchTheModel/t1_bitmap_noprecheck_rec_h1:GlhtDeviceApi.UserKernels*:GlhtAsync.*'
+  small='Variants/Glht.BulkOperationsMatchTheModel/t32_window:Variants/Glht.BulkOperationsMatchTheModel/t1_bitmap:Variants/Glht.BulkOperationsMatchTheModel/t1_bitmap_aos:Variants/Glht.BulkOperationsMatchTheModel/t1_bitmap_noprecheck_rec:Variants/Glht.BulkOperationsMatchTheModel/t1_bitmap_noprecheck_rec_h1:Variants/Glht.BulkOperationsMatchTheModel/t1_bitmap_noprecheck_rec_hc_ps:GlhtDeviceApi.UserKernels*:GlhtAsync.*'
   for tool in memcheck racecheck; do
     filter=$small
     [ "$tool" = racecheck ] && filter='Variants/Glht.BulkOperationsMatchTheModel/t32_window:GlhtDeviceApi.UserKernelsWarpPerOp'
@@ -37,8 +37,8 @@ echo "== hash static ($keys keys)"
 if "$bin" hash static --keys "$keys" --lf "${HASH_LF:-0.8,0.9}" --runs "${HASH_RUNS_STATIC:-3}" "${tables[@]}" \
     --json "$OUT/hash-static.json" >"$OUT/hash-static.txt" 2>"$OUT/hash-static.err"; then :; else status=1; fi
 cat "$OUT/hash-static.txt" "$OUT/hash-static.err"
-awk '$1 ~ /^(glht[a-z0-9-]*|linear|cuckoo|chained|cpu)$/ && $2 ~ /^0\./ {
-       printf "hash|static %s LF %s|insert %s, hit %s, miss %s G/s (no room %s, %s)\n", $1, $2, $3, $4, $5, $9, $10 }' \
+awk '$1 ~ /^(glht[a-z0-9-]*|linear|linear-aos|quadratic|cuckoo|chained|cpu)$/ && $2 ~ /^0\./ {
+       printf "hash|static %s LF %s|insert %s, hit %s, miss %s, again %s G/s (no room %s, %s)\n", $1, $2, $3, $4, $5, $6, $10, $11 }' \
   "$OUT/hash-static.txt" >>"$TABLE"
 grep -E '^  best GLHT' "$OUT/hash-static.txt" | sed 's/^  /hash|static|/' >>"$TABLE"
 
@@ -46,7 +46,7 @@ echo "== hash mixed"
 if "$bin" hash mixed --scale "${HASH_SCALE:-24,25,26}" --runs "${HASH_RUNS_MIXED:-5}" "${tables[@]}" \
     --json "$OUT/hash-mixed.json" >"$OUT/hash-mixed.txt" 2>"$OUT/hash-mixed.err"; then :; else status=1; fi
 cat "$OUT/hash-mixed.txt" "$OUT/hash-mixed.err"
-awk '$1 ~ /^(glht[a-z0-9-]*|linear|chained|chained-alloc|cpu)$/ && $3 >= 16777216 {
+awk '$1 ~ /^(glht[a-z0-9-]*|linear|linear-aos|quadratic|chained|chained-alloc|cpu)$/ && $3 >= 16777216 {
        v = $6; for (i = 7; i <= NF; i++) v = v " " $i
        printf "hash|mixed %s %s ops %s|%s G ops/s (%s)\n", $1, $2, $3, $5, v }' "$OUT/hash-mixed.txt" >>"$TABLE"
 awk '$1 ~ /^(glht|glht-t1[a-z0-9-]*|chained|chained-alloc|cpu)$/ && $3 == 100000 && ($4 == 100 || $4 == 100000) {

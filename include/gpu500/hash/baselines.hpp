@@ -4,7 +4,8 @@
 //
 //   probing_map  open addressing with linear or quadratic (triangular) probing; an insert claims a
 //                slot with CAS empty -> busy, writes the value, then publishes the key; erase leaves
-//                a tombstone that is never reused (so values never tear); concurrent mixes allowed
+//                a tombstone that is never reused (so values never tear); concurrent mixes allowed;
+//                keys[] and values[] apart, or (interleaved) 16-byte {key, value} slots
 //   cuckoo_map   CUDPP-style cuckoo hashing (Alcantara et al.): four hash functions, bulk build by
 //                atomicExch eviction chains over the key words, rebuilt with new seeds when a chain
 //                gets too long, then a pass that places the values; static (build, then query)
@@ -30,7 +31,7 @@ enum class probing { linear, quadratic };
 
 class probing_map {
  public:
-  probing_map(index_t capacity, probing scheme);
+  probing_map(index_t capacity, probing scheme, bool interleaved = false);
   ~probing_map();
   probing_map(const probing_map&) = delete;
   probing_map& operator=(const probing_map&) = delete;

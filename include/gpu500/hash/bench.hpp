@@ -72,6 +72,7 @@ bool parse_glht_variant(const std::string& name, hopscotch_options* o);
 namespace bench_gpu {
 struct static_timing {
   double insert_s = 0, find_hit_s = 0, find_miss_s = 0;
+  double reinsert_s = 0;  ///< the same inserts again into the full table (all 'present'); 0: not run
   int build_attempts = 1;
   std::int64_t no_room = 0;  ///< keys an insert could not place (H = 31 at high load; no growth)
   std::string error;  ///< non-empty: validation failed

@@ -61,6 +61,10 @@ struct hopscotch_options {
                                         ///< batches of slots (A/B; in records the lock fetched its sector)
   int min_blocks = 0;                   ///< tile 1, insert and mixed kernels: 0 = ptxas's register choice;
                                         ///< 6 or 8 = launch bounds for that many 256-thread blocks per SM (A/B)
+  bool home_claim = false;              ///< tile 1 inserts: CAS the home slot empty -> reserved right beside
+                                        ///< the lock's atomicOr (both in flight at once; A/B)
+  bool pair_store = false;              ///< interleaved and record slots: publish writes key and value with
+                                        ///< one 16-byte store instead of two 8-byte stores (A/B)
 };
 
 /// The trivially copyable device view of a table (what hopscotch_ref wraps).
@@ -75,6 +79,8 @@ struct hopscotch_view {
   std::uint32_t stride = 1;      ///< 1: split arrays; 2: interleaved {key, value} slots; 4: records
   std::uint32_t meta_stride = 1;  ///< bucket word of b at meta[b * meta_stride] (4 in records, else 1)
   bool home_first = false;        ///< tile 1 inserts read and try the home slot alone before batches
+  bool home_claim = false;        ///< tile 1 inserts claim the home slot beside the lock (options)
+  bool pair_store = false;        ///< one 16-byte store of {key, value} on publish (strides 2 and 4)
 
   [[nodiscard]] GPU500_HD GPU500_FORCEINLINE key_type* key_ptr(std::uint64_t s) const { return keys + s * stride; }
   [[nodiscard]] GPU500_HD GPU500_FORCEINLINE value_type* value_ptr(std::uint64_t s) const {

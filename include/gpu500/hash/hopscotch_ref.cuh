@@ -63,6 +63,11 @@ template <class T, class U>
 __device__ __forceinline__ void st_release(T* p, U v) {
   cuda::atomic_ref<T, cuda::thread_scope_device>(*p).store(static_cast<T>(v), cuda::std::memory_order_release);
 }
+/// {a, b} into p[0], p[1] (16-byte aligned) with one 16-byte relaxed store (two relaxed 8-byte
+/// accesses in the memory model, unordered with each other).
+__device__ __forceinline__ void st_relaxed_pair(std::uint64_t* p, std::uint64_t a, std::uint64_t b) {
+  asm volatile("st.relaxed.gpu.global.v2.u64 [%0], {%1, %2};" ::"l"(p), "l"(a), "l"(b) : "memory");
+}
 __device__ __forceinline__ std::uint64_t cas(std::uint64_t* p, std::uint64_t expect, std::uint64_t desired) {
   return atomicCAS(reinterpret_cast<unsigned long long*>(p), expect, desired);
 }
@@ -126,7 +131,8 @@ class hopscotch_ref {
       std::int64_t slot;
       if (probe(t, h, k, ignored, true, false, &slot, &seen) == probe_result::hit) return insert_status::present;
     }
-    std::uint64_t m = lock(t, h);
+    bool home_held = false;  // home_claim: the home slot is our hole already
+    std::uint64_t m = G == 1 && v_.home_claim ? lock(t, h, &home_held) : lock(t, h);
     // The precheck's miss still holds when the word is the one it saw unchanged on both sides of
     // its reads (members only leave with a version bump and only arrive with a new hop bit).
     const bool absent_known = (m & ~layout::multiple_lock) == seen;
@@ -134,7 +140,13 @@ class hopscotch_ref {
     if constexpr (G == 1) {
       // phases find (under the lock) and find_empty together: one batch of slot reads serves both.
       bool present = false;
-      e = claim_thread(h, detail::bitmap(m), k, !absent_known, present);
+      if (home_held) {  // the nearest hole there is; only the find phase is left
+        present = !absent_known && detail::bitmap(m) != 0 && scan_named(t, h, detail::bitmap(m), k) >= 0;
+        if (present) release_hole(t, static_cast<std::int64_t>(h));
+        e = static_cast<std::int64_t>(h);
+      } else {
+        e = claim_thread(h, detail::bitmap(m), k, !absent_known, present);
+      }
       if (present) {
         unlock(t, h, m, layout::multiple_lock);
         return insert_status::present;
@@ -343,11 +355,19 @@ class hopscotch_ref {
   /// Acquire multiple_lock on bucket h (spins; the tile holds nothing while it spins): one
   /// atomicOr returns the word, so an uncontended lock is one round trip. Returns the word as
   /// locked. Every lane re-reads the word with acquire so that its later loads are ordered.
-  __device__ std::uint64_t lock(const tile_type& t, std::uint64_t h) const {
+  ///
+  /// With `home_held` (tile 1, hopscotch_options::home_claim) a CAS empty -> reserved on the home
+  /// slot goes out right behind the first atomicOr, so both round trips overlap (in records they
+  /// hit the same sector); *home_held tells whether it claimed the slot. Claiming a hole needs no
+  /// lock (every find_empty claims slots of other homes the same way), and holding one while
+  /// spinning for the lock is what the displacement path does already: nobody waits on a hole.
+  /// The fence below orders the claim before the stores that fill the hole, as in claim_thread.
+  __device__ std::uint64_t lock(const tile_type& t, std::uint64_t h, bool* home_held = nullptr) const {
     unsigned long long got = 0;
     if (t.leader()) {
       auto* w = reinterpret_cast<unsigned long long*>(meta_ptr(h));
       std::uint64_t old = atomicOr(w, static_cast<unsigned long long>(layout::multiple_lock));
+      if (home_held) *home_held = detail::cas(key_ptr(h), empty_key, reserved_key) == empty_key;
       for (int round = 0; old & layout::lock_mask; ++round) {
         detail::backoff(round);
         if (!(detail::ld_relaxed(meta_ptr(h)) & layout::lock_mask))
@@ -374,8 +394,12 @@ class hopscotch_ref {
       // One fence for both stores: no reader takes a key at a slot whose hop bit it has not seen
       // set (bitmap scans read only named slots, window scans and find_ordered check the bit), and
       // the bit is published after the value and the key (release).
-      detail::st_relaxed(value_ptr(e), val);
-      detail::st_relaxed(key_ptr(e), k);
+      if (S >= 2 && v_.pair_store) {  // key and value adjacent and 16-byte aligned (slot_layout)
+        detail::st_relaxed_pair(key_ptr(e), k, val);
+      } else {
+        detail::st_relaxed(value_ptr(e), val);
+        detail::st_relaxed(key_ptr(e), k);
+      }
       const unsigned d = static_cast<unsigned>(e - static_cast<std::int64_t>(h));
       detail::st_release(meta_ptr(h), (m | (1ULL << d)) & ~layout::multiple_lock);
     }

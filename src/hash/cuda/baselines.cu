@@ -28,10 +28,14 @@ __device__ __forceinline__ std::uint64_t thread_stride() { return static_cast<st
 // =================================================================== open addressing
 
 struct probing_view {
-  key_type* keys;
-  value_type* values;
+  key_type* keys;      // key of slot s at keys[s * stride]
+  value_type* values;  // value of slot s at values[s * stride]
   std::uint64_t cap;
   bool quadratic;
+  std::uint32_t stride;  // 1: split arrays; 2: interleaved {key, value} slots
+
+  __device__ key_type* key(std::uint64_t s) const { return keys + s * stride; }
+  __device__ value_type* value(std::uint64_t s) const { return values + s * stride; }
 
   /// i-th slot of k's probe sequence (linear: h + i; quadratic: h + i(i+1)/2, both mod cap).
   struct cursor {
@@ -48,15 +52,15 @@ struct probing_view {
     if (k >= tombstone_key) return insert_status::invalid;
     cursor c = start(k);
     for (; c.i < cap; next(c)) {
-      key_type x = ld_acquire(&keys[c.s]);
+      key_type x = ld_acquire(key(c.s));
       for (;;) {
-        while (x == reserved_key) x = ld_acquire(&keys[c.s]);  // a writer is publishing this slot
+        while (x == reserved_key) x = ld_acquire(key(c.s));  // a writer is publishing this slot
         if (x == k) return insert_status::present;
         if (x != empty_key) break;
-        const key_type old = cas(&keys[c.s], empty_key, reserved_key);
+        const key_type old = cas(key(c.s), empty_key, reserved_key);
         if (old == empty_key) {
-          st_relaxed(&values[c.s], v);
-          st_release(&keys[c.s], k);
+          st_relaxed(value(c.s), v);
+          st_release(key(c.s), k);
           return insert_status::inserted;
         }
         x = old;  // lost the race: look at what is there now
@@ -68,9 +72,9 @@ struct probing_view {
     if (k >= tombstone_key) return false;
     cursor c = start(k);
     for (; c.i < cap; next(c)) {
-      const key_type x = ld_acquire(&keys[c.s]);
+      const key_type x = ld_acquire(key(c.s));
       if (x == k) {
-        v = ld_relaxed(&values[c.s]);
+        v = ld_relaxed(value(c.s));
         return true;
       }
       if (x == empty_key) return false;
@@ -81,8 +85,8 @@ struct probing_view {
     if (k >= tombstone_key) return false;
     cursor c = start(k);
     for (; c.i < cap; next(c)) {
-      const key_type x = ld_acquire(&keys[c.s]);
-      if (x == k) return cas(&keys[c.s], k, tombstone_key) == k;
+      const key_type x = ld_acquire(key(c.s));
+      if (x == k) return cas(key(c.s), k, tombstone_key) == k;
       if (x == empty_key) return false;
     }
     return false;
@@ -285,24 +289,25 @@ __global__ void chained_pool_init(chain_node* pool, std::uint64_t n) {
 
 struct probing_map::impl {
   probing_view v{};
+  std::uint64_t* words = nullptr;  // 2 * cap words: keys then values, or {key, value} pairs
   detail::launch_policy policy;
 };
 
-probing_map::probing_map(index_t capacity, probing scheme) : p_(std::make_unique<impl>()) {
+probing_map::probing_map(index_t capacity, probing scheme, bool interleaved) : p_(std::make_unique<impl>()) {
   GPU500_EXPECTS(capacity >= 1, "hash: capacity must be positive");
   p_->policy = detail::launch_policy::for_device();
   p_->v.cap = static_cast<std::uint64_t>(capacity);
   p_->v.quadratic = scheme == probing::quadratic;
-  detail::device_alloc(&p_->v.keys, p_->v.cap, "probing table keys");
-  detail::device_alloc(&p_->v.values, p_->v.cap, "probing table values");
+  p_->v.stride = interleaved ? 2 : 1;
+  detail::device_alloc(&p_->words, 2 * p_->v.cap, "probing table slots");
+  p_->v.keys = p_->words;
+  p_->v.values = interleaved ? p_->words + 1 : p_->words + p_->v.cap;
   clear();
 }
-probing_map::~probing_map() {
-  cudaFree(p_->v.keys);
-  cudaFree(p_->v.values);
-}
+probing_map::~probing_map() { cudaFree(p_->words); }
 void probing_map::clear() {
-  GPU500_CUDA_CHECK(cudaMemset(p_->v.keys, 0xff, p_->v.cap * sizeof(key_type)));
+  // empty_key in every key word (and every value word, which is harmless)
+  GPU500_CUDA_CHECK(cudaMemset(p_->words, 0xff, 2 * p_->v.cap * sizeof(std::uint64_t)));
   GPU500_CUDA_CHECK(cudaDeviceSynchronize());
 }
 index_t probing_map::capacity() const { return static_cast<index_t>(p_->v.cap); }

@@ -283,7 +283,8 @@ struct hopscotch_map::impl {
   [[nodiscard]] std::uint64_t slot_array_words() const { return (records() ? 4 : 2) * slots(); }
   [[nodiscard]] hopscotch_view view() const {
     return {keys,          values,           meta,        n, opt.probe_limit, opt.find == find_mode::bitmap,
-            opt.precheck,  stride_of(opt.layout), meta_stride(), opt.home_first};
+            opt.precheck,  stride_of(opt.layout), meta_stride(), opt.home_first,
+            opt.home_claim, opt.pair_store};
   }
   void allocate(std::uint64_t buckets) {
     n = buckets;

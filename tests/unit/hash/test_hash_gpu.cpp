@@ -38,6 +38,8 @@ struct variant {
   bool static_stride = true;
   int min_blocks = 0;
   bool home_first = false;
+  bool home_claim = false;
+  bool pair_store = false;
 };
 std::string name_of(const variant& v) {
   std::string n = "t";
@@ -49,6 +51,8 @@ std::string name_of(const variant& v) {
   if (!v.static_stride) n.append("_rs");
   if (v.min_blocks) n.append("_b" + std::to_string(v.min_blocks));
   if (v.home_first) n.append("_h1");
+  if (v.home_claim) n.append("_hc");
+  if (v.pair_store) n.append("_ps");
   return n;
 }
 hopscotch_options options_of(const variant& v) {
@@ -60,6 +64,8 @@ hopscotch_options options_of(const variant& v) {
   o.static_stride = v.static_stride;
   o.min_blocks = v.min_blocks;
   o.home_first = v.home_first;
+  o.home_claim = v.home_claim;
+  o.pair_store = v.pair_store;
   return o;
 }
 
@@ -211,5 +217,12 @@ INSTANTIATE_TEST_SUITE_P(Variants, Glht,
                                            variant{32, find_mode::window, true, slot_layout::record},
                                            variant{8, find_mode::bitmap, false, slot_layout::record},
                                            variant{1, find_mode::bitmap, false, slot_layout::record, true, 0, true},
-                                           variant{1, find_mode::bitmap, true, slot_layout::interleaved, true, 0, true}),
+                                           variant{1, find_mode::bitmap, true, slot_layout::interleaved, true, 0, true},
+                                           variant{1, find_mode::bitmap, false, slot_layout::record, true, 0, false, true},
+                                           variant{1, find_mode::bitmap, false, slot_layout::record, true, 0, false, false, true},
+                                           variant{1, find_mode::bitmap, false, slot_layout::record, true, 0, false, true, true},
+                                           variant{1, find_mode::bitmap, true, slot_layout::record, true, 0, false, true, true},
+                                           variant{1, find_mode::bitmap, true, slot_layout::interleaved, true, 0, false, true, true},
+                                           variant{1, find_mode::bitmap, false, slot_layout::split, true, 0, false, true},
+                                           variant{1, find_mode::bitmap, false, slot_layout::record, false, 0, false, true}),
                          [](const auto& info) { return name_of(info.param); });

@@ -145,7 +145,8 @@ void device_api_roundtrip(const hopscotch_options& o) {
 
 template <int G, int S = 0>
 void finds_never_miss_during_displacement(find_mode mode, slot_layout layout = slot_layout::split,
-                                          bool precheck = true, bool home_first = false) {
+                                          bool precheck = true, bool home_first = false, bool home_claim = false,
+                                          bool pair_store = false) {
   const index_t n = 1 << 13;
   hopscotch_options o;
   o.tile = G;
@@ -153,6 +154,8 @@ void finds_never_miss_during_displacement(find_mode mode, slot_layout layout = s
   o.layout = layout;
   o.precheck = precheck;
   o.home_first = home_first;
+  o.home_claim = home_claim;
+  o.pair_store = pair_store;
   hopscotch_map t(n, o);
   // 0.72 stable + 0.10 churn-out present; churn replaces the 0.10 by new keys (load stays ~0.82,
   // so inserts keep hopping holes back through the stable keys' neighbourhoods).
@@ -260,6 +263,13 @@ TEST(GlhtDeviceApi, FindsNeverMissDuringDisplacementThreadRecords) {
   finds_never_miss_during_displacement<1, 4>(find_mode::bitmap, slot_layout::record, false);
   finds_never_miss_during_displacement<1, 0>(find_mode::bitmap, slot_layout::record, true);
   finds_never_miss_during_displacement<1, 4>(find_mode::bitmap, slot_layout::record, false, true);
+}
+TEST(GlhtDeviceApi, FindsNeverMissDuringDisplacementThreadHomeClaimPairStore) {
+  SKIP_WITHOUT_GPU();
+  finds_never_miss_during_displacement<1, 4>(find_mode::bitmap, slot_layout::record, false, false, true, true);
+  finds_never_miss_during_displacement<1, 4>(find_mode::bitmap, slot_layout::record, true, false, true, true);
+  finds_never_miss_during_displacement<1, 2>(find_mode::bitmap, slot_layout::interleaved, false, false, true, true);
+  finds_never_miss_during_displacement<1, 0>(find_mode::bitmap, slot_layout::record, false, false, true, false);
 }
 TEST(GlhtDeviceApi, FindsNeverMissDuringDisplacementWarpRecords) {
   SKIP_WITHOUT_GPU();
