@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # One short HPL session on the GPU machine (its time is scarce): build only the HPL targets, run
-# the HPL GPU tests named by HPL_GTEST (gtest filter, under HPL_TEST_TIMEOUT seconds), then the
+# the HPL GPU tests named by HPL_GTEST (gtest filter, under HPL_TEST_TIMEOUT seconds) and
+# HPL_MPI_GTEST (test_hpl_mpi under mpirun -np 2 and 4; build test_hpl_mpi for it), then the
 # A/B of bench/hpl-ab.sh (HPL_AB variants, DGEMM and cuSOLVER baselines in the same run), and
 # optionally `gpu500 hpl` itself (HPL_PROGRAM="flags": needs GPU500_TARGETS to include gpu500).
 # Everything stops at HPL_BUDGET seconds (default 280) so that the results are always packed:
@@ -16,7 +17,7 @@ BUILD=${BUILD:-build-gpu}
 start=$(date +%s)
 left() { echo $(( ${HPL_BUDGET:-280} - ($(date +%s) - start) )); }
 {
-  echo "commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet -- src/hpl include/gpu500/hpl 2>/dev/null || echo ' (+ uncommitted HPL changes)')"
+  echo "commit ${HPL_COMMIT:-}; the checkout says $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet -- src/hpl include/gpu500/hpl 2>/dev/null || echo ' (+ uncommitted HPL changes)')"
   OUT=$work GPU500_TARGETS="${GPU500_TARGETS:-gpu500_hpl test_hpl hpl_baselines}" GPU500_TESTS=none GPU500_PARTS=none \
     BUILD=$BUILD timeout "$(left)" bash scripts/gpu-check.sh
   echo "build done at $(( $(date +%s) - start ))s"
@@ -26,6 +27,14 @@ left() { echo $(( ${HPL_BUDGET:-280} - ($(date +%s) - start) )); }
     echo "gtest rc=$? at $(( $(date +%s) - start ))s"
     grep -E "^\[ +(OK|FAILED|SKIPPED|PASSED) +\]|Failure|error" "$work/gtest.log" | head -40
   fi
+  if [ -n "${HPL_MPI_GTEST:-}" ] && [ -x "$BUILD/tests/unit/hpl/test_hpl_mpi" ]; then  # the P x Q CUDA grids
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    for np in 2 4; do
+      timeout 60 mpirun -np $np --oversubscribe "$BUILD/tests/unit/hpl/test_hpl_mpi" --gtest_filter="$HPL_MPI_GTEST" \
+        >"$work/gtest-mpi$np.log" 2>&1
+      echo "test_hpl_mpi -np $np rc=$? at $(( $(date +%s) - start ))s: $(grep -E '^\[  (PASSED|FAILED) ' "$work/gtest-mpi$np.log" | sort | uniq -c | tr '\n' ' ')"
+    done
+  fi
   if [ -n "${HPL_PROGRAM:-}" ] && [ -x "$BUILD/bin/gpu500" ]; then
     # shellcheck disable=SC2086
     timeout "$(left)" "$BUILD/bin/gpu500" hpl -N "$N" -NB "$NB" --backend cuda $HPL_PROGRAM \
@@ -34,7 +43,7 @@ left() { echo $(( ${HPL_BUDGET:-280} - ($(date +%s) - start) )); }
       grep -E "^time|^tail|^balance" "$work/gpu500-hpl.balance.txt"
   fi
   if [ -n "${HPL_AB:-}" ]; then
-    HPL_AB_TIMEOUT=${HPL_AB_TIMEOUT:-45} timeout "$(left)" bash bench/hpl-ab.sh "$BUILD" "$work/ab" "$N" "$NB"
+    HPL_COMMIT=${HPL_COMMIT:-unknown} HPL_AB_TIMEOUT=${HPL_AB_TIMEOUT:-45} timeout "$(left)" bash bench/hpl-ab.sh "$BUILD" "$work/ab" "$N" "$NB"
     echo "A/B done at $(( $(date +%s) - start ))s"
   fi
 } 2>&1 | tee "$OUT/check.log"

@@ -7,7 +7,8 @@
 //   hpl_baselines hpl N NB [key=value...]  the library's HPL on the GPU (no gpu500 program needed):
 //                                      WR11C2R4 (netlib's defaults) unless pfact=/rfact=/nbmin=/ndiv=/
 //                                      depth= say otherwise; tail=M (--tail-getrf), gpanel=M
-//                                      (--gpu-panel), pgg=W (--panel-gemm-gpu), seg=F (--seg-first),
+//                                      (--gpu-panel), pgg=W (--panel-gemm-gpu),
+//                                      gpfirst=1 (--gpu-panel-first), seg=F (--seg-first),
 //                                      noswapstream=1, nb=NB (overrides), timing=FILE (per-iteration JSON, the layout
 //                                      gpu500 hpl --timing writes, read by bench/hpl_balance.py).
 // Output: one JSON object per line on stdout.
@@ -129,6 +130,7 @@ int hpl(long n, int nb, int argc, char** argv) {
     else if (k == "tail") o.tail_getrf = std::atol(v.c_str());
     else if (k == "gpanel") o.gpu_panel = std::atol(v.c_str());
     else if (k == "pgg") o.panel_gemm_gpu = std::atoi(v.c_str());
+    else if (k == "gpfirst") o.gpu_panel_first = v != "0";
     else if (k == "seg") o.seg_first = std::atof(v.c_str());
     else if (k == "noswapstream") o.swap_stream = v == "0";
     else if (k == "timing") timing = v;

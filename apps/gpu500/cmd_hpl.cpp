@@ -81,7 +81,7 @@ GPU500_COMMAND(hpl, "Solve a dense linear system (HPL 2.3)") {
   int nb = 192, p = 1, q = 1, nbmin = 4, ndiv = 2, depth = 1, swap_thr = 64;
   std::string pfact = "right", rfact = "crout", bc = "1ringM", sw = "mix", pmap = "row";
   double threshold = 16.0, seg_first = 0.125, seg_growth = 2.0;
-  bool no_swap_stream = false, host_mpi = false;
+  bool no_swap_stream = false, host_mpi = false, gpu_panel_first = false;
   std::int64_t tail_getrf = -1, gpu_panel = 0;
   int panel_gemm_gpu = 0;
   cli::parser cp("gpu500 hpl", "HPL 2.3: solve a dense random system, print the HPL.out layout.");
@@ -109,6 +109,7 @@ GPU500_COMMAND(hpl, "Solve a dense linear system (HPL 2.3)") {
               "(default: the problem size / 3; 0 = off)")
       .option("--gpu-panel", gpu_panel,
               "CUDA 1x1: panels of at most this many rows are factored on the GPU by cuSOLVER (0 = off)")
+      .flag("--gpu-panel-first", gpu_panel_first, "CUDA 1x1: factor the first panel on the GPU too (cuSOLVER)")
       .option("--panel-gemm-gpu", panel_gemm_gpu,
               "CUDA 1x1: inside a CPU panel, the recursion's trailing DGEMMs with both widths >= this run on "
               "the GPU (0 = off)")
@@ -153,6 +154,7 @@ GPU500_COMMAND(hpl, "Solve a dense linear system (HPL 2.3)") {
   opt.tail_getrf = tail_getrf;  // -1: N/3 of each test (resolved per test below)
   opt.gpu_panel = gpu_panel;
   opt.panel_gemm_gpu = panel_gemm_gpu;
+  opt.gpu_panel_first = gpu_panel_first;
   opt.timing = !timing_path.empty();
   if (!(seg_first > 0 && seg_first <= 1) || !(seg_growth >= 1))
     throw usage_error("hpl: need 0 < --seg-first <= 1 and --seg-growth >= 1");

@@ -31,6 +31,7 @@ struct run_options {
                                 ///< cuSOLVER getrf + getrs finish it on the GPU (no more CPU panels); 0 = off
   std::int64_t gpu_panel = 0;   ///< CUDA 1 x 1: panels of at most this many rows are factored on the GPU
                                 ///< (cuSOLVER getrf, in place, high-priority stream) instead of the CPU; 0 = off
+  bool gpu_panel_first = false;  ///< CUDA 1 x 1: the first panel (no update to hide it) on the GPU as well
   int panel_gemm_gpu = 0;     ///< CUDA 1 x 1: inside a CPU panel, the recursion's trailing DGEMMs whose two
                               ///< widths (K and the updated columns) are both >= this run on the GPU; 0 = off
   bool gather_x = false;      ///< return the whole solution in test_result::x (tests)

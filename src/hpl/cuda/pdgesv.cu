@@ -142,12 +142,14 @@ class gpu_solver {
       tpiv_ = std::make_unique<dev_ptr<int>>(static_cast<std::size_t>(tail_) + 1);
     }
     gpanel_ = std::min<std::int64_t>(opt_.gpu_panel, n_);
-    if (gpanel_ > 0) {
+    gp_first_ = opt_.gpu_panel_first && n_ > 0;
+    gp_rows_ = gp_first_ ? n_ : gpanel_;  // the tallest GPU panel
+    if (gp_rows_ > 0) {
       GPU500_CUSOLVER_CHECK(cusolverDnCreate(&psh_));
       GPU500_CUSOLVER_CHECK(cusolverDnSetStream(psh_, st_.pnl));
       int lwork = 0;
-      GPU500_CUSOLVER_CHECK(cusolverDnDgetrf_bufferSize(psh_, static_cast<int>(gpanel_),
-                                                        static_cast<int>(std::min<std::int64_t>(nb_, gpanel_)), a_,
+      GPU500_CUSOLVER_CHECK(cusolverDnDgetrf_bufferSize(psh_, static_cast<int>(gp_rows_),
+                                                        static_cast<int>(std::min<std::int64_t>(nb_, gp_rows_)), a_,
                                                         static_cast<int>(lda_), &lwork));
       pwork_ = std::make_unique<dev_ptr<double>>(static_cast<std::size_t>(std::max(1, lwork)));
       ppiv_ = std::make_unique<dev_ptr<int>>(static_cast<std::size_t>(nb_) + 1);
@@ -187,9 +189,10 @@ class gpu_solver {
       finish_tail(n_ - tail_);
       GPU500_CUDA_CHECK(cudaStreamSynchronize(st_.upd));
     }
-    if (gpanel_ > 0) {  // and at the GPU panels' largest and smallest heights
+    if (gp_rows_ > 0) {  // and at the GPU panels' largest and smallest heights
       iter_time t;
-      for (std::int64_t k : {n_ - gpanel_, n_ - std::min<std::int64_t>(nb_, gpanel_)}) {
+      for (std::int64_t k : {n_ - gp_rows_, n_ - std::min<std::int64_t>(nb_, gp_rows_)}) {
+        if (!on_gpu(k)) continue;
         panel_start(k, width(k), nullptr);
         panel_finish(k, width(k), t, 0);
       }
@@ -329,7 +332,8 @@ class gpu_solver {
     GPU500_CUDA_CHECK(cudaMemcpy2DAsync(a_ + k + k * lda_, sizeof(double) * lda_, hp_.p, sizeof(double) * m,
                                         sizeof(double) * m, jb, cudaMemcpyHostToDevice, s));
   }
-  bool on_gpu(std::int64_t k) const { return gpanel_ > 0 && n_ - k <= gpanel_; }
+  // --gpu-panel M: panels of at most M rows; --gpu-panel-first: panel 0 too (nothing hides it).
+  bool on_gpu(std::int64_t k) const { return (gpanel_ > 0 && n_ - k <= gpanel_) || (gp_first_ && k == 0); }
   // Start factoring panel k (columns k..k+jb, rows k..n) once `after` (if any) has happened:
   // CPU panel: the copy down on stream cpy; GPU panel (--gpu-panel): cuSOLVER getrf in place on
   // the high-priority stream pnl, then its pivots to pinned host memory.
@@ -479,6 +483,8 @@ class gpu_solver {
   std::unique_ptr<dev_ptr<double>> twork_;
   std::unique_ptr<dev_ptr<int>> tpiv_;  // pivots, then getrf's info
   std::int64_t gpanel_ = 0;  // --gpu-panel, at most n
+  bool gp_first_ = false;    // --gpu-panel-first
+  std::int64_t gp_rows_ = 0;  // rows of the tallest GPU panel (0: none)
   cusolverDnHandle_t psh_{};
   std::unique_ptr<dev_ptr<double>> pwork_;
   std::unique_ptr<dev_ptr<int>> ppiv_;  // pivots of a GPU panel, then getrf's info

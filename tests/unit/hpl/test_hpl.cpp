@@ -554,7 +554,7 @@ void expect_agrees_with_default_cuda(run_options b) {
 // One CUDA run with a tail / GPU-panel setting: passes the residual check, x equals LAPACKE's.
 // `p` gives the panel variant (PFACT, RFACT, NBMIN, NDIV); pgg: --panel-gemm-gpu.
 test_result expect_cuda_variant_solves(long n, int nb, int depth, std::int64_t tail, std::int64_t gpanel, int pgg = 0,
-                                       params p = {}) {
+                                       params p = {}, bool gpfirst = false) {
   p.n = n;
   p.nb = nb;
   p.depth = depth;
@@ -565,10 +565,12 @@ test_result expect_cuda_variant_solves(long n, int nb, int depth, std::int64_t t
   o.tail_getrf = tail;
   o.gpu_panel = gpanel;
   o.panel_gemm_gpu = pgg;
+  o.gpu_panel_first = gpfirst;
   const auto r = run_test(p, grid::create(1, 1, false), o);
   const std::string what = "N=" + std::to_string(n) + " NB=" + std::to_string(nb) + " depth " + std::to_string(depth) +
                            " tail " + std::to_string(tail) + " gpu panel " + std::to_string(gpanel) +
-                           " panel gemm gpu " + std::to_string(pgg) + " " + tv_code(p);
+                           " panel gemm gpu " + std::to_string(pgg) + (gpfirst ? " gpu panel first " : " ") +
+                           tv_code(p);
   EXPECT_TRUE(r.passed) << what << " resid " << r.resid;
   EXPECT_LT(r.resid, 1.0) << what;
   EXPECT_EQ(r.x.size(), static_cast<std::size_t>(n)) << what;
@@ -638,10 +640,17 @@ TEST(HplCuda, PanelGemmGpuMatchesLapack) {
       const auto r = expect_cuda_variant_solves(700, 48, 1, 0, 0, 2, p);
       EXPECT_GT(r.panel_gemms_gpu, 0) << tv_code(p);
     }
+  // --gpu-panel-first: panel 0 by cuSOLVER, the rest CPU panels with GPU DGEMMs (and GPU panels
+  // at the end), with and without look-ahead.
+  for (auto [n, nb, depth, gpanel] : {std::tuple{1000L, 64, 1, 300L}, {997L, 96, 0, 0L}, {53L, 8, 1, 0L}, {5L, 8, 1, 0L}})
+    expect_cuda_variant_solves(n, nb, depth, 0, gpanel, 2, params{}, true);
   // Off by default: no GPU DGEMM inside a panel.
   EXPECT_EQ(expect_cuda_variant_solves(500, 64, 1, 0, 0).panel_gemms_gpu, 0);
   // Every eligible DGEMM on the GPU against the default run at N = 4000.
   run_options b;
   b.panel_gemm_gpu = 1;
+  expect_agrees_with_default_cuda(b);
+  b.gpu_panel_first = true;
+  b.gpu_panel = 1500;
   expect_agrees_with_default_cuda(b);
 }
