@@ -308,6 +308,12 @@ bool panel_offload::gemm(int r0, int c0, int c1, int k0, int k1, const std::int6
   return true;
 }
 
+void panel_offload::finish(const std::int64_t* ipiv) {
+  catch_up(0, v_.jb, v_.jb, ipiv);
+  dev_put(0, v_.jb, 0, v_.jb, v_.t, v_.jb);
+  put_rows(v_.jb, 0, v_.jb);  // r0 = jb: the O rows of the dirty columns
+}
+
 swap_plan plan_swaps(std::int64_t k, int jb, const std::int64_t* ipiv) {
   std::map<std::int64_t, std::int64_t> content;  // position -> original position of its content
   auto at = [&](std::int64_t p) {

@@ -75,6 +75,10 @@ class panel_offload {
   bool gemm(int r0, int c0, int c1, int k0, int k1, const std::int64_t* ipiv);
   /// The host changed rows >= cur of columns [c0, c1) (other than by swaps).
   void dirty(int c0, int c1);
+  /// After factor_panel (its pivots): bring the device copy to the factored panel — pending
+  /// swaps on the device, T (jb x jb) and only the dirty columns' O rows sent (instead of the
+  /// whole panel). Queued, not waited for.
+  void finish(const std::int64_t* ipiv);
   /// Updates run on the device since construction (tests, timing).
   long calls() const { return calls_; }
   int min_width() const { return min_width_; }

@@ -77,8 +77,13 @@ class cuda_panel_offload final : public panel_offload {
     cublasDestroy(h_);
     cudaStreamDestroy(s_);
   }
-  /// The device copy of the next panel: A(k, k) and A's leading dimension.
-  void at(double* panel, std::int64_t lda) { d_ = panel, lda_ = lda; }
+  /// The device copy of the next panel: A(k, k) and A's leading dimension. Waits for the last
+  /// panel's finish() (its copies read the pinned T block and panel that are about to be reused).
+  void at(double* panel, std::int64_t lda) {
+    dev_wait();
+    d_ = panel, lda_ = lda;
+  }
+  cudaStream_t stream() const { return s_; }
 
  protected:
   void dev_moves(int c0, int c1, const std::vector<std::int64_t>& dest, const std::vector<std::int64_t>& src) override {
@@ -179,6 +184,7 @@ class gpu_solver {
     panel_down(0, jb, st_.cpy);
     GPU500_CUDA_CHECK(cudaStreamSynchronize(st_.cpy));
     factor_host(0, jb);
+    GPU500_CUDA_CHECK(cudaDeviceSynchronize());  // the offload's finish() wrote into A: done before A is regenerated
   }
 
   // Untimed warm-up on the not yet generated matrix: the first cuBLAS calls of a shape load
@@ -366,8 +372,12 @@ class gpu_solver {
     const double tp = wall_time();
     t.wait = tp - tw;
     ipiv = factor_host(k, jb);
-    panel_up(k, jb, st_.cpy);
-    panel_ready(st_.cpy);
+    if (offload_) {  // --panel-gemm-gpu: its finish() (queued by factor_host) brings A's panel up to date
+      panel_ready(offload_->stream());
+    } else {
+      panel_up(k, jb, st_.cpy);
+      panel_ready(st_.cpy);
+    }
     t.panel = wall_time() - tp;
     return ipiv;
   }
@@ -381,6 +391,9 @@ class gpu_solver {
   // Factor the panel held in hp_ (m x jb, ld m) with the CPU panel code.
   std::vector<std::int64_t> factor_host(std::int64_t k, int jb) {
     const std::int64_t m = n_ - k;
+    // The panel's columns in A are the offload's device copy (they equal hp_ now); at() first
+    // waits for the last panel's finish(), which read t_.
+    if (offload_) offload_->at(a_ + k + k * lda_, lda_);
     for (int c = 0; c < jb; ++c) std::memcpy(t_.p + c * jb, hp_.p + c * m, sizeof(double) * jb);
     panel_view pv;
     pv.jb = jb;
@@ -393,11 +406,12 @@ class gpu_solver {
     pv.nb = nb_;
     pv.col = &self_;
     panel_opts po{prm_.pfact, prm_.rfact, prm_.nbmin, prm_.ndiv, /*threads=*/0};
-    if (offload_) {  // the panel's columns in A are its device copy (they equal hp_ now)
-      offload_->at(a_ + k + k * lda_, lda_);
-      po.offload = offload_.get();
-    }
+    if (offload_) po.offload = offload_.get();
     auto ipiv = factor_panel(pv, po);
+    if (offload_) {  // sends only what the device copy lacks (no panel_up): ordered after it by panel_ready
+      offload_->finish(ipiv.data());
+      return ipiv;
+    }
     for (int c = 0; c < jb; ++c) std::memcpy(hp_.p + c * m, t_.p + c * jb, sizeof(double) * jb);
     return ipiv;
   }

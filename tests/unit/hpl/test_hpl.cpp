@@ -319,6 +319,7 @@ namespace {
 class host_offload final : public hpl::detail::panel_offload {
  public:
   host_offload(int w, std::int64_t m, std::vector<double> panel) : panel_offload(w), m_(m), d_(std::move(panel)) {}
+  const std::vector<double>& device() const { return d_; }
 
  protected:
   void dev_moves(int c0, int c1, const std::vector<std::int64_t>& dest, const std::vector<std::int64_t>& src) override {
@@ -356,6 +357,7 @@ struct factored {
   std::vector<std::int64_t> ipiv;
   std::vector<double> lu;  // m x jb, T rows first
   long offloaded = 0;
+  std::vector<double> device;  // the device copy after finish() (with the offload)
 };
 // Factor an m x jb panel (global rows k..) with the CPU panel code; with min_width > 0 through
 // the host offload.
@@ -379,17 +381,20 @@ factored factor_with(const std::vector<double>& panel, std::int64_t m, int jb, s
   if (min_width > 0) po.offload = &off;
   factored f;
   f.ipiv = hpl::detail::factor_panel(pv, po);
+  if (min_width > 0) off.finish(f.ipiv.data());
   for (int c = 0; c < jb; ++c)
     for (int r = 0; r < jb; ++r) full[r + c * m] = t[r + c * jb];
   f.lu = std::move(full);
   f.offloaded = off.calls();
+  f.device = off.device();
   return f;
 }
 }  // namespace
 
 // The offload (thresholds 1, 3, 8: every recursion level, some, only the widest) gives the same
 // pivots and the same factors (to rounding) as the CPU alone, for every PFACT x RFACT, NBMIN,
-// NDIV, both threading modes; panels with fewer rows than columns below T too.
+// NDIV, both threading modes; panels with fewer rows than columns below T too. After finish()
+// the device copy is exactly the host's factored panel (what the CUDA backend then updates with).
 TEST(HplPanel, OffloadKeepsPivotsAndFactors) {
   int offloaded_runs = 0;
   for (auto [m, jb] : {std::pair{300L, 32}, {45L, 24}, {17L, 16}}) {
@@ -417,6 +422,7 @@ TEST(HplPanel, OffloadKeepsPivotsAndFactors) {
               double d = 0;
               for (std::size_t i = 0; i < ref.lu.size(); ++i) d = std::max(d, std::fabs(got.lu[i] - ref.lu[i]));
               EXPECT_LT(d, 1e-12 * scale) << what;
+              EXPECT_EQ(got.device, got.lu) << what << ": finish() leaves the device copy = the factored panel";
               if (w == 1) {
                 EXPECT_GT(got.offloaded, 0) << what;
               }
