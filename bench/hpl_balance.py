@@ -13,11 +13,11 @@ d = json.load(open(path))
 t = d["tests"][0]
 n, it = t["n"], t["iterations"]
 flops_total = 2.0 / 3.0 * n**3
-print(f"{'k':>8} {'update_s':>10} {'panel_s':>10} {'wait_s':>10} {'gap_s':>10}")
+print(f"{'k':>8} {'update_s':>10} {'panel_s':>10} {'wait_s':>10} {'gap_s':>10} {'pgpu_s':>10}")
 balance = None
 for i, r in enumerate(it):
     if i % 10 == 0 or i == len(it) - 1:
-        print(f"{r['k']:>8} {r['update_s']:>10.4f} {r['panel_s']:>10.4f} {r.get('host_wait_s', 0):>10.4f} {r.get('gpu_gap_s', 0):>10.4f}")
+        print(f"{r['k']:>8} {r['update_s']:>10.4f} {r['panel_s']:>10.4f} {r.get('host_wait_s', 0):>10.4f} {r.get('gpu_gap_s', 0):>10.4f} {r.get('panel_gpu_s', 0):>10.4f}")
 for i in range(len(it) - 2):  # (an empty run of iterations is no balance point)
     if all(r.get("gpu_gap_s", 0) > 1e-3 for r in it[i:-2]):
         balance = i
@@ -25,7 +25,9 @@ for i in range(len(it) - 2):  # (an empty run of iterations is no balance point)
 gap = sum(r.get("gpu_gap_s", 0) for r in it)
 upd = sum(r["update_s"] for r in it)
 pan = sum(r["panel_s"] for r in it)
-print(f"time {t['time_s']:.3f} s, sum update {upd:.3f} s, sum panel (CPU) {pan:.3f} s, GPU gaps {gap:.3f} s")
+pgpu = sum(r.get("panel_gpu_s", 0) for r in it)
+print(f"time {t['time_s']:.3f} s, sum update {upd:.3f} s, sum panel (CPU) {pan:.3f} s, GPU gaps {gap:.3f} s"
+      + (f", of the panels in GPU DGEMMs {pgpu:.3f} s" if pgpu > 0 else ""))
 # Host wall time from column n - T to the end (what a cuSOLVER tail of T rows replaces); when
 # the run ended with a tail (an entry with no CPU panel after the panel loop), its GPU time.
 for T in (8192, 16384, 24576, 32768, 40960):

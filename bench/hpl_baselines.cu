@@ -8,7 +8,8 @@
 //                                      WR11C2R4 (netlib's defaults) unless pfact=/rfact=/nbmin=/ndiv=/
 //                                      depth= say otherwise; tail=M (--tail-getrf), gpanel=M
 //                                      (--gpu-panel), pgg=W (--panel-gemm-gpu),
-//                                      gpfirst=1 (--gpu-panel-first), seg=F (--seg-first),
+//                                      gpfirst=1 (--gpu-panel-first),
+//                                      pupall=1 (--panel-up-all), seg=F (--seg-first),
 //                                      noswapstream=1, nb=NB (overrides), timing=FILE (per-iteration JSON, the layout
 //                                      gpu500 hpl --timing writes, read by bench/hpl_balance.py).
 // Output: one JSON object per line on stdout.
@@ -131,6 +132,7 @@ int hpl(long n, int nb, int argc, char** argv) {
     else if (k == "gpanel") o.gpu_panel = std::atol(v.c_str());
     else if (k == "pgg") o.panel_gemm_gpu = std::atoi(v.c_str());
     else if (k == "gpfirst") o.gpu_panel_first = v != "0";
+    else if (k == "pupall") o.panel_up_all = v != "0";
     else if (k == "seg") o.seg_first = std::atof(v.c_str());
     else if (k == "noswapstream") o.swap_stream = v == "0";
     else if (k == "timing") timing = v;
@@ -153,7 +155,8 @@ int hpl(long n, int nb, int argc, char** argv) {
     for (std::size_t i = 0; i < r.iters.size(); ++i) {
       const auto& t = r.iters[i];
       std::fprintf(f, "%s{\"k\":%ld,\"panel_s\":%.6f,\"update_s\":%.6f,\"total_s\":%.6f,\"host_wait_s\":%.6f,"
-                   "\"gpu_gap_s\":%.6f}", i ? "," : "", static_cast<long>(t.k), t.panel, t.update, t.total, t.wait, t.gap);
+                   "\"gpu_gap_s\":%.6f,\"panel_gpu_s\":%.6f}", i ? "," : "", static_cast<long>(t.k), t.panel, t.update, t.total,
+                   t.wait, t.gap, t.panel_gpu);
     }
     std::fprintf(f, "]}]}\n");
     std::fclose(f);

@@ -81,7 +81,7 @@ GPU500_COMMAND(hpl, "Solve a dense linear system (HPL 2.3)") {
   int nb = 192, p = 1, q = 1, nbmin = 4, ndiv = 2, depth = 1, swap_thr = 64;
   std::string pfact = "right", rfact = "crout", bc = "1ringM", sw = "mix", pmap = "row";
   double threshold = 16.0, seg_first = 0.125, seg_growth = 2.0;
-  bool no_swap_stream = false, host_mpi = false, gpu_panel_first = false;
+  bool no_swap_stream = false, host_mpi = false, gpu_panel_first = false, panel_up_all = false;
   std::int64_t tail_getrf = -1, gpu_panel = 0;
   int panel_gemm_gpu = 0;
   cli::parser cp("gpu500 hpl", "HPL 2.3: solve a dense random system, print the HPL.out layout.");
@@ -113,6 +113,8 @@ GPU500_COMMAND(hpl, "Solve a dense linear system (HPL 2.3)") {
       .option("--panel-gemm-gpu", panel_gemm_gpu,
               "CUDA 1x1: inside a CPU panel, the recursion's trailing DGEMMs with both widths >= this run on "
               "the GPU (0 = off)")
+      .flag("--panel-up-all", panel_up_all,
+            "CUDA 1x1, with --panel-gemm-gpu: copy the whole factored panel up (ablation of sending only what changed)")
       .flag("--host-mpi", host_mpi, "CUDA, Q > 1: broadcast panels through host memory even with CUDA-aware MPI")
       .option("--json", json_path, "write every result to this JSON file")
       .option("--timing", timing_path, "write per-iteration panel/swap/bcast/update times (JSON)");
@@ -155,6 +157,7 @@ GPU500_COMMAND(hpl, "Solve a dense linear system (HPL 2.3)") {
   opt.gpu_panel = gpu_panel;
   opt.panel_gemm_gpu = panel_gemm_gpu;
   opt.gpu_panel_first = gpu_panel_first;
+  opt.panel_up_all = panel_up_all;
   opt.timing = !timing_path.empty();
   if (!(seg_first > 0 && seg_first <= 1) || !(seg_growth >= 1))
     throw usage_error("hpl: need 0 < --seg-first <= 1 and --seg-growth >= 1");
@@ -222,6 +225,7 @@ GPU500_COMMAND(hpl, "Solve a dense linear system (HPL 2.3)") {
           o["total_s"] = i.total;
           o["host_wait_s"] = i.wait;
           o["gpu_gap_s"] = i.gap;
+          o["panel_gpu_s"] = i.panel_gpu;
           its.push_back(o);
         }
         tjs.push_back(t);

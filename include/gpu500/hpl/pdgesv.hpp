@@ -32,6 +32,7 @@ struct run_options {
   std::int64_t gpu_panel = 0;   ///< CUDA 1 x 1: panels of at most this many rows are factored on the GPU
                                 ///< (cuSOLVER getrf, in place, high-priority stream) instead of the CPU; 0 = off
   bool gpu_panel_first = false;  ///< CUDA 1 x 1: the first panel (no update to hide it) on the GPU as well
+  bool panel_up_all = false;  ///< with panel_gemm_gpu: copy the whole factored panel up, as without it (ablation)
   int panel_gemm_gpu = 0;     ///< CUDA 1 x 1: inside a CPU panel, the recursion's trailing DGEMMs whose two
                               ///< widths (K and the updated columns) are both >= this run on the GPU; 0 = off
   bool gather_x = false;      ///< return the whole solution in test_result::x (tests)
@@ -48,6 +49,7 @@ struct iter_time {
   std::int64_t k = 0;  ///< first column of the panel
   double panel = 0, swap = 0, bcast = 0, update = 0, total = 0;
   double wait = 0, gap = 0;
+  double panel_gpu = 0;  ///< CUDA, --panel-gemm-gpu: the part of `panel` spent in the GPU DGEMMs (copies, swaps, DGEMM)
 };
 
 struct test_result {

@@ -9,6 +9,7 @@
 #include <map>
 
 #include "gpu500/core/error.hpp"
+#include "gpu500/core/timer.hpp"
 #include "gpu500/hpl/grid.hpp"
 
 // The panel runs its own OpenMP threads over the O rows; OpenBLAS is switched to one thread
@@ -292,6 +293,7 @@ void panel_offload::put_rows(int r0, int c0, int c1) {
 bool panel_offload::gemm(int r0, int c0, int c1, int k0, int k1, const std::int64_t* ipiv) {
   const std::int64_t m = v_.jb + v_.mo;
   if (min_width_ <= 0 || std::min(c1 - c0, k1 - k0) < min_width_ || r0 < k1 || r0 >= m) return false;
+  const double t0 = wall_time();
   catch_up(k0, k1, r0, ipiv);
   catch_up(c0, c1, r0, ipiv);
   put_rows(r0, k0, k1);
@@ -305,6 +307,7 @@ bool panel_offload::gemm(int r0, int c0, int c1, int k0, int k1, const std::int6
   for (int c = k0; c < k1; ++c) sync_[c] = r0;
   for (int c = c0; c < c1; ++c) sync_[c] = r0;
   ++calls_;
+  seconds_ += wall_time() - t0;
   return true;
 }
 

@@ -81,6 +81,8 @@ class panel_offload {
   void finish(const std::int64_t* ipiv);
   /// Updates run on the device since construction (tests, timing).
   long calls() const { return calls_; }
+  /// Host seconds spent in the device updates since construction (they wait for the result).
+  double seconds() const { return seconds_; }
   int min_width() const { return min_width_; }
 
  protected:
@@ -101,6 +103,7 @@ class panel_offload {
 
   int min_width_;
   long calls_ = 0;
+  double seconds_ = 0;
   panel_view v_;
   std::vector<int> sync_;  // per panel column: pivots applied on the device copy; -1: differs
 };

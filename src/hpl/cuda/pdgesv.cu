@@ -371,8 +371,10 @@ class gpu_solver {
     GPU500_CUDA_CHECK(cudaStreamSynchronize(st_.cpy));
     const double tp = wall_time();
     t.wait = tp - tw;
+    const double g0 = offload_ ? offload_->seconds() : 0;
     ipiv = factor_host(k, jb);
-    if (offload_) {  // --panel-gemm-gpu: its finish() (queued by factor_host) brings A's panel up to date
+    if (offload_) t.panel_gpu = offload_->seconds() - g0;
+    if (offload_ && !opt_.panel_up_all) {  // --panel-gemm-gpu: its finish() (queued by factor_host) brings A's panel up to date
       panel_ready(offload_->stream());
     } else {
       panel_up(k, jb, st_.cpy);
@@ -408,7 +410,7 @@ class gpu_solver {
     panel_opts po{prm_.pfact, prm_.rfact, prm_.nbmin, prm_.ndiv, /*threads=*/0};
     if (offload_) po.offload = offload_.get();
     auto ipiv = factor_panel(pv, po);
-    if (offload_) {  // sends only what the device copy lacks (no panel_up): ordered after it by panel_ready
+    if (offload_ && !opt_.panel_up_all) {  // sends only what the device copy lacks (no panel_up): ordered after it by panel_ready
       offload_->finish(ipiv.data());
       return ipiv;
     }

@@ -659,4 +659,7 @@ TEST(HplCuda, PanelGemmGpuMatchesLapack) {
   b.gpu_panel_first = true;
   b.gpu_panel = 1500;
   expect_agrees_with_default_cuda(b);
+  // --panel-up-all (the whole panel copied up instead of finish()).
+  b.panel_up_all = true;
+  expect_agrees_with_default_cuda(b);
 }
