@@ -30,7 +30,7 @@ left() { echo $(( ${HPL_BUDGET:-280} - ($(date +%s) - start) )); }
   if [ -n "${HPL_MPI_GTEST:-}" ] && [ -x "$BUILD/tests/unit/hpl/test_hpl_mpi" ]; then  # the P x Q CUDA grids
     export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
     for np in 2 4; do
-      timeout 60 mpirun -np $np --oversubscribe "$BUILD/tests/unit/hpl/test_hpl_mpi" --gtest_filter="$HPL_MPI_GTEST" \
+      timeout "${HPL_MPI_TIMEOUT:-30}" mpirun -np $np --oversubscribe "$BUILD/tests/unit/hpl/test_hpl_mpi" --gtest_filter="$HPL_MPI_GTEST" \
         >"$work/gtest-mpi$np.log" 2>&1
       echo "test_hpl_mpi -np $np rc=$? at $(( $(date +%s) - start ))s: $(grep -E '^\[  (PASSED|FAILED) ' "$work/gtest-mpi$np.log" | sort | uniq -c | tr '\n' ' ')"
     done
