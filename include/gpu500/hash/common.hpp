@@ -92,6 +92,9 @@ struct table_snapshot {
   std::vector<key_type> keys;
   std::vector<value_type> values;
   std::vector<std::uint64_t> meta;
+  /// Tables with an occupancy array (hopscotch_options::occupancy): bit s % 64 of word s / 64 set
+  /// iff slot s holds a key. Empty when the table has none.
+  std::vector<std::uint64_t> occupancy;
 };
 
 }  // namespace gpu500::hash

@@ -65,6 +65,9 @@ struct hopscotch_options {
                                         ///< the lock's atomicOr (both in flight at once; A/B)
   bool pair_store = false;              ///< interleaved and record slots: publish writes key and value with
                                         ///< one 16-byte store instead of two 8-byte stores (A/B)
+  bool occupancy = false;               ///< tile 1: one bit per slot (n/8 bytes, L2-resident) says which slots
+                                        ///< hold a key; inserts find and claim holes there (atomicOr) instead
+                                        ///< of reading and CASing slot keys
 };
 
 /// The trivially copyable device view of a table (what hopscotch_ref wraps).
@@ -81,6 +84,8 @@ struct hopscotch_view {
   bool home_first = false;        ///< tile 1 inserts read and try the home slot alone before batches
   bool home_claim = false;        ///< tile 1 inserts claim the home slot beside the lock (options)
   bool pair_store = false;        ///< one 16-byte store of {key, value} on publish (strides 2 and 4)
+  std::uint64_t* occ = nullptr;   ///< occupancy bits (options::occupancy) or null: bit s % 64 of occ[s / 64]
+                                  ///< is set before slot s gets a key and cleared after it is emptied
 
   [[nodiscard]] GPU500_HD GPU500_FORCEINLINE key_type* key_ptr(std::uint64_t s) const { return keys + s * stride; }
   [[nodiscard]] GPU500_HD GPU500_FORCEINLINE value_type* value_ptr(std::uint64_t s) const {

@@ -156,7 +156,7 @@ class hopscotch_ref {
         unlock(t, h, m, layout::multiple_lock);
         return insert_status::present;
       }
-      e = find_empty(t, h);  // phase find_empty: e is now our hole
+      e = v_.occ ? claim_occupancy_tile(t, h) : find_empty(t, h);  // phase find_empty: e is now our hole
     }
     if (e < 0) {
       unlock(t, h, m, layout::multiple_lock);
@@ -212,6 +212,7 @@ class hopscotch_ref {
       detail::st_relaxed(key_ptr(s), empty_key);
       const std::uint64_t cleared = (m & ~(1ULL << d)) & ~layout::multiple_lock;
       detail::st_release(meta_ptr(h), cleared + 2 * layout::version_one);
+      if (v_.occ) release_bit(static_cast<std::uint64_t>(s));
     }
     t.sync();
     return true;
@@ -357,8 +358,8 @@ class hopscotch_ref {
   /// locked. Every lane re-reads the word with acquire so that its later loads are ordered.
   ///
   /// With `home_held` (tile 1, hopscotch_options::home_claim) a CAS empty -> reserved on the home
-  /// slot goes out right behind the first atomicOr, so both round trips overlap (in records they
-  /// hit the same sector); *home_held tells whether it claimed the slot. Claiming a hole needs no
+  /// slot (with occupancy bits: an atomicOr on its bit) goes out right behind the first atomicOr,
+  /// so both round trips overlap; *home_held tells whether it claimed the slot. Claiming a hole needs no
   /// lock (every find_empty claims slots of other homes the same way), and holding one while
   /// spinning for the lock is what the displacement path does already: nobody waits on a hole.
   /// The fence below orders the claim before the stores that fill the hole, as in claim_thread.
@@ -367,7 +368,7 @@ class hopscotch_ref {
     if (t.leader()) {
       auto* w = reinterpret_cast<unsigned long long*>(meta_ptr(h));
       std::uint64_t old = atomicOr(w, static_cast<unsigned long long>(layout::multiple_lock));
-      if (home_held) *home_held = detail::cas(key_ptr(h), empty_key, reserved_key) == empty_key;
+      if (home_held) *home_held = v_.occ ? claim_bit(h) : detail::cas(key_ptr(h), empty_key, reserved_key) == empty_key;
       for (int round = 0; old & layout::lock_mask; ++round) {
         detail::backoff(round);
         if (!(detail::ld_relaxed(meta_ptr(h)) & layout::lock_mask))
@@ -408,8 +409,62 @@ class hopscotch_ref {
 
   __device__ void release_hole(const tile_type& t, std::int64_t e) const {
     t.sync();
-    if (t.leader()) detail::st_release(key_ptr(e), empty_key);
+    if (t.leader()) {
+      if (v_.occ) {
+        detail::st_relaxed(key_ptr(e), empty_key);
+        release_bit(static_cast<std::uint64_t>(e));
+      } else {
+        detail::st_release(key_ptr(e), empty_key);
+      }
+    }
     t.sync();
+  }
+
+  // ---------------------------------------------------------------- occupancy bits (v_.occ)
+  // Bit s % 64 of occ[s / 64] is set before slot s gets a key (the claim) and cleared after it is
+  // emptied (erase, a released hole), so a clear bit means an empty slot nobody owns. A claim is
+  // one atomicOr that finds the bit clear; the caller fences before filling the slot, and the
+  // fence in release_bit orders the emptying store before the clear. Keys are then only ever
+  // written by their slot's owner (no CAS on keys).
+  [[nodiscard]] __device__ std::uint64_t* occ_word(std::uint64_t s) const { return v_.occ + (s >> 6); }
+  /// One lane: claim slot s; true when this call set its bit.
+  __device__ bool claim_bit(std::uint64_t s) const {
+    const unsigned long long bit = 1ULL << (s & 63);
+    return !(atomicOr(reinterpret_cast<unsigned long long*>(occ_word(s)), bit) & bit);
+  }
+  /// One lane: slot s (its key already empty) is free again.
+  __device__ void release_bit(std::uint64_t s) const {
+    detail::fence();
+    atomicAnd(reinterpret_cast<unsigned long long*>(occ_word(s)), ~(1ULL << (s & 63)));
+  }
+  /// One lane: claim the first slot at or after h (below slot_limit() and h + probe_limit) whose bit
+  /// is clear: 64 slots per word read, one atomicOr per attempt. Returns the slot, or -1.
+  __device__ std::int64_t claim_occupancy(std::uint64_t h) const {
+    std::uint64_t limit = h + static_cast<std::uint64_t>(v_.probe_limit);
+    if (limit > slot_limit()) limit = slot_limit();
+    for (std::uint64_t s = h; s < limit;) {
+      const std::uint64_t w = s >> 6, next = (w + 1) << 6;
+      auto* word = reinterpret_cast<unsigned long long*>(v_.occ + w);
+      std::uint64_t busy = detail::ld_relaxed(v_.occ + w) | ((1ULL << (s & 63)) - 1);  // and slots before s
+      if (limit < next) busy |= ~0ULL << (limit & 63);                                     // and slots past the limit
+      while (~busy) {
+        const int b = __ffsll(static_cast<long long>(~busy)) - 1;
+        const std::uint64_t old = atomicOr(word, 1ULL << b);
+        if (!((old >> b) & 1u)) {
+          detail::fence();  // the claim before the stores that fill the slot
+          return static_cast<std::int64_t>((w << 6) + static_cast<std::uint64_t>(b));
+        }
+        busy |= old;
+      }
+      s = next;
+    }
+    return -1;
+  }
+  /// Phase find_empty of a tile on an occupancy table: the leader claims, every lane learns e.
+  __device__ std::int64_t claim_occupancy_tile(const tile_type& t, std::uint64_t h) const {
+    long long e = -1;
+    if (t.leader()) e = claim_occupancy(h);
+    return t.shfl(e, 0);
   }
 
   /// Last slot that can hold an item (+1): homes are < n, items within 31 of home.
@@ -446,6 +501,14 @@ class hopscotch_ref {
   __device__ std::int64_t claim_thread(std::uint64_t h, unsigned bm, key_type k, bool check,
                                        bool& present) const {
     constexpr int B = S == 1 ? 8 : S == 4 ? 2 : 4;  // two 32-byte sectors of keys per batch
+    if (v_.occ) {  // the named members are read for the find phase only; holes come from the bits
+      for (unsigned b = check ? bm : 0u; b; b &= b - 1)
+        if (detail::ld_relaxed(key_ptr(h + __ffs(b) - 1)) == k) {
+          present = true;
+          return -1;
+        }
+      return claim_occupancy(h);
+    }
     std::uint64_t limit = h + static_cast<std::uint64_t>(v_.probe_limit);
     if (limit > slot_limit()) limit = slot_limit();
     std::uint64_t base = h;

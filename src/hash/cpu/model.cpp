@@ -104,6 +104,13 @@ check_report check_hopscotch_invariants(const table_snapshot& s, std::unordered_
         r.fail("bucket " + std::to_string(b) + " hop bit " + std::to_string(d) + " names a slot without its member");
     }
   }
+  if (!s.occupancy.empty()) {  // one bit per slot: set exactly where a key is
+    if (s.occupancy.size() != (slots + 63) / 64) r.fail("occupancy array has the wrong length");
+    else
+      for (std::uint64_t i = 0; i < slots; ++i)
+        if (((s.occupancy[i / 64] >> (i % 64)) & 1u) != (s.keys[i] != kEmpty))
+          r.fail("slot " + std::to_string(i) + "'s occupancy bit disagrees with its key");
+  }
   if (contents) *contents = std::move(seen);
   return r;
 }

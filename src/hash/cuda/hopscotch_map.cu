@@ -272,25 +272,28 @@ struct hopscotch_map::impl {
   key_type* keys = nullptr;
   value_type* values = nullptr;
   std::uint64_t* meta = nullptr;
+  std::uint64_t* occ = nullptr;  // occupancy bits (opt.occupancy), one word per 64 slots
   unsigned long long* counters = nullptr;  // [0] count, [1] no_room
   int grows = 0;
   detail::launch_policy policy;
 
   [[nodiscard]] std::uint64_t slots() const { return n + hop_range; }
   [[nodiscard]] bool records() const { return opt.layout == slot_layout::record; }
+  [[nodiscard]] std::uint64_t occ_words() const { return (slots() + 63) / 64; }
   [[nodiscard]] unsigned meta_stride() const { return records() ? 4u : 1u; }
   /// 64-bit words of the slot array (records hold the bucket words too).
   [[nodiscard]] std::uint64_t slot_array_words() const { return (records() ? 4 : 2) * slots(); }
   [[nodiscard]] hopscotch_view view() const {
     return {keys,          values,           meta,        n, opt.probe_limit, opt.find == find_mode::bitmap,
             opt.precheck,  stride_of(opt.layout), meta_stride(), opt.home_first,
-            opt.home_claim, opt.pair_store};
+            opt.home_claim, opt.pair_store, occ};
   }
   void allocate(std::uint64_t buckets) {
     n = buckets;
     const std::uint64_t s = slots();
     detail::device_alloc(&slot_words, slot_array_words(), "hash table slots");
     if (!records()) detail::device_alloc(&meta, s, "hash table bucket words");
+    if (opt.occupancy) detail::device_alloc(&occ, occ_words(), "hash table occupancy bits");
     keys = slot_words;
     values = opt.layout == slot_layout::split ? slot_words + s : slot_words + 1;
     if (records()) meta = slot_words + 2;
@@ -301,11 +304,13 @@ struct hopscotch_map::impl {
     GPU500_CUDA_CHECK(cudaMemset(slot_words, 0xff, slot_array_words() * sizeof(std::uint64_t)));
     const std::size_t pitch = meta_stride() * sizeof(std::uint64_t);
     GPU500_CUDA_CHECK(cudaMemset2D(meta, pitch, 0, sizeof(std::uint64_t), slots()));
+    if (occ) GPU500_CUDA_CHECK(cudaMemset(occ, 0, occ_words() * sizeof(std::uint64_t)));
   }
   void release() {
     cudaFree(slot_words);
     if (!records()) cudaFree(meta);
-    slot_words = keys = values = meta = nullptr;
+    cudaFree(occ);
+    slot_words = keys = values = meta = occ = nullptr;
   }
   void reset_counters(cudaStream_t st) {
     GPU500_CUDA_CHECK(cudaMemsetAsync(counters, 0, 2 * sizeof(unsigned long long), st));
@@ -552,6 +557,7 @@ void hopscotch_map::rehash(index_t new_capacity) {
       P->keys = fresh.keys;
       P->values = fresh.values;
       P->meta = fresh.meta;
+      P->occ = fresh.occ;
       P->n = fresh.n;
       return;
     }
@@ -585,6 +591,11 @@ table_snapshot hopscotch_map::snapshot() const {
   const std::size_t meta_pitch = P->meta_stride() * sizeof(std::uint64_t);
   GPU500_CUDA_CHECK(cudaMemcpy2D(s.meta.data(), sizeof(std::uint64_t), P->meta, meta_pitch, sizeof(std::uint64_t),
                                  P->slots(), cudaMemcpyDeviceToHost));
+  if (P->occ) {
+    s.occupancy.resize(P->occ_words());
+    GPU500_CUDA_CHECK(cudaMemcpy(s.occupancy.data(), P->occ, P->occ_words() * sizeof(std::uint64_t),
+                                 cudaMemcpyDeviceToHost));
+  }
   return s;
 }
 

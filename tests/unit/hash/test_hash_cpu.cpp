@@ -93,6 +93,21 @@ TEST(Checker, CatchesBrokenSnapshots) {
     bad2.keys[e] = reserved_key;
     EXPECT_FALSE(check_hopscotch_invariants(bad2).ok);
   }
+  {  // occupancy bits (tables that keep them): exact in both directions, or the check fails
+    auto with_bits = good;
+    with_bits.occupancy.assign((good.keys.size() + 63) / 64, 0);
+    for (std::size_t i = 0; i < good.keys.size(); ++i)
+      if (good.keys[i] != empty_key) with_bits.occupancy[i / 64] |= 1ULL << (i % 64);
+    EXPECT_TRUE(check_hopscotch_invariants(with_bits).ok);
+    auto lost = with_bits;
+    lost.occupancy[s / 64] &= ~(1ULL << (s % 64));
+    EXPECT_FALSE(check_hopscotch_invariants(lost).ok);
+    auto stale = with_bits;
+    std::size_t e = 0;
+    while (stale.keys[e] != empty_key) ++e;
+    stale.occupancy[e / 64] |= 1ULL << (e % 64);
+    EXPECT_FALSE(check_hopscotch_invariants(stale).ok);
+  }
 }
 
 TEST(Checker, CatchesWrongBatchResults) {

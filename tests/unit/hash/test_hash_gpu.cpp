@@ -40,6 +40,7 @@ struct variant {
   bool home_first = false;
   bool home_claim = false;
   bool pair_store = false;
+  bool occupancy = false;
 };
 std::string name_of(const variant& v) {
   std::string n = "t";
@@ -53,6 +54,7 @@ std::string name_of(const variant& v) {
   if (v.home_first) n.append("_h1");
   if (v.home_claim) n.append("_hc");
   if (v.pair_store) n.append("_ps");
+  if (v.occupancy) n.append("_oc");
   return n;
 }
 hopscotch_options options_of(const variant& v) {
@@ -66,6 +68,7 @@ hopscotch_options options_of(const variant& v) {
   o.home_first = v.home_first;
   o.home_claim = v.home_claim;
   o.pair_store = v.pair_store;
+  o.occupancy = v.occupancy;
   return o;
 }
 
@@ -224,5 +227,12 @@ INSTANTIATE_TEST_SUITE_P(Variants, Glht,
                                            variant{1, find_mode::bitmap, true, slot_layout::record, true, 0, false, true, true},
                                            variant{1, find_mode::bitmap, true, slot_layout::interleaved, true, 0, false, true, true},
                                            variant{1, find_mode::bitmap, false, slot_layout::split, true, 0, false, true},
-                                           variant{1, find_mode::bitmap, false, slot_layout::record, false, 0, false, true}),
+                                           variant{1, find_mode::bitmap, false, slot_layout::record, false, 0, false, true},
+                                           variant{1, find_mode::bitmap, false, slot_layout::record, true, 0, false, true, true, true},
+                                           variant{1, find_mode::bitmap, true, slot_layout::record, true, 0, false, true, true, true},
+                                           variant{1, find_mode::bitmap, false, slot_layout::record, true, 0, false, false, false, true},
+                                           variant{1, find_mode::bitmap, false, slot_layout::interleaved, true, 0, false, true, false, true},
+                                           variant{1, find_mode::bitmap, false, slot_layout::record, false, 0, false, true, false, true},
+                                           variant{32, find_mode::window, true, slot_layout::split, true, 0, false, false, false, true},
+                                           variant{8, find_mode::bitmap, false, slot_layout::record, true, 0, false, false, false, true}),
                          [](const auto& info) { return name_of(info.param); });
