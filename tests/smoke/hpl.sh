@@ -70,6 +70,12 @@ set +e
 "$bin" hpl -N 10 -P 2 -Q 2 --backend cpu >/dev/null 2>&1; rc=$?  # grid larger than the world
 set -e
 [ "$rc" -eq 2 ] || { echo "too large a grid exited $rc"; exit 1; }
+set +e
+"$bin" hpl -N 10 --panel-gemm-gpu -1 --backend cpu >/dev/null 2>err.txt; rc=$?
+set -e
+[ "$rc" -eq 2 ] && [ "$(wc -l <err.txt)" -eq 1 ] || { echo "--panel-gemm-gpu -1 exited $rc"; exit 1; }
+# The CUDA-only panel options are accepted (and have no effect) on the CPU backend.
+"$bin" hpl -N 50 -NB 8 --panel-gemm-gpu 2 --gpu-panel-first --panel-up-all --backend cpu | grep -q 'PASSED$'
 info=$("$bin" info)
 if command -v mpirun >/dev/null && grep -q '^mpi: yes' <<<"$info"; then
   out=$(OMP_NUM_THREADS=1 mpirun -np 2 --oversubscribe "$bin" hpl -N 300 -NB 16 -P 1 -Q 2 --backend cpu)
