@@ -20,7 +20,7 @@ namespace gpu500::hash {
 
 std::vector<std::string> gpu_table_names() {
   return {"glht",           "glht-bitmap",          "glht-t8",       "glht-t1",   "glht-t1-aos",
-          "glht-t1-rec",    "glht-t1-rec-np",       "glht-t1-rec-hc-ps-oc",       "glht-t1-rec-np-hc-ps-oc",
+          "glht-t1-rec",    "glht-t1-rec-np",       "glht-t1-rec-np-oc",          "glht-t1-rec-hc-ps-oc",
           "linear",         "linear-aos",           "quadratic",     "cuckoo",    "chained",
           "chained-alloc"};
 }
