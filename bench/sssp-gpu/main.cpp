@@ -17,11 +17,13 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <numeric>
 #include <string>
 #include <vector>
 
 #include "gpu500/core/cli.hpp"
+#include "gpu500/core/cuda_check.cuh"
 #include "gpu500/core/error.hpp"
 #include "gpu500/core/json.hpp"
 #include "gpu500/core/stats.hpp"
@@ -131,6 +133,37 @@ std::string validate(const graph::csr<vid>& g, index_t root, const std::vector<s
     return "nedge " + std::to_string(engine_nedge) + " != validator's " + std::to_string(degsum / 2);
   return sssp_oracle::parents_reach_root(root, parent);  // no parent cycles
 }
+
+/// A relabelling's maps in device memory (engine::report_original_ids): the searches on the
+/// relabelled graph then report in the original ids, the mapping timed with them.
+class device_maps {
+ public:
+  device_maps(const std::vector<index_t>& old2new, const graph::csr<vid>& relabelled) {
+    const auto n = old2new.size();
+    std::vector<vid> o2n(n), n2o(n);
+    for (std::size_t o = 0; o < n; ++o) {
+      o2n[o] = static_cast<vid>(old2new[o]);
+      n2o[static_cast<std::size_t>(old2new[o])] = static_cast<vid>(o);
+    }
+    while (non_isolated_ < relabelled.num_vertices && relabelled.degree(non_isolated_) > 0) ++non_isolated_;
+    GPU500_CUDA_CHECK(cudaMalloc(&o2n_, n * sizeof(vid)));
+    GPU500_CUDA_CHECK(cudaMalloc(&n2o_, n * sizeof(vid)));
+    GPU500_CUDA_CHECK(cudaMemcpy(o2n_, o2n.data(), n * sizeof(vid), cudaMemcpyHostToDevice));
+    GPU500_CUDA_CHECK(cudaMemcpy(n2o_, n2o.data(), n * sizeof(vid), cudaMemcpyHostToDevice));
+  }
+  ~device_maps() {
+    cudaFree(o2n_);
+    cudaFree(n2o_);
+  }
+  device_maps(const device_maps&) = delete;
+  device_maps& operator=(const device_maps&) = delete;
+  [[nodiscard]] graph::id_map<vid> ids() const { return {n2o_, o2n_, non_isolated_}; }
+
+ private:
+  vid* o2n_ = nullptr;
+  vid* n2o_ = nullptr;
+  index_t non_isolated_ = 0;
+};
 
 /// Renumber vertices by descending degree (ties by id), as the GPU pipeline's kernel 1 does.
 graph::csr<vid> relabel(const graph::csr<vid>& g, std::vector<index_t>& old2new) {
@@ -269,16 +302,19 @@ int main(int argc, char** argv) try {
       const graph::csr<vid>* g;
       std::vector<index_t> roots;
       std::vector<variant> vars;
+      const device_maps* maps;  ///< relabelled: the output is mapped back to g0's ids (timed)
     };
     std::vector<labelled> graphs;
-    graphs.push_back({"orig", &g0, std::vector<index_t>(roots0.begin(), roots0.end()), variants});
+    graphs.push_back({"orig", &g0, std::vector<index_t>(roots0.begin(), roots0.end()), variants, nullptr});
     graph::csr<vid> g1;
+    std::unique_ptr<device_maps> maps1;
     if (relabel_too) {
       std::vector<index_t> o2n;
       g1 = relabel(g0, o2n);
+      maps1 = std::make_unique<device_maps>(o2n, g1);
       std::vector<index_t> r1;
       for (auto r : roots0) r1.push_back(o2n[r]);
-      graphs.push_back({"relabel", &g1, r1, {variants.front()}});
+      graphs.push_back({"relabel", &g1, r1, {variants.front()}, maps1.get()});
     }
     for (const auto& lg : graphs) {
       const graph::csr<vid>& g = *lg.g;
@@ -286,6 +322,7 @@ int main(int argc, char** argv) try {
       for (std::size_t vi = 0; vi < lg.vars.size(); ++vi) {
         const variant& var = lg.vars[vi];
         sc::engine<vid> eng(dg.view(), var.opt);
+        if (lg.maps) eng.report_original_ids(lg.maps->ids());
         eng.run(lg.roots[0]);  // warm-up (untimed, as the reference's)
         std::vector<double> secs, edges;
         std::int64_t buckets = 0, lights = 0, phases = 0;
@@ -309,7 +346,8 @@ int main(int argc, char** argv) try {
           if (!no_validate && (k == 0 || (vi == 0 && static_cast<int>(k) < validate_first))) {
             eng.copy_parents(parent);
             eng.copy_distances(dist);
-            const std::string e = validate(g, lg.roots[k], parent, dist, ne);
+            // With maps the output is in g0's ids (the relabelling is invisible, as in the pipeline).
+            const std::string e = lg.maps ? validate(g0, roots0[k], parent, dist, ne) : validate(g, lg.roots[k], parent, dist, ne);
             ++validated;
             if (!e.empty()) {
               ++failed;

@@ -106,11 +106,20 @@ class engine {
   engine(const engine&) = delete;
   engine& operator=(const engine&) = delete;
 
-  /// Untimed reset of the status array (run() calls it when the caller did not).
+  /// Report the output in the original ids of `ids` (kernel 1's relabelling; device pointers,
+  /// kept by the caller): from then on run() ends by mapping the parents through it, inside the
+  /// timed search. An empty map turns that off.
+  void report_original_ids(graph::id_map<V> ids);
+  /// Untimed reset of the status array and the parents (Graph500's clean_pred; run() calls it
+  /// when the caller did not).
   void prepare();
   /// The timed search; returns with the result in device memory (synchronised).
   void run(index_t root);
-  /// Device arrays of the last search: parent (valid where depth >= 0) and depth (-1: unreached).
+  /// The parents of the last search in original ids: all ones (-1 for int64) where unreached,
+  /// parent[root] = root. The mapped copy after report_original_ids, else parents_device().
+  [[nodiscard]] const V* parents_original() const;
+  /// Device arrays of the last search in the graph's ids: parent (all ones where unreached) and
+  /// depth (-1: unreached).
   [[nodiscard]] const V* parents_device() const;
   [[nodiscard]] const std::int32_t* depth_device() const;
   /// Graph500 nedge of the last search: sum of the reached vertices' degrees / 2 (untimed).

@@ -35,6 +35,18 @@ struct csr_view {
 };
 static_assert(std::is_trivially_copyable_v<csr_view<std::uint32_t>>);
 
+/// A relabelling of a graph's vertices (kernel 1's degree order), as the searches need it to
+/// report their output in the original ids: pointers in the graph's memory space. Ids
+/// [0, non_isolated) are the vertices with arcs; the rest have none.
+template <class V>
+struct id_map {
+  const V* new2old = nullptr;
+  const V* old2new = nullptr;
+  index_t non_isolated = 0;
+
+  [[nodiscard]] bool empty() const { return new2old == nullptr; }
+};
+
 template <class V>
 struct csr {
   index_t num_vertices = 0;

@@ -133,6 +133,8 @@ class device_csr {
   /// new id -> original id and original id -> new id (null when not relabelled).
   [[nodiscard]] const V* new2old() const { return new2old_.empty() ? nullptr : new2old_.data(); }
   [[nodiscard]] const V* old2new() const { return old2new_.empty() ? nullptr : old2new_.data(); }
+  /// The three above as one map (empty when not relabelled).
+  [[nodiscard]] id_map<V> ids() const { return {new2old(), old2new(), non_isolated_}; }
   /// The new id of an original vertex (one small copy; not for hot loops).
   [[nodiscard]] index_t to_new(index_t original) const;
   /// has_edges[v] for every ORIGINAL id v (degree > 0), on the host.

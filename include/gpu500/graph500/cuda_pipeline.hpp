@@ -2,10 +2,11 @@
 //
 // generate: the Kronecker generator on the GPU (bit-identical to the host one); construct: kernel 1
 // on the GPU (graph/cuda.hpp), with VS-Graph500's degree-sorted relabelling unless --no-sort, then
-// the Enterprise BFS engine (bfs/cuda.hpp) allocates its buffers; bfs: one timed search (the
-// parents stay in device memory, in the relabelled ids); validate_bfs: the parents are mapped
-// back to the ORIGINAL ids and checked on the GPU by a validator that shares no code with the
-// search kernels (graph500/cuda_validate in src/graph500/cuda). Before anything is allocated the
+// the Enterprise BFS engine (bfs/cuda.hpp) allocates its buffers; bfs: one timed search that
+// ends with the parents in device memory in the ORIGINAL ids (the mapping back from the
+// relabelled ids is timed, as Graph500 times a search until its output is in memory; so is
+// sssp's); validate_bfs: the parents are checked on the GPU by a validator that shares no code
+// with the search kernels (graph500/cuda_validate in src/graph500/cuda). Before anything is allocated the
 // free device memory is checked against the pipeline's peak; a SCALE that will not fit stops with
 // one line naming SCALE, the bytes needed and the bytes free (resource_error).
 #pragma once

@@ -141,6 +141,11 @@ class engine {
   engine(const engine&) = delete;
   engine& operator=(const engine&) = delete;
 
+  /// Report the output in the original ids of `ids` (kernel 1's relabelling of this graph; device
+  /// pointers, kept by the caller): from then on run() writes parents and distances indexed by
+  /// and holding original ids, inside the timed search. run()'s root stays a graph id. An empty map
+  /// turns that off.
+  void report_original_ids(graph::id_map<V> ids);
   /// The timed search; returns with parents and distances in device memory (synchronised).
   void run(index_t root);
   [[nodiscard]] const std::int64_t* parents_device() const;  ///< n entries, -1 unreached, parent[root] = root

@@ -41,6 +41,7 @@ struct bfs_policy {
   static constexpr int hub_slot = 6;        ///< counted with the classes: frontier hubs for the bottom-up cache
   static constexpr int slots = 7;           ///< per-warp counts of one generation pass
   static constexpr int bu_unroll = 4;       ///< bottom-up: arcs (thread) / 32-arc rounds (warp) loaded at once
+  static constexpr int map_ilp = 4;         ///< parents to original ids: vertices per thread, loads together
   static constexpr index_t small_max = 32, middle_max = 256;  ///< (the CTA/grid boundary is an option)
 };
 
@@ -701,6 +702,35 @@ __global__ void init_root_kernel(std::int32_t* depth, V* parent, V* q, V root) {
   q[0] = root;
 }
 
+/// The search's parents in original ids: out[o] = new2old[parent[old2new[o]]], all ones where
+/// unreached (parent holds all ones there: prepare()). A vertex without arcs (new id >=
+/// non_isolated) is reached only as the root and costs no read of parent; the others cost one
+/// random read of parent (new2old of a parent is mostly a hub's: cached). Each thread maps
+/// map_ilp vertices a block apart, their loads issued together.
+template <class V>
+__global__ void original_parents_kernel(graph::id_map<V> ids, const V* parent, V root, index_t n, V* out) {
+  constexpr int ilp = bfs_policy::map_ilp;
+  const V none = static_cast<V>(~V{0});
+  const index_t span = static_cast<index_t>(blockDim.x) * ilp;
+  for (index_t base = static_cast<index_t>(blockIdx.x) * span + threadIdx.x; base < n;
+       base += static_cast<index_t>(gridDim.x) * span) {
+    V x[ilp], p[ilp];
+#pragma unroll
+    for (int i = 0; i < ilp; ++i) {
+      const index_t o = base + static_cast<index_t>(i) * blockDim.x;
+      x[i] = o < n ? __ldcs(ids.old2new + o) : root;
+    }
+#pragma unroll
+    for (int i = 0; i < ilp; ++i)
+      p[i] = static_cast<index_t>(x[i]) < ids.non_isolated ? parent[x[i]] : x[i] == root ? root : none;
+#pragma unroll
+    for (int i = 0; i < ilp; ++i) {
+      const index_t o = base + static_cast<index_t>(i) * blockDim.x;
+      if (o < n) __stcs(out + o, p[i] == none ? none : ids.new2old[p[i]]);
+    }
+  }
+}
+
 template <class V>
 __global__ void reached_arcs_kernel(const index_t* offsets, const std::int32_t* depth, index_t n, ull* sum) {
   ull s = 0;
@@ -778,6 +808,8 @@ struct engine<V>::impl {
   unsigned gen_grid = 1;
   device_buffer<std::int32_t> depth;
   device_buffer<V> parent;
+  graph::id_map<V> ids;        ///< report in original ids (empty: the graph's ids are the original ones)
+  device_buffer<V> original;   ///< the last search's parents in original ids (when ids is not empty)
   device_buffer<V> qbuf[2];
   device_buffer<index_t> counts, scanned;
   device_buffer<unsigned char> scan_temp;
@@ -1106,6 +1138,14 @@ void engine<V>::impl::run(index_t root) {
   const double end = since();
   for (std::size_t i = 0; i < trace.size(); ++i)
     trace[i].seconds = (i + 1 < trace.size() ? trace[i + 1].seconds : end) - trace[i].seconds;
+  // The output a user asked for is in original ids: mapping it is part of the search.
+  if (!ids.empty()) {
+    const index_t span = static_cast<index_t>(bfs_policy::block) * bfs_policy::map_ilp;
+    original_parents_kernel<V><<<graph::cuda::grid_blocks((n + span - 1) / span, 1), bfs_policy::block, 0, st[0]>>>(
+        ids, parent.data(), static_cast<V>(root), n, original.data());
+    GPU500_CUDA_CHECK_LAUNCH();
+    GPU500_CUDA_CHECK(cudaStreamSynchronize(st[0]));
+  }
 }
 
 template <class V>
@@ -1174,9 +1214,21 @@ engine<V>::~engine() {
 }
 
 template <class V>
+void engine<V>::report_original_ids(graph::id_map<V> ids) {
+  impl& m = *impl_;
+  GPU500_EXPECTS(ids.empty() || (ids.old2new != nullptr && ids.non_isolated >= 0 && ids.non_isolated <= m.n),
+                 "BFS: an id map needs new2old, old2new and 0 <= non_isolated <= n");
+  GPU500_EXPECTS(ids.empty() || m.sorted, "BFS: an id map goes with a degree-sorted graph");
+  m.ids = ids;
+  m.original = ids.empty() ? device_buffer<V>() : device_buffer<V>(static_cast<std::size_t>(m.n));
+}
+
+template <class V>
 void engine<V>::prepare() {
+  // Graph500's clean_pred (untimed): the status array and the parents to "unreached".
   GPU500_CUDA_CHECK(cudaMemsetAsync(impl_->depth.data(), 0xFF, impl_->depth.size() * sizeof(std::int32_t),
                                     impl_->st[0]));
+  GPU500_CUDA_CHECK(cudaMemsetAsync(impl_->parent.data(), 0xFF, impl_->parent.size() * sizeof(V), impl_->st[0]));
   GPU500_CUDA_CHECK(cudaStreamSynchronize(impl_->st[0]));
   impl_->prepared = true;
 }
@@ -1191,6 +1243,10 @@ void engine<V>::run(index_t root) {
 template <class V>
 const V* engine<V>::parents_device() const {
   return impl_->parent.data();
+}
+template <class V>
+const V* engine<V>::parents_original() const {
+  return impl_->ids.empty() ? impl_->parent.data() : impl_->original.data();
 }
 template <class V>
 const std::int32_t* engine<V>::depth_device() const {

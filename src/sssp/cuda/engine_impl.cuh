@@ -343,7 +343,7 @@ struct engine<V>::impl {
   index_t nedge() {
     auto* sum = scratch.as<unsigned long long>();
     GPU500_CUDA_CHECK(cudaMemsetAsync(sum, 0, sizeof(unsigned long long), stream));
-    reached_degree_kernel<V><<<helper_policy::blocks(g.n), helper_policy::block, 0, stream>>>(g, w.parents, sum);
+    reached_degree_kernel<V><<<helper_policy::blocks(g.n), helper_policy::block, 0, stream>>>(g, w.dp, sum);
     GPU500_CUDA_CHECK_LAUNCH();
     unsigned long long h = 0;
     GPU500_CUDA_CHECK(cudaMemcpyAsync(&h, sum, sizeof h, cudaMemcpyDeviceToHost, stream));
@@ -356,6 +356,16 @@ template <class V>
 engine<V>::engine(graph::csr_view<V> device_graph, options o) : impl_(std::make_unique<impl>(device_graph, o)) {}
 template <class V>
 engine<V>::~engine() = default;
+template <class V>
+void engine<V>::report_original_ids(graph::id_map<V> ids) {
+  work_ref& w = impl_->w;
+  GPU500_EXPECTS(ids.empty() || (ids.old2new != nullptr && ids.non_isolated >= 0 && ids.non_isolated <= impl_->g.n),
+                 "sssp cuda: an id map needs new2old, old2new and 0 <= non_isolated <= n");
+  w.new2old = ids.new2old;
+  w.old2new = ids.empty() ? nullptr : ids.old2new;
+  w.map_wide = sizeof(V) == 8 ? 1 : 0;
+  w.non_isolated = ids.non_isolated;
+}
 template <class V>
 void engine<V>::run(index_t root) {
   impl_->run(root);

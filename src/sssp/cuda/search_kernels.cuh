@@ -67,6 +67,12 @@ struct work_ref {
   counters* cnt;           ///< 3 rotating counter blocks
   std::int64_t* parents;   ///< output, n
   float* dist;             ///< output, n
+  /// Output in these original ids (engine::report_original_ids; null pointers: the graph's ids):
+  /// arrays of 32-bit ids, or of 64-bit ids when map_wide.
+  const void* new2old;
+  const void* old2new;
+  int map_wide;
+  index_t non_isolated;    ///< with a map: new ids >= this have no arcs
   index_t root;
   /// Lean variant: bitmap of vertices without arcs (padding bits >= n set too); null otherwise.
   const std::uint32_t* nodeg;
@@ -589,16 +595,27 @@ __device__ __forceinline__ void run_phase(const graph_ref<V>& g, const work_ref&
   }
 }
 
-/// Packed words -> Graph500 output (parent -1 and distance -1 when unreached).
+/// Packed words -> Graph500 output (parent -1 and distance -1 when unreached). With an id map,
+/// output entry o is vertex old2new[o]'s word with its parent mapped by new2old: one coalesced
+/// read of old2new and one random read of a word per vertex with arcs (those without are
+/// unreached unless they are the root).
+__device__ __forceinline__ index_t mapped_id(const void* map, int wide, index_t i) {
+  return wide ? static_cast<index_t>(static_cast<const long long*>(map)[i])
+              : static_cast<index_t>(static_cast<const unsigned*>(map)[i]);
+}
+
 __device__ __forceinline__ void finalize_range(index_t n, const work_ref& w, index_t first, index_t stride) {
-  for (index_t v = first; v < n; v += stride) {
-    const unsigned long long x = __ldcg(w.dp + v);
+  for (index_t o = first; o < n; o += stride) {
+    const index_t v = w.old2new ? mapped_id(w.old2new, w.map_wide, o) : o;
+    const unsigned long long x =
+        w.old2new && v >= w.non_isolated && v != w.root ? ~0ull : __ldcg(w.dp + v);
     if (static_cast<unsigned>(x >> 32) == inf_bits) {
-      w.parents[v] = -1;
-      w.dist[v] = -1.0f;
+      w.parents[o] = -1;
+      w.dist[o] = -1.0f;
     } else {
-      w.parents[v] = v == w.root ? w.root : static_cast<std::int64_t>(x & 0xFFFFFFFFull);
-      w.dist[v] = dist_of(x);
+      const index_t p = v == w.root ? w.root : static_cast<index_t>(x & 0xFFFFFFFFull);
+      w.parents[o] = w.new2old ? mapped_id(w.new2old, w.map_wide, p) : p;
+      w.dist[o] = dist_of(x);
     }
   }
 }
@@ -673,13 +690,14 @@ static __global__ void init_search_kernel(work_ref w, control initial) {
   if (threadIdx.x < 3) reset(w.cnt[threadIdx.x]);
 }
 
-/// sum of degrees of reached vertices (nedge * 2).
+/// sum of degrees of reached vertices (nedge * 2), from the packed words (the graph's ids).
 template <class V>
-static __global__ void reached_degree_kernel(graph_ref<V> g, const std::int64_t* parents, unsigned long long* sum) {
+static __global__ void reached_degree_kernel(graph_ref<V> g, const unsigned long long* dp, unsigned long long* sum) {
   unsigned long long local = 0;
   for (index_t v = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; v < g.n;
        v += static_cast<index_t>(gridDim.x) * blockDim.x)
-    if (parents[v] >= 0) local += static_cast<unsigned long long>(g.offsets[v + 1] - g.offsets[v]);
+    if (static_cast<unsigned>(dp[v] >> 32) != inf_bits)
+      local += static_cast<unsigned long long>(g.offsets[v + 1] - g.offsets[v]);
   for (int off = 16; off > 0; off >>= 1) local += __shfl_xor_sync(full_mask, local, off);
   if (lane_id() == 0 && local) atomicAdd(sum, local);
 }
