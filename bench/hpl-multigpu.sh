@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # HPL on 1 GPU and on 2 GPUs (one MPI process per GPU), all measured in this run on this machine:
 #   1. gpu500 hpl --backend cuda, 1 x 1 grid, order N1 (default 90000: ~60 GiB of [A|b]);
-#   2. mpirun -np 2, grids 1 x 2 and 2 x 1, order N2 (default 127000: the same memory per GPU).
+#   2. mpirun -np 2, grids 1 x 2 and 2 x 1, order N2 (default 127000: the same memory per GPU);
+#      with four or more GPUs instead: mpirun -np 4, grids 1 x 4 (HPL_N4) and 2 x 2 (HPL_N22).
 # Prints, per run, TFLOP/s, the residual and the efficiency per GPU = TFLOP/s / (GPUs x the
 # single-GPU TFLOP/s of step 1); writes the HPL outputs and hpl-multigpu.json to OUT.
 # The panel factorisation runs OpenMP threads: each rank gets nproc / ranks of them, unbound.
@@ -40,7 +41,12 @@ run() {
 }
 : >"$OUT/hpl-multigpu.rows"
 run gpu1-1x1 1 1 1 "$N1" "$@"
-if [ "$ngpu" -ge 2 ]; then
+if [ "$ngpu" -ge 4 ]; then
+  # Four GPUs: 1 x 4 at HPL_N4 (default 2 x N1: the memory per GPU of step 1) and 2 x 2 at
+  # HPL_N22 (default N1; P = 2 stages its row swaps through the host, see docs/hpl.md).
+  run gpu4-1x4 4 1 4 "${HPL_N4:-$((2 * N1))}" "$@"
+  run gpu4-2x2 4 2 2 "${HPL_N22:-$N1}" "$@"
+elif [ "$ngpu" -ge 2 ]; then
   run gpu2-1x2 2 1 2 "$N2" "$@"
   run gpu2-2x1 2 2 1 "$N2" "$@"
   # Ablation (HPL_ABLATE=1): 1 x 2 with the panel broadcast staged through host memory.
