@@ -41,15 +41,6 @@ else
   rc=1
   row "cpu SCALE $cs" "FAILED"
 fi
-# The CPU SSSP with one OpenMP region per search (off by default until measured on a many-core
-# host: this row is that measurement, beside the default's above).
-if "$bin" graph500 "$cs" --backend cpu --kernels sssp --sssp-one-region --quiet \
-    --json "$out/g500-cpu-s$cs-oneregion.json" >"$out/g500-cpu-s$cs-oneregion.txt" 2>&1; then
-  row "cpu SCALE $cs --sssp-one-region ($(nproc) cores)" "$(summary "$out/g500-cpu-s$cs-oneregion.json")"
-else
-  rc=1
-  row "cpu SCALE $cs --sssp-one-region" "FAILED"
-fi
 if [ -n "${GRAPH500_REFERENCE:-}" ]; then
   OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
     mpirun --oversubscribe -np "${REFERENCE_RANKS:-16}" "$GRAPH500_REFERENCE" "$cs" >"$out/g500-ref-s$cs.txt" 2>/dev/null

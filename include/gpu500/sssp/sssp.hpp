@@ -29,15 +29,10 @@ struct cpu_options {
   float delta = 0.f;
   bool no_light_heavy = false;  ///< relax every edge in the bucket phase (no light/heavy split)
   bool no_relabel = false;      ///< keep the graph's vertex ids inside (default: by decreasing degree)
-  /// One OpenMP parallel region per search, barriers between the phases, instead of a region per
-  /// phase (light iteration, heavy pass) with small phases run serially by the caller (the default).
-  /// On 2 cores: -0.4% to +7% at SCALE 20 over 4 pairs, +1-2% at SCALE 22; off until measured on a
-  /// many-core host, where its barriers on small phases may cost more than the forks they save.
-  bool one_region = false;
 };
 
 /// Add the CPU engine's flags to a command line: --sssp-threads, --sssp-delta, --sssp-no-light-heavy,
-/// --sssp-no-relabel, --sssp-one-region.
+/// --sssp-no-relabel.
 void add_cpu_options(cli::parser& p, cpu_options& o);
 
 /// The OpenMP engine: delta-stepping (src/sssp/cpu/sssp_cpu.cpp). Needs non-negative finite

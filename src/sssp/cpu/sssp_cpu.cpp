@@ -61,8 +61,6 @@ void add_cpu_options(cli::parser& p, cpu_options& o) {
       "CPU SSSP: delta-stepping bucket width (default 0: adaptive; the reference uses 0.1)", "X");
   p.flag("--sssp-no-light-heavy", o.no_light_heavy, "CPU SSSP: relax all edges in the bucket phase");
   p.flag("--sssp-no-relabel", o.no_relabel, "CPU SSSP: keep the graph's vertex ids (no degree order)");
-  p.flag("--sssp-one-region", o.one_region,
-         "CPU SSSP: one OpenMP parallel region per search, barriers between phases (default: one per phase)");
 }
 
 // The per-vertex code of a phase (the body lambdas and the helpers they call) is forced inline
@@ -483,66 +481,6 @@ struct cpu_engine<V>::impl {
     }
   }
 
-  // The same bucket loop as search_phases()'s, in one parallel region for the whole search
-  // (--sssp-one-region): phases are separated by barriers and the serial steps (list swaps, the
-  // heavy list, the next bucket) run in `single` blocks, instead of one fork/join per phase
-  // (~400 phases per search at SCALE 20, ~235 of them parallel). Every thread runs the same
-  // control flow; the shared control variables change only inside `single` blocks, each entered
-  // only after every thread has read what it changes (a barrier before it) and published by its
-  // implicit barrier at the end.
-  void search_one_region(int nt, V* F, V* F2, V* R, index_t fsize) {
-    std::uint64_t cur = 0, visit = 1;
-    bool done = false;
-    index_t tail = 0, rs = 0;
-#pragma omp parallel num_threads(nt)
-    {
-      thread_state& me = local[static_cast<std::size_t>(omp_get_thread_num())];
-      auto pre_light = [this](index_t u) GPU500_HOT_LAMBDA { prefetch_light(u); };
-      auto pre_heavy = [this](index_t u) GPU500_HOT_LAMBDA { prefetch_heavy(u); };
-      auto settled_list = [](thread_state& t) GPU500_HOT_LAMBDA -> std::vector<V>& { return t.settled; };
-      while (!done) {
-        const std::uint64_t cb = cur, slot = cur % nb, heavy_tag = run_base | visit;
-        auto light = [&](thread_state& t, index_t u) GPU500_HOT_LAMBDA { light_vertex(t, u, cb, heavy_tag); };
-        auto bin = [slot](thread_state& t) GPU500_HOT_LAMBDA -> std::vector<V>& { return t.bins[slot]; };
-        while (fsize > 0) {  // light iterations of bucket cb until it stays empty
-          share(me, F, fsize, light, bin, F2, tail, pre_light);
-#pragma omp barrier
-#pragma omp single
-          {
-            fsize = tail;
-            tail = 0;
-            std::swap(F, F2);
-          }
-        }
-        if (split) {  // heavy pass over the vertices settled in this bucket
-#pragma omp single
-          {
-            rs = 0;
-            for (auto& t : local) gather(t.settled, R, rs);
-          }
-          auto heavy = [&](thread_state& t, index_t u) GPU500_HOT_LAMBDA { heavy_vertex(t, u, cb); };
-          index_t none = 0;  // heavy steps push to the bins only: settled stays empty
-          share(me, R, rs, heavy, settled_list, R, none, pre_heavy);
-        }
-        // A single has no barrier at its entry: every thread must be past its reads of fsize
-        // (and past the heavy pass) before the next one changes it.
-#pragma omp barrier
-#pragma omp single
-        {
-          const std::uint64_t j = next_bucket(cur);
-          if (j == nb) {
-            done = true;
-          } else {
-            cur += j;
-            ++visit;
-            fsize = 0;
-            for (auto& t : local) gather(t.bins[cur % nb], F, fsize);
-          }
-        }
-      }
-    }
-  }
-
   void run(index_t root) {
     GPU500_EXPECTS(root >= 0 && root < n, "sssp: root out of range");
     const int nt = threads();
@@ -575,10 +513,7 @@ struct cpu_engine<V>::impl {
     V* R = settled.data();
     F[0] = static_cast<V>(root);
     index_t fsize = 1;
-    if (opt.one_region && nt > 1)
-      search_one_region(nt, F, F2, R, fsize);
-    else
-      search_phases(nt, F, F2, R, fsize);
+    search_phases(nt, F, F2, R, fsize);
     if (overflow.load())
       throw error("sssp: a tentative distance fell outside the bucket range (delta " + std::to_string(delta) +
                   " too small for these distances, or an internal error)");

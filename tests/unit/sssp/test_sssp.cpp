@@ -167,23 +167,6 @@ TYPED_TEST(CpuSssp, DeltaEqualToTiedWeightsMatchesDijkstra) {
   this->check_all(o, 1, "delta 0.5");
 }
 
-// One parallel region per search (barriers between phases): the same results, with many buckets,
-// one bucket, no light/heavy split and the graph's own ids (4 and 3 threads on a 2-core machine:
-// oversubscribed, which is where a missing barrier shows).
-TYPED_TEST(CpuSssp, OneRegionMatchesDijkstra) {
-  sssp::cpu_options o;
-  o.one_region = true;
-  for (int t : {2, 4}) this->check_all(o, t, "one region");
-  o.delta = 0.013f;
-  this->check_all(o, 3, "one region, delta 0.013");
-  o.delta = 100.f;
-  this->check_all(o, 2, "one region, delta 100");
-  o.delta = 0.f;
-  o.no_light_heavy = true;
-  o.no_relabel = true;
-  this->check_all(o, 2, "one region, no relabel, no light/heavy split");
-}
-
 // Internal ids follow decreasing degree by default; the graph's own ids must give the same result.
 TYPED_TEST(CpuSssp, GraphVertexIdsMatchDijkstra) {
   sssp::cpu_options o;
@@ -197,10 +180,8 @@ TEST(CpuSsspOptions, ParseFlags) {
   sssp::cpu_options o;
   cli::parser p("t", "t");
   sssp::add_cpu_options(p, o);
-  EXPECT_FALSE(o.one_region);
   p.parse(std::vector<std::string>{"--sssp-threads", "2", "--sssp-delta", "0.05", "--sssp-no-light-heavy",
-                                          "--sssp-no-relabel", "--sssp-one-region"});
-  EXPECT_TRUE(o.one_region);
+                                          "--sssp-no-relabel"});
   EXPECT_EQ(o.threads, 2);
   EXPECT_FLOAT_EQ(o.delta, 0.05f);
   EXPECT_TRUE(o.no_light_heavy);
