@@ -63,13 +63,6 @@ void add_cpu_options(cli::parser& p, cpu_options& o) {
   p.flag("--sssp-no-relabel", o.no_relabel, "CPU SSSP: keep the graph's vertex ids (no degree order)");
 }
 
-// The per-vertex code of a phase (the body lambdas and the helpers they call) is forced inline
-// into the worksharing loops. When the loops moved into helpers, GCC kept the body lambdas and
-// relax() out of line there, a call per vertex and per arc, and the search ran ~8% slower (2
-// cores, SCALE 20, against the code with the loops written out in place).
-#define GPU500_HOT_INLINE [[gnu::always_inline]] inline
-#define GPU500_HOT_LAMBDA __attribute__((always_inline))
-
 namespace {
 
 // GPU500_PHASE_TIMES=1: the construction's phases on stderr (for bench/kernels-cpu.cpp).
@@ -317,7 +310,7 @@ struct cpu_engine<V>::impl {
 
   // Relax arc k of u (distance du): install (du + w, u) in its head v when strictly smaller and
   // queue v in `me`'s bins unless it is queued in that bucket already (see the stamps).
-  GPU500_HOT_INLINE void relax(thread_state& me, index_t u, float du, const arc_t a, std::uint64_t cur_b) {
+  GPU500_FORCEINLINE void relax(thread_state& me, index_t u, float du, const arc_t a, std::uint64_t cur_b) {
     const index_t v = static_cast<index_t>(a.v);
     const float nd = du + a.w;
     std::atomic_ref<float> bv(bound[static_cast<std::size_t>(v)]);
@@ -341,7 +334,7 @@ struct cpu_engine<V>::impl {
   }
 
   // Light step for vertex u taken out of bucket cb: clear its queued stamp, then read its distance.
-  GPU500_HOT_INLINE void light_vertex(thread_state& me, index_t u, std::uint64_t cb, std::uint64_t heavy_tag) {
+  GPU500_FORCEINLINE void light_vertex(thread_state& me, index_t u, std::uint64_t cb, std::uint64_t heavy_tag) {
     std::atomic_ref<std::uint64_t> sv(stamp[static_cast<std::size_t>(u)]);
     if (sv.load(std::memory_order_relaxed) != 0) sv.exchange(0, std::memory_order_seq_cst);
     const float du = dist_of(std::atomic_ref<std::uint64_t>(key[static_cast<std::size_t>(u)]).load(std::memory_order_seq_cst));
@@ -356,7 +349,7 @@ struct cpu_engine<V>::impl {
     for (std::uint32_t k = 0; k < r.light; ++k) relax(me, u, du, a[k], cb);
   }
 
-  GPU500_HOT_INLINE void heavy_vertex(thread_state& me, index_t u, std::uint64_t cb) {
+  GPU500_FORCEINLINE void heavy_vertex(thread_state& me, index_t u, std::uint64_t cb) {
     const float du = dist_of(std::atomic_ref<std::uint64_t>(key[static_cast<std::size_t>(u)]).load(std::memory_order_relaxed));
     const row_t r = rows_[static_cast<std::size_t>(u)];
     const arc_t* a = arcs_.get() + r.begin;
@@ -391,7 +384,16 @@ struct cpu_engine<V>::impl {
       return tail;
     }
 #pragma omp parallel num_threads(nt)
-    share(local[static_cast<std::size_t>(omp_get_thread_num())], items, count, body, out, dst, tail, pre);
+    {
+      thread_state& me = local[static_cast<std::size_t>(omp_get_thread_num())];
+#pragma omp for schedule(dynamic, 32) nowait
+      for (index_t i = 0; i < count; ++i) {
+        if (i + pf_items < count) pre(static_cast<index_t>(items[i + pf_items]));
+        body(me, static_cast<index_t>(items[i]));
+      }
+      drain(me, out(me), drain_limit, body);
+      gather(out(me), dst, tail);  // only this thread's list: no barrier needed before it
+    }
     // Lists of threads beyond this region's team (none normally) are gathered here.
     for (std::size_t t = static_cast<std::size_t>(nt); t < local.size(); ++t) gather(out(local[t]), dst, tail);
     return tail;
@@ -400,7 +402,7 @@ struct cpu_engine<V>::impl {
   // Apply body to the vertices of `list` (this thread's own pushes) while it holds at most
   // `limit` of them; what body pushes meanwhile lands in `list` again.
   template <class Body>
-  GPU500_HOT_INLINE void drain(thread_state& me, std::vector<V>& list, std::size_t limit, Body& body) {
+  GPU500_FORCEINLINE void drain(thread_state& me, std::vector<V>& list, std::size_t limit, Body& body) {
     while (!list.empty() && list.size() <= limit) {
       me.work.swap(list);
       for (const V u : me.work) body(me, static_cast<index_t>(u));
@@ -408,29 +410,13 @@ struct cpu_engine<V>::impl {
     }
   }
 
-  // Inside a parallel region: this thread's share of body over items[0, count) (dynamic chunks,
-  // pre(u) for the item pf_items ahead), then it drains its own list out(me) up to drain_limit
-  // and appends what is left to dst. No barrier at the end: only this thread's list is touched.
-  template <class Body, class Out, class Pre>
-  GPU500_HOT_INLINE void share(thread_state& me, const V* items, index_t count, Body& body, Out& out, V* dst, index_t& tail,
-             Pre& pre) {
-#pragma omp for schedule(dynamic, 32) nowait
-    for (index_t i = 0; i < count; ++i) {
-      if (i + pf_items < count) pre(static_cast<index_t>(items[i + pf_items]));
-      body(me, static_cast<index_t>(items[i]));
-    }
-    std::vector<V>& list = out(me);
-    drain(me, list, drain_limit, body);
-    gather(list, dst, tail);
-  }
-
   // What a light step and a heavy step of u read first.
-  GPU500_HOT_INLINE void prefetch_light(index_t u) const {
+  GPU500_FORCEINLINE void prefetch_light(index_t u) const {
     __builtin_prefetch(&stamp[static_cast<std::size_t>(u)]);
     __builtin_prefetch(&key[static_cast<std::size_t>(u)]);
     __builtin_prefetch(&rows_[static_cast<std::size_t>(u)]);
   }
-  GPU500_HOT_INLINE void prefetch_heavy(index_t u) const {
+  GPU500_FORCEINLINE void prefetch_heavy(index_t u) const {
     __builtin_prefetch(&key[static_cast<std::size_t>(u)]);
     __builtin_prefetch(&rows_[static_cast<std::size_t>(u)]);
   }
@@ -458,9 +444,9 @@ struct cpu_engine<V>::impl {
       // Light iterations of bucket cur until it stays empty.
       while (fsize > 0) {
         fsize = phase(
-            nt, F, fsize, [&](thread_state& me, index_t u) GPU500_HOT_LAMBDA { light_vertex(me, u, cur, heavy_tag); },
-            [slot](thread_state& me) GPU500_HOT_LAMBDA -> std::vector<V>& { return me.bins[slot]; }, F2,
-            [this](index_t u) GPU500_HOT_LAMBDA { prefetch_light(u); });
+            nt, F, fsize, [&](thread_state& me, index_t u) GPU500_FORCEINLINE_LAMBDA { light_vertex(me, u, cur, heavy_tag); },
+            [slot](thread_state& me) GPU500_FORCEINLINE_LAMBDA -> std::vector<V>& { return me.bins[slot]; }, F2,
+            [this](index_t u) GPU500_FORCEINLINE_LAMBDA { prefetch_light(u); });
         std::swap(F, F2);
       }
       // Heavy pass over the vertices settled in this bucket, with their final distances.
@@ -468,9 +454,9 @@ struct cpu_engine<V>::impl {
         index_t rs = 0;
         for (auto& t : local) gather(t.settled, R, rs);
         phase(
-            nt, R, rs, [&](thread_state& me, index_t u) GPU500_HOT_LAMBDA { heavy_vertex(me, u, cur); },
-            [](thread_state& me) GPU500_HOT_LAMBDA -> std::vector<V>& { return me.settled; }, R,  // settled stays empty
-            [this](index_t u) GPU500_HOT_LAMBDA { prefetch_heavy(u); });
+            nt, R, rs, [&](thread_state& me, index_t u) GPU500_FORCEINLINE_LAMBDA { heavy_vertex(me, u, cur); },
+            [](thread_state& me) GPU500_FORCEINLINE_LAMBDA -> std::vector<V>& { return me.settled; }, R,  // settled stays empty
+            [this](index_t u) GPU500_FORCEINLINE_LAMBDA { prefetch_heavy(u); });
       }
       const std::uint64_t j = next_bucket(cur);
       if (j == nb) break;
