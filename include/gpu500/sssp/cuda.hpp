@@ -146,6 +146,9 @@ class engine {
   /// and holding original ids, inside the timed search. run()'s root stays a graph id. An empty map
   /// turns that off.
   void report_original_ids(graph::id_map<V> ids);
+  /// Untimed reset of the search state (Graph500's clean_shortest); run() calls it when the caller
+  /// did not.
+  void prepare();
   /// The timed search; returns with parents and distances in device memory (synchronised).
   void run(index_t root);
   [[nodiscard]] const std::int64_t* parents_device() const;  ///< n entries, -1 unreached, parent[root] = root

@@ -52,6 +52,9 @@ class cpu_engine {
   cpu_engine(const cpu_engine&) = delete;
   cpu_engine& operator=(const cpu_engine&) = delete;
 
+  /// Untimed reset of the search state (Graph500's clean_shortest); run() calls it when the caller
+  /// did not.
+  void prepare();
   void run(index_t root);
   [[nodiscard]] std::span<const std::int64_t> parents() const;
   [[nodiscard]] std::span<const float> distances() const;

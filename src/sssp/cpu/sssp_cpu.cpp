@@ -467,8 +467,26 @@ struct cpu_engine<V>::impl {
     }
   }
 
+  // Graph500's clean_shortest (untimed in the reference too): every tentative distance and parent
+  // to "unreached". run() calls it when the caller did not.
+  bool prepared = false;
+  void prepare() {
+    const int nt = threads();
+    const index_t nn = n;
+    std::uint64_t* K = key.data();
+    float* B = bound.data();
+#pragma omp parallel for num_threads(nt) schedule(static)
+    for (index_t v = 0; v < nn; ++v) {
+      K[v] = unreached;
+      B[v] = std::numeric_limits<float>::infinity();
+    }
+    prepared = true;
+  }
+
   void run(index_t root) {
     GPU500_EXPECTS(root >= 0 && root < n, "sssp: root out of range");
+    if (!prepared) prepare();
+    prepared = false;
     const int nt = threads();
     ensure_threads(nt);
     ++run_id;
@@ -483,11 +501,6 @@ struct cpu_engine<V>::impl {
     const index_t nn = n;
     std::uint64_t* K = key.data();
     float* B = bound.data();
-#pragma omp parallel for num_threads(nt) schedule(static)
-    for (index_t v = 0; v < nn; ++v) {
-      K[v] = unreached;
-      B[v] = std::numeric_limits<float>::infinity();
-    }
     last_root = root;
     root = new_of[static_cast<std::size_t>(root)];  // internal id from here on
     K[root] = pack(0.f, static_cast<std::uint64_t>(root));
@@ -504,13 +517,14 @@ struct cpu_engine<V>::impl {
       throw error("sssp: a tentative distance fell outside the bucket range (delta " + std::to_string(delta) +
                   " too small for these distances, or an internal error)");
 
-    // Output: parents and distances from the packed words.
+    // Output in the graph's ids, from the packed words: a gather (sequential writes, one random
+    // read of the vertex's word; the parent's old id is mostly a hub's, cached).
     std::int64_t* P = parents.data();
     float* D = dist.data();
+    const std::uint32_t* o2n = new_of.data();
 #pragma omp parallel for num_threads(nt) schedule(static)
-    for (index_t v = 0; v < nn; ++v) {
-      const std::uint64_t kv = K[v];
-      const std::size_t o = old_of[static_cast<std::size_t>(v)];
+    for (index_t o = 0; o < nn; ++o) {
+      const std::uint64_t kv = K[o2n[o]];
       if (kv == unreached) {
         P[o] = -1;
         D[o] = -1.f;
@@ -529,6 +543,10 @@ cpu_engine<V>::cpu_engine(graph::csr_view<V> g, cpu_options o, graph::arc_sort_s
     : impl_(std::make_unique<impl>(g, o, scratch)) {}
 template <class V>
 cpu_engine<V>::~cpu_engine() = default;
+template <class V>
+void cpu_engine<V>::prepare() {
+  impl_->prepare();
+}
 template <class V>
 void cpu_engine<V>::run(index_t root) {
   impl_->run(root);

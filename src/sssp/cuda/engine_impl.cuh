@@ -298,14 +298,24 @@ struct engine<V>::impl {
     }
   }
 
-  void run(index_t root) {
-    GPU500_EXPECTS(root >= 0 && root < g.n, "sssp cuda: root out of range");
+  // Graph500's clean_shortest (untimed in the reference): the vertex words to "unreached", the
+  // queue stamps, queue bitmaps and settled bits to zero. run() calls it when the caller did not.
+  bool prepared = false;
+  void prepare() {
     const auto un = static_cast<std::size_t>(g.n);
-    w.root = root;
     GPU500_CUDA_CHECK(cudaMemsetAsync(w.dp, 0xFF, un * sizeof(unsigned long long), stream));
     if (w.stamp) GPU500_CUDA_CHECK(cudaMemsetAsync(w.stamp, 0, un * sizeof(std::uint32_t), stream));
     if (w.qbits[0]) GPU500_CUDA_CHECK(cudaMemsetAsync(w.qbits[0], 0, 2 * settled_words() * sizeof(std::uint32_t), stream));
     if (w.settled) GPU500_CUDA_CHECK(cudaMemsetAsync(w.settled, 0, settled_words() * sizeof(std::uint32_t), stream));
+    GPU500_CUDA_CHECK(cudaStreamSynchronize(stream));
+    prepared = true;
+  }
+
+  void run(index_t root) {
+    GPU500_EXPECTS(root >= 0 && root < g.n, "sssp cuda: root out of range");
+    if (!prepared) prepare();
+    prepared = false;
+    w.root = root;
     control init = initial_control(delta0, adaptive, delta_max, adaptive ? opt.grow_below : 0);
     init.pull_min_chunks = pull_min_chunks;
     init_search_kernel<<<1, 32, 0, stream>>>(w, init);
@@ -365,6 +375,10 @@ void engine<V>::report_original_ids(graph::id_map<V> ids) {
   w.old2new = ids.empty() ? nullptr : ids.old2new;
   w.map_wide = sizeof(V) == 8 ? 1 : 0;
   w.non_isolated = ids.non_isolated;
+}
+template <class V>
+void engine<V>::prepare() {
+  impl_->prepare();
 }
 template <class V>
 void engine<V>::run(index_t root) {

@@ -248,6 +248,17 @@ TYPED_TEST(SsspCuda, OutputBeforeAnyRunAndRepeatedRuns) {
   eng.copy_distances(again);
   EXPECT_EQ(first, again);  // no state leaks from one search into the next
   EXPECT_NE(first, other);
+  // prepare() (the untimed reset the pipeline calls) is optional and idempotent.
+  eng.prepare();
+  eng.prepare();
+  eng.run(roots[1]);
+  eng.copy_distances(again);
+  EXPECT_EQ(other, again);
+  eng.prepare();
+  eng.run(roots[0]);
+  eng.run(roots[1]);  // not prepared: run() resets
+  eng.copy_distances(again);
+  EXPECT_EQ(other, again);
 }
 
 TYPED_TEST(SsspCuda, PhaseTrace) {
