@@ -3,7 +3,7 @@
 # --backend cuda` (generator, kernel 1, 64 BFS + 64 SSSP, every search validated on the GPU), at
 # G500_SCALES (default "22 26"), timed end to end; then the CPU backend at G500_CPU_SCALE (default
 # 20) on the host's cores, and the Graph500 reference on 16 ranks when GRAPH500_REFERENCE names its
-# binary. Rows: "graph500|what|figure".
+# binary (both G500_CPU_REPEATS times, alternated, and their ratio). Rows: "graph500|what|figure".
 #   bash scripts/gpu-check.d/graph500.sh BUILD OUT TABLE
 set -uo pipefail
 build=$1 out=$2 table=$3
@@ -35,18 +35,61 @@ for s in ${G500_SCALES:-22 26}; do
   fi
 done
 cs=${G500_CPU_SCALE:-20}
-if "$bin" graph500 "$cs" --backend cpu --quiet --json "$out/g500-cpu-s$cs.json" >"$out/g500-cpu-s$cs.txt" 2>&1; then
-  row "cpu SCALE $cs ($(nproc) cores)" "$(summary "$out/g500-cpu-s$cs.json")"
-else
-  rc=1
-  row "cpu SCALE $cs" "FAILED"
-fi
-if [ -n "${GRAPH500_REFERENCE:-}" ]; then
-  OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
-    mpirun --oversubscribe -np "${REFERENCE_RANKS:-16}" "$GRAPH500_REFERENCE" "$cs" >"$out/g500-ref-s$cs.txt" 2>/dev/null
-  row "reference SCALE $cs (${REFERENCE_RANKS:-16} ranks)" \
-    "$(awk '/harmonic_mean_TEPS/ {printf "%s %.3f GTEPS, ", toupper($1), $NF/1e9}
-            /^graph_generation:/ {g=$NF} /^construction_time:/ {c=$NF}
-            END {printf "gen %.2f s, kernel 1 %.2f s", g, c}' "$out/g500-ref-s$cs.txt")"
+# The host's speed drifts from run to run (CPU SSSP at SCALE 20 on the same 16 cores: 0.39-0.52
+# GTEPS within minutes), so the CPU backend and the reference run alternated G500_CPU_REPEATS times
+# (default 1; 0 skips both) and the ratio row compares their medians.
+reps=${G500_CPU_REPEATS:-1}
+for k in $(seq 1 "$reps"); do
+  sfx=$([ "$reps" -gt 1 ] && echo "-$k" || true)
+  if "$bin" graph500 "$cs" --backend cpu --quiet --json "$out/g500-cpu-s$cs$sfx.json" >"$out/g500-cpu-s$cs$sfx.txt" 2>&1; then
+    row "cpu SCALE $cs ($(nproc) cores)${sfx:+ run $k}" "$(summary "$out/g500-cpu-s$cs$sfx.json")"
+  else
+    rc=1
+    row "cpu SCALE $cs${sfx:+ run $k}" "FAILED"
+  fi
+  if [ -n "${GRAPH500_REFERENCE:-}" ]; then
+    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+      mpirun --oversubscribe -np "${REFERENCE_RANKS:-16}" "$GRAPH500_REFERENCE" "$cs" >"$out/g500-ref-s$cs$sfx.txt" 2>/dev/null
+    row "reference SCALE $cs (${REFERENCE_RANKS:-16} ranks)${sfx:+ run $k}" \
+      "$(awk '/harmonic_mean_TEPS/ {printf "%s %.3f GTEPS, ", toupper($1), $NF/1e9}
+              /^graph_generation:/ {g=$NF} /^construction_time:/ {c=$NF}
+              END {printf "gen %.2f s, kernel 1 %.2f s", g, c}' "$out/g500-ref-s$cs$sfx.txt")"
+  fi
+done
+if [ -n "${GRAPH500_REFERENCE:-}" ] && [ "$reps" -gt 0 ]; then
+  row "cpu / reference SCALE $cs (medians of $reps alternated runs)" "$(python3 - "$out" "$cs" "$reps" <<'PY'
+import json, statistics, sys, os
+out, cs, reps = sys.argv[1], sys.argv[2], int(sys.argv[3])
+sfx = lambda k: "-%d" % k if reps > 1 else ""
+cpu = {"bfs": [], "sssp": [], "gk": []}
+ref = {"bfs": [], "sssp": [], "gk": []}
+for k in range(1, reps + 1):
+    try:
+        j = json.load(open(os.path.join(out, "g500-cpu-s%s%s.json" % (cs, sfx(k)))))
+        if j.get("valid"):
+            for x in ("bfs", "sssp"):
+                if x in j: cpu[x].append(j[x]["harmonic_mean_TEPS"])
+            cpu["gk"].append(j["graph_generation"] + j["construction_time"])
+    except Exception:
+        pass
+    try:
+        g = c = None
+        for line in open(os.path.join(out, "g500-ref-s%s%s.txt" % (cs, sfx(k)))):
+            f = line.split()
+            if len(f) >= 2 and f[1] == "harmonic_mean_TEPS:" and f[0] in ("bfs", "sssp"): ref[f[0]].append(float(f[-1]))
+            if f and f[0] == "graph_generation:": g = float(f[-1])
+            if f and f[0] == "construction_time:": c = float(f[-1])
+        if g is not None and c is not None: ref["gk"].append(g + c)
+    except Exception:
+        pass
+parts = []
+for x in ("bfs", "sssp"):
+    if cpu[x] and ref[x]:
+        parts.append("%s %.2fx" % (x.upper(), statistics.median(cpu[x]) / statistics.median(ref[x])))
+if cpu["gk"] and ref["gk"]:
+    parts.append("gen + kernel 1 %.1fx" % (statistics.median(ref["gk"]) / statistics.median(cpu["gk"])))
+print(", ".join(parts) if parts else "no valid pair")
+PY
+)"
 fi
 exit $rc
