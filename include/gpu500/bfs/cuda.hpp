@@ -16,7 +16,10 @@
 //    the whole grid, edge-balanced over the concatenated lists of the grid queue (extreme = 4096 by
 //    default: one CTA on a 65,536-arc list is a level's critical path on a 132-SM GPU; the paper's
 //    65536 is --extreme-degree 65536); the unvisited queue of bottom-up splits at 32 (a thread / a
-//    warp). The class kernels run concurrently on their own streams.
+//    warp). The class kernels run concurrently on their own streams. Bottom-up's warp class first
+//    lets each lane probe the first 4 arcs of its own row (32 rows per warp round trip; the rows
+//    start with their hubs, so most end there) and scans the rest with the whole warp, row by row
+//    (--no-lane-probe: a warp per row from its first arc; not in the paper).
 //  - HC: direction by gamma = hubs in the frontier / all hubs (hub: degree >= hub_threshold):
 //    top-down -> bottom-up when gamma > 30% (or, unless --gamma-only, when Beamer's arc test already
 //    says so); back to top-down for the tail when the frontier shrinks below active/beta.
@@ -64,6 +67,7 @@ struct options {
   bool gamma_only = false;      ///< HC switches on gamma alone (default: gamma or Beamer's arc test)
   bool no_fused = false;        ///< top-down: each degree class its own kernel and stream (default: one launch)
   bool hub_list_atomic = false; ///< hub list appended by the count pass (default: written by the write pass)
+  bool no_lane_probe = false;   ///< bottom-up warp class: a warp per row from its first arc (no lane probe)
   int hub_threshold = 100;      ///< gamma's hub degree
   int priority_degree = 100;    ///< degree of the vertices put in the shared-memory cache
   double gamma = 0.30;  ///< top-down -> bottom-up when hubs in frontier / all hubs > gamma

@@ -41,6 +41,7 @@ struct bfs_policy {
   static constexpr int hub_slot = 6;        ///< counted with the classes: frontier hubs for the bottom-up cache
   static constexpr int slots = 7;           ///< per-warp counts of one generation pass
   static constexpr int bu_unroll = 4;       ///< bottom-up: arcs (thread) / 32-arc rounds (warp) loaded at once
+  static constexpr int bu_probe = 4;        ///< bottom-up warp class: arcs each lane probes in its own row first
   static constexpr int map_ilp = 4;         ///< parents to original ids: vertices per thread, loads together
   static constexpr index_t small_max = 32, middle_max = 256;  ///< (the CTA/grid boundary is an option)
 };
@@ -530,43 +531,90 @@ __device__ __forceinline__ void bu_thread_body(const bu_params<V>& p, const V* t
   }
 }
 
+/// The whole warp on one row from arc `from`: the first 32 arcs, then bu_unroll x 32 arcs per step
+/// with their loads issued together; the first lane with a hit records the parent.
 template <class V, bool Cache>
+__device__ __forceinline__ void bu_warp_row(const bu_params<V>& p, const V* table, V v, index_t from, index_t end,
+                                            int lane) {
+  for (index_t base = from, width = 32; base < end; base += width, width = 32 * bfs_policy::bu_unroll) {
+    V u[bfs_policy::bu_unroll];
+    bool hit[bfs_policy::bu_unroll];
+#pragma unroll
+    for (int j = 0; j < bfs_policy::bu_unroll; ++j) {
+      const index_t e = base + j * 32 + lane;
+      u[j] = (j * 32 < width && e < end) ? p.g.columns[e] : V{};
+    }
+#pragma unroll
+    for (int j = 0; j < bfs_policy::bu_unroll; ++j) {
+      const index_t e = base + j * 32 + lane;
+      hit[j] = j * 32 < width && e < end && in_frontier<V, Cache>(p, table, u[j]);
+    }
+    V par{};
+    bool any = false;
+#pragma unroll
+    for (int j = bfs_policy::bu_unroll - 1; j >= 0; --j) {
+      par = hit[j] ? u[j] : par;
+      any = any || hit[j];
+    }
+    const unsigned m = __ballot_sync(0xffffffffu, any);
+    if (m) {
+      if (lane == __ffs(m) - 1) {
+        p.depth[v] = p.level + 1;
+        p.parent[v] = par;
+      }
+      return;
+    }
+  }
+}
+
+/// The bottom-up warp class (rows of >= 32 arcs). Probe (the default): each lane first probes its
+/// own row's first arcs; !Probe (--no-lane-probe): a warp per row from its first arc. Two kernels,
+/// so that each keeps its own register budget.
+template <class V, bool Cache, bool Probe>
 __device__ __forceinline__ void bu_warp_body(const bu_params<V>& p, const V* table, const V* q, index_t qn,
                                              index_t b, index_t nb) {
   const int lane = threadIdx.x & 31;
   const index_t warps = (nb * blockDim.x) >> 5;
-  for (index_t i = (b * blockDim.x + threadIdx.x) >> 5; i < qn; i += warps) {
-    const V v = q[i];
-    const index_t begin = p.g.offsets[v], end = p.g.offsets[static_cast<index_t>(v) + 1];
-    // The first 32 arcs (most rows hit there: hubs first), then bu_unroll x 32 arcs per step with
-    // their loads issued together.
-    for (index_t base = begin, width = 32; base < end; base += width, width = 32 * bfs_policy::bu_unroll) {
-      V u[bfs_policy::bu_unroll];
-      bool hit[bfs_policy::bu_unroll];
+  const index_t warp = (b * blockDim.x + threadIdx.x) >> 5;
+  if constexpr (!Probe) {  // a warp per row from its first arc
+    for (index_t i = warp; i < qn; i += warps) {
+      const V v = q[i];
+      bu_warp_row<V, Cache>(p, table, v, p.g.offsets[v], p.g.offsets[static_cast<index_t>(v) + 1], lane);
+    }
+  } else {
+    // Lane probe: a warp takes 32 rows, each lane tests the first bu_probe arcs of its own row (loads
+    // issued together). Rows are in descending degree order, so a row's likeliest parents, the hubs,
+    // come first and most rows end here after one round trip for 32 rows instead of one per row.
+    // The rows without a hit there are then scanned by the whole warp, one after the other.
+    constexpr int P = bfs_policy::bu_probe;
+    for (index_t i0 = warp * 32; i0 < qn; i0 += warps * 32) {
+      const index_t i = i0 + lane;
+      const bool mine = i < qn;
+      const V v = mine ? q[i] : V{};
+      const index_t begin = mine ? p.g.offsets[v] : 0, end = mine ? p.g.offsets[static_cast<index_t>(v) + 1] : 0;
+      V u[P];
+      bool hit[P];
 #pragma unroll
-      for (int j = 0; j < bfs_policy::bu_unroll; ++j) {
-        const index_t e = base + j * 32 + lane;
-        u[j] = (j * 32 < width && e < end) ? p.g.columns[e] : V{};
-      }
+      for (int j = 0; j < P; ++j) u[j] = begin + j < end ? p.g.columns[begin + j] : V{};
 #pragma unroll
-      for (int j = 0; j < bfs_policy::bu_unroll; ++j) {
-        const index_t e = base + j * 32 + lane;
-        hit[j] = j * 32 < width && e < end && in_frontier<V, Cache>(p, table, u[j]);
-      }
-      V par{};
-      bool any = false;
+      for (int j = 0; j < P; ++j) hit[j] = begin + j < end && in_frontier<V, Cache>(p, table, u[j]);
+      int f = -1;
 #pragma unroll
-      for (int j = bfs_policy::bu_unroll - 1; j >= 0; --j) {
-        par = hit[j] ? u[j] : par;
-        any = any || hit[j];
+      for (int j = P - 1; j >= 0; --j) f = hit[j] ? j : f;
+      if (f >= 0) {
+        V par = u[0];
+#pragma unroll
+        for (int j = 1; j < P; ++j) par = f == j ? u[j] : par;
+        p.depth[v] = p.level + 1;
+        p.parent[v] = par;
       }
-      const unsigned m = __ballot_sync(0xffffffffu, any);
-      if (m) {
-        if (lane == __ffs(m) - 1) {
-          p.depth[v] = p.level + 1;
-          p.parent[v] = par;
-        }
-        break;
+      unsigned rest = __ballot_sync(0xffffffffu, f < 0 && begin + P < end);
+      while (rest) {
+        const int src = __ffs(rest) - 1;
+        rest &= rest - 1;
+        const V w = __shfl_sync(0xffffffffu, v, src);
+        const index_t from = __shfl_sync(0xffffffffu, begin, src) + P, to = __shfl_sync(0xffffffffu, end, src);
+        bu_warp_row<V, Cache>(p, table, w, from, to, lane);
       }
     }
   }
@@ -612,11 +660,11 @@ __global__ void bu_thread_kernel(bu_params<V> p, const V* q, index_t qn) {
   bu_thread_body<V, Cache>(p, table, q, qn, blockIdx.x, gridDim.x);
 }
 
-template <class V, bool Cache>
+template <class V, bool Cache, bool Probe>
 __global__ void bu_warp_kernel(bu_params<V> p, const V* q, index_t qn) {
   __shared__ V table[cache_slots<V>];
   if constexpr (Cache) load_cache(p, table);
-  bu_warp_body<V, Cache>(p, table, q, qn, blockIdx.x, gridDim.x);
+  bu_warp_body<V, Cache, Probe>(p, table, q, qn, blockIdx.x, gridDim.x);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -776,6 +824,9 @@ void add_options(cli::parser& p, options& o, bool* also_off) {
   p.option("--gamma", o.gamma, "CUDA BFS: switch to bottom-up when this fraction of hubs is in the frontier (0.30)");
   p.flag("--gamma-only", o.gamma_only, "CUDA BFS with HC: switch on gamma alone (no arc-count safety net)");
   p.flag("--no-fused", o.no_fused, "CUDA BFS: top-down degree classes each their own kernel and stream (default: one launch)");
+  p.flag("--no-lane-probe", o.no_lane_probe,
+         "CUDA BFS: bottom-up warp class scans every row with the whole warp (default: each lane probes its "
+         "own row's first arcs first)");
   p.flag("--hub-list-atomic", o.hub_list_atomic,
          "CUDA BFS: the count pass appends the cache's hubs with atomics (default: the write pass, scanned)");
   p.option("--alpha", o.alpha, "CUDA BFS without HC: Beamer's alpha (14)");
@@ -794,6 +845,7 @@ std::string describe(const options& o) {
   if (o.bitmap()) s += "+bitmap";
   if (o.wb() && o.no_fused) s += "+unfused";
   if (o.hub_cache() && o.ts() && o.hub_list_atomic) s += "+hubatomic";
+  if (o.wb() && o.no_lane_probe) s += "+noprobe";
   return s;
 }
 
@@ -1005,7 +1057,10 @@ struct engine<V>::impl {
       GPU500_CUDA_CHECK_LAUNCH();
     }
     if (n5) {
-      bu_warp_kernel<V, Cache><<<blocks_for(n5 * 32), bfs_policy::block, 0, st[1]>>>(p, uq + n4, n5);
+      if (o.no_lane_probe)
+        bu_warp_kernel<V, Cache, false><<<blocks_for(n5 * 32), bfs_policy::block, 0, st[1]>>>(p, uq + n4, n5);
+      else
+        bu_warp_kernel<V, Cache, true><<<blocks_for(n5), bfs_policy::block, 0, st[1]>>>(p, uq + n4, n5);
       GPU500_CUDA_CHECK_LAUNCH();
     }
     join_streams(ways);

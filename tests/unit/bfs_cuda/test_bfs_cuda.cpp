@@ -20,7 +20,8 @@ namespace {
 
 /// The distinct technique configurations (WB, the device loop and the bitmap need TS; the cache
 /// needs HC). The bottom-up bitmap is on in all of them and off in those with the device loop; the
-/// launch-shape variants (--no-fused, --hub-list-atomic) ride on some WB configurations.
+/// launch-shape variants (--no-fused, --hub-list-atomic) and the bottom-up warp class without its
+/// lane probe (--no-lane-probe) ride on some WB configurations.
 std::vector<graph500::cuda_options> all_configs() {
   std::vector<graph500::cuda_options> out;
   for (int ts = 0; ts < 2; ++ts)
@@ -51,6 +52,9 @@ std::vector<graph500::cuda_options> all_configs() {
                   a.bfs.hub_list_atomic = true;
                   out.push_back(a);
                 }
+                auto w = o;  // the bottom-up warp class without the lane probe (a warp per row)
+                w.bfs.no_lane_probe = true;
+                out.push_back(w);
               }
             }
   return out;
@@ -179,8 +183,9 @@ TEST(BfsCudaOptions, FlagsParse) {
   cli::parser p("t", "t");
   graph500::add_cuda_options(p, o);
   p.parse(std::vector<std::string>{"--no-wb", "--no-hub-cache", "--priority-degree", "50", "--cuda-vertex-bits", "64",
-                                    "--no-bitmap"});
+                                    "--no-bitmap", "--no-lane-probe"});
   EXPECT_TRUE(o.bfs.no_wb);
+  EXPECT_TRUE(o.bfs.no_lane_probe);
   EXPECT_FALSE(o.bfs.bitmap());
   EXPECT_FALSE(o.bfs.wb());
   EXPECT_TRUE(o.bfs.ts());
