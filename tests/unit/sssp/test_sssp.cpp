@@ -234,6 +234,40 @@ TEST(CpuSsspOptions, RejectsBadInput) {
   EXPECT_THROW({ sssp::cpu_engine<std::int64_t> e1(unweighted.view()); }, gpu500::error);
 }
 
+// Long hub rows: three hubs of 9000-20000 leaves (overlapping, with duplicate arcs), a ring
+// through the leaves, random weights with zeros; roots at a hub and at a leaf; small and adaptive
+// deltas (almost every hub arc heavy) on 1, 3 and 4 threads.
+TYPED_TEST(CpuSssp, LongHeavyRowsMatchDijkstra) {
+  using gpu500::testing::add_edge;
+  graph_case c{"hubs", {}, {0, 20005, 2}};
+  const std::int64_t n = 20010;
+  c.edges.num_vertices = n;
+  std::uint64_t x = 77;
+  const std::int64_t leaves[3] = {20000, 9000, 13000};
+  for (int h = 0; h < 3; ++h)
+    for (std::int64_t i = 0; i < leaves[h]; ++i) {
+      const std::int64_t leaf = 3 + (i * (2 * h + 1) + 17 * h) % (n - 3);
+      add_edge(c.edges, h, leaf, gpu500::testing::test_weight(x, true));
+      if (i % 997 == 0) add_edge(c.edges, h, leaf, gpu500::testing::test_weight(x, false));  // a duplicate
+    }
+  for (std::int64_t v = 3; v < n; ++v) add_edge(c.edges, v, v + 1 < n ? v + 1 : 3, gpu500::testing::test_weight(x, false));
+  const auto g = graph::build_csr<TypeParam>(c.edges);
+  const oracle orc(c.edges);
+  for (float d : {0.f, 0.002f})
+    for (int t : {1, 3, 4}) {
+      omp_set_num_threads(t);
+      sssp::cpu_options o;
+      o.delta = d;
+      sssp::cpu_engine<TypeParam> e(g.view(), o);
+      for (auto r : c.roots) {
+        e.run(r);
+        check_result(c, orc, r, e.parents(), e.distances(), e.traversed_edges(),
+                     "delta " + std::to_string(d) + " threads " + std::to_string(t));
+      }
+    }
+  omp_set_num_threads(omp_get_num_procs());
+}
+
 // A larger graph for manual stress runs (--gtest_also_run_disabled_tests): SCALE 17, 2 threads.
 TEST(CpuSsspLarge, DISABLED_Scale17MatchesDijkstra) {
   const std::vector<graph_case> cs{gpu500::testing::kronecker_case(17)};
