@@ -22,14 +22,16 @@ bench="$bin/gpu500_bfs_bench"
 status=0
 
 # Configurations, each adding one technique: the paper's BL, +TS, +WB, +HC, then VS-Graph500's +sort,
-# then ours: +loop (small frontiers in one CTA on the device) and full (adds the bottom-up bitmap).
+# then ours: +loop (small frontiers in one CTA on the device), +bitmap (bottom-up reads a bitmap of
+# the visited vertices) and full (adds the lane probe of bottom-up's warp class).
 configs=(
   "BL|--no-ts --no-hc --no-sort"
   "+TS|--no-wb --no-hc --no-sort --no-device-loop --no-bitmap"
-  "+WB|--no-hc --no-sort --no-device-loop --no-bitmap"
-  "+HC|--no-sort --no-device-loop --no-bitmap"
-  "+sort|--no-device-loop --no-bitmap"
-  "+loop|--no-bitmap"
+  "+WB|--no-hc --no-sort --no-device-loop --no-bitmap --no-lane-probe"
+  "+HC|--no-sort --no-device-loop --no-bitmap --no-lane-probe"
+  "+sort|--no-device-loop --no-bitmap --no-lane-probe"
+  "+loop|--no-bitmap --no-lane-probe"
+  "+bitmap|--no-lane-probe"
   "full|"
 )
 
@@ -51,7 +53,7 @@ done
 for c in "${configs[@]}"; do
   run "${c%%|*}" --scale "$RMAT_SCALE" --rmat ${c#*|}
 done
-for c in "BL|--no-ts --no-hc --no-sort" "+sort|--no-device-loop --no-bitmap" "full|"; do
+for c in "BL|--no-ts --no-hc --no-sort" "+sort|--no-device-loop --no-bitmap --no-lane-probe" "full|"; do
   run "${c%%|*}" --grid "$GRID_SIDE" ${c#*|}
 done
 
@@ -95,7 +97,7 @@ for r in rows:
     k = (r["graph"], r["scale"])
     if k not in graphs:
         graphs.append(k)
-labels = ["ref", "cpu", "BL", "+TS", "+WB", "+HC", "+sort", "+loop", "full"]
+labels = ["ref", "cpu", "BL", "+TS", "+WB", "+HC", "+sort", "+loop", "+bitmap", "full"]
 print("%-16s" % "graph" + "".join("%10s" % l for l in labels) + "   full/BL")
 for g in graphs:
     by = {r["label"]: r for r in rows if (r["graph"], r["scale"]) == g}
