@@ -6,9 +6,9 @@ BUILD=$1 OUT=$2 TABLE=$3
 N=${HPL_N:-40000}
 NB=${HPL_NB:-384}
 cd "$(dirname "$0")/../.."
-# HPL_FLAGS: extra gpu500 hpl flags, e.g. the best measured on the H100 (docs/hpl.md, fourth round):
-# HPL_NB=768 HPL_FLAGS="--gpu-panel 48000 --gpu-panel-first --panel-gemm-gpu 192 --tail-getrf 32768"
-# (44.69 TFLOP/s; NB 1024 with --panel-gemm-gpu 256: 44.81, its DGEMM baseline then has K = 1024)
+# HPL_FLAGS: extra gpu500 hpl flags, e.g. the best measured on the H100 (docs/hpl.md, fifth round):
+# HPL_N=95000 HPL_NB=1024 HPL_FLAGS="--gpu-panel 56000 --gpu-panel-first --panel-gemm-gpu 256 --tail-getrf 32768"
+# (45.63 TFLOP/s; the DGEMM baseline has the update's own K = NB)
 # shellcheck disable=SC2086
 bash bench/hpl-gpu.sh "$BUILD" "$OUT" "$N" "$NB" ${HPL_FLAGS:-}
 rc=$?
