@@ -46,6 +46,9 @@ class cpu_engine {
   cpu_engine(const cpu_engine&) = delete;
   cpu_engine& operator=(const cpu_engine&) = delete;
 
+  /// Untimed reset of the search state (Graph500's clean_pred); run() calls it when the caller did
+  /// not.
+  void prepare();
   /// The timed search.
   void run(index_t root);
   /// The last search's parents (n entries).

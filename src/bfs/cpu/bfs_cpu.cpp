@@ -214,8 +214,10 @@ struct cpu_engine<V>::impl {
     queue_size = tail;
   }
 
-  void run(index_t root) {
-    GPU500_EXPECTS(root >= 0 && root < n, "bfs: root out of range");
+  // Graph500's clean_pred (untimed in the reference too): parents to -1, the visited bitmap to
+  // zero. run() calls it when the caller did not.
+  bool prepared = false;
+  void prepare() {
     const int nt = threads();
     std::int64_t* par = parents.data();
     word_t* vis = visited.data();
@@ -227,6 +229,17 @@ struct cpu_engine<V>::impl {
 #pragma omp for schedule(static) nowait
       for (index_t i = 0; i < w; ++i) vis[i] = 0;
     }
+    prepared = true;
+  }
+
+  void run(index_t root) {
+    GPU500_EXPECTS(root >= 0 && root < n, "bfs: root out of range");
+    if (!prepared) prepare();
+    prepared = false;
+    const int nt = threads();
+    std::int64_t* par = parents.data();
+    word_t* vis = visited.data();
+    const index_t nn = n;
     last_root = root;
     par[root] = root;
     vis[root >> 6] |= word_t{1} << (root & 63);
@@ -266,6 +279,10 @@ template <class V>
 cpu_engine<V>::cpu_engine(graph::csr_view<V> g, cpu_options o) : impl_(std::make_unique<impl>(g, o)) {}
 template <class V>
 cpu_engine<V>::~cpu_engine() = default;
+template <class V>
+void cpu_engine<V>::prepare() {
+  impl_->prepare();
+}
 template <class V>
 void cpu_engine<V>::run(index_t root) {
   impl_->run(root);

@@ -150,6 +150,33 @@ TYPED_TEST(CpuBfs, ConvenienceRunEqualsEngine) {
   check_tree(c, orc, c.roots[0], p, count_nedge(c.edges, orc.levels(c.roots[0])), "bfs::run");
 }
 
+// prepare() is the untimed reset (Graph500's clean_pred) the pipeline calls before each timed run();
+// run() resets by itself when it was not called. A stale parent or visited bit of the previous
+// search would leave a vertex reached that is not, or unreached that is.
+TYPED_TEST(CpuBfs, PrepareIsOptionalAndIdempotent) {
+  const auto c = gpu500::testing::kronecker_case(10, 1);  // sparse: many components
+  const auto g = graph::build_csr<TypeParam>(c.edges);
+  const oracle orc(c.edges);
+  omp_set_num_threads(2);
+  bfs::cpu_engine<TypeParam> e(g.view());
+  ASSERT_GE(c.roots.size(), 3u);
+  const auto check = [&](std::int64_t r, const std::string& what) {
+    check_tree(c, orc, r, e.parents(), e.traversed_edges(), what);
+  };
+  e.prepare();
+  e.run(c.roots[0]);
+  check(c.roots[0], "prepared");
+  e.run(c.roots[1]);  // not prepared: run() resets
+  check(c.roots[1], "not prepared");
+  e.prepare();
+  e.prepare();
+  e.run(c.roots[2]);
+  check(c.roots[2], "prepared twice");
+  e.run(c.roots[0]);
+  check(c.roots[0], "again, not prepared");
+  omp_set_num_threads(omp_get_num_procs());
+}
+
 TEST(CpuBfsOptions, ParseFlags) {
   bfs::cpu_options o;
   cli::parser p("t", "t");
