@@ -160,20 +160,8 @@ TYPED_TEST(CpuBfs, PrepareIsOptionalAndIdempotent) {
   omp_set_num_threads(2);
   bfs::cpu_engine<TypeParam> e(g.view());
   ASSERT_GE(c.roots.size(), 3u);
-  const auto check = [&](std::int64_t r, const std::string& what) {
-    check_tree(c, orc, r, e.parents(), e.traversed_edges(), what);
-  };
-  e.prepare();
-  e.run(c.roots[0]);
-  check(c.roots[0], "prepared");
-  e.run(c.roots[1]);  // not prepared: run() resets
-  check(c.roots[1], "not prepared");
-  e.prepare();
-  e.prepare();
-  e.run(c.roots[2]);
-  check(c.roots[2], "prepared twice");
-  e.run(c.roots[0]);
-  check(c.roots[0], "again, not prepared");
+  gpu500::testing::check_prepare_orders(
+      e, c.roots, [&](std::int64_t r, const std::string& what) { check_tree(c, orc, r, e.parents(), e.traversed_edges(), what); });
   omp_set_num_threads(omp_get_num_procs());
 }
 

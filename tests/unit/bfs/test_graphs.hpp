@@ -118,6 +118,24 @@ inline std::vector<graph_case> awkward_cases() {
   return cs;
 }
 
+/// The orders of prepare() (the untimed reset before a timed search) and run() that every engine
+/// must accept: prepared, not prepared (run() resets by itself), prepared twice, and the first root
+/// again without a reset. check(root, what) after each search; roots needs 3 entries.
+template <class Engine, class Check>
+void check_prepare_orders(Engine& e, const std::vector<std::int64_t>& roots, Check&& check) {
+  e.prepare();
+  e.run(roots[0]);
+  check(roots[0], "prepared");
+  e.run(roots[1]);
+  check(roots[1], "not prepared");
+  e.prepare();
+  e.prepare();
+  e.run(roots[2]);
+  check(roots[2], "prepared twice");
+  e.run(roots[0]);
+  check(roots[0], "again, not prepared");
+}
+
 /// Runs every root of every case through one Engine per graph (buffers reused across roots) with
 /// `threads` OpenMP threads: check(case, oracle, root, engine) after each search, where the oracle
 /// is make_oracle(case), built once per graph.
