@@ -119,10 +119,12 @@ inline std::vector<graph_case> awkward_cases() {
 }
 
 /// The orders of prepare() (the untimed reset before a timed search) and run() that every engine
-/// must accept: prepared, not prepared (run() resets by itself), prepared twice, and the first root
-/// again without a reset. check(root, what) after each search; roots needs 3 entries.
+/// must accept, on `threads` OpenMP threads: prepared, not prepared (run() resets by itself),
+/// prepared twice, and the first root again without a reset. check(root, what) after each search;
+/// roots needs 3 entries.
 template <class Engine, class Check>
-void check_prepare_orders(Engine& e, const std::vector<std::int64_t>& roots, Check&& check) {
+void check_prepare_orders(Engine& e, const std::vector<std::int64_t>& roots, int threads, Check&& check) {
+  omp_set_num_threads(threads);
   e.prepare();
   e.run(roots[0]);
   check(roots[0], "prepared");
@@ -134,6 +136,7 @@ void check_prepare_orders(Engine& e, const std::vector<std::int64_t>& roots, Che
   check(roots[2], "prepared twice");
   e.run(roots[0]);
   check(roots[0], "again, not prepared");
+  omp_set_num_threads(omp_get_num_procs());
 }
 
 /// Runs every root of every case through one Engine per graph (buffers reused across roots) with
