@@ -25,6 +25,10 @@
 #include "gpu500/graph/edge_list.hpp"
 #include "gpu500/graph/kronecker.hpp"
 
+// cudaStream_t without the CUDA headers (as cuda_runtime_api.h declares it).
+struct CUstream_st;
+typedef struct CUstream_st* cudaStream_t;
+
 namespace gpu500::graph::cuda {
 
 /// Raw device allocation helpers (defined in a .cu so this header stays plain C++).
@@ -81,6 +85,14 @@ std::vector<T> to_host(const T* p, std::size_t n) {
   if (n) copy_to_host(h.data(), p, n * sizeof(T));
   return h;
 }
+
+/// Row boundaries that cut the rows of a device CSR into batches of about `batch` arcs, for work
+/// whose scratch space must stay small beside the graph (segmented sorts): a non-decreasing host
+/// vector r[0] = 0 .. r[K] = n; batch k holds rows [r[k], r[k+1]) (possibly none), at most
+/// batch + the longest row's arcs.
+std::vector<index_t> row_batches(const index_t* offsets, index_t n, index_t arcs, index_t batch);
+/// rel[i] = offsets[first_row + i] - offsets[first_row] for i in [0, rows] (device arrays), on stream s.
+void relative_offsets(const index_t* offsets, index_t first_row, index_t rows, index_t* rel, cudaStream_t s = nullptr);
 
 /// An edge list in device memory (structure of arrays, ids of width V).
 template <class V>

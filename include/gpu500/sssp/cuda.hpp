@@ -101,6 +101,10 @@ struct options {
   /// Record the start time, kind and input size of every phase of the persistent kernel (one
   /// store per phase by one thread); read with engine::last_trace().
   bool trace = false;
+  /// Arcs per batch of the constructor's weight sort (whole rows; a batch holds at most this plus
+  /// the longest row). The sort's scratch grows with the batch, not with the graph, so the sorted
+  /// copy fits beside a SCALE 27 CSR on an 80 GB GPU. Tests use small batches.
+  std::int64_t sort_batch = std::int64_t{1} << 28;
 };
 
 /// One phase of a traced search.

@@ -129,11 +129,11 @@ __global__ void has_edges_kernel(const index_t* offsets, const V* old2new, index
   }
 }
 
-/// Sort every row [offsets[r], offsets[r+1]) ascending (keys = columns, values = weights if any).
-template <class V>
-void sort_rows(const index_t* offsets, index_t n, index_t arcs, index_t max_degree, V* columns, float* weights) {
-  if (arcs == 0) return;
-  const index_t batch = kernel1_policy::sort_batch;
+}  // namespace
+
+std::vector<index_t> row_batches(const index_t* offsets, index_t n, index_t arcs, index_t batch) {
+  GPU500_EXPECTS(batch >= 1, "row_batches: batch must be >= 1");
+  if (arcs == 0) return {0, n};
   const index_t k_count = (arcs + batch - 1) / batch;
   device_buffer<index_t> rows_d(static_cast<std::size_t>(k_count)), starts_d(static_cast<std::size_t>(k_count));
   batch_bounds_kernel<<<static_cast<unsigned>((k_count + 255) / 256), 256>>>(offsets, n, batch, k_count,
@@ -141,6 +141,23 @@ void sort_rows(const index_t* offsets, index_t n, index_t arcs, index_t max_degr
   GPU500_CUDA_CHECK_LAUNCH();
   std::vector<index_t> rows = to_host(rows_d.data(), rows_d.size());
   rows.push_back(n);
+  return rows;
+}
+
+void relative_offsets(const index_t* offsets, index_t first_row, index_t rows, index_t* rel, cudaStream_t s) {
+  relative_offsets_kernel<<<grid_blocks(rows + 1, 256), 256, 0, s>>>(offsets, first_row, rows, rel);
+  GPU500_CUDA_CHECK_LAUNCH();
+}
+
+namespace {
+
+/// Sort every row [offsets[r], offsets[r+1]) ascending (keys = columns, values = weights if any).
+template <class V>
+void sort_rows(const index_t* offsets, index_t n, index_t arcs, index_t max_degree, V* columns, float* weights) {
+  if (arcs == 0) return;
+  const index_t batch = kernel1_policy::sort_batch;
+  const std::vector<index_t> rows = row_batches(offsets, n, arcs, batch);
+  const auto k_count = static_cast<index_t>(rows.size()) - 1;
   // Batches [rows[k], rows[k+1]) hold at most batch + max_degree arcs and at most n rows.
   index_t max_rows = 0;
   for (index_t k = 0; k < k_count; ++k) max_rows = std::max(max_rows, rows[k + 1] - rows[k]);
@@ -169,8 +186,7 @@ void sort_rows(const index_t* offsets, index_t n, index_t arcs, index_t max_degr
     copy_to_host(&o1, offsets + r1, sizeof(index_t));
     const index_t items = o1 - o0;
     if (items == 0) continue;
-    relative_offsets_kernel<<<grid_blocks(r1 - r0 + 1, 256), 256>>>(offsets, r0, r1 - r0, rel.data());
-    GPU500_CUDA_CHECK_LAUNCH();
+    relative_offsets(offsets, r0, r1 - r0, rel.data());
     std::size_t bytes = temp.size();
     if (weights) {
       GPU500_CUDA_CHECK(cub::DeviceSegmentedSort::SortPairs(temp.data(), bytes, columns + o0, keys_out.data(),

@@ -18,6 +18,7 @@
 #include "control.hpp"
 #include "gpu500/core/cuda_check.cuh"
 #include "gpu500/core/error.hpp"
+#include "gpu500/graph/cuda.hpp"
 #include "gpu500/sssp/cuda.hpp"
 #include "search_kernels.cuh"
 
@@ -108,6 +109,7 @@ struct engine<V>::impl {
     if (o.vertices_per_lane != 1 && o.vertices_per_lane != 2 && o.vertices_per_lane != 4)
       throw usage_error("sssp cuda: vertices per lane must be 1, 2 or 4");
     if (o.chunk < 32) throw usage_error("sssp cuda: a chunk must hold at least 32 arcs");
+    if (o.sort_batch < 1) throw usage_error("sssp cuda: a sort batch must hold at least one arc");
     const index_t n = view.num_vertices;
     g = {n, view.offsets, view.columns, view.weights, 0, nullptr};
     GPU500_CUDA_CHECK(cudaGetDevice(&device));
@@ -243,21 +245,39 @@ struct engine<V>::impl {
   }
 
   /// The engine's own copy of the graph with every row sorted by weight (a CUB segmented sort of
-  /// (weight, column) pairs; duplicates and their weights are kept). Without the memory for it the
-  /// engine keeps the caller's rows and filters arcs one by one.
+  /// (weight, column) pairs; duplicates and their weights are kept), in batches of whole rows of
+  /// about opt.sort_batch arcs so that the sort's scratch stays small beside the graph. Without the
+  /// memory for it the engine keeps the caller's rows and filters arcs one by one.
   void sort_rows(const graph::csr_view<V>& view) {
     if (arcs == 0) return;
     try {
       sorted_cols = device_bytes(static_cast<std::size_t>(arcs) * sizeof(V), "weight-sorted columns");
       sorted_w = device_bytes(static_cast<std::size_t>(arcs) * sizeof(float), "weight-sorted weights");
+      GPU500_CUDA_CHECK(cudaStreamSynchronize(stream));
+      const std::vector<index_t> rows = graph::cuda::row_batches(view.offsets, g.n, arcs, opt.sort_batch);
+      std::vector<index_t> at(rows.size());  // offsets[rows[k]]
+      for (std::size_t k = 0; k < rows.size(); ++k)
+        graph::cuda::copy_to_host(&at[k], view.offsets + rows[k], sizeof(index_t));
+      index_t max_rows = 0, max_items = 0;
+      for (std::size_t k = 0; k + 1 < rows.size(); ++k) {
+        max_rows = std::max(max_rows, rows[k + 1] - rows[k]);
+        max_items = std::max(max_items, at[k + 1] - at[k]);
+      }
+      device_bytes rel(static_cast<std::size_t>(max_rows + 1) * sizeof(index_t), "sort batch offsets");
       std::size_t temp_bytes = 0;
       GPU500_CUDA_CHECK(cub::DeviceSegmentedSort::SortPairs(nullptr, temp_bytes, view.weights, sorted_w.as<float>(),
-                                                            view.columns, sorted_cols.as<V>(), arcs, g.n, view.offsets,
-                                                            view.offsets + 1, stream));
+                                                            view.columns, sorted_cols.as<V>(), max_items, max_rows,
+                                                            rel.as<index_t>(), rel.as<index_t>() + 1, stream));
       device_bytes temp(std::max<std::size_t>(temp_bytes, 16), "sort scratch");  // never a size query
-      GPU500_CUDA_CHECK(cub::DeviceSegmentedSort::SortPairs(temp.as<void>(), temp_bytes, view.weights, sorted_w.as<float>(),
-                                                            view.columns, sorted_cols.as<V>(), arcs, g.n, view.offsets,
-                                                            view.offsets + 1, stream));
+      for (std::size_t k = 0; k + 1 < rows.size(); ++k) {
+        const index_t r0 = rows[k], r1 = rows[k + 1], o0 = at[k], items = at[k + 1] - at[k];
+        if (r1 <= r0 || items == 0) continue;
+        graph::cuda::relative_offsets(view.offsets, r0, r1 - r0, rel.as<index_t>(), stream);
+        std::size_t bytes = temp_bytes;
+        GPU500_CUDA_CHECK(cub::DeviceSegmentedSort::SortPairs(
+            temp.as<void>(), bytes, view.weights + o0, sorted_w.as<float>() + o0, view.columns + o0,
+            sorted_cols.as<V>() + o0, items, r1 - r0, rel.as<index_t>(), rel.as<index_t>() + 1, stream));
+      }
       GPU500_CUDA_CHECK(cudaStreamSynchronize(stream));
       g.cols = sorted_cols.as<V>();
       g.weights = sorted_w.as<float>();

@@ -226,6 +226,9 @@ TYPED_TEST(SsspCuda, KroneckerLarger) {
     sc::options pl;
     pl.pull_above = 1e-9;
     vars.push_back(pl);
+    sc::options sb;  // the weight sort in many batches, some holding one row longer than a batch
+    sb.sort_batch = 64;
+    vars.push_back(sb);
     check_all(g, std::vector<index_t>(roots.begin(), roots.end()), "SCALE " + std::to_string(scale), vars);
   }
 }
@@ -336,6 +339,9 @@ TYPED_TEST(SsspCuda, RejectsBadInput) {
   sc::engine<TypeParam> eng(dg2.view());
   EXPECT_THROW(eng.run(3), gpu500::error);
   EXPECT_THROW(eng.run(-1), gpu500::error);
+  sc::options nobatch;
+  nobatch.sort_batch = 0;
+  EXPECT_THROW(sc::engine<TypeParam>(dg2.view(), nobatch), usage_error);
 }
 
 // Runs everywhere: the vertex limit is checked before the device is touched.
