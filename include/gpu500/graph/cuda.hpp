@@ -153,6 +153,9 @@ class device_csr {
   [[nodiscard]] std::vector<std::uint8_t> has_edges_host() const;
   /// Bytes held on the device.
   [[nodiscard]] std::size_t bytes() const;
+  /// Frees the edge weights (view() then has none). The Graph500 pipeline calls it once the SSSP
+  /// engine holds its weight-sorted copy of the rows, which is what SSSP and its validation read.
+  void release_weights() { weights_ = device_buffer<float>(); }
 
   /// Copy to a host csr in ORIGINAL ids (tests; rows keep the device's neighbour order).
   [[nodiscard]] csr<V> download_original_ids() const;

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -140,7 +141,14 @@ class engine {
  public:
   /// Allocates every buffer (no allocation in run()). device_graph holds DEVICE pointers, must be
   /// weighted (non-negative finite weights: checked here), symmetric as Graph500's kernel 1 builds it.
-  engine(graph::csr_view<V> device_graph, options o = {});
+  ///
+  /// `sorted_copy_ready`, when given, is called once inside the constructor, right after the
+  /// engine's weight-sorted copy of the rows exists and before it allocates its search state. From
+  /// then on the engine reads only the input's offsets, so the caller may free the input's weights
+  /// (and columns) to make room: at SCALE 27 on an 80 GB GPU the Graph500 pipeline frees its CSR
+  /// weights there. It is not called when the rows stay unsorted (options::unsorted_rows, or no
+  /// memory for the copy).
+  engine(graph::csr_view<V> device_graph, options o = {}, std::function<void()> sorted_copy_ready = {});
   ~engine();
   engine(const engine&) = delete;
   engine& operator=(const engine&) = delete;
@@ -166,6 +174,11 @@ class engine {
   /// With options::trace and the persistent loop: the phases of the last search (else empty).
   [[nodiscard]] std::vector<phase_record> last_trace() const;
   [[nodiscard]] float initial_delta() const;  ///< the bucket width a run starts with
+  /// The rows the engine searches (device pointers): its weight-sorted copy (the input's offsets,
+  /// its own columns and weights), or the input itself when unsorted. Valid while the engine lives;
+  /// a validator may read it in place of the input.
+  [[nodiscard]] graph::csr_view<V> graph_view() const;
+  [[nodiscard]] bool rows_sorted() const;  ///< whether graph_view() is the weight-sorted copy
   [[nodiscard]] std::string description() const;
 
  private:

@@ -95,7 +95,7 @@ struct engine<V>::impl {
   std::int64_t pull_min_chunks = 0;  ///< control::pull_min_chunks (0: no pull)
   cudaEvent_t ev[2] = {nullptr, nullptr};
 
-  impl(graph::csr_view<V> view, options o) : opt(o) {
+  impl(graph::csr_view<V> view, options o, const std::function<void()>& sorted_copy_ready) : opt(o) {
     GPU500_EXPECTS(view.first_vertex == 0 && view.local_vertices == view.num_vertices,
                    "sssp cuda: the engine searches a whole graph held by one GPU");
     GPU500_EXPECTS(view.num_vertices >= 1, "sssp cuda: empty graph");
@@ -143,6 +143,11 @@ struct engine<V>::impl {
     }
 
     if (!opt.unsorted_rows) sort_rows(view);
+    if (g.sorted) {  // from here on only the input's offsets are read
+      view.weights = nullptr;
+      view.columns = nullptr;
+      if (sorted_copy_ready) sorted_copy_ready();
+    }
     // Row records hold a row's length in 32 bits; without the memory the offsets are read instead.
     if (g.sorted && !opt.no_row_records && arcs < (index_t{1} << 32)) {
       try {
@@ -383,7 +388,8 @@ struct engine<V>::impl {
 };
 
 template <class V>
-engine<V>::engine(graph::csr_view<V> device_graph, options o) : impl_(std::make_unique<impl>(device_graph, o)) {}
+engine<V>::engine(graph::csr_view<V> device_graph, options o, std::function<void()> sorted_copy_ready)
+    : impl_(std::make_unique<impl>(device_graph, o, sorted_copy_ready)) {}
 template <class V>
 engine<V>::~engine() = default;
 template <class V>
@@ -450,6 +456,15 @@ std::vector<phase_record> engine<V>::last_trace() const {
     out.push_back({static_cast<int>(raw[3 * k + 1]), static_cast<std::int64_t>(raw[3 * k + 2]),
                    static_cast<double>(raw[3 * (k + 1)] - raw[3 * k]) / 1e3});
   return out;
+}
+template <class V>
+graph::csr_view<V> engine<V>::graph_view() const {
+  const auto& g = impl_->g;
+  return {g.n, 0, g.n, g.offsets, g.cols, g.weights};
+}
+template <class V>
+bool engine<V>::rows_sorted() const {
+  return impl_->g.sorted != 0;
 }
 template <class V>
 float engine<V>::initial_delta() const {

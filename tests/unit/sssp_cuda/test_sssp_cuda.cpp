@@ -4,7 +4,11 @@
 // parents valid and acyclic, nedge; plus the engine's input checks.
 #include <gtest/gtest.h>
 
+#include <cuda_runtime.h>
+
+#include <algorithm>
 #include <cstdint>
+#include <utility>
 #include <limits>
 #include <vector>
 
@@ -262,6 +266,65 @@ TYPED_TEST(SsspCuda, OutputBeforeAnyRunAndRepeatedRuns) {
   eng.run(roots[1]);  // not prepared: run() resets
   eng.copy_distances(again);
   EXPECT_EQ(other, again);
+}
+
+TYPED_TEST(SsspCuda, InputWeightsFreeAfterSortedCopy) {
+  // The Graph500 pipeline frees its CSR weights once the engine holds its sorted copy. Here the
+  // callback overwrites the input's columns and weights with garbage (all bits set: NaN weights,
+  // columns out of range); the searches must still match the oracle, and graph_view() must hold
+  // every row's arcs in weight order.
+  using V = TypeParam;
+  graph::kronecker_params p;
+  p.scale = 12;
+  const auto g = graph::build_csr<V>(graph::generate_kronecker(p));
+  const sc::device_csr<V> dg(g);
+  const auto in = dg.view();
+  const auto arcs = static_cast<std::size_t>(g.offsets.back());
+  int calls = 0;
+  sc::engine<V> eng(in, {}, [&] {
+    ++calls;
+    ASSERT_EQ(cudaMemset(const_cast<float*>(in.weights), 0xFF, arcs * sizeof(float)), cudaSuccess);
+    ASSERT_EQ(cudaMemset(const_cast<V*>(in.columns), 0xFF, arcs * sizeof(V)), cudaSuccess);
+  });
+  EXPECT_EQ(calls, 1);
+  ASSERT_TRUE(eng.rows_sorted());
+  const auto roots = graph::pick_search_keys(p, 3, [&](std::int64_t v) { return g.degree(v) > 0; });
+  for (const auto root : roots) {
+    const auto oracle = sssp_oracle::dijkstra(g, root);
+    eng.run(root);
+    std::vector<std::int64_t> parent(g.num_vertices);
+    std::vector<float> dist(g.num_vertices);
+    eng.copy_parents(parent);
+    eng.copy_distances(dist);
+    ASSERT_EQ(sssp_oracle::check(g, root, oracle, parent, dist), "") << "root " << root;
+  }
+  const auto v = eng.graph_view();
+  EXPECT_EQ(v.offsets, in.offsets);
+  std::vector<V> cols(arcs);
+  std::vector<float> wts(arcs);
+  ASSERT_EQ(cudaMemcpy(cols.data(), v.columns, arcs * sizeof(V), cudaMemcpyDeviceToHost), cudaSuccess);
+  ASSERT_EQ(cudaMemcpy(wts.data(), v.weights, arcs * sizeof(float), cudaMemcpyDeviceToHost), cudaSuccess);
+  for (index_t u = 0; u < g.num_vertices; ++u) {
+    const auto b = static_cast<std::size_t>(g.offsets[u]), e = static_cast<std::size_t>(g.offsets[u + 1]);
+    std::vector<std::pair<V, float>> want, got;
+    for (std::size_t k = b; k < e; ++k) {
+      want.emplace_back(g.columns[k], g.weights[k]);
+      got.emplace_back(cols[k], wts[k]);
+      if (k > b) ASSERT_LE(wts[k - 1], wts[k]) << "row " << u;
+    }
+    std::sort(want.begin(), want.end());
+    std::sort(got.begin(), got.end());
+    ASSERT_EQ(want, got) << "row " << u;
+  }
+  // Unsorted rows: no copy, no call, and graph_view() is the input.
+  const sc::device_csr<V> dg2(g);
+  sc::options u;
+  u.unsorted_rows = true;
+  int calls2 = 0;
+  sc::engine<V> plain(dg2.view(), u, [&] { ++calls2; });
+  EXPECT_EQ(calls2, 0);
+  EXPECT_FALSE(plain.rows_sorted());
+  EXPECT_EQ(plain.graph_view().weights, dg2.view().weights);
 }
 
 TYPED_TEST(SsspCuda, PhaseTrace) {
