@@ -68,6 +68,9 @@ struct hopscotch_options {
   bool occupancy = false;               ///< tile 1: one bit per slot (n/8 bytes, L2-resident) says which slots
                                         ///< hold a key; inserts find and claim holes there (atomicOr) instead
                                         ///< of reading and CASing slot keys
+  bool fenced_atomics = false;          ///< A/B: a full fence (fence.acq_rel) after the lock's atomicOr and
+                                        ///< after an occupancy claim, as before the sixth round; default:
+                                        ///< those atomics carry acquire semantics and no fence follows
 };
 
 /// The trivially copyable device view of a table (what hopscotch_ref wraps).
@@ -84,6 +87,7 @@ struct hopscotch_view {
   bool home_first = false;        ///< tile 1 inserts read and try the home slot alone before batches
   bool home_claim = false;        ///< tile 1 inserts claim the home slot beside the lock (options)
   bool pair_store = false;        ///< one 16-byte store of {key, value} on publish (strides 2 and 4)
+  bool fenced_atomics = false;    ///< options::fenced_atomics
   std::uint64_t* occ = nullptr;   ///< occupancy bits (options::occupancy) or null: bit s % 64 of occ[s / 64]
                                   ///< is set before slot s gets a key and cleared after it is emptied
 

@@ -68,6 +68,12 @@ __device__ __forceinline__ void st_release(T* p, U v) {
 __device__ __forceinline__ void st_relaxed_pair(std::uint64_t* p, std::uint64_t a, std::uint64_t b) {
   asm volatile("st.relaxed.gpu.global.v2.u64 [%0], {%1, %2};" ::"l"(p), "l"(a), "l"(b) : "memory");
 }
+/// atomicOr with acquire semantics (atom.or.acquire.gpu): no later load or store of this thread
+/// is performed before it. A lock acquisition or a slot claim needs exactly that, and it costs no
+/// memory barrier (fence.acq_rel waits for every earlier store of the thread to complete).
+__device__ __forceinline__ std::uint64_t fetch_or_acquire(std::uint64_t* p, std::uint64_t v) {
+  return cuda::atomic_ref<std::uint64_t, cuda::thread_scope_device>(*p).fetch_or(v, cuda::std::memory_order_acquire);
+}
 __device__ __forceinline__ std::uint64_t cas(std::uint64_t* p, std::uint64_t expect, std::uint64_t desired) {
   return atomicCAS(reinterpret_cast<unsigned long long*>(p), expect, desired);
 }
@@ -366,16 +372,23 @@ class hopscotch_ref {
   __device__ std::uint64_t lock(const tile_type& t, std::uint64_t h, bool* home_held = nullptr) const {
     unsigned long long got = 0;
     if (t.leader()) {
-      auto* w = reinterpret_cast<unsigned long long*>(meta_ptr(h));
-      std::uint64_t old = atomicOr(w, static_cast<unsigned long long>(layout::multiple_lock));
+      // Acquire on the atomicOr itself (the one that takes the lock is the last one issued) orders
+      // every later access after the acquisition; the fenced A/B and the home claim (a CAS or an
+      // occupancy claim issued beside it, whose stores-after ordering the fence gives) keep the fence.
+      const auto take = [&] {
+        return v_.fenced_atomics ? static_cast<std::uint64_t>(atomicOr(
+                                       reinterpret_cast<unsigned long long*>(meta_ptr(h)), layout::multiple_lock))
+                                 : detail::fetch_or_acquire(meta_ptr(h), layout::multiple_lock);
+      };
+      std::uint64_t old = take();
       if (home_held) *home_held = v_.occ ? claim_bit(h) : detail::cas(key_ptr(h), empty_key, reserved_key) == empty_key;
       for (int round = 0; old & layout::lock_mask; ++round) {
         detail::backoff(round);
         if (!(detail::ld_relaxed(meta_ptr(h)) & layout::lock_mask))
-          old = atomicOr(w, static_cast<unsigned long long>(layout::multiple_lock));
+          old = take();
       }
       got = old | layout::multiple_lock;
-      detail::fence();
+      if (home_held || v_.fenced_atomics) detail::fence();
     }
     got = t.shfl(got, 0);
     if constexpr (G > 1) (void)detail::ld_acquire(meta_ptr(h));
@@ -449,9 +462,13 @@ class hopscotch_ref {
       if (limit < next) busy |= ~0ULL << (limit & 63);                                     // and slots past the limit
       while (~busy) {
         const int b = __ffsll(static_cast<long long>(~busy)) - 1;
-        const std::uint64_t old = atomicOr(word, 1ULL << b);
+        // Acquire: the claim before the stores that fill the slot. It reads the bit cleared by
+        // release_bit's fence + atomicAnd (a release pattern), so the emptying store of the slot
+        // precedes this owner's stores.
+        const std::uint64_t old = v_.fenced_atomics ? atomicOr(word, 1ULL << b)
+                                                    : detail::fetch_or_acquire(v_.occ + w, 1ULL << b);
         if (!((old >> b) & 1u)) {
-          detail::fence();  // the claim before the stores that fill the slot
+          if (v_.fenced_atomics) detail::fence();
           return static_cast<std::int64_t>((w << 6) + static_cast<std::uint64_t>(b));
         }
         busy |= old;

@@ -44,6 +44,7 @@ bool parse_glht_variant(const std::string& name, hopscotch_options* o) {
     if (strip("-hc")) r.home_claim = true, more = true;
     if (strip("-ps")) r.pair_store = true, more = true;
     if (strip("-oc")) r.occupancy = true, more = true;
+    if (strip("-fa")) r.fenced_atomics = true, more = true;
   }
   r.find = find_mode::bitmap;
   if (base == "glht") r.tile = 32, r.find = find_mode::window;
@@ -181,7 +182,7 @@ std::vector<std::string> tables_for(const std::vector<std::string>& asked, backe
     hopscotch_options ignored;
     if (name != "cpu" && std::find(all.begin(), all.end(), name) == all.end() && !parse_glht_variant(name, &ignored))
       throw usage_error("hash: unknown table '" + name + "' (tables: glht glht-bitmap glht-t8 glht-t1 glht-t1-aos linear "
-                        "linear-aos quadratic cuckoo chained chained-alloc cpu; GLHT suffixes -np -rs -b6 -b8 -h1 -hc -ps -oc)");
+                        "linear-aos quadratic cuckoo chained chained-alloc cpu; GLHT suffixes -np -rs -b6 -b8 -h1 -hc -ps -oc -fa)");
     if (name != "cpu" && where == backend::cpu) throw usage_error("hash: table '" + name + "' needs --backend cuda");
   }
   return t;

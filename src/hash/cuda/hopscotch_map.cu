@@ -286,7 +286,7 @@ struct hopscotch_map::impl {
   [[nodiscard]] hopscotch_view view() const {
     return {keys,          values,           meta,        n, opt.probe_limit, opt.find == find_mode::bitmap,
             opt.precheck,  stride_of(opt.layout), meta_stride(), opt.home_first,
-            opt.home_claim, opt.pair_store, occ};
+            opt.home_claim, opt.pair_store, opt.fenced_atomics, occ};
   }
   void allocate(std::uint64_t buckets) {
     n = buckets;

@@ -41,6 +41,7 @@ struct variant {
   bool home_claim = false;
   bool pair_store = false;
   bool occupancy = false;
+  bool fenced_atomics = false;  // the A/B of a full fence after the lock and the claim
 };
 std::string name_of(const variant& v) {
   std::string n = "t";
@@ -55,6 +56,7 @@ std::string name_of(const variant& v) {
   if (v.home_claim) n.append("_hc");
   if (v.pair_store) n.append("_ps");
   if (v.occupancy) n.append("_oc");
+  if (v.fenced_atomics) n.append("_fa");
   return n;
 }
 hopscotch_options options_of(const variant& v) {
@@ -69,6 +71,7 @@ hopscotch_options options_of(const variant& v) {
   o.home_claim = v.home_claim;
   o.pair_store = v.pair_store;
   o.occupancy = v.occupancy;
+  o.fenced_atomics = v.fenced_atomics;
   return o;
 }
 
@@ -234,5 +237,7 @@ INSTANTIATE_TEST_SUITE_P(Variants, Glht,
                                            variant{1, find_mode::bitmap, false, slot_layout::interleaved, true, 0, false, true, false, true},
                                            variant{1, find_mode::bitmap, false, slot_layout::record, false, 0, false, true, false, true},
                                            variant{32, find_mode::window, true, slot_layout::split, true, 0, false, false, false, true},
-                                           variant{8, find_mode::bitmap, false, slot_layout::record, true, 0, false, false, false, true}),
+                                           variant{8, find_mode::bitmap, false, slot_layout::record, true, 0, false, false, false, true},
+                                           variant{1, find_mode::bitmap, false, slot_layout::record, true, 0, false, false, false, true, true},
+                                           variant{32, find_mode::window, true, slot_layout::split, true, 0, false, false, false, false, true}),
                          [](const auto& info) { return name_of(info.param); });
