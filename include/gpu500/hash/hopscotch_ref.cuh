@@ -74,6 +74,12 @@ __device__ __forceinline__ void st_relaxed_pair(std::uint64_t* p, std::uint64_t 
 __device__ __forceinline__ std::uint64_t fetch_or_acquire(std::uint64_t* p, std::uint64_t v) {
   return cuda::atomic_ref<std::uint64_t, cuda::thread_scope_device>(*p).fetch_or(v, cuda::std::memory_order_acquire);
 }
+/// CAS with acquire semantics; returns the value read (as atomicCAS does).
+__device__ __forceinline__ std::uint64_t cas_acquire(std::uint64_t* p, std::uint64_t expect, std::uint64_t desired) {
+  cuda::atomic_ref<std::uint64_t, cuda::thread_scope_device>(*p).compare_exchange_strong(
+      expect, desired, cuda::std::memory_order_acquire, cuda::std::memory_order_relaxed);
+  return expect;
+}
 __device__ __forceinline__ std::uint64_t cas(std::uint64_t* p, std::uint64_t expect, std::uint64_t desired) {
   return atomicCAS(reinterpret_cast<unsigned long long*>(p), expect, desired);
 }
@@ -368,27 +374,31 @@ class hopscotch_ref {
   /// so both round trips overlap; *home_held tells whether it claimed the slot. Claiming a hole needs no
   /// lock (every find_empty claims slots of other homes the same way), and holding one while
   /// spinning for the lock is what the displacement path does already: nobody waits on a hole.
-  /// The fence below orders the claim before the stores that fill the hole, as in claim_thread.
+  /// The claim is an acquire RMW: it is ordered before the stores that fill the hole.
   __device__ std::uint64_t lock(const tile_type& t, std::uint64_t h, bool* home_held = nullptr) const {
     unsigned long long got = 0;
     if (t.leader()) {
       // Acquire on the atomicOr itself (the one that takes the lock is the last one issued) orders
-      // every later access after the acquisition; the fenced A/B and the home claim (a CAS or an
-      // occupancy claim issued beside it, whose stores-after ordering the fence gives) keep the fence.
+      // every later access after the acquisition; the home claim beside it (a CAS or an occupancy
+      // claim) is an acquire RMW too, which orders the stores that fill the hole after it. The
+      // fenced A/B uses relaxed atomics and one fence instead.
       const auto take = [&] {
         return v_.fenced_atomics ? static_cast<std::uint64_t>(atomicOr(
                                        reinterpret_cast<unsigned long long*>(meta_ptr(h)), layout::multiple_lock))
                                  : detail::fetch_or_acquire(meta_ptr(h), layout::multiple_lock);
       };
       std::uint64_t old = take();
-      if (home_held) *home_held = v_.occ ? claim_bit(h) : detail::cas(key_ptr(h), empty_key, reserved_key) == empty_key;
+      if (home_held)
+        *home_held = v_.occ ? claim_bit(h)
+                 : v_.fenced_atomics ? detail::cas(key_ptr(h), empty_key, reserved_key) == empty_key
+                                     : detail::cas_acquire(key_ptr(h), empty_key, reserved_key) == empty_key;
       for (int round = 0; old & layout::lock_mask; ++round) {
         detail::backoff(round);
         if (!(detail::ld_relaxed(meta_ptr(h)) & layout::lock_mask))
           old = take();
       }
       got = old | layout::multiple_lock;
-      if (home_held || v_.fenced_atomics) detail::fence();
+      if (v_.fenced_atomics) detail::fence();
     }
     got = t.shfl(got, 0);
     if constexpr (G > 1) (void)detail::ld_acquire(meta_ptr(h));
@@ -442,8 +452,9 @@ class hopscotch_ref {
   [[nodiscard]] __device__ std::uint64_t* occ_word(std::uint64_t s) const { return v_.occ + (s >> 6); }
   /// One lane: claim slot s; true when this call set its bit.
   __device__ bool claim_bit(std::uint64_t s) const {
-    const unsigned long long bit = 1ULL << (s & 63);
-    return !(atomicOr(reinterpret_cast<unsigned long long*>(occ_word(s)), bit) & bit);
+    const std::uint64_t bit = 1ULL << (s & 63);
+    if (v_.fenced_atomics) return !(atomicOr(reinterpret_cast<unsigned long long*>(occ_word(s)), bit) & bit);
+    return !(detail::fetch_or_acquire(occ_word(s), bit) & bit);  // acquire: as in claim_occupancy
   }
   /// One lane: slot s (its key already empty) is free again.
   __device__ void release_bit(std::uint64_t s) const {
