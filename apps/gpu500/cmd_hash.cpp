@@ -50,11 +50,13 @@ GPU500_COMMAND(hash, "GLHT hopscotch hash table benchmarks: hash static|mixed") 
                 "static: bulk build at each load factor, then find-hit and find-miss of every key.\n"
                 "mixed: concurrent [insert,erase,find] batches on an empty table, then GPU scale.");
   p.option("--backend", backend_s, "auto|cpu|cuda (cpu runs the CPU hopscotch table only)")
-      .option("--tables", tables, "comma list: glht,glht-bitmap,glht-t8,glht-t1,glht-t1-aos,linear,quadratic,cuckoo,chained,"
-                                  "chained-alloc,cpu (default: all of the backend); GLHT names take the suffixes -np (no "
-                                  "precheck), -rs (run-time slot stride), -b6/-b8 (tile 1: blocks per SM), -h1 (tile 1: "
-                                  "home slot first), e.g. "
-                                  "glht-t1-aos-np-b8")
+      .option("--tables", tables, "comma list: glht,glht-bitmap,glht-t8,glht-t1,glht-t1-aos,glht-t1-rec,glht-rec,linear,"
+                                  "linear-aos,quadratic,cuckoo,chained,chained-alloc,cpu (default: all of the backend); GLHT "
+                                  "names take the suffixes -np (no precheck), -rs (run-time slot stride), -b6/-b8 (tile 1: "
+                                  "blocks per SM), -h1 (tile 1: home slot first), -hc (tile 1: home claim beside the lock), "
+                                  "-ps (one 16-byte store of key and value), -oc (occupancy bits), -fa (fences instead of "
+                                  "acquire atomics), -ov (tile 1 with -oc: overlapped claim), -nc (tile 1: lanes drift, no "
+                                  "re-converging per operation), e.g. glht-t1-rec-np-oc")
       .flag("--no-cpu", no_cpu, "cuda backend: do not run the CPU table")
       .option("--keys", keys, "static: number of keys (default 2^26 on cuda, 2^22 on cpu)")
       .option("--lf", lfs, "static: load factors (default 0.5,0.8,0.9,0.95)")

@@ -71,6 +71,14 @@ struct hopscotch_options {
   bool fenced_atomics = false;          ///< A/B: a full fence (fence.acq_rel) after the lock's atomicOr and
                                         ///< after an occupancy claim, as before the sixth round; default:
                                         ///< those atomics carry acquire semantics and no fence follows
+  bool overlap_claim = false;           ///< tile 1 with occupancy bits: the insert reads the home's occupancy
+                                        ///< word beside the lock's atomicOr and claims its hole while the
+                                        ///< named members' keys are read (one round trip for each pair)
+  bool converge = true;                 ///< tile 1 host-API kernels: the warp re-converges before each
+                                        ///< operation (__syncwarp), so its lanes share every instruction and
+                                        ///< every memory barrier instead of drifting apart (false: the A/B,
+                                        ///< as before the seventh round). Tiles of 4-32 lanes synchronise in
+                                        ///< every operation already; for them it changes nothing
 };
 
 /// The trivially copyable device view of a table (what hopscotch_ref wraps).
@@ -90,6 +98,8 @@ struct hopscotch_view {
   bool fenced_atomics = false;    ///< options::fenced_atomics
   std::uint64_t* occ = nullptr;   ///< occupancy bits (options::occupancy) or null: bit s % 64 of occ[s / 64]
                                   ///< is set before slot s gets a key and cleared after it is emptied
+  bool overlap_claim = false;     ///< options::overlap_claim
+  bool converge = true;           ///< options::converge (read by the host API's kernels)
 
   [[nodiscard]] GPU500_HD GPU500_FORCEINLINE key_type* key_ptr(std::uint64_t s) const { return keys + s * stride; }
   [[nodiscard]] GPU500_HD GPU500_FORCEINLINE value_type* value_ptr(std::uint64_t s) const {

@@ -105,13 +105,16 @@ enum class probe_result { hit, miss, retry };
 /// G: lanes per operation. S: slot stride in 64-bit words known at compile time (1: split
 /// arrays, 2: interleaved slots, 4: 32-byte records holding the bucket word too), or 0 to read
 /// strides from the view at run time (the device API's default, valid for every layout). The host
-/// API launches S = 1, 2 or 4 to match its layout.
-template <int G, int S = 0>
+/// API launches S = 1, 2 or 4 to match its layout. OV: the overlapped claim of tile-1 inserts
+/// (hopscotch_options::overlap_claim) taken from the view at run time (-1, the default), or
+/// compiled in (1) or out (0), so that a kernel without it does not pay its registers.
+template <int G, int S = 0, int OV = -1>
 class hopscotch_ref {
  public:
   using tile_type = tile<G>;
   static constexpr int optimistic_tries = 8;
   static_assert(S == 0 || S == 1 || S == 2 || S == 4, "slot stride: 0 (run time), 1, 2 or 4");
+  static_assert(OV == -1 || OV == 0 || OV == 1, "overlapped claim: -1 (run time), 0 or 1");
 
   __host__ __device__ explicit hopscotch_ref(hopscotch_view v) : v_(v) {}
 
@@ -144,6 +147,10 @@ class hopscotch_ref {
       if (probe(t, h, k, ignored, true, false, &slot, &seen) == probe_result::hit) return insert_status::present;
     }
     bool home_held = false;  // home_claim: the home slot is our hole already
+    // overlap_claim: the home's occupancy word is read before the lock's acquire RMW, so both
+    // round trips are in flight at once (the word is only a hint; the claim's atomicOr decides).
+    const bool overlapped = overlap_claim() && v_.occ;
+    const std::uint64_t hint = overlapped ? detail::ld_relaxed(occ_word(h)) : 0;
     std::uint64_t m = G == 1 && v_.home_claim ? lock(t, h, &home_held) : lock(t, h);
     // The precheck's miss still holds when the word is the one it saw unchanged on both sides of
     // its reads (members only leave with a version bump and only arrive with a new hop bit).
@@ -156,6 +163,9 @@ class hopscotch_ref {
         present = !absent_known && detail::bitmap(m) != 0 && scan_named(t, h, detail::bitmap(m), k) >= 0;
         if (present) release_hole(t, static_cast<std::int64_t>(h));
         e = static_cast<std::int64_t>(h);
+      } else if (overlapped) {
+        e = claim_overlapped(h, detail::bitmap(m), k, !absent_known, hint, present);
+        if (present && e >= 0) release_hole(t, e);
       } else {
         e = claim_thread(h, detail::bitmap(m), k, !absent_known, present);
       }
@@ -234,6 +244,15 @@ class hopscotch_ref {
 
  private:
   hopscotch_view v_;
+  [[nodiscard]] __device__ __forceinline__ bool overlap_claim() const {
+    if constexpr (G != 1 || OV == 0) {
+      return false;
+    } else if constexpr (OV == 1) {
+      return true;
+    } else {
+      return v_.overlap_claim;
+    }
+  }
   /// Never equal to a bucket word without lock flags: "no precheck result to reuse".
   static constexpr std::uint64_t no_word = ~std::uint64_t{0};
 
@@ -463,13 +482,15 @@ class hopscotch_ref {
   }
   /// One lane: claim the first slot at or after h (below slot_limit() and h + probe_limit) whose bit
   /// is clear: 64 slots per word read, one atomicOr per attempt. Returns the slot, or -1.
-  __device__ std::int64_t claim_occupancy(std::uint64_t h) const {
+  /// `first`, when given, is a value of h's word read earlier (a hint: the atomicOr decides).
+  __device__ std::int64_t claim_occupancy(std::uint64_t h, const std::uint64_t* first = nullptr) const {
     std::uint64_t limit = h + static_cast<std::uint64_t>(v_.probe_limit);
     if (limit > slot_limit()) limit = slot_limit();
     for (std::uint64_t s = h; s < limit;) {
       const std::uint64_t w = s >> 6, next = (w + 1) << 6;
       auto* word = reinterpret_cast<unsigned long long*>(v_.occ + w);
-      std::uint64_t busy = detail::ld_relaxed(v_.occ + w) | ((1ULL << (s & 63)) - 1);  // and slots before s
+      const std::uint64_t seen = first && s == h ? *first : detail::ld_relaxed(v_.occ + w);
+      std::uint64_t busy = seen | ((1ULL << (s & 63)) - 1);  // and slots before s
       if (limit < next) busy |= ~0ULL << (limit & 63);                                     // and slots past the limit
       while (~busy) {
         const int b = __ffsll(static_cast<long long>(~busy)) - 1;
@@ -488,6 +509,34 @@ class hopscotch_ref {
     }
     return -1;
   }
+  /// G = 1 with occupancy bits, under h's lock (hopscotch_options::overlap_claim): the find phase
+  /// and the claim in one round trip. The keys of the first P members that bm names are loaded
+  /// (independent loads), then the claim's atomicOr goes out on the occupancy word read before
+  /// the lock, and only then are the keys compared. Returns the hole (or -1 when none lies within
+  /// probe_limit); `present` when k is a member (the caller releases the hole then). The loads
+  /// precede the acquire RMW in program order, so nothing holds them back behind it.
+  __device__ std::int64_t claim_overlapped(std::uint64_t h, unsigned bm, key_type k, bool check,
+                                           std::uint64_t hint, bool& present) const {
+    constexpr int P = 2;  // the mean bucket holds the load factor's worth of members
+    key_type mk[P];
+    unsigned b = check ? bm : 0u;
+#pragma unroll
+    for (int j = 0; j < P; ++j) {
+      mk[j] = empty_key;  // never equal to a valid k
+      if (b) {
+        mk[j] = detail::ld_relaxed(key_ptr(h + __ffs(b) - 1));
+        b &= b - 1;
+      }
+    }
+    const std::int64_t e = claim_occupancy(h, &hint);
+    bool hit = false;
+#pragma unroll
+    for (int j = 0; j < P; ++j) hit |= mk[j] == k;
+    for (; b && !hit; b &= b - 1) hit = detail::ld_relaxed(key_ptr(h + __ffs(b) - 1)) == k;
+    present = hit;
+    return e;
+  }
+
   /// Phase find_empty of a tile on an occupancy table: the leader claims, every lane learns e.
   __device__ std::int64_t claim_occupancy_tile(const tile_type& t, std::uint64_t h) const {
     long long e = -1;

@@ -20,7 +20,8 @@ namespace gpu500::hash {
 
 std::vector<std::string> gpu_table_names() {
   return {"glht",           "glht-bitmap",          "glht-t8",       "glht-t1",   "glht-t1-aos",
-          "glht-t1-rec",    "glht-t1-rec-np",       "glht-t1-rec-np-oc",          "glht-t1-rec-hc-ps-oc",
+          "glht-t1-rec",    "glht-t1-rec-np",       "glht-t1-rec-np-oc",          "glht-t1-rec-np-oc-nc",
+          "glht-t1-rec-hc-ps-oc",
           "linear",         "linear-aos",           "quadratic",     "cuckoo",    "chained",
           "chained-alloc"};
 }
@@ -45,6 +46,8 @@ bool parse_glht_variant(const std::string& name, hopscotch_options* o) {
     if (strip("-ps")) r.pair_store = true, more = true;
     if (strip("-oc")) r.occupancy = true, more = true;
     if (strip("-fa")) r.fenced_atomics = true, more = true;
+    if (strip("-ov")) r.overlap_claim = true, more = true;
+    if (strip("-nc")) r.converge = false, more = true;
   }
   r.find = find_mode::bitmap;
   if (base == "glht") r.tile = 32, r.find = find_mode::window;
@@ -55,7 +58,8 @@ bool parse_glht_variant(const std::string& name, hopscotch_options* o) {
   else if (base == "glht-t1-rec") r.tile = 1, r.layout = slot_layout::record;
   else if (base == "glht-rec") r.tile = 32, r.find = find_mode::window, r.layout = slot_layout::record;
   else return false;
-  if ((r.min_blocks != 0 || r.home_claim) && r.tile != 1) return false;
+  if ((r.min_blocks != 0 || r.home_claim || !r.converge) && r.tile != 1) return false;
+  if (r.overlap_claim && (r.tile != 1 || !r.occupancy || r.home_claim)) return false;
   if (r.pair_store && r.layout == slot_layout::split) return false;
   if (!r.static_stride && r.tile != 1 && r.tile != 32) return false;
   *o = r;
@@ -182,7 +186,7 @@ std::vector<std::string> tables_for(const std::vector<std::string>& asked, backe
     hopscotch_options ignored;
     if (name != "cpu" && std::find(all.begin(), all.end(), name) == all.end() && !parse_glht_variant(name, &ignored))
       throw usage_error("hash: unknown table '" + name + "' (tables: glht glht-bitmap glht-t8 glht-t1 glht-t1-aos linear "
-                        "linear-aos quadratic cuckoo chained chained-alloc cpu; GLHT suffixes -np -rs -b6 -b8 -h1 -hc -ps -oc -fa)");
+                        "linear-aos quadratic cuckoo chained chained-alloc cpu; GLHT suffixes -np -rs -b6 -b8 -h1 -hc -ps -oc -fa -ov -nc)");
     if (name != "cpu" && where == backend::cpu) throw usage_error("hash: table '" + name + "' needs --backend cuda");
   }
   return t;

@@ -19,26 +19,58 @@ namespace {
 
 // ------------------------------------------------------------------ kernels (thin)
 
-template <int G, int S>
+/// Kernel variants of tile 1 (template parameter M): bit 0 compiles the overlapped claim in
+/// (hopscotch_options::overlap_claim), bit 1 the re-converging loop (hopscotch_options::converge);
+/// M = -1 reads both from the view at run time (the launch-bounded twins). Kernels without a
+/// feature do not pay its registers.
+template <int M>
+inline constexpr int overlap_of = M < 0 ? -1 : (M & 1);
+
+/// hopscotch_options::converge (tile 1): the grid-stride loop runs while any lane of the warp has
+/// an operation left, and the warp re-converges at the top of every iteration. Nobody holds a lock
+/// or a hole there (an operation releases both before it returns), so no lane waits on one that
+/// waits at the __syncwarp.
+template <int G, int M>
+__device__ __forceinline__ bool converged(const hopscotch_view& v) {
+  if constexpr (G != 1) {
+    return false;
+  } else if constexpr (M < 0) {
+    return v.converge;
+  } else {
+    return (M & 2) != 0;
+  }
+}
+__device__ __forceinline__ index_t warp_lane() { return static_cast<index_t>(threadIdx.x & 31u); }
+/// Top of a grid-stride iteration: re-converge the warp when asked; true when i is an operation.
+template <int G, int M>
+__device__ __forceinline__ bool lane_active(const hopscotch_view& v, index_t i, index_t n) {
+  if (converged<G, M>(v)) __syncwarp();
+  return i < n;
+}
+
+template <int G, int S, int M>
 __device__ __forceinline__ void insert_body(hopscotch_view v, const key_type* keys, const value_type* values, index_t n,
                                             insert_status* status, unsigned long long* counters) {
   const tile<G> t;
-  const hopscotch_ref<G, S> ref(v);
+  const hopscotch_ref<G, S, overlap_of<M>> ref(v);
   unsigned long long inserted = 0, no_room = 0;
   const index_t step = detail::op_stride<G>();
   index_t i = detail::first_op<G>();
   // The next operation's input is loaded while this one runs (one round trip fewer per op).
   key_type k = i < n ? keys[i] : 0;
   value_type x = i < n ? values[i] : 0;
-  for (; i < n; i += step) {
+  const index_t lane = converged<G, M>(v) ? warp_lane() : 0;
+  for (; i - lane < n; i += step) {  // i < n unless converged: then while any lane of the warp has work
     const index_t j = i + step;
     const key_type next_k = j < n ? keys[j] : 0;
     const value_type next_x = j < n ? values[j] : 0;
-    const insert_status r = ref.insert(t, k, x);
-    if (t.leader()) {
-      if (status) status[i] = r;
-      inserted += r == insert_status::inserted;
-      no_room += r == insert_status::no_room;
+    if (lane_active<G, M>(v, i, n)) {
+      const insert_status r = ref.insert(t, k, x);
+      if (t.leader()) {
+        if (status) status[i] = r;
+        inserted += r == insert_status::inserted;
+        no_room += r == insert_status::no_room;
+      }
     }
     k = next_k;
     x = next_x;
@@ -46,10 +78,17 @@ __device__ __forceinline__ void insert_body(hopscotch_view v, const key_type* ke
   detail::block_add(counters, inserted, no_room);
 }
 
-template <int G, int S>
-__global__ void insert_kernel(hopscotch_view v, const key_type* keys, const value_type* values, index_t n,
+/// The plain tile-1 insert on interleaved or record slots fits 48 registers without spilling (5
+/// blocks of 256 per SM), which ptxas chose by itself before the kernel variants existed; since
+/// then it sometimes takes 51 and drops to 4 blocks, so that one is capped. The other variants
+/// keep ptxas's choice (they spill at 48).
+template <int G, int S, int M>
+inline constexpr int insert_min_blocks = G == 1 && M == 0 && (S == 2 || S == 4) ? 5 : 1;
+
+template <int G, int S, int M>
+__global__ void __launch_bounds__(256, insert_min_blocks<G, S, M>) insert_kernel(hopscotch_view v, const key_type* keys, const value_type* values, index_t n,
                               insert_status* status, unsigned long long* counters) {
-  insert_body<G, S>(v, keys, values, n, status, counters);
+  insert_body<G, S, M>(v, keys, values, n, status, counters);
 }
 
 /// The occupancy A/B (hopscotch_options::min_blocks): at least B blocks of 256 threads per SM
@@ -58,7 +97,7 @@ template <int G, int S, int B>
 __global__ void __launch_bounds__(256, B) insert_kernel_bounded(hopscotch_view v, const key_type* keys,
                                                                  const value_type* values, index_t n,
                                                                  insert_status* status, unsigned long long* counters) {
-  insert_body<G, S>(v, keys, values, n, status, counters);
+  insert_body<G, S, -1>(v, keys, values, n, status, counters);
 }
 
 /// Retry of the inserts that found no room (after a grow): status[i] == no_room only.
@@ -86,7 +125,9 @@ __global__ void erase_kernel(hopscotch_view v, const key_type* keys, index_t n, 
   const tile<G> t;
   const hopscotch_ref<G, S> ref(v);
   unsigned long long count = 0;
-  for (index_t i = detail::first_op<G>(); i < n; i += detail::op_stride<G>()) {
+  const index_t lane = converged<G, -1>(v) ? warp_lane() : 0;
+  for (index_t i = detail::first_op<G>(); i - lane < n; i += detail::op_stride<G>()) {  // as in insert_body
+    if (!lane_active<G, -1>(v, i, n)) continue;
     const bool r = ref.erase(t, keys[i]);
     if (t.leader()) {
       if (erased) erased[i] = r;
@@ -105,8 +146,10 @@ __global__ void find_kernel(hopscotch_view v, const key_type* keys, index_t n, v
   const index_t step = detail::op_stride<G>();
   index_t i = detail::first_op<G>();
   key_type k = i < n ? keys[i] : 0;  // prefetched one operation ahead, as in insert_body
-  for (; i < n; i += step) {
+  const index_t lane = converged<G, -1>(v) ? warp_lane() : 0;
+  for (; i - lane < n; i += step) {  // as in insert_body
     const key_type next_k = i + step < n ? keys[i + step] : 0;
+    if (!lane_active<G, -1>(v, i, n)) continue;
     value_type x = 0;
     const bool r = ref.find(t, k, x);
     if (t.leader()) {
@@ -119,18 +162,20 @@ __global__ void find_kernel(hopscotch_view v, const key_type* keys, index_t n, v
   if (counters) detail::block_add(counters, count, 0);
 }
 
-template <int G, int S>
+template <int G, int S, int M>
 __device__ __forceinline__ void mixed_body(hopscotch_view v, const op* ops, index_t n, op_result* results,
                                            unsigned long long* counters) {
   const tile<G> t;
-  const hopscotch_ref<G, S> ref(v);
+  const hopscotch_ref<G, S, overlap_of<M>> ref(v);
   unsigned long long no_room = 0;
   const index_t step = detail::op_stride<G>();
   index_t i = detail::first_op<G>();
   op next = i < n ? ops[i] : op{};  // prefetched one operation ahead, as in insert_body
-  for (; i < n; i += step) {
+  const index_t lane = converged<G, M>(v) ? warp_lane() : 0;
+  for (; i - lane < n; i += step) {  // as in insert_body
     const op o = next;
     if (i + step < n) next = ops[i + step];
+    if (!lane_active<G, M>(v, i, n)) continue;
     op_result r{0, 0};
     switch (o.kind) {
       case op_kind::insert:
@@ -151,15 +196,15 @@ __device__ __forceinline__ void mixed_body(hopscotch_view v, const op* ops, inde
   detail::block_add(counters, 0, no_room);
 }
 
-template <int G, int S>
+template <int G, int S, int M>
 __global__ void mixed_kernel(hopscotch_view v, const op* ops, index_t n, op_result* results,
                              unsigned long long* counters) {
-  mixed_body<G, S>(v, ops, n, results, counters);
+  mixed_body<G, S, M>(v, ops, n, results, counters);
 }
 template <int G, int S, int B>
 __global__ void __launch_bounds__(256, B) mixed_kernel_bounded(hopscotch_view v, const op* ops, index_t n,
                                                                 op_result* results, unsigned long long* counters) {
-  mixed_body<G, S>(v, ops, n, results, counters);
+  mixed_body<G, S, -1>(v, ops, n, results, counters);
 }
 
 template <int G, int S>
@@ -206,23 +251,47 @@ __global__ void count_kernel(hopscotch_view v, index_t slots, unsigned long long
 
 // ------------------------------------------------------------------ dispatch
 
-/// The insert and mixed kernels for hopscotch_options::min_blocks (the launch-bounded twins exist
-/// for tile 1 only).
+/// The insert and mixed kernels for the options: hopscotch_options::min_blocks picks a
+/// launch-bounded twin (it reads overlap_claim and converge at run time), otherwise overlap_claim
+/// and converge pick the variant M that compiles exactly those in. All of it exists for tile 1
+/// only.
 template <int G, int S>
 struct op_kernels {
-  static auto insert(int min_blocks) {
+  template <class K, template <int, int, int> class Pick>
+  static K pick(const hopscotch_options& o) {
     if constexpr (G == 1) {
-      if (min_blocks == 8) return &insert_kernel_bounded<G, S, 8>;
-      if (min_blocks == 6) return &insert_kernel_bounded<G, S, 6>;
+      switch ((o.overlap_claim ? 1 : 0) | (o.converge ? 2 : 0)) {
+        case 1: return Pick<G, S, 1>::get();
+        case 2: return Pick<G, S, 2>::get();
+        case 3: return Pick<G, S, 3>::get();
+        default: break;
+      }
     }
-    return &insert_kernel<G, S>;
+    return Pick<G, S, 0>::get();
   }
-  static auto mixed(int min_blocks) {
+  template <int G_, int S_, int M>
+  struct insert_of {
+    static auto get() { return &insert_kernel<G_, S_, M>; }
+  };
+  template <int G_, int S_, int M>
+  struct mixed_of {
+    static auto get() { return &mixed_kernel<G_, S_, M>; }
+  };
+  static auto insert(const hopscotch_options& o) {
+    using K = decltype(&insert_kernel<G, S, 0>);
     if constexpr (G == 1) {
-      if (min_blocks == 8) return &mixed_kernel_bounded<G, S, 8>;
-      if (min_blocks == 6) return &mixed_kernel_bounded<G, S, 6>;
+      if (o.min_blocks == 8) return K{&insert_kernel_bounded<G, S, 8>};
+      if (o.min_blocks == 6) return K{&insert_kernel_bounded<G, S, 6>};
     }
-    return &mixed_kernel<G, S>;
+    return pick<K, insert_of>(o);
+  }
+  static auto mixed(const hopscotch_options& o) {
+    using K = decltype(&mixed_kernel<G, S, 0>);
+    if constexpr (G == 1) {
+      if (o.min_blocks == 8) return K{&mixed_kernel_bounded<G, S, 8>};
+      if (o.min_blocks == 6) return K{&mixed_kernel_bounded<G, S, 6>};
+    }
+    return pick<K, mixed_of>(o);
   }
 };
 
@@ -286,7 +355,8 @@ struct hopscotch_map::impl {
   [[nodiscard]] hopscotch_view view() const {
     return {keys,          values,           meta,        n, opt.probe_limit, opt.find == find_mode::bitmap,
             opt.precheck,  stride_of(opt.layout), meta_stride(), opt.home_first,
-            opt.home_claim, opt.pair_store, opt.fenced_atomics, occ};
+            opt.home_claim, opt.pair_store, opt.fenced_atomics, occ,
+            opt.overlap_claim, opt.converge};
   }
   void allocate(std::uint64_t buckets) {
     n = buckets;
@@ -335,6 +405,8 @@ hopscotch_map::hopscotch_map(index_t capacity, hopscotch_options opt) : p_(std::
                  "hash: tile size must be 1, 4, 8 or 32");
   GPU500_EXPECTS(opt.min_blocks == 0 || ((opt.min_blocks == 6 || opt.min_blocks == 8) && opt.tile == 1),
                  "hash: min_blocks is 0, or 6 or 8 with tile size 1");
+  GPU500_EXPECTS(!opt.overlap_claim || (opt.tile == 1 && opt.occupancy && !opt.home_claim),
+                 "hash: overlap_claim needs tile size 1 and occupancy bits (and excludes home_claim)");
   GPU500_EXPECTS(opt.static_stride || opt.tile == 1 || opt.tile == 32,
                  "hash: a run-time slot stride is built for tile sizes 1 and 32 only");
   p_->opt = opt;
@@ -359,7 +431,7 @@ void hopscotch_map::insert_async(const key_type* keys, const value_type* values,
   if (n == 0) return;
   auto* P = p_.get();
   dispatch_tile(P->opt, [&]<int G, int S>() {
-    const auto k = op_kernels<G, S>::insert(P->opt.min_blocks);
+    const auto k = op_kernels<G, S>::insert(P->opt);
     k<<<P->grid<G>(n), P->policy.block, 0, stream>>>(P->view(), keys, values, n, status, P->counters);
     GPU500_CUDA_CHECK_LAUNCH();
   });
@@ -436,7 +508,7 @@ void hopscotch_map::mixed_async(const op* ops, index_t n, op_result* results, cu
   if (n == 0) return;
   auto* P = p_.get();
   dispatch_tile(P->opt, [&]<int G, int S>() {
-    const auto k = op_kernels<G, S>::mixed(P->opt.min_blocks);
+    const auto k = op_kernels<G, S>::mixed(P->opt);
     k<<<P->grid<G>(n), P->policy.block, 0, stream>>>(P->view(), ops, n, results, P->counters);
     GPU500_CUDA_CHECK_LAUNCH();
   });

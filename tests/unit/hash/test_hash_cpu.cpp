@@ -7,6 +7,7 @@
 #include <random>
 #include <unordered_map>
 
+#include "gpu500/hash/bench.hpp"
 #include "gpu500/hash/common.hpp"
 #include "gpu500/hash/cpu_hopscotch.hpp"
 #include "gpu500/hash/model.hpp"
@@ -132,6 +133,43 @@ TEST(Checker, CatchesWrongBatchResults) {
   const std::vector<op> ops2{{3, 30, op_kind::insert}, {3, 31, op_kind::insert}};
   const std::vector<op_result> both{{0, 0}, {0, 0}};  // two "inserted" for one key
   EXPECT_FALSE(check_batch(before, ops2, both, {{1, 10}, {2, 20}, {3, 30}}).ok);
+}
+
+TEST(BenchNames, GlhtVariantsParseAndInvalidCombinationsAreRejected) {
+  hopscotch_options o;
+  ASSERT_TRUE(parse_glht_variant("glht-t1-rec-np-oc-ov", &o));
+  EXPECT_EQ(o.tile, 1);
+  EXPECT_EQ(o.layout, slot_layout::record);
+  EXPECT_EQ(o.find, find_mode::bitmap);
+  EXPECT_FALSE(o.precheck);
+  EXPECT_TRUE(o.occupancy);
+  EXPECT_TRUE(o.overlap_claim);
+  EXPECT_TRUE(o.converge);  // the default
+  EXPECT_FALSE(o.home_claim);
+  ASSERT_TRUE(parse_glht_variant("glht-t1-rec-np-oc-nc", &o));
+  EXPECT_FALSE(o.converge);
+  EXPECT_FALSE(o.overlap_claim);
+  ASSERT_TRUE(parse_glht_variant("glht", &o));
+  EXPECT_EQ(o.tile, 32);
+  EXPECT_EQ(o.find, find_mode::window);
+  EXPECT_TRUE(o.precheck);
+  EXPECT_FALSE(o.overlap_claim || o.occupancy);
+  hopscotch_options untouched;
+  untouched.probe_limit = 77;
+  o = untouched;
+  for (const char* bad : {"glht-t1-rec-ov",          // overlap_claim without occupancy bits
+                          "glht-t1-rec-hc-oc-ov",    // overlap_claim and home_claim together
+                          "glht-t8-oc-ov",           // overlap_claim on a tile of 8
+                          "glht-nc",                 // the drifting A/B on a warp tile
+                          "glht-t1-rec-xx", "linear-ov"}) {
+    EXPECT_FALSE(parse_glht_variant(bad, &o)) << bad;
+    EXPECT_EQ(o.probe_limit, 77) << bad;  // a rejected name leaves the options alone
+  }
+  for (const auto& name : gpu_table_names()) {
+    if (name.rfind("glht", 0) == 0) {
+      EXPECT_TRUE(parse_glht_variant(name, &o)) << name;
+    }
+  }
 }
 
 TEST(CpuHopscotch, SequentialMatchesModel) {

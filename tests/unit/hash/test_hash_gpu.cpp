@@ -42,6 +42,8 @@ struct variant {
   bool pair_store = false;
   bool occupancy = false;
   bool fenced_atomics = false;  // the A/B of a full fence after the lock and the claim
+  bool overlap_claim = false;   // tile 1 with occupancy bits: claim beside the member reads
+  bool converge = true;         // tile 1: the warp re-converges before each operation (false: the A/B)
 };
 std::string name_of(const variant& v) {
   std::string n = "t";
@@ -57,6 +59,8 @@ std::string name_of(const variant& v) {
   if (v.pair_store) n.append("_ps");
   if (v.occupancy) n.append("_oc");
   if (v.fenced_atomics) n.append("_fa");
+  if (v.overlap_claim) n.append("_ov");
+  if (v.tile == 1 && !v.converge) n.append("_nc");
   return n;
 }
 hopscotch_options options_of(const variant& v) {
@@ -72,6 +76,8 @@ hopscotch_options options_of(const variant& v) {
   o.pair_store = v.pair_store;
   o.occupancy = v.occupancy;
   o.fenced_atomics = v.fenced_atomics;
+  o.overlap_claim = v.overlap_claim;
+  o.converge = v.converge;
   return o;
 }
 
@@ -239,5 +245,13 @@ INSTANTIATE_TEST_SUITE_P(Variants, Glht,
                                            variant{32, find_mode::window, true, slot_layout::split, true, 0, false, false, false, true},
                                            variant{8, find_mode::bitmap, false, slot_layout::record, true, 0, false, false, false, true},
                                            variant{1, find_mode::bitmap, false, slot_layout::record, true, 0, false, false, false, true, true},
-                                           variant{32, find_mode::window, true, slot_layout::split, true, 0, false, false, false, false, true}),
+                                           variant{32, find_mode::window, true, slot_layout::split, true, 0, false, false, false, false, true},
+                                           variant{1, find_mode::bitmap, false, slot_layout::record, true, 0, false, false, false, true, false, true},
+                                           variant{1, find_mode::bitmap, false, slot_layout::record, true, 0, false, false, false, true, false, true, false},
+                                           variant{1, find_mode::bitmap, true, slot_layout::record, true, 0, false, false, true, true, false, true},
+                                           variant{1, find_mode::bitmap, false, slot_layout::interleaved, true, 0, false, false, false, true, false, true},
+                                           variant{1, find_mode::bitmap, false, slot_layout::split, false, 0, false, false, false, true, false, true},
+                                           variant{1, find_mode::bitmap, false, slot_layout::record, true, 0, false, false, false, true, false, false, false},
+                                           variant{1, find_mode::bitmap, true, slot_layout::record, true, 0, false, false, false, false, false, false, false},
+                                           variant{1, find_mode::window, false, slot_layout::split, true, 0, false, false, false, false, false, false, false}),
                          [](const auto& info) { return name_of(info.param); });

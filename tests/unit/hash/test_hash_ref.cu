@@ -146,7 +146,7 @@ void device_api_roundtrip(const hopscotch_options& o) {
 template <int G, int S = 0>
 void finds_never_miss_during_displacement(find_mode mode, slot_layout layout = slot_layout::split,
                                           bool precheck = true, bool home_first = false, bool home_claim = false,
-                                          bool pair_store = false, bool occupancy = false) {
+                                          bool pair_store = false, bool occupancy = false, bool overlap_claim = false) {
   const index_t n = 1 << 13;
   hopscotch_options o;
   o.tile = G;
@@ -157,6 +157,7 @@ void finds_never_miss_during_displacement(find_mode mode, slot_layout layout = s
   o.home_claim = home_claim;
   o.pair_store = pair_store;
   o.occupancy = occupancy;
+  o.overlap_claim = overlap_claim;
   hopscotch_map t(n, o);
   // 0.72 stable + 0.10 churn-out present; churn replaces the 0.10 by new keys (load stays ~0.82,
   // so inserts keep hopping holes back through the stable keys' neighbourhoods).
@@ -280,6 +281,13 @@ TEST(GlhtDeviceApi, FindsNeverMissDuringDisplacementOccupancyBits) {
   finds_never_miss_during_displacement<1, 0>(find_mode::bitmap, slot_layout::record, false, false, true, false, true);
   finds_never_miss_during_displacement<32, 4>(find_mode::window, slot_layout::record, true, false, false, false, true);
 }
+TEST(GlhtDeviceApi, FindsNeverMissDuringDisplacementOverlappedClaim) {
+  SKIP_WITHOUT_GPU();
+  finds_never_miss_during_displacement<1, 4>(find_mode::bitmap, slot_layout::record, false, false, false, true, true,
+                                             true);
+  finds_never_miss_during_displacement<1, 0>(find_mode::bitmap, slot_layout::record, true, false, false, false, true,
+                                             true);
+}
 TEST(GlhtDeviceApi, UserKernelsOccupancyBits) {
   SKIP_WITHOUT_GPU();
   hopscotch_options o;
@@ -289,6 +297,9 @@ TEST(GlhtDeviceApi, UserKernelsOccupancyBits) {
   o.tile = 1;
   o.find = find_mode::bitmap;
   o.home_claim = true;
+  device_api_roundtrip<1>(o);
+  o.home_claim = false;
+  o.overlap_claim = true;  // a user kernel on such a view claims the same way
   device_api_roundtrip<1>(o);
 }
 TEST(GlhtDeviceApi, FindsNeverMissDuringDisplacementWarpRecords) {
