@@ -86,13 +86,34 @@ std::vector<T> to_host(const T* p, std::size_t n) {
   return h;
 }
 
-/// Row boundaries that cut the rows of a device CSR into batches of about `batch` arcs, for work
-/// whose scratch space must stay small beside the graph (segmented sorts): a non-decreasing host
-/// vector r[0] = 0 .. r[K] = n; batch k holds rows [r[k], r[k+1]) (possibly none), at most
-/// batch + the longest row's arcs.
-std::vector<index_t> row_batches(const index_t* offsets, index_t n, index_t arcs, index_t batch);
+/// The rows of a device CSR cut into batches of whole rows of about `batch` arcs, for work whose
+/// scratch space must stay small beside the graph (segmented sorts). Batch k holds rows
+/// [rows[k], rows[k+1]) (possibly none) and arcs [starts[k], starts[k+1]): at most batch + the
+/// longest row's arcs. rows[0] = 0 <= ... <= rows[K] = n, starts[k] = offsets[rows[k]], starts[K] = arcs.
+struct row_batch_plan {
+  std::vector<index_t> rows;
+  std::vector<index_t> starts;
+  index_t max_rows = 0;   ///< the most rows in one batch
+  index_t max_items = 0;  ///< the most arcs in one batch
+  [[nodiscard]] std::size_t size() const { return rows.empty() ? 0 : rows.size() - 1; }
+};
+/// The plan for a device CSR of n rows and arcs = offsets[n] arcs (one small kernel, one copy).
+row_batch_plan plan_row_batches(const index_t* offsets, index_t n, index_t arcs, index_t batch);
 /// rel[i] = offsets[first_row + i] - offsets[first_row] for i in [0, rows] (device arrays), on stream s.
 void relative_offsets(const index_t* offsets, index_t first_row, index_t rows, index_t* rel, cudaStream_t s = nullptr);
+/// For every batch of the plan with at least one arc, in order: writes the batch's row offsets
+/// relative to its first arc into rel (device, plan.max_rows + 1 entries) on stream s, then calls
+/// f(first_row, rows, first_arc, items, rel).
+template <class F>
+void for_each_row_batch(const row_batch_plan& plan, const index_t* offsets, index_t* rel, cudaStream_t s, F&& f) {
+  for (std::size_t k = 0; k < plan.size(); ++k) {
+    const index_t r0 = plan.rows[k], rows = plan.rows[k + 1] - r0;
+    const index_t o0 = plan.starts[k], items = plan.starts[k + 1] - o0;
+    if (rows <= 0 || items == 0) continue;
+    relative_offsets(offsets, r0, rows, rel, s);
+    f(r0, rows, o0, items, static_cast<const index_t*>(rel));
+  }
+}
 
 /// An edge list in device memory (structure of arrays, ids of width V).
 template <class V>
@@ -124,6 +145,7 @@ edge_list download_edge_list(const device_edge_list<V>& el);
 
 struct build_options {
   bool relabel = true;  ///< degree-sorted relabelling + neighbour lists in descending degree
+  index_t sort_batch = index_t{1} << 28;  ///< relabel: rows are sorted in batches of about this many arcs
 };
 
 /// A CSR graph in device memory (kernel 1's result). All arrays are device arrays.

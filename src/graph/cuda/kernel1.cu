@@ -27,7 +27,6 @@ namespace {
 
 struct kernel1_policy {
   static constexpr int block = 256;
-  static constexpr index_t sort_batch = index_t{1} << 28;  ///< arcs per segmented-sort batch
 };
 
 using ull = unsigned long long;
@@ -95,13 +94,14 @@ __global__ void fill_kernel(const V* src, const V* dst, const float* w, index_t 
   }
 }
 
-/// bounds[k] = the last row starting at or before arc k * batch (k = 0..K-1), with its offset.
+/// bounds[k] = the last row starting at or before arc k * batch (k = 1..K-1; row 0 for k = 0),
+/// with its offset.
 __global__ void batch_bounds_kernel(const index_t* offsets, index_t n, index_t batch, index_t k_count, index_t* rows,
                                     index_t* starts) {
   const index_t k = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (k >= k_count) return;
   const index_t target = k * batch;
-  index_t lo = 0, hi = n;  // largest r in [0, n] with offsets[r] <= target
+  index_t lo = 0, hi = k == 0 ? 0 : n;  // largest r in [0, n] with offsets[r] <= target (row 0 for k = 0)
   while (lo < hi) {
     const index_t mid = lo + (hi - lo + 1) / 2;
     if (offsets[mid] <= target)
@@ -131,17 +131,29 @@ __global__ void has_edges_kernel(const index_t* offsets, const V* old2new, index
 
 }  // namespace
 
-std::vector<index_t> row_batches(const index_t* offsets, index_t n, index_t arcs, index_t batch) {
-  GPU500_EXPECTS(batch >= 1, "row_batches: batch must be >= 1");
-  if (arcs == 0) return {0, n};
+row_batch_plan plan_row_batches(const index_t* offsets, index_t n, index_t arcs, index_t batch) {
+  GPU500_EXPECTS(batch >= 1, "row batches: a batch must hold at least one arc");
+  row_batch_plan p;
+  if (arcs == 0) {
+    p.rows = {0, n};
+    p.starts = {0, 0};
+    p.max_rows = n;
+    return p;
+  }
   const index_t k_count = (arcs + batch - 1) / batch;
   device_buffer<index_t> rows_d(static_cast<std::size_t>(k_count)), starts_d(static_cast<std::size_t>(k_count));
   batch_bounds_kernel<<<static_cast<unsigned>((k_count + 255) / 256), 256>>>(offsets, n, batch, k_count,
                                                                              rows_d.data(), starts_d.data());
   GPU500_CUDA_CHECK_LAUNCH();
-  std::vector<index_t> rows = to_host(rows_d.data(), rows_d.size());
-  rows.push_back(n);
-  return rows;
+  p.rows = to_host(rows_d.data(), rows_d.size());
+  p.starts = to_host(starts_d.data(), starts_d.size());
+  p.rows.push_back(n);
+  p.starts.push_back(arcs);
+  for (std::size_t k = 0; k < p.size(); ++k) {
+    p.max_rows = std::max(p.max_rows, p.rows[k + 1] - p.rows[k]);
+    p.max_items = std::max(p.max_items, p.starts[k + 1] - p.starts[k]);
+  }
+  return p;
 }
 
 void relative_offsets(const index_t* offsets, index_t first_row, index_t rows, index_t* rel, cudaStream_t s) {
@@ -151,54 +163,44 @@ void relative_offsets(const index_t* offsets, index_t first_row, index_t rows, i
 
 namespace {
 
-/// Sort every row [offsets[r], offsets[r+1]) ascending (keys = columns, values = weights if any).
+/// Sort every row [offsets[r], offsets[r+1]) ascending (keys = columns, values = weights if any),
+/// in batches of whole rows of about `batch` arcs (CUB's output and scratch are sized by the batch).
 template <class V>
-void sort_rows(const index_t* offsets, index_t n, index_t arcs, index_t max_degree, V* columns, float* weights) {
+void sort_rows(const index_t* offsets, index_t n, index_t arcs, index_t batch, V* columns, float* weights) {
   if (arcs == 0) return;
-  const index_t batch = kernel1_policy::sort_batch;
-  const std::vector<index_t> rows = row_batches(offsets, n, arcs, batch);
-  const auto k_count = static_cast<index_t>(rows.size()) - 1;
-  // Batches [rows[k], rows[k+1]) hold at most batch + max_degree arcs and at most n rows.
-  index_t max_rows = 0;
-  for (index_t k = 0; k < k_count; ++k) max_rows = std::max(max_rows, rows[k + 1] - rows[k]);
-  const std::size_t cap = static_cast<std::size_t>(std::min(arcs, batch + max_degree));
-  device_buffer<index_t> rel(static_cast<std::size_t>(max_rows) + 1);
+  const row_batch_plan plan = plan_row_batches(offsets, n, arcs, batch);
+  const auto cap = static_cast<std::size_t>(plan.max_items);
+  device_buffer<index_t> rel(static_cast<std::size_t>(plan.max_rows) + 1);
   device_buffer<V> keys_out(cap);
   device_buffer<float> vals_out(weights ? cap : 0);
   std::size_t temp_bytes = 0;
   if (weights)
     GPU500_CUDA_CHECK(cub::DeviceSegmentedSort::SortPairs(nullptr, temp_bytes, columns, keys_out.data(), weights,
                                                           vals_out.data(), static_cast<std::int64_t>(cap),
-                                                          static_cast<std::int64_t>(max_rows), rel.data(),
+                                                          static_cast<std::int64_t>(plan.max_rows), rel.data(),
                                                           rel.data() + 1));
   else
     GPU500_CUDA_CHECK(cub::DeviceSegmentedSort::SortKeys(nullptr, temp_bytes, columns, keys_out.data(),
                                                          static_cast<std::int64_t>(cap),
-                                                         static_cast<std::int64_t>(max_rows), rel.data(),
+                                                         static_cast<std::int64_t>(plan.max_rows), rel.data(),
                                                          rel.data() + 1));
   device_buffer<unsigned char> temp(temp_bytes + 256);
-  std::vector<index_t> host_off(2);
-  for (index_t k = 0; k < k_count; ++k) {
-    const index_t r0 = rows[k], r1 = rows[k + 1];
-    if (r1 <= r0) continue;
-    index_t o0 = 0, o1 = 0;
-    copy_to_host(&o0, offsets + r0, sizeof(index_t));
-    copy_to_host(&o1, offsets + r1, sizeof(index_t));
-    const index_t items = o1 - o0;
-    if (items == 0) continue;
-    relative_offsets(offsets, r0, r1 - r0, rel.data());
-    std::size_t bytes = temp.size();
-    if (weights) {
-      GPU500_CUDA_CHECK(cub::DeviceSegmentedSort::SortPairs(temp.data(), bytes, columns + o0, keys_out.data(),
-                                                            weights + o0, vals_out.data(), items, r1 - r0,
-                                                            rel.data(), rel.data() + 1));
-      GPU500_CUDA_CHECK(cudaMemcpy(weights + o0, vals_out.data(), items * sizeof(float), cudaMemcpyDeviceToDevice));
-    } else {
-      GPU500_CUDA_CHECK(cub::DeviceSegmentedSort::SortKeys(temp.data(), bytes, columns + o0, keys_out.data(), items,
-                                                           r1 - r0, rel.data(), rel.data() + 1));
-    }
-    GPU500_CUDA_CHECK(cudaMemcpy(columns + o0, keys_out.data(), items * sizeof(V), cudaMemcpyDeviceToDevice));
-  }
+  for_each_row_batch(plan, offsets, rel.data(), nullptr,
+                     [&](index_t, index_t rows, index_t o0, index_t items, const index_t* r) {
+                       std::size_t bytes = temp.size();
+                       if (weights) {
+                         GPU500_CUDA_CHECK(cub::DeviceSegmentedSort::SortPairs(
+                             temp.data(), bytes, columns + o0, keys_out.data(), weights + o0, vals_out.data(), items,
+                             rows, r, r + 1));
+                         GPU500_CUDA_CHECK(cudaMemcpy(weights + o0, vals_out.data(), items * sizeof(float),
+                                                      cudaMemcpyDeviceToDevice));
+                       } else {
+                         GPU500_CUDA_CHECK(cub::DeviceSegmentedSort::SortKeys(temp.data(), bytes, columns + o0,
+                                                                              keys_out.data(), items, rows, r, r + 1));
+                       }
+                       GPU500_CUDA_CHECK(cudaMemcpy(columns + o0, keys_out.data(), items * sizeof(V),
+                                                    cudaMemcpyDeviceToDevice));
+                     });
 }
 
 }  // namespace
@@ -207,6 +209,7 @@ template <class V>
 device_csr<V> build_device_csr(device_edge_list<V>&& el, build_options o) {
   const index_t n = el.num_vertices, m = el.num_edges;
   GPU500_EXPECTS(n >= 1, "kernel 1: empty vertex set");
+  GPU500_EXPECTS(o.sort_batch >= 1, "kernel 1: a sort batch must hold at least one arc");
   const int B = kernel1_policy::block;
   device_csr<V> g;
   g.n_ = n;
@@ -272,7 +275,7 @@ device_csr<V> build_device_csr(device_edge_list<V>&& el, build_options o) {
   el.dst.reset();
   el.weight.reset();
   if (o.relabel)
-    sort_rows<V>(g.offsets_.data(), n, g.arcs_, g.max_degree_, g.columns_.data(),
+    sort_rows<V>(g.offsets_.data(), n, g.arcs_, o.sort_batch, g.columns_.data(),
                  g.weights_.empty() ? nullptr : g.weights_.data());
   GPU500_CUDA_CHECK(cudaDeviceSynchronize());
   return g;

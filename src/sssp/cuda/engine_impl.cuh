@@ -87,7 +87,7 @@ struct engine<V>::impl {
   device_bytes trace_buf;
   static constexpr long long trace_records = 1 << 16;
   device_bytes qbits, row_recs;
-  device_bytes dp, stamp, settled, nodeg, lists, chunks, ctrl, cnt, parents, dist, scratch, sorted_cols, sorted_w;
+  device_bytes dp, d32, stamp, settled, nodeg, lists, chunks, ctrl, cnt, parents, dist, scratch, sorted_cols, sorted_w;
   std::string sort_note;
   work_ref w{};
   control last{};
@@ -163,6 +163,7 @@ struct engine<V>::impl {
 
     const auto un = static_cast<std::size_t>(n);
     dp = device_bytes(un * sizeof(unsigned long long), "distances");
+    if (opt.shadow_distances) d32 = device_bytes(un * sizeof(std::uint32_t), "distance copy");
     if (!opt.no_settled_filter) settled = device_bytes(settled_words() * sizeof(std::uint32_t), "settled bitmap");
     if (!opt.queue_bitmaps || opt.no_settled_filter) stamp = device_bytes(un * sizeof(std::uint32_t), "queue stamps");
     else qbits = device_bytes(2 * settled_words() * sizeof(std::uint32_t), "queue bitmaps");
@@ -179,6 +180,7 @@ struct engine<V>::impl {
     parents = device_bytes(un * sizeof(std::int64_t), "parents");
     dist = device_bytes(un * sizeof(float), "distances");
     w.dp = dp.as<unsigned long long>();
+    w.d32 = d32.as<std::uint32_t>();
     w.stamp = stamp.as<std::uint32_t>();
     w.qbits[0] = qbits.as<std::uint32_t>();
     w.qbits[1] = w.qbits[0] != nullptr ? w.qbits[0] + settled_words() : nullptr;
@@ -230,6 +232,7 @@ struct engine<V>::impl {
     // Parents/distances of "no search yet": everything unreached.
     GPU500_CUDA_CHECK(cudaMemsetAsync(w.parents, 0xFF, un * sizeof(std::int64_t), stream));
     GPU500_CUDA_CHECK(cudaMemsetAsync(w.dp, 0xFF, un * sizeof(unsigned long long), stream));
+    if (w.d32) GPU500_CUDA_CHECK(cudaMemsetAsync(w.d32, 0xFF, un * sizeof(std::uint32_t), stream));
     GPU500_CUDA_CHECK(cudaStreamSynchronize(stream));
   }
 
@@ -259,30 +262,22 @@ struct engine<V>::impl {
       sorted_cols = device_bytes(static_cast<std::size_t>(arcs) * sizeof(V), "weight-sorted columns");
       sorted_w = device_bytes(static_cast<std::size_t>(arcs) * sizeof(float), "weight-sorted weights");
       GPU500_CUDA_CHECK(cudaStreamSynchronize(stream));
-      const std::vector<index_t> rows = graph::cuda::row_batches(view.offsets, g.n, arcs, opt.sort_batch);
-      std::vector<index_t> at(rows.size());  // offsets[rows[k]]
-      for (std::size_t k = 0; k < rows.size(); ++k)
-        graph::cuda::copy_to_host(&at[k], view.offsets + rows[k], sizeof(index_t));
-      index_t max_rows = 0, max_items = 0;
-      for (std::size_t k = 0; k + 1 < rows.size(); ++k) {
-        max_rows = std::max(max_rows, rows[k + 1] - rows[k]);
-        max_items = std::max(max_items, at[k + 1] - at[k]);
-      }
-      device_bytes rel(static_cast<std::size_t>(max_rows + 1) * sizeof(index_t), "sort batch offsets");
+      const graph::cuda::row_batch_plan plan = graph::cuda::plan_row_batches(view.offsets, g.n, arcs, opt.sort_batch);
+      device_bytes rel(static_cast<std::size_t>(plan.max_rows + 1) * sizeof(index_t), "sort batch offsets");
       std::size_t temp_bytes = 0;
       GPU500_CUDA_CHECK(cub::DeviceSegmentedSort::SortPairs(nullptr, temp_bytes, view.weights, sorted_w.as<float>(),
-                                                            view.columns, sorted_cols.as<V>(), max_items, max_rows,
-                                                            rel.as<index_t>(), rel.as<index_t>() + 1, stream));
+                                                            view.columns, sorted_cols.as<V>(), plan.max_items,
+                                                            plan.max_rows, rel.as<index_t>(), rel.as<index_t>() + 1,
+                                                            stream));
       device_bytes temp(std::max<std::size_t>(temp_bytes, 16), "sort scratch");  // never a size query
-      for (std::size_t k = 0; k + 1 < rows.size(); ++k) {
-        const index_t r0 = rows[k], r1 = rows[k + 1], o0 = at[k], items = at[k + 1] - at[k];
-        if (r1 <= r0 || items == 0) continue;
-        graph::cuda::relative_offsets(view.offsets, r0, r1 - r0, rel.as<index_t>(), stream);
-        std::size_t bytes = temp_bytes;
-        GPU500_CUDA_CHECK(cub::DeviceSegmentedSort::SortPairs(
-            temp.as<void>(), bytes, view.weights + o0, sorted_w.as<float>() + o0, view.columns + o0,
-            sorted_cols.as<V>() + o0, items, r1 - r0, rel.as<index_t>(), rel.as<index_t>() + 1, stream));
-      }
+      graph::cuda::for_each_row_batch(
+          plan, view.offsets, rel.as<index_t>(), stream,
+          [&](index_t, index_t rows, index_t o0, index_t items, const index_t* r) {
+            std::size_t bytes = temp_bytes;
+            GPU500_CUDA_CHECK(cub::DeviceSegmentedSort::SortPairs(
+                temp.as<void>(), bytes, view.weights + o0, sorted_w.as<float>() + o0, view.columns + o0,
+                sorted_cols.as<V>() + o0, items, rows, r, r + 1, stream));
+          });
       GPU500_CUDA_CHECK(cudaStreamSynchronize(stream));
       g.cols = sorted_cols.as<V>();
       g.weights = sorted_w.as<float>();
@@ -329,6 +324,7 @@ struct engine<V>::impl {
   void prepare() {
     const auto un = static_cast<std::size_t>(g.n);
     GPU500_CUDA_CHECK(cudaMemsetAsync(w.dp, 0xFF, un * sizeof(unsigned long long), stream));
+    if (w.d32) GPU500_CUDA_CHECK(cudaMemsetAsync(w.d32, 0xFF, un * sizeof(std::uint32_t), stream));
     if (w.stamp) GPU500_CUDA_CHECK(cudaMemsetAsync(w.stamp, 0, un * sizeof(std::uint32_t), stream));
     if (w.qbits[0]) GPU500_CUDA_CHECK(cudaMemsetAsync(w.qbits[0], 0, 2 * settled_words() * sizeof(std::uint32_t), stream));
     if (w.settled) GPU500_CUDA_CHECK(cudaMemsetAsync(w.settled, 0, settled_words() * sizeof(std::uint32_t), stream));
@@ -476,7 +472,7 @@ std::string engine<V>::description() const {
   char buf[384];
   std::snprintf(buf, sizeof buf,
                 "cuda sssp: %s, delta %s%g, %s loop%s%s, %s rows%s%s, %s cut, %d arcs/lane, %d vertices/lane, chunk %d%s, "
-                "queue %s%s%s, %d-bit column ids",
+                "queue %s%s%s%s, %d-bit column ids",
                 algorithm_name(m.opt.algo),
                 m.adaptive ? "adaptive from " : "", static_cast<double>(m.delta0), loop_name(m.opt.loop),
                 m.opt.loop == loop_kind::persistent ? (" (" + std::to_string(m.coop_blocks) + " blocks)").c_str() : "",
@@ -485,6 +481,7 @@ std::string engine<V>::description() const {
                 m.opt.vertices_per_lane, m.opt.chunk,
                 m.w.lean ? ", lean scan/heavy" : "", m.w.qbits[0] ? "bitmaps" : "stamps",
                 m.g.rows ? ", row records" : "", m.pull_min_chunks > 0 ? ", pull for hub buckets" : "",
+                m.w.d32 ? ", 4-byte distance copy" : "",
                 static_cast<int>(sizeof(V) * 8));
   return buf;
 }

@@ -87,16 +87,21 @@ TEST_F(Graph500Cuda, GeneratorMatchesReferenceVectors) {
 }
 
 TEST_F(Graph500Cuda, Kernel1MatchesHost) {
-  for (bool relabel : {false, true})
+  // (relabel, sort batch): the default batch sorts these graphs in one piece; 997 arcs cuts them
+  // into 33 and 527 batches of whole rows.
+  const std::pair<bool, index_t> builds[] = {{false, gc::build_options{}.sort_batch},
+                                             {true, gc::build_options{}.sort_batch},
+                                             {true, 997}};
+  for (const auto& [relabel, batch] : builds)
     for (int s : {10, 14}) {
       graph::kronecker_params p;
       p.scale = s;
       const graph::edge_list host_el = graph::generate_kronecker(p);
       const auto host = graph::build_csr<std::int64_t>(host_el);
-      auto dev = gc::build_device_csr<std::uint32_t>(gc::generate_kronecker_device<std::uint32_t>(p), {relabel});
+      auto dev = gc::build_device_csr<std::uint32_t>(gc::generate_kronecker_device<std::uint32_t>(p), {relabel, batch});
       EXPECT_EQ(dev.num_arcs(), host.num_arcs());
       const auto down = dev.download_original_ids();
-      EXPECT_TRUE(rows(down) == rows(host)) << "SCALE " << s << " relabel " << relabel;
+      EXPECT_TRUE(rows(down) == rows(host)) << "SCALE " << s << " relabel " << relabel << " batch " << batch;
       const auto has = dev.has_edges_host();
       for (std::int64_t v = 0; v < host.num_vertices; ++v) ASSERT_EQ(has[v] != 0, host.degree(v) > 0) << v;
       if (relabel) {
@@ -114,6 +119,62 @@ TEST_F(Graph500Cuda, Kernel1MatchesHost) {
         EXPECT_EQ(off[1] - off[0], dev.max_degree());
       }
     }
+}
+
+// The batches of whole rows that kernel 1 and the SSSP engine sort in: every arc in exactly one
+// batch, in order; each later batch's first row is the last one starting at or before k * batch; no batch
+// holds more than batch + the longest row; the relative offsets handed to each batch are right.
+TEST_F(Graph500Cuda, RowBatchPlanCoversEveryArcOnce) {
+  graph::kronecker_params p;
+  p.scale = 10;
+  auto dev = gc::build_device_csr<std::uint32_t>(gc::generate_kronecker_device<std::uint32_t>(p), {true});
+  const auto view = dev.view();
+  const index_t n = view.num_vertices, arcs = dev.num_arcs();
+  const auto off = gc::to_host(view.offsets, static_cast<std::size_t>(n) + 1);
+  ASSERT_EQ(off[n], arcs);
+  for (const index_t batch : {index_t{3}, index_t{100}, index_t{4096}, dev.max_degree(), arcs, 4 * arcs}) {
+    const gc::row_batch_plan plan = gc::plan_row_batches(view.offsets, n, arcs, batch);
+    ASSERT_EQ(plan.size(), static_cast<std::size_t>((arcs + batch - 1) / batch)) << batch;
+    ASSERT_EQ(plan.rows.front(), 0);
+    ASSERT_EQ(plan.rows.back(), n);
+    ASSERT_EQ(plan.starts.back(), arcs);
+    index_t max_rows = 0, max_items = 0;
+    for (std::size_t k = 0; k < plan.size(); ++k) {
+      const index_t r = plan.rows[k];
+      ASSERT_LE(r, plan.rows[k + 1]) << batch << " " << k;
+      ASSERT_EQ(plan.starts[k], off[r]) << batch << " " << k;
+      ASSERT_LE(off[r], static_cast<index_t>(k) * batch) << batch << " " << k;
+      if (k > 0 && r < n) {
+        ASSERT_GT(off[r + 1], static_cast<index_t>(k) * batch) << batch << " " << k;
+      }
+      ASSERT_LE(plan.starts[k + 1] - plan.starts[k], batch + dev.max_degree()) << batch << " " << k;
+      max_rows = std::max(max_rows, plan.rows[k + 1] - r);
+      max_items = std::max(max_items, plan.starts[k + 1] - plan.starts[k]);
+    }
+    EXPECT_EQ(plan.max_rows, max_rows);
+    EXPECT_EQ(plan.max_items, max_items);
+    gc::device_buffer<index_t> rel(static_cast<std::size_t>(plan.max_rows) + 1);
+    index_t next_arc = 0, next_row = 0;
+    gc::for_each_row_batch(plan, view.offsets, rel.data(), nullptr,
+                           [&](index_t r0, index_t nrows, index_t o0, index_t items, const index_t* r) {
+                             ASSERT_GE(r0, next_row);
+                             ASSERT_EQ(o0, next_arc);
+                             ASSERT_GT(items, 0);
+                             ASSERT_EQ(off[r0 + nrows] - o0, items);
+                             const auto h = gc::to_host(r, static_cast<std::size_t>(nrows) + 1);
+                             for (index_t i = 0; i <= nrows; ++i) ASSERT_EQ(h[i], off[r0 + i] - o0) << i;
+                             next_arc = o0 + items;
+                             next_row = r0 + nrows;
+                           });
+    EXPECT_EQ(next_arc, arcs) << batch;
+  }
+  EXPECT_THROW(gc::plan_row_batches(view.offsets, n, arcs, 0), error);  // a broken precondition
+  const gc::row_batch_plan none = gc::plan_row_batches(view.offsets, n, 0, 64);
+  EXPECT_EQ(none.size(), 1u);
+  EXPECT_EQ(none.max_items, 0);
+  int calls = 0;
+  gc::for_each_row_batch(none, view.offsets, nullptr, nullptr, [&](auto...) { ++calls; });
+  EXPECT_EQ(calls, 0);
 }
 
 TEST_F(Graph500Cuda, Kernel1FromHostEdgeListKeepsDuplicatesDropsSelfLoops) {
