@@ -67,7 +67,6 @@ variant parse_variant(const std::string& spec) {
     else if (t == "trace") v.opt.trace = true;
     else if (t == "qbits") v.opt.queue_bitmaps = true;
     else if (t == "norows") v.opt.no_row_records = true;
-    else if (t == "shadow") v.opt.shadow_distances = true;
     else if (t.rfind("pull=", 0) == 0) v.opt.pull_above = cli::parse_double(t.substr(5), "pull");
     else if (t == "first") {  // the engine as first measured (docs/sssp-gpu.md, H200 runs)
       v.opt.cut = sc::cut_search::binary;
@@ -245,7 +244,7 @@ int main(int argc, char** argv) try {
   cli::parser p("bench_sssp_gpu", "Graph500 SSSP (kernel 3) on one GPU: harmonic-mean GTEPS per variant");
   p.option("--scales", scales, "SCALEs to run (comma-separated)");
   p.option("--roots", nroots, "search keys per SCALE (Graph500: 64)");
-  p.option("--variants", variants_s, "engine variants, comma-separated: adaptive|first|host|bf|profile|trace|qbits|norows|shadow|unsorted|nofilter|binary|gallop|nolean|ilp=K|vpl=B|chunk=N|pull=F|delta=X|blocks=N|grow=N joined by +");
+  p.option("--variants", variants_s, "engine variants, comma-separated: adaptive|first|host|bf|profile|trace|qbits|norows|unsorted|nofilter|binary|gallop|nolean|ilp=K|vpl=B|chunk=N|pull=F|delta=X|blocks=N|grow=N joined by +");
   p.option("--cpu-roots", cpu_roots, "also time the CPU engine on this many keys (0: no)");
   p.flag("--relabel", relabel_too, "also run the first variant on the degree-relabelled graph (the pipeline's layout)");
   p.flag("--no-validate", no_validate, "skip host validation");

@@ -89,12 +89,6 @@ struct options {
   /// exchanged on every light improvement (the default). Measured on an H100: no gain (within
   /// +-1%), so not the default.
   bool queue_bitmaps = false;
-  /// A 4-byte copy of every vertex's distance (float bits) beside the packed words: the light and
-  /// heavy filters, the scans and the lists' d(u) read it instead of the 8-byte word, so the
-  /// array the random reads hit is half as large (67 MB at SCALE 24 against a 50 MB L2); a
-  /// candidate that passes reads the word for its compare-and-swap, and every improvement lowers
-  /// the copy with an atomicMin. Off by default (the A/B).
-  bool shadow_distances = false;
   /// true: no per-vertex row records (by default, with sorted rows, a 16-byte {start, length, first
   /// weight} record per vertex replaces the reads of offsets and of the row's first weight).
   bool no_row_records = false;
@@ -124,8 +118,7 @@ struct phase_record {
 /// Flags: --sssp-gpu delta|bellman-ford, --sssp-gpu-delta X, --sssp-gpu-grow N,
 /// --sssp-gpu-loop persistent|host, --sssp-gpu-blocks N, --sssp-gpu-profile, --sssp-gpu-unsorted, --sssp-gpu-no-filter,
 /// --sssp-gpu-cut gallop|binary, --sssp-gpu-ilp 1|2|4, --sssp-gpu-vpl 1|2|4, --sssp-gpu-chunk N, --sssp-gpu-no-lean,
-/// --sssp-gpu-queue-bitmaps, --sssp-gpu-no-rows, --sssp-gpu-pull F, --sssp-gpu-shadow, --sssp-gpu-trace (the last only for
-/// the benchmark's reports).
+/// --sssp-gpu-queue-bitmaps, --sssp-gpu-no-rows, --sssp-gpu-pull F, --sssp-gpu-trace (the last only for the benchmark's reports).
 void add_options(cli::parser& p, options& o);
 const char* algorithm_name(algorithm a);
 const char* loop_name(loop_kind l);

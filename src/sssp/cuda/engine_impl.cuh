@@ -87,7 +87,7 @@ struct engine<V>::impl {
   device_bytes trace_buf;
   static constexpr long long trace_records = 1 << 16;
   device_bytes qbits, row_recs;
-  device_bytes dp, d32, stamp, settled, nodeg, lists, chunks, ctrl, cnt, parents, dist, scratch, sorted_cols, sorted_w;
+  device_bytes dp, stamp, settled, nodeg, lists, chunks, ctrl, cnt, parents, dist, scratch, sorted_cols, sorted_w;
   std::string sort_note;
   work_ref w{};
   control last{};
@@ -163,7 +163,6 @@ struct engine<V>::impl {
 
     const auto un = static_cast<std::size_t>(n);
     dp = device_bytes(un * sizeof(unsigned long long), "distances");
-    if (opt.shadow_distances) d32 = device_bytes(un * sizeof(std::uint32_t), "distance copy");
     if (!opt.no_settled_filter) settled = device_bytes(settled_words() * sizeof(std::uint32_t), "settled bitmap");
     if (!opt.queue_bitmaps || opt.no_settled_filter) stamp = device_bytes(un * sizeof(std::uint32_t), "queue stamps");
     else qbits = device_bytes(2 * settled_words() * sizeof(std::uint32_t), "queue bitmaps");
@@ -180,7 +179,6 @@ struct engine<V>::impl {
     parents = device_bytes(un * sizeof(std::int64_t), "parents");
     dist = device_bytes(un * sizeof(float), "distances");
     w.dp = dp.as<unsigned long long>();
-    w.d32 = d32.as<std::uint32_t>();
     w.stamp = stamp.as<std::uint32_t>();
     w.qbits[0] = qbits.as<std::uint32_t>();
     w.qbits[1] = w.qbits[0] != nullptr ? w.qbits[0] + settled_words() : nullptr;
@@ -232,7 +230,6 @@ struct engine<V>::impl {
     // Parents/distances of "no search yet": everything unreached.
     GPU500_CUDA_CHECK(cudaMemsetAsync(w.parents, 0xFF, un * sizeof(std::int64_t), stream));
     GPU500_CUDA_CHECK(cudaMemsetAsync(w.dp, 0xFF, un * sizeof(unsigned long long), stream));
-    if (w.d32) GPU500_CUDA_CHECK(cudaMemsetAsync(w.d32, 0xFF, un * sizeof(std::uint32_t), stream));
     GPU500_CUDA_CHECK(cudaStreamSynchronize(stream));
   }
 
@@ -324,7 +321,6 @@ struct engine<V>::impl {
   void prepare() {
     const auto un = static_cast<std::size_t>(g.n);
     GPU500_CUDA_CHECK(cudaMemsetAsync(w.dp, 0xFF, un * sizeof(unsigned long long), stream));
-    if (w.d32) GPU500_CUDA_CHECK(cudaMemsetAsync(w.d32, 0xFF, un * sizeof(std::uint32_t), stream));
     if (w.stamp) GPU500_CUDA_CHECK(cudaMemsetAsync(w.stamp, 0, un * sizeof(std::uint32_t), stream));
     if (w.qbits[0]) GPU500_CUDA_CHECK(cudaMemsetAsync(w.qbits[0], 0, 2 * settled_words() * sizeof(std::uint32_t), stream));
     if (w.settled) GPU500_CUDA_CHECK(cudaMemsetAsync(w.settled, 0, settled_words() * sizeof(std::uint32_t), stream));
@@ -472,7 +468,7 @@ std::string engine<V>::description() const {
   char buf[384];
   std::snprintf(buf, sizeof buf,
                 "cuda sssp: %s, delta %s%g, %s loop%s%s, %s rows%s%s, %s cut, %d arcs/lane, %d vertices/lane, chunk %d%s, "
-                "queue %s%s%s%s, %d-bit column ids",
+                "queue %s%s%s, %d-bit column ids",
                 algorithm_name(m.opt.algo),
                 m.adaptive ? "adaptive from " : "", static_cast<double>(m.delta0), loop_name(m.opt.loop),
                 m.opt.loop == loop_kind::persistent ? (" (" + std::to_string(m.coop_blocks) + " blocks)").c_str() : "",
@@ -481,7 +477,6 @@ std::string engine<V>::description() const {
                 m.opt.vertices_per_lane, m.opt.chunk,
                 m.w.lean ? ", lean scan/heavy" : "", m.w.qbits[0] ? "bitmaps" : "stamps",
                 m.g.rows ? ", row records" : "", m.pull_min_chunks > 0 ? ", pull for hub buckets" : "",
-                m.w.d32 ? ", 4-byte distance copy" : "",
                 static_cast<int>(sizeof(V) * 8));
   return buf;
 }

@@ -90,8 +90,6 @@ void add_options(cli::parser& p, options& o) {
       "GPU SSSP: arcs per chunk of a long row (default 256)", "N");
   p.flag("--sssp-gpu-no-lean", o.no_lean, "GPU SSSP: full-vertex scans and weight-first heavy arcs (the first version)");
   p.flag("--sssp-gpu-queue-bitmaps", o.queue_bitmaps, "GPU SSSP: queue bitmaps instead of per-vertex queue stamps");
-  p.flag("--sssp-gpu-shadow", o.shadow_distances,
-         "GPU SSSP: a 4-byte distance array beside the packed words for filters, scans and d(u)");
   p.flag("--sssp-gpu-no-rows", o.no_row_records, "GPU SSSP: no 16-byte row records (offsets and first weight read apart)");
   p.option(
       "--sssp-gpu-pull",

@@ -49,11 +49,6 @@ struct chunk_desc {
 
 struct work_ref {
   unsigned long long* dp;  ///< packed words, n
-  /// options::shadow_distances (null: off): the float bits of every word's distance, n. Lowered by
-  /// an atomicMin after every improvement of the word (a plain store in the pull, whose lane is
-  /// v's only writer), so it is never below the word's distance and equals it at every grid
-  /// barrier: a filter on it is conservative, and a scan or a list's d(u) read from it is exact.
-  std::uint32_t* d32;
   std::uint32_t* stamp;    ///< queue epochs, n (null in queue-bitmap mode)
   /// Queue-bitmap mode (null: stamps): one bitmap per queue Q0/Q1, bit v set <=> v is in that
   /// queue. A push is an atomicOr whose old bit says whether v was there; the light phase that
@@ -140,10 +135,6 @@ struct staged_list {
 __device__ __forceinline__ unsigned lane_id() { return threadIdx.x & 31u; }
 
 __device__ __forceinline__ float dist_of(unsigned long long word) { return __uint_as_float(static_cast<unsigned>(word >> 32)); }
-/// Distance bits of v as of the last grid barrier at least: the shadow copy where there is one.
-__device__ __forceinline__ unsigned dist_bits(const work_ref& w, std::uint32_t v) {
-  return w.d32 != nullptr ? __ldcg(w.d32 + v) : static_cast<unsigned>(__ldcg(w.dp + v) >> 32);
-}
 
 __device__ __forceinline__ void stage_flush(staged_list& l) {
   __syncwarp();
@@ -240,13 +231,6 @@ __device__ __forceinline__ void visit_arcs(const graph_ref<V>& g, const work_ref
   }
   unsigned long long cur[K], old[K];
   bool tried[K], improved[K];
-  if (w.d32 != nullptr) {  // the 4-byte copy filters first; a candidate that passes reads the word
-    unsigned sd[K];
-#pragma unroll
-    for (int k = 0; k < K; ++k) sd[k] = take[k] ? __ldcg(w.d32 + v[k]) : 0u;
-#pragma unroll
-    for (int k = 0; k < K; ++k) take[k] = take[k] && nb[k] < sd[k];
-  }
 #pragma unroll
   for (int k = 0; k < K; ++k) cur[k] = take[k] ? __ldcg(w.dp + v[k]) : 0ull;
 #pragma unroll
@@ -257,11 +241,6 @@ __device__ __forceinline__ void visit_arcs(const graph_ref<V>& g, const work_ref
 #pragma unroll
   for (int k = 0; k < K; ++k)
     improved[k] = tried[k] && (old[k] == cur[k] || relax_retry(w.dp, v[k], nb[k], u[k], old[k]));
-  if (w.d32 != nullptr) {
-#pragma unroll
-    for (int k = 0; k < K; ++k)
-      if (improved[k]) atomicMin(w.d32 + v[k], nb[k]);  // nothing waits for it (a reduction)
-  }
   if constexpr (Light) {
     if (w.qbits[0] != nullptr) {  // queue-bitmap mode: two L2-resident bit exchanges, issued together
       std::uint32_t* out_bits = w.qbits[s.out_list == list_q0 ? 0 : 1];
@@ -329,7 +308,7 @@ __device__ __forceinline__ void scan_phase(index_t n, const work_ref& w, const c
 #pragma unroll
     for (int j = 0; j < MaxB; ++j) {
       const index_t v = base0 + 32 * j + lane;
-      b[j] = v < n && ((skip[j] >> lane) & 1u) == 0 ? dist_bits(w, static_cast<std::uint32_t>(v)) : inf_bits;
+      b[j] = v < n && ((skip[j] >> lane) & 1u) == 0 ? static_cast<unsigned>(__ldcg(w.dp + v) >> 32) : inf_bits;
     }
 #pragma unroll
     for (int j = 0; j < MaxB; ++j) {
@@ -400,7 +379,7 @@ __device__ void list_phase(const graph_ref<V>& g, const work_ref& w, const contr
         len[j] = 0;
         w0[j] = 0.0f;
         if (have[j]) {
-          du[j] = __uint_as_float(dist_bits(w, u[j]));
+          du[j] = dist_of(__ldcg(w.dp + u[j]));
           if (g.rows != nullptr) {
             const row_rec rr = g.rows[u[j]];
             begin[j] = rr.begin;
@@ -503,7 +482,7 @@ __device__ void chunk_phase(const graph_ref<V>& g, const work_ref& w, const cont
     const chunk_desc* d = w.chunks + k;
     const index_t begin = __ldcg(&d->begin), end = __ldcg(&d->end);
     const std::uint32_t u = __ldcg(&d->u);
-    const float du = __uint_as_float(dist_bits(w, u));
+    const float du = dist_of(__ldcg(w.dp + u));
     for (index_t a0 = begin; a0 < end; a0 += 32 * K) {
       lane_arcs<K> x;
 #pragma unroll
@@ -568,7 +547,7 @@ __device__ void pull_phase(const graph_ref<V>& g, const work_ref& w, const contr
       }
       const auto u = static_cast<std::uint32_t>(g.cols[a]);
       if (!settled(u)) continue;
-      const unsigned nb = __float_as_uint(__uint_as_float(dist_bits(w, u)) + wt);
+      const unsigned nb = __float_as_uint(dist_of(__ldcg(w.dp + u)) + wt);
       if (nb < static_cast<unsigned>(best >> 32)) best = (static_cast<unsigned long long>(nb) << 32) | u;
     }
     if (open && a >= end) open = false;
@@ -586,7 +565,7 @@ __device__ void pull_phase(const graph_ref<V>& g, const work_ref& w, const contr
           else {
             const auto u = static_cast<std::uint32_t>(g.cols[x]);
             if (settled(u))
-              cand = (static_cast<unsigned long long>(__float_as_uint(__uint_as_float(dist_bits(w, u)) + wt)) << 32) | u;
+              cand = (static_cast<unsigned long long>(__float_as_uint(dist_of(__ldcg(w.dp + u)) + wt)) << 32) | u;
           }
         }
         for (int off = 16; off > 0; off >>= 1) {
@@ -598,10 +577,7 @@ __device__ void pull_phase(const graph_ref<V>& g, const work_ref& w, const contr
       }
       if (static_cast<int>(lane) == src) best = pbest;
     }
-    if (static_cast<unsigned>(best >> 32) < static_cast<unsigned>(best0 >> 32)) {
-      w.dp[v] = best;
-      if (w.d32 != nullptr) w.d32[v] = static_cast<unsigned>(best >> 32);
-    }
+    if (static_cast<unsigned>(best >> 32) < static_cast<unsigned>(best0 >> 32)) w.dp[v] = best;
   }
 }
 
@@ -709,7 +685,6 @@ static __global__ void finalize_kernel(index_t n, work_ref w) {
 static __global__ void init_search_kernel(work_ref w, control initial) {
   if (threadIdx.x == 0) {
     w.dp[w.root] = static_cast<unsigned long long>(static_cast<std::uint32_t>(w.root));  // distance 0, parent root
-    if (w.d32 != nullptr) w.d32[w.root] = 0u;
     *w.ctrl = initial;
   }
   if (threadIdx.x < 3) reset(w.cnt[threadIdx.x]);

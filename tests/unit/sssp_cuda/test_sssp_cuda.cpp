@@ -142,23 +142,6 @@ std::vector<sc::options> variants() {
   o.delta = 100.0f;
   o.queue_bitmaps = true;
   v.push_back(o);
-  o = {};
-  o.shadow_distances = true;  // the 4-byte distance copy: filters, scans and d(u) read it
-  v.push_back(o);
-  o.pull_above = 1e-9;  // the pull writes it too
-  o.loop = sc::loop_kind::host;
-  v.push_back(o);
-  o = {};
-  o.shadow_distances = true;  // without the settled filter, on the caller's rows
-  o.no_settled_filter = true;
-  o.unsorted_rows = true;
-  v.push_back(o);
-  o = {};
-  o.shadow_distances = true;  // with queue bitmaps, one lane's arc at a time, tiny buckets
-  o.queue_bitmaps = true;
-  o.arcs_per_lane = 1;
-  o.delta = 0.001f;
-  v.push_back(o);
   return v;
 }
 
@@ -166,7 +149,7 @@ std::string label(const sc::options& o) {
   return std::string(sc::algorithm_name(o.algo)) + "/" + sc::loop_name(o.loop) + "/delta=" + std::to_string(o.delta) +
          "/blocks=" + std::to_string(o.blocks_per_sm) + (o.unsorted_rows ? "/unsorted" : "/sorted") +
          (o.no_settled_filter ? "/nofilter" : "/filter") + "/" + sc::cut_name(o.cut) + "/ilp=" +
-         std::to_string(o.arcs_per_lane) + "/vpl=" + std::to_string(o.vertices_per_lane) + "/chunk=" + std::to_string(o.chunk) + (o.no_lean ? "/nolean" : "/lean") + (o.queue_bitmaps ? "/qbits" : "/stamps") + (o.no_row_records ? "/norows" : "/rows") + "/pull=" + std::to_string(o.pull_above) + (o.shadow_distances ? "/shadow" : "");
+         std::to_string(o.arcs_per_lane) + "/vpl=" + std::to_string(o.vertices_per_lane) + "/chunk=" + std::to_string(o.chunk) + (o.no_lean ? "/nolean" : "/lean") + (o.queue_bitmaps ? "/qbits" : "/stamps") + (o.no_row_records ? "/norows" : "/rows") + "/pull=" + std::to_string(o.pull_above);
 }
 
 template <class V>
@@ -462,12 +445,10 @@ TEST(SsspCudaOptions, Flags) {
   EXPECT_EQ(o.chunk, 256);
   EXPECT_FALSE(o.no_row_records);
   EXPECT_EQ(o.pull_above, 0.02);
-  EXPECT_FALSE(o.shadow_distances);
-  p3.parse({"--sssp-gpu-shadow", "--sssp-gpu-unsorted", "--sssp-gpu-profile", "--sssp-gpu-no-filter", "--sssp-gpu-cut", "binary",
+  p3.parse({"--sssp-gpu-unsorted", "--sssp-gpu-profile", "--sssp-gpu-no-filter", "--sssp-gpu-cut", "binary",
             "--sssp-gpu-ilp", "2", "--sssp-gpu-chunk", "300", "--sssp-gpu-no-lean", "--sssp-gpu-vpl", "1",
             "--sssp-gpu-queue-bitmaps", "--sssp-gpu-trace", "--sssp-gpu-no-rows", "--sssp-gpu-pull", "0.05"});
   EXPECT_EQ(o.pull_above, 0.05);
-  EXPECT_TRUE(o.shadow_distances);
   EXPECT_TRUE(o.no_row_records);
   EXPECT_TRUE(o.queue_bitmaps);
   EXPECT_TRUE(o.trace);
