@@ -42,7 +42,7 @@ GPU500_COMMAND(hash, "GLHT hopscotch hash table benchmarks: hash static|mixed") 
   if (!args.empty() && args[0][0] != '-') mode = args[0];
   const gpu500::app::args_t rest(args.begin() + (mode.empty() ? 0 : 1), args.end());
   std::string backend_s = "auto", tables, json_path, lfs, mixes;
-  std::int64_t keys = -1, ops = 100000, seed = 2019;
+  std::int64_t keys = -1, ops = 100000, seed = 2019, check_limit = hash::mixed_config{}.check_limit;
   int runs = -1;
   bool no_cpu = false;
   std::vector<std::int64_t> ranges{100, 1000, 10000, 100000}, scale{24, 25, 26};
@@ -65,6 +65,9 @@ GPU500_COMMAND(hash, "GLHT hopscotch hash table benchmarks: hash static|mixed") 
       .option("--mixes", mixes, "mixed: insert/erase/find percentages, e.g. 20/20/60,40/40/20")
       .option("--scale", scale, "mixed, cuda: log2 of operations for the scale runs (default 24,25,26; 0 = none)")
       .option("--runs", runs, "runs per figure, the median is reported (default static 3, mixed 5)")
+      .option("--check-limit", check_limit,
+              "mixed: model-check the first run of every batch of at most this many operations (default 4000000; "
+              "the scale runs are 2^24 and up)")
       .option("--seed", seed, "input seed")
       .option("--json", json_path, "write every figure to this file");
   p.parse(rest);
@@ -112,6 +115,8 @@ GPU500_COMMAND(hash, "GLHT hopscotch hash table benchmarks: hash static|mixed") 
     c.tables = split_names(tables);
     if (runs > 0) c.runs = runs;
     c.seed = static_cast<std::uint64_t>(seed);
+    if (check_limit < 0) throw usage_error("hash mixed: --check-limit must be >= 0");
+    c.check_limit = check_limit;
     j = hash::run_mixed_bench(c, stdout, &valid);
   } else {
     throw usage_error("hash: the first argument must be static or mixed, got '" + mode + "'");
