@@ -191,11 +191,13 @@ graph::csr<vid> relabel(const graph::csr<vid>& g, std::vector<index_t>& old2new)
   return r;
 }
 
-/// The phase trace of the last search, summed per phase kind and input-size class.
-void print_trace(const std::vector<sc::phase_record>& t) {
+/// The phase trace of the last search, summed per phase kind and input-size class, with the
+/// inputs each kind took in all (vertices, list entries or chunks) against the graph's n: for the
+/// light and heavy lists, how often a vertex was queued on average.
+void print_trace(const std::vector<sc::phase_record>& t, index_t n) {
   static const char* names[6] = {"scan", "light", "light-chunks", "heavy", "heavy-chunks", "pull"};
   // size classes: < 1024, < 32768, >= 32768 inputs (vertices, entries or chunks)
-  double ms[6][3] = {}, total = 0;
+  double ms[6][3] = {}, total = 0, inputs[6] = {};
   int count[6][3] = {};
   for (const auto& r : t) {
     if (r.phase < 0 || r.phase > 5) continue;
@@ -203,12 +205,14 @@ void print_trace(const std::vector<sc::phase_record>& t) {
     ms[r.phase][c] += r.us / 1e3;
     ++count[r.phase][c];
     total += r.us / 1e3;
+    inputs[r.phase] += static_cast<double>(r.size);
   }
-  std::printf("       trace (last key, %.3f ms in %zu phases; per kind: phases/ms with input <1K | <32K | >=32K):\n", total,
-              t.size());
+  std::printf("       trace (last key, %.3f ms in %zu phases; per kind: phases/ms with input <1K | <32K | >=32K; "
+              "inputs in all, / n):\n",
+              total, t.size());
   for (int p = 0; p < 6; ++p)
-    std::printf("         %-13s %4d/%7.3f | %4d/%7.3f | %4d/%7.3f\n", names[p], count[p][0], ms[p][0], count[p][1], ms[p][1],
-                count[p][2], ms[p][2]);
+    std::printf("         %-13s %4d/%7.3f | %4d/%7.3f | %4d/%7.3f   %12.0f  %6.3f\n", names[p], count[p][0], ms[p][0],
+                count[p][1], ms[p][1], count[p][2], ms[p][2], inputs[p], inputs[p] / static_cast<double>(n));
 }
 
 double copy_bandwidth_gbs(std::size_t bytes) {
@@ -365,7 +369,7 @@ int main(int argc, char** argv) try {
                     tsum.max * 1e3, static_cast<double>(buckets) / nr, static_cast<double>(lights) / nr,
                     static_cast<double>(phases) / nr, stream_ms, validated - failed, validated,
                     failed ? " FAILED " : "", first_error.c_str());
-        if (var.opt.trace) print_trace(eng.last_trace());
+        if (var.opt.trace) print_trace(eng.last_trace(), g.num_vertices);
         if (var.opt.profile)
           std::printf(
               "       profile (mean ms per search): scan %.3f light %.3f light-chunks %.3f heavy %.3f heavy-chunks %.3f "
