@@ -197,7 +197,7 @@ graph::csr<vid> relabel(const graph::csr<vid>& g, std::vector<index_t>& old2new)
 void print_trace(const std::vector<sc::phase_record>& t, index_t n) {
   static const char* names[6] = {"scan", "light", "light-chunks", "heavy", "heavy-chunks", "pull"};
   // size classes: < 1024, < 32768, >= 32768 inputs (vertices, entries or chunks)
-  double ms[6][3] = {}, total = 0, inputs[6] = {};
+  double ms[6][3] = {}, total = 0, inputs[6] = {}, arcs[6] = {}, cand[6] = {}, impr[6] = {};
   int count[6][3] = {};
   for (const auto& r : t) {
     if (r.phase < 0 || r.phase > 5) continue;
@@ -206,13 +206,17 @@ void print_trace(const std::vector<sc::phase_record>& t, index_t n) {
     ++count[r.phase][c];
     total += r.us / 1e3;
     inputs[r.phase] += static_cast<double>(r.size);
+    arcs[r.phase] += static_cast<double>(r.arcs);
+    cand[r.phase] += static_cast<double>(r.candidates);
+    impr[r.phase] += static_cast<double>(r.improved);
   }
   std::printf("       trace (last key, %.3f ms in %zu phases; per kind: phases/ms with input <1K | <32K | >=32K; "
-              "inputs in all, / n):\n",
+              "inputs in all, / n; arcs visited, candidates, improvements in all):\n",
               total, t.size());
   for (int p = 0; p < 6; ++p)
-    std::printf("         %-13s %4d/%7.3f | %4d/%7.3f | %4d/%7.3f   %12.0f  %6.3f\n", names[p], count[p][0], ms[p][0],
-                count[p][1], ms[p][1], count[p][2], ms[p][2], inputs[p], inputs[p] / static_cast<double>(n));
+    std::printf("         %-13s %4d/%7.3f | %4d/%7.3f | %4d/%7.3f   %12.0f  %6.3f  %12.0f %12.0f %12.0f\n", names[p],
+                count[p][0], ms[p][0], count[p][1], ms[p][1], count[p][2], ms[p][2], inputs[p],
+                inputs[p] / static_cast<double>(n), arcs[p], cand[p], impr[p]);
 }
 
 double copy_bandwidth_gbs(std::size_t bytes) {

@@ -113,6 +113,9 @@ struct phase_record {
   int phase;          ///< 0 scan, 1 light, 2 light chunks, 3 heavy, 4 heavy chunks, 5 pull
   std::int64_t size;  ///< input: vertices scanned, list entries, or chunks
   double us;          ///< wall time from its start to the next phase's start (barrier included)
+  /// Light and heavy phases (0 in the others): arcs visited, those that passed the phase's
+  /// light/heavy and settled filters (their target's word was read), and those that lowered it.
+  std::int64_t arcs = 0, candidates = 0, improved = 0;
 };
 
 /// Flags: --sssp-gpu delta|bellman-ford, --sssp-gpu-delta X, --sssp-gpu-grow N,

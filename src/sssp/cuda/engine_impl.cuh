@@ -200,7 +200,8 @@ struct engine<V>::impl {
       pull_min_chunks = std::max<std::int64_t>(1, static_cast<std::int64_t>(chunks));
     }
     if (opt.trace) {
-      trace_buf = device_bytes(static_cast<std::size_t>(3 * trace_records) * sizeof(unsigned long long), "phase trace");
+      trace_buf = device_bytes(static_cast<std::size_t>(trace_words * trace_records) * sizeof(unsigned long long),
+                               "phase trace");
       w.trace = trace_buf.as<unsigned long long>();
       w.trace_cap = trace_records;
     }
@@ -324,6 +325,10 @@ struct engine<V>::impl {
     if (w.stamp) GPU500_CUDA_CHECK(cudaMemsetAsync(w.stamp, 0, un * sizeof(std::uint32_t), stream));
     if (w.qbits[0]) GPU500_CUDA_CHECK(cudaMemsetAsync(w.qbits[0], 0, 2 * settled_words() * sizeof(std::uint32_t), stream));
     if (w.settled) GPU500_CUDA_CHECK(cudaMemsetAsync(w.settled, 0, settled_words() * sizeof(std::uint32_t), stream));
+    if (w.trace) {  // the warps add their counts to the records
+      GPU500_CUDA_CHECK(cudaMemsetAsync(
+          w.trace, 0, static_cast<std::size_t>(trace_words * trace_records) * sizeof(unsigned long long), stream));
+    }
     GPU500_CUDA_CHECK(cudaStreamSynchronize(stream));
     prepared = true;
   }
@@ -442,11 +447,17 @@ std::vector<phase_record> engine<V>::last_trace() const {
   std::vector<phase_record> out;
   if (m.w.trace == nullptr || m.opt.loop != loop_kind::persistent || m.last.steps <= 0) return out;
   const long long recs = std::min<long long>(m.last.steps + 1, m.trace_records);
-  std::vector<unsigned long long> raw(static_cast<std::size_t>(3 * recs));
+  std::vector<unsigned long long> raw(static_cast<std::size_t>(trace_words * recs));
   GPU500_CUDA_CHECK(cudaMemcpy(raw.data(), m.w.trace, raw.size() * sizeof(unsigned long long), cudaMemcpyDeviceToHost));
-  for (long long k = 0; k + 1 < recs; ++k)
-    out.push_back({static_cast<int>(raw[3 * k + 1]), static_cast<std::int64_t>(raw[3 * k + 2]),
-                   static_cast<double>(raw[3 * (k + 1)] - raw[3 * k]) / 1e3});
+  for (long long k = 0; k + 1 < recs; ++k) {
+    const unsigned long long* r = raw.data() + trace_words * k;
+    phase_record p{static_cast<int>(r[1]), static_cast<std::int64_t>(r[2]),
+                   static_cast<double>(r[trace_words] - r[0]) / 1e3};
+    p.arcs = static_cast<std::int64_t>(r[3]);
+    p.candidates = static_cast<std::int64_t>(r[4]);
+    p.improved = static_cast<std::int64_t>(r[5]);
+    out.push_back(p);
+  }
   return out;
 }
 template <class V>

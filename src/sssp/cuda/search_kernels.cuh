@@ -87,7 +87,9 @@ struct work_ref {
   /// 32 * vpl rows over the lanes at once.
   int vpl;
   /// Phase trace (persistent kernel; null: off): record k = {globaltimer at the start of step k,
-  /// phase, its input size}; the record after the last step holds the end time.
+  /// phase, its input size, arcs visited, candidates, improvements} (trace_words words; the last
+  /// three summed by the warps, zeroed before each search); the record after the last step holds
+  /// the end time.
   unsigned long long* trace;
   long long trace_cap;  ///< records that fit, the end record included
 };
@@ -98,10 +100,13 @@ __device__ __forceinline__ unsigned long long global_ns() {
   return t;
 }
 
+/// Words per trace record (work_ref::trace).
+inline constexpr int trace_words = 6;
+
 /// One trace record (block 0, thread 0 only).
 __device__ __forceinline__ void trace_step(const work_ref& w, long long step, const control& s, index_t n) {
   if (w.trace == nullptr || blockIdx.x != 0 || threadIdx.x != 0 || step >= w.trace_cap) return;
-  unsigned long long* r = w.trace + 3 * step;
+  unsigned long long* r = w.trace + trace_words * step;
   r[0] = global_ns();
   r[1] = static_cast<unsigned long long>(s.phase);
   r[2] = static_cast<unsigned long long>(s.phase == phase_scan || s.phase == phase_pull ? n
@@ -122,7 +127,20 @@ struct warp_scratch {
   float du[32 * max_groups];
   std::uint32_t qbuf[stage];
   std::uint32_t rbuf[stage];
+  unsigned long long arcs, candidates, improved;  ///< this phase's counts (trace only; lane 0 writes)
 };
+
+/// The warp's counts of this phase into its trace record, then zero them (lane 0; trace only).
+__device__ __forceinline__ void trace_counts(const work_ref& w, long long step, warp_scratch& sm) {
+  if (w.trace == nullptr || (threadIdx.x & 31u) != 0) return;
+  if (step < w.trace_cap && (sm.arcs | sm.candidates | sm.improved) != 0) {
+    unsigned long long* r = w.trace + trace_words * step;
+    atomicAdd(r + 3, sm.arcs);
+    atomicAdd(r + 4, sm.candidates);
+    atomicAdd(r + 5, sm.improved);
+  }
+  sm.arcs = sm.candidates = sm.improved = 0;
+}
 
 /// A warp's staged appends to one list (count is warp-uniform).
 struct staged_list {
@@ -196,7 +214,7 @@ struct lane_arcs {
 /// bandwidth). Updates only ever lower a distance strictly (see the file comment).
 template <bool Light, int K, class V>
 __device__ __forceinline__ void visit_arcs(const graph_ref<V>& g, const work_ref& w, const control& s, staged_list& q,
-                                           staged_list& r, const lane_arcs<K>& x) {
+                                           staged_list& r, const lane_arcs<K>& x, warp_scratch& sm) {
   const index_t* a = x.a;
   const bool* valid = x.valid;
   const std::uint32_t* u = x.u;
@@ -241,6 +259,20 @@ __device__ __forceinline__ void visit_arcs(const graph_ref<V>& g, const work_ref
 #pragma unroll
   for (int k = 0; k < K; ++k)
     improved[k] = tried[k] && (old[k] == cur[k] || relax_retry(w.dp, v[k], nb[k], u[k], old[k]));
+  if (w.trace != nullptr) {  // warp-uniform: the phase trace's counts
+    unsigned a = 0, c = 0, i = 0;
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+      a += __popc(__ballot_sync(full_mask, valid[k]));
+      c += __popc(__ballot_sync(full_mask, take[k]));
+      i += __popc(__ballot_sync(full_mask, improved[k]));
+    }
+    if (lane_id() == 0) {
+      sm.arcs += a;
+      sm.candidates += c;
+      sm.improved += i;
+    }
+  }
   if constexpr (Light) {
     if (w.qbits[0] != nullptr) {  // queue-bitmap mode: two L2-resident bit exchanges, issued together
       std::uint32_t* out_bits = w.qbits[s.out_list == list_q0 ? 0 : 1];
@@ -457,7 +489,7 @@ __device__ void list_phase(const graph_ref<V>& g, const work_ref& w, const contr
           x.u[k] = sm.u[lo];
           x.du[k] = sm.du[lo];
         }
-        visit_arcs<Light, K>(g, w, s, q, r, x);
+        visit_arcs<Light, K>(g, w, s, q, r, x, sm);
       }
       __syncwarp();
     }
@@ -492,7 +524,7 @@ __device__ void chunk_phase(const graph_ref<V>& g, const work_ref& w, const cont
         x.u[k] = u;
         x.du[k] = du;
       }
-      visit_arcs<Light, K>(g, w, s, q, r, x);
+      visit_arcs<Light, K>(g, w, s, q, r, x, sm);
     }
   }
   stage_flush(q);
@@ -643,10 +675,12 @@ static __global__ void __launch_bounds__(search_policy::block, MinBlocks) persis
   cooperative_groups::grid_group grid = cooperative_groups::this_grid();
   control s = *w.ctrl;
   long long step = 0;
+  if ((threadIdx.x & 31u) == 0) sm.arcs = sm.candidates = sm.improved = 0;
   for (; s.phase != phase_done; ++step) {
     trace_step(w, step, s, g.n);
     counters* c = w.cnt + step % 3;
     run_phase<K>(g, w, s, c, sm);
+    trace_counts(w, step, sm);
     // The block after next reuses this slot; everyone has read it (two barriers ago).
     if (blockIdx.x == 0 && threadIdx.x == 0) reset(w.cnt[(step + 1) % 3]);
     __threadfence();

@@ -345,13 +345,38 @@ TYPED_TEST(SsspCuda, PhaseTrace) {
   EXPECT_EQ(t.front().phase, 0);               // a search starts with a scan of all vertices
   EXPECT_EQ(t.front().size, g.num_vertices);
   int light = 0;
+  std::int64_t improved = 0, light_arcs = 0;
   for (const auto& r : t) {
     EXPECT_GE(r.phase, 0);
     EXPECT_LE(r.phase, 5);
     EXPECT_GE(r.us, 0.0);
     light += r.phase == 1;
+    // counts: improvements <= candidates <= arcs, and only list and chunk phases visit arcs
+    EXPECT_LE(r.improved, r.candidates);
+    EXPECT_LE(r.candidates, r.arcs);
+    if (r.phase == 0 || r.phase == 5) {
+      EXPECT_EQ(r.arcs, 0);
+    }
+    improved += r.improved;
+    light_arcs += r.phase == 1 || r.phase == 2 ? r.arcs : 0;
   }
   EXPECT_EQ(light, eng.last_stats().light_steps);  // every light iteration has one light phase
+  EXPECT_GT(light_arcs, 0);
+  // Without a pull pass (which writes words without pushing arcs), every reached vertex but the
+  // root was lowered at least once by a pushed arc.
+  std::vector<float> d(static_cast<std::size_t>(g.num_vertices));
+  eng.copy_distances(d);
+  const auto reached = static_cast<std::int64_t>(std::count_if(d.begin(), d.end(), [](float x) { return x >= 0; }));
+  const bool pulled = std::any_of(t.begin(), t.end(), [](const sc::phase_record& r) { return r.phase == 5; });
+  if (!pulled) {
+    EXPECT_GE(improved, reached - 1);
+  }
+  // A second search starts from zeroed counts (kept counts would about double the sum).
+  eng.run(roots[0]);
+  std::int64_t improved2 = 0;
+  for (const auto& r : eng.last_trace()) improved2 += r.improved;
+  EXPECT_GT(improved2, 0);
+  EXPECT_LT(improved2, improved + improved / 2);
   sc::engine<TypeParam> plain(dg.view());
   plain.run(roots[0]);
   EXPECT_TRUE(plain.last_trace().empty());
