@@ -31,6 +31,7 @@
 #include "gpu500/graph/csr.hpp"
 #include "gpu500/graph/kronecker.hpp"
 #include "gpu500/sssp/cuda.hpp"
+#include "gather.hpp"
 #include "oracle.hpp"  // tests/unit/sssp_cuda: the cycle check shared with the tests
 #if defined(GPU500_BENCH_HAVE_CPU_SSSP)
 #include "gpu500/sssp/sssp.hpp"
@@ -48,7 +49,7 @@ struct variant {
 };
 
 /// "adaptive", "host", "bf", "delta=X", "blocks=N", "grow=N", "binary", "gallop", "nolean", "ilp=K",
-/// "vpl=B", "chunk=N", "first" (the first version's settings), joined with '+'.
+/// "vpl=B", "chunk=N", "lrow=N", "grab=N", "inter[=N]", "pf=F", "dscale=F", "first" (the first version's settings), joined with '+'.
 variant parse_variant(const std::string& spec) {
   variant v{spec, {}};
   std::size_t at = 0;
@@ -76,9 +77,16 @@ variant parse_variant(const std::string& spec) {
       v.opt.no_lean = true;
       v.opt.no_row_records = true;
       v.opt.pull_above = 0;
+      v.opt.interleave = 0;
     } else if (t.rfind("ilp=", 0) == 0) v.opt.arcs_per_lane = static_cast<int>(cli::parse_int(t.substr(4), "ilp"));
     else if (t.rfind("vpl=", 0) == 0) v.opt.vertices_per_lane = static_cast<int>(cli::parse_int(t.substr(4), "vpl"));
     else if (t.rfind("chunk=", 0) == 0) v.opt.chunk = static_cast<int>(cli::parse_int(t.substr(6), "chunk"));
+    else if (t.rfind("lrow=", 0) == 0) v.opt.light_row = static_cast<int>(cli::parse_int(t.substr(5), "lrow"));
+    else if (t.rfind("grab=", 0) == 0) v.opt.grab = static_cast<int>(cli::parse_int(t.substr(5), "grab"));
+    else if (t == "inter") v.opt.interleave = 1;
+    else if (t.rfind("pf=", 0) == 0) v.opt.pull_first = cli::parse_double(t.substr(3), "pf");
+    else if (t.rfind("inter=", 0) == 0) v.opt.interleave = static_cast<int>(cli::parse_int(t.substr(6), "inter"));
+    else if (t.rfind("dscale=", 0) == 0) v.opt.delta_scale = static_cast<float>(cli::parse_double(t.substr(7), "dscale"));
     else if (t.rfind("delta=", 0) == 0) v.opt.delta = static_cast<float>(cli::parse_double(t.substr(6), "delta"));
     else if (t.rfind("blocks=", 0) == 0) v.opt.blocks_per_sm = static_cast<int>(cli::parse_int(t.substr(7), "blocks"));
     else if (t.rfind("grow=", 0) == 0) v.opt.grow_below = cli::parse_int(t.substr(5), "grow");
@@ -194,10 +202,10 @@ graph::csr<vid> relabel(const graph::csr<vid>& g, std::vector<index_t>& old2new)
 /// The phase trace of the last search, summed per phase kind and input-size class, with the
 /// inputs each kind took in all (vertices, list entries or chunks) against the graph's n: for the
 /// light and heavy lists, how often a vertex was queued on average.
-void print_trace(const std::vector<sc::phase_record>& t, index_t n) {
+void print_trace(const std::vector<sc::phase_record>& t, index_t n, double gather_gs, bool each) {
   static const char* names[6] = {"scan", "light", "light-chunks", "heavy", "heavy-chunks", "pull"};
   // size classes: < 1024, < 32768, >= 32768 inputs (vertices, entries or chunks)
-  double ms[6][3] = {}, total = 0, inputs[6] = {}, arcs[6] = {}, cand[6] = {}, impr[6] = {};
+  double ms[6][3] = {}, total = 0, inputs[6] = {}, arcs[6] = {}, cand[6] = {}, impr[6] = {}, crit[6] = {};
   int count[6][3] = {};
   for (const auto& r : t) {
     if (r.phase < 0 || r.phase > 5) continue;
@@ -209,14 +217,32 @@ void print_trace(const std::vector<sc::phase_record>& t, index_t n) {
     arcs[r.phase] += static_cast<double>(r.arcs);
     cand[r.phase] += static_cast<double>(r.candidates);
     impr[r.phase] += static_cast<double>(r.improved);
+    crit[r.phase] += static_cast<double>(r.max_step_arcs);
   }
   std::printf("       trace (last key, %.3f ms in %zu phases; per kind: phases/ms with input <1K | <32K | >=32K; "
-              "inputs in all, / n; arcs visited, candidates, improvements in all):\n",
+              "inputs in all, / n; arcs visited, candidates, improvements in all; the phases' busiest warp steps "
+              "in arcs, summed):\n",
               total, t.size());
   for (int p = 0; p < 6; ++p)
-    std::printf("         %-13s %4d/%7.3f | %4d/%7.3f | %4d/%7.3f   %12.0f  %6.3f  %12.0f %12.0f %12.0f\n", names[p],
-                count[p][0], ms[p][0], count[p][1], ms[p][1], count[p][2], ms[p][2], inputs[p],
-                inputs[p] / static_cast<double>(n), arcs[p], cand[p], impr[p]);
+    std::printf("         %-13s %4d/%7.3f | %4d/%7.3f | %4d/%7.3f   %12.0f  %6.3f  %12.0f %12.0f %12.0f %10.0f\n",
+                names[p], count[p][0], ms[p][0], count[p][1], ms[p][1], count[p][2], ms[p][2], inputs[p],
+                inputs[p] / static_cast<double>(n), arcs[p], cand[p], impr[p], crit[p]);
+  if (each) {  // one line per phase
+    std::printf("       phases: step kind size us arcs candidates improved busiest-step-arcs\n");
+    for (std::size_t k = 0; k < t.size(); ++k)
+      std::printf("         %4zu %-13s %10lld %9.1f %11lld %10lld %10lld %8lld\n", k,
+                  t[k].phase >= 0 && t[k].phase <= 5 ? names[t[k].phase] : "?", static_cast<long long>(t[k].size),
+                  t[k].us, static_cast<long long>(t[k].arcs), static_cast<long long>(t[k].candidates),
+                  static_cast<long long>(t[k].improved), static_cast<long long>(t[k].max_step_arcs));
+  }
+  // Every light arc reads its target's word at a random position: compare with the random-read
+  // rate measured over an array of the same size.
+  const double light_ms = ms[1][0] + ms[1][1] + ms[1][2] + ms[2][0] + ms[2][1] + ms[2][2];
+  if (light_ms > 0)
+    std::printf("       light and light-chunk phases: %.0f arcs in %.3f ms, %.2f G arcs/s = %.1f%% of the random "
+                "8-byte read rate (%.2f G/s)\n",
+                arcs[1] + arcs[2], light_ms, (arcs[1] + arcs[2]) / light_ms / 1e6,
+                gather_gs > 0 ? 100.0 * (arcs[1] + arcs[2]) / light_ms / 1e6 / gather_gs : 0.0, gather_gs);
 }
 
 double copy_bandwidth_gbs(std::size_t bytes) {
@@ -248,13 +274,16 @@ int main(int argc, char** argv) try {
   int nroots = 16, cpu_roots = 0, validate_first = 1 << 30;
   std::string variants_s = "adaptive,first,trace,first+trace,vpl=1,ilp=1,binary,nolean,norows,qbits,chunk=2048,blocks=3,delta=0.1";
   std::string json_path;
-  bool relabel_too = false, no_validate = false;
+  bool relabel_too = false, relabel_all = false, skip_orig = false, no_validate = false, trace_phases = false;
   cli::parser p("bench_sssp_gpu", "Graph500 SSSP (kernel 3) on one GPU: harmonic-mean GTEPS per variant");
   p.option("--scales", scales, "SCALEs to run (comma-separated)");
   p.option("--roots", nroots, "search keys per SCALE (Graph500: 64)");
-  p.option("--variants", variants_s, "engine variants, comma-separated: adaptive|first|host|bf|profile|trace|qbits|norows|unsorted|nofilter|binary|gallop|nolean|ilp=K|vpl=B|chunk=N|pull=F|delta=X|blocks=N|grow=N joined by +");
+  p.option("--variants", variants_s, "engine variants, comma-separated: adaptive|first|host|bf|profile|trace|qbits|norows|unsorted|nofilter|binary|gallop|nolean|ilp=K|vpl=B|chunk=N|lrow=N|grab=N|inter[=N]|pf=F|dscale=F|pull=F|delta=X|blocks=N|grow=N joined by +");
   p.option("--cpu-roots", cpu_roots, "also time the CPU engine on this many keys (0: no)");
   p.flag("--relabel", relabel_too, "also run the first variant on the degree-relabelled graph (the pipeline's layout)");
+  p.flag("--relabel-all", relabel_all, "run every variant on the degree-relabelled graph too (implies --relabel)");
+  p.flag("--skip-orig", skip_orig, "with --relabel: do not run the generator's ids");
+  p.flag("--trace-phases", trace_phases, "trace variants: also print every phase of the last key");
   p.flag("--no-validate", no_validate, "skip host validation");
   p.option("--validate-first", validate_first, "validate at most this many searches of the first variant (default: all)");
   p.option("--json", json_path, "write every figure to this file");
@@ -304,6 +333,10 @@ int main(int argc, char** argv) try {
     // Time to read every arc (column + weight) once at the measured copy bandwidth (a floor).
     const double stream_ms =
         bw > 0 ? static_cast<double>(g0.num_arcs()) * (sizeof(vid) + sizeof(float)) / (bw / 2 * 1e9) * 1e3 : 0;
+    // Random 8-byte reads per second over an array as large as the engine's packed words.
+    const double gather_gs = random_gather_rate(static_cast<std::size_t>(g0.num_vertices));
+    std::printf("SCALE %d: random 8-byte reads over %lld words: %.2f G/s\n", kp.scale,
+                static_cast<long long>(g0.num_vertices), gather_gs);
 
     struct labelled {
       std::string name;
@@ -313,7 +346,9 @@ int main(int argc, char** argv) try {
       const device_maps* maps;  ///< relabelled: the output is mapped back to g0's ids (timed)
     };
     std::vector<labelled> graphs;
-    graphs.push_back({"orig", &g0, std::vector<index_t>(roots0.begin(), roots0.end()), variants, nullptr});
+    if (relabel_all) relabel_too = true;
+    if (!(skip_orig && relabel_too))
+      graphs.push_back({"orig", &g0, std::vector<index_t>(roots0.begin(), roots0.end()), variants, nullptr});
     graph::csr<vid> g1;
     std::unique_ptr<device_maps> maps1;
     if (relabel_too) {
@@ -322,7 +357,8 @@ int main(int argc, char** argv) try {
       maps1 = std::make_unique<device_maps>(o2n, g1);
       std::vector<index_t> r1;
       for (auto r : roots0) r1.push_back(o2n[r]);
-      graphs.push_back({"relabel", &g1, r1, {variants.front()}, maps1.get()});
+      graphs.push_back(
+          {"relabel", &g1, r1, relabel_all ? variants : std::vector<variant>{variants.front()}, maps1.get()});
     }
     for (const auto& lg : graphs) {
       const graph::csr<vid>& g = *lg.g;
@@ -373,7 +409,7 @@ int main(int argc, char** argv) try {
                     tsum.max * 1e3, static_cast<double>(buckets) / nr, static_cast<double>(lights) / nr,
                     static_cast<double>(phases) / nr, stream_ms, validated - failed, validated,
                     failed ? " FAILED " : "", first_error.c_str());
-        if (var.opt.trace) print_trace(eng.last_trace(), g.num_vertices);
+        if (var.opt.trace) print_trace(eng.last_trace(), g.num_vertices, gather_gs, trace_phases);
         if (var.opt.profile)
           std::printf(
               "       profile (mean ms per search): scan %.3f light %.3f light-chunks %.3f heavy %.3f heavy-chunks %.3f "
@@ -394,6 +430,7 @@ int main(int argc, char** argv) try {
         r["mean_light_steps"] = static_cast<double>(lights) / nr;
         r["mean_phases"] = static_cast<double>(phases) / nr;
         r["stream_once_ms"] = stream_ms;
+        r["random_read_gs"] = gather_gs;
         r["phase_ms"] = std::vector<double>(phase_ms, phase_ms + 6);
         r["validated"] = validated;
         r["failed"] = failed;

@@ -9,8 +9,11 @@
 //     with zero (or absorbed, w < ulp(d)/2) weights;
 //   * bucket [lo, hi): a scan of all vertices extracts those with lo <= d < hi (no far pile to
 //     overflow); light iterations relax the arcs with d(u) + w < hi of the vertices that improved,
-//     until none does; one heavy pass then relaxes every other arc of the bucket's vertices once;
-//     the engine keeps a copy of the rows sorted by weight, so both are contiguous ranges of a row;
+//     until none does; one heavy pass then relaxes every other arc of the bucket's vertices once,
+//     or, where those arcs are many, a pull pass lets every unsettled vertex take its best settled
+//     neighbour instead; the engine keeps a copy of the rows sorted by weight, so light and heavy
+//     arcs are contiguous ranges of a row and a pull leaves a row early;
+//   * warps take strided samples of each list, so that runs of high-degree vertices spread out;
 //   * rows longer than a threshold are cut into chunks that warps share (hubs of Kronecker graphs).
 // Vertex ids must be below 2^32 - 1 (the parent is packed in 32 bits), which one GPU's memory
 // implies anyway; V = std::int64_t is accepted for the column type.
@@ -49,9 +52,13 @@ enum class loop_kind {
 
 struct options {
   algorithm algo = algorithm::delta_stepping;
-  /// Bucket width. <= 0: adaptive: 32 * mean weight / mean degree to start, doubled after the
+  /// Bucket width. <= 0: adaptive: delta_scale * 8 * mean weight / mean degree to start, doubled after the
   /// busiest bucket each time a bucket settles fewer than grow_below vertices (the sparse tail).
   float delta = 0.0f;
+  /// Adaptive width only: the start width is this times the policy's (8 * mean weight / mean degree).
+  /// Default 0.7: with the pull-first pass, on an H100 (2026-11-22, bench, relabelled, pull-first
+  /// 0.05) SCALE 24 went from 20.02 to 20.97 GTEPS and SCALE 26 from 25.92 to 27.49.
+  float delta_scale = 0.7f;
   std::int64_t grow_below = 16384;
   loop_kind loop = loop_kind::persistent;
   /// Persistent kernel: blocks per SM; 0 = as many as fit (at most the policy's cap) of the kernel
@@ -80,6 +87,21 @@ struct options {
   int vertices_per_lane = 4;
   /// Arcs per chunk of a long (hub) row; one warp takes a chunk. The first version used 2048.
   int chunk = 256;
+  /// Light phases: a row whose light range exceeds this many arcs is cut into chunks of at most
+  /// min(chunk, light_row) arcs for the following chunk phase (heavy phases keep the policy's 512).
+  /// A warp takes 32 x grab list entries at once, so its step can hold up to 32 x grab x light_row
+  /// arcs: the phase waits for the busiest warp.
+  int light_row = 512;
+  /// 32-vertex groups a warp takes from a list phase's cursor at once (1-8; rounded up to a
+  /// multiple of vertices_per_lane).
+  int grab = 4;
+  /// > 0: a warp's batch is a strided sample of the list, in runs of this many consecutive entries
+  /// (1, 2, 4, 8, 16 or 32): run r of batch b is the list's run r * B + b (B batches). The rows of a
+  /// run of high-degree vertices (a scan of the degree-relabelled layout lists them together, and
+  /// a hub's targets are pushed together) then spread over many warps instead of making one warp
+  /// the phase's last. 0: batch b is entries [b * 32 * grab, (b + 1) * 32 * grab). Default 1: on an
+  /// H100 (2026-11-22) `gpu500 graph500 24 --backend cuda` SSSP went from 13.7 to 17.5 GTEPS.
+  int interleave = 1;
   /// true: the first version's scan and heavy pass (every vertex word read by every scan; a heavy
   /// arc's weight read before the target's settled bit). By default (lean) a scan skips vertices
   /// that are settled or have no arcs, and the heavy pass reads the weight only for unsettled targets.
@@ -99,6 +121,13 @@ struct options {
   /// pull took SCALE 24 from 10.27 to 11.64 GTEPS and SCALE 26 from 13.57 to 16.55 (bench, generator's
   /// ids), and `gpu500 graph500 26 --backend cuda` SSSP from 15.74 to 19.77 (0.01 and 0.05: the same).
   double pull_above = 0.02;
+  /// > 0 (sorted rows and the settled bitmap needed): when a bucket's light phases estimate at
+  /// least this fraction of all arcs as the bucket's heavy arcs (the rows past the light cut of
+  /// every light-phase entry, summed), a pull replaces the whole heavy pass of the bucket: the
+  /// push would read every one of those arcs, the pull stops early in each unsettled row. 0: off.
+  /// Default 0.05: on an H100 (2026-11-22) `gpu500 graph500 24 --backend cuda` SSSP went from
+  /// 17.6 to 20.4 GTEPS, and the bench at SCALE 26 (relabelled) from 21.45 to 25.92.
+  double pull_first = 0.05;
   /// Record the start time, kind and input size of every phase of the persistent kernel (one
   /// store per phase by one thread); read with engine::last_trace().
   bool trace = false;
@@ -116,12 +145,16 @@ struct phase_record {
   /// Light and heavy phases (0 in the others): arcs visited, those that passed the phase's
   /// light/heavy and settled filters (their target's word was read), and those that lowered it.
   std::int64_t arcs = 0, candidates = 0, improved = 0;
+  /// Light and heavy phases: the most arcs one warp step took (a list step's rows, or a chunk):
+  /// the phase lasts at least as long as that step.
+  std::int64_t max_step_arcs = 0;
 };
 
 /// Flags: --sssp-gpu delta|bellman-ford, --sssp-gpu-delta X, --sssp-gpu-grow N,
 /// --sssp-gpu-loop persistent|host, --sssp-gpu-blocks N, --sssp-gpu-profile, --sssp-gpu-unsorted, --sssp-gpu-no-filter,
 /// --sssp-gpu-cut gallop|binary, --sssp-gpu-ilp 1|2|4, --sssp-gpu-vpl 1|2|4, --sssp-gpu-chunk N, --sssp-gpu-no-lean,
-/// --sssp-gpu-queue-bitmaps, --sssp-gpu-no-rows, --sssp-gpu-pull F, --sssp-gpu-trace (the last only for the benchmark's reports).
+/// --sssp-gpu-queue-bitmaps, --sssp-gpu-no-rows, --sssp-gpu-pull F, --sssp-gpu-light-row N, --sssp-gpu-grab N,
+/// --sssp-gpu-interleave N, --sssp-gpu-trace (the last only for the benchmark's reports).
 void add_options(cli::parser& p, options& o);
 const char* algorithm_name(algorithm a);
 const char* loop_name(loop_kind l);

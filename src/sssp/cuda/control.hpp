@@ -13,10 +13,12 @@
 //   heavy      for u in R (all settled now): relax arcs with d(u) + w >= hi, once; no pushes (the next
 //              scan finds the improved vertices)
 //   heavy_big  the chunks of the heavy phase
-//   pull       instead of heavy_big when its chunks are many (options::pull_min_chunks): every vertex
-//              whose settled bit is clear scans its weight-sorted row for settled neighbours u and
-//              takes the best d(u) + w, stopping once lo + w reaches the best so far (a bottom-up
-//              heavy pass for the hubs' bucket; needs a symmetric graph, as Graph500's)
+//   pull       instead of heavy_big when its chunks are many (options::pull_min_chunks), or instead of
+//              heavy and heavy_big when the bucket's light phases estimate many heavy arcs
+//              (control::pull_first_arcs): every vertex whose settled bit is clear scans its
+//              weight-sorted row for settled neighbours u and takes the best d(u) + w, stopping once
+//              lo + w reaches the best so far (a bottom-up heavy pass; needs a symmetric graph, as
+//              Graph500's)
 // Lists: R (the bucket's vertices) and two queues Q0/Q1 alternating as light input and output.
 // Invariants: every vertex is in R of exactly one bucket (the one its final distance falls in); a
 // queue holds a vertex at most once (stamp epochs are unique and increase), so every list fits in n.
@@ -55,6 +57,9 @@ struct counters {
   unsigned long long r_append;  ///< appends to R in light phases
   unsigned long long chunks;    ///< chunk descriptors appended
   unsigned long long cursor;    ///< work-grabbing cursor
+  /// Light phases with pull_first_arcs: the heavy arcs (row length past the light cut) of the
+  /// entries, summed (an entry queued twice counts twice: an estimate of the heavy pass's arcs).
+  unsigned long long heavy_est;
   unsigned int min_next;
   unsigned int pad;
 };
@@ -64,6 +69,7 @@ GPU500_HD GPU500_FORCEINLINE void reset(counters& c) {
   c.r_append = 0;
   c.chunks = 0;
   c.cursor = 0;
+  c.heavy_est = 0;
   c.min_next = inf_bits;
   c.pad = 0;
 }
@@ -80,6 +86,10 @@ struct control {
   std::int64_t buckets, light_steps, steps;
   std::int64_t pull_min_chunks;  ///< > 0: a heavy phase with at least this many chunks is followed by a pull
   std::int64_t pulls;            ///< pull phases run
+  /// > 0: when the light phases of a bucket estimate at least this many heavy arcs (heavy_est), a
+  /// pull replaces the bucket's heavy pass altogether (a push would read every one of them).
+  std::int64_t pull_first_arcs;
+  std::int64_t heavy_est;  ///< this bucket's estimate so far (counters::heavy_est summed)
 };
 
 /// hi for a bucket starting at lo: lo + delta, at least the next float above lo.
@@ -128,6 +138,7 @@ GPU500_HD GPU500_FORCEINLINE void end_bucket(control& s) {
   s.hi = bucket_end(s.lo, s.delta);
   s.phase = phase_scan;
   s.r_size = 0;
+  s.heavy_est = 0;
   s.scan_epoch = ++s.epoch;
 }
 
@@ -154,6 +165,7 @@ GPU500_HD inline void decide(control& s, const counters& c) {
     case phase_light_big:
       s.out_size += static_cast<std::int64_t>(c.out);
       s.r_size += static_cast<std::int64_t>(c.r_append);
+      s.heavy_est += static_cast<std::int64_t>(c.heavy_est);
       if (s.phase == phase_light && c.chunks > 0) {
         s.phase = phase_light_big;
         s.n_chunks = static_cast<std::int64_t>(c.chunks);
@@ -162,6 +174,11 @@ GPU500_HD inline void decide(control& s, const counters& c) {
       ++s.light_steps;
       if (s.out_size > 0) {
         start_light(s, s.out_list, s.out_size);
+        return;
+      }
+      if (s.pull_first_arcs > 0 && s.heavy_est >= s.pull_first_arcs) {  // pull the bucket's heavy arcs
+        s.phase = phase_pull;
+        ++s.pulls;
         return;
       }
       s.phase = phase_heavy;
@@ -201,16 +218,30 @@ struct search_policy {
   /// Persistent kernel with up to 128 registers (blocks_per_sm 1-3: fewer warps, no spills).
   static constexpr int wide_min_blocks = 2;
   static constexpr int big_row = 512;   ///< rows with more arcs (in the phase's range) become chunks
-  static constexpr int grab = 4;        ///< 32-vertex groups a warp takes per cursor increment (a multiple of vpl)
-  static constexpr int host_batch = 4;  ///< host loop: phases launched between state read-backs
+    static constexpr int host_batch = 4;  ///< host loop: phases launched between state read-backs
   static constexpr float auto_delta_warps = 8.0f;  ///< adaptive start: this * mean w / mean degree
   static constexpr float auto_delta_growth = 256.0f;  ///< adaptive: delta grows at most this factor
 };
 
+/// The list entry behind slot i of a list phase's cursor range. Warps take batches of
+/// `per_batch` slots. Not interleaved (run == 0) slot i is entry i. Interleaved, slot t of batch b
+/// (i = b * per_batch + t, t = r * run + o) is entry o of the list's run r * batches + b: a batch
+/// takes a strided sample of the list in runs of `run` entries (run divides per_batch). Over the
+/// slots [0, batches * per_batch) with batches = ceil(n / per_batch) this is a bijection onto
+/// [0, batches * per_batch) that covers [0, n); within a batch it increases with t, so the
+/// first slot of a step past n means the batch's later slots are past n too.
+GPU500_HD GPU500_FORCEINLINE unsigned long long list_slot_entry(unsigned long long i, unsigned long long per_batch,
+                                                                unsigned long long batches, unsigned run) {
+  if (run == 0) return i;
+  const unsigned long long t = i % per_batch;
+  return ((t / run) * batches + i / per_batch) * run + t % run;
+}
+
 /// Chunk descriptors needed at most by one phase over m arcs with `chunk` arcs per chunk (each
-/// vertex at most once per list; a row cut into chunks has more than big_row arcs).
-GPU500_HD GPU500_FORCEINLINE std::int64_t chunk_capacity(std::int64_t arcs, std::int64_t chunk) {
-  return arcs / chunk + arcs / search_policy::big_row + 16;
+/// vertex at most once per list; a row cut into chunks has more than `big` arcs).
+GPU500_HD GPU500_FORCEINLINE std::int64_t chunk_capacity(std::int64_t arcs, std::int64_t chunk,
+                                                         std::int64_t big = search_policy::big_row) {
+  return arcs / chunk + arcs / big + 16;
 }
 
 /// First index k in [b, e) of a weight-sorted row with du + w[k] >= hi (float addition is monotone

@@ -93,6 +93,7 @@ struct engine<V>::impl {
   control last{};
   double phase_ms[phase_kinds] = {0, 0, 0, 0, 0, 0};
   std::int64_t pull_min_chunks = 0;  ///< control::pull_min_chunks (0: no pull)
+  std::int64_t pull_first_arcs = 0;  ///< control::pull_first_arcs (0: off)
   cudaEvent_t ev[2] = {nullptr, nullptr};
 
   impl(graph::csr_view<V> view, options o, const std::function<void()>& sorted_copy_ready) : opt(o) {
@@ -109,6 +110,11 @@ struct engine<V>::impl {
     if (o.vertices_per_lane != 1 && o.vertices_per_lane != 2 && o.vertices_per_lane != 4)
       throw usage_error("sssp cuda: vertices per lane must be 1, 2 or 4");
     if (o.chunk < 32) throw usage_error("sssp cuda: a chunk must hold at least 32 arcs");
+    if (o.light_row < 32) throw usage_error("sssp cuda: light_row must be at least 32 arcs");
+    if (o.grab < 1 || o.grab > 8) throw usage_error("sssp cuda: grab must be 1..8 groups of 32 entries");
+    if (!(o.pull_first >= 0 && o.pull_first <= 100)) throw usage_error("sssp cuda: pull_first must be in [0, 100]");
+    if (o.interleave < 0 || o.interleave > 32 || (o.interleave & (o.interleave - 1)) != 0)
+      throw usage_error("sssp cuda: interleave must be 0 or a power of two up to 32");
     if (o.sort_batch < 1) throw usage_error("sssp cuda: a sort batch must hold at least one arc");
     const index_t n = view.num_vertices;
     g = {n, view.offsets, view.columns, view.weights, 0, nullptr};
@@ -138,7 +144,8 @@ struct engine<V>::impl {
       delta0 = delta_max = opt.delta;
     } else {
       adaptive = true;
-      delta0 = auto_delta(sum.weight_sum, arcs, static_cast<std::int64_t>(sum.nonisolated));
+      if (!(opt.delta_scale > 0.0f && opt.delta_scale <= 1e6f)) throw usage_error("sssp cuda: delta_scale must be in (0, 1e6]");
+      delta0 = opt.delta_scale * auto_delta(sum.weight_sum, arcs, static_cast<std::int64_t>(sum.nonisolated));
       delta_max = delta0 * search_policy::auto_delta_growth;
     }
 
@@ -167,7 +174,11 @@ struct engine<V>::impl {
     if (!opt.queue_bitmaps || opt.no_settled_filter) stamp = device_bytes(un * sizeof(std::uint32_t), "queue stamps");
     else qbits = device_bytes(2 * settled_words() * sizeof(std::uint32_t), "queue bitmaps");
     lists = device_bytes(3 * un * sizeof(std::uint32_t), "vertex queues");
-    chunks = device_bytes(static_cast<std::size_t>(chunk_capacity(arcs, opt.chunk)) * sizeof(chunk_desc), "chunk lists");
+    const std::int64_t light_chunk = std::min(opt.chunk, opt.light_row);
+    chunks = device_bytes(static_cast<std::size_t>(std::max(chunk_capacity(arcs, opt.chunk),
+                                                            chunk_capacity(arcs, light_chunk, opt.light_row))) *
+                              sizeof(chunk_desc),
+                          "chunk lists");
     if (!opt.no_lean) {
       nodeg = device_bytes(settled_words() * sizeof(std::uint32_t), "no-arc bitmap");
       no_arc_bits_kernel<<<helper_policy::blocks(static_cast<index_t>(settled_words())), helper_policy::block, 0, stream>>>(
@@ -195,10 +206,17 @@ struct engine<V>::impl {
     w.gallop = opt.cut == cut_search::gallop ? 1 : 0;
     w.lean = opt.no_lean ? 0 : 1;
     w.vpl = opt.vertices_per_lane;
+    w.light_row = opt.light_row;
+    w.light_chunk = light_chunk;
+    w.grab = (opt.grab + opt.vertices_per_lane - 1) / opt.vertices_per_lane * opt.vertices_per_lane;
+    if (w.grab > 8) w.grab = 8;
+    w.interleave = opt.interleave;
     if (opt.pull_above > 0 && g.sorted && w.settled != nullptr) {  // the pull needs both
       const double chunks = std::ceil(opt.pull_above * static_cast<double>(arcs) / opt.chunk);
       pull_min_chunks = std::max<std::int64_t>(1, static_cast<std::int64_t>(chunks));
     }
+    if (opt.pull_first > 0 && g.sorted && w.settled != nullptr)
+      pull_first_arcs = std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(opt.pull_first * static_cast<double>(arcs))));
     if (opt.trace) {
       trace_buf = device_bytes(static_cast<std::size_t>(trace_words * trace_records) * sizeof(unsigned long long),
                                "phase trace");
@@ -340,6 +358,7 @@ struct engine<V>::impl {
     w.root = root;
     control init = initial_control(delta0, adaptive, delta_max, adaptive ? opt.grow_below : 0);
     init.pull_min_chunks = pull_min_chunks;
+    init.pull_first_arcs = pull_first_arcs;
     init_search_kernel<<<1, 32, 0, stream>>>(w, init);
     GPU500_CUDA_CHECK_LAUNCH();
     if (opt.loop == loop_kind::persistent) {
@@ -456,6 +475,7 @@ std::vector<phase_record> engine<V>::last_trace() const {
     p.arcs = static_cast<std::int64_t>(r[3]);
     p.candidates = static_cast<std::int64_t>(r[4]);
     p.improved = static_cast<std::int64_t>(r[5]);
+    p.max_step_arcs = static_cast<std::int64_t>(r[6]);
     out.push_back(p);
   }
   return out;
@@ -476,18 +496,20 @@ float engine<V>::initial_delta() const {
 template <class V>
 std::string engine<V>::description() const {
   const impl& m = *impl_;
-  char buf[384];
+  char buf[512];
   std::snprintf(buf, sizeof buf,
-                "cuda sssp: %s, delta %s%g, %s loop%s%s, %s rows%s%s, %s cut, %d arcs/lane, %d vertices/lane, chunk %d%s, "
-                "queue %s%s%s, %d-bit column ids",
+                "cuda sssp: %s, delta %s%g, %s loop%s%s, %s rows%s%s, %s cut, %d arcs/lane, %d vertices/lane, chunk %d, "
+                "light rows over %d in chunks of %d, grab %d%s%s, queue %s%s%s%s, %d-bit column ids",
                 algorithm_name(m.opt.algo),
                 m.adaptive ? "adaptive from " : "", static_cast<double>(m.delta0), loop_name(m.opt.loop),
                 m.opt.loop == loop_kind::persistent ? (" (" + std::to_string(m.coop_blocks) + " blocks)").c_str() : "",
                 m.opt.profile ? ", profiled" : "", m.g.sorted ? "weight-sorted" : "unsorted", m.sort_note.c_str(),
                 m.w.settled ? ", settled filter" : "", cut_name(m.opt.cut), m.opt.arcs_per_lane,
-                m.opt.vertices_per_lane, m.opt.chunk,
+                m.opt.vertices_per_lane, m.opt.chunk, static_cast<int>(m.w.light_row), static_cast<int>(m.w.light_chunk),
+                m.w.grab, m.w.interleave ? (", interleaved by " + std::to_string(m.w.interleave)).c_str() : "",
                 m.w.lean ? ", lean scan/heavy" : "", m.w.qbits[0] ? "bitmaps" : "stamps",
                 m.g.rows ? ", row records" : "", m.pull_min_chunks > 0 ? ", pull for hub buckets" : "",
+                m.pull_first_arcs > 0 ? (", pull-first above " + std::to_string(m.pull_first_arcs) + " heavy arcs").c_str() : "",
                 static_cast<int>(sizeof(V) * 8));
   return buf;
 }

@@ -43,6 +43,13 @@ void add_options(cli::parser& p, options& o) {
       [&o](const std::string& v) { o.delta = static_cast<float>(cli::parse_double(v, "--sssp-gpu-delta")); },
       "GPU SSSP bucket width (<= 0: adaptive, the default)", "X");
   p.option(
+      "--sssp-gpu-delta-scale",
+      [&o](const std::string& v) {
+        o.delta_scale = static_cast<float>(cli::parse_double(v, "--sssp-gpu-delta-scale"));
+        if (!(o.delta_scale > 0.0f && o.delta_scale <= 1e6f)) throw usage_error("--sssp-gpu-delta-scale: expected (0, 1e6]");
+      },
+      "GPU SSSP adaptive width: scale the start width by this factor (default 0.7)", "F");
+  p.option(
       "--sssp-gpu-grow",
       [&o](const std::string& v) {
         o.grow_below = cli::parse_int(v, "--sssp-gpu-grow");
@@ -88,6 +95,31 @@ void add_options(cli::parser& p, options& o) {
         o.chunk = static_cast<int>(c);
       },
       "GPU SSSP: arcs per chunk of a long row (default 256)", "N");
+  p.option(
+      "--sssp-gpu-light-row",
+      [&o](const std::string& v) {
+        const auto c = cli::parse_int(v, "--sssp-gpu-light-row");
+        if (c < 32 || c > (1 << 20)) throw usage_error("--sssp-gpu-light-row: expected 32..1048576");
+        o.light_row = static_cast<int>(c);
+      },
+      "GPU SSSP: light ranges longer than this become chunks (default 512)", "N");
+  p.option(
+      "--sssp-gpu-grab",
+      [&o](const std::string& v) {
+        const auto c = cli::parse_int(v, "--sssp-gpu-grab");
+        if (c < 1 || c > 8) throw usage_error("--sssp-gpu-grab: expected 1..8");
+        o.grab = static_cast<int>(c);
+      },
+      "GPU SSSP: 32-vertex groups a warp takes from a list at once (default 4)", "N");
+  p.option(
+      "--sssp-gpu-interleave",
+      [&o](const std::string& v) {
+        const auto c = cli::parse_int(v, "--sssp-gpu-interleave");
+        if (c != 0 && c != 1 && c != 2 && c != 4 && c != 8 && c != 16 && c != 32)
+          throw usage_error("--sssp-gpu-interleave: expected 0, 1, 2, 4, 8, 16 or 32");
+        o.interleave = static_cast<int>(c);
+      },
+      "GPU SSSP: warps take strided samples of a list in runs of N entries (default 1; 0: contiguous batches)", "N");
   p.flag("--sssp-gpu-no-lean", o.no_lean, "GPU SSSP: full-vertex scans and weight-first heavy arcs (the first version)");
   p.flag("--sssp-gpu-queue-bitmaps", o.queue_bitmaps, "GPU SSSP: queue bitmaps instead of per-vertex queue stamps");
   p.flag("--sssp-gpu-no-rows", o.no_row_records, "GPU SSSP: no 16-byte row records (offsets and first weight read apart)");
@@ -98,6 +130,13 @@ void add_options(cli::parser& p, options& o) {
         if (!(o.pull_above >= 0.0 && o.pull_above <= 1.0)) throw usage_error("--sssp-gpu-pull: expected 0..1");
       },
       "GPU SSSP: pull the hubs' heavy arcs when their chunks exceed this fraction of all arcs (default 0.02; 0: off)", "F");
+  p.option(
+      "--sssp-gpu-pull-first",
+      [&o](const std::string& v) {
+        o.pull_first = cli::parse_double(v, "--sssp-gpu-pull-first");
+        if (!(o.pull_first >= 0.0 && o.pull_first <= 100.0)) throw usage_error("--sssp-gpu-pull-first: expected 0..100");
+      },
+      "GPU SSSP: pull instead of a bucket's heavy pass when its heavy arcs exceed this fraction of all arcs (default 0.05; 0: off)", "F");
   p.flag("--sssp-gpu-trace", o.trace, "GPU SSSP: record every phase's time and size (persistent loop)");
 }
 

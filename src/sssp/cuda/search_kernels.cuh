@@ -77,6 +77,11 @@ struct work_ref {
   /// Lean variant: bitmap of vertices without arcs (padding bits >= n set too); null otherwise.
   const std::uint32_t* nodeg;
   index_t chunk;  ///< arcs per chunk descriptor of a long row
+  /// Light phases: rows with a longer light range become chunks of light_chunk arcs
+  /// (options::light_row; heavy phases use search_policy::big_row and chunk).
+  index_t light_row, light_chunk;
+  int grab;        ///< 32-vertex groups a warp takes from a list phase's cursor (a multiple of vpl)
+  int interleave;  ///< > 0: a warp's batch is a strided sample of the list in runs of this many (options::interleave)
   int gallop;     ///< 1: galloping cut search from the row start; 0: binary search over the row
   /// 1: the scan reads only the words of vertices whose settled / no-arc bit is clear; the heavy
   /// pass reads a target's column and settled bit before its weight; light improvements set the
@@ -87,9 +92,9 @@ struct work_ref {
   /// 32 * vpl rows over the lanes at once.
   int vpl;
   /// Phase trace (persistent kernel; null: off): record k = {globaltimer at the start of step k,
-  /// phase, its input size, arcs visited, candidates, improvements} (trace_words words; the last
-  /// three summed by the warps, zeroed before each search); the record after the last step holds
-  /// the end time.
+  /// phase, its input size, arcs visited, candidates, improvements, the most arcs of one warp step}
+  /// (trace_words words; the counts summed and the maximum taken over the warps, zeroed before
+  /// each search); the record after the last step holds the end time.
   unsigned long long* trace;
   long long trace_cap;  ///< records that fit, the end record included
 };
@@ -101,7 +106,7 @@ __device__ __forceinline__ unsigned long long global_ns() {
 }
 
 /// Words per trace record (work_ref::trace).
-inline constexpr int trace_words = 6;
+inline constexpr int trace_words = 7;
 
 /// One trace record (block 0, thread 0 only).
 __device__ __forceinline__ void trace_step(const work_ref& w, long long step, const control& s, index_t n) {
@@ -128,18 +133,20 @@ struct warp_scratch {
   std::uint32_t qbuf[stage];
   std::uint32_t rbuf[stage];
   unsigned long long arcs, candidates, improved;  ///< this phase's counts (trace only; lane 0 writes)
+  unsigned long long max_step;  ///< the most arcs one step of this warp took in this phase (trace only)
 };
 
 /// The warp's counts of this phase into its trace record, then zero them (lane 0; trace only).
 __device__ __forceinline__ void trace_counts(const work_ref& w, long long step, warp_scratch& sm) {
   if (w.trace == nullptr || (threadIdx.x & 31u) != 0) return;
-  if (step < w.trace_cap && (sm.arcs | sm.candidates | sm.improved) != 0) {
+  if (step < w.trace_cap && (sm.arcs | sm.candidates | sm.improved | sm.max_step) != 0) {
     unsigned long long* r = w.trace + trace_words * step;
     atomicAdd(r + 3, sm.arcs);
     atomicAdd(r + 4, sm.candidates);
     atomicAdd(r + 5, sm.improved);
+    atomicMax(r + 6, sm.max_step);
   }
-  sm.arcs = sm.candidates = sm.improved = 0;
+  sm.arcs = sm.candidates = sm.improved = sm.max_step = 0;
 }
 
 /// A warp's staged appends to one list (count is warp-uniform).
@@ -362,9 +369,10 @@ __device__ __forceinline__ void scan_phase(index_t n, const work_ref& w, const c
   if (lane_id() == 0 && best != inf_bits) atomicMin(&c->min_next, best);
 }
 
-/// Light or heavy phase over a vertex list: warps take 32-vertex batches; inside a batch the arcs
-/// of the 32 rows are spread evenly over the lanes (warp prefix sum + search); rows longer than
-/// big_row are cut into chunks for the *_big phase.
+/// Light or heavy phase over a vertex list: warps take batches of 32 x grab entries; inside a
+/// step the arcs of its 32 x vpl rows are spread evenly over the lanes (warp prefix sum + search);
+/// rows longer than big_row (light: work_ref::light_row) are cut into chunks for the *_big phase.
+/// Interleaved: batch b takes runs b, B + b, 2B + b, ... of the list (B batches), a strided sample.
 template <bool Light, int K, class V>
 __device__ void list_phase(const graph_ref<V>& g, const work_ref& w, const control& s, counters* c,
                            warp_scratch& sm) {
@@ -373,19 +381,31 @@ __device__ void list_phase(const graph_ref<V>& g, const work_ref& w, const contr
   const unsigned long long n_in = static_cast<unsigned long long>(s.in_size);
   const unsigned lane = lane_id();
   constexpr int MaxB = warp_scratch::max_groups;
-  const int groups = w.vpl;
+  const int grab = w.grab;
+  const unsigned long long per_batch = 32ull * static_cast<unsigned>(grab);
+  const unsigned long long batches = (n_in + per_batch - 1) / per_batch;
+  const unsigned long long slots = w.interleave ? batches * per_batch : n_in;
+  const unsigned run = static_cast<unsigned>(w.interleave);  // 0, or a power of two dividing per_batch
+  const index_t big = Light ? w.light_row : static_cast<index_t>(P::big_row);
+  const index_t chunk = Light ? w.light_chunk : w.chunk;
+  // Slot i of the cursor's range -> list index (n_in or more: no entry); control.hpp.
+  const auto entry = [&](unsigned long long i) { return list_slot_entry(i, per_batch, batches, run); };
   std::uint32_t* const in_bits =
       w.qbits[0] == nullptr || s.in_list == list_r ? nullptr : w.qbits[s.in_list == list_q0 ? 0 : 1];
   staged_list q{sm.qbuf, 0, &c->out, w.lists[s.out_list] + s.out_size};
   staged_list r{sm.rbuf, 0, &c->r_append, w.lists[list_r] + s.r_size};
+  // Light phases before a possible pull-first decision: this lane's heavy arcs (control.hpp).
+  const bool estimate = Light && g.sorted && s.pull_first_arcs > 0;
+  unsigned long long heavy_est = 0;
   for (;;) {
     unsigned long long base = 0;
-    if (lane == 0) base = atomicAdd(&c->cursor, 32ull * P::grab);
+    if (lane == 0) base = atomicAdd(&c->cursor, per_batch);
     base = __shfl_sync(full_mask, base, 0);
-    if (base >= n_in) break;
-    for (int b = 0; b < P::grab; b += groups) {
+    if (base >= slots) break;
+    for (int b = 0; b < grab; b += w.vpl) {
       const unsigned long long first = base + 32ull * b;
-      if (first >= n_in) break;
+      if (entry(first) >= n_in) break;  // interleaved too: slot rows fill in order
+      const int groups = w.vpl < grab - b ? w.vpl : grab - b;
       // Entry j * 32 + lane of this step: the row of list[first + 32 j + lane]. All loads of the
       // groups are issued before any is used.
       std::uint32_t u[MaxB];
@@ -394,7 +414,7 @@ __device__ void list_phase(const graph_ref<V>& g, const work_ref& w, const contr
       bool have[MaxB];
 #pragma unroll
       for (int j = 0; j < MaxB; ++j) {
-        const unsigned long long idx = first + 32ull * j + lane;
+        const unsigned long long idx = entry(first + 32ull * j + lane);
         have[j] = j < groups && idx < n_in;
         u[j] = have[j] ? __ldcg(list + idx) : 0u;
       }
@@ -433,6 +453,7 @@ __device__ void list_phase(const graph_ref<V>& g, const work_ref& w, const contr
           if (len[j] == 0) continue;
           const index_t end = begin[j] + len[j];
           const index_t cut = !(du[j] + w0[j] < s.hi) ? begin[j] : light_end(w, g.weights, begin[j] + 1, end, du[j], s.hi);
+          if (estimate) heavy_est += static_cast<unsigned long long>(end - cut);
           if (Light) len[j] = cut - begin[j];
           else {
             len[j] = end - cut;
@@ -442,13 +463,13 @@ __device__ void list_phase(const graph_ref<V>& g, const work_ref& w, const contr
       }
 #pragma unroll
       for (int j = 0; j < MaxB; ++j) {
-        if (len[j] <= P::big_row) continue;
-        const index_t nch = (len[j] + w.chunk - 1) / w.chunk;
+        if (len[j] <= big) continue;
+        const index_t nch = (len[j] + chunk - 1) / chunk;
         const unsigned long long at = atomicAdd(&c->chunks, static_cast<unsigned long long>(nch));
         for (index_t k = 0; k < nch; ++k) {
           chunk_desc d;
-          d.begin = begin[j] + k * w.chunk;
-          d.end = d.begin + w.chunk < begin[j] + len[j] ? d.begin + w.chunk : begin[j] + len[j];
+          d.begin = begin[j] + k * chunk;
+          d.end = d.begin + chunk < begin[j] + len[j] ? d.begin + chunk : begin[j] + len[j];
           d.u = u[j];
           d.pad = 0;
           w.chunks[at + k] = d;
@@ -471,6 +492,7 @@ __device__ void list_phase(const graph_ref<V>& g, const work_ref& w, const contr
         total += __shfl_sync(full_mask, incl, 31);
       }
       const int last = 32 * groups - 1;
+      if (w.trace != nullptr && lane == 0 && static_cast<unsigned long long>(total) > sm.max_step) sm.max_step = total;
       __syncwarp();
       for (int e0 = 0; e0 < total; e0 += 32 * K) {
         lane_arcs<K> x;
@@ -496,6 +518,10 @@ __device__ void list_phase(const graph_ref<V>& g, const work_ref& w, const contr
   }
   stage_flush(q);
   stage_flush(r);
+  if (estimate) {
+    for (int off = 16; off > 0; off >>= 1) heavy_est += __shfl_xor_sync(full_mask, heavy_est, off);
+    if (lane == 0 && heavy_est != 0) atomicAdd(&c->heavy_est, heavy_est);
+  }
 }
 
 /// The chunks of long rows: one warp per chunk, taken from a cursor.
@@ -515,6 +541,8 @@ __device__ void chunk_phase(const graph_ref<V>& g, const work_ref& w, const cont
     const index_t begin = __ldcg(&d->begin), end = __ldcg(&d->end);
     const std::uint32_t u = __ldcg(&d->u);
     const float du = dist_of(__ldcg(w.dp + u));
+    if (w.trace != nullptr && lane == 0 && static_cast<unsigned long long>(end - begin) > sm.max_step)
+      sm.max_step = static_cast<unsigned long long>(end - begin);
     for (index_t a0 = begin; a0 < end; a0 += 32 * K) {
       lane_arcs<K> x;
 #pragma unroll
@@ -658,6 +686,7 @@ __device__ __forceinline__ counters load_counters(const counters* c) {
   r.r_append = __ldcg(&c->r_append);
   r.chunks = __ldcg(&c->chunks);
   r.cursor = __ldcg(&c->cursor);
+  r.heavy_est = __ldcg(&c->heavy_est);
   r.min_next = __ldcg(&c->min_next);
   r.pad = 0;
   return r;
@@ -675,7 +704,7 @@ static __global__ void __launch_bounds__(search_policy::block, MinBlocks) persis
   cooperative_groups::grid_group grid = cooperative_groups::this_grid();
   control s = *w.ctrl;
   long long step = 0;
-  if ((threadIdx.x & 31u) == 0) sm.arcs = sm.candidates = sm.improved = 0;
+  if ((threadIdx.x & 31u) == 0) sm.arcs = sm.candidates = sm.improved = sm.max_step = 0;
   for (; s.phase != phase_done; ++step) {
     trace_step(w, step, s, g.n);
     counters* c = w.cnt + step % 3;

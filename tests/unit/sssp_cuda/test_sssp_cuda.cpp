@@ -35,6 +35,7 @@ sc::options first_version() {
   o.no_lean = true;
   o.no_row_records = true;
   o.pull_above = 0;
+  o.interleave = 0;
   return o;
 }
 
@@ -142,6 +143,42 @@ std::vector<sc::options> variants() {
   o.delta = 100.0f;
   o.queue_bitmaps = true;
   v.push_back(o);
+  o = {};
+  o.light_row = 32;  // light ranges over 32 arcs in 32-arc chunks, one group per warp batch
+  o.chunk = 32;
+  o.grab = 1;
+  v.push_back(o);
+  o = {};
+  o.interleave = 0;  // contiguous batches (the sixth round's default)
+  v.push_back(o);
+  o.interleave = 8;  // strided runs of 8 entries
+  o.grab = 3;  // rounded up to 4 groups (vpl 2)
+  o.vertices_per_lane = 2;
+  o.light_row = 100;
+  o.loop = sc::loop_kind::host;
+  v.push_back(o);
+  o = {};
+  o.interleave = 32;
+  o.grab = 8;  // large strided batches with single-group steps
+  o.vertices_per_lane = 1;
+  o.delta_scale = 0.25f;
+  v.push_back(o);
+  o = {};
+  o.grab = 5;  // vpl 4: rounded up to 8 groups
+  o.delta_scale = 4.0f;
+  v.push_back(o);
+  o = {};
+  o.pull_first = 1e-9;  // every bucket with heavy arcs pulls them
+  v.push_back(o);
+  o.pull_first = 0.05;  // the big buckets only, without the chunk trigger
+  o.pull_above = 0;
+  o.loop = sc::loop_kind::host;
+  v.push_back(o);
+  o = {};
+  o.pull_first = 0.01;
+  o.no_lean = true;
+  o.queue_bitmaps = true;
+  v.push_back(o);
   return v;
 }
 
@@ -149,7 +186,17 @@ std::string label(const sc::options& o) {
   return std::string(sc::algorithm_name(o.algo)) + "/" + sc::loop_name(o.loop) + "/delta=" + std::to_string(o.delta) +
          "/blocks=" + std::to_string(o.blocks_per_sm) + (o.unsorted_rows ? "/unsorted" : "/sorted") +
          (o.no_settled_filter ? "/nofilter" : "/filter") + "/" + sc::cut_name(o.cut) + "/ilp=" +
-         std::to_string(o.arcs_per_lane) + "/vpl=" + std::to_string(o.vertices_per_lane) + "/chunk=" + std::to_string(o.chunk) + (o.no_lean ? "/nolean" : "/lean") + (o.queue_bitmaps ? "/qbits" : "/stamps") + (o.no_row_records ? "/norows" : "/rows") + "/pull=" + std::to_string(o.pull_above);
+         std::to_string(o.arcs_per_lane) + "/vpl=" + std::to_string(o.vertices_per_lane) + "/chunk=" + std::to_string(o.chunk) + "/lrow=" + std::to_string(o.light_row) + "/grab=" + std::to_string(o.grab) + ("/inter=" + std::to_string(o.interleave)) + "/dscale=" + std::to_string(o.delta_scale)  + (o.no_lean ? "/nolean" : "/lean") + (o.queue_bitmaps ? "/qbits" : "/stamps") + (o.no_row_records ? "/norows" : "/rows") + "/pull=" + std::to_string(o.pull_above) + "/pf=" + std::to_string(o.pull_first);
+}
+
+/// The engine's last search (from root) against the Dijkstra oracle.
+template <class V>
+void expect_oracle(const sc::engine<V>& eng, const graph::csr<V>& g, index_t root) {
+  std::vector<std::int64_t> parent(static_cast<std::size_t>(g.num_vertices));
+  std::vector<float> dist(static_cast<std::size_t>(g.num_vertices));
+  eng.copy_parents(parent);
+  eng.copy_distances(dist);
+  EXPECT_EQ(sssp_oracle::check(g, root, sssp_oracle::dijkstra(g, root), parent, dist), "") << "root " << root;
 }
 
 template <class V>
@@ -356,6 +403,13 @@ TYPED_TEST(SsspCuda, PhaseTrace) {
     EXPECT_LE(r.candidates, r.arcs);
     if (r.phase == 0 || r.phase == 5) {
       EXPECT_EQ(r.arcs, 0);
+      EXPECT_EQ(r.max_step_arcs, 0);
+    } else {  // the busiest warp step: some arcs when any were visited, at most all of them
+      EXPECT_LE(r.max_step_arcs, r.arcs);
+      EXPECT_EQ(r.max_step_arcs > 0, r.arcs > 0);
+    }
+    if (r.phase == 2 || r.phase == 4) {  // a chunk phase's step is one chunk
+      EXPECT_LE(r.max_step_arcs, o.chunk);
     }
     improved += r.improved;
     light_arcs += r.phase == 1 || r.phase == 2 ? r.arcs : 0;
@@ -380,6 +434,25 @@ TYPED_TEST(SsspCuda, PhaseTrace) {
   sc::engine<TypeParam> plain(dg.view());
   plain.run(roots[0]);
   EXPECT_TRUE(plain.last_trace().empty());
+  // Short light rows: the light chunks hold at most light_row arcs, a list step at most
+  // 32 x vpl rows of light_row arcs each, and the result still matches the oracle.
+  sc::options shortrows;
+  shortrows.trace = true;
+  shortrows.light_row = 32;
+  sc::engine<TypeParam> sr(dg.view(), shortrows);
+  sr.run(roots[0]);
+  int light_chunk_phases = 0;
+  for (const auto& r : sr.last_trace()) {
+    if (r.phase == 2) {
+      ++light_chunk_phases;
+      EXPECT_LE(r.max_step_arcs, 32);
+    }
+    if (r.phase == 1) {
+      EXPECT_LE(r.max_step_arcs, 32 * shortrows.vertices_per_lane * 32);
+    }
+  }
+  EXPECT_GT(light_chunk_phases, 0);
+  expect_oracle(sr, g, roots[0]);
 }
 
 TYPED_TEST(SsspCuda, PullPassRuns) {
@@ -401,13 +474,44 @@ TYPED_TEST(SsspCuda, PullPassRuns) {
     std::int64_t traced = 0;
     for (const auto& r : eng.last_trace()) traced += r.phase == 5;
     EXPECT_EQ(traced, eng.last_stats().pulls);
-    std::vector<std::int64_t> parent(g.num_vertices);
-    std::vector<float> dist(g.num_vertices);
-    eng.copy_parents(parent);
-    eng.copy_distances(dist);
-    EXPECT_EQ(sssp_oracle::check(g, root, sssp_oracle::dijkstra(g, root), parent, dist), "") << "root " << root;
+    expect_oracle(eng, g, root);
   }
   EXPECT_GT(pulls, 0);
+}
+
+TYPED_TEST(SsspCuda, PullFirstReplacesHeavyPasses) {
+  // With pull-first on every bucket, each bucket's light phases end in a pull; a heavy phase runs
+  // only where the estimate was 0, and then has no arcs (the estimate bounds the heavy pass's arcs:
+  // every vertex of R was a light entry, and its final cut leaves no more heavy arcs than any
+  // earlier one).
+  graph::kronecker_params p;
+  p.scale = 13;
+  const auto g = graph::build_csr<TypeParam>(graph::generate_kronecker(p));
+  const sc::device_csr<TypeParam> dg(g);
+  sc::options o;
+  o.pull_first = 1e-9;
+  o.pull_above = 0;
+  o.trace = true;
+  sc::engine<TypeParam> eng(dg.view(), o);
+  const auto roots = graph::pick_search_keys(p, 2, [&](std::int64_t v) { return g.degree(v) > 0; });
+  for (const auto root : roots) {
+    eng.run(root);
+    const auto t = eng.last_trace();
+    std::int64_t pulls = 0;
+    for (std::size_t k = 0; k < t.size(); ++k) {
+      if (t[k].phase == 3) {
+        EXPECT_EQ(t[k].arcs, 0) << "a heavy phase with arcs ran at step " << k;
+      }
+      if (t[k].phase == 5) {
+        ++pulls;
+        ASSERT_GT(k, 0u);
+        EXPECT_TRUE(t[k - 1].phase == 1 || t[k - 1].phase == 2) << "a pull follows the light phases";
+      }
+    }
+    EXPECT_GT(pulls, 0);
+    EXPECT_EQ(pulls, eng.last_stats().pulls);
+    expect_oracle(eng, g, root);
+  }
 }
 
 TYPED_TEST(SsspCuda, RejectsBadInput) {
@@ -468,11 +572,23 @@ TEST(SsspCudaOptions, Flags) {
   EXPECT_FALSE(o.queue_bitmaps);
   EXPECT_EQ(o.vertices_per_lane, 4);
   EXPECT_EQ(o.chunk, 256);
+  EXPECT_EQ(o.light_row, 512);
+  EXPECT_EQ(o.grab, 4);
+  EXPECT_EQ(o.interleave, 1);
+  EXPECT_EQ(o.delta_scale, 0.7f);
+  EXPECT_EQ(o.pull_first, 0.05);
   EXPECT_FALSE(o.no_row_records);
   EXPECT_EQ(o.pull_above, 0.02);
   p3.parse({"--sssp-gpu-unsorted", "--sssp-gpu-profile", "--sssp-gpu-no-filter", "--sssp-gpu-cut", "binary",
             "--sssp-gpu-ilp", "2", "--sssp-gpu-chunk", "300", "--sssp-gpu-no-lean", "--sssp-gpu-vpl", "1",
-            "--sssp-gpu-queue-bitmaps", "--sssp-gpu-trace", "--sssp-gpu-no-rows", "--sssp-gpu-pull", "0.05"});
+            "--sssp-gpu-queue-bitmaps", "--sssp-gpu-trace", "--sssp-gpu-no-rows", "--sssp-gpu-pull", "0.05",
+            "--sssp-gpu-light-row", "64", "--sssp-gpu-grab", "2", "--sssp-gpu-interleave", "4", "--sssp-gpu-delta-scale", "0.5",
+            "--sssp-gpu-pull-first", "0.25"});
+  EXPECT_EQ(o.pull_first, 0.25);
+  EXPECT_EQ(o.light_row, 64);
+  EXPECT_EQ(o.grab, 2);
+  EXPECT_EQ(o.interleave, 4);
+  EXPECT_EQ(o.delta_scale, 0.5f);
   EXPECT_EQ(o.pull_above, 0.05);
   EXPECT_TRUE(o.no_row_records);
   EXPECT_TRUE(o.queue_bitmaps);
@@ -493,5 +609,12 @@ TEST(SsspCudaOptions, Flags) {
   EXPECT_THROW(p2.parse({"--sssp-gpu-vpl", "8"}), usage_error);
   EXPECT_THROW(p2.parse({"--sssp-gpu-pull", "2"}), usage_error);
   EXPECT_THROW(p2.parse({"--sssp-gpu-chunk", "8"}), usage_error);
+  EXPECT_THROW(p2.parse({"--sssp-gpu-light-row", "16"}), usage_error);
+  EXPECT_THROW(p2.parse({"--sssp-gpu-grab", "9"}), usage_error);
+  EXPECT_THROW(p2.parse({"--sssp-gpu-grab", "0"}), usage_error);
+  EXPECT_THROW(p2.parse({"--sssp-gpu-interleave", "3"}), usage_error);
+  EXPECT_THROW(p2.parse({"--sssp-gpu-interleave", "64"}), usage_error);
+  EXPECT_THROW(p2.parse({"--sssp-gpu-pull-first", "-1"}), usage_error);
+  EXPECT_THROW(p2.parse({"--sssp-gpu-delta-scale", "0"}), usage_error);
   EXPECT_THROW(p2.parse({"--sssp-gpu-cut", "linear"}), usage_error);
 }

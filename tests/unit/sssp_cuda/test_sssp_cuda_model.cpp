@@ -43,6 +43,9 @@ struct model_config {
   /// (control.hpp) instead of pushing the chunks.
   std::int64_t pull_min_chunks = 0;
   std::int64_t* pulls = nullptr;  ///< counts the pull passes run, when set
+  /// > 0 (sorted rows, filter): a bucket whose light entries' heavy arcs sum to at least this many
+  /// is pulled instead of pushing its heavy arcs (control::pull_first_arcs).
+  std::int64_t pull_first_arcs = 0;
 };
 
 struct model_result {
@@ -83,6 +86,7 @@ model_result model_search(const graph::csr<V>& g_in, index_t root, const model_c
   dp[root] = static_cast<unsigned long long>(root);
   control s = initial_control(cfg.delta, cfg.adaptive, cfg.delta_max, cfg.grow_below);
   s.pull_min_chunks = cfg.pull_min_chunks;
+  s.pull_first_arcs = cfg.pull_first_arcs;
   counters c{};
   std::int64_t guard = 0;
   const auto visit = [&](bool light, index_t a, std::uint32_t u, float du) {
@@ -141,6 +145,7 @@ model_result model_search(const graph::csr<V>& g_in, index_t root, const model_c
         if (cfg.sorted) {  // light arcs are a prefix of the sorted row, heavy ones the rest
           const index_t cut = cfg.gallop ? light_cut_gallop(g.weights.data(), b, e, du, s.hi)
                                          : light_cut_binary(g.weights.data(), b, e, du, s.hi);
+          if (light && cfg.pull_first_arcs > 0) c.heavy_est += static_cast<unsigned long long>(e - cut);
           if (light) e = cut;
           else b = cut;
         }
@@ -230,6 +235,16 @@ std::vector<model_config> configs() {
     v.back().gallop = true;
     v.back().pull_min_chunks = 1 + static_cast<std::int64_t>(i % 2);
     v.back().seed += 400;
+  }
+  for (std::size_t i = 0; i < unsorted; ++i) {  // pull-first: buckets with many heavy arcs pull instead
+    v.push_back(v[i]);
+    v.back().sorted = true;
+    v.back().filter = true;
+    v.back().lean = (i % 2) == 1;
+    v.back().gallop = true;
+    v.back().pull_first_arcs = i % 2 == 0 ? 1 : 50;  // every bucket, or the big ones
+    v.back().pull_min_chunks = (i % 3) == 0 ? 1 : 0;  // with and without the chunk-triggered pull
+    v.back().seed += 500;
   }
   v[1].filter = true;
   v[2].lean = true;  // lean on unsorted rows
@@ -327,6 +342,38 @@ TEST(SsspCudaControl, AdaptiveWidthGrowsOnlyAfterThePeak) {
   EXPECT_EQ(s.delta, 1.6f);  // capped
 }
 
+TEST(SsspCudaControl, InterleavedSlotsCoverEveryEntryOnce) {
+  // The device's list phases walk slots [0, batches * per_batch) in batches and skip a step whose
+  // first slot maps past n: every entry below n must come out exactly once, in increasing order
+  // within a batch, and each batch must sample the list (its runs are `batches` runs apart).
+  for (const unsigned long long per_batch : {32ull, 128ull, 256ull}) {
+    for (const unsigned run : {0u, 1u, 2u, 8u, 32u}) {
+      for (const unsigned long long n : {1ull, 31ull, 32ull, 33ull, 1000ull, 4096ull, 4097ull}) {
+        const unsigned long long batches = (n + per_batch - 1) / per_batch;
+        std::vector<int> seen(n, 0);
+        for (unsigned long long b = 0; b < batches; ++b) {
+          unsigned long long prev = 0;
+          for (unsigned long long t = 0; t < per_batch; ++t) {
+            const unsigned long long e = list_slot_entry(b * per_batch + t, per_batch, batches, run);
+            if (t > 0) {
+              EXPECT_GT(e, prev);  // increasing within a batch
+            }
+            prev = e;
+            if (e < n) ++seen[e];
+          }
+          if (run != 0 && per_batch / run > 1 && batches > 1) {  // consecutive runs are `batches` runs apart
+            const unsigned long long e0 = list_slot_entry(b * per_batch, per_batch, batches, run);
+            const unsigned long long e1 = list_slot_entry(b * per_batch + run, per_batch, batches, run);
+            EXPECT_EQ(e1 - e0, batches * run);
+          }
+        }
+        for (unsigned long long e = 0; e < n; ++e)
+          ASSERT_EQ(seen[e], 1) << "entry " << e << " n " << n << " per_batch " << per_batch << " run " << run;
+      }
+    }
+  }
+}
+
 TEST(SsspCudaControl, BucketEndAdvancesEvenWhenDeltaIsAbsorbed) {
   EXPECT_GT(bucket_end(1.0e6f, 1.0e-9f), 1.0e6f);
   EXPECT_EQ(bucket_end(1.0f, 0.5f), 1.5f);
@@ -399,6 +446,36 @@ TEST(SsspCudaModelPull, PullRunsOnKronecker) {
     total += pulls;
   }
   EXPECT_GT(total, 0);
+}
+
+TEST(SsspCudaModelPull, PullFirstRunsOnKronecker) {
+  // Without the chunk trigger, every pull comes from the light phases' heavy-arc estimate; with a
+  // threshold above every bucket's estimate nothing is pulled.
+  graph::kronecker_params p;
+  p.scale = 12;
+  const auto g = graph::build_csr<std::uint32_t>(graph::generate_kronecker(p));
+  const auto roots = graph::pick_search_keys(p, 2, [&](std::int64_t v) { return g.degree(v) > 0; });
+  for (const std::int64_t threshold : {std::int64_t{1}, std::int64_t{2000}, g.num_arcs() * 4}) {
+    std::int64_t total = 0;
+    model_config cfg{0.05f, false, 0.05f, 0, 8, 5, 11};
+    cfg.sorted = cfg.filter = cfg.gallop = cfg.lean = true;
+    cfg.pull_first_arcs = threshold;
+    for (const auto root : roots) {
+      std::int64_t pulls = 0;
+      cfg.pulls = &pulls;
+      const auto r = model_search(g, root, cfg);
+      EXPECT_EQ(sssp_oracle::check(g, root, sssp_oracle::dijkstra(g, root), r.parent, r.dist), "") << threshold;
+      total += pulls;
+      if (threshold == 1) {
+        EXPECT_EQ(pulls, r.last.buckets) << "every non-empty bucket has heavy arcs here";
+      }
+    }
+    if (threshold < g.num_arcs()) {
+      EXPECT_GT(total, 0) << threshold;
+    } else {
+      EXPECT_EQ(total, 0);
+    }
+  }
 }
 
 TYPED_TEST(SsspCudaModel, Kronecker) {
