@@ -93,7 +93,7 @@ struct options {
   /// arcs: the phase waits for the busiest warp.
   int light_row = 512;
   /// 32-vertex groups a warp takes from a list phase's cursor at once (1-8; rounded up to a
-  /// multiple of vertices_per_lane).
+  /// multiple of vertices_per_lane, at most 8).
   int grab = 4;
   /// > 0: a warp's batch is a strided sample of the list, in runs of this many consecutive entries
   /// (1, 2, 4, 8, 16 or 32): run r of batch b is the list's run r * B + b (B batches). The rows of a
@@ -153,8 +153,9 @@ struct phase_record {
 /// Flags: --sssp-gpu delta|bellman-ford, --sssp-gpu-delta X, --sssp-gpu-grow N,
 /// --sssp-gpu-loop persistent|host, --sssp-gpu-blocks N, --sssp-gpu-profile, --sssp-gpu-unsorted, --sssp-gpu-no-filter,
 /// --sssp-gpu-cut gallop|binary, --sssp-gpu-ilp 1|2|4, --sssp-gpu-vpl 1|2|4, --sssp-gpu-chunk N, --sssp-gpu-no-lean,
-/// --sssp-gpu-queue-bitmaps, --sssp-gpu-no-rows, --sssp-gpu-pull F, --sssp-gpu-light-row N, --sssp-gpu-grab N,
-/// --sssp-gpu-interleave N, --sssp-gpu-trace (the last only for the benchmark's reports).
+/// --sssp-gpu-queue-bitmaps, --sssp-gpu-no-rows, --sssp-gpu-pull F, --sssp-gpu-pull-first F, --sssp-gpu-light-row N,
+/// --sssp-gpu-grab N, --sssp-gpu-interleave N, --sssp-gpu-delta-scale F, --sssp-gpu-trace (the last only for the
+/// benchmark's reports).
 void add_options(cli::parser& p, options& o);
 const char* algorithm_name(algorithm a);
 const char* loop_name(loop_kind l);

@@ -218,7 +218,7 @@ struct search_policy {
   /// Persistent kernel with up to 128 registers (blocks_per_sm 1-3: fewer warps, no spills).
   static constexpr int wide_min_blocks = 2;
   static constexpr int big_row = 512;   ///< rows with more arcs (in the phase's range) become chunks
-    static constexpr int host_batch = 4;  ///< host loop: phases launched between state read-backs
+  static constexpr int host_batch = 4;  ///< host loop: phases launched between state read-backs
   static constexpr float auto_delta_warps = 8.0f;  ///< adaptive start: this * mean w / mean degree
   static constexpr float auto_delta_growth = 256.0f;  ///< adaptive: delta grows at most this factor
 };
