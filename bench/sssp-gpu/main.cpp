@@ -78,6 +78,8 @@ variant parse_variant(const std::string& spec) {
       v.opt.no_row_records = true;
       v.opt.pull_above = 0;
       v.opt.interleave = 0;
+      v.opt.pull_first = 0;
+      v.opt.delta_scale = 1.0f;
     } else if (t.rfind("ilp=", 0) == 0) v.opt.arcs_per_lane = static_cast<int>(cli::parse_int(t.substr(4), "ilp"));
     else if (t.rfind("vpl=", 0) == 0) v.opt.vertices_per_lane = static_cast<int>(cli::parse_int(t.substr(4), "vpl"));
     else if (t.rfind("chunk=", 0) == 0) v.opt.chunk = static_cast<int>(cli::parse_int(t.substr(6), "chunk"));

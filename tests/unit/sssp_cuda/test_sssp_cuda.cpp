@@ -36,6 +36,8 @@ sc::options first_version() {
   o.no_row_records = true;
   o.pull_above = 0;
   o.interleave = 0;
+  o.pull_first = 0;
+  o.delta_scale = 1.0f;
   return o;
 }
 
