@@ -69,18 +69,8 @@ variant parse_variant(const std::string& spec) {
     else if (t == "qbits") v.opt.queue_bitmaps = true;
     else if (t == "norows") v.opt.no_row_records = true;
     else if (t.rfind("pull=", 0) == 0) v.opt.pull_above = cli::parse_double(t.substr(5), "pull");
-    else if (t == "first") {  // the engine as first measured (docs/sssp-gpu.md, H200 runs)
-      v.opt.cut = sc::cut_search::binary;
-      v.opt.arcs_per_lane = 1;
-      v.opt.vertices_per_lane = 1;
-      v.opt.chunk = 2048;
-      v.opt.no_lean = true;
-      v.opt.no_row_records = true;
-      v.opt.pull_above = 0;
-      v.opt.interleave = 0;
-      v.opt.pull_first = 0;
-      v.opt.delta_scale = 1.0f;
-    } else if (t.rfind("ilp=", 0) == 0) v.opt.arcs_per_lane = static_cast<int>(cli::parse_int(t.substr(4), "ilp"));
+    else if (t == "first") v.opt = sc::first_version_options(v.opt);  // the engine as first measured
+    else if (t.rfind("ilp=", 0) == 0) v.opt.arcs_per_lane = static_cast<int>(cli::parse_int(t.substr(4), "ilp"));
     else if (t.rfind("vpl=", 0) == 0) v.opt.vertices_per_lane = static_cast<int>(cli::parse_int(t.substr(4), "vpl"));
     else if (t.rfind("chunk=", 0) == 0) v.opt.chunk = static_cast<int>(cli::parse_int(t.substr(6), "chunk"));
     else if (t.rfind("lrow=", 0) == 0) v.opt.light_row = static_cast<int>(cli::parse_int(t.substr(5), "lrow"));

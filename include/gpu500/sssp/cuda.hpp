@@ -157,6 +157,11 @@ struct phase_record {
 /// --sssp-gpu-grab N, --sssp-gpu-interleave N, --sssp-gpu-delta-scale F, --sssp-gpu-trace (the last only for the
 /// benchmark's reports).
 void add_options(cli::parser& p, options& o);
+/// The engine as first measured (docs/sssp-gpu.md, first round): binary cut, one arc and one
+/// vertex per lane, 2048-arc chunks, full scans, no row records, contiguous batches, no pull, the
+/// original start width, set on `base` (its other fields are kept). The benchmark's `first`
+/// variant and the tests' baseline.
+options first_version_options(options base = {});
 const char* algorithm_name(algorithm a);
 const char* loop_name(loop_kind l);
 const char* cut_name(cut_search c);

@@ -27,7 +27,35 @@ void per_lane_option(cli::parser& p, const char* name, int& target, const char* 
       help, meta);
 }
 
+/// An integer option that must lie in [lo, hi].
+void ranged_int_option(cli::parser& p, const char* name, int& target, long long lo, long long hi, const char* help,
+                       const char* meta) {
+  p.option(
+      name,
+      [&target, name, lo, hi](const std::string& v) {
+        const auto k = cli::parse_int(v, name);
+        if (k < lo || k > hi)
+          throw usage_error(std::string(name) + ": expected " + std::to_string(lo) + ".." + std::to_string(hi));
+        target = static_cast<int>(k);
+      },
+      help, meta);
+}
+
 }  // namespace
+
+options first_version_options(options o) {
+  o.cut = cut_search::binary;
+  o.arcs_per_lane = 1;
+  o.vertices_per_lane = 1;
+  o.chunk = 2048;
+  o.no_lean = true;
+  o.no_row_records = true;
+  o.pull_above = 0;
+  o.interleave = 0;
+  o.pull_first = 0;
+  o.delta_scale = 1.0f;
+  return o;
+}
 
 void add_options(cli::parser& p, options& o) {
   p.option(
@@ -64,14 +92,8 @@ void add_options(cli::parser& p, options& o) {
         else throw usage_error("--sssp-gpu-loop: expected persistent or host, got '" + v + "'");
       },
       "GPU SSSP bucket loop: persistent (one cooperative kernel, default) or host (a launch per phase)", "L");
-  p.option(
-      "--sssp-gpu-blocks",
-      [&o](const std::string& v) {
-        const auto b = cli::parse_int(v, "--sssp-gpu-blocks");
-        if (b < 0 || b > 64) throw usage_error("--sssp-gpu-blocks: expected 0..64");
-        o.blocks_per_sm = static_cast<int>(b);
-      },
-      "GPU SSSP persistent kernel: blocks per SM (0: as many as fit)", "N");
+  ranged_int_option(p, "--sssp-gpu-blocks", o.blocks_per_sm, 0, 64,
+                    "GPU SSSP persistent kernel: blocks per SM (0: as many as fit)", "N");
   p.flag("--sssp-gpu-profile", o.profile, "GPU SSSP: time every phase (host loop, synchronising; slow)");
   p.flag("--sssp-gpu-unsorted", o.unsorted_rows, "GPU SSSP: no weight-sorted copy of the rows (less memory, slower)");
   p.flag("--sssp-gpu-no-filter", o.no_settled_filter, "GPU SSSP: no settled-vertex bitmap in the heavy pass");
@@ -87,30 +109,12 @@ void add_options(cli::parser& p, options& o) {
                   "K");
   per_lane_option(p, "--sssp-gpu-vpl", o.vertices_per_lane,
                   "GPU SSSP: vertices per lane in a scan or list step (1, 2 or 4; default 4)", "B");
-  p.option(
-      "--sssp-gpu-chunk",
-      [&o](const std::string& v) {
-        const auto c = cli::parse_int(v, "--sssp-gpu-chunk");
-        if (c < 32 || c > (1 << 20)) throw usage_error("--sssp-gpu-chunk: expected 32..1048576");
-        o.chunk = static_cast<int>(c);
-      },
-      "GPU SSSP: arcs per chunk of a long row (default 256)", "N");
-  p.option(
-      "--sssp-gpu-light-row",
-      [&o](const std::string& v) {
-        const auto c = cli::parse_int(v, "--sssp-gpu-light-row");
-        if (c < 32 || c > (1 << 20)) throw usage_error("--sssp-gpu-light-row: expected 32..1048576");
-        o.light_row = static_cast<int>(c);
-      },
-      "GPU SSSP: light ranges longer than this become chunks (default 512)", "N");
-  p.option(
-      "--sssp-gpu-grab",
-      [&o](const std::string& v) {
-        const auto c = cli::parse_int(v, "--sssp-gpu-grab");
-        if (c < 1 || c > 8) throw usage_error("--sssp-gpu-grab: expected 1..8");
-        o.grab = static_cast<int>(c);
-      },
-      "GPU SSSP: 32-vertex groups a warp takes from a list at once (default 4)", "N");
+  ranged_int_option(p, "--sssp-gpu-chunk", o.chunk, 32, 1 << 20, "GPU SSSP: arcs per chunk of a long row (default 256)",
+                    "N");
+  ranged_int_option(p, "--sssp-gpu-light-row", o.light_row, 32, 1 << 20,
+                    "GPU SSSP: light ranges longer than this become chunks (default 512)", "N");
+  ranged_int_option(p, "--sssp-gpu-grab", o.grab, 1, 8,
+                    "GPU SSSP: 32-vertex groups a warp takes from a list at once (default 4)", "N");
   p.option(
       "--sssp-gpu-interleave",
       [&o](const std::string& v) {

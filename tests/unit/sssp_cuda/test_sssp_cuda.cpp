@@ -26,20 +26,7 @@ namespace sc = gpu500::sssp::cuda;
 namespace {
 
 /// The engine as first measured (binary cut, one arc per lane, 2048-arc chunks, full scans).
-sc::options first_version() {
-  sc::options o;
-  o.cut = sc::cut_search::binary;
-  o.arcs_per_lane = 1;
-  o.vertices_per_lane = 1;
-  o.chunk = 2048;
-  o.no_lean = true;
-  o.no_row_records = true;
-  o.pull_above = 0;
-  o.interleave = 0;
-  o.pull_first = 0;
-  o.delta_scale = 1.0f;
-  return o;
-}
+sc::options first_version() { return sc::first_version_options(); }
 
 std::vector<sc::options> variants() {
   std::vector<sc::options> v;
@@ -190,6 +177,23 @@ std::string label(const sc::options& o) {
          (o.no_settled_filter ? "/nofilter" : "/filter") + "/" + sc::cut_name(o.cut) + "/ilp=" +
          std::to_string(o.arcs_per_lane) + "/vpl=" + std::to_string(o.vertices_per_lane) + "/chunk=" + std::to_string(o.chunk) + "/lrow=" + std::to_string(o.light_row) + "/grab=" + std::to_string(o.grab) + ("/inter=" + std::to_string(o.interleave)) + "/dscale=" + std::to_string(o.delta_scale)  + (o.no_lean ? "/nolean" : "/lean") + (o.queue_bitmaps ? "/qbits" : "/stamps") + (o.no_row_records ? "/norows" : "/rows") + "/pull=" + std::to_string(o.pull_above) + "/pf=" + std::to_string(o.pull_first);
 }
+
+/// A Graph500 Kronecker graph of one SCALE on the host and on the device, with its search keys.
+template <class V>
+struct kron_graph {
+  graph::kronecker_params p;
+  graph::csr<V> g;
+  sc::device_csr<V> dg;
+  static graph::kronecker_params params(int scale) {
+    graph::kronecker_params k;
+    k.scale = scale;
+    return k;
+  }
+  explicit kron_graph(int scale) : p(params(scale)), g(graph::build_csr<V>(graph::generate_kronecker(p))), dg(g) {}
+  [[nodiscard]] std::vector<std::int64_t> keys(int k) const {
+    return graph::pick_search_keys(p, k, [&](std::int64_t v) { return g.degree(v) > 0; });
+  }
+};
 
 /// The engine's last search (from root) against the Dijkstra oracle.
 template <class V>
@@ -379,15 +383,14 @@ TYPED_TEST(SsspCuda, InputWeightsFreeAfterSortedCopy) {
 }
 
 TYPED_TEST(SsspCuda, PhaseTrace) {
-  graph::kronecker_params p;
-  p.scale = 12;
-  const auto g = graph::build_csr<TypeParam>(graph::generate_kronecker(p));
-  const sc::device_csr<TypeParam> dg(g);
+  const kron_graph<TypeParam> kg(12);
+  const auto& g = kg.g;
+  const auto& dg = kg.dg;
   sc::options o;
   o.trace = true;
   sc::engine<TypeParam> eng(dg.view(), o);
   EXPECT_TRUE(eng.last_trace().empty());  // no search yet
-  const auto roots = graph::pick_search_keys(p, 1, [&](std::int64_t v) { return g.degree(v) > 0; });
+  const auto roots = kg.keys(1);
   eng.run(roots[0]);
   const auto t = eng.last_trace();
   ASSERT_EQ(static_cast<std::int64_t>(t.size()), eng.last_stats().steps);
@@ -460,15 +463,13 @@ TYPED_TEST(SsspCuda, PhaseTrace) {
 TYPED_TEST(SsspCuda, PullPassRuns) {
   // The pull variant must actually pull on a Kronecker graph (else the oracle checks of the pull
   // variants prove nothing), and its results match the oracle.
-  graph::kronecker_params p;
-  p.scale = 14;
-  const auto g = graph::build_csr<TypeParam>(graph::generate_kronecker(p));
-  const sc::device_csr<TypeParam> dg(g);
+  const kron_graph<TypeParam> kg(14);
+  const auto& g = kg.g;
   sc::options o;
   o.pull_above = 1e-9;
   o.trace = true;
-  sc::engine<TypeParam> eng(dg.view(), o);
-  const auto roots = graph::pick_search_keys(p, 3, [&](std::int64_t v) { return g.degree(v) > 0; });
+  sc::engine<TypeParam> eng(kg.dg.view(), o);
+  const auto roots = kg.keys(3);
   std::int64_t pulls = 0;
   for (const auto root : roots) {
     eng.run(root);
@@ -486,16 +487,14 @@ TYPED_TEST(SsspCuda, PullFirstReplacesHeavyPasses) {
   // only where the estimate was 0, and then has no arcs (the estimate bounds the heavy pass's arcs:
   // every vertex of R was a light entry, and its final cut leaves no more heavy arcs than any
   // earlier one).
-  graph::kronecker_params p;
-  p.scale = 13;
-  const auto g = graph::build_csr<TypeParam>(graph::generate_kronecker(p));
-  const sc::device_csr<TypeParam> dg(g);
+  const kron_graph<TypeParam> kg(13);
+  const auto& g = kg.g;
   sc::options o;
   o.pull_first = 1e-9;
   o.pull_above = 0;
   o.trace = true;
-  sc::engine<TypeParam> eng(dg.view(), o);
-  const auto roots = graph::pick_search_keys(p, 2, [&](std::int64_t v) { return g.degree(v) > 0; });
+  sc::engine<TypeParam> eng(kg.dg.view(), o);
+  const auto roots = kg.keys(2);
   for (const auto root : roots) {
     eng.run(root);
     const auto t = eng.last_trace();
@@ -551,6 +550,25 @@ TEST(SsspCudaLimits, TooManyVertices) {
   v.columns = fake_cols;
   v.weights = fake_w;
   EXPECT_THROW(sc::engine<std::int64_t>(v, {}), usage_error);
+}
+
+TEST(SsspCudaOptions, FirstVersionKeepsTheRest) {
+  sc::options base;
+  base.trace = true;
+  base.delta = 0.5f;
+  const sc::options f = sc::first_version_options(base);
+  EXPECT_TRUE(f.trace);  // fields the first version does not name are kept
+  EXPECT_EQ(f.delta, 0.5f);
+  EXPECT_EQ(f.cut, sc::cut_search::binary);
+  EXPECT_EQ(f.arcs_per_lane, 1);
+  EXPECT_EQ(f.vertices_per_lane, 1);
+  EXPECT_EQ(f.chunk, 2048);
+  EXPECT_TRUE(f.no_lean);
+  EXPECT_TRUE(f.no_row_records);
+  EXPECT_EQ(f.pull_above, 0.0);
+  EXPECT_EQ(f.interleave, 0);
+  EXPECT_EQ(f.pull_first, 0.0);
+  EXPECT_EQ(f.delta_scale, 1.0f);
 }
 
 TEST(SsspCudaOptions, Flags) {
@@ -614,6 +632,12 @@ TEST(SsspCudaOptions, Flags) {
   EXPECT_THROW(p2.parse({"--sssp-gpu-light-row", "16"}), usage_error);
   EXPECT_THROW(p2.parse({"--sssp-gpu-grab", "9"}), usage_error);
   EXPECT_THROW(p2.parse({"--sssp-gpu-grab", "0"}), usage_error);
+  EXPECT_THROW(p2.parse({"--sssp-gpu-blocks", "65"}), usage_error);
+  EXPECT_THROW(p2.parse({"--sssp-gpu-blocks", "-1"}), usage_error);
+  EXPECT_NO_THROW(p2.parse({"--sssp-gpu-grab", "8", "--sssp-gpu-light-row", "32", "--sssp-gpu-chunk", "1048576"}));
+  EXPECT_EQ(o2.grab, 8);
+  EXPECT_EQ(o2.light_row, 32);
+  EXPECT_EQ(o2.chunk, 1 << 20);
   EXPECT_THROW(p2.parse({"--sssp-gpu-interleave", "3"}), usage_error);
   EXPECT_THROW(p2.parse({"--sssp-gpu-interleave", "64"}), usage_error);
   EXPECT_THROW(p2.parse({"--sssp-gpu-pull-first", "-1"}), usage_error);
