@@ -181,12 +181,15 @@ std::vector<std::string> tables_for(const std::vector<std::string>& asked, backe
     if (where == backend::cuda) t = gpu_table_names();
     if (where == backend::cpu || with_cpu) t.push_back("cpu");
   }
+  const auto all = gpu_table_names();
   for (const auto& name : t) {
-    const auto all = gpu_table_names();
     hopscotch_options ignored;
-    if (name != "cpu" && std::find(all.begin(), all.end(), name) == all.end() && !parse_glht_variant(name, &ignored))
-      throw usage_error("hash: unknown table '" + name + "' (tables: glht glht-bitmap glht-t8 glht-t1 glht-t1-aos linear "
-                        "linear-aos quadratic cuckoo chained chained-alloc cpu; GLHT suffixes -np -rs -b6 -b8 -h1 -hc -ps -oc -fa -ov -nc)");
+    if (name != "cpu" && std::find(all.begin(), all.end(), name) == all.end() && !parse_glht_variant(name, &ignored)) {
+      std::string known;
+      for (const auto& a : all) known += a + " ";
+      throw usage_error("hash: unknown table '" + name + "' (tables: " + known +
+                        "cpu; GLHT suffixes -np -rs -b6 -b8 -h1 -hc -ps -oc -fa -ov -nc)");
+    }
     if (name != "cpu" && where == backend::cpu) throw usage_error("hash: table '" + name + "' needs --backend cuda");
   }
   return t;
