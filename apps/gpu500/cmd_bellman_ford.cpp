@@ -28,6 +28,8 @@ struct measurement {
   index_t n = 0;
   std::string engine, variant;
   int group = 0;
+  bf::schedule schedule = bf::schedule::launch;
+  std::string detail;     // the engine's words on how it ran the schedule
   bf::result r;           // the fastest repetition (by time with transfers)
   double per_round = 0;   // steady-state seconds per round (kernels only)
   double paper = 0;       // the paper's N-1 rounds + both transfers (measured or projected)
@@ -55,6 +57,8 @@ json::value to_json(const measurement& m, double matrix_bytes) {
   v["engine"] = m.engine;
   v["variant"] = m.variant;
   v["group"] = m.group;
+  v["schedule"] = bf::schedule_name(m.schedule);
+  if (!m.detail.empty()) v["schedule_detail"] = m.detail;
   v["status"] = bf::status_name(m.r.st);
   v["rounds"] = m.r.rounds;
   v["seconds_with_transfers"] = m.r.seconds_with_transfers();
@@ -73,8 +77,10 @@ json::value to_json(const measurement& m, double matrix_bytes) {
 }  // namespace
 
 GPU500_COMMAND(bellman_ford, "Dense Bellman-Ford (paper 000): naive/reduce/coarse on CPU, CUDA, OpenCL") {
-  std::string sizes = "2048", variants = "all", backend = "all", json_path, sweep;
-  int group = 256, repeat = 0, cl_platform = -1, cl_device = -1, wmin = 1, wmax = 100;
+  std::string sizes = "2048", variants = "all", backend = "all", json_path, sweep, schedules = "launch,skip,resident";
+  int group = 256, repeat = 0, cl_platform = -1, cl_device = -1, wmin = 1, wmax = 100, resident_cluster = -1,
+      resident_rows = 0;
+  std::string resident_exchange = "async";
   std::int64_t seed = 1, source = 0;
   std::string sweep_sizes;
   double density = 0.5;
@@ -85,6 +91,16 @@ GPU500_COMMAND(bellman_ford, "Dense Bellman-Ford (paper 000): naive/reduce/coars
   p.option("--n", sizes, "vertex counts, comma-separated (default 2048; paper: 256,...,8192)");
   p.option("--variant", variants, "naive|reduce|coarse|all (GPU kernels; default all)");
   p.option("--group", group, "M: work-group size of reduce/coarse, a power of two (default 256)");
+  p.option("--schedules", schedules,
+           "schedules of the coarse variant where the engine has them: launch (the paper's: a launch per round),\n"
+           "skip (a launch per round, unchanged sources' segments not read), resident (all rounds in one\n"
+           "launch, small N); comma-separated (default launch,skip,resident); other variants: launch");
+  p.option("--resident-cluster", resident_cluster,
+           "CUDA resident schedule: -1 automatic, 16 or 8 (one cluster of that many blocks), 0 (cooperative grid)");
+  p.option("--resident-exchange", resident_exchange,
+           "CUDA resident schedule, one cluster: async (remote stores counted on mbarriers) or pull (barrier, then loads)");
+  p.option("--resident-rows", resident_rows,
+           "CUDA resident schedule, cooperative grid: rows per block (0: automatic, at most one block per SM)");
   p.option("--backend", backend, "cpu|cuda|opencl|all, comma-separated (default all that are present)");
   p.option("--density", density, "probability of each edge (default 0.5)");
   p.option("--wmin", wmin, "smallest integer weight (default 1)");
@@ -112,6 +128,12 @@ GPU500_COMMAND(bellman_ford, "Dense Bellman-Ford (paper 000): naive/reduce/coars
   std::vector<bf::variant> vars;
   if (variants == "all") vars = {bf::variant::naive, bf::variant::reduce, bf::variant::coarse};
   else vars = {bf::parse_variant(variants)};
+  std::vector<bf::schedule> scheds;
+  for (std::size_t pos = 0; pos <= schedules.size();) {
+    const std::size_t c = std::min(schedules.find(',', pos), schedules.size());
+    scheds.push_back(bf::parse_schedule(schedules.substr(pos, c - pos)));
+    pos = c + 1;
+  }
   std::vector<std::int64_t> sweep_groups;
   if (!sweep.empty()) sweep_groups = parse_list(sweep, "--sweep");
   const std::vector<std::int64_t> sweep_ns =
@@ -121,6 +143,11 @@ GPU500_COMMAND(bellman_ford, "Dense Bellman-Ford (paper 000): naive/reduce/coars
   bf::engine_config ecfg;
   ecfg.cl_platform = cl_platform;
   ecfg.cl_device = cl_device;
+  ecfg.resident_cluster = resident_cluster;
+  ecfg.resident_rows = resident_rows;
+  if (resident_exchange != "async" && resident_exchange != "pull")
+    throw usage_error("--resident-exchange: expected async or pull; got '" + resident_exchange + "'");
+  ecfg.resident_async = resident_exchange == "async";
   std::vector<std::unique_ptr<bf::engine>> engines;
   const bool all = backend == "all";
   auto wants = [&](const char* b) { return all || ("," + backend + ",").find(std::string(",") + b + ",") != std::string::npos; };
@@ -195,16 +222,20 @@ GPU500_COMMAND(bellman_ford, "Dense Bellman-Ford (paper 000): naive/reduce/coars
                   m.variant.c_str(), m.group, m.failure.c_str());
     }
   };
-  auto per_round_time = [&](bf::engine& e, const measurement& m, bf::variant v, int grp) {
-    if (is_cpu(e) || m.r.rounds == 0) return m.r.t_rounds / std::max<index_t>(1, m.r.rounds);
+  // Seconds per round: CPU engines and the skip schedule (whose rounds after convergence would
+  // read nothing) average the solve's own rounds; the other GPU schedules time k back-to-back
+  // rounds without flag reads (k launches, or one resident launch of k rounds).
+  auto per_round_time = [&](bf::engine& e, const measurement& m, bf::variant v, int grp, bf::schedule sc) {
+    if (is_cpu(e) || m.r.rounds == 0 || sc == bf::schedule::skip) return m.r.t_rounds / std::max<index_t>(1, m.r.rounds);
     const double est = m.r.t_rounds / static_cast<double>(m.r.rounds);
     const int k = static_cast<int>(std::clamp(0.03 / std::max(est, 1e-7), 5.0, 500.0));
+    if (sc == bf::schedule::resident) return bf::time_resident_rounds(e, v, source, k) / k;
     return bf::time_rounds(e, v, grp, k) / k;
   };
 
   if (have_cuda)
     std::printf("cuda uploads from %s host memory\n", pageable ? "pageable" : "page-locked (cudaHostRegister, untimed)");
-  std::printf("\n%6s %-7s %-7s %5s %6s %12s %11s %10s %10s %8s %22s %22s\n", "N", "engine", "variant", "M", "rounds",
+  std::printf("\n%6s %-7s %-15s %5s %6s %12s %11s %10s %10s %8s %22s %22s\n", "N", "engine", "variant", "M", "rounds",
               "total ms", "rounds ms", "upload ms", "round us", "GB/s", "x serial/omp/naive", "paper x serial/omp/naive");
   std::map<index_t, std::vector<float>> oracles;
   for (const auto n : ns) {
@@ -244,24 +275,32 @@ GPU500_COMMAND(bellman_ford, "Dense Bellman-Ford (paper 000): naive/reduce/coars
     std::optional<bf::result> reference;  // the first verified result: predecessors to match
     for (auto& e : engines) {
       const std::vector<bf::variant> evars = is_cpu(*e) ? std::vector<bf::variant>{bf::variant::naive} : vars;
+      const std::vector<bf::schedule> escheds = is_cpu(*e) ? std::vector<bf::schedule>{bf::schedule::launch} : scheds;
       for (const auto v : evars) {
-        measurement m;
-        m.n = n;
-        m.engine = bf::engine_name(e->kind());
-        m.variant = is_cpu(*e) ? "cpu" : bf::variant_name(v);
-        m.group = is_cpu(*e) ? 1 : (v == bf::variant::naive ? 0 : group);
-        const bf::dense_matrix& input = bf::layout_for(e->kind(), v) == bf::layout::by_source ? g : gt;
-        const bf::run_options o{v, group, full_rounds, source};
-        for (int rep = 0; rep < reps; ++rep) {
-          bf::result r = bf::run(*e, input, o);
-          if (rep == 0 || r.seconds_with_transfers() < m.r.seconds_with_transfers()) m.r = std::move(r);
+        for (const auto sc : escheds) {
+          if (!e->supports(sc, v, n)) continue;
+          measurement m;
+          m.n = n;
+          m.engine = bf::engine_name(e->kind());
+          m.variant = is_cpu(*e) ? "cpu" : bf::variant_name(v);
+          if (sc != bf::schedule::launch) m.variant += std::string("/") + bf::schedule_name(sc);
+          m.schedule = sc;
+          m.detail = e->schedule_detail(sc, v, n);
+          m.group = is_cpu(*e) ? 1 : (v == bf::variant::naive ? 0 : sc == bf::schedule::resident ? 32 : group);
+          const bf::dense_matrix& input = bf::layout_for(e->kind(), v) == bf::layout::by_source ? g : gt;
+          bf::run_options o{v, group, full_rounds, source};
+          o.sched = sc;
+          for (int rep = 0; rep < reps; ++rep) {
+            bf::result r = bf::run(*e, input, o);
+            if (rep == 0 || r.seconds_with_transfers() < m.r.seconds_with_transfers()) m.r = std::move(r);
+          }
+          verify(m, oracle, reference ? &*reference : nullptr, g);
+          if (!reference && m.verified) reference = m.r;
+          measurement& mm = here.emplace_back(std::move(m));
+          mm.per_round = per_round_time(*e, mm, v, group, sc);
+          const double transfers = mm.r.t_upload + mm.r.t_init + mm.r.t_download;
+          mm.paper = full_rounds ? mm.r.seconds_with_transfers() : transfers + static_cast<double>(n - 1) * mm.per_round;
         }
-        verify(m, oracle, reference ? &*reference : nullptr, g);
-        if (!reference && m.verified) reference = m.r;
-        measurement& mm = here.emplace_back(std::move(m));
-        mm.per_round = per_round_time(*e, mm, v, group);
-        const double transfers = mm.r.t_upload + mm.r.t_init + mm.r.t_download;
-        mm.paper = full_rounds ? mm.r.seconds_with_transfers() : transfers + static_cast<double>(n - 1) * mm.per_round;
       }
     }
     // Speed-ups within this N.
@@ -296,7 +335,7 @@ GPU500_COMMAND(bellman_ford, "Dense Bellman-Ford (paper 000): naive/reduce/coars
       char a[64], b[64];
       std::snprintf(a, sizeof a, "%.1f/%.1f/%.2f", xs, xo, xn);
       std::snprintf(b, sizeof b, "%.1f/%.1f/%.2f", ps, po, pn);
-      std::printf("%6lld %-7s %-7s %5d %6lld %12.3f %11.3f %10.3f %10.2f %8.1f %22s %22s%s\n", static_cast<long long>(n),
+      std::printf("%6lld %-7s %-15s %5d %6lld %12.3f %11.3f %10.3f %10.2f %8.1f %22s %22s%s\n", static_cast<long long>(n),
                   m.engine.c_str(), m.variant.c_str(), m.group, static_cast<long long>(m.r.rounds),
                   m.r.seconds_with_transfers() * 1e3, m.r.t_rounds * 1e3, m.r.t_upload * 1e3, m.per_round * 1e6,
                   matrix_bytes / m.per_round / 1e9, a, b, m.verified ? "" : "  UNVERIFIED");
@@ -339,7 +378,7 @@ GPU500_COMMAND(bellman_ford, "Dense Bellman-Ford (paper 000): naive/reduce/coars
             m.group = grp;
             m.r = bf::solve(*e, n, {v, grp, full_rounds, source});
             verify(m, oracles[n], reference ? &*reference : nullptr, g);
-            m.per_round = per_round_time(*e, m, v, grp);
+            m.per_round = per_round_time(*e, m, v, grp, bf::schedule::launch);
             std::printf("  %-7s %-7s M=%5d rounds %3lld  round %10.2f us  %8.1f GB/s%s\n", m.engine.c_str(),
                         m.variant.c_str(), grp, static_cast<long long>(m.r.rounds), m.per_round * 1e6,
                         matrix_bytes / m.per_round / 1e9, m.verified ? "" : "  UNVERIFIED");
@@ -360,7 +399,7 @@ GPU500_COMMAND(bellman_ford, "Dense Bellman-Ford (paper 000): naive/reduce/coars
     for (const auto& m : results)
       if (m.engine == "cuda" && m.n >= 4096) {
         const double read = static_cast<double>(m.n) * static_cast<double>(m.n) * 4 / (bw.traffic_gbs * 1e9);
-        std::printf("  N=%-6lld %-7s %.3f (%.1f us per round, matrix read %.1f us)\n", static_cast<long long>(m.n),
+        std::printf("  N=%-6lld %-15s %.3f (%.1f us per round, matrix read %.1f us)\n", static_cast<long long>(m.n),
                     m.variant.c_str(), m.per_round / read, m.per_round * 1e6, read * 1e6);
       }
   }

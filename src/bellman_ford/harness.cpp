@@ -30,6 +30,26 @@ const char* engine_name(engine_kind k) {
 
 const char* status_name(status s) { return s == status::ok ? "ok" : "negative cycle"; }
 
+const char* schedule_name(schedule s) {
+  switch (s) {
+    case schedule::launch: return "launch";
+    case schedule::skip: return "skip";
+    case schedule::resident: return "resident";
+  }
+  return "?";
+}
+
+schedule parse_schedule(const std::string& s) {
+  if (s == "launch") return schedule::launch;
+  if (s == "skip") return schedule::skip;
+  if (s == "resident") return schedule::resident;
+  throw usage_error("--schedule: expected launch, skip or resident; got '" + s + "'");
+}
+
+engine::resident_outcome engine::solve_resident(variant, index_t, index_t, bool) {
+  throw usage_error(std::string("bellman-ford: the ") + engine_name(kind()) + " engine has no resident schedule");
+}
+
 variant parse_variant(const std::string& s) {
   if (s == "naive") return variant::naive;
   if (s == "reduce") return variant::reduce;
@@ -75,11 +95,29 @@ result solve(engine& e, index_t n, const run_options& o) {
   GPU500_EXPECTS(e.uploaded_layout() == layout_for(e.kind(), o.var),
                  std::string("bellman-ford: the ") + variant_name(o.var) + " variant needs the " +
                      (layout_for(e.kind(), o.var) == layout::by_source ? "by_source" : "by_target") + " layout");
+  if (!e.supports(o.sched, o.var, n))
+    throw usage_error(std::string("bellman-ford: the ") + engine_name(e.kind()) + " engine cannot run the " +
+                      variant_name(o.var) + " variant with the " + schedule_name(o.sched) + " schedule at N = " +
+                      std::to_string(n));
   result r;
   stopwatch sw;
   e.init(o.source);
   e.finish();
   r.t_init = sw.seconds();
+
+  if (o.sched == schedule::resident) {
+    // Rounds 1..n as below, all on the device: with full_rounds none may stop early.
+    sw.restart();
+    const auto out = e.solve_resident(o.var, o.source, n, !o.full_rounds);
+    e.finish();
+    r.t_rounds = sw.seconds();
+    r.rounds = out.rounds;
+    r.st = (out.rounds == n && out.last_changed) ? status::negative_cycle : status::ok;
+    sw.restart();
+    e.download(r.dist, r.pred);
+    r.t_download = sw.seconds();
+    return r;
+  }
 
   // Round k computes dist_k. Rounds 1..n-1 reach the fixpoint unless a negative cycle is
   // reachable; round n is the check: it changes something iff such a cycle exists.
@@ -89,7 +127,7 @@ result solve(engine& e, index_t n, const run_options& o) {
   while (k < n) {
     ++k;
     const bool check = !o.full_rounds || k == n;
-    e.round(o.var, o.group, check);
+    e.round(o.var, o.group, check, o.sched == schedule::skip);
     if (check) {
       last_changed = e.changed();
       if (!last_changed) break;
@@ -131,7 +169,16 @@ pinned_host::~pinned_host() = default;
 double time_rounds(engine& e, variant v, int group, int k) {
   e.finish();
   stopwatch sw;
-  for (int i = 0; i < k; ++i) e.round(v, group, false);
+  for (int i = 0; i < k; ++i) e.round(v, group, false, false);
+  e.finish();
+  return sw.seconds();
+}
+
+double time_resident_rounds(engine& e, variant v, index_t source, int k) {
+  e.init(source);
+  e.finish();
+  stopwatch sw;
+  (void)e.solve_resident(v, source, k, false);
   e.finish();
   return sw.seconds();
 }

@@ -19,6 +19,23 @@
 //            contiguous row, so loads coalesce.
 // Engines: serial and openmp (CPU, by_source layout, variant ignored), cuda, opencl. One host
 // harness (run / solve below) drives all of them round by round.
+//
+// Schedules (how the rounds run; the paper's is `launch`, and every engine has it):
+//   launch   — one kernel launch per round, every row read whole;
+//   skip     — one launch per round, but a round reads only the 32-source segments (128 bytes
+//              of a by_target row) holding a source whose distance fell in the previous round.
+//              Exact, predecessors included: a source j that did not change offered
+//              dist(j) + w(j, v) in the previous round already, and after that round
+//              dist(v) <= that sum, so j can neither improve v nor tie a strict improvement.
+//              Coarse on CUDA only;
+//   resident — every round in ONE launch: each block keeps its rows of the by_target matrix in
+//              shared memory for the whole solve and the blocks meet at a barrier per round
+//              (one thread-block cluster for small N, whose blocks send each other their new
+//              distances through distributed shared memory; a cooperative grid above), so a
+//              round costs no launch and no host round trip.
+//              A warp per vertex (M = 32) with the same min/argmin fold and tie rule. Coarse
+//              on CUDA only, for N up to what the device's shared memory holds
+//              (engine::supports says).
 #pragma once
 
 #include <cstdint>
@@ -33,10 +50,14 @@ namespace gpu500::bellman_ford {
 enum class variant { naive, reduce, coarse };
 enum class engine_kind { serial, openmp, cuda, opencl };
 enum class status { ok, negative_cycle };
+enum class schedule { launch, skip, resident };
 
 const char* variant_name(variant v);
 const char* engine_name(engine_kind k);
 const char* status_name(status s);
+const char* schedule_name(schedule s);
+/// "launch|skip|resident" -> schedule; throws usage_error otherwise.
+schedule parse_schedule(const std::string& s);
 /// "naive|reduce|coarse" -> variant; throws usage_error otherwise.
 variant parse_variant(const std::string& s);
 /// The matrix layout a variant reads (CPU engines always read by_source).
@@ -48,6 +69,16 @@ struct engine_config {
   int cl_platform = -1;
   int cl_device = -1;
   int cuda_device = 0;
+  /// Resident schedule on CUDA: -1 automatic (one cluster of 16 or 8 blocks when the rows fit,
+  /// else a cooperative grid), 16 or 8 (that cluster only), 0 (the cooperative grid only).
+  int resident_cluster = -1;
+  /// Resident schedule on CUDA, cooperative grid: rows per block (0: automatic, the fewest that
+  /// spread the vertices over at most one block per SM).
+  int resident_rows = 0;
+  /// Resident schedule on CUDA, one cluster: blocks send their parts with asynchronous remote
+  /// stores counted on the receivers' mbarriers (true), or meet at the cluster barrier and load
+  /// the others' parts (false).
+  bool resident_async = true;
 };
 
 /// One backend's memory and kernels. The harness calls upload once per matrix, then per solve:
@@ -65,8 +96,31 @@ class engine {
   virtual void upload(const dense_matrix& m) = 0;
   /// dist = +inf except dist(source) = 0, pred = -1 (uploaded for GPU engines).
   virtual void init(index_t source) = 0;
-  /// One relaxation round. reset_flag clears the "something changed" flag first.
-  virtual void round(variant v, int group, bool reset_flag) = 0;
+  /// Whether this engine runs variant v on n vertices with schedule s (launch: always).
+  [[nodiscard]] virtual bool supports(schedule s, variant v, index_t n) const {
+    (void)v;
+    (void)n;
+    return s == schedule::launch;
+  }
+  /// How this engine would run schedule s for variant v on n vertices, in words ("" when there
+  /// is nothing to say), e.g. the resident schedule's blocks and barrier.
+  [[nodiscard]] virtual std::string schedule_detail(schedule s, variant v, index_t n) const {
+    (void)s;
+    (void)v;
+    (void)n;
+    return "";
+  }
+  /// One relaxation round. reset_flag clears the "something changed" flag first; skip reads
+  /// only the segments of sources that changed in the previous round (schedule::skip).
+  virtual void round(variant v, int group, bool reset_flag, bool skip) = 0;
+  /// schedule::resident: runs up to `limit` rounds from `source` in one launch, stopping after
+  /// the first round that changes nothing when early_exit; leaves dist/pred for download.
+  /// Returns the rounds run and whether the last one changed a distance.
+  struct resident_outcome {
+    index_t rounds = 0;
+    bool last_changed = false;
+  };
+  virtual resident_outcome solve_resident(variant v, index_t source, index_t limit, bool early_exit);
   /// Whether any distance improved since the flag was last reset (waits for the device).
   virtual bool changed() = 0;
   /// Copies dist and pred back (device -> host).
@@ -85,6 +139,7 @@ struct run_options {
   int group = 256;          ///< M: threads per vertex for reduce / coarse (power of two)
   bool full_rounds = false; ///< run the paper's N-1 rounds instead of stopping at convergence
   index_t source = 0;
+  schedule sched = schedule::launch;  ///< see the header comment; the engine must support it
 };
 
 struct result {
@@ -108,6 +163,8 @@ result solve(engine& e, index_t n, const run_options& o);
 /// the result / k). Call after solve: it overwrites nothing that matters (rounds after
 /// convergence change nothing), but does change dist/pred after a negative cycle.
 double time_rounds(engine& e, variant v, int group, int k);
+/// The same for schedule::resident: seconds for one launch running k rounds unconditionally.
+double time_resident_rounds(engine& e, variant v, index_t source, int k);
 
 // ---- oracles and checks (share no code with the engines) ---------------------------------
 

@@ -47,7 +47,7 @@ class cpu_engine final : public engine {
     changed_ = false;
   }
 
-  void round(variant, int, bool reset_flag) override {
+  void round(variant, int, bool reset_flag, bool) override {
     GPU500_EXPECTS(m_, "cpu bellman-ford engine: upload first");
     if (reset_flag) changed_ = false;
     const index_t n = m_->n, ld = m_->ld;

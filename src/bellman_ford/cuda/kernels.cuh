@@ -6,6 +6,7 @@
 // Buffers: cur/next hold ld floats (padding = +inf, never written); the matrix has pitch ld.
 #pragma once
 
+#include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -22,6 +23,48 @@ struct naive_policy {
 struct reduce_policy {
   static constexpr int max_group = 1024;
   static std::size_t shared_bytes(int group) { return static_cast<std::size_t>(group) * (sizeof(float) + sizeof(int)); }
+};
+
+/// The skip schedule's bookkeeping: one byte per line of 32 sources (128 bytes of a by_target
+/// row), in three rotating arrays. Round r reads lines[r % 3] (sources whose distance fell in
+/// round r - 1; after init: the source's line), marks lines[(r + 1) % 3] and clears
+/// lines[(r + 2) % 3], which round r - 1 read and round r + 1 will mark.
+struct skip_lines {
+  static constexpr int shift = 5;  // 32 sources per line
+  const unsigned char* read;
+  unsigned char* mark;
+  unsigned char* clear;
+  int count;  // lines = ld / 32
+};
+
+/// Launch policy of the resident schedule: `threads` per block, a warp per vertex; a block holds
+/// `rows` rows of the by_target matrix, both distance vectors, its rows' predecessors, two
+/// vectors of change flags (one per block of the cluster) and two mbarriers in shared memory.
+struct resident_policy {
+  static constexpr int threads = 512;
+  static constexpr int warps = threads / 32;
+  static constexpr int max_cluster = 16;
+  /// Byte offset of the mbarriers (8-byte aligned) after the floats and ints.
+  __host__ __device__ static std::size_t barrier_offset(std::size_t rows, std::size_t ld) {
+    const std::size_t b = (rows * ld + 2 * ld) * sizeof(float) + (rows + 2 * max_cluster) * sizeof(int);
+    return (b + 7) / 8 * 8;
+  }
+  static std::size_t shared_bytes(std::size_t rows, std::size_t ld) { return barrier_offset(rows, ld) + 2 * 8; }
+};
+
+/// How the blocks of a resident launch exchange a round's distances (see resident_kernel).
+enum class exchange { grid, cluster_pull, cluster_async };
+
+/// Arguments of resident_kernel. Block b owns vertices [b * rows, min(n, (b + 1) * rows)).
+struct resident_args {
+  const float* wt;   // by_target matrix, pitch ld
+  std::size_t ld;
+  int n, rows, source, limit, early_exit;
+  float* dist;       // results: final distances (ld floats)
+  int* pred;         // results: predecessors
+  float* xchg;       // cooperative grid only: 2 x ld floats, padding +inf
+  int* gflags;       // cooperative grid only: 3 change flags, zero at launch
+  int* outcome;      // [0] rounds run, [1] whether the last round changed a distance
 };
 
 // ---- device helpers ---------------------------------------------------------------------
@@ -56,17 +99,46 @@ __device__ __forceinline__ void block_argmin(float& best, int& arg, float* sd, i
   arg = sj[0];
 }
 
-/// Write vertex v's new distance (and predecessor when it improved).
-__device__ __forceinline__ void commit(int v, float best, int arg, const float* __restrict__ cur,
+/// Write vertex v's new distance (and predecessor when it improved); true when it improved.
+__device__ __forceinline__ bool commit(int v, float best, int arg, const float* __restrict__ cur,
                                        float* __restrict__ next, int* __restrict__ pred, int* __restrict__ changed) {
   const float old = cur[v];
   if (best < old) {
     next[v] = best;
     pred[v] = arg;
     *changed = 1;  // every writer stores the same value
-  } else {
-    next[v] = old;
+    return true;
   }
+  next[v] = old;
+  return false;
+}
+
+/// Warp-wide (min, argmin) by two redux.sync reductions: the smallest value (floats mapped to
+/// unsigned integers in the same order), then the smallest index among the lanes holding it:
+/// the tie rule of `better`. Every lane ends with the result. -0 counts as +0 (they are equal
+/// values, and the fold keeps the first of equals).
+__device__ __forceinline__ void warp_argmin(float& best, int& arg) {
+  const unsigned bits = best == 0.0f ? 0u : __float_as_uint(best);
+  const unsigned key = (bits & 0x80000000u) ? ~bits : (bits | 0x80000000u);  // order-preserving; no NaN here
+  const unsigned low = __reduce_min_sync(0xffffffffu, key);
+  arg = static_cast<int>(__reduce_min_sync(0xffffffffu, key == low ? static_cast<unsigned>(arg) : 0xffffffffu));
+  best = __uint_as_float((low & 0x80000000u) ? (low & 0x7fffffffu) : ~low);
+}
+
+/// dist = +inf but dist(source) = 0 in both vectors (padding included), pred = -1, change flag
+/// and the skip lines cleared but the source's line, the resident exchange vectors +inf.
+__global__ void init_kernel(float* __restrict__ cur, float* __restrict__ next, int* __restrict__ pred,
+                            int* __restrict__ changed, unsigned char* __restrict__ lines, float* __restrict__ xchg,
+                            int ld, int source) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  const float inf = __int_as_float(0x7f800000);
+  if (i < ld) {
+    cur[i] = next[i] = i == source ? 0.0f : inf;
+    pred[i] = -1;
+  }
+  if (i < 2 * ld) xchg[i] = inf;
+  if (i < 3 * (ld >> skip_lines::shift)) lines[i] = i == (source >> skip_lines::shift) ? 1 : 0;
+  if (i == 0) *changed = 0;
 }
 
 // ---- kernels ----------------------------------------------------------------------------
@@ -81,7 +153,7 @@ __global__ void naive_kernel(const float* __restrict__ w, std::size_t ld, int n,
   const float* col = w + v;
 #pragma unroll 4
   for (int j = 0; j < n; ++j) fold(best, arg, __ldg(cur + j) + __ldg(col + static_cast<std::size_t>(j) * ld), j);
-  commit(v, best, arg, cur, next, pred, changed);
+  (void)commit(v, best, arg, cur, next, pred, changed);
 }
 
 /// BF_Reduce: block v; thread t folds j = t, t+M, ... of column v (strided loads), then the tree.
@@ -94,15 +166,19 @@ __global__ void reduce_kernel(const float* __restrict__ w, std::size_t ld, int n
   const float* col = w + v;
   for (int j = t; j < n; j += m) fold(best, arg, __ldg(cur + j) + __ldg(col + static_cast<std::size_t>(j) * ld), j);
   block_argmin(best, arg, smem, reinterpret_cast<int*>(smem + m));
-  if (t == 0) commit(v, best, arg, cur, next, pred, changed);
+  if (t == 0) (void)commit(v, best, arg, cur, next, pred, changed);
 }
 
 /// BF_Reduce_Coarse: block v reads row v of the by_target matrix (in-edges of v), contiguous:
 /// thread t loads float4 number t, t+M, ... (coalesced 16-byte loads; ld is a multiple of 4 and
 /// padding is +inf, so no tail), then the tree. Matrix loads are streaming (__ldcs) so that the
-/// distance vector, which every block reads, stays in cache.
+/// distance vector, which every block reads, stays in cache. With Skip, quads of lines whose
+/// sources did not change in the previous round are not read (see skip_lines); the lines are
+/// kept up to date either way.
+template <bool Skip>
 __global__ void coarse_kernel(const float* __restrict__ wt, std::size_t ld, int n, const float* __restrict__ cur,
-                              float* __restrict__ next, int* __restrict__ pred, int* __restrict__ changed) {
+                              float* __restrict__ next, int* __restrict__ pred, int* __restrict__ changed,
+                              skip_lines lines) {
   extern __shared__ float smem[];
   const int v = blockIdx.x, t = threadIdx.x, m = blockDim.x;
   float best = __int_as_float(0x7f800000);
@@ -112,6 +188,7 @@ __global__ void coarse_kernel(const float* __restrict__ wt, std::size_t ld, int 
   const int quads = static_cast<int>(ld / 4);
 #pragma unroll 4
   for (int q = t; q < quads; q += m) {
+    if (Skip && !__ldg(lines.read + (q >> (skip_lines::shift - 2)))) continue;
     const float4 a = __ldcs(row + q);
     const float4 d = __ldg(c4 + q);
     const int j = 4 * q;
@@ -121,7 +198,198 @@ __global__ void coarse_kernel(const float* __restrict__ wt, std::size_t ld, int 
     fold(best, arg, d.w + a.w, j + 3);
   }
   block_argmin(best, arg, smem, reinterpret_cast<int*>(smem + m));
-  if (t == 0) commit(v, best, arg, cur, next, pred, changed);
+  if (t == 0) {
+    if (commit(v, best, arg, cur, next, pred, changed)) lines.mark[v >> skip_lines::shift] = 1;
+    if (v < lines.count) lines.clear[v] = 0;
+  }
+}
+
+// ---- distributed shared memory and mbarrier primitives (sm_90) -----------------------------
+
+__device__ __forceinline__ unsigned smem_address(const void* p) { return static_cast<unsigned>(__cvta_generic_to_shared(p)); }
+
+/// The shared::cluster address of the same shared-memory location in block `rank`.
+__device__ __forceinline__ unsigned cluster_address(unsigned local, unsigned rank) {
+  unsigned r;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(r) : "r"(local), "r"(rank));
+  return r;
+}
+
+/// Asynchronous remote store that counts its bytes on the receiving block's mbarrier.
+__device__ __forceinline__ void store_async(unsigned addr, unsigned v, unsigned bar) {
+  asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.b32 [%0], %1, [%2];" ::"r"(addr), "r"(v), "r"(bar)
+               : "memory");
+}
+__device__ __forceinline__ void store_async(unsigned addr, float4 v, unsigned bar) {
+  asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.b32 [%0], {%1, %2, %3, %4}, [%5];" ::"r"(addr),
+               "r"(__float_as_uint(v.x)), "r"(__float_as_uint(v.y)), "r"(__float_as_uint(v.z)),
+               "r"(__float_as_uint(v.w)), "r"(bar)
+               : "memory");
+}
+__device__ __forceinline__ void barrier_init(unsigned bar, unsigned arrivals) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(arrivals) : "memory");
+}
+/// One arrival that also announces `bytes` of asynchronous stores for the current phase.
+__device__ __forceinline__ void barrier_expect(unsigned bar, unsigned bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes) : "memory");
+}
+/// Waits until the phase with the given parity has completed (acquire at cluster scope).
+__device__ __forceinline__ void barrier_wait(unsigned bar, unsigned parity) {
+  unsigned done = 0;
+  do {
+    asm volatile(
+        "{\n .reg .pred p;\n mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], %2;\n"
+        " selp.u32 %0, 1, 0, p;\n}"
+        : "=r"(done)
+        : "r"(bar), "r"(parity)
+        : "memory");
+  } while (!done);
+}
+
+/// The resident schedule: every round of coarse Bellman-Ford in one launch. Per round and vertex
+/// v (a warp), the same Jacobi step as coarse_kernel from the shared-memory copy of row v. Each
+/// block writes its vertices' new distances into its own copy of the next vector; the blocks
+/// then complete each other's copies:
+///  - cluster_async (the grid is ONE cluster): every block sends its part and its change flag
+///    to every other block with asynchronous remote stores counted on the receiver's mbarrier
+///    (one per vector); a block waits for its own mbarrier only: data arrival is the barrier.
+///    A block overwrites another's vector (k + 1) & 1 in round k + 2 only after receiving that
+///    block's round-(k + 1) part, sent after it finished reading the vector in round k + 1;
+///  - cluster_pull (ONE cluster): the cluster barrier, then every block loads the other parts;
+///  - grid (cooperative): new distances go through `xchg` in global memory, the round ends at a
+///    grid barrier and every block copies the new vector in.
+template <exchange X>
+__global__ void __launch_bounds__(resident_policy::threads) resident_kernel(resident_args a) {
+  namespace cg = cooperative_groups;
+  constexpr bool cluster_mode = X != exchange::grid;
+  constexpr int max_cluster = resident_policy::max_cluster;
+  extern __shared__ float4 resident_smem[];
+  const std::size_t ld = a.ld;
+  float* slice = reinterpret_cast<float*>(resident_smem);
+  float* dist = slice + static_cast<std::size_t>(a.rows) * ld;  // [2][ld]
+  int* pred = reinterpret_cast<int*>(dist + 2 * ld);            // [rows]
+  int* flags = pred + a.rows;                                    // [2][max_cluster]: block i changed a distance
+  const unsigned bars = smem_address(reinterpret_cast<char*>(resident_smem) +
+                                     resident_policy::barrier_offset(static_cast<std::size_t>(a.rows), ld));
+  const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
+  const int b = blockIdx.x, blocks = gridDim.x;
+  const int v0 = b * a.rows;
+  const int mine = max(0, min(a.rows, a.n - v0));
+  const float inf = __int_as_float(0x7f800000);
+  const int quads = static_cast<int>(ld / 4);
+
+  const float4* src = reinterpret_cast<const float4*>(a.wt + static_cast<std::size_t>(v0) * ld);
+  for (int i = t; i < mine * quads; i += blockDim.x) resident_smem[i] = __ldcs(src + i);
+  for (int j = t; j < static_cast<int>(2 * ld); j += blockDim.x) dist[j] = j == a.source ? 0.0f : inf;
+  for (int r = t; r < a.rows; r += blockDim.x) pred[r] = -1;
+  // cluster_async: the bytes a block receives per round (the others' parts in 16-byte chunks,
+  // rows being a multiple of 4, and their flags).
+  unsigned expected = 0;
+  if constexpr (X == exchange::cluster_async) {
+    for (int i = 0; i < blocks; ++i)
+      if (i != b) expected += 16u * static_cast<unsigned>((max(0, min(a.rows, a.n - i * a.rows)) + 3) / 4) + 4u;
+    if (t == 0) {
+      barrier_init(bars, 1);
+      barrier_init(bars + 8, 1);
+      asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    }
+  }
+  if constexpr (cluster_mode) cg::this_cluster().sync();  // no block is written before it started
+  else __syncthreads();
+
+  int rounds = 0;
+  bool last = false;
+  for (int k = 0; k < a.limit; ++k) {
+    const float* cur = dist + (k & 1) * ld;
+    float* nxt = dist + ((k + 1) & 1) * ld;
+    const unsigned bar = bars + 8 * ((k + 1) & 1);  // counts the stores into nxt
+    if (X == exchange::cluster_async && t == 0) barrier_expect(bar, expected);
+    bool any = false;
+    for (int r = warp; r < mine; r += resident_policy::warps) {
+      const float4* row = reinterpret_cast<const float4*>(slice + static_cast<std::size_t>(r) * ld);
+      const float4* c4 = reinterpret_cast<const float4*>(cur);
+      float best = inf;
+      int arg = a.n;
+      for (int q = lane; q < quads; q += 32) {
+        const float4 w = row[q], d = c4[q];
+        const int j = 4 * q;
+        fold(best, arg, d.x + w.x, j);
+        fold(best, arg, d.y + w.y, j + 1);
+        fold(best, arg, d.z + w.z, j + 2);
+        fold(best, arg, d.w + w.w, j + 3);
+      }
+      warp_argmin(best, arg);
+      const int v = v0 + r;
+      const float old = cur[v];
+      const bool improved = best < old;
+      any = any || improved;
+      if (improved && lane == 0) pred[r] = arg;
+      const float val = improved ? best : old;
+      if constexpr (cluster_mode) {
+        if (lane == 0) nxt[v] = val;
+      } else {
+        if (lane == 0) a.xchg[((k + 1) & 1) * ld + v] = val;
+      }
+    }
+    const int block_any = __syncthreads_or(any);
+    int* slot = flags + ((k + 1) & 1) * max_cluster;
+    bool changed = false;
+    if constexpr (X == exchange::cluster_async) {
+      slot[b] = block_any;  // every thread stores the same value
+      const int per = (mine + 3) / 4 + 1;  // chunks of 4 distances, then the flag
+      for (int m = t; m < (blocks - 1) * per; m += blockDim.x) {
+        const int d = m / per, c = m - d * per;
+        const unsigned rank = static_cast<unsigned>(d < b ? d : d + 1);
+        const unsigned rbar = cluster_address(bar, rank);
+        if (c + 1 < per) {
+          const float* part = nxt + v0 + 4 * c;
+          store_async(cluster_address(smem_address(part), rank), *reinterpret_cast<const float4*>(part), rbar);
+        } else {
+          store_async(cluster_address(smem_address(slot + b), rank), static_cast<unsigned>(block_any), rbar);
+        }
+      }
+      barrier_wait(bar, static_cast<unsigned>((k >> 1) & 1));
+      int f = 0;
+      for (int i = 0; i < blocks; ++i) f |= slot[i];
+      changed = f != 0;
+    } else if constexpr (X == exchange::cluster_pull) {
+      // Own part and flag are local; the barrier publishes them; then pull every other part.
+      // A block writes part (k + 1) & 1 and its flag again only in round k + 2, after the
+      // next barrier, which no block passes before it has finished these loads.
+      if (t == 0) slot[0] = block_any;
+      cg::cluster_group cluster = cg::this_cluster();
+      cluster.sync();
+      for (int j = t; j < a.n; j += blockDim.x) {
+        const int owner = j / a.rows;
+        if (owner != b) nxt[j] = cluster.map_shared_rank(nxt, owner)[j];
+      }
+      const int f = t < blocks ? *cluster.map_shared_rank(slot, t) : 0;
+      changed = __syncthreads_or(f) != 0;
+    } else {
+      if (t == 0) {
+        if (block_any) atomicOr(a.gflags + k % 3, 1);
+        if (b == 0) a.gflags[(k + 1) % 3] = 0;  // read last after round k - 2; next set in round k + 1
+      }
+      cg::this_grid().sync();
+      changed = __ldcg(a.gflags + k % 3) != 0;
+      const float* in = a.xchg + ((k + 1) & 1) * ld;
+      for (int j = t; j < a.n; j += blockDim.x) nxt[j] = __ldcg(in + j);
+      __syncthreads();
+    }
+    rounds = k + 1;
+    last = changed;
+    if (a.early_exit && !changed) break;
+  }
+  if constexpr (cluster_mode) cg::this_cluster().sync();  // nothing in flight to a block that exits
+  const float* fin = dist + (rounds & 1) * ld;
+  for (int r = t; r < mine; r += blockDim.x) {
+    a.dist[v0 + r] = fin[v0 + r];
+    a.pred[v0 + r] = pred[r];
+  }
+  if (b == 0 && t == 0) {
+    a.outcome[0] = rounds;
+    a.outcome[1] = last ? 1 : 0;
+  }
 }
 
 }  // namespace gpu500::bellman_ford::cuda

@@ -170,9 +170,10 @@ class opencl_engine final : public engine {
     GPU500_CL_CHECK(clEnqueueWriteBuffer(queue_, flag_, CL_TRUE, 0, sizeof(zero), &zero, 0, nullptr, nullptr));
   }
 
-  void round(variant v, int group, bool reset_flag) override {
+  void round(variant v, int group, bool reset_flag, bool skip) override {
     GPU500_EXPECTS(w_, "bellman-ford opencl: upload first");
     GPU500_EXPECTS(lay_ == layout_for(engine_kind::opencl, v), "bellman-ford opencl: wrong layout for the variant");
+    GPU500_EXPECTS(!skip, "bellman-ford opencl: no skip schedule (CUDA coarse only)");
     if (reset_flag) {
       static const cl_int zero = 0;
       GPU500_CL_CHECK(clEnqueueWriteBuffer(queue_, flag_, CL_FALSE, 0, sizeof(zero), &zero, 0, nullptr, nullptr));

@@ -5,7 +5,10 @@
 //    graph shifted by the potentials (negative edges, no negative cycle);
 //  - the result passes the shortest-path certificate check (valid, acyclic predecessor tree);
 //  - predecessors and round counts equal the serial engine's bit for bit (same tie rule);
-//  - a negative cycle reachable from the source is reported; one that is not, is not.
+//  - a negative cycle reachable from the source is reported; one that is not, is not;
+//  - the same for CUDA coarse under the skip and resident schedules (the resident one as one
+//    cluster of 16 and of 8 blocks, with asynchronous stores or barrier and loads, and as a
+//    cooperative grid).
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -70,6 +73,7 @@ std::vector<test_case> cases() {
   cs.push_back(nonnegative("n100-sparse-unreachable", {100, 0.015, 1, 9, false, 12}, 3));
   cs.push_back(nonnegative("n257-half-dense", {257, 0.5, 1, 100, false, 13}, 256));
   cs.push_back(nonnegative("n33-complete", {33, 1.0, 0, 1000, false, 14}, 0));
+  cs.push_back(nonnegative("n1100-more-rows-than-a-cluster-holds", {1100, 0.3, 1, 100, false, 19}, 1099));
   {
     test_case c{"chain-n65-needs-n-1-rounds", chain(65), 64, false, {}};
     c.expected = dijkstra(c.m, 64);
@@ -109,10 +113,20 @@ struct config {
   engine_kind kind;
   variant var;
   int group;
+  schedule sched = schedule::launch;
+  int resident_cluster = -1;  // engine_config::resident_cluster
+  int resident_rows = 0;      // engine_config::resident_rows
+  bool resident_async = true; // engine_config::resident_async
 };
 
 std::string config_name(const ::testing::TestParamInfo<config>& i) {
-  return std::string(engine_name(i.param.kind)) + "_" + variant_name(i.param.var) + "_M" + std::to_string(i.param.group);
+  std::string s = std::string(engine_name(i.param.kind)) + "_" + variant_name(i.param.var) + "_M" +
+                  std::to_string(i.param.group);
+  if (i.param.sched != schedule::launch) s += std::string("_") + schedule_name(i.param.sched);
+  if (i.param.resident_cluster >= 0) s += "_cluster" + std::to_string(i.param.resident_cluster);
+  if (i.param.resident_rows > 0) s += "_rows" + std::to_string(i.param.resident_rows);
+  if (!i.param.resident_async) s += "_pull";
+  return s;
 }
 
 bool skip_without_device(engine_kind k) { return k == engine_kind::cuda && !cuda_available(); }
@@ -122,14 +136,28 @@ class BellmanFord : public ::testing::TestWithParam<config> {};
 TEST_P(BellmanFord, AgreesWithOraclesOnAwkwardGraphs) {
   const config cfg = GetParam();
   if (skip_without_device(cfg.kind)) GTEST_SKIP() << "no CUDA device";
-  auto e = make_engine(cfg.kind);
+  engine_config ecfg;
+  ecfg.resident_cluster = cfg.resident_cluster;
+  ecfg.resident_rows = cfg.resident_rows;
+  ecfg.resident_async = cfg.resident_async;
+  auto e = make_engine(cfg.kind, ecfg);
   auto reference = make_engine(engine_kind::serial);
   std::printf("engine: %s\n", e->description().c_str());
+  int ran = 0;
   for (const bool full : {false, true}) {
     for (const auto& c : cases()) {
       if (full && c.m.n > 70) continue;  // N rounds each: keep it short
       SCOPED_TRACE(c.name + (full ? " (full rounds)" : ""));
-      const run_options o{cfg.var, cfg.group, full, c.source};
+      if (!e->supports(cfg.sched, cfg.var, c.m.n)) {
+        // Only the resident schedule has a size limit, and only past what shared memory holds.
+        EXPECT_EQ(cfg.sched, schedule::resident);
+        EXPECT_GT(c.m.n, 1000);
+        continue;
+      }
+      SCOPED_TRACE(e->schedule_detail(cfg.sched, cfg.var, c.m.n));
+      ++ran;
+      run_options o{cfg.var, cfg.group, full, c.source};
+      o.sched = cfg.sched;
       const dense_matrix mt = layout_for(cfg.kind, cfg.var) == c.m.lay ? dense_matrix{} : transpose(c.m);
       const dense_matrix& input = mt.n ? mt : c.m;
       const result r = run(*e, input, o);
@@ -149,6 +177,7 @@ TEST_P(BellmanFord, AgreesWithOraclesOnAwkwardGraphs) {
       else EXPECT_LE(r.rounds, c.m.n);
     }
   }
+  EXPECT_GT(ran, 10);
 }
 
 std::vector<config> configs() {
@@ -162,7 +191,16 @@ std::vector<config> configs() {
     cs.push_back({k, variant::reduce, 256});
     cs.push_back({k, variant::coarse, 32});
     cs.push_back({k, variant::coarse, 128});
-    if (k == engine_kind::cuda) cs.push_back({k, variant::coarse, 1024});
+    if (k == engine_kind::cuda) {
+      cs.push_back({k, variant::coarse, 1024});
+      cs.push_back({k, variant::coarse, 32, schedule::skip});
+      cs.push_back({k, variant::coarse, 256, schedule::skip});
+      cs.push_back({k, variant::coarse, 32, schedule::resident});
+      cs.push_back({k, variant::coarse, 32, schedule::resident, 8});
+      cs.push_back({k, variant::coarse, 32, schedule::resident, 16, 0, false});
+      cs.push_back({k, variant::coarse, 32, schedule::resident, 0});
+      cs.push_back({k, variant::coarse, 32, schedule::resident, 0, 7});
+    }
   }
   return cs;
 }
@@ -181,6 +219,42 @@ TEST(BellmanFordChain, RoundCountsMatchThePathLength) {
   const auto r2 = run(*e, m, {variant::naive, 1, false, 0});  // source 0 reaches nothing
   EXPECT_EQ(r2.rounds, 1);
   EXPECT_EQ(r2.dist[1], inf);
+}
+
+TEST(BellmanFordSchedules, ResidentFitsSmallNAndSkipIsCoarseOnly) {
+  auto cpu = make_engine(engine_kind::openmp);
+  EXPECT_TRUE(cpu->supports(schedule::launch, variant::naive, 100));
+  EXPECT_FALSE(cpu->supports(schedule::skip, variant::coarse, 100));
+  EXPECT_FALSE(cpu->supports(schedule::resident, variant::coarse, 100));
+  const auto m = generate({40, 0.5, 1, 9, false, 5});
+  run_options o{variant::naive, 1, false, 0};
+  o.sched = schedule::skip;
+  EXPECT_THROW(run(*cpu, m, o), usage_error);
+  EXPECT_EQ(parse_schedule("resident"), schedule::resident);
+  EXPECT_THROW(parse_schedule("fast"), usage_error);
+  if (!cuda_available()) GTEST_SKIP() << "no CUDA device";
+  auto gpu = make_engine(engine_kind::cuda);
+  EXPECT_TRUE(gpu->supports(schedule::skip, variant::coarse, 32768));
+  EXPECT_FALSE(gpu->supports(schedule::skip, variant::naive, 256));
+  EXPECT_FALSE(gpu->supports(schedule::resident, variant::reduce, 256));
+  for (const index_t n : {1, 256, 512, 1024, 2048}) EXPECT_TRUE(gpu->supports(schedule::resident, variant::coarse, n)) << n;
+  EXPECT_FALSE(gpu->supports(schedule::resident, variant::coarse, 8192));
+  std::printf("resident at 256: %s; at 2048: %s\n", gpu->schedule_detail(schedule::resident, variant::coarse, 256).c_str(),
+              gpu->schedule_detail(schedule::resident, variant::coarse, 2048).c_str());
+  const auto mt = transpose(m);
+  o = {variant::reduce, 32, false, 0};
+  o.sched = schedule::skip;
+  EXPECT_THROW(run(*gpu, m, o), usage_error);
+  engine_config bad;
+  bad.resident_cluster = 4;
+  EXPECT_THROW(make_engine(engine_kind::cuda, bad), usage_error);
+  // Resident timing runs exactly k rounds and leaves a valid result behind.
+  gpu->upload(mt);
+  EXPECT_GT(time_resident_rounds(*gpu, variant::coarse, 0, 50), 0.0);
+  std::vector<float> d;
+  std::vector<std::int32_t> p;
+  gpu->download(d, p);
+  EXPECT_EQ(d, dijkstra(m, 0));
 }
 
 TEST(BellmanFordOracle, CertificateCheckCatchesWrongResults) {
