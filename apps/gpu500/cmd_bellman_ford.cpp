@@ -79,8 +79,9 @@ json::value to_json(const measurement& m, double matrix_bytes) {
 GPU500_COMMAND(bellman_ford, "Dense Bellman-Ford (paper 000): naive/reduce/coarse on CPU, CUDA, OpenCL") {
   std::string sizes = "2048", variants = "all", backend = "all", json_path, sweep, schedules = "launch,skip,resident";
   int group = 256, repeat = 0, cl_platform = -1, cl_device = -1, wmin = 1, wmax = 100, resident_cluster = -1,
-      resident_rows = 0;
+      resident_rows = 0, resident_threads = 512;
   std::string resident_exchange = "async";
+  bool resident_trace = false, resident_smem_rows = false;
   std::int64_t seed = 1, source = 0;
   std::string sweep_sizes;
   double density = 0.5;
@@ -99,6 +100,10 @@ GPU500_COMMAND(bellman_ford, "Dense Bellman-Ford (paper 000): naive/reduce/coars
            "CUDA resident schedule: -1 automatic, 16 or 8 (one cluster of that many blocks), 0 (cooperative grid)");
   p.option("--resident-exchange", resident_exchange,
            "CUDA resident schedule, one cluster: async (remote stores counted on mbarriers) or pull (barrier, then loads)");
+  p.option("--resident-threads", resident_threads, "CUDA resident schedule: threads per block, 512 or 1024 (default 512)");
+  p.flag("--resident-smem-rows", resident_smem_rows,
+         "CUDA resident schedule: keep the rows in shared memory even where they fit in registers");
+  p.flag("--resident-trace", resident_trace, "CUDA resident schedule: clock cycles per phase of a round, in the detail");
   p.option("--resident-rows", resident_rows,
            "CUDA resident schedule, cooperative grid: rows per block (0: automatic, at most one block per SM)");
   p.option("--backend", backend, "cpu|cuda|opencl|all, comma-separated (default all that are present)");
@@ -148,6 +153,9 @@ GPU500_COMMAND(bellman_ford, "Dense Bellman-Ford (paper 000): naive/reduce/coars
   if (resident_exchange != "async" && resident_exchange != "pull")
     throw usage_error("--resident-exchange: expected async or pull; got '" + resident_exchange + "'");
   ecfg.resident_async = resident_exchange == "async";
+  ecfg.resident_trace = resident_trace;
+  ecfg.resident_threads = resident_threads;
+  ecfg.resident_registers = !resident_smem_rows;
   std::vector<std::unique_ptr<bf::engine>> engines;
   const bool all = backend == "all";
   auto wants = [&](const char* b) { return all || ("," + backend + ",").find(std::string(",") + b + ",") != std::string::npos; };
@@ -285,7 +293,6 @@ GPU500_COMMAND(bellman_ford, "Dense Bellman-Ford (paper 000): naive/reduce/coars
           m.variant = is_cpu(*e) ? "cpu" : bf::variant_name(v);
           if (sc != bf::schedule::launch) m.variant += std::string("/") + bf::schedule_name(sc);
           m.schedule = sc;
-          m.detail = e->schedule_detail(sc, v, n);
           m.group = is_cpu(*e) ? 1 : (v == bf::variant::naive ? 0 : sc == bf::schedule::resident ? 32 : group);
           const bf::dense_matrix& input = bf::layout_for(e->kind(), v) == bf::layout::by_source ? g : gt;
           bf::run_options o{v, group, full_rounds, source};
@@ -298,6 +305,7 @@ GPU500_COMMAND(bellman_ford, "Dense Bellman-Ford (paper 000): naive/reduce/coars
           if (!reference && m.verified) reference = m.r;
           measurement& mm = here.emplace_back(std::move(m));
           mm.per_round = per_round_time(*e, mm, v, group, sc);
+          mm.detail = e->schedule_detail(sc, v, n);  // after the runs: a trace describes the last
           const double transfers = mm.r.t_upload + mm.r.t_init + mm.r.t_download;
           mm.paper = full_rounds ? mm.r.seconds_with_transfers() : transfers + static_cast<double>(n - 1) * mm.per_round;
         }

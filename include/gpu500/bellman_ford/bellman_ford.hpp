@@ -79,6 +79,14 @@ struct engine_config {
   /// stores counted on the receivers' mbarriers (true), or meet at the cluster barrier and load
   /// the others' parts (false).
   bool resident_async = true;
+  /// Resident schedule on CUDA: time each phase of a round (clock cycles of block 0, thread 0);
+  /// schedule_detail then reports the last solve's split.
+  bool resident_trace = false;
+  /// Resident schedule on CUDA: threads per block, 512 or 1024 (a warp per vertex).
+  int resident_threads = 512;
+  /// Resident schedule on CUDA, one cluster with asynchronous stores, 512 threads: keep the rows
+  /// in registers when they fit (N <= 512 and two rows per warp at most) instead of shared memory.
+  bool resident_registers = true;
 };
 
 /// One backend's memory and kernels. The harness calls upload once per matrix, then per solve:

@@ -4,6 +4,7 @@
 // resident_plan). All work goes to the legacy default stream; changed() and download()
 // synchronise.
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -33,7 +34,8 @@ void device_alloc(T** p, std::size_t count, const char* what) {
 /// How a resident solve is launched: `blocks` blocks of `rows` rows each, as one cluster
 /// (cluster > 0) or as a cooperative grid (cluster == 0); blocks == 0: it does not fit.
 struct resident_plan {
-  int blocks = 0, rows = 0, cluster = 0;
+  int blocks = 0, rows = 0, cluster = 0, threads = 512;
+  int regs = 0;  // Q of resident_kernel: rows in registers (quads per lane and row), 0: in shared memory
   std::size_t smem = 0;
 };
 
@@ -41,7 +43,9 @@ class cuda_engine final : public engine {
  public:
   explicit cuda_engine(const engine_config& cfg) : device_(cfg.cuda_device), resident_cluster_(cfg.resident_cluster),
                                                     resident_rows_(cfg.resident_rows),
-                                                    resident_async_(cfg.resident_async) {
+                                                    resident_async_(cfg.resident_async),
+                                                    resident_threads_(cfg.resident_threads),
+                                                    resident_regs_(cfg.resident_registers) {
     int count = 0;
     if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
       (void)cudaGetLastError();
@@ -61,15 +65,25 @@ class cuda_engine final : public engine {
       throw usage_error("bellman-ford cuda: resident cluster size must be 8 or 16 (0: a cooperative grid; -1: automatic); got " +
                         std::to_string(resident_cluster_));
     if (resident_rows_ < 0) throw usage_error("bellman-ford cuda: resident rows per block must be >= 0");
+    if (resident_threads_ != 512 && resident_threads_ != 1024)
+      throw usage_error("bellman-ford cuda: resident threads per block must be 512 or 1024; got " +
+                        std::to_string(resident_threads_));
     GPU500_CUDA_CHECK(cudaMalloc(&flag_, sizeof(int)));
     GPU500_CUDA_CHECK(cudaMalloc(&gflags_, 3 * sizeof(int)));
     GPU500_CUDA_CHECK(cudaMalloc(&outcome_, 2 * sizeof(int)));
+    if (cfg.resident_trace) GPU500_CUDA_CHECK(cudaMalloc(&trace_, (cuda::ph_count + 1) * sizeof(long long)));
     GPU500_CUDA_CHECK(cudaMallocHost(&host_flag_, 2 * sizeof(int)));
-    for (auto* k : {cuda::resident_kernel<cuda::exchange::cluster_async>, cuda::resident_kernel<cuda::exchange::cluster_pull>,
-                    cuda::resident_kernel<cuda::exchange::grid>})
+    for (auto* k : resident_kernels)
       GPU500_CUDA_CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem_optin_)));
-    if (cluster_launch_)
-      nonportable_ = cudaFuncSetAttribute(cluster_kernel(), cudaFuncAttributeNonPortableClusterSizeAllowed, 1) == cudaSuccess;
+    if (cluster_launch_) {
+      nonportable_ = true;
+      for (int q = 0; q <= 4; ++q)
+        for (const bool async : {true, false}) {
+          if (!async && q > 0) continue;
+          nonportable_ = nonportable_ && cudaFuncSetAttribute(cluster_kernel(async, q),
+                                                              cudaFuncAttributeNonPortableClusterSizeAllowed, 1) == cudaSuccess;
+        }
+    }
     (void)cudaGetLastError();
   }
   ~cuda_engine() override {
@@ -82,6 +96,7 @@ class cuda_engine final : public engine {
     cudaFree(flag_);
     cudaFree(gflags_);
     cudaFree(outcome_);
+    cudaFree(trace_);
     cudaFreeHost(host_flag_);
   }
 
@@ -145,19 +160,29 @@ class cuda_engine final : public engine {
       throw usage_error("bellman-ford cuda: N = " + std::to_string(n_) +
                         " does not fit the resident schedule (its rows must fit in shared memory)");
     cuda::resident_args a{w_, static_cast<std::size_t>(ld_), static_cast<int>(n_), p.rows, static_cast<int>(source),
-                          static_cast<int>(limit), early_exit ? 1 : 0, cur_, pred_, xchg_, gflags_, outcome_};
+                          static_cast<int>(limit), early_exit ? 1 : 0, cur_, pred_, xchg_, gflags_, outcome_,
+                          trace_};
     GPU500_CUDA_CHECK(cudaMemsetAsync(gflags_, 0, 3 * sizeof(int)));
     if (p.cluster > 0) {
       cudaLaunchConfig_t cfg{};
       cudaLaunchAttribute attr[1];
       cluster_config(cfg, attr, p);
-      GPU500_CUDA_CHECK(cudaLaunchKernelEx(&cfg, cluster_kernel(), a));
+      GPU500_CUDA_CHECK(cudaLaunchKernelEx(&cfg, cluster_kernel(resident_async_, p.regs), a));
     } else {
       void* args[] = {&a};
       GPU500_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(cuda::resident_kernel<cuda::exchange::grid>),
-                                                    dim3(p.blocks), dim3(cuda::resident_policy::threads), args, p.smem));
+                                                    dim3(p.blocks), dim3(p.threads), args, p.smem));
     }
     GPU500_CUDA_CHECK(cudaMemcpy(host_flag_, outcome_, 2 * sizeof(int), cudaMemcpyDeviceToHost));
+    if (trace_) {
+      long long c[cuda::ph_count + 1] = {};
+      GPU500_CUDA_CHECK(cudaMemcpy(c, trace_, sizeof c, cudaMemcpyDeviceToHost));
+      const double r = static_cast<double>(std::max<long long>(1, c[cuda::ph_count]));
+      const char* names[cuda::ph_count] = {"compute", "block flag", "send", "wait", "flags"};
+      trace_text_ = "cycles per round (block 0, thread 0):";
+      for (int i = 0; i < cuda::ph_count; ++i)
+        trace_text_ += std::string(i ? ", " : " ") + names[i] + " " + std::to_string(std::lround(c[i] / r));
+    }
     return {host_flag_[0], host_flag_[1] != 0};
   }
 
@@ -165,9 +190,16 @@ class cuda_engine final : public engine {
     if (s != schedule::resident || v != variant::coarse) return "";
     const resident_plan p = plan(n, ld_for(n));
     if (p.blocks == 0) return "does not fit";
-    return std::to_string(p.blocks) + " blocks x " + std::to_string(p.rows) + " rows" +
+    if (!trace_text_.empty()) return describe(p) + "; " + trace_text_;
+    return describe(p);
+  }
+
+  std::string describe(const resident_plan& p) const {
+    return std::to_string(p.blocks) + " blocks of " + std::to_string(p.threads) + " threads x " +
+           std::to_string(p.rows) + " rows" +
            (p.cluster ? (resident_async_ ? ", one cluster, asynchronous stores" : ", one cluster, barrier and loads")
-                      : ", cooperative grid");
+                      : ", cooperative grid") +
+           (p.regs ? ", rows in registers" : "");
   }
 
   void round(variant v, int group, bool reset_flag, bool skip) override {
@@ -216,14 +248,17 @@ class cuda_engine final : public engine {
  private:
   static index_t ld_for(index_t n) { return (n + 31) / 32 * 32; }
   using resident_fn = void (*)(cuda::resident_args);
-  resident_fn cluster_kernel() const {
-    return resident_async_ ? cuda::resident_kernel<cuda::exchange::cluster_async>
-                           : cuda::resident_kernel<cuda::exchange::cluster_pull>;
-  }
+  static constexpr resident_fn resident_kernels[] = {
+      cuda::resident_kernel<cuda::exchange::cluster_async>,    cuda::resident_kernel<cuda::exchange::cluster_async, 1>,
+      cuda::resident_kernel<cuda::exchange::cluster_async, 2>, cuda::resident_kernel<cuda::exchange::cluster_async, 3>,
+      cuda::resident_kernel<cuda::exchange::cluster_async, 4>, cuda::resident_kernel<cuda::exchange::cluster_pull>,
+      cuda::resident_kernel<cuda::exchange::grid>};
+  /// The cluster kernel: asynchronous stores (rows in registers when regs > 0) or barrier and loads.
+  static resident_fn cluster_kernel(bool async, int regs) { return async ? resident_kernels[regs] : resident_kernels[5]; }
 
   void cluster_config(cudaLaunchConfig_t& cfg, cudaLaunchAttribute* attr, const resident_plan& p) const {
     cfg.gridDim = dim3(p.blocks);
-    cfg.blockDim = dim3(cuda::resident_policy::threads);
+    cfg.blockDim = dim3(p.threads);
     cfg.dynamicSmemBytes = p.smem;
     cfg.stream = nullptr;
     attr[0].id = cudaLaunchAttributeClusterDimension;
@@ -234,15 +269,16 @@ class cuda_engine final : public engine {
     cfg.numAttrs = 1;
   }
 
-  /// Chooses the resident launch. Automatic: one cluster of 16 (or 8) blocks while each warp
-  /// has at most two rows (measured on an H100: per round 1.2 us at N = 256 against 1.9 us for
-  /// the grid, equal at 512, the grid ahead from 768 on), else a cooperative grid of at most one
-  /// block per SM, else the cluster when only it fits; none when neither fits.
+  /// Chooses the resident launch. Automatic: one cluster of 16 (or 8) blocks while its rows fit
+  /// in registers or each warp has one row, else a cooperative grid of at most one block per SM,
+  /// else the cluster when only it fits; none when neither fits. (H100, per round: the cluster
+  /// with rows in registers 0.78 us at N = 256 against 1.91 us for the grid; with rows in shared
+  /// memory and two rows per warp the grid is as fast from N = 512 on; see docs/bellman-ford.md.)
   resident_plan plan(index_t n, index_t ld) const {
     const resident_plan c = plan_cluster(n, ld), g = plan_grid(n, ld);
     if (resident_cluster_ > 0) return c;
     if (resident_cluster_ == 0) return g;
-    if (c.blocks > 0 && (c.rows <= 2 * cuda::resident_policy::warps || g.blocks == 0)) return c;
+    if (c.blocks > 0 && (c.regs > 0 || c.rows <= c.threads / 32 || g.blocks == 0)) return c;
     return g;
   }
 
@@ -255,13 +291,17 @@ class cuda_engine final : public engine {
     if (!cluster_launch_) return {};
     for (const int c : {16, 8}) {
       if ((c == 16 && !nonportable_) || (resident_cluster_ > 0 && c != resident_cluster_)) continue;
-      resident_plan p{c, static_cast<int>(((n + c - 1) / c + 3) / 4 * 4), c};  // rows: 16-byte parts
+      resident_plan p{c, static_cast<int>(((n + c - 1) / c + 3) / 4 * 4), c, resident_threads_};  // rows: 16-byte parts
       if (!fits(p, ld)) continue;
+      if ((c - 1) * ((p.rows + 3) / 4 + 1) > p.threads) continue;  // a message per thread and round
+      // Rows in registers: two rows per warp at most, a row of at most 4 x 128 floats.
+      if (resident_async_ && p.threads == 512 && p.rows <= 2 * (p.threads / 32) && ld <= 512 && resident_regs_)
+        p.regs = static_cast<int>((ld + 127) / 128);
       cudaLaunchConfig_t cfg{};
       cudaLaunchAttribute attr[1];
       cluster_config(cfg, attr, p);
       int clusters = 0;
-      if (cudaOccupancyMaxActiveClusters(&clusters, cluster_kernel(), &cfg) != cudaSuccess) {
+      if (cudaOccupancyMaxActiveClusters(&clusters, cluster_kernel(resident_async_, p.regs), &cfg) != cudaSuccess) {
         (void)cudaGetLastError();
         continue;
       }
@@ -273,12 +313,13 @@ class cuda_engine final : public engine {
   resident_plan plan_grid(index_t n, index_t ld) const {
     if (!cooperative_) return {};
     resident_plan p;
+    p.threads = resident_threads_;
     p.rows = std::max(static_cast<int>((n + sms_ - 1) / sms_), resident_rows_);
     p.blocks = static_cast<int>((n + p.rows - 1) / p.rows);
     if (!fits(p, ld)) return {};
     int per_sm = 0;
     if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, cuda::resident_kernel<cuda::exchange::grid>,
-                                                      cuda::resident_policy::threads, p.smem) != cudaSuccess ||
+                                                      p.threads, p.smem) != cudaSuccess ||
         per_sm < 1) {
       (void)cudaGetLastError();
       return {};
@@ -290,6 +331,8 @@ class cuda_engine final : public engine {
   int resident_cluster_;
   int resident_rows_;
   bool resident_async_;
+  int resident_threads_;
+  bool resident_regs_;
   int sms_ = 0;
   std::size_t smem_optin_ = 0;
   bool cluster_launch_ = false, cooperative_ = false, nonportable_ = false;
@@ -306,6 +349,8 @@ class cuda_engine final : public engine {
   int* flag_ = nullptr;
   int* gflags_ = nullptr;   // the cooperative resident grid's change flags
   int* outcome_ = nullptr;  // a resident solve's rounds and last change
+  long long* trace_ = nullptr;  // resident phase cycles (engine_config::resident_trace)
+  std::string trace_text_;      // the last resident solve's phases, in words
   int* host_flag_ = nullptr;
 };
 

@@ -37,12 +37,11 @@ struct skip_lines {
   int count;  // lines = ld / 32
 };
 
-/// Launch policy of the resident schedule: `threads` per block, a warp per vertex; a block holds
+/// Launch policy of the resident schedule: up to `max_threads` per block, a warp per vertex; a block holds
 /// `rows` rows of the by_target matrix, both distance vectors, its rows' predecessors, two
 /// vectors of change flags (one per block of the cluster) and two mbarriers in shared memory.
 struct resident_policy {
-  static constexpr int threads = 512;
-  static constexpr int warps = threads / 32;
+  static constexpr int max_threads = 1024;  // a launch chooses 512 or 1024 (resident_plan)
   static constexpr int max_cluster = 16;
   /// Byte offset of the mbarriers (8-byte aligned) after the floats and ints.
   __host__ __device__ static std::size_t barrier_offset(std::size_t rows, std::size_t ld) {
@@ -65,7 +64,12 @@ struct resident_args {
   float* xchg;       // cooperative grid only: 2 x ld floats, padding +inf
   int* gflags;       // cooperative grid only: 3 change flags, zero at launch
   int* outcome;      // [0] rounds run, [1] whether the last round changed a distance
+  long long* trace;  // optional (nullptr: off): thread 0 of block 0's clock cycles summed over the
+                     // rounds per phase (resident_phase), then the rounds
 };
+
+/// Phases of a resident round as the trace counts them (thread 0 of block 0's view).
+enum resident_phase { ph_compute, ph_block_flag, ph_send, ph_wait, ph_flags, ph_count };
 
 // ---- device helpers ---------------------------------------------------------------------
 
@@ -80,6 +84,17 @@ __device__ __forceinline__ void fold(float& best, int& arg, float c, int j) {
 
 /// The tie rule between two partial results: smaller value, then smaller index.
 __device__ __forceinline__ bool better(float od, int oj, float bd, int bj) { return od < bd || (od == bd && oj < bj); }
+
+/// Fold the four candidates d + w of sources j .. j + 3 into (best, arg): a two-level tree
+/// (lower index first on ties), then one fold, so the dependency chain is 3 steps, not 4.
+__device__ __forceinline__ void fold4(float& best, int& arg, float4 d, float4 w, int j) {
+  const float c0 = d.x + w.x, c1 = d.y + w.y, c2 = d.z + w.z, c3 = d.w + w.w;
+  const bool h1 = c1 < c0, h3 = c3 < c2;
+  const float m01 = h1 ? c1 : c0, m23 = h3 ? c3 : c2;
+  const int a01 = h1 ? j + 1 : j, a23 = h3 ? j + 3 : j + 2;
+  const bool h = m23 < m01;
+  fold(best, arg, h ? m23 : m01, h ? a23 : a01);
+}
 
 /// Tree reduction of the block's (best, arg) pairs in shared memory: log2(M) halving steps.
 /// The result is valid in thread 0. M = blockDim.x, a power of two.
@@ -258,8 +273,15 @@ __device__ __forceinline__ void barrier_wait(unsigned bar, unsigned parity) {
 ///  - cluster_pull (ONE cluster): the cluster barrier, then every block loads the other parts;
 ///  - grid (cooperative): new distances go through `xchg` in global memory, the round ends at a
 ///    grid barrier and every block copies the new vector in.
-template <exchange X>
-__global__ void __launch_bounds__(resident_policy::threads) resident_kernel(resident_args a) {
+///
+/// Q > 0 (one cluster with asynchronous stores, 512 threads, ld <= 128 Q, at most two rows per
+/// warp): the
+/// block's rows live in registers instead of shared memory (a lane holds quads lane + 32 i,
+/// i < Q, of each of its warp's rows), and a warp loads its Q quads of the distance vector
+/// once for both rows; the round then reads shared memory only for the distances.
+template <exchange X, int Q = 0>
+__global__ void __launch_bounds__(Q > 0 ? 512 : resident_policy::max_threads) resident_kernel(resident_args a) {
+  static_assert(Q == 0 || X == exchange::cluster_async, "register rows: the asynchronous cluster only");
   namespace cg = cooperative_groups;
   constexpr bool cluster_mode = X != exchange::grid;
   constexpr int max_cluster = resident_policy::max_cluster;
@@ -279,7 +301,20 @@ __global__ void __launch_bounds__(resident_policy::threads) resident_kernel(resi
   const int quads = static_cast<int>(ld / 4);
 
   const float4* src = reinterpret_cast<const float4*>(a.wt + static_cast<std::size_t>(v0) * ld);
-  for (int i = t; i < mine * quads; i += blockDim.x) resident_smem[i] = __ldcs(src + i);
+  const int warps = static_cast<int>(blockDim.x >> 5);
+  const float4 inf4 = make_float4(inf, inf, inf, inf);
+  float4 wreg[Q > 0 ? 2 : 1][Q > 0 ? Q : 1];
+  if constexpr (Q > 0) {
+#pragma unroll
+    for (int h = 0; h < 2; ++h)
+#pragma unroll
+      for (int i = 0; i < Q; ++i) {
+        const int r = warp + h * warps, q = lane + 32 * i;
+        wreg[h][i] = r < mine && q < quads ? __ldcs(src + static_cast<std::size_t>(r) * quads + q) : inf4;
+      }
+  } else {
+    for (int i = t; i < mine * quads; i += blockDim.x) resident_smem[i] = __ldcs(src + i);
+  }
   for (int j = t; j < static_cast<int>(2 * ld); j += blockDim.x) dist[j] = j == a.source ? 0.0f : inf;
   for (int r = t; r < a.rows; r += blockDim.x) pred[r] = -1;
   // cluster_async: the bytes a block receives per round (the others' parts in 16-byte chunks,
@@ -296,6 +331,35 @@ __global__ void __launch_bounds__(resident_policy::threads) resident_kernel(resi
   }
   if constexpr (cluster_mode) cg::this_cluster().sync();  // no block is written before it started
   else __syncthreads();
+  // cluster_async: this thread's message of every round (the same each round): a 16-byte chunk of
+  // the block's part, or its flag, to one other block; addresses for both vector parities.
+  const int per = (mine + 3) / 4 + 1;  // chunks of 4 distances, then the flag
+  const int messages = (blocks - 1) * per;
+  unsigned to_data0 = 0, to_data1 = 0, to_bar0 = 0, to_bar1 = 0;  // scalars: no local-memory array
+  int chunk = -1;
+  if (X == exchange::cluster_async && t < messages) {
+    const int d = t / per;
+    chunk = t - d * per;
+    const unsigned rank = static_cast<unsigned>(d < b ? d : d + 1);
+    const auto target = [&](int p) {
+      return cluster_address(chunk + 1 < per ? smem_address(dist + p * ld + v0 + 4 * chunk)
+                                             : smem_address(flags + p * max_cluster + b),
+                             rank);
+    };
+    to_bar0 = cluster_address(bars, rank);
+    to_bar1 = cluster_address(bars + 8, rank);
+    to_data0 = target(0);
+    to_data1 = target(1);
+  }
+  const bool tracing = a.trace != nullptr && b == 0 && t == 0;
+  long long tick = tracing ? clock64() : 0, spent[ph_count] = {};
+  const auto mark = [&](int phase) {
+    if (tracing) {
+      const long long now = clock64();
+      spent[phase] += now - tick;
+      tick = now;
+    }
+  };
 
   int rounds = 0;
   bool last = false;
@@ -305,20 +369,8 @@ __global__ void __launch_bounds__(resident_policy::threads) resident_kernel(resi
     const unsigned bar = bars + 8 * ((k + 1) & 1);  // counts the stores into nxt
     if (X == exchange::cluster_async && t == 0) barrier_expect(bar, expected);
     bool any = false;
-    for (int r = warp; r < mine; r += resident_policy::warps) {
-      const float4* row = reinterpret_cast<const float4*>(slice + static_cast<std::size_t>(r) * ld);
-      const float4* c4 = reinterpret_cast<const float4*>(cur);
-      float best = inf;
-      int arg = a.n;
-      for (int q = lane; q < quads; q += 32) {
-        const float4 w = row[q], d = c4[q];
-        const int j = 4 * q;
-        fold(best, arg, d.x + w.x, j);
-        fold(best, arg, d.y + w.y, j + 1);
-        fold(best, arg, d.z + w.z, j + 2);
-        fold(best, arg, d.w + w.w, j + 3);
-      }
-      warp_argmin(best, arg);
+    // Vertex v0 + r's Jacobi step from the warp's reduced (best, arg).
+    const auto commit_row = [&](int r, float best, int arg) {
       const int v = v0 + r;
       const float old = cur[v];
       const bool improved = best < old;
@@ -330,35 +382,62 @@ __global__ void __launch_bounds__(resident_policy::threads) resident_kernel(resi
       } else {
         if (lane == 0) a.xchg[((k + 1) & 1) * ld + v] = val;
       }
+    };
+    const float4* c4 = reinterpret_cast<const float4*>(cur);
+    if constexpr (Q > 0) {
+      // Both rows' folds and reductions in straight-line code, so that their chains overlap; a
+      // row past the block's end holds +inf and is not committed.
+      float4 cq[Q];
+#pragma unroll
+      for (int i = 0; i < Q; ++i) cq[i] = lane + 32 * i < quads ? c4[lane + 32 * i] : inf4;
+      float best[2] = {inf, inf};
+      int arg[2] = {a.n, a.n};
+#pragma unroll
+      for (int i = 0; i < Q; ++i)
+#pragma unroll
+        for (int h = 0; h < 2; ++h) fold4(best[h], arg[h], cq[i], wreg[h][i], 4 * (lane + 32 * i));
+#pragma unroll
+      for (int h = 0; h < 2; ++h) warp_argmin(best[h], arg[h]);
+#pragma unroll
+      for (int h = 0; h < 2; ++h)
+        if (warp + h * warps < mine) commit_row(warp + h * warps, best[h], arg[h]);
+    } else {
+      for (int r = warp; r < mine; r += warps) {
+        const float4* row = reinterpret_cast<const float4*>(slice + static_cast<std::size_t>(r) * ld);
+        float best = inf;
+        int arg = a.n;
+#pragma unroll 4
+        for (int q = lane; q < quads; q += 32) fold4(best, arg, c4[q], row[q], 4 * q);
+        warp_argmin(best, arg);
+        commit_row(r, best, arg);
+      }
     }
+    mark(ph_compute);
     const int block_any = __syncthreads_or(any);
+    mark(ph_block_flag);
     int* slot = flags + ((k + 1) & 1) * max_cluster;
     bool changed = false;
     if constexpr (X == exchange::cluster_async) {
       slot[b] = block_any;  // every thread stores the same value
-      const int per = (mine + 3) / 4 + 1;  // chunks of 4 distances, then the flag
-      for (int m = t; m < (blocks - 1) * per; m += blockDim.x) {
-        const int d = m / per, c = m - d * per;
-        const unsigned rank = static_cast<unsigned>(d < b ? d : d + 1);
-        const unsigned rbar = cluster_address(bar, rank);
-        if (c + 1 < per) {
-          const float* part = nxt + v0 + 4 * c;
-          store_async(cluster_address(smem_address(part), rank), *reinterpret_cast<const float4*>(part), rbar);
-        } else {
-          store_async(cluster_address(smem_address(slot + b), rank), static_cast<unsigned>(block_any), rbar);
-        }
+      const bool odd = ((k + 1) & 1) != 0;
+      if (chunk >= 0) {
+        const unsigned to = odd ? to_data1 : to_data0, tb = odd ? to_bar1 : to_bar0;
+        if (chunk + 1 < per) store_async(to, *reinterpret_cast<const float4*>(nxt + v0 + 4 * chunk), tb);
+        else store_async(to, static_cast<unsigned>(block_any), tb);
       }
+      mark(ph_send);
       barrier_wait(bar, static_cast<unsigned>((k >> 1) & 1));
-      int f = 0;
-      for (int i = 0; i < blocks; ++i) f |= slot[i];
-      changed = f != 0;
+      mark(ph_wait);
+      changed = __any_sync(0xffffffffu, lane < blocks && slot[lane] != 0);
     } else if constexpr (X == exchange::cluster_pull) {
       // Own part and flag are local; the barrier publishes them; then pull every other part.
       // A block writes part (k + 1) & 1 and its flag again only in round k + 2, after the
       // next barrier, which no block passes before it has finished these loads.
       if (t == 0) slot[0] = block_any;
       cg::cluster_group cluster = cg::this_cluster();
+      mark(ph_send);
       cluster.sync();
+      mark(ph_wait);
       for (int j = t; j < a.n; j += blockDim.x) {
         const int owner = j / a.rows;
         if (owner != b) nxt[j] = cluster.map_shared_rank(nxt, owner)[j];
@@ -370,7 +449,9 @@ __global__ void __launch_bounds__(resident_policy::threads) resident_kernel(resi
         if (block_any) atomicOr(a.gflags + k % 3, 1);
         if (b == 0) a.gflags[(k + 1) % 3] = 0;  // read last after round k - 2; next set in round k + 1
       }
+      mark(ph_send);
       cg::this_grid().sync();
+      mark(ph_wait);
       changed = __ldcg(a.gflags + k % 3) != 0;
       const float* in = a.xchg + ((k + 1) & 1) * ld;
       for (int j = t; j < a.n; j += blockDim.x) nxt[j] = __ldcg(in + j);
@@ -378,7 +459,12 @@ __global__ void __launch_bounds__(resident_policy::threads) resident_kernel(resi
     }
     rounds = k + 1;
     last = changed;
+    mark(ph_flags);
     if (a.early_exit && !changed) break;
+  }
+  if (tracing) {
+    for (int i = 0; i < ph_count; ++i) a.trace[i] = spent[i];
+    a.trace[ph_count] = rounds;
   }
   if constexpr (cluster_mode) cg::this_cluster().sync();  // nothing in flight to a block that exits
   const float* fin = dist + (rounds & 1) * ld;

@@ -73,6 +73,8 @@ std::vector<test_case> cases() {
   cs.push_back(nonnegative("n100-sparse-unreachable", {100, 0.015, 1, 9, false, 12}, 3));
   cs.push_back(nonnegative("n257-half-dense", {257, 0.5, 1, 100, false, 13}, 256));
   cs.push_back(nonnegative("n33-complete", {33, 1.0, 0, 1000, false, 14}, 0));
+  cs.push_back(nonnegative("n200-pitch-224", {200, 0.4, 1, 50, false, 20}, 3));
+  cs.push_back(nonnegative("n500-pitch-512", {500, 0.3, 1, 50, false, 21}, 499));
   cs.push_back(nonnegative("n1100-more-rows-than-a-cluster-holds", {1100, 0.3, 1, 100, false, 19}, 1099));
   {
     test_case c{"chain-n65-needs-n-1-rounds", chain(65), 64, false, {}};
@@ -117,6 +119,8 @@ struct config {
   int resident_cluster = -1;  // engine_config::resident_cluster
   int resident_rows = 0;      // engine_config::resident_rows
   bool resident_async = true; // engine_config::resident_async
+  int resident_threads = 512; // engine_config::resident_threads
+  bool resident_registers = true;  // engine_config::resident_registers
 };
 
 std::string config_name(const ::testing::TestParamInfo<config>& i) {
@@ -126,6 +130,8 @@ std::string config_name(const ::testing::TestParamInfo<config>& i) {
   if (i.param.resident_cluster >= 0) s += "_cluster" + std::to_string(i.param.resident_cluster);
   if (i.param.resident_rows > 0) s += "_rows" + std::to_string(i.param.resident_rows);
   if (!i.param.resident_async) s += "_pull";
+  if (i.param.resident_threads != 512) s += "_threads" + std::to_string(i.param.resident_threads);
+  if (!i.param.resident_registers) s += "_smem_rows";
   return s;
 }
 
@@ -140,6 +146,8 @@ TEST_P(BellmanFord, AgreesWithOraclesOnAwkwardGraphs) {
   ecfg.resident_cluster = cfg.resident_cluster;
   ecfg.resident_rows = cfg.resident_rows;
   ecfg.resident_async = cfg.resident_async;
+  ecfg.resident_threads = cfg.resident_threads;
+  ecfg.resident_registers = cfg.resident_registers;
   auto e = make_engine(cfg.kind, ecfg);
   auto reference = make_engine(engine_kind::serial);
   std::printf("engine: %s\n", e->description().c_str());
@@ -198,6 +206,9 @@ std::vector<config> configs() {
       cs.push_back({k, variant::coarse, 32, schedule::resident});
       cs.push_back({k, variant::coarse, 32, schedule::resident, 8});
       cs.push_back({k, variant::coarse, 32, schedule::resident, 16, 0, false});
+      cs.push_back({k, variant::coarse, 32, schedule::resident, -1, 0, true, 1024});
+      cs.push_back({k, variant::coarse, 32, schedule::resident, 0, 0, true, 1024});
+      cs.push_back({k, variant::coarse, 32, schedule::resident, 16, 0, true, 512, false});
       cs.push_back({k, variant::coarse, 32, schedule::resident, 0});
       cs.push_back({k, variant::coarse, 32, schedule::resident, 0, 7});
     }
@@ -248,6 +259,20 @@ TEST(BellmanFordSchedules, ResidentFitsSmallNAndSkipIsCoarseOnly) {
   engine_config bad;
   bad.resident_cluster = 4;
   EXPECT_THROW(make_engine(engine_kind::cuda, bad), usage_error);
+  bad = {};
+  bad.resident_threads = 256;
+  EXPECT_THROW(make_engine(engine_kind::cuda, bad), usage_error);
+  // The phase trace: cycles per phase of the last resident solve, in the detail.
+  engine_config traced;
+  traced.resident_trace = true;
+  auto tg = make_engine(engine_kind::cuda, traced);
+  o = {variant::coarse, 32, false, 0};
+  o.sched = schedule::resident;
+  const result tr = run(*tg, mt, o);
+  EXPECT_EQ(tr.dist, dijkstra(m, 0));
+  const std::string detail = tg->schedule_detail(schedule::resident, variant::coarse, m.n);
+  EXPECT_NE(detail.find("cycles per round"), std::string::npos) << detail;
+  std::printf("%s\n", detail.c_str());
   // Resident timing runs exactly k rounds and leaves a valid result behind.
   gpu->upload(mt);
   EXPECT_GT(time_resident_rounds(*gpu, variant::coarse, 0, 50), 0.0);
