@@ -124,7 +124,9 @@ void report(const char* what, int blocks, int rounds, timing t) {
     std::printf("%-16s blocks %4d  %8.1f ns/round\n", what, blocks, ns);
 }
 
-void cluster_launch(void (*k)(int, int, long long*), int blocks, int rounds, int with_or, long long* c) {
+/// Launches kernel k as one cluster of `blocks` blocks.
+template <class... Args>
+void cluster_launch(void (*k)(Args...), int blocks, Args... args) {
   cudaLaunchConfig_t cfg{};
   cudaLaunchAttribute attr[1];
   cfg.gridDim = dim3(blocks);
@@ -135,21 +137,7 @@ void cluster_launch(void (*k)(int, int, long long*), int blocks, int rounds, int
   attr[0].val.clusterDim.z = 1;
   cfg.attrs = attr;
   cfg.numAttrs = 1;
-  CHECK(cudaLaunchKernelEx(&cfg, k, rounds, with_or, c));
-}
-
-void async_launch(int blocks, int rounds, long long* c) {
-  cudaLaunchConfig_t cfg{};
-  cudaLaunchAttribute attr[1];
-  cfg.gridDim = dim3(blocks);
-  cfg.blockDim = dim3(threads);
-  attr[0].id = cudaLaunchAttributeClusterDimension;
-  attr[0].val.clusterDim.x = blocks;
-  attr[0].val.clusterDim.y = 1;
-  attr[0].val.clusterDim.z = 1;
-  cfg.attrs = attr;
-  cfg.numAttrs = 1;
-  CHECK(cudaLaunchKernelEx(&cfg, async_exchange_kernel, rounds, c));
+  CHECK(cudaLaunchKernelEx(&cfg, k, args...));
 }
 
 }  // namespace
@@ -173,7 +161,7 @@ int main(int argc, char** argv) {
     report("cluster_sync", blocks, rounds, best_of([&] { cluster_launch(cluster_sync_kernel, blocks, rounds, 0, c); }, c));
     report("cluster_sync_or", blocks, rounds,
            best_of([&] { cluster_launch(cluster_sync_kernel, blocks, rounds, 1, c); }, c));
-    report("async_exchange", blocks, rounds, best_of([&] { async_launch(blocks, rounds, c); }, c));
+    report("async_exchange", blocks, rounds, best_of([&] { cluster_launch(async_exchange_kernel, blocks, rounds, c); }, c));
   }
   for (const int blocks : {16, 128, prop.multiProcessorCount}) {
     report("grid_sync", blocks, rounds, best_of([&] {
