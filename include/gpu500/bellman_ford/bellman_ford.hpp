@@ -29,10 +29,11 @@
 //              dist(v) <= that sum, so j can neither improve v nor tie a strict improvement.
 //              Coarse on CUDA only;
 //   resident — every round in ONE launch: each block keeps its rows of the by_target matrix in
-//              shared memory for the whole solve and the blocks meet at a barrier per round
-//              (one thread-block cluster for small N, whose blocks send each other their new
-//              distances through distributed shared memory; a cooperative grid above), so a
-//              round costs no launch and no host round trip.
+//              registers (N <= 512) or shared memory for the whole solve, and the blocks meet
+//              once per round: one thread-block cluster for small N, whose blocks send each
+//              other their new distances through distributed shared memory (the data's arrival,
+//              counted on an mbarrier, is the meeting); a cooperative grid and its barrier
+//              above. A round costs no launch and no host round trip.
 //              A warp per vertex (M = 32) with the same min/argmin fold and tie rule. Coarse
 //              on CUDA only, for N up to what the device's shared memory holds
 //              (engine::supports says).
