@@ -16,20 +16,13 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 
+#include "gpu500/core/cuda_check.cuh"
 #include "kernels.cuh"
 
 namespace cg = cooperative_groups;
 using namespace gpu500::bellman_ford::cuda;
-
-#define CHECK(x)                                                                     \
-  do {                                                                               \
-    cudaError_t e_ = (x);                                                            \
-    if (e_ != cudaSuccess) {                                                         \
-      std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); \
-      std::exit(1);                                                                  \
-    }                                                                                \
-  } while (0)
 
 namespace {
 
@@ -93,21 +86,21 @@ struct timing {
 template <class Launch>
 timing best_of(Launch launch, long long* dcycles) {
   cudaEvent_t e0, e1;
-  CHECK(cudaEventCreate(&e0));
-  CHECK(cudaEventCreate(&e1));
+  GPU500_CUDA_CHECK(cudaEventCreate(&e0));
+  GPU500_CUDA_CHECK(cudaEventCreate(&e1));
   timing best;
   launch();  // warm-up
-  CHECK(cudaDeviceSynchronize());
+  GPU500_CUDA_CHECK(cudaDeviceSynchronize());
   for (int i = 0; i < 5; ++i) {
-    CHECK(cudaEventRecord(e0));
+    GPU500_CUDA_CHECK(cudaEventRecord(e0));
     launch();
-    CHECK(cudaEventRecord(e1));
-    CHECK(cudaEventSynchronize(e1));
+    GPU500_CUDA_CHECK(cudaEventRecord(e1));
+    GPU500_CUDA_CHECK(cudaEventSynchronize(e1));
     float ms = 0;
-    CHECK(cudaEventElapsedTime(&ms, e0, e1));
+    GPU500_CUDA_CHECK(cudaEventElapsedTime(&ms, e0, e1));
     if (ms < best.ms) {
       best.ms = ms;
-      if (dcycles) CHECK(cudaMemcpy(&best.cycles, dcycles, sizeof(long long), cudaMemcpyDeviceToHost));
+      if (dcycles) GPU500_CUDA_CHECK(cudaMemcpy(&best.cycles, dcycles, sizeof(long long), cudaMemcpyDeviceToHost));
     }
   }
   cudaEventDestroy(e0);
@@ -137,12 +130,12 @@ void cluster_launch(void (*k)(Args...), int blocks, Args... args) {
   attr[0].val.clusterDim.z = 1;
   cfg.attrs = attr;
   cfg.numAttrs = 1;
-  CHECK(cudaLaunchKernelEx(&cfg, k, args...));
+  GPU500_CUDA_CHECK(cudaLaunchKernelEx(&cfg, k, args...));
 }
 
 }  // namespace
 
-int main(int argc, char** argv) {
+static int run(int argc, char** argv) {
   const int rounds = argc > 1 ? std::atoi(argv[1]) : 20000;
   threads = argc > 2 ? std::atoi(argv[2]) : 512;
   if (rounds < 1 || (threads != 512 && threads != 1024)) {
@@ -150,13 +143,13 @@ int main(int argc, char** argv) {
     return 2;
   }
   cudaDeviceProp prop{};
-  CHECK(cudaGetDeviceProperties(&prop, 0));
+  GPU500_CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
   std::printf("device %s, %d SMs, %d rounds per launch, %d threads per block\n", prop.name, prop.multiProcessorCount,
               rounds, threads);
   long long* c = nullptr;
-  CHECK(cudaMalloc(&c, sizeof(long long)));
-  CHECK(cudaFuncSetAttribute(cluster_sync_kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
-  CHECK(cudaFuncSetAttribute(async_exchange_kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+  GPU500_CUDA_CHECK(cudaMalloc(&c, sizeof(long long)));
+  GPU500_CUDA_CHECK(cudaFuncSetAttribute(cluster_sync_kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+  GPU500_CUDA_CHECK(cudaFuncSetAttribute(async_exchange_kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
   for (const int blocks : {2, 8, 16}) {
     report("cluster_sync", blocks, rounds, best_of([&] { cluster_launch(cluster_sync_kernel, blocks, rounds, 0, c); }, c));
     report("cluster_sync_or", blocks, rounds,
@@ -167,7 +160,7 @@ int main(int argc, char** argv) {
     report("grid_sync", blocks, rounds, best_of([&] {
              int r = rounds;
              void* args[] = {&r, &c};
-             CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(grid_sync_kernel), dim3(blocks), dim3(threads),
+             GPU500_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(grid_sync_kernel), dim3(blocks), dim3(threads),
                                                args, 0));
            }, c));
   }
@@ -175,9 +168,18 @@ int main(int argc, char** argv) {
   for (const int blocks : {16, 128}) {
     report("launch", blocks, launches, best_of([&] {
              for (int i = 0; i < launches; ++i) empty_kernel<<<blocks, threads>>>();
-             CHECK(cudaGetLastError());
+             GPU500_CUDA_CHECK(cudaGetLastError());
            }, nullptr));
   }
   cudaFree(c);
   return 0;
+}
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "bf_sync_floor: %s\n", e.what());
+    return 1;
+  }
 }

@@ -39,15 +39,20 @@ struct measurement {
 
 bool is_cpu(const bf::engine& e) { return e.kind() == bf::engine_kind::serial || e.kind() == bf::engine_kind::openmp; }
 
-std::vector<std::int64_t> parse_list(const std::string& s, const char* what) {
-  std::vector<std::int64_t> out;
-  std::size_t pos = 0;
-  while (pos <= s.size()) {
-    const std::size_t c = s.find(',', pos);
-    out.push_back(cli::parse_int(s.substr(pos, c == std::string::npos ? std::string::npos : c - pos), what));
-    if (c == std::string::npos) break;
+/// "a,b,,c" -> {"a", "b", "", "c"}; "" -> {""}.
+std::vector<std::string> split_commas(const std::string& s) {
+  std::vector<std::string> out;
+  for (std::size_t pos = 0; pos <= s.size();) {
+    const std::size_t c = std::min(s.find(',', pos), s.size());
+    out.push_back(s.substr(pos, c - pos));
     pos = c + 1;
   }
+  return out;
+}
+
+std::vector<std::int64_t> parse_list(const std::string& s, const char* what) {
+  std::vector<std::int64_t> out;
+  for (const auto& x : split_commas(s)) out.push_back(cli::parse_int(x, what));
   return out;
 }
 
@@ -134,11 +139,7 @@ GPU500_COMMAND(bellman_ford, "Dense Bellman-Ford (paper 000): naive/reduce/coars
   if (variants == "all") vars = {bf::variant::naive, bf::variant::reduce, bf::variant::coarse};
   else vars = {bf::parse_variant(variants)};
   std::vector<bf::schedule> scheds;
-  for (std::size_t pos = 0; pos <= schedules.size();) {
-    const std::size_t c = std::min(schedules.find(',', pos), schedules.size());
-    scheds.push_back(bf::parse_schedule(schedules.substr(pos, c - pos)));
-    pos = c + 1;
-  }
+  for (const auto& x : split_commas(schedules)) scheds.push_back(bf::parse_schedule(x));
   std::vector<std::int64_t> sweep_groups;
   if (!sweep.empty()) sweep_groups = parse_list(sweep, "--sweep");
   const std::vector<std::int64_t> sweep_ns =
@@ -159,13 +160,9 @@ GPU500_COMMAND(bellman_ford, "Dense Bellman-Ford (paper 000): naive/reduce/coars
   std::vector<std::unique_ptr<bf::engine>> engines;
   const bool all = backend == "all";
   auto wants = [&](const char* b) { return all || ("," + backend + ",").find(std::string(",") + b + ",") != std::string::npos; };
-  for (std::size_t pos = 0; !all && pos <= backend.size();) {
-    const std::size_t c = std::min(backend.find(',', pos), backend.size());
-    const std::string b = backend.substr(pos, c - pos);
+  for (const auto& b : all ? std::vector<std::string>{} : split_commas(backend))
     if (b != "cpu" && b != "cuda" && b != "opencl")
       throw usage_error("--backend: expected cpu, cuda, opencl or all (comma-separated); got '" + b + "'");
-    pos = c + 1;
-  }
   if (wants("cpu")) {
     engines.push_back(bf::make_engine(bf::engine_kind::serial));
     engines.push_back(bf::make_engine(bf::engine_kind::openmp));

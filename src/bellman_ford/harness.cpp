@@ -43,7 +43,7 @@ schedule parse_schedule(const std::string& s) {
   if (s == "launch") return schedule::launch;
   if (s == "skip") return schedule::skip;
   if (s == "resident") return schedule::resident;
-  throw usage_error("--schedule: expected launch, skip or resident; got '" + s + "'");
+  throw usage_error("--schedules: expected launch, skip or resident; got '" + s + "'");
 }
 
 engine::resident_outcome engine::solve_resident(variant, index_t, index_t, bool) {
@@ -105,32 +105,25 @@ result solve(engine& e, index_t n, const run_options& o) {
   e.finish();
   r.t_init = sw.seconds();
 
-  if (o.sched == schedule::resident) {
-    // Rounds 1..n as below, all on the device: with full_rounds none may stop early.
-    sw.restart();
-    const auto out = e.solve_resident(o.var, o.source, n, !o.full_rounds);
-    e.finish();
-    r.t_rounds = sw.seconds();
-    r.rounds = out.rounds;
-    r.st = (out.rounds == n && out.last_changed) ? status::negative_cycle : status::ok;
-    sw.restart();
-    e.download(r.dist, r.pred);
-    r.t_download = sw.seconds();
-    return r;
-  }
-
   // Round k computes dist_k. Rounds 1..n-1 reach the fixpoint unless a negative cycle is
-  // reachable; round n is the check: it changes something iff such a cycle exists.
+  // reachable; round n is the check: it changes something iff such a cycle exists. The resident
+  // schedule runs the same loop on the device (with full_rounds none may stop early).
   sw.restart();
   bool last_changed = true;
   index_t k = 0;
-  while (k < n) {
-    ++k;
-    const bool check = !o.full_rounds || k == n;
-    e.round(o.var, o.group, check, o.sched == schedule::skip);
-    if (check) {
-      last_changed = e.changed();
-      if (!last_changed) break;
+  if (o.sched == schedule::resident) {
+    const auto out = e.solve_resident(o.var, o.source, n, !o.full_rounds);
+    k = out.rounds;
+    last_changed = out.last_changed;
+  } else {
+    while (k < n) {
+      ++k;
+      const bool check = !o.full_rounds || k == n;
+      e.round(o.var, o.group, check, o.sched == schedule::skip);
+      if (check) {
+        last_changed = e.changed();
+        if (!last_changed) break;
+      }
     }
   }
   e.finish();

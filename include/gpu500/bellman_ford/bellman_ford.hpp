@@ -122,7 +122,7 @@ class engine {
   /// One relaxation round. reset_flag clears the "something changed" flag first; skip reads
   /// only the segments of sources that changed in the previous round (schedule::skip).
   virtual void round(variant v, int group, bool reset_flag, bool skip) = 0;
-  /// schedule::resident: runs up to `limit` rounds from `source` in one launch, stopping after
+  /// schedule::resident (after init): runs up to `limit` rounds from `source` in one launch, stopping after
   /// the first round that changes nothing when early_exit; leaves dist/pred for download.
   /// Returns the rounds run and whether the last one changed a distance.
   struct resident_outcome {

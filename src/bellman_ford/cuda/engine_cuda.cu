@@ -136,6 +136,7 @@ class cuda_engine final : public engine {
     }
     n_ = m.n;
     lay_ = m.lay;
+    resident_ = plan(n_, ld_);  // here, not in the timed solve: it asks the driver about occupancy
     GPU500_CUDA_CHECK(cudaMemcpy(w_, m.w.data(), m.bytes(), cudaMemcpyHostToDevice));
   }
 
@@ -143,7 +144,7 @@ class cuda_engine final : public engine {
     GPU500_EXPECTS(w_, "bellman-ford cuda: upload first");
     GPU500_EXPECTS(source >= 0 && source < n_, "bellman-ford cuda: source out of range");
     const int ld = static_cast<int>(ld_), block = 256;
-    cuda::init_kernel<<<(2 * ld + block - 1) / block, block>>>(cur_, next_, pred_, flag_, lines_, xchg_, ld,
+    cuda::init_kernel<<<(2 * ld + block - 1) / block, block>>>(cur_, next_, pred_, flag_, gflags_, lines_, xchg_, ld,
                                                                 static_cast<int>(source));
     GPU500_CUDA_CHECK_LAUNCH();
     round_ = 0;
@@ -155,14 +156,13 @@ class cuda_engine final : public engine {
                    "bellman-ford cuda: the resident schedule runs the coarse variant on the by_target layout");
     GPU500_EXPECTS(source >= 0 && source < n_ && limit >= 0 && limit <= (index_t{1} << 30),
                    "bellman-ford cuda: resident source or round limit out of range");
-    const resident_plan p = plan(n_, ld_);
+    const resident_plan& p = resident_;
     if (p.blocks == 0)
       throw usage_error("bellman-ford cuda: N = " + std::to_string(n_) +
                         " does not fit the resident schedule (its rows must fit in shared memory)");
     cuda::resident_args a{w_, static_cast<std::size_t>(ld_), static_cast<int>(n_), p.rows, static_cast<int>(source),
                           static_cast<int>(limit), early_exit ? 1 : 0, cur_, pred_, xchg_, gflags_, outcome_,
                           trace_};
-    GPU500_CUDA_CHECK(cudaMemsetAsync(gflags_, 0, 3 * sizeof(int)));
     if (p.cluster > 0) {
       cudaLaunchConfig_t cfg{};
       cudaLaunchAttribute attr[1];
@@ -349,6 +349,7 @@ class cuda_engine final : public engine {
   int* flag_ = nullptr;
   int* gflags_ = nullptr;   // the cooperative resident grid's change flags
   int* outcome_ = nullptr;  // a resident solve's rounds and last change
+  resident_plan resident_;      // the resident launch for the uploaded matrix
   long long* trace_ = nullptr;  // resident phase cycles (engine_config::resident_trace)
   std::string trace_text_;      // the last resident solve's phases, in words
   int* host_flag_ = nullptr;

@@ -62,7 +62,7 @@ struct resident_args {
   float* dist;       // results: final distances (ld floats)
   int* pred;         // results: predecessors
   float* xchg;       // cooperative grid only: 2 x ld floats, padding +inf
-  int* gflags;       // cooperative grid only: 3 change flags, zero at launch
+  int* gflags;       // cooperative grid only: 3 change flags, zero at launch (init_kernel)
   int* outcome;      // [0] rounds run, [1] whether the last round changed a distance
   long long* trace;  // optional (nullptr: off): thread 0 of block 0's clock cycles summed over the
                      // rounds per phase (resident_phase), then the rounds
@@ -140,11 +140,12 @@ __device__ __forceinline__ void warp_argmin(float& best, int& arg) {
   best = __uint_as_float((low & 0x80000000u) ? (low & 0x7fffffffu) : ~low);
 }
 
-/// dist = +inf but dist(source) = 0 in both vectors (padding included), pred = -1, change flag
-/// and the skip lines cleared but the source's line, the resident exchange vectors +inf.
+/// dist = +inf but dist(source) = 0 in both vectors (padding included), pred = -1, the change
+/// flag and the resident grid's three flags zero, the skip lines cleared but the source's line,
+/// the resident exchange vectors +inf.
 __global__ void init_kernel(float* __restrict__ cur, float* __restrict__ next, int* __restrict__ pred,
-                            int* __restrict__ changed, unsigned char* __restrict__ lines, float* __restrict__ xchg,
-                            int ld, int source) {
+                            int* __restrict__ changed, int* __restrict__ gflags, unsigned char* __restrict__ lines,
+                            float* __restrict__ xchg, int ld, int source) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   const float inf = __int_as_float(0x7f800000);
   if (i < ld) {
@@ -154,6 +155,7 @@ __global__ void init_kernel(float* __restrict__ cur, float* __restrict__ next, i
   if (i < 2 * ld) xchg[i] = inf;
   if (i < 3 * (ld >> skip_lines::shift)) lines[i] = i == (source >> skip_lines::shift) ? 1 : 0;
   if (i == 0) *changed = 0;
+  if (i < 3) gflags[i] = 0;
 }
 
 // ---- kernels ----------------------------------------------------------------------------

@@ -116,22 +116,19 @@ struct config {
   variant var;
   int group;
   schedule sched = schedule::launch;
-  int resident_cluster = -1;  // engine_config::resident_cluster
-  int resident_rows = 0;      // engine_config::resident_rows
-  bool resident_async = true; // engine_config::resident_async
-  int resident_threads = 512; // engine_config::resident_threads
-  bool resident_registers = true;  // engine_config::resident_registers
+  engine_config ecfg{};  // the resident schedule's knobs
 };
 
 std::string config_name(const ::testing::TestParamInfo<config>& i) {
   std::string s = std::string(engine_name(i.param.kind)) + "_" + variant_name(i.param.var) + "_M" +
                   std::to_string(i.param.group);
   if (i.param.sched != schedule::launch) s += std::string("_") + schedule_name(i.param.sched);
-  if (i.param.resident_cluster >= 0) s += "_cluster" + std::to_string(i.param.resident_cluster);
-  if (i.param.resident_rows > 0) s += "_rows" + std::to_string(i.param.resident_rows);
-  if (!i.param.resident_async) s += "_pull";
-  if (i.param.resident_threads != 512) s += "_threads" + std::to_string(i.param.resident_threads);
-  if (!i.param.resident_registers) s += "_smem_rows";
+  const engine_config& c = i.param.ecfg;
+  if (c.resident_cluster >= 0) s += "_cluster" + std::to_string(c.resident_cluster);
+  if (c.resident_rows > 0) s += "_rows" + std::to_string(c.resident_rows);
+  if (!c.resident_async) s += "_pull";
+  if (c.resident_threads != 512) s += "_threads" + std::to_string(c.resident_threads);
+  if (!c.resident_registers) s += "_smem_rows";
   return s;
 }
 
@@ -142,13 +139,7 @@ class BellmanFord : public ::testing::TestWithParam<config> {};
 TEST_P(BellmanFord, AgreesWithOraclesOnAwkwardGraphs) {
   const config cfg = GetParam();
   if (skip_without_device(cfg.kind)) GTEST_SKIP() << "no CUDA device";
-  engine_config ecfg;
-  ecfg.resident_cluster = cfg.resident_cluster;
-  ecfg.resident_rows = cfg.resident_rows;
-  ecfg.resident_async = cfg.resident_async;
-  ecfg.resident_threads = cfg.resident_threads;
-  ecfg.resident_registers = cfg.resident_registers;
-  auto e = make_engine(cfg.kind, ecfg);
+  auto e = make_engine(cfg.kind, cfg.ecfg);
   auto reference = make_engine(engine_kind::serial);
   std::printf("engine: %s\n", e->description().c_str());
   int ran = 0;
@@ -204,13 +195,13 @@ std::vector<config> configs() {
       cs.push_back({k, variant::coarse, 32, schedule::skip});
       cs.push_back({k, variant::coarse, 256, schedule::skip});
       cs.push_back({k, variant::coarse, 32, schedule::resident});
-      cs.push_back({k, variant::coarse, 32, schedule::resident, 8});
-      cs.push_back({k, variant::coarse, 32, schedule::resident, 16, 0, false});
-      cs.push_back({k, variant::coarse, 32, schedule::resident, -1, 0, true, 1024});
-      cs.push_back({k, variant::coarse, 32, schedule::resident, 0, 0, true, 1024});
-      cs.push_back({k, variant::coarse, 32, schedule::resident, 16, 0, true, 512, false});
-      cs.push_back({k, variant::coarse, 32, schedule::resident, 0});
-      cs.push_back({k, variant::coarse, 32, schedule::resident, 0, 7});
+      cs.push_back({k, variant::coarse, 32, schedule::resident, {.resident_cluster = 8}});
+      cs.push_back({k, variant::coarse, 32, schedule::resident, {.resident_cluster = 16, .resident_async = false}});
+      cs.push_back({k, variant::coarse, 32, schedule::resident, {.resident_threads = 1024}});
+      cs.push_back({k, variant::coarse, 32, schedule::resident, {.resident_cluster = 0, .resident_threads = 1024}});
+      cs.push_back({k, variant::coarse, 32, schedule::resident, {.resident_cluster = 16, .resident_registers = false}});
+      cs.push_back({k, variant::coarse, 32, schedule::resident, {.resident_cluster = 0}});
+      cs.push_back({k, variant::coarse, 32, schedule::resident, {.resident_cluster = 0, .resident_rows = 7}});
     }
   }
   return cs;
