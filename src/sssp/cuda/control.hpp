@@ -223,18 +223,19 @@ struct search_policy {
   static constexpr float auto_delta_growth = 256.0f;  ///< adaptive: delta grows at most this factor
 };
 
-/// The list entry behind slot i of a list phase's cursor range. Warps take batches of
-/// `per_batch` slots. Not interleaved (run == 0) slot i is entry i. Interleaved, slot t of batch b
-/// (i = b * per_batch + t, t = r * run + o) is entry o of the list's run r * batches + b: a batch
-/// takes a strided sample of the list in runs of `run` entries (run divides per_batch). Over the
-/// slots [0, batches * per_batch) with batches = ceil(n / per_batch) this is a bijection onto
-/// [0, batches * per_batch) that covers [0, n); within a batch it increases with t, so the
-/// first slot of a step past n means the batch's later slots are past n too.
-GPU500_HD GPU500_FORCEINLINE unsigned long long list_slot_entry(unsigned long long i, unsigned long long per_batch,
-                                                                unsigned long long batches, unsigned run) {
-  if (run == 0) return i;
-  const unsigned long long t = i % per_batch;
-  return ((t / run) * batches + i / per_batch) * run + t % run;
+/// The list entry behind slot t (< per_batch) of batch `batch` of a list phase's cursor range.
+/// Warps take batches of `per_batch` slots. Not interleaved (run_log < 0) it is entry
+/// batch * per_batch + t. Interleaved with runs of run = 2^run_log entries (t = r * run + o), it
+/// is entry o of the list's run r * batches + batch: a batch takes a strided sample of the list
+/// (run divides per_batch). Over all slots of batches = ceil(n / per_batch) batches this is a
+/// bijection onto [0, batches * per_batch) that covers [0, n); within a batch it increases with
+/// t, so the first slot of a step past n means the batch's later slots are past n too. No
+/// division: the list phases call it for every entry.
+GPU500_HD GPU500_FORCEINLINE unsigned long long list_slot_entry(unsigned long long batch, unsigned t,
+                                                                unsigned long long per_batch,
+                                                                unsigned long long batches, int run_log) {
+  if (run_log < 0) return batch * per_batch + t;
+  return ((static_cast<unsigned long long>(t >> run_log) * batches + batch) << run_log) + (t & ((1u << run_log) - 1u));
 }
 
 /// Chunk descriptors needed at most by one phase over m arcs with `chunk` arcs per chunk (each

@@ -385,11 +385,14 @@ __device__ void list_phase(const graph_ref<V>& g, const work_ref& w, const contr
   const unsigned long long per_batch = 32ull * static_cast<unsigned>(grab);
   const unsigned long long batches = (n_in + per_batch - 1) / per_batch;
   const unsigned long long slots = w.interleave ? batches * per_batch : n_in;
-  const unsigned run = static_cast<unsigned>(w.interleave);  // 0, or a power of two dividing per_batch
+  // Runs of 2^run_log entries (w.interleave: 0, or a power of two dividing per_batch); -1: none.
+  const int run_log = w.interleave ? __ffs(w.interleave) - 1 : -1;
   const index_t big = Light ? w.light_row : static_cast<index_t>(P::big_row);
   const index_t chunk = Light ? w.light_chunk : w.chunk;
-  // Slot i of the cursor's range -> list index (n_in or more: no entry); control.hpp.
-  const auto entry = [&](unsigned long long i) { return list_slot_entry(i, per_batch, batches, run); };
+  // Slot t of batch `batch` of the cursor's range -> list index (n_in or more: no entry); control.hpp.
+  const auto entry = [&](unsigned long long batch, unsigned t) {
+    return list_slot_entry(batch, t, per_batch, batches, run_log);
+  };
   std::uint32_t* const in_bits =
       w.qbits[0] == nullptr || s.in_list == list_r ? nullptr : w.qbits[s.in_list == list_q0 ? 0 : 1];
   staged_list q{sm.qbuf, 0, &c->out, w.lists[s.out_list] + s.out_size};
@@ -402,19 +405,19 @@ __device__ void list_phase(const graph_ref<V>& g, const work_ref& w, const contr
     if (lane == 0) base = atomicAdd(&c->cursor, per_batch);
     base = __shfl_sync(full_mask, base, 0);
     if (base >= slots) break;
+    const unsigned long long batch = base / per_batch;  // base is a multiple of per_batch
     for (int b = 0; b < grab; b += w.vpl) {
-      const unsigned long long first = base + 32ull * b;
-      if (entry(first) >= n_in) break;  // interleaved too: slot rows fill in order
+      if (entry(batch, 32u * b) >= n_in) break;  // interleaved too: slot rows fill in order
       const int groups = w.vpl < grab - b ? w.vpl : grab - b;
-      // Entry j * 32 + lane of this step: the row of list[first + 32 j + lane]. All loads of the
-      // groups are issued before any is used.
+      // Entry j * 32 + lane of this step: the row behind slot 32 (b + j) + lane of the batch. All
+      // loads of the groups are issued before any is used.
       std::uint32_t u[MaxB];
       float du[MaxB];
       index_t begin[MaxB], len[MaxB];
       bool have[MaxB];
 #pragma unroll
       for (int j = 0; j < MaxB; ++j) {
-        const unsigned long long idx = entry(first + 32ull * j + lane);
+        const unsigned long long idx = entry(batch, 32u * (b + j) + lane);
         have[j] = j < groups && idx < n_in;
         u[j] = have[j] ? __ldcg(list + idx) : 0u;
       }

@@ -350,11 +350,12 @@ TEST(SsspCudaControl, InterleavedSlotsCoverEveryEntryOnce) {
     for (const unsigned run : {0u, 1u, 2u, 8u, 32u}) {
       for (const unsigned long long n : {1ull, 31ull, 32ull, 33ull, 1000ull, 4096ull, 4097ull}) {
         const unsigned long long batches = (n + per_batch - 1) / per_batch;
+        const int run_log = run == 0 ? -1 : __builtin_ctz(run);
         std::vector<int> seen(n, 0);
         for (unsigned long long b = 0; b < batches; ++b) {
           unsigned long long prev = 0;
           for (unsigned long long t = 0; t < per_batch; ++t) {
-            const unsigned long long e = list_slot_entry(b * per_batch + t, per_batch, batches, run);
+            const unsigned long long e = list_slot_entry(b, static_cast<unsigned>(t), per_batch, batches, run_log);
             if (t > 0) {
               EXPECT_GT(e, prev);  // increasing within a batch
             }
@@ -362,8 +363,8 @@ TEST(SsspCudaControl, InterleavedSlotsCoverEveryEntryOnce) {
             if (e < n) ++seen[e];
           }
           if (run != 0 && per_batch / run > 1 && batches > 1) {  // consecutive runs are `batches` runs apart
-            const unsigned long long e0 = list_slot_entry(b * per_batch, per_batch, batches, run);
-            const unsigned long long e1 = list_slot_entry(b * per_batch + run, per_batch, batches, run);
+            const unsigned long long e0 = list_slot_entry(b, 0u, per_batch, batches, run_log);
+            const unsigned long long e1 = list_slot_entry(b, run, per_batch, batches, run_log);
             EXPECT_EQ(e1 - e0, batches * run);
           }
         }
