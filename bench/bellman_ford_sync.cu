@@ -6,6 +6,9 @@
 //   async_exchange    one cluster of B blocks, each sends a 4-byte flag to every other block with
 //                     an asynchronous remote store counted on the receiver's mbarrier and waits
 //                     for its own mbarrier (the resident kernel's exchange, without the distances);
+//   warp_exchange     one cluster of B blocks, every warp sends a 4-byte value to every other
+//                     block the same way, writes its own block's copy and arrives on its own
+//                     mbarrier; no block barrier (the warp-exchange resident kernel's meeting);
 //   grid_sync         a cooperative grid of B blocks, grid.sync() per round;
 //   launch            an empty kernel of B blocks launched `rounds` times back to back.
 // Prints nanoseconds per round (best of 5 launches) and the SM clock from clock64, so that a round
@@ -70,6 +73,43 @@ __global__ void async_exchange_kernel(int rounds, long long* cycles) {
   if (t == 0 && b == 0) cycles[0] = clock64() - c0 + (acc == -1);
 }
 
+__global__ void warp_exchange_kernel(int rounds, long long* cycles) {
+  __shared__ unsigned long long bar[2];
+  __shared__ float vals[2][resident_policy::max_cluster * 32];  // [parity][block * 32 + warp]
+  const int b = blockIdx.x, blocks = gridDim.x, t = threadIdx.x, lane = t & 31, warp = t >> 5;
+  const int warps = static_cast<int>(blockDim.x >> 5);
+  const unsigned bars = smem_address(bar);
+  if (t == 0) {
+    barrier_init(bars, static_cast<unsigned>(warps));
+    barrier_init(bars + 8, static_cast<unsigned>(warps));
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  }
+  cg::this_cluster().sync();
+  const bool sends = lane < blocks && lane != b;
+  unsigned to[2] = {0, 0}, to_bar[2] = {0, 0};
+  if (sends)
+    for (int p = 0; p < 2; ++p) {
+      to[p] = cluster_address(smem_address(&vals[p][b * 32 + warp]), static_cast<unsigned>(lane));
+      to_bar[p] = cluster_address(bars + 8 * p, static_cast<unsigned>(lane));
+    }
+  const long long c0 = clock64();
+  float acc = 0;
+  for (int k = 0; k < rounds; ++k) {
+    const int p = (k + 1) & 1;
+    const unsigned mine = bars + 8 * p;
+    const float v = acc + static_cast<float>(k);
+    if (sends) store_async(p ? to[1] : to[0], __float_as_uint(v), p ? to_bar[1] : to_bar[0]);
+    if (lane == 0) {
+      vals[p][b * 32 + warp] = v;
+      if (warp == 0) barrier_expect(mine, 4u * static_cast<unsigned>((blocks - 1) * warps));
+      else barrier_arrive(mine);
+    }
+    barrier_wait(mine, static_cast<unsigned>((k >> 1) & 1));
+    acc += vals[p][lane < blocks ? lane * 32 : 0] * 0.0f;  // reads what arrived
+  }
+  cg::this_cluster().sync();
+  if (t == 0 && b == 0) cycles[0] = clock64() - c0 + (acc == -1.0f);
+}
 __global__ void grid_sync_kernel(int rounds, long long* cycles) {
   const long long c0 = clock64();
   for (int k = 0; k < rounds; ++k) cg::this_grid().sync();
@@ -150,11 +190,13 @@ static int run(int argc, char** argv) {
   GPU500_CUDA_CHECK(cudaMalloc(&c, sizeof(long long)));
   GPU500_CUDA_CHECK(cudaFuncSetAttribute(cluster_sync_kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
   GPU500_CUDA_CHECK(cudaFuncSetAttribute(async_exchange_kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+  GPU500_CUDA_CHECK(cudaFuncSetAttribute(warp_exchange_kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
   for (const int blocks : {2, 8, 16}) {
     report("cluster_sync", blocks, rounds, best_of([&] { cluster_launch(cluster_sync_kernel, blocks, rounds, 0, c); }, c));
     report("cluster_sync_or", blocks, rounds,
            best_of([&] { cluster_launch(cluster_sync_kernel, blocks, rounds, 1, c); }, c));
     report("async_exchange", blocks, rounds, best_of([&] { cluster_launch(async_exchange_kernel, blocks, rounds, c); }, c));
+    report("warp_exchange", blocks, rounds, best_of([&] { cluster_launch(warp_exchange_kernel, blocks, rounds, c); }, c));
   }
   for (const int blocks : {16, 128, prop.multiProcessorCount}) {
     report("grid_sync", blocks, rounds, best_of([&] {

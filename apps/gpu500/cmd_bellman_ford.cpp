@@ -84,8 +84,8 @@ json::value to_json(const measurement& m, double matrix_bytes) {
 GPU500_COMMAND(bellman_ford, "Dense Bellman-Ford (paper 000): naive/reduce/coarse on CPU, CUDA, OpenCL") {
   std::string sizes = "2048", variants = "all", backend = "all", json_path, sweep, schedules = "launch,skip,resident";
   int group = 256, repeat = 0, cl_platform = -1, cl_device = -1, wmin = 1, wmax = 100, resident_cluster = -1,
-      resident_rows = 0, resident_threads = 512;
-  std::string resident_exchange = "async";
+      resident_rows = 0, resident_threads = 512, resident_per_warp = 0;
+  std::string resident_exchange = "warp";
   bool resident_trace = false, resident_smem_rows = false;
   std::int64_t seed = 1, source = 0;
   std::string sweep_sizes;
@@ -102,9 +102,13 @@ GPU500_COMMAND(bellman_ford, "Dense Bellman-Ford (paper 000): naive/reduce/coars
            "skip (a launch per round, unchanged sources' segments not read), resident (all rounds in one\n"
            "launch, small N); comma-separated (default launch,skip,resident); other variants: launch");
   p.option("--resident-cluster", resident_cluster,
-           "CUDA resident schedule: -1 automatic, 16 or 8 (one cluster of that many blocks), 0 (cooperative grid)");
+           "CUDA resident schedule: -1 automatic, 16, 8 or 4 (one cluster of that many blocks), 0 (cooperative grid)");
   p.option("--resident-exchange", resident_exchange,
-           "CUDA resident schedule, one cluster: async (remote stores counted on mbarriers) or pull (barrier, then loads)");
+           "CUDA resident schedule, one cluster: warp (each warp sends its rows' distances to every block; rows in\n"
+           "registers only, else async), async (each block sends its part and a flag after a block barrier; both\n"
+           "with remote stores counted on mbarriers) or pull (cluster barrier, then loads); default warp");
+  p.option("--resident-rows-per-warp", resident_per_warp,
+           "CUDA resident schedule, warp exchange: rows per warp, 1, 2 or 4 (0: automatic; a warp per that many rows)");
   p.option("--resident-threads", resident_threads, "CUDA resident schedule: threads per block, 512 or 1024 (default 512)");
   p.flag("--resident-smem-rows", resident_smem_rows,
          "CUDA resident schedule: keep the rows in shared memory even where they fit in registers");
@@ -151,11 +155,13 @@ GPU500_COMMAND(bellman_ford, "Dense Bellman-Ford (paper 000): naive/reduce/coars
   ecfg.cl_device = cl_device;
   ecfg.resident_cluster = resident_cluster;
   ecfg.resident_rows = resident_rows;
-  if (resident_exchange != "async" && resident_exchange != "pull")
-    throw usage_error("--resident-exchange: expected async or pull; got '" + resident_exchange + "'");
-  ecfg.resident_async = resident_exchange == "async";
+  if (resident_exchange == "warp") ecfg.resident_exchange = bf::engine_config::exchange::warp;
+  else if (resident_exchange == "async") ecfg.resident_exchange = bf::engine_config::exchange::async;
+  else if (resident_exchange == "pull") ecfg.resident_exchange = bf::engine_config::exchange::pull;
+  else throw usage_error("--resident-exchange: expected warp, async or pull; got '" + resident_exchange + "'");
   ecfg.resident_trace = resident_trace;
   ecfg.resident_threads = resident_threads;
+  ecfg.resident_rows_per_warp = resident_per_warp;
   ecfg.resident_registers = !resident_smem_rows;
   std::vector<std::unique_ptr<bf::engine>> engines;
   const bool all = backend == "all";
@@ -233,8 +239,14 @@ GPU500_COMMAND(bellman_ford, "Dense Bellman-Ford (paper 000): naive/reduce/coars
   auto per_round_time = [&](bf::engine& e, const measurement& m, bf::variant v, int grp, bf::schedule sc) {
     if (is_cpu(e) || m.r.rounds == 0 || sc == bf::schedule::skip) return m.r.t_rounds / std::max<index_t>(1, m.r.rounds);
     const double est = m.r.t_rounds / static_cast<double>(m.r.rounds);
-    const int k = static_cast<int>(std::clamp(0.03 / std::max(est, 1e-7), 5.0, 500.0));
-    if (sc == bf::schedule::resident) return bf::time_resident_rounds(e, v, source, k) / k;
+    // ~30 ms of rounds; a resident launch of up to 20000 rounds, so that its launch and the read
+    // of its outcome (~10-20 us) stay under 1% of a sub-microsecond round.
+    const double want = std::max(0.03 / std::max(est, 1e-7), 5.0);
+    if (sc == bf::schedule::resident) {
+      const int k = static_cast<int>(std::min(want, 20000.0));
+      return bf::time_resident_rounds(e, v, source, k) / k;
+    }
+    const int k = static_cast<int>(std::min(want, 500.0));
     return bf::time_rounds(e, v, grp, k) / k;
   };
 

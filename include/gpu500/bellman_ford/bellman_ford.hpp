@@ -70,23 +70,33 @@ struct engine_config {
   int cl_platform = -1;
   int cl_device = -1;
   int cuda_device = 0;
-  /// Resident schedule on CUDA: -1 automatic (one cluster of 16 or 8 blocks when the rows fit,
-  /// else a cooperative grid), 16 or 8 (that cluster only), 0 (the cooperative grid only).
+  /// Resident schedule on CUDA: -1 automatic (one cluster of 8 or 16 blocks when the rows fit,
+  /// else a cooperative grid), 16, 8 or 4 (that cluster only), 0 (the cooperative grid only).
   int resident_cluster = -1;
   /// Resident schedule on CUDA, cooperative grid: rows per block (0: automatic, the fewest that
   /// spread the vertices over at most one block per SM).
   int resident_rows = 0;
-  /// Resident schedule on CUDA, one cluster: blocks send their parts with asynchronous remote
-  /// stores counted on the receivers' mbarriers (true), or meet at the cluster barrier and load
-  /// the others' parts (false).
-  bool resident_async = true;
+  /// Resident schedule on CUDA, one cluster: how the blocks exchange a round's distances.
+  ///   warp  — every warp sends its rows' new distances to every block as soon as it has them
+  ///           (asynchronous remote stores counted on the receivers' mbarriers); no block barrier
+  ///           and no change flags (each warp compares consecutive vectors). Needs the rows in
+  ///           registers (below); where they are not, `async` runs instead;
+  ///   async — each block gathers its part behind a block barrier, then sends it and a change flag
+  ///           to every other block the same way;
+  ///   pull  — the blocks meet at the cluster barrier and load the others' parts.
+  enum class exchange { warp, async, pull };
+  exchange resident_exchange = exchange::warp;
+  /// Resident schedule on CUDA, warp exchange: rows per warp, 1, 2 or 4 (0: automatic, two, or
+  /// four where two do not fit in a block of 512 threads); a block has a warp per that many rows.
+  int resident_rows_per_warp = 0;
   /// Resident schedule on CUDA: time each phase of a round (clock cycles of block 0, thread 0);
   /// schedule_detail then reports the last solve's split.
   bool resident_trace = false;
   /// Resident schedule on CUDA: threads per block, 512 or 1024 (a warp per vertex).
   int resident_threads = 512;
-  /// Resident schedule on CUDA, one cluster with asynchronous stores, 512 threads: keep the rows
-  /// in registers when they fit (N <= 512 and two rows per warp at most) instead of shared memory.
+  /// Resident schedule on CUDA, one cluster with asynchronous stores (warp or async), 512 threads:
+  /// keep the rows in registers when they fit (N <= 512 and at most four rows per warp for warp,
+  /// two for async) instead of shared memory.
   bool resident_registers = true;
 };
 

@@ -5,6 +5,7 @@
 // synchronise.
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -34,17 +35,22 @@ void device_alloc(T** p, std::size_t count, const char* what) {
 /// How a resident solve is launched: `blocks` blocks of `rows` rows each, as one cluster
 /// (cluster > 0) or as a cooperative grid (cluster == 0); blocks == 0: it does not fit.
 struct resident_plan {
+  using kernel_fn = void (*)(cuda::resident_args);
   int blocks = 0, rows = 0, cluster = 0, threads = 512;
-  int regs = 0;  // Q of resident_kernel: rows in registers (quads per lane and row), 0: in shared memory
+  int regs = 0;       // Q: rows in registers (quads per lane and row), 0: in shared memory
+  bool warp = false;  // resident_warp_kernel (warp-to-block exchange), else resident_kernel
+  int per_warp = 0;   // the warp exchange's rows per warp
   std::size_t smem = 0;
+  kernel_fn kernel = nullptr;
 };
 
 class cuda_engine final : public engine {
  public:
   explicit cuda_engine(const engine_config& cfg) : device_(cfg.cuda_device), resident_cluster_(cfg.resident_cluster),
                                                     resident_rows_(cfg.resident_rows),
-                                                    resident_async_(cfg.resident_async),
+                                                    resident_exchange_(cfg.resident_exchange),
                                                     resident_threads_(cfg.resident_threads),
+                                                    resident_per_warp_(cfg.resident_rows_per_warp),
                                                     resident_regs_(cfg.resident_registers) {
     int count = 0;
     if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
@@ -61,10 +67,14 @@ class cuda_engine final : public engine {
     smem_optin_ = prop.sharedMemPerBlockOptin;
     cluster_launch_ = prop.clusterLaunch != 0;
     cooperative_ = prop.cooperativeLaunch != 0;
-    if (resident_cluster_ != -1 && resident_cluster_ != 0 && resident_cluster_ != 8 && resident_cluster_ != 16)
-      throw usage_error("bellman-ford cuda: resident cluster size must be 8 or 16 (0: a cooperative grid; -1: automatic); got " +
+    if (resident_cluster_ != -1 && resident_cluster_ != 0 && resident_cluster_ != 4 && resident_cluster_ != 8 &&
+        resident_cluster_ != 16)
+      throw usage_error("bellman-ford cuda: resident cluster size must be 4, 8 or 16 (0: a cooperative grid; -1: automatic); got " +
                         std::to_string(resident_cluster_));
     if (resident_rows_ < 0) throw usage_error("bellman-ford cuda: resident rows per block must be >= 0");
+    if (resident_per_warp_ != 0 && resident_per_warp_ != 1 && resident_per_warp_ != 2 && resident_per_warp_ != 4)
+      throw usage_error("bellman-ford cuda: resident rows per warp must be 1, 2 or 4 (0: automatic); got " +
+                        std::to_string(resident_per_warp_));
     if (resident_threads_ != 512 && resident_threads_ != 1024)
       throw usage_error("bellman-ford cuda: resident threads per block must be 512 or 1024; got " +
                         std::to_string(resident_threads_));
@@ -77,12 +87,10 @@ class cuda_engine final : public engine {
       GPU500_CUDA_CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem_optin_)));
     if (cluster_launch_) {
       nonportable_ = true;
-      for (int q = 0; q <= 4; ++q)
-        for (const bool async : {true, false}) {
-          if (!async && q > 0) continue;
-          nonportable_ = nonportable_ && cudaFuncSetAttribute(cluster_kernel(async, q),
-                                                              cudaFuncAttributeNonPortableClusterSizeAllowed, 1) == cudaSuccess;
-        }
+      for (auto* k : resident_kernels)
+        if (k != cuda::resident_kernel<cuda::exchange::grid>)
+          nonportable_ =
+              nonportable_ && cudaFuncSetAttribute(k, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) == cudaSuccess;
     }
     (void)cudaGetLastError();
   }
@@ -167,7 +175,7 @@ class cuda_engine final : public engine {
       cudaLaunchConfig_t cfg{};
       cudaLaunchAttribute attr[1];
       cluster_config(cfg, attr, p);
-      GPU500_CUDA_CHECK(cudaLaunchKernelEx(&cfg, cluster_kernel(resident_async_, p.regs), a));
+      GPU500_CUDA_CHECK(cudaLaunchKernelEx(&cfg, p.kernel, a));
     } else {
       void* args[] = {&a};
       GPU500_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(cuda::resident_kernel<cuda::exchange::grid>),
@@ -197,8 +205,11 @@ class cuda_engine final : public engine {
   std::string describe(const resident_plan& p) const {
     return std::to_string(p.blocks) + " blocks of " + std::to_string(p.threads) + " threads x " +
            std::to_string(p.rows) + " rows" +
-           (p.cluster ? (resident_async_ ? ", one cluster, asynchronous stores" : ", one cluster, barrier and loads")
-                      : ", cooperative grid") +
+           (p.cluster == 0                               ? ", cooperative grid"
+            : p.warp ? ", one cluster, warps send to blocks, " + std::to_string(p.per_warp) + " row" +
+                           (p.per_warp > 1 ? "s" : "") + " per warp"
+            : resident_exchange_ == exchange_mode::pull ? ", one cluster, barrier and loads"
+                                                          : ", one cluster, blocks send to blocks") +
            (p.regs ? ", rows in registers" : "");
   }
 
@@ -247,14 +258,38 @@ class cuda_engine final : public engine {
 
  private:
   static index_t ld_for(index_t n) { return (n + 31) / 32 * 32; }
-  using resident_fn = void (*)(cuda::resident_args);
-  static constexpr resident_fn resident_kernels[] = {
+  using exchange_mode = engine_config::exchange;
+  using resident_fn = resident_plan::kernel_fn;
+  static constexpr resident_fn async_kernels[] = {
       cuda::resident_kernel<cuda::exchange::cluster_async>,    cuda::resident_kernel<cuda::exchange::cluster_async, 1>,
       cuda::resident_kernel<cuda::exchange::cluster_async, 2>, cuda::resident_kernel<cuda::exchange::cluster_async, 3>,
-      cuda::resident_kernel<cuda::exchange::cluster_async, 4>, cuda::resident_kernel<cuda::exchange::cluster_pull>,
+      cuda::resident_kernel<cuda::exchange::cluster_async, 4>};
+  // [rows per warp 1, 2, 4][Q - 1]; four rows of more than 256 floats would spill registers
+  static constexpr resident_fn warp_kernels[3][4] = {
+      {cuda::resident_warp_kernel<1, 1>, cuda::resident_warp_kernel<2, 1>, cuda::resident_warp_kernel<3, 1>,
+       cuda::resident_warp_kernel<4, 1>},
+      {cuda::resident_warp_kernel<1, 2>, cuda::resident_warp_kernel<2, 2>, cuda::resident_warp_kernel<3, 2>,
+       cuda::resident_warp_kernel<4, 2>},
+      {cuda::resident_warp_kernel<1, 4>, cuda::resident_warp_kernel<2, 4>, nullptr, nullptr}};
+  static constexpr resident_fn resident_kernels[] = {
+      async_kernels[0],   async_kernels[1],   async_kernels[2],   async_kernels[3],   async_kernels[4],
+      warp_kernels[0][0], warp_kernels[0][1], warp_kernels[0][2], warp_kernels[0][3], warp_kernels[1][0],
+      warp_kernels[1][1], warp_kernels[1][2], warp_kernels[1][3], warp_kernels[2][0], warp_kernels[2][1],
+      cuda::resident_kernel<cuda::exchange::cluster_pull>,
       cuda::resident_kernel<cuda::exchange::grid>};
-  /// The cluster kernel: asynchronous stores (rows in registers when regs > 0) or barrier and loads.
-  static resident_fn cluster_kernel(bool async, int regs) { return async ? resident_kernels[regs] : resident_kernels[5]; }
+
+  /// Rows per warp of the warp exchange for blocks of `rows` rows of pitch ld: the knob, or
+  /// automatic (two, else four where two do not fit in 512 threads: fewer messages than one per
+  /// warp, more warps than four); 0 when the warp exchange cannot run (rows not in registers, or
+  /// more rows than the largest block holds).
+  int warp_rows_per_warp(int rows, index_t ld) const {
+    if (resident_exchange_ != exchange_mode::warp || !resident_regs_ || ld > 512) return 0;
+    const int most = ld <= 256 ? 4 : 2;  // four rows of more than 256 floats would spill registers
+    constexpr int max_warps = cuda::resident_warp_policy::threads / 32;
+    for (const int h : {1, 2, 4})
+      if (h <= most && (resident_per_warp_ > 0 ? h == resident_per_warp_ : h > 1) && rows <= h * max_warps) return h;
+    return 0;
+  }
 
   void cluster_config(cudaLaunchConfig_t& cfg, cudaLaunchAttribute* attr, const resident_plan& p) const {
     cfg.gridDim = dim3(p.blocks);
@@ -269,8 +304,8 @@ class cuda_engine final : public engine {
     cfg.numAttrs = 1;
   }
 
-  /// Chooses the resident launch. Automatic: one cluster of 16 (or 8) blocks while its rows fit
-  /// in registers or each warp has one row, else a cooperative grid of at most one block per SM,
+  /// Chooses the resident launch. Automatic: one cluster (plan_cluster) while its rows fit in
+  /// registers or each warp has one row, else a cooperative grid of at most one block per SM,
   /// else the cluster when only it fits; none when neither fits. (H100, per round: the cluster
   /// with rows in registers 0.78 us at N = 256 against 1.91 us for the grid; with rows in shared
   /// memory and two rows per warp the grid is as fast from N = 512 on; see docs/bellman-ford.md.)
@@ -287,25 +322,49 @@ class cuda_engine final : public engine {
     return p.smem <= smem_optin_;
   }
 
+  /// The cluster launch: first one whose warps send (clusters 8 then 16 when automatic), then
+  /// one whose blocks send or pull (16 then 8). (H100, N = 256, per round: 8 blocks with two rows
+  /// per warp 0.56 us, 16 blocks with four or two rows per warp 0.61 / 0.63 us, one row per warp
+  /// 0.89 us, blocks sending 0.87 us; see docs/bellman-ford.md.)
   resident_plan plan_cluster(index_t n, index_t ld) const {
     if (!cluster_launch_) return {};
-    for (const int c : {16, 8}) {
-      if ((c == 16 && !nonportable_) || (resident_cluster_ > 0 && c != resident_cluster_)) continue;
-      resident_plan p{c, static_cast<int>(((n + c - 1) / c + 3) / 4 * 4), c, resident_threads_};  // rows: 16-byte parts
-      if (!fits(p, ld)) continue;
-      if ((c - 1) * ((p.rows + 3) / 4 + 1) > p.threads) continue;  // a message per thread and round
-      // Rows in registers: two rows per warp at most, a row of at most 4 x 128 floats.
-      if (resident_async_ && p.threads == 512 && p.rows <= 2 * (p.threads / 32) && ld <= 512 && resident_regs_)
+    for (const bool warps_send : {true, false}) {
+      if (warps_send && resident_exchange_ != exchange_mode::warp) continue;
+      for (const int c : warps_send ? std::initializer_list<int>{8, 16, 4} : std::initializer_list<int>{16, 8, 4}) {
+        if ((c == 16 && !nonportable_) || (resident_cluster_ > 0 && c != resident_cluster_)) continue;
+        if (c == 4 && resident_cluster_ != 4) continue;  // automatic: 8 or 16
+        resident_plan p{c, static_cast<int>(((n + c - 1) / c + 3) / 4 * 4), c, resident_threads_};  // rows: 16-byte parts
         p.regs = static_cast<int>((ld + 127) / 128);
-      cudaLaunchConfig_t cfg{};
-      cudaLaunchAttribute attr[1];
-      cluster_config(cfg, attr, p);
-      int clusters = 0;
-      if (cudaOccupancyMaxActiveClusters(&clusters, cluster_kernel(resident_async_, p.regs), &cfg) != cudaSuccess) {
-        (void)cudaGetLastError();
-        continue;
+        if (warps_send) {
+          // Rows in registers, h per warp, a warp per h rows.
+          const int h = warp_rows_per_warp(p.rows, ld);
+          if (h == 0) continue;
+          p.warp = true;
+          p.per_warp = h;
+          p.threads = 32 * ((p.rows + h - 1) / h);
+          p.smem = cuda::resident_warp_policy::shared_bytes(static_cast<std::size_t>(p.rows), static_cast<std::size_t>(ld));
+          p.kernel = warp_kernels[h == 1 ? 0 : h == 2 ? 1 : 2][p.regs - 1];
+        } else {
+          // Blocks send (rows in registers: 512 threads, two rows per warp, a row of at most
+          // 4 x 128 floats; else in shared memory), or the cluster barrier and loads.
+          if (!fits(p, ld)) continue;
+          if ((c - 1) * ((p.rows + 3) / 4 + 1) > p.threads) continue;  // a message per thread and round
+          const bool regs = resident_exchange_ != exchange_mode::pull && resident_regs_ && p.threads == 512 &&
+                            p.rows <= 2 * (p.threads / 32) && ld <= 512;
+          if (!regs) p.regs = 0;
+          p.kernel = resident_exchange_ == exchange_mode::pull ? cuda::resident_kernel<cuda::exchange::cluster_pull>
+                                                               : async_kernels[p.regs];
+        }
+        cudaLaunchConfig_t cfg{};
+        cudaLaunchAttribute attr[1];
+        cluster_config(cfg, attr, p);
+        int clusters = 0;
+        if (cudaOccupancyMaxActiveClusters(&clusters, p.kernel, &cfg) != cudaSuccess) {
+          (void)cudaGetLastError();
+          continue;
+        }
+        if (clusters >= 1) return p;
       }
-      if (clusters >= 1) return p;
     }
     return {};
   }
@@ -330,7 +389,8 @@ class cuda_engine final : public engine {
   int device_;
   int resident_cluster_;
   int resident_rows_;
-  bool resident_async_;
+  exchange_mode resident_exchange_;
+  int resident_per_warp_;
   int resident_threads_;
   bool resident_regs_;
   int sms_ = 0;

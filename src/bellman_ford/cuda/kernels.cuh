@@ -51,6 +51,18 @@ struct resident_policy {
   static std::size_t shared_bytes(std::size_t rows, std::size_t ld) { return barrier_offset(rows, ld) + 2 * 8; }
 };
 
+/// Shared memory of resident_warp_kernel: both distance vectors, the block's predecessors, two
+/// mbarriers. The rows live in registers.
+struct resident_warp_policy {
+  static constexpr int threads = 512;
+  static constexpr int warps = threads / 32;
+  static constexpr int max_rows_per_warp = 4;
+  __host__ __device__ static std::size_t barrier_offset(std::size_t rows, std::size_t ld) {
+    return (2 * ld * sizeof(float) + rows * sizeof(int) + 7) / 8 * 8;
+  }
+  static std::size_t shared_bytes(std::size_t rows, std::size_t ld) { return barrier_offset(rows, ld) + 2 * 8; }
+};
+
 /// How the blocks of a resident launch exchange a round's distances (see resident_kernel).
 enum class exchange { grid, cluster_pull, cluster_async };
 
@@ -250,6 +262,41 @@ __device__ __forceinline__ void barrier_init(unsigned bar, unsigned arrivals) {
 __device__ __forceinline__ void barrier_expect(unsigned bar, unsigned bytes) {
   asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes) : "memory");
 }
+/// The warp-wide minimum by one redux.sync on order-preserving keys (no NaN here); every lane
+/// gets it. -0 and +0 are equal values (a later comparison cannot tell them apart).
+__device__ __forceinline__ float warp_min(float x) {
+  const unsigned bits = __float_as_uint(x);
+  const unsigned key = (bits & 0x80000000u) ? ~bits : (bits | 0x80000000u);
+  const unsigned low = __reduce_min_sync(0xffffffffu, key);
+  return __uint_as_float((low & 0x80000000u) ? (low & 0x7fffffffu) : ~low);
+}
+
+/// H consecutive floats as one asynchronous remote store (4 H bytes, 4 H-byte aligned).
+template <int H>
+__device__ __forceinline__ void store_async_values(unsigned addr, const float* v, unsigned bar) {
+  if constexpr (H == 1) {
+    store_async(addr, __float_as_uint(v[0]), bar);
+  } else if constexpr (H == 2) {
+    asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.v2.b32 [%0], {%1, %2}, [%3];" ::"r"(addr),
+                 "r"(__float_as_uint(v[0])), "r"(__float_as_uint(v[1])), "r"(bar)
+                 : "memory");
+  } else {
+    store_async(addr, make_float4(v[0], v[1], v[2], v[3]), bar);
+  }
+}
+/// The same H floats into this block's shared memory.
+template <int H>
+__device__ __forceinline__ void store_shared_values(float* to, const float* v) {
+  if constexpr (H == 1) *to = v[0];
+  else if constexpr (H == 2) *reinterpret_cast<float2*>(to) = make_float2(v[0], v[1]);
+  else *reinterpret_cast<float4*>(to) = make_float4(v[0], v[1], v[2], v[3]);
+}
+
+/// One plain arrival (release at CTA scope: the arriving thread's earlier shared-memory stores
+/// are visible to the threads that then see the phase complete).
+__device__ __forceinline__ void barrier_arrive(unsigned bar) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory");
+}
 /// Waits until the phase with the given parity has completed (acquire at cluster scope).
 __device__ __forceinline__ void barrier_wait(unsigned bar, unsigned parity) {
   unsigned done = 0;
@@ -261,6 +308,42 @@ __device__ __forceinline__ void barrier_wait(unsigned bar, unsigned parity) {
         : "r"(bar), "r"(parity)
         : "memory");
   } while (!done);
+}
+
+/// The resident trace's clock (on in thread 0 of block 0 only): mark(phase) adds the cycles
+/// since the previous mark to that phase.
+struct phase_clock {
+  bool on;
+  long long tick = 0, spent[ph_count] = {};
+  __device__ explicit phase_clock(bool tracing) : on(tracing) {
+    if (on) tick = clock64();
+  }
+  __device__ __forceinline__ void mark(int phase) {
+    if (on) {
+      const long long now = clock64();
+      spent[phase] += now - tick;
+      tick = now;
+    }
+  }
+};
+
+/// The end of a resident solve, after the block's last barrier: the phase trace (from the
+/// tracing thread), the block's distances from `fin` and predecessors, and block 0's outcome.
+__device__ __forceinline__ void resident_finish(const resident_args& a, const phase_clock& clock, int rounds, bool last,
+                                                const float* fin, const int* pred, int v0, int mine) {
+  if (clock.on) {
+#pragma unroll
+    for (int i = 0; i < ph_count; ++i) a.trace[i] = clock.spent[i];
+    a.trace[ph_count] = rounds;
+  }
+  for (int r = static_cast<int>(threadIdx.x); r < mine; r += static_cast<int>(blockDim.x)) {
+    a.dist[v0 + r] = fin[v0 + r];
+    a.pred[v0 + r] = pred[r];
+  }
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    a.outcome[0] = rounds;
+    a.outcome[1] = last ? 1 : 0;
+  }
 }
 
 /// The resident schedule: every round of coarse Bellman-Ford in one launch. Per round and vertex
@@ -353,15 +436,8 @@ __global__ void __launch_bounds__(Q > 0 ? 512 : resident_policy::max_threads) re
     to_data0 = target(0);
     to_data1 = target(1);
   }
-  const bool tracing = a.trace != nullptr && b == 0 && t == 0;
-  long long tick = tracing ? clock64() : 0, spent[ph_count] = {};
-  const auto mark = [&](int phase) {
-    if (tracing) {
-      const long long now = clock64();
-      spent[phase] += now - tick;
-      tick = now;
-    }
-  };
+  phase_clock clock(a.trace != nullptr && b == 0 && t == 0);
+  const auto mark = [&](int phase) { clock.mark(phase); };
 
   int rounds = 0;
   bool last = false;
@@ -464,20 +540,181 @@ __global__ void __launch_bounds__(Q > 0 ? 512 : resident_policy::max_threads) re
     mark(ph_flags);
     if (a.early_exit && !changed) break;
   }
-  if (tracing) {
-    for (int i = 0; i < ph_count; ++i) a.trace[i] = spent[i];
-    a.trace[ph_count] = rounds;
-  }
   if constexpr (cluster_mode) cg::this_cluster().sync();  // nothing in flight to a block that exits
-  const float* fin = dist + (rounds & 1) * ld;
-  for (int r = t; r < mine; r += blockDim.x) {
-    a.dist[v0 + r] = fin[v0 + r];
-    a.pred[v0 + r] = pred[r];
+  else __syncthreads();
+  resident_finish(a, clock, rounds, last, dist + (rounds & 1) * ld, pred, v0, mine);
+}
+
+/// The resident schedule with warp-to-block exchange (one cluster, rows in registers, N <= 512).
+/// Warp w of a block owns its rows H w .. H w + H - 1 (vertices v0 + H w + h) and keeps their
+/// quads lane + 32 i, i < Q, in registers. Per round the same Jacobi step as coarse_kernel:
+///  - the warp folds the minimum only (an add and a min per entry), reduces it with one
+///    redux.sync, and looks for the predecessor only when the row improves (a warp-uniform
+///    branch, rare after the first rounds): the lanes whose own minimum is the row's minimum scan
+///    their entries for the first equal one, and the smallest such index wins: the fold's tie rule;
+///  - no block barrier and no change flags: lane l sends the warp's H new distances (one 4H-byte
+///    message) to block l with an asynchronous remote store counted on that block's mbarrier;
+///    lane 0 writes them into its own block's vector and arrives on its own mbarrier (release). A
+///    block's phase completes when every warp of the block has arrived (warp 0's arrival also
+///    announces the bytes the other blocks send) and every byte has landed, so seeing it complete
+///    means the whole next vector is in the block's shared memory;
+///  - whether round k changed a distance: every warp holds the whole vector of round k in
+///    registers (it folds it) and compares it with the vector of round k + 1 when it loads that
+///    one, so every warp of every block reaches the same verdict from the same data (a changed
+///    distance strictly fell, so the vectors differ exactly when round k changed one).
+/// Reuse of a vector: block X overwrites vector (k + 1) & 1 of block Y in round k only after it
+/// has received all of round k - 1, i.e. after every warp of Y sent its round-(k - 1) values,
+/// which it computed from its loads of that vector; a mbarrier is reused two rounds later, after
+/// its previous phase completed, for the same reason.
+/// A message may carry rows past N (the last block's, +inf, into the padding, which is +inf).
+template <int Q, int H>
+__global__ void __launch_bounds__(resident_warp_policy::threads) resident_warp_kernel(resident_args a) {
+  namespace cg = cooperative_groups;
+  static_assert(H == 1 || H == 2 || H == 4, "1, 2 or 4 rows per warp");
+  extern __shared__ float4 resident_smem[];
+  const std::size_t ld = a.ld;
+  float* dist = reinterpret_cast<float*>(resident_smem);  // [2][ld]
+  int* pred = reinterpret_cast<int*>(dist + 2 * ld);       // [rows]
+  const unsigned bars = smem_address(reinterpret_cast<char*>(resident_smem) +
+                                     resident_warp_policy::barrier_offset(static_cast<std::size_t>(a.rows), ld));
+  const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
+  const int b = blockIdx.x, blocks = gridDim.x;  // the grid is one cluster
+  const int v0 = b * a.rows;
+  const int mine = max(0, min(a.rows, a.n - v0));
+  const int r0 = H * warp;  // the warp's first row
+  const float inf = __int_as_float(0x7f800000);
+  const float4 inf4 = make_float4(inf, inf, inf, inf);
+  const int quads = static_cast<int>(ld / 4);
+
+  const float4* src = reinterpret_cast<const float4*>(a.wt + static_cast<std::size_t>(v0) * ld);
+  float4 wreg[H][Q];
+#pragma unroll
+  for (int h = 0; h < H; ++h)
+#pragma unroll
+    for (int i = 0; i < Q; ++i) {
+      const int r = r0 + h, q = lane + 32 * i;
+      wreg[h][i] = r < mine && q < quads ? __ldcs(src + static_cast<std::size_t>(r) * quads + q) : inf4;
+    }
+  for (int j = t; j < static_cast<int>(2 * ld); j += blockDim.x) dist[j] = j == a.source ? 0.0f : inf;
+  for (int r = t; r < a.rows; r += blockDim.x) pred[r] = -1;
+  if (t == 0) {
+    const unsigned warps = blockDim.x >> 5;  // every warp arrives once per round
+    barrier_init(bars, warps);
+    barrier_init(bars + 8, warps);
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
   }
-  if (b == 0 && t == 0) {
-    a.outcome[0] = rounds;
-    a.outcome[1] = last ? 1 : 0;
+  cg::this_cluster().sync();  // no block is written before it started
+  // This lane's message of every round: the warp's rows to block `lane` (another block), at the
+  // addresses of both vector parities.
+  const bool owns = r0 < mine;
+  const bool sends = owns && lane < blocks && lane != b;
+  unsigned to_data0 = 0, to_data1 = 0, to_bar0 = 0, to_bar1 = 0;
+  if (sends) {
+    to_data0 = cluster_address(smem_address(dist + v0 + r0), static_cast<unsigned>(lane));
+    to_data1 = cluster_address(smem_address(dist + ld + v0 + r0), static_cast<unsigned>(lane));
+    to_bar0 = cluster_address(bars, static_cast<unsigned>(lane));
+    to_bar1 = cluster_address(bars + 8, static_cast<unsigned>(lane));
   }
+  unsigned expected = 0;  // bytes from the other blocks: H values per warp that owns a row
+  for (int i = 0; i < blocks; ++i)
+    if (i != b) expected += 4u * H * static_cast<unsigned>((max(0, min(a.rows, a.n - i * a.rows)) + H - 1) / H);
+  phase_clock clock(a.trace != nullptr && b == 0 && t == 0);
+  const auto mark = [&](int phase) { clock.mark(phase); };
+
+  // cq: the vector round k reads (quads lane + 32 i); prev: the one round k - 1 read.
+  // Deferred verdict (below) while prev fits in registers: at Q H = 8 (two rows of 512 floats)
+  // it would spill at 512 threads, so there the verdict comes when the next vector is loaded.
+  constexpr bool defer = Q * H < 8;
+  float4 cq[Q], prev[Q];
+  const auto load = [&](const float* vec, float4* to) {
+    const float4* v4 = reinterpret_cast<const float4*>(vec);
+#pragma unroll
+    for (int i = 0; i < Q; ++i) to[i] = lane + 32 * i < quads ? v4[lane + 32 * i] : inf4;
+  };
+  // Whether cq and prev differ anywhere, i.e. whether round k - 1 changed a distance.
+  const auto differs = [&] {
+    bool d = false;
+#pragma unroll
+    for (int i = 0; i < Q; ++i)
+      d = d || cq[i].x != prev[i].x || cq[i].y != prev[i].y || cq[i].z != prev[i].z || cq[i].w != prev[i].w;
+    return __any_sync(0xffffffffu, d);
+  };
+  load(dist, cq);
+  int rounds = 0;
+  bool last = false;
+  // Deferred: round k's verdict on round k - 1 is reached while round k's messages travel (off
+  // the critical path). When round k - 1 changed nothing, round k recomputed the same vector (so
+  // it changed nothing either: no predecessor written, its messages carry the values already in
+  // place); the loop then stops after receiving them, counting k rounds. Not deferred: the
+  // verdict on round k right after loading its vector.
+  for (int k = 0; k < a.limit; ++k) {
+    const bool odd = ((k + 1) & 1) != 0;  // the parity of the next vector
+    const float* cur = dist + (k & 1) * ld;
+    float* nxt = dist + (odd ? ld : 0);
+    const unsigned bar = bars + (odd ? 8u : 0u);
+    float val[H], low[H];
+#pragma unroll
+    for (int h = 0; h < H; ++h) {
+      val[h] = owns ? cur[v0 + r0 + h] : inf;  // the old distance (+inf past the rows)
+      low[h] = inf;
+    }
+#pragma unroll
+    for (int i = 0; i < Q; ++i)
+#pragma unroll
+      for (int h = 0; h < H; ++h)
+        low[h] = fminf(low[h], fminf(fminf(cq[i].x + wreg[h][i].x, cq[i].y + wreg[h][i].y),
+                                     fminf(cq[i].z + wreg[h][i].z, cq[i].w + wreg[h][i].w)));
+#pragma unroll
+    for (int h = 0; h < H; ++h) {
+      const float best = warp_min(low[h]);
+      if (best < val[h]) {  // warp-uniform; never for a row past the block's end (+inf)
+        val[h] = best;
+        int arg = a.n;
+        if (low[h] == best) {  // this lane holds a minimal entry: its first one
+#pragma unroll
+          for (int i = Q - 1; i >= 0; --i) {
+            const int j = 4 * (lane + 32 * i);
+            if (cq[i].w + wreg[h][i].w == best) arg = j + 3;
+            if (cq[i].z + wreg[h][i].z == best) arg = j + 2;
+            if (cq[i].y + wreg[h][i].y == best) arg = j + 1;
+            if (cq[i].x + wreg[h][i].x == best) arg = j;
+          }
+        }
+        arg = static_cast<int>(__reduce_min_sync(0xffffffffu, static_cast<unsigned>(arg)));
+        if (lane == 0) pred[r0 + h] = arg;
+      }
+    }
+    mark(ph_compute);
+    if (sends) store_async_values<H>(odd ? to_data1 : to_data0, val, odd ? to_bar1 : to_bar0);
+    if (lane == 0) {
+      if (owns) store_shared_values<H>(nxt + v0 + r0, val);
+      if (warp == 0) barrier_expect(bar, expected);
+      else barrier_arrive(bar);
+    }
+    mark(ph_send);
+    const bool quiet = defer && k > 0 && !differs();  // round k - 1 changed nothing
+    mark(ph_flags);
+    barrier_wait(bar, static_cast<unsigned>((k >> 1) & 1));
+    mark(ph_wait);
+    if (a.early_exit && quiet) {
+      rounds = k;
+      last = false;
+      break;
+    }
+#pragma unroll
+    for (int i = 0; i < Q; ++i) prev[i] = cq[i];
+    load(nxt, cq);
+    rounds = k + 1;
+    mark(ph_compute);
+    if constexpr (!defer) {
+      last = differs();
+      mark(ph_flags);
+      if (a.early_exit && !last) break;
+    }
+  }
+  if (defer && rounds == a.limit && rounds > 0) last = differs();  // the last round's verdict
+  cg::this_cluster().sync();  // every block's predecessors written; nothing in flight
+  resident_finish(a, clock, rounds, last, dist + (rounds & 1) * ld, pred, v0, mine);
 }
 
 }  // namespace gpu500::bellman_ford::cuda

@@ -7,8 +7,8 @@
 //  - predecessors and round counts equal the serial engine's bit for bit (same tie rule);
 //  - a negative cycle reachable from the source is reported; one that is not, is not;
 //  - the same for CUDA coarse under the skip and resident schedules (the resident one as one
-//    cluster of 16 and of 8 blocks, with asynchronous stores or barrier and loads, and as a
-//    cooperative grid).
+//    cluster of 16, 8 and 4 blocks whose warps or blocks send each other their distances, or
+//    that meet at the cluster barrier and load them, and as a cooperative grid).
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -75,6 +75,9 @@ std::vector<test_case> cases() {
   cs.push_back(nonnegative("n33-complete", {33, 1.0, 0, 1000, false, 14}, 0));
   cs.push_back(nonnegative("n200-pitch-224", {200, 0.4, 1, 50, false, 20}, 3));
   cs.push_back(nonnegative("n500-pitch-512", {500, 0.3, 1, 50, false, 21}, 499));
+  // Resident, cluster of 4: 64 rows per block, four per warp; the last block's last warp owns a
+  // row past N (a message that carries +inf into the padding).
+  cs.push_back(nonnegative("n251-last-warp-past-n", {251, 0.3, 1, 60, false, 22}, 250));
   cs.push_back(nonnegative("n1100-more-rows-than-a-cluster-holds", {1100, 0.3, 1, 100, false, 19}, 1099));
   {
     test_case c{"chain-n65-needs-n-1-rounds", chain(65), 64, false, {}};
@@ -126,8 +129,10 @@ std::string config_name(const ::testing::TestParamInfo<config>& i) {
   const engine_config& c = i.param.ecfg;
   if (c.resident_cluster >= 0) s += "_cluster" + std::to_string(c.resident_cluster);
   if (c.resident_rows > 0) s += "_rows" + std::to_string(c.resident_rows);
-  if (!c.resident_async) s += "_pull";
+  if (c.resident_exchange == engine_config::exchange::async) s += "_async";
+  if (c.resident_exchange == engine_config::exchange::pull) s += "_pull";
   if (c.resident_threads != 512) s += "_threads" + std::to_string(c.resident_threads);
+  if (c.resident_rows_per_warp > 0) s += "_per_warp" + std::to_string(c.resident_rows_per_warp);
   if (!c.resident_registers) s += "_smem_rows";
   return s;
 }
@@ -148,9 +153,10 @@ TEST_P(BellmanFord, AgreesWithOraclesOnAwkwardGraphs) {
       if (full && c.m.n > 70) continue;  // N rounds each: keep it short
       SCOPED_TRACE(c.name + (full ? " (full rounds)" : ""));
       if (!e->supports(cfg.sched, cfg.var, c.m.n)) {
-        // Only the resident schedule has a size limit, and only past what shared memory holds.
+        // Only the resident schedule has a size limit, and only past what shared memory holds
+        // (a cluster of 4 blocks: 128 rows of 512 floats per block already do not fit).
         EXPECT_EQ(cfg.sched, schedule::resident);
-        EXPECT_GT(c.m.n, 1000);
+        EXPECT_GT(c.m.n, cfg.ecfg.resident_cluster == 4 ? 400 : 1000);
         continue;
       }
       SCOPED_TRACE(e->schedule_detail(cfg.sched, cfg.var, c.m.n));
@@ -196,8 +202,17 @@ std::vector<config> configs() {
       cs.push_back({k, variant::coarse, 256, schedule::skip});
       cs.push_back({k, variant::coarse, 32, schedule::resident});
       cs.push_back({k, variant::coarse, 32, schedule::resident, {.resident_cluster = 8}});
-      cs.push_back({k, variant::coarse, 32, schedule::resident, {.resident_cluster = 16, .resident_async = false}});
-      cs.push_back({k, variant::coarse, 32, schedule::resident, {.resident_threads = 1024}});
+      cs.push_back({k, variant::coarse, 32, schedule::resident, {.resident_cluster = 4}});
+      cs.push_back({k, variant::coarse, 32, schedule::resident, {.resident_cluster = 16, .resident_rows_per_warp = 4}});
+      cs.push_back({k, variant::coarse, 32, schedule::resident, {.resident_cluster = 16, .resident_rows_per_warp = 1}});
+      cs.push_back({k, variant::coarse, 32, schedule::resident,
+                    {.resident_cluster = 16, .resident_exchange = engine_config::exchange::async}});
+      cs.push_back({k, variant::coarse, 32, schedule::resident,
+                    {.resident_cluster = 8, .resident_exchange = engine_config::exchange::async}});
+      cs.push_back({k, variant::coarse, 32, schedule::resident,
+                    {.resident_cluster = 16, .resident_exchange = engine_config::exchange::pull}});
+      cs.push_back({k, variant::coarse, 32, schedule::resident,
+                    {.resident_exchange = engine_config::exchange::async, .resident_threads = 1024}});
       cs.push_back({k, variant::coarse, 32, schedule::resident, {.resident_cluster = 0, .resident_threads = 1024}});
       cs.push_back({k, variant::coarse, 32, schedule::resident, {.resident_cluster = 16, .resident_registers = false}});
       cs.push_back({k, variant::coarse, 32, schedule::resident, {.resident_cluster = 0}});
@@ -243,15 +258,33 @@ TEST(BellmanFordSchedules, ResidentFitsSmallNAndSkipIsCoarseOnly) {
   EXPECT_FALSE(gpu->supports(schedule::resident, variant::coarse, 8192));
   std::printf("resident at 256: %s; at 2048: %s\n", gpu->schedule_detail(schedule::resident, variant::coarse, 256).c_str(),
               gpu->schedule_detail(schedule::resident, variant::coarse, 2048).c_str());
+  // Which exchange runs: warps sending where the rows fit in registers, blocks sending otherwise.
+  EXPECT_NE(gpu->schedule_detail(schedule::resident, variant::coarse, 256).find("warps send to blocks"), std::string::npos);
+  EXPECT_NE(gpu->schedule_detail(schedule::resident, variant::coarse, 2048).find("cooperative grid"), std::string::npos);
+  engine_config by_block;
+  by_block.resident_exchange = engine_config::exchange::async;
+  EXPECT_NE(make_engine(engine_kind::cuda, by_block)
+                ->schedule_detail(schedule::resident, variant::coarse, 256)
+                .find("blocks send to blocks"),
+            std::string::npos);
+  by_block = {};
+  by_block.resident_registers = false;  // warp exchange asked for, rows in shared memory: blocks send
+  EXPECT_NE(make_engine(engine_kind::cuda, by_block)
+                ->schedule_detail(schedule::resident, variant::coarse, 256)
+                .find("blocks send to blocks"),
+            std::string::npos);
   const auto mt = transpose(m);
   o = {variant::reduce, 32, false, 0};
   o.sched = schedule::skip;
   EXPECT_THROW(run(*gpu, m, o), usage_error);
   engine_config bad;
-  bad.resident_cluster = 4;
+  bad.resident_cluster = 2;
   EXPECT_THROW(make_engine(engine_kind::cuda, bad), usage_error);
   bad = {};
   bad.resident_threads = 256;
+  EXPECT_THROW(make_engine(engine_kind::cuda, bad), usage_error);
+  bad = {};
+  bad.resident_rows_per_warp = 3;
   EXPECT_THROW(make_engine(engine_kind::cuda, bad), usage_error);
   // The phase trace: cycles per phase of the last resident solve, in the detail.
   engine_config traced;
