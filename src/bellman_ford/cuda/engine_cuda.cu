@@ -5,7 +5,7 @@
 // synchronise.
 #include <algorithm>
 #include <cmath>
-#include <initializer_list>
+#include <array>
 #include <string>
 #include <vector>
 
@@ -330,7 +330,8 @@ class cuda_engine final : public engine {
     if (!cluster_launch_) return {};
     for (const bool warps_send : {true, false}) {
       if (warps_send && resident_exchange_ != exchange_mode::warp) continue;
-      for (const int c : warps_send ? std::initializer_list<int>{8, 16, 4} : std::initializer_list<int>{16, 8, 4}) {
+      static constexpr std::array<int, 3> warp_order{8, 16, 4}, block_order{16, 8, 4};
+      for (const int c : warps_send ? warp_order : block_order) {
         if ((c == 16 && !nonportable_) || (resident_cluster_ > 0 && c != resident_cluster_)) continue;
         if (c == 4 && resident_cluster_ != 4) continue;  // automatic: 8 or 16
         resident_plan p{c, static_cast<int>(((n + c - 1) / c + 3) / 4 * 4), c, resident_threads_};  // rows: 16-byte parts
