@@ -30,10 +30,10 @@
 //              Coarse on CUDA only;
 //   resident — every round in ONE launch: each block keeps its rows of the by_target matrix in
 //              registers (N <= 512) or shared memory for the whole solve, and the blocks meet
-//              once per round: one thread-block cluster for small N, whose blocks send each
-//              other their new distances through distributed shared memory (the data's arrival,
-//              counted on an mbarrier, is the meeting); a cooperative grid and its barrier
-//              above. A round costs no launch and no host round trip.
+//              once per round: one thread-block cluster for small N, whose warps (or blocks)
+//              send every block their new distances through distributed shared memory (the
+//              data's arrival, counted on an mbarrier, is the meeting); a cooperative grid and
+//              its barrier above. A round costs no launch and no host round trip.
 //              A warp per vertex (M = 32) with the same min/argmin fold and tie rule. Coarse
 //              on CUDA only, for N up to what the device's shared memory holds
 //              (engine::supports says).

@@ -4,8 +4,8 @@
 // resident_plan). All work goes to the legacy default stream; changed() and download()
 // synchronise.
 #include <algorithm>
-#include <cmath>
 #include <array>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -49,8 +49,8 @@ class cuda_engine final : public engine {
   explicit cuda_engine(const engine_config& cfg) : device_(cfg.cuda_device), resident_cluster_(cfg.resident_cluster),
                                                     resident_rows_(cfg.resident_rows),
                                                     resident_exchange_(cfg.resident_exchange),
-                                                    resident_threads_(cfg.resident_threads),
                                                     resident_per_warp_(cfg.resident_rows_per_warp),
+                                                    resident_threads_(cfg.resident_threads),
                                                     resident_regs_(cfg.resident_registers) {
     int count = 0;
     if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
@@ -284,8 +284,9 @@ class cuda_engine final : public engine {
   /// more rows than the largest block holds).
   int warp_rows_per_warp(int rows, index_t ld) const {
     if (resident_exchange_ != exchange_mode::warp || !resident_regs_ || ld > 512) return 0;
-    const int most = ld <= 256 ? 4 : 2;  // four rows of more than 256 floats would spill registers
-    constexpr int max_warps = cuda::resident_warp_policy::threads / 32;
+    // Four rows of more than 256 floats would spill registers.
+    const int most = ld <= 256 ? cuda::resident_warp_policy::max_rows_per_warp : 2;
+    constexpr int max_warps = cuda::resident_warp_policy::warps;
     for (const int h : {1, 2, 4})
       if (h <= most && (resident_per_warp_ > 0 ? h == resident_per_warp_ : h > 1) && rows <= h * max_warps) return h;
     return 0;
@@ -307,8 +308,8 @@ class cuda_engine final : public engine {
   /// Chooses the resident launch. Automatic: one cluster (plan_cluster) while its rows fit in
   /// registers or each warp has one row, else a cooperative grid of at most one block per SM,
   /// else the cluster when only it fits; none when neither fits. (H100, per round: the cluster
-  /// with rows in registers 0.78 us at N = 256 against 1.91 us for the grid; with rows in shared
-  /// memory and two rows per warp the grid is as fast from N = 512 on; see docs/bellman-ford.md.)
+  /// 0.56 us at N = 256 against 1.91 us for the grid; with rows in shared memory and two rows per
+  /// warp the grid is as fast from N = 512 on; see docs/bellman-ford.md.)
   resident_plan plan(index_t n, index_t ld) const {
     const resident_plan c = plan_cluster(n, ld), g = plan_grid(n, ld);
     if (resident_cluster_ > 0) return c;
