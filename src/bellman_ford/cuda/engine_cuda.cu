@@ -187,7 +187,7 @@ class cuda_engine final : public engine {
       GPU500_CUDA_CHECK(cudaMemcpy(c, trace_, sizeof c, cudaMemcpyDeviceToHost));
       const double r = static_cast<double>(std::max<long long>(1, c[cuda::ph_count]));
       const char* names[cuda::ph_count] = {"compute", "block flag", "send", "wait", "flags"};
-      trace_text_ = "cycles per round (block 0, thread 0):";
+      trace_text_ = "cycles per round (block 0, thread 0) over " + std::to_string(c[cuda::ph_count]) + " passes of the round loop:";
       for (int i = 0; i < cuda::ph_count; ++i)
         trace_text_ += std::string(i ? ", " : " ") + names[i] + " " + std::to_string(std::lround(c[i] / r));
     }

@@ -311,10 +311,12 @@ __device__ __forceinline__ void barrier_wait(unsigned bar, unsigned parity) {
 }
 
 /// The resident trace's clock (on in thread 0 of block 0 only): mark(phase) adds the cycles
-/// since the previous mark to that phase.
+/// since the previous mark to that phase; `iterations` counts the round loop's passes (the warp
+/// exchange runs one more than it counts as rounds when it stops early).
 struct phase_clock {
   bool on;
   long long tick = 0, spent[ph_count] = {};
+  int iterations = 0;
   __device__ explicit phase_clock(bool tracing) : on(tracing) {
     if (on) tick = clock64();
   }
@@ -334,7 +336,7 @@ __device__ __forceinline__ void resident_finish(const resident_args& a, const ph
   if (clock.on) {
 #pragma unroll
     for (int i = 0; i < ph_count; ++i) a.trace[i] = clock.spent[i];
-    a.trace[ph_count] = rounds;
+    a.trace[ph_count] = clock.iterations;
   }
   for (int r = static_cast<int>(threadIdx.x); r < mine; r += static_cast<int>(blockDim.x)) {
     a.dist[v0 + r] = fin[v0 + r];
@@ -542,6 +544,7 @@ __global__ void __launch_bounds__(Q > 0 ? 512 : resident_policy::max_threads) re
   }
   if constexpr (cluster_mode) cg::this_cluster().sync();  // nothing in flight to a block that exits
   else __syncthreads();
+  clock.iterations = rounds;
   resident_finish(a, clock, rounds, last, dist + (rounds & 1) * ld, pred, v0, mine);
 }
 
@@ -648,6 +651,7 @@ __global__ void __launch_bounds__(resident_warp_policy::threads) resident_warp_k
   // place); the loop then stops after receiving them, counting k rounds. Not deferred: the
   // verdict on round k right after loading its vector.
   for (int k = 0; k < a.limit; ++k) {
+    clock.iterations = k + 1;
     const bool odd = ((k + 1) & 1) != 0;  // the parity of the next vector
     const float* cur = dist + (k & 1) * ld;
     float* nxt = dist + (odd ? ld : 0);
