@@ -46,11 +46,7 @@ __global__ void async_exchange_kernel(int rounds, long long* cycles) {
   __shared__ int flags[2][resident_policy::max_cluster];
   const int b = blockIdx.x, blocks = gridDim.x, t = threadIdx.x;
   const unsigned bars = smem_address(bar);
-  if (t == 0) {
-    barrier_init(bars, 1);
-    barrier_init(bars + 8, 1);
-    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-  }
+  if (t == 0) barrier_init_pair(bars, 1);
   cg::this_cluster().sync();
   const long long c0 = clock64();
   int acc = 0;
@@ -79,11 +75,7 @@ __global__ void warp_exchange_kernel(int rounds, long long* cycles) {
   const int b = blockIdx.x, blocks = gridDim.x, t = threadIdx.x, lane = t & 31, warp = t >> 5;
   const int warps = static_cast<int>(blockDim.x >> 5);
   const unsigned bars = smem_address(bar);
-  if (t == 0) {
-    barrier_init(bars, static_cast<unsigned>(warps));
-    barrier_init(bars + 8, static_cast<unsigned>(warps));
-    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-  }
+  if (t == 0) barrier_init_pair(bars, static_cast<unsigned>(warps));
   cg::this_cluster().sync();
   const bool sends = lane < blocks && lane != b;
   unsigned to[2] = {0, 0}, to_bar[2] = {0, 0};

@@ -140,16 +140,24 @@ __device__ __forceinline__ bool commit(int v, float best, int arg, const float* 
   return false;
 }
 
-/// Warp-wide (min, argmin) by two redux.sync reductions: the smallest value (floats mapped to
-/// unsigned integers in the same order), then the smallest index among the lanes holding it:
-/// the tie rule of `better`. Every lane ends with the result. -0 counts as +0 (they are equal
-/// values, and the fold keeps the first of equals).
+/// Floats as unsigned integers in the same order (no NaN here), and back: what redux.sync
+/// compares.
+__device__ __forceinline__ unsigned ordered_key(float x) {
+  const unsigned bits = __float_as_uint(x);
+  return (bits & 0x80000000u) ? ~bits : (bits | 0x80000000u);
+}
+__device__ __forceinline__ float from_ordered_key(unsigned key) {
+  return __uint_as_float((key & 0x80000000u) ? (key & 0x7fffffffu) : ~key);
+}
+
+/// Warp-wide (min, argmin) by two redux.sync reductions: the smallest value, then the smallest
+/// index among the lanes holding it: the tie rule of `better`. Every lane ends with the result.
+/// -0 counts as +0 (they are equal values, and the fold keeps the first of equals).
 __device__ __forceinline__ void warp_argmin(float& best, int& arg) {
-  const unsigned bits = best == 0.0f ? 0u : __float_as_uint(best);
-  const unsigned key = (bits & 0x80000000u) ? ~bits : (bits | 0x80000000u);  // order-preserving; no NaN here
+  const unsigned key = ordered_key(best == 0.0f ? 0.0f : best);
   const unsigned low = __reduce_min_sync(0xffffffffu, key);
   arg = static_cast<int>(__reduce_min_sync(0xffffffffu, key == low ? static_cast<unsigned>(arg) : 0xffffffffu));
-  best = __uint_as_float((low & 0x80000000u) ? (low & 0x7fffffffu) : ~low);
+  best = from_ordered_key(low);
 }
 
 /// dist = +inf but dist(source) = 0 in both vectors (padding included), pred = -1, the change
@@ -255,8 +263,20 @@ __device__ __forceinline__ void store_async(unsigned addr, float4 v, unsigned ba
                "r"(__float_as_uint(v.w)), "r"(bar)
                : "memory");
 }
+__device__ __forceinline__ void store_async(unsigned addr, float2 v, unsigned bar) {
+  asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.v2.b32 [%0], {%1, %2}, [%3];" ::"r"(addr),
+               "r"(__float_as_uint(v.x)), "r"(__float_as_uint(v.y)), "r"(bar)
+               : "memory");
+}
 __device__ __forceinline__ void barrier_init(unsigned bar, unsigned arrivals) {
   asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(arrivals) : "memory");
+}
+/// The two mbarriers at bars and bars + 8 (one per vector parity), each completing a phase after
+/// `arrivals` arrivals (and its announced bytes), made visible to the cluster. One thread calls it.
+__device__ __forceinline__ void barrier_init_pair(unsigned bars, unsigned arrivals) {
+  barrier_init(bars, arrivals);
+  barrier_init(bars + 8, arrivals);
+  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
 }
 /// One arrival that also announces `bytes` of asynchronous stores for the current phase.
 __device__ __forceinline__ void barrier_expect(unsigned bar, unsigned bytes) {
@@ -265,24 +285,15 @@ __device__ __forceinline__ void barrier_expect(unsigned bar, unsigned bytes) {
 /// The warp-wide minimum by one redux.sync on order-preserving keys (no NaN here); every lane
 /// gets it. -0 and +0 are equal values (a later comparison cannot tell them apart).
 __device__ __forceinline__ float warp_min(float x) {
-  const unsigned bits = __float_as_uint(x);
-  const unsigned key = (bits & 0x80000000u) ? ~bits : (bits | 0x80000000u);
-  const unsigned low = __reduce_min_sync(0xffffffffu, key);
-  return __uint_as_float((low & 0x80000000u) ? (low & 0x7fffffffu) : ~low);
+  return from_ordered_key(__reduce_min_sync(0xffffffffu, ordered_key(x)));
 }
 
 /// H consecutive floats as one asynchronous remote store (4 H bytes, 4 H-byte aligned).
 template <int H>
 __device__ __forceinline__ void store_async_values(unsigned addr, const float* v, unsigned bar) {
-  if constexpr (H == 1) {
-    store_async(addr, __float_as_uint(v[0]), bar);
-  } else if constexpr (H == 2) {
-    asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.v2.b32 [%0], {%1, %2}, [%3];" ::"r"(addr),
-                 "r"(__float_as_uint(v[0])), "r"(__float_as_uint(v[1])), "r"(bar)
-                 : "memory");
-  } else {
-    store_async(addr, make_float4(v[0], v[1], v[2], v[3]), bar);
-  }
+  if constexpr (H == 1) store_async(addr, __float_as_uint(v[0]), bar);
+  else if constexpr (H == 2) store_async(addr, make_float2(v[0], v[1]), bar);
+  else store_async(addr, make_float4(v[0], v[1], v[2], v[3]), bar);
 }
 /// The same H floats into this block's shared memory.
 template <int H>
@@ -308,6 +319,15 @@ __device__ __forceinline__ void barrier_wait(unsigned bar, unsigned parity) {
         : "r"(bar), "r"(parity)
         : "memory");
   } while (!done);
+}
+
+/// A resident block's start: both distance vectors (ld floats each) +inf but the source's 0,
+/// its rows' predecessors -1.
+__device__ __forceinline__ void resident_init_vectors(const resident_args& a, float* dist, int* pred) {
+  const float inf = __int_as_float(0x7f800000);
+  for (int j = static_cast<int>(threadIdx.x); j < static_cast<int>(2 * a.ld); j += static_cast<int>(blockDim.x))
+    dist[j] = j == a.source ? 0.0f : inf;
+  for (int r = static_cast<int>(threadIdx.x); r < a.rows; r += static_cast<int>(blockDim.x)) pred[r] = -1;
 }
 
 /// The resident trace's clock (on in thread 0 of block 0 only): mark(phase) adds the cycles
@@ -402,19 +422,14 @@ __global__ void __launch_bounds__(Q > 0 ? 512 : resident_policy::max_threads) re
   } else {
     for (int i = t; i < mine * quads; i += blockDim.x) resident_smem[i] = __ldcs(src + i);
   }
-  for (int j = t; j < static_cast<int>(2 * ld); j += blockDim.x) dist[j] = j == a.source ? 0.0f : inf;
-  for (int r = t; r < a.rows; r += blockDim.x) pred[r] = -1;
+  resident_init_vectors(a, dist, pred);
   // cluster_async: the bytes a block receives per round (the others' parts in 16-byte chunks,
   // rows being a multiple of 4, and their flags).
   unsigned expected = 0;
   if constexpr (X == exchange::cluster_async) {
     for (int i = 0; i < blocks; ++i)
       if (i != b) expected += 16u * static_cast<unsigned>((max(0, min(a.rows, a.n - i * a.rows)) + 3) / 4) + 4u;
-    if (t == 0) {
-      barrier_init(bars, 1);
-      barrier_init(bars + 8, 1);
-      asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-    }
+    if (t == 0) barrier_init_pair(bars, 1);
   }
   if constexpr (cluster_mode) cg::this_cluster().sync();  // no block is written before it started
   else __syncthreads();
@@ -598,14 +613,8 @@ __global__ void __launch_bounds__(resident_warp_policy::threads) resident_warp_k
       const int r = r0 + h, q = lane + 32 * i;
       wreg[h][i] = r < mine && q < quads ? __ldcs(src + static_cast<std::size_t>(r) * quads + q) : inf4;
     }
-  for (int j = t; j < static_cast<int>(2 * ld); j += blockDim.x) dist[j] = j == a.source ? 0.0f : inf;
-  for (int r = t; r < a.rows; r += blockDim.x) pred[r] = -1;
-  if (t == 0) {
-    const unsigned warps = blockDim.x >> 5;  // every warp arrives once per round
-    barrier_init(bars, warps);
-    barrier_init(bars + 8, warps);
-    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-  }
+  resident_init_vectors(a, dist, pred);
+  if (t == 0) barrier_init_pair(bars, blockDim.x >> 5);  // every warp arrives once per round
   cg::this_cluster().sync();  // no block is written before it started
   // This lane's message of every round: the warp's rows to block `lane` (another block), at the
   // addresses of both vector parities.
