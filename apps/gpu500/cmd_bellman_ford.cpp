@@ -39,6 +39,7 @@ struct measurement {
 };
 
 bool is_cpu(const bf::engine& e) { return e.kind() == bf::engine_kind::serial || e.kind() == bf::engine_kind::openmp; }
+bool is_cpu_name(const std::string& engine) { return engine == "serial" || engine == "openmp"; }
 
 /// "a,b,,c" -> {"a", "b", "", "c"}; "" -> {""}.
 std::vector<std::string> split_commas(const std::string& s) {
@@ -86,8 +87,8 @@ json::value to_json(const measurement& m, double matrix_bytes) {
 GPU500_COMMAND(bellman_ford, "Dense Bellman-Ford (paper 000): naive/reduce/coarse on CPU, CUDA, OpenCL") {
   std::string sizes = "2048", variants = "all", backend = "all", json_path, sweep, schedules = "launch,skip,resident";
   int group = 256, repeat = 0, cl_platform = -1, cl_device = -1, wmin = 1, wmax = 100, resident_cluster = -1,
-      resident_rows = 0, resident_threads = 512, resident_per_warp = 0;
-  std::string resident_exchange = "warp";
+      resident_rows = 0, resident_threads = 512, resident_per_warp = 0, cpu_thread_work = 16384;
+  std::string resident_exchange = "warp", cpu_isa = "auto";
   bool resident_trace = false, resident_smem_rows = false;
   std::int64_t seed = 1, source = 0;
   std::string sweep_sizes;
@@ -118,6 +119,10 @@ GPU500_COMMAND(bellman_ford, "Dense Bellman-Ford (paper 000): naive/reduce/coars
   p.option("--resident-rows", resident_rows,
            "CUDA resident schedule, cooperative grid: rows per block (0: automatic, at most one block per SM)");
   p.option("--backend", backend, "cpu|cuda|opencl|all, comma-separated (default all that are present)");
+  p.option("--cpu-isa", cpu_isa,
+           "CPU engines' instruction set: auto (the widest this CPU has), avx512, avx2 or baseline (default auto)");
+  p.option("--cpu-thread-work", cpu_thread_work,
+           "OpenMP engine: fewest relaxations per thread and round, so N^2 / this threads at most (0: all; default 16384)");
   p.option("--density", density, "probability of each edge (default 0.5)");
   p.option("--wmin", wmin, "smallest integer weight (default 1)");
   p.option("--wmax", wmax, "largest integer weight (default 100)");
@@ -165,6 +170,12 @@ GPU500_COMMAND(bellman_ford, "Dense Bellman-Ford (paper 000): naive/reduce/coars
   ecfg.resident_threads = resident_threads;
   ecfg.resident_rows_per_warp = resident_per_warp;
   ecfg.resident_registers = !resident_smem_rows;
+  ecfg.cpu_thread_work = cpu_thread_work;
+  if (cpu_isa == "auto") ecfg.isa = bf::engine_config::cpu_isa::automatic;
+  else if (cpu_isa == "avx512") ecfg.isa = bf::engine_config::cpu_isa::avx512;
+  else if (cpu_isa == "avx2") ecfg.isa = bf::engine_config::cpu_isa::avx2;
+  else if (cpu_isa == "baseline") ecfg.isa = bf::engine_config::cpu_isa::baseline;
+  else throw usage_error("--cpu-isa: expected auto, avx512, avx2 or baseline; got '" + cpu_isa + "'");
   std::vector<std::unique_ptr<bf::engine>> engines;
   const bool all = backend == "all";
   auto wants = [&](const char* b) { return all || ("," + backend + ",").find(std::string(",") + b + ",") != std::string::npos; };
@@ -172,8 +183,8 @@ GPU500_COMMAND(bellman_ford, "Dense Bellman-Ford (paper 000): naive/reduce/coars
     if (b != "cpu" && b != "cuda" && b != "opencl")
       throw usage_error("--backend: expected cpu, cuda, opencl or all (comma-separated); got '" + b + "'");
   if (wants("cpu")) {
-    engines.push_back(bf::make_engine(bf::engine_kind::serial));
-    engines.push_back(bf::make_engine(bf::engine_kind::openmp));
+    engines.push_back(bf::make_engine(bf::engine_kind::serial, ecfg));
+    engines.push_back(bf::make_engine(bf::engine_kind::openmp, ecfg));
   }
   if (wants("cuda") && (!all || cuda_available())) engines.push_back(bf::make_engine(bf::engine_kind::cuda, ecfg));
   if (wants("opencl") && (!all || GPU500_HAVE_OPENCL)) {
@@ -214,6 +225,14 @@ GPU500_COMMAND(bellman_ford, "Dense Bellman-Ford (paper 000): naive/reduce/coars
     out["copy_bandwidth"]["copy_gbs"] = bw.copy_gbs;
     out["copy_bandwidth"]["traffic_gbs"] = bw.traffic_gbs;
   }
+  // The CPU engines' limit: the host's memory read bandwidth (what a round over a matrix that
+  // does not fit in the caches can reach at best).
+  double host_bw = 0;
+  if (wants("cpu")) {
+    host_bw = bf::host_read_bandwidth(std::size_t{1} << 30);
+    std::printf("host memory read bandwidth (1 GiB, %d OpenMP threads): %.1f GB/s\n", omp_get_max_threads(), host_bw);
+    out["host_read_gbs"] = host_bw;
+  }
 
   bool all_verified = true;
   std::vector<measurement> results;
@@ -235,12 +254,18 @@ GPU500_COMMAND(bellman_ford, "Dense Bellman-Ford (paper 000): naive/reduce/coars
                   m.variant.c_str(), m.group, m.failure.c_str());
     }
   };
-  // Seconds per round: CPU engines and the skip schedule (whose rounds after convergence would
-  // read nothing) average the solve's own rounds; the other GPU schedules time k back-to-back
-  // rounds without flag reads (k launches, or one resident launch of k rounds).
+  // Seconds per round: the skip schedule (whose rounds after convergence would read nothing)
+  // averages the solve's own rounds; every other engine and schedule times k back-to-back rounds
+  // without flag reads (k launches, one resident launch of k rounds, or k CPU rounds after one
+  // untimed round: the solve's first round would also count waking OpenMP's sleeping threads).
   auto per_round_time = [&](bf::engine& e, const measurement& m, bf::variant v, int grp, bf::schedule sc) {
-    if (is_cpu(e) || m.r.rounds == 0 || sc == bf::schedule::skip) return m.r.t_rounds / std::max<index_t>(1, m.r.rounds);
+    if (m.r.rounds == 0 || sc == bf::schedule::skip) return m.r.t_rounds / std::max<index_t>(1, m.r.rounds);
     const double est = m.r.t_rounds / static_cast<double>(m.r.rounds);
+    if (is_cpu(e)) {
+      const int k = static_cast<int>(std::min(std::max(0.03 / std::max(est, 1e-7), 3.0), 2000.0));
+      (void)bf::time_rounds(e, v, grp, 1);
+      return bf::time_rounds(e, v, grp, k) / k;
+    }
     // ~30 ms of rounds; a resident launch of up to 20000 rounds, so that its launch and the read
     // of its outcome (~10-20 us) stay under 1% of a sub-microsecond round.
     const double want = std::max(0.03 / std::max(est, 1e-7), 5.0);
@@ -375,6 +400,8 @@ GPU500_COMMAND(bellman_ford, "Dense Bellman-Ford (paper 000): naive/reduce/coars
           omp ? omp->r.seconds_with_transfers() / m.r.seconds_with_transfers() : 0.0;
       if (m.engine == "cuda" && bw.traffic_gbs > 0)
         jm["round_over_matrix_read_at_copy_bw"] = m.per_round / (matrix_bytes / (bw.traffic_gbs * 1e9));
+      if (is_cpu_name(m.engine) && host_bw > 0)
+        jm["round_over_matrix_read_at_host_bw"] = m.per_round / (matrix_bytes / (host_bw * 1e9));
       jn["results"].push_back(std::move(jm));
       results.push_back(m);
     }
@@ -425,6 +452,14 @@ GPU500_COMMAND(bellman_ford, "Dense Bellman-Ford (paper 000): naive/reduce/coars
         std::printf("  N=%-6lld %-15s %.3f (%.1f us per round, matrix read %.1f us)\n", static_cast<long long>(m.n),
                     m.variant.c_str(), m.per_round / read, m.per_round * 1e6, read * 1e6);
       }
+  }
+  if (host_bw > 0) {
+    std::printf("\nround time / (matrix bytes / %.0f GB/s host read bandwidth):\n", host_bw);
+    for (const auto& m : results)
+      if (is_cpu_name(m.engine) && m.n >= 4096)
+        std::printf("  N=%-6lld %-7s %.3f (%.1f us per round)\n", static_cast<long long>(m.n), m.engine.c_str(),
+                    m.per_round / (static_cast<double>(m.n) * static_cast<double>(m.n) * 4 / (host_bw * 1e9)),
+                    m.per_round * 1e6);
   }
   out["verified"] = all_verified;
   std::printf("\nverification: %s\n", all_verified ? "all results equal the oracle" : "FAILED");

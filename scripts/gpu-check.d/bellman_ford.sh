@@ -27,6 +27,8 @@ if bw:
     rows.append(("cuda D2D copy bandwidth", f"{bw['copy_gbs']:.0f} GB/s copied, {bw['traffic_gbs']:.0f} GB/s read+write"))
 engines = ", ".join(d.get("engines", []))
 rows.append(("engines", engines))
+if d.get("host_read_gbs"):
+    rows.append(("host memory read bandwidth", f"{d['host_read_gbs']:.0f} GB/s (the CPU engines' limit once the matrix leaves the caches)"))
 def find(res, eng, var):
     for r in res:
         if r["engine"] == eng and r["variant"] == var:
@@ -35,6 +37,14 @@ fastest = {}  # N -> (vs naive, vs OpenMP) of the fastest CUDA coarse schedule
 for s in d["sizes"]:
     n, res = s["n"], s["results"]
     omp = find(res, "openmp", "cpu")
+    ser = find(res, "serial", "cpu")
+    if omp:
+        parts = [f"round {omp['seconds_per_round']*1e6:.2f} us ({omp['matrix_gbs_per_round']:.0f} GB/s)"]
+        if ser:
+            parts.append(f"{omp['speedup_per_round']['vs_serial']:.1f}x the serial engine's round ({ser['seconds_per_round']*1e6:.2f} us)")
+        if "round_over_matrix_read_at_host_bw" in omp and n >= 8192:
+            parts.append(f"round/host read {omp['round_over_matrix_read_at_host_bw']:.2f}")
+        rows.append((f"N={n} openmp (the baseline)", "; ".join(parts)))
     for eng in ("cuda", "opencl"):
         nv = find(res, eng, "naive")
         for var in ("coarse", "coarse/skip", "coarse/resident"):

@@ -8,7 +8,7 @@
 
 namespace gpu500::bellman_ford::detail {
 
-std::unique_ptr<engine> make_cpu_engine(bool parallel);
+std::unique_ptr<engine> make_cpu_engine(bool parallel, const engine_config& cfg);
 std::unique_ptr<engine> make_cuda_engine(const engine_config& cfg);
 std::unique_ptr<engine> make_opencl_engine(const engine_config& cfg);
 

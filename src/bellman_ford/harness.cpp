@@ -72,8 +72,8 @@ void check_group(int group, int max_group, const char* who) {
 
 std::unique_ptr<engine> make_engine(engine_kind k, const engine_config& cfg) {
   switch (k) {
-    case engine_kind::serial: return detail::make_cpu_engine(false);
-    case engine_kind::openmp: return detail::make_cpu_engine(true);
+    case engine_kind::serial: return detail::make_cpu_engine(false, cfg);
+    case engine_kind::openmp: return detail::make_cpu_engine(true, cfg);
     case engine_kind::cuda:
 #if GPU500_HAVE_CUDA
       return detail::make_cuda_engine(cfg);

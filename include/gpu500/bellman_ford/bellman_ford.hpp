@@ -67,6 +67,13 @@ layout layout_for(engine_kind k, variant v);
 /// Engine construction options (OpenCL platform/device choice; -1 = automatic: the first GPU
 /// device of any platform, else the first device).
 struct engine_config {
+  /// CPU engines: the instruction set of the fold. automatic: the widest this CPU has
+  /// (AVX-512F, else AVX2, else the build's baseline); asking for one the CPU lacks is an error.
+  enum class cpu_isa { automatic, avx512, avx2, baseline };
+  cpu_isa isa = cpu_isa::automatic;
+  /// OpenMP engine: the fewest relaxations a thread is given per round; a round of N^2 runs on
+  /// min(OpenMP's threads, N^2 / this, tiles) threads (0: every OpenMP thread, one tile each).
+  int cpu_thread_work = 16384;
   int cl_platform = -1;
   int cl_device = -1;
   int cuda_device = 0;
@@ -205,6 +212,11 @@ struct copy_bandwidth {
   double traffic_gbs = 0;  ///< bytes read + written per second / 1e9
 };
 copy_bandwidth cuda_copy_bandwidth(std::size_t bytes, int reps = 5, int device = 0);
+
+/// Read bandwidth of the host's memory, the CPU engines' limit: OpenMP's threads each read their
+/// share of a buffer of `bytes` (first touched by the same thread) with the widest vectors the
+/// CPU has; the best of `reps` passes, bytes / s / 1e9.
+double host_read_bandwidth(std::size_t bytes, int reps = 5);
 
 /// Page-locks a matrix's host memory (cudaHostRegister, portable) for the lifetime of this
 /// object so that CUDA uploads run at DMA speed instead of through the driver's pageable

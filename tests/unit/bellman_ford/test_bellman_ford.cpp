@@ -10,6 +10,7 @@
 //    cluster of 16, 8 and 4 blocks whose warps or blocks send each other their distances, or
 //    that meet at the cluster barrier and load them, and as a cooperative grid).
 #include <gtest/gtest.h>
+#include <omp.h>
 
 #include <functional>
 #include <string>
@@ -236,6 +237,56 @@ TEST(BellmanFordChain, RoundCountsMatchThePathLength) {
   const auto r2 = run(*e, m, {variant::naive, 1, false, 0});  // source 0 reaches nothing
   EXPECT_EQ(r2.rounds, 1);
   EXPECT_EQ(r2.dist[1], inf);
+}
+
+TEST(BellmanFordCpu, EveryInstructionSetAndTilingAgrees) {
+  // The CPU fold is compiled for AVX-512F, AVX2 and the baseline ISA and tiles the columns by the
+  // thread count: every set this CPU has, serial and on 1, 3 and 16 OpenMP threads (all of them,
+  // or as many as the work per thread allows; more tiles than cores, a last tile that ends in
+  // the padding), gives the oracle's distances and the baseline's predecessors
+  // and rounds. A set the CPU lacks is refused, never run.
+  using isa = engine_config::cpu_isa;
+  std::vector<test_case> graphs;
+  graphs.push_back(nonnegative("n1100", {1100, 0.3, 1, 100, false, 19}, 1099));
+  graphs.push_back(nonnegative("n257-ties", {257, 0.5, 0, 3, false, 23}, 0));
+  graphs.push_back(with_potentials("n300-negative-edges", {300, 0.2, 0, 50, false, 15}, 7));
+  auto baseline = make_engine(engine_kind::serial, {.isa = isa::baseline});
+  EXPECT_NE(baseline->description().find("baseline ISA"), std::string::npos) << baseline->description();
+  int sets = 0;
+  for (const isa i : {isa::automatic, isa::avx512, isa::avx2, isa::baseline}) {
+    std::unique_ptr<engine> probe;
+    try {
+      probe = make_engine(engine_kind::serial, {.isa = i});
+    } catch (const usage_error& e) {
+      std::printf("skipping an instruction set this CPU lacks: %s\n", e.what());
+      EXPECT_NE(i, isa::baseline);
+      EXPECT_NE(i, isa::automatic);
+      continue;
+    }
+    ++sets;
+    for (const int threads : {1, 3, 16}) {
+      for (const int work : {-1, 0, 16384}) {  // -1: the serial engine
+        if (work < 0 && threads != 1) continue;
+        const int saved = omp_get_max_threads();
+        omp_set_num_threads(threads);
+        auto e = work < 0 ? make_engine(engine_kind::serial, {.isa = i})
+                          : make_engine(engine_kind::openmp, {.isa = i, .cpu_thread_work = work});
+        for (const auto& c : graphs) {
+          SCOPED_TRACE(c.name + " " + e->description());
+          const result r = run(*e, c.m, {variant::naive, 1, false, c.source});
+          const result ref = run(*baseline, c.m, {variant::naive, 1, false, c.source});
+          ASSERT_EQ(r.st, status::ok);
+          for (std::size_t v = 0; v < c.expected.size(); ++v) ASSERT_EQ(r.dist[v], c.expected[v]) << "vertex " << v;
+          EXPECT_EQ(check_shortest_paths(c.m, c.source, r.dist, r.pred), "");
+          EXPECT_EQ(r.pred, ref.pred);
+          EXPECT_EQ(r.rounds, ref.rounds);
+        }
+        omp_set_num_threads(saved);
+      }
+    }
+  }
+  EXPECT_GE(sets, 2);  // automatic and the baseline at least
+  EXPECT_THROW(make_engine(engine_kind::openmp, {.cpu_thread_work = -1}), usage_error);
 }
 
 TEST(BellmanFordSchedules, ResidentFitsSmallNAndSkipIsCoarseOnly) {
