@@ -87,10 +87,10 @@ json::value to_json(const measurement& m, double matrix_bytes) {
 GPU500_COMMAND(bellman_ford, "Dense Bellman-Ford (paper 000): naive/reduce/coarse on CPU, CUDA, OpenCL") {
   std::string sizes = "2048", variants = "all", backend = "all", json_path, sweep, schedules = "launch,skip,resident";
   int group = 256, repeat = 0, cl_platform = -1, cl_device = -1, wmin = 1, wmax = 100, resident_cluster = -1,
-      resident_rows = 0, resident_threads = 512, resident_per_warp = 0, cpu_thread_work = 16384;
+      resident_rows = 0, resident_threads = 512, resident_per_warp = 0;
   std::string resident_exchange = "warp", cpu_isa = "auto";
   bool resident_trace = false, resident_smem_rows = false;
-  std::int64_t seed = 1, source = 0;
+  std::int64_t seed = 1, source = 0, cpu_parallel_work = 131072;
   std::string sweep_sizes;
   double density = 0.5;
   bool full_rounds = false, negative = false, pageable = false;
@@ -121,8 +121,9 @@ GPU500_COMMAND(bellman_ford, "Dense Bellman-Ford (paper 000): naive/reduce/coars
   p.option("--backend", backend, "cpu|cuda|opencl|all, comma-separated (default all that are present)");
   p.option("--cpu-isa", cpu_isa,
            "CPU engines' instruction set: auto (the widest this CPU has), avx512, avx2 or baseline (default auto)");
-  p.option("--cpu-thread-work", cpu_thread_work,
-           "OpenMP engine: fewest relaxations per thread and round, so N^2 / this threads at most (0: all; default 16384)");
+  p.option("--cpu-parallel-work", cpu_parallel_work,
+           "OpenMP engine: the smallest round (N^2 relaxations) spread over all threads; smaller ones run on one\n"
+           "thread (0: always spread; default 131072)");
   p.option("--density", density, "probability of each edge (default 0.5)");
   p.option("--wmin", wmin, "smallest integer weight (default 1)");
   p.option("--wmax", wmax, "largest integer weight (default 100)");
@@ -170,7 +171,7 @@ GPU500_COMMAND(bellman_ford, "Dense Bellman-Ford (paper 000): naive/reduce/coars
   ecfg.resident_threads = resident_threads;
   ecfg.resident_rows_per_warp = resident_per_warp;
   ecfg.resident_registers = !resident_smem_rows;
-  ecfg.cpu_thread_work = cpu_thread_work;
+  ecfg.cpu_parallel_work = cpu_parallel_work;
   if (cpu_isa == "auto") ecfg.isa = bf::engine_config::cpu_isa::automatic;
   else if (cpu_isa == "avx512") ecfg.isa = bf::engine_config::cpu_isa::avx512;
   else if (cpu_isa == "avx2") ecfg.isa = bf::engine_config::cpu_isa::avx2;

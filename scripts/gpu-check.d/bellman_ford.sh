@@ -29,6 +29,10 @@ engines = ", ".join(d.get("engines", []))
 rows.append(("engines", engines))
 if d.get("host_read_gbs"):
     rows.append(("host memory read bandwidth", f"{d['host_read_gbs']:.0f} GB/s (the CPU engines' limit once the matrix leaves the caches)"))
+    if bw:
+        rows.append(("GPU over OpenMP, bandwidth ceiling",
+                     f"{bw['traffic_gbs']/d['host_read_gbs']:.0f}x for a round that reads the whole matrix from memory on both "
+                     f"(device read+write bandwidth / host read bandwidth); below it where the matrix stays in the host's caches"))
 def find(res, eng, var):
     for r in res:
         if r["engine"] == eng and r["variant"] == var:

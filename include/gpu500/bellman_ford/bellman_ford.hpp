@@ -71,9 +71,10 @@ struct engine_config {
   /// (AVX-512F, else AVX2, else the build's baseline); asking for one the CPU lacks is an error.
   enum class cpu_isa { automatic, avx512, avx2, baseline };
   cpu_isa isa = cpu_isa::automatic;
-  /// OpenMP engine: the fewest relaxations a thread is given per round; a round of N^2 runs on
-  /// min(OpenMP's threads, N^2 / this, tiles) threads (0: every OpenMP thread, one tile each).
-  int cpu_thread_work = 16384;
+  /// OpenMP engine: the smallest round (N^2 relaxations) it spreads over OpenMP's threads; a
+  /// smaller one runs on one thread, where it is faster than starting and joining a team (0:
+  /// always spread). The default comes from a sweep on a 16-core Xeon (docs/bellman-ford.md).
+  std::int64_t cpu_parallel_work = 131072;
   int cl_platform = -1;
   int cl_device = -1;
   int cuda_device = 0;

@@ -11,9 +11,10 @@
 // for AVX-512F, AVX2 and the baseline (SSE2 on x86-64), the widest the CPU has chosen at run time
 // (the build itself targets the baseline). Ascending j with a strict '<' within a block, and
 // blocks merged in order with a strict '<', keep the smallest j among equal candidates: the tie
-// rule every engine follows. The OpenMP engine uses at most one thread per
-// engine_config::cpu_thread_work relaxations (below that, starting and joining a thread costs
-// more than its share of the round); the serial engine is the same code on one thread. No row is
+// rule every engine follows. The OpenMP engine runs a round of fewer than
+// engine_config::cpu_parallel_work relaxations on one thread (starting and joining a team costs
+// more than it saves there), a larger one on every thread (at least min_rows rows each); the
+// serial engine is the same code on one thread. No row is
 // skipped (not even rows of unreached vertices): the CPU does the same work as the GPU kernels.
 // The engine references the caller's matrix (no copy): it must outlive the solves.
 #include <omp.h>
@@ -160,8 +161,8 @@ std::pair<fold_fn, std::string> pick_fold(isa want) {
 
 class cpu_engine final : public engine {
  public:
-  cpu_engine(bool parallel, const engine_config& cfg) : parallel_(parallel), thread_work_(cfg.cpu_thread_work) {
-    if (thread_work_ < 0) throw usage_error("bellman-ford cpu engine: cpu_thread_work must be >= 0");
+  cpu_engine(bool parallel, const engine_config& cfg) : parallel_(parallel), parallel_work_(cfg.cpu_parallel_work) {
+    if (parallel_work_ < 0) throw usage_error("bellman-ford cpu engine: cpu_parallel_work must be >= 0");
     std::tie(fold_, isa_name_) = pick_fold(cfg.isa);
   }
 
@@ -194,10 +195,8 @@ class cpu_engine final : public engine {
     if (reset_flag) changed_ = false;
     const index_t n = m_->n, ld = m_->ld;
     const int max_threads = parallel_ ? omp_get_max_threads() : 1;
-    const double work = static_cast<double>(n) * static_cast<double>(n);
-    int threads = thread_work_ == 0 ? max_threads
-                                    : static_cast<int>(std::clamp(work / thread_work_, 1.0, double(max_threads)));
-    threads = static_cast<int>(std::clamp<index_t>(n / min_rows, 1, threads));
+    const int threads =
+        n * n < parallel_work_ ? 1 : static_cast<int>(std::clamp<index_t>(n / min_rows, 1, max_threads));
     // Every thread's partial (min, argmin) of every column: ld entries each.
     const std::size_t need = static_cast<std::size_t>(threads) * static_cast<std::size_t>(ld);
     if (best_.size() < need) {
@@ -226,7 +225,7 @@ class cpu_engine final : public engine {
 #pragma omp barrier
       // Merge in thread order (lower rows first: a later thread wins only with a smaller value,
       // which keeps the smallest j on ties) and commit.
-#pragma omp for schedule(static)
+#pragma omp for schedule(static) nowait
       for (index_t v = 0; v < n; ++v) {
         float bv = best[v];
         std::int32_t av = arg[v];
@@ -259,7 +258,7 @@ class cpu_engine final : public engine {
 
  private:
   bool parallel_;
-  int thread_work_;
+  std::int64_t parallel_work_;
   fold_fn fold_ = nullptr;
   std::string isa_name_;
   const dense_matrix* m_ = nullptr;

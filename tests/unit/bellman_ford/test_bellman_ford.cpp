@@ -265,12 +265,12 @@ TEST(BellmanFordCpu, EveryInstructionSetAndTilingAgrees) {
     }
     ++sets;
     for (const int threads : {1, 3, 16}) {
-      for (const int work : {-1, 0, 16384}) {  // -1: the serial engine
+      for (const std::int64_t work : {-1, 0, 1 << 17}) {  // -1: the serial engine; 0: always a team
         if (work < 0 && threads != 1) continue;
         const int saved = omp_get_max_threads();
         omp_set_num_threads(threads);
         auto e = work < 0 ? make_engine(engine_kind::serial, {.isa = i})
-                          : make_engine(engine_kind::openmp, {.isa = i, .cpu_thread_work = work});
+                          : make_engine(engine_kind::openmp, {.isa = i, .cpu_parallel_work = work});
         for (const auto& c : graphs) {
           SCOPED_TRACE(c.name + " " + e->description());
           const result r = run(*e, c.m, {variant::naive, 1, false, c.source});
@@ -286,7 +286,7 @@ TEST(BellmanFordCpu, EveryInstructionSetAndTilingAgrees) {
     }
   }
   EXPECT_GE(sets, 2);  // automatic and the baseline at least
-  EXPECT_THROW(make_engine(engine_kind::openmp, {.cpu_thread_work = -1}), usage_error);
+  EXPECT_THROW(make_engine(engine_kind::openmp, {.cpu_parallel_work = -1}), usage_error);
 }
 
 TEST(BellmanFordSchedules, ResidentFitsSmallNAndSkipIsCoarseOnly) {
