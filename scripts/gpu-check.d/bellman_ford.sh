@@ -32,7 +32,8 @@ if d.get("host_read_gbs"):
     if bw:
         rows.append(("GPU over OpenMP, bandwidth ceiling",
                      f"{bw['traffic_gbs']/d['host_read_gbs']:.0f}x for a round that reads the whole matrix from memory on both "
-                     f"(device read+write bandwidth / host read bandwidth); below it where the matrix stays in the host's caches"))
+                     f"(device read+write bandwidth / host read bandwidth); lower where the matrix stays in the host's caches, "
+                     f"higher for the skip schedule (it does not read unchanged sources)"))
 def find(res, eng, var):
     for r in res:
         if r["engine"] == eng and r["variant"] == var:
