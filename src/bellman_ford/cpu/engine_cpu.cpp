@@ -284,17 +284,18 @@ double host_read_bandwidth(std::size_t bytes, int reps) {
   read = cpu_has(isa::avx512) ? min_avx512 : cpu_has(isa::avx2) ? min_avx2 : min_baseline;
 #endif
   std::unique_ptr<float[]> buf(new float[n]);
-  const int threads = omp_get_max_threads();
-  // A thread's share, in whole chunks; the same split first-touches and reads (same NUMA node).
-  const auto share = [&](int t, std::size_t& lo, std::size_t& hi) {
-    const std::size_t chunks = n / chunk;
-    lo = chunks * static_cast<std::size_t>(t) / static_cast<std::size_t>(threads) * chunk;
-    hi = chunks * static_cast<std::size_t>(t + 1) / static_cast<std::size_t>(threads) * chunk;
+  // A thread's share of the team's, in whole chunks; the same split first-touches and reads
+  // (same NUMA node) when both teams have the same size, and covers the buffer in any case.
+  const auto share = [&](std::size_t& lo, std::size_t& hi) {
+    const std::size_t chunks = n / chunk, t = static_cast<std::size_t>(omp_get_thread_num()),
+                      team = static_cast<std::size_t>(omp_get_num_threads());
+    lo = chunks * t / team * chunk;
+    hi = chunks * (t + 1) / team * chunk;
   };
-#pragma omp parallel num_threads(threads)
+#pragma omp parallel
   {
     std::size_t lo = 0, hi = 0;
-    share(omp_get_thread_num(), lo, hi);
+    share(lo, hi);
     for (std::size_t i = lo; i < hi; ++i) buf[i] = static_cast<float>(i % 1000) + 1.0f;
   }
   buf[n / 2] = -1.0f;  // the minimum: checked, so that the reads cannot be optimised away
@@ -302,10 +303,10 @@ double host_read_bandwidth(std::size_t bytes, int reps) {
   for (int r = 0; r < std::max(reps, 1); ++r) {
     float m = inf;
     stopwatch sw;
-#pragma omp parallel num_threads(threads) reduction(min : m)
+#pragma omp parallel reduction(min : m)
     {
       std::size_t lo = 0, hi = 0;
-      share(omp_get_thread_num(), lo, hi);
+      share(lo, hi);
       m = std::min(m, read(buf.get() + lo, hi - lo));
     }
     const double sec = sw.seconds();

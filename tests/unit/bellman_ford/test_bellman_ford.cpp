@@ -240,11 +240,12 @@ TEST(BellmanFordChain, RoundCountsMatchThePathLength) {
 }
 
 TEST(BellmanFordCpu, EveryInstructionSetAndTilingAgrees) {
-  // The CPU fold is compiled for AVX-512F, AVX2 and the baseline ISA and tiles the columns by the
-  // thread count: every set this CPU has, serial and on 1, 3 and 16 OpenMP threads (all of them,
-  // or as many as the work per thread allows; more tiles than cores, a last tile that ends in
-  // the padding), gives the oracle's distances and the baseline's predecessors
-  // and rounds. A set the CPU lacks is refused, never run.
+  // The CPU fold is compiled for AVX-512F, AVX2 and the baseline ISA, and the OpenMP engine cuts
+  // the rows into a block per thread and merges the blocks' partial results in order: every set
+  // this CPU has, serial and on 1, 3 and 16 OpenMP threads (always a team, or only above the
+  // default threshold; more threads than cores; columns that end in the +inf padding) gives the
+  // oracle's distances and the baseline serial engine's predecessors and rounds (the tie rule
+  // across blocks). A set the CPU lacks is refused, never run.
   using isa = engine_config::cpu_isa;
   std::vector<test_case> graphs;
   graphs.push_back(nonnegative("n1100", {1100, 0.3, 1, 100, false, 19}, 1099));
@@ -287,6 +288,10 @@ TEST(BellmanFordCpu, EveryInstructionSetAndTilingAgrees) {
   }
   EXPECT_GE(sets, 2);  // automatic and the baseline at least
   EXPECT_THROW(make_engine(engine_kind::openmp, {.cpu_parallel_work = -1}), usage_error);
+  // The host bandwidth probe reads the whole buffer (it checks the minimum it finds).
+  const double gbs = host_read_bandwidth(std::size_t{1} << 24, 2);
+  EXPECT_GT(gbs, 0.1);
+  EXPECT_LT(gbs, 1e5);
 }
 
 TEST(BellmanFordSchedules, ResidentFitsSmallNAndSkipIsCoarseOnly) {
