@@ -210,11 +210,10 @@ class cpu_engine final : public engine {
     std::int32_t* arg = arg_.data();
     std::int32_t* pred = pred_.data();
     const fold_fn fold = fold_;
-    bool any = false;
-#pragma omp parallel num_threads(threads) if (threads > 1) reduction(|| : any)
-    {
-      // Rows [j0, j1) of this thread, every column in passes of at most max_tile.
-      const int t = omp_get_thread_num(), team = omp_get_num_threads();
+    // Thread t of a team of `team`: fold rows [j0, j1) into its partials, every column in passes
+    // of at most max_tile (fold), then merge the team's partials for its share of the columns
+    // and commit them (merge; a team runs it after a barrier).
+    const auto fold_rows = [&](int t, int team) {
       const index_t j0 = n * t / team, j1 = n * (t + 1) / team;
       float* b = best + static_cast<std::size_t>(t) * static_cast<std::size_t>(ld);
       std::int32_t* a = arg + static_cast<std::size_t>(t) * static_cast<std::size_t>(ld);
@@ -222,27 +221,39 @@ class cpu_engine final : public engine {
         const index_t len = std::min(max_tile, ld - v0);  // ld: a multiple of 32, past n +inf
         fold(w, ld, cur, j0, j1, v0, len, b + v0, a + v0);
       }
+    };
+    // Merge in thread order (lower rows first: a later thread wins only with a smaller value,
+    // which keeps the smallest j on ties) and commit; true when a distance fell.
+    const auto merge = [&](index_t v, int team) {
+      float bv = best[v];
+      std::int32_t av = arg[v];
+      for (int u = 1; u < team; ++u) {
+        const std::size_t k = static_cast<std::size_t>(u) * static_cast<std::size_t>(ld) + static_cast<std::size_t>(v);
+        if (best[k] < bv) {
+          bv = best[k];
+          av = arg[k];
+        }
+      }
+      if (bv < cur[v]) {
+        next[v] = bv;
+        pred[v] = av;
+        return true;
+      }
+      next[v] = cur[v];
+      return false;
+    };
+    bool any = false;
+    if (threads == 1) {  // no team at all: a one-thread parallel region still costs a few hundred ns
+      fold_rows(0, 1);
+      for (index_t v = 0; v < n; ++v) any = merge(v, 1) || any;
+    } else {
+#pragma omp parallel num_threads(threads) reduction(|| : any)
+      {
+        const int team = omp_get_num_threads();
+        fold_rows(omp_get_thread_num(), team);
 #pragma omp barrier
-      // Merge in thread order (lower rows first: a later thread wins only with a smaller value,
-      // which keeps the smallest j on ties) and commit.
 #pragma omp for schedule(static) nowait
-      for (index_t v = 0; v < n; ++v) {
-        float bv = best[v];
-        std::int32_t av = arg[v];
-        for (int u = 1; u < team; ++u) {
-          const std::size_t k = static_cast<std::size_t>(u) * static_cast<std::size_t>(ld) + static_cast<std::size_t>(v);
-          if (best[k] < bv) {
-            bv = best[k];
-            av = arg[k];
-          }
-        }
-        if (bv < cur[v]) {
-          next[v] = bv;
-          pred[v] = av;
-          any = true;
-        } else {
-          next[v] = cur[v];
-        }
+        for (index_t v = 0; v < n; ++v) any = merge(v, team) || any;
       }
     }
     changed_ = changed_ || any;
