@@ -45,6 +45,18 @@ class cpu_hopscotch_map {
   std::vector<std::uint8_t> find(const std::vector<key_type>& keys, std::vector<value_type>& values) const;
   std::vector<op_result> mixed(const std::vector<op>& ops);
 
+  // Bulk operations into caller storage: nothing is allocated or zeroed inside (what the benchmark
+  // times, as GLHT's bulk API over device arrays). A thread prefetches the home lines of the
+  // operation `prefetch_ahead` places ahead of the one it runs (a hint only: same semantics).
+  /// No growth (as GLHT's insert_async): a key that finds no room gets no_room. Returns how many did.
+  index_t insert_no_grow(const key_type* keys, const value_type* values, index_t n, insert_status* status);
+  /// found[i] = 1 when keys[i] is present, and then values[i] = its value; a miss leaves values[i]
+  /// alone. values may be null (misses: only the flags are written).
+  void find(const key_type* keys, index_t n, value_type* values, std::uint8_t* found) const;
+  /// As mixed(ops): grows the table and retries inserts that found no room.
+  void mixed(const op* ops, index_t n, op_result* results);
+  static constexpr index_t prefetch_ahead = 16;
+
   [[nodiscard]] index_t size() const;
   [[nodiscard]] index_t capacity() const { return static_cast<index_t>(n_); }
   [[nodiscard]] double load_factor() const { return static_cast<double>(size()) / static_cast<double>(n_); }
@@ -63,6 +75,8 @@ class cpu_hopscotch_map {
   std::int64_t find_empty(std::uint64_t h);
   int displace(std::uint64_t h, std::int64_t& e);
   void publish(std::uint64_t h, std::int64_t e, key_type k, value_type v);
+  template <int rw>
+  void prefetch_home(key_type k) const;
 
   std::uint64_t n_ = 0;
   int probe_limit_ = 4096;

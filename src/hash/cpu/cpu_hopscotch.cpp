@@ -196,17 +196,102 @@ bool cpu_hopscotch_map::erase(key_type k) {
 
 // ------------------------------------------------------------------ bulk
 
+// Every line an operation on key k starts with: its home's hop word, the segment's lock and
+// timestamp, and the first keys and values of the neighbourhood. They do not depend on each
+// other, so prefetching them for an operation further down the loop overlaps its misses with the
+// current operation's (a hint: it changes no state). rw = 1 asks for them writable (insert, erase).
+template <int rw>
+void cpu_hopscotch_map::prefetch_home(key_type k) const {
+  const std::uint64_t h = home(k);
+  __builtin_prefetch(&hop_[h], rw, 3);
+  __builtin_prefetch(&seg(h), rw, 3);
+  __builtin_prefetch(&keys_[h], rw, 3);
+  __builtin_prefetch(&values_[h], rw, 3);
+}
+
+namespace {
+
+/// Inside a parallel region: this thread's static block of [0, n), op(i) in order, with pre(i)
+/// issued `ahead` places before op(i) (the block's first `ahead` at its start).
+template <class Pre, class Op>
+void run_block(std::int64_t n, std::int64_t ahead, Pre&& pre, Op&& op) {
+  const std::int64_t t = omp_get_thread_num(), nt = omp_get_num_threads();
+  const std::int64_t lo = n * t / nt, hi = n * (t + 1) / nt;
+  for (std::int64_t i = lo; i < std::min(hi, lo + ahead); ++i) pre(i);
+  for (std::int64_t i = lo; i < hi; ++i) {
+    if (i + ahead < hi) pre(i + ahead);
+    op(i);
+  }
+}
+
+}  // namespace
+
+index_t cpu_hopscotch_map::insert_no_grow(const key_type* keys, const value_type* values, index_t n,
+                                          insert_status* status) {
+  index_t no_room = 0;
+#pragma omp parallel reduction(+ : no_room)
+  run_block(
+      n, prefetch_ahead, [&](std::int64_t i) { prefetch_home<1>(keys[i]); },
+      [&](std::int64_t i) {
+        status[i] = insert(keys[i], values[i]);
+        no_room += status[i] == insert_status::no_room;
+      });
+  return no_room;
+}
+
+void cpu_hopscotch_map::find(const key_type* keys, index_t n, value_type* values, std::uint8_t* found) const {
+#pragma omp parallel
+  run_block(
+      n, prefetch_ahead, [&](std::int64_t i) { prefetch_home<0>(keys[i]); },
+      [&](std::int64_t i) {
+        value_type v = 0;
+        const bool f = find(keys[i], v);
+        found[i] = f;
+        if (f && values) values[i] = v;
+      });
+}
+
+void cpu_hopscotch_map::mixed(const op* ops, index_t n, op_result* results) {
+  bool full = false;
+#pragma omp parallel reduction(|| : full)
+  run_block(
+      n, prefetch_ahead,
+      [&](std::int64_t i) {
+        if (ops[i].kind == op_kind::find) prefetch_home<0>(ops[i].key);
+        else prefetch_home<1>(ops[i].key);
+      },
+      [&](std::int64_t i) {
+        const op& o = ops[i];
+        op_result r{0, 0};
+        if (o.kind == op_kind::insert) {
+          r.code = static_cast<std::uint32_t>(insert(o.key, o.value));
+          full = full || r.code == static_cast<std::uint32_t>(insert_status::no_room);
+        } else if (o.kind == op_kind::erase) {
+          r.code = erase(o.key);
+        } else {
+          r.code = find(o.key, r.value);
+        }
+        results[i] = r;
+      });
+  while (full) {
+    rehash(static_cast<index_t>(n_) * 2);
+    ++grows_;
+    full = false;
+    for (std::int64_t i = 0; i < n; ++i) {
+      if (ops[i].kind != op_kind::insert || results[i].code != static_cast<std::uint32_t>(insert_status::no_room))
+        continue;
+      results[i].code = static_cast<std::uint32_t>(insert(ops[i].key, ops[i].value));
+      full = full || results[i].code == static_cast<std::uint32_t>(insert_status::no_room);
+    }
+  }
+}
+
 std::vector<insert_status> cpu_hopscotch_map::insert(const std::vector<key_type>& keys,
                                                      const std::vector<value_type>& values) {
   GPU500_EXPECTS(keys.size() == values.size(), "hash: keys and values differ in length");
   const auto n = static_cast<std::int64_t>(keys.size());
   std::vector<insert_status> out(keys.size());
-  bool full = false;
-#pragma omp parallel for schedule(static) reduction(|| : full)
-  for (std::int64_t i = 0; i < n; ++i) {
-    out[i] = insert(keys[i], values[i]);
-    full = full || out[i] == insert_status::no_room;
-  }
+  bool full = insert_no_grow(keys.data(), values.data(), n, out.data()) > 0;
   while (full) {  // grow, then retry the inserts that found no room
     rehash(static_cast<index_t>(n_) * 2);
     ++grows_;
@@ -231,42 +316,15 @@ std::vector<std::uint8_t> cpu_hopscotch_map::erase(const std::vector<key_type>& 
 
 std::vector<std::uint8_t> cpu_hopscotch_map::find(const std::vector<key_type>& keys,
                                                   std::vector<value_type>& values) const {
-  const auto n = static_cast<std::int64_t>(keys.size());
   std::vector<std::uint8_t> out(keys.size());
   values.assign(keys.size(), 0);
-#pragma omp parallel for schedule(static)
-  for (std::int64_t i = 0; i < n; ++i) out[i] = find(keys[i], values[i]);
+  find(keys.data(), static_cast<index_t>(keys.size()), values.data(), out.data());
   return out;
 }
 
 std::vector<op_result> cpu_hopscotch_map::mixed(const std::vector<op>& ops) {
-  const auto n = static_cast<std::int64_t>(ops.size());
   std::vector<op_result> out(ops.size());
-  bool full = false;
-#pragma omp parallel for schedule(static) reduction(|| : full)
-  for (std::int64_t i = 0; i < n; ++i) {
-    const op& o = ops[i];
-    op_result r{0, 0};
-    if (o.kind == op_kind::insert) {
-      r.code = static_cast<std::uint32_t>(insert(o.key, o.value));
-      full = full || r.code == static_cast<std::uint32_t>(insert_status::no_room);
-    } else if (o.kind == op_kind::erase) {
-      r.code = erase(o.key);
-    } else {
-      r.code = find(o.key, r.value);
-    }
-    out[i] = r;
-  }
-  while (full) {
-    rehash(static_cast<index_t>(n_) * 2);
-    ++grows_;
-    full = false;
-    for (std::int64_t i = 0; i < n; ++i) {
-      if (ops[i].kind != op_kind::insert || out[i].code != static_cast<std::uint32_t>(insert_status::no_room)) continue;
-      out[i].code = static_cast<std::uint32_t>(insert(ops[i].key, ops[i].value));
-      full = full || out[i].code == static_cast<std::uint32_t>(insert_status::no_room);
-    }
-  }
+  mixed(ops.data(), static_cast<index_t>(ops.size()), out.data());
   return out;
 }
 

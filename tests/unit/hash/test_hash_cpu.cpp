@@ -240,6 +240,87 @@ TEST(CpuHopscotch, GrowsInsteadOfLosingKeys) {
   EXPECT_EQ(checked_contents(t.snapshot()).size(), keys.size());
 }
 
+// The caller-storage bulk calls the benchmark times (prefetching 16 operations ahead in each
+// thread's block) at a size where the prefetch runs far ahead, on 4 threads, against the model:
+// 2^16 inserts with duplicate and reserved keys, then finds of present and absent keys, with and
+// without a value array; then a nearly full table that must report no_room and not grow.
+TEST(CpuHopscotch, CallerStorageBulkCallsMatchTheModel) {
+  const int saved = omp_get_max_threads();
+  omp_set_num_threads(4);
+  const index_t n = index_t{1} << 16;
+  std::mt19937_64 rng(11);
+  std::vector<op> ins(static_cast<std::size_t>(n));
+  for (index_t i = 0; i < n; ++i) {
+    // keys in [0, 3n/4): about a third of them twice in the batch; a few reserved keys
+    const key_type k = i % 4096 == 7 ? (i % 8192 == 7 ? empty_key : reserved_key) : fmix64(rng() % (3 * n / 4)) >> 1;
+    ins[i] = {k, rng() >> 8, op_kind::insert};
+  }
+  cpu_hopscotch_map t(n + n / 2);
+  std::vector<key_type> keys(ins.size());
+  std::vector<value_type> vals(ins.size());
+  for (std::size_t i = 0; i < ins.size(); ++i) keys[i] = ins[i].key, vals[i] = ins[i].value;
+  std::vector<insert_status> st(ins.size(), insert_status::no_room);
+  EXPECT_EQ(t.insert_no_grow(keys.data(), vals.data(), n, st.data()), 0);
+  EXPECT_EQ(t.grow_count(), 0);
+  std::vector<op> valid_ins;  // the checker takes valid keys; a reserved key must be refused
+  std::vector<op_result> res;
+  for (std::size_t i = 0; i < ins.size(); ++i) {
+    if (!valid_key(ins[i].key)) {
+      ASSERT_EQ(st[i], insert_status::invalid) << i;
+      continue;
+    }
+    valid_ins.push_back(ins[i]);
+    res.push_back({0, static_cast<std::uint32_t>(st[i])});
+  }
+  ASSERT_LT(valid_ins.size(), ins.size());
+  const auto after = checked_contents(t.snapshot());
+  const auto rep = check_batch({}, valid_ins, res, after);
+  ASSERT_TRUE(rep.ok) << rep.summary();
+
+  // finds: every inserted key and as many keys never inserted, interleaved
+  std::vector<op> finds;
+  for (const op& o : valid_ins) {
+    finds.push_back({o.key, 0, op_kind::find});
+    finds.push_back({fmix64(3 * n + rng() % n) >> 1, 0, op_kind::find});
+  }
+  std::vector<key_type> fk(finds.size());
+  for (std::size_t i = 0; i < finds.size(); ++i) fk[i] = finds[i].key;
+  const value_type untouched = 0xdeadbeef;
+  std::vector<value_type> got(finds.size(), untouched), kept(finds.size(), untouched);
+  std::vector<std::uint8_t> found(finds.size(), 9), flags(finds.size(), 9);
+  t.find(fk.data(), static_cast<index_t>(fk.size()), got.data(), found.data());
+  t.find(fk.data(), static_cast<index_t>(fk.size()), nullptr, flags.data());
+  std::vector<op_result> fres(finds.size());
+  for (std::size_t i = 0; i < finds.size(); ++i) {
+    fres[i] = {found[i] ? got[i] : 0, found[i]};
+    ASSERT_EQ(flags[i], found[i]) << i;
+    if (!found[i]) {
+      ASSERT_EQ(got[i], untouched) << i;  // a miss leaves the value alone
+    }
+  }
+  const auto frep = check_batch(after, finds, fres, checked_contents(t.snapshot()));
+  ASSERT_TRUE(frep.ok) << frep.summary();
+
+  // no growth: 2^16 distinct keys into 2^16 buckets; some find no room, and stay absent
+  cpu_hopscotch_map full(n);
+  std::vector<key_type> dk(static_cast<std::size_t>(n));
+  for (index_t i = 0; i < n; ++i) dk[i] = fmix64(i + 99) >> 1;
+  std::vector<insert_status> fst(dk.size());
+  const index_t no_room = full.insert_no_grow(dk.data(), dk.data(), n, fst.data());
+  EXPECT_GT(no_room, 0);
+  EXPECT_EQ(full.capacity(), n);
+  EXPECT_EQ(full.grow_count(), 0);
+  const auto c = checked_contents(full.snapshot());
+  index_t counted = 0;
+  for (index_t i = 0; i < n; ++i) {
+    counted += fst[i] == insert_status::no_room;
+    ASSERT_EQ(c.count(dk[i]), fst[i] == insert_status::inserted ? 1u : 0u) << i;
+  }
+  EXPECT_EQ(counted, no_room);
+  EXPECT_EQ(static_cast<index_t>(c.size()), n - no_room);
+  omp_set_num_threads(saved);
+}
+
 // Concurrent batches on OpenMP threads: after each batch, the model check and the invariants.
 class CpuHopscotchConcurrent : public ::testing::TestWithParam<std::tuple<std::uint64_t, int, int>> {};
 
