@@ -27,6 +27,7 @@ namespace bf = gpu500::bellman_ford;
 struct measurement {
   index_t n = 0;
   std::string engine, variant;
+  bool cpu = false;  // a CPU engine (serial, OpenMP)
   int group = 0;
   bf::schedule schedule = bf::schedule::launch;
   std::string detail;     // the engine's words on how it ran the schedule (after the timed rounds)
@@ -39,7 +40,6 @@ struct measurement {
 };
 
 bool is_cpu(const bf::engine& e) { return e.kind() == bf::engine_kind::serial || e.kind() == bf::engine_kind::openmp; }
-bool is_cpu_name(const std::string& engine) { return engine == "serial" || engine == "openmp"; }
 
 /// "a,b,,c" -> {"a", "b", "", "c"}; "" -> {""}.
 std::vector<std::string> split_commas(const std::string& s) {
@@ -327,10 +327,11 @@ GPU500_COMMAND(bellman_ford, "Dense Bellman-Ford (paper 000): naive/reduce/coars
           measurement m;
           m.n = n;
           m.engine = bf::engine_name(e->kind());
-          m.variant = is_cpu(*e) ? "cpu" : bf::variant_name(v);
+          m.cpu = is_cpu(*e);
+          m.variant = m.cpu ? "cpu" : bf::variant_name(v);
           if (sc != bf::schedule::launch) m.variant += std::string("/") + bf::schedule_name(sc);
           m.schedule = sc;
-          m.group = is_cpu(*e) ? 1 : (v == bf::variant::naive ? 0 : sc == bf::schedule::resident ? 32 : group);
+          m.group = m.cpu ? 1 : (v == bf::variant::naive ? 0 : sc == bf::schedule::resident ? 32 : group);
           const bf::dense_matrix& input = bf::layout_for(e->kind(), v) == bf::layout::by_source ? g : gt;
           bf::run_options o{v, group, full_rounds, source};
           o.sched = sc;
@@ -401,7 +402,7 @@ GPU500_COMMAND(bellman_ford, "Dense Bellman-Ford (paper 000): naive/reduce/coars
           omp ? omp->r.seconds_with_transfers() / m.r.seconds_with_transfers() : 0.0;
       if (m.engine == "cuda" && bw.traffic_gbs > 0)
         jm["round_over_matrix_read_at_copy_bw"] = m.per_round / (matrix_bytes / (bw.traffic_gbs * 1e9));
-      if (is_cpu_name(m.engine) && host_bw > 0)
+      if (m.cpu && host_bw > 0)
         jm["round_over_matrix_read_at_host_bw"] = m.per_round / (matrix_bytes / (host_bw * 1e9));
       jn["results"].push_back(std::move(jm));
       results.push_back(m);
@@ -457,7 +458,7 @@ GPU500_COMMAND(bellman_ford, "Dense Bellman-Ford (paper 000): naive/reduce/coars
   if (host_bw > 0) {
     std::printf("\nround time / (matrix bytes / %.0f GB/s host read bandwidth):\n", host_bw);
     for (const auto& m : results)
-      if (is_cpu_name(m.engine) && m.n >= 4096)
+      if (m.cpu && m.n >= 4096)
         std::printf("  N=%-6lld %-7s %.3f (%.1f us per round)\n", static_cast<long long>(m.n), m.engine.c_str(),
                     m.per_round / (static_cast<double>(m.n) * static_cast<double>(m.n) * 4 / (host_bw * 1e9)),
                     m.per_round * 1e6);

@@ -23,8 +23,6 @@
 #include <cstring>
 #include <memory>
 #include <string>
-#include <tuple>
-#include <utility>
 
 #include "../engines.hpp"
 #include "gpu500/core/error.hpp"
@@ -124,6 +122,13 @@ __attribute__((always_inline)) inline float min_body(const float* __restrict p, 
 using min_fn = float (*)(const float*, std::size_t);
 float min_baseline(const float* p, std::size_t n) { return min_body<4>(p, n); }
 
+/// One instruction set's kernels: the engines' fold and the host bandwidth probe's read.
+struct isa_kernels {
+  fold_fn fold;
+  min_fn min;
+  const char* name;
+};
+
 #if defined(__GNUC__) && defined(__x86_64__)
 __attribute__((target("avx2"))) void fold_tile_avx2(const float* w, index_t ld, const float* cur, index_t j0,
                                                     index_t j1, index_t v0, index_t len, float* best,
@@ -147,23 +152,26 @@ bool cpu_has(isa i) {
 bool cpu_has(isa i) { return i == isa::baseline || i == isa::automatic; }
 #endif
 
-/// The fold for the asked instruction set (automatic: the widest this CPU has) and its name.
-std::pair<fold_fn, std::string> pick_fold(isa want) {
+/// The kernels of the asked instruction set (automatic: the widest this CPU has); asking for one
+/// the CPU lacks is an error.
+isa_kernels kernels_for(isa want) {
   if (want == isa::automatic) want = cpu_has(isa::avx512) ? isa::avx512 : cpu_has(isa::avx2) ? isa::avx2 : isa::baseline;
-  const std::string name = want == isa::avx512 ? "AVX-512F" : want == isa::avx2 ? "AVX2" : "baseline ISA";
-  if (!cpu_has(want)) throw usage_error("bellman-ford cpu engine: this CPU has no " + name);
+  const char* name = want == isa::avx512 ? "AVX-512F" : want == isa::avx2 ? "AVX2" : "baseline ISA";
+  if (!cpu_has(want)) throw usage_error(std::string("bellman-ford cpu engine: this CPU has no ") + name);
 #if defined(__GNUC__) && defined(__x86_64__)
-  if (want == isa::avx512) return {fold_tile_avx512, name};
-  if (want == isa::avx2) return {fold_tile_avx2, name};
+  if (want == isa::avx512) return {fold_tile_avx512, min_avx512, name};
+  if (want == isa::avx2) return {fold_tile_avx2, min_avx2, name};
 #endif
-  return {fold_tile_baseline, name};
+  return {fold_tile_baseline, min_baseline, name};
 }
 
 class cpu_engine final : public engine {
  public:
   cpu_engine(bool parallel, const engine_config& cfg) : parallel_(parallel), parallel_work_(cfg.cpu_parallel_work) {
     if (parallel_work_ < 0) throw usage_error("bellman-ford cpu engine: cpu_parallel_work must be >= 0");
-    std::tie(fold_, isa_name_) = pick_fold(cfg.isa);
+    const isa_kernels k = kernels_for(cfg.isa);
+    fold_ = k.fold;
+    isa_name_ = k.name;
   }
 
   engine_kind kind() const override { return parallel_ ? engine_kind::openmp : engine_kind::serial; }
@@ -290,10 +298,7 @@ double host_read_bandwidth(std::size_t bytes, int reps) {
   using namespace detail;
   constexpr std::size_t chunk = 64;  // floats: a thread's share is whole chunks (4 vectors of 16)
   const std::size_t n = std::max<std::size_t>(bytes / sizeof(float) / chunk, 1) * chunk;
-  min_fn read = min_baseline;
-#if defined(__GNUC__) && defined(__x86_64__)
-  read = cpu_has(isa::avx512) ? min_avx512 : cpu_has(isa::avx2) ? min_avx2 : min_baseline;
-#endif
+  const min_fn read = kernels_for(isa::automatic).min;
   std::unique_ptr<float[]> buf(new float[n]);
   // A thread's share of the team's, in whole chunks; the same split first-touches and reads
   // (same NUMA node) when both teams have the same size, and covers the buffer in any case.

@@ -117,7 +117,7 @@ class cuda_engine final : public engine {
     if (s == schedule::launch) return true;
     if (v != variant::coarse) return false;
     if (s == schedule::skip) return true;
-    return plan(n, ld_for(n)).blocks > 0;
+    return plan(n, padded_ld(n)).blocks > 0;
   }
 
   void upload(const dense_matrix& m) override {
@@ -196,7 +196,7 @@ class cuda_engine final : public engine {
 
   std::string schedule_detail(schedule s, variant v, index_t n) const override {
     if (s != schedule::resident || v != variant::coarse) return "";
-    const resident_plan p = plan(n, ld_for(n));
+    const resident_plan p = plan(n, padded_ld(n));
     if (p.blocks == 0) return "does not fit";
     if (!trace_text_.empty()) return describe(p) + "; " + trace_text_;
     return describe(p);
@@ -257,7 +257,6 @@ class cuda_engine final : public engine {
   void finish() override { GPU500_CUDA_CHECK(cudaDeviceSynchronize()); }
 
  private:
-  static index_t ld_for(index_t n) { return (n + 31) / 32 * 32; }
   using exchange_mode = engine_config::exchange;
   using resident_fn = resident_plan::kernel_fn;
   static constexpr resident_fn async_kernels[] = {
