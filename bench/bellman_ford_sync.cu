@@ -21,7 +21,7 @@
 #include <cstdlib>
 #include <exception>
 
-#include "gpu500/core/cuda_check.cuh"
+#include "gpu500/core/cuda/check.cuh"
 #include "kernels.cuh"
 
 namespace cg = cooperative_groups;

@@ -26,7 +26,7 @@
 
 #include "../src/hpl/cuda/kernels.cuh"
 #include "gpu500/hpl/pdgesv.hpp"
-#include "gpu500/core/cuda_check.cuh"
+#include "gpu500/core/cuda/check.cuh"
 
 namespace {
 double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }

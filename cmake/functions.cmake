@@ -20,13 +20,8 @@ function(gpu500_add_library name)
   set_property(GLOBAL APPEND PROPERTY GPU500_LIBRARIES gpu500_${name})
 endfunction()
 
-# Reference vectors: ../shared/testdata beside the checkout, or a copy in shared/testdata inside it
-# (the form in which they travel to a machine that has only the checkout).
-if(EXISTS ${PROJECT_SOURCE_DIR}/shared/testdata)
-  set(GPU500_TESTDATA_DIR ${PROJECT_SOURCE_DIR}/shared/testdata)
-else()
-  set(GPU500_TESTDATA_DIR ${PROJECT_SOURCE_DIR}/../shared/testdata)
-endif()
+# Reference vectors of the official programs, kept in the repository (tests/data/README.md).
+set(GPU500_TESTDATA_DIR ${PROJECT_SOURCE_DIR}/tests/data)
 
 # gpu500_add_test(<name> SOURCES ... [DEPS ...] [MPI_RANKS n ...])
 #   One GoogleTest executable; its tests are discovered into CTest. With MPI_RANKS it is also

@@ -41,7 +41,7 @@ if(NOT GPU500_CUDA STREQUAL "OFF")
     set(CMAKE_CUDA_STANDARD_REQUIRED ON)
     find_package(CUDAToolkit REQUIRED)
     set(GPU500_HAVE_CUDA ON)
-    # Debug builds synchronise after every launch (see core/cuda_check.cuh).
+    # Debug builds synchronise after every launch (see core/cuda/check.cuh).
     add_compile_options($<$<AND:$<COMPILE_LANGUAGE:CUDA>,$<CONFIG:Debug>>:-DGPU500_SYNC_AFTER_LAUNCH>)
     add_compile_options($<$<COMPILE_LANGUAGE:CUDA>:--expt-relaxed-constexpr>)
     add_compile_options($<$<COMPILE_LANGUAGE:CUDA>:--extended-lambda>)

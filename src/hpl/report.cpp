@@ -1,5 +1,5 @@
 // The HPL.out layout, line for line as netlib HPL 2.3 prints it (checked against
-// shared/testdata/hpl/reference_output_N6000_1x2.txt by the tests).
+// tests/data/hpl/reference_output_N6000_1x2.txt by the tests).
 #include "gpu500/hpl/report.hpp"
 
 #include <string>

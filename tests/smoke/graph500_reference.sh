@@ -6,8 +6,7 @@
 set -euo pipefail
 bin=$1
 src=$2
-ref_dir="$src/../shared/testdata/graph500"
-[ -d "$src/shared/testdata/graph500" ] && ref_dir="$src/shared/testdata/graph500"
+ref_dir="$src/tests/data/graph500"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

@@ -2,7 +2,7 @@
 //
 // The library throws gpu500::error (or usage_error for bad user input, which the program maps to
 // exit code 2). Preconditions are stated with GPU500_EXPECTS(cond, msg). CUDA calls are wrapped
-// by GPU500_CUDA_CHECK in core/cuda_check.cuh.
+// by GPU500_CUDA_CHECK in core/cuda/check.cuh.
 #pragma once
 
 #include <stdexcept>

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "../engines.hpp"
-#include "gpu500/core/cuda_check.cuh"
+#include "gpu500/core/cuda/check.cuh"
 #include "gpu500/core/error.hpp"
 #include "kernels.cuh"
 

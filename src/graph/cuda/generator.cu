@@ -9,7 +9,7 @@
 #include <limits>
 #include <string>
 
-#include "gpu500/core/cuda_check.cuh"
+#include "gpu500/core/cuda/check.cuh"
 #include "gpu500/core/error.hpp"
 #include "gpu500/graph/cuda.hpp"
 

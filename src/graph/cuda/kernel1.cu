@@ -17,7 +17,7 @@
 #include <cub/device/device_segmented_sort.cuh>
 #include <limits>
 
-#include "gpu500/core/cuda_check.cuh"
+#include "gpu500/core/cuda/check.cuh"
 #include "gpu500/core/error.hpp"
 #include "gpu500/graph/cuda.hpp"
 

@@ -8,7 +8,7 @@
 
 #include "gpu500/bfs/cuda.hpp"
 #include "gpu500/core/cli.hpp"
-#include "gpu500/core/cuda_check.cuh"
+#include "gpu500/core/cuda/check.cuh"
 #include "gpu500/core/error.hpp"
 #include "gpu500/core/timer.hpp"
 #include "gpu500/graph/cuda.hpp"

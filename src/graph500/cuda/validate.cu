@@ -17,7 +17,7 @@
 
 #include <string>
 
-#include "gpu500/core/cuda_check.cuh"
+#include "gpu500/core/cuda/check.cuh"
 #include "gpu500/core/error.hpp"
 #include "gpu500/graph/cuda.hpp"
 #include "gpu500/graph500/cuda_pipeline.hpp"

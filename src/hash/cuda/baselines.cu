@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "gpu500/core/cuda_check.cuh"
+#include "gpu500/core/cuda/check.cuh"
 #include "gpu500/core/error.hpp"
 #include "gpu500/hash/baselines.hpp"
 #include "gpu500/hash/hopscotch_ref.cuh"  // detail::ld_acquire / st_release / cas

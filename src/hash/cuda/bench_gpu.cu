@@ -7,7 +7,7 @@
 #include <string>
 #include <unordered_map>
 
-#include "gpu500/core/cuda_check.cuh"
+#include "gpu500/core/cuda/check.cuh"
 #include "gpu500/core/device.hpp"
 #include "gpu500/core/error.hpp"
 #include "gpu500/core/stats.hpp"

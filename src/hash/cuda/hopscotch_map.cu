@@ -7,7 +7,7 @@
 #include <string>
 #include <utility>
 
-#include "gpu500/core/cuda_check.cuh"
+#include "gpu500/core/cuda/check.cuh"
 #include "gpu500/core/error.hpp"
 #include "gpu500/hash/hopscotch_map.hpp"
 #include "gpu500/hash/hopscotch_ref.cuh"

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "gpu500/core/cuda_check.cuh"
+#include "gpu500/core/cuda/check.cuh"
 #include "gpu500/core/error.hpp"
 #include "gpu500/core/types.hpp"
 

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "gpu500/core/cuda_check.cuh"
+#include "gpu500/core/cuda/check.cuh"
 #include "gpu500/hpl/matgen.hpp"
 
 namespace gpu500::hpl::detail::gpu {

@@ -30,7 +30,7 @@
 
 #include "../cpu/panel.hpp"
 #include "../solver.hpp"
-#include "gpu500/core/cuda_check.cuh"
+#include "gpu500/core/cuda/check.cuh"
 #include "gpu500/core/error.hpp"
 #include "gpu500/core/timer.hpp"
 #include "kernels.cuh"

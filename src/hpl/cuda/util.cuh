@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "gpu500/core/cuda_check.cuh"
+#include "gpu500/core/cuda/check.cuh"
 #include "gpu500/core/error.hpp"
 
 #define GPU500_CUBLAS_CHECK(call)                                                                    \

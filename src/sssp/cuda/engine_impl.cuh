@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "control.hpp"
-#include "gpu500/core/cuda_check.cuh"
+#include "gpu500/core/cuda/check.cuh"
 #include "gpu500/core/error.hpp"
 #include "gpu500/graph/cuda.hpp"
 #include "gpu500/sssp/cuda.hpp"
