@@ -22,7 +22,7 @@ run: build
 	$(BUILD)/bin/gpu500 graph500 $(SCALE)
 
 test: build
-	cd $(BUILD) && OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ctest --output-on-failure -j $(JOBS)
+	cd $(BUILD) && OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ctest --output-on-failure -j $(JOBS) -LE long
 
 bench: build
 	bash bench/graph500-cpu.sh
