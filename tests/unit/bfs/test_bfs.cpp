@@ -11,10 +11,11 @@
 #include "gpu500/core/cli.hpp"
 #include "gpu500/core/error.hpp"
 #include "gpu500/graph/csr.hpp"
-#include "test_graphs.hpp"
+#include "../../support/engine_runs.hpp"
+#include "../../support/graphs.hpp"
 
 using namespace gpu500;
-using gpu500::testing::graph_case;
+using gpu500::test::graph_case;
 
 namespace {
 
@@ -96,9 +97,9 @@ void check_tree(const graph_case& c, const oracle& o, std::int64_t root, std::sp
 }
 
 std::vector<graph_case> all_cases() {
-  auto cs = gpu500::testing::awkward_cases();
-  for (int scale : {8, 11, 14}) cs.push_back(gpu500::testing::kronecker_case(scale));
-  cs.push_back(gpu500::testing::kronecker_case(10, 1));  // sparse: many components
+  auto cs = gpu500::test::awkward_cases();
+  for (int scale : {8, 11, 14}) cs.push_back(gpu500::test::kronecker_case(scale));
+  cs.push_back(gpu500::test::kronecker_case(10, 1));  // sparse: many components
   return cs;
 }
 
@@ -108,7 +109,7 @@ template <class V>
 class CpuBfs : public ::testing::Test {
  protected:
   void check_all(bfs::cpu_options o, int threads, const std::string& what) {
-    gpu500::testing::for_each_search<V, bfs::cpu_engine<V>>(
+    gpu500::test::for_each_search<V, bfs::cpu_engine<V>>(
         cases_, o, threads, [](const graph_case& c) { return oracle(c.edges); },
         [&](const graph_case& c, const oracle& orc, std::int64_t root, const bfs::cpu_engine<V>& e) {
           check_tree(c, orc, root, e.parents(), e.traversed_edges(), what + " threads " + std::to_string(threads));
@@ -143,7 +144,7 @@ TYPED_TEST(CpuBfs, BottomUpEarlyAndLateMatchesOracle) {
 }
 
 TYPED_TEST(CpuBfs, ConvenienceRunEqualsEngine) {
-  const auto c = gpu500::testing::kronecker_case(9);
+  const auto c = gpu500::test::kronecker_case(9);
   const auto g = graph::build_csr<TypeParam>(c.edges);
   const oracle orc(c.edges);
   const auto p = bfs::run<TypeParam>(g.view(), c.roots[0]);
@@ -154,12 +155,12 @@ TYPED_TEST(CpuBfs, ConvenienceRunEqualsEngine) {
 // run() resets by itself when it was not called. A stale parent or visited bit of the previous
 // search would leave a vertex reached that is not, or unreached that is.
 TYPED_TEST(CpuBfs, PrepareIsOptionalAndIdempotent) {
-  const auto c = gpu500::testing::kronecker_case(10, 1);  // sparse: many components
+  const auto c = gpu500::test::kronecker_case(10, 1);  // sparse: many components
   const auto g = graph::build_csr<TypeParam>(c.edges);
   const oracle orc(c.edges);
   bfs::cpu_engine<TypeParam> e(g.view());
   ASSERT_GE(c.roots.size(), 3u);
-  gpu500::testing::check_prepare_orders(
+  gpu500::test::check_prepare_orders(
       e, c.roots, 2, [&](std::int64_t r, const std::string& what) { check_tree(c, orc, r, e.parents(), e.traversed_edges(), what); });
 }
 
@@ -176,7 +177,7 @@ TEST(CpuBfsOptions, ParseFlags) {
 }
 
 TEST(CpuBfsOptions, RejectsBadInput) {
-  const auto c = gpu500::testing::kronecker_case(6);
+  const auto c = gpu500::test::kronecker_case(6);
   const auto g = graph::build_csr<std::int64_t>(c.edges);
   bfs::cpu_options o;
   o.alpha = 0;
@@ -188,8 +189,8 @@ TEST(CpuBfsOptions, RejectsBadInput) {
 
 // A larger graph for manual stress runs (--gtest_also_run_disabled_tests): SCALE 18, 2 threads.
 TEST(CpuBfsLarge, DISABLED_Scale18MatchesOracle) {
-  const std::vector<graph_case> cs{gpu500::testing::kronecker_case(18)};
-  gpu500::testing::for_each_search<std::uint32_t, bfs::cpu_engine<std::uint32_t>>(
+  const std::vector<graph_case> cs{gpu500::test::kronecker_case(18)};
+  gpu500::test::for_each_search<std::uint32_t, bfs::cpu_engine<std::uint32_t>>(
       cs, bfs::cpu_options{}, 2, [](const graph_case& c) { return oracle(c.edges); },
       [&](const graph_case& c, const oracle& orc, std::int64_t root, const bfs::cpu_engine<std::uint32_t>& e) {
         check_tree(c, orc, root, e.parents(), e.traversed_edges(), "scale 18");

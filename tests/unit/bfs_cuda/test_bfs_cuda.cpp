@@ -9,7 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "graphs.hpp"
+#include "../../support/bfs_oracle.hpp"
+#include "../../support/graphs.hpp"
 #include "gpu500/core/cli.hpp"
 #include "gpu500/core/device.hpp"
 #include "gpu500/graph500/cuda_pipeline.hpp"

@@ -8,7 +8,8 @@
 #include <algorithm>
 #include <cstring>
 
-#include "../bfs_cuda/graphs.hpp"
+#include "../../support/bfs_oracle.hpp"
+#include "../../support/graphs.hpp"
 #include "gpu500/core/device.hpp"
 #include "gpu500/core/error.hpp"
 #include "gpu500/graph/csr.hpp"
