@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "gpu500/core/error.hpp"
+#include "gpu500/core/json.hpp"
 
 namespace gpu500::cli {
 
@@ -48,6 +49,13 @@ parser& parser::flag(std::string name, bool& target, std::string help) {
 }
 parser& parser::option(std::string name, std::string& target, std::string help) {
   return option(std::move(name), [&target](const std::string& v) { target = v; }, std::move(help), "S");
+}
+parser& parser::output_file(std::string name, std::string& target, std::string help) {
+  const std::string what = name.substr(name.rfind('|') + 1);
+  return option(std::move(name), [&target, what](const std::string& v) {
+    json::check_writable(v, what);
+    target = v;
+  }, std::move(help), "FILE");
 }
 parser& parser::option(std::string name, int& target, std::string help) {
   const std::string what = name;

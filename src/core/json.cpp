@@ -1,6 +1,13 @@
 // Minimal JSON writer used by every `--json` output.
 #include "gpu500/core/json.hpp"
 
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <system_error>
+
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -99,11 +106,42 @@ std::string value::dump(int indent) const {
   return out;
 }
 
+void check_writable(const std::string& path, const std::string& what) {
+  namespace fs = std::filesystem;
+  if (path.empty()) throw usage_error(what + ": empty file name");
+  std::error_code ec;
+  const fs::path p(path);
+  if (fs::is_directory(p, ec)) throw usage_error(what + ": '" + path + "' is a directory");
+  const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
+  if (!fs::is_directory(dir, ec)) throw usage_error(what + ": directory '" + dir.string() + "' does not exist");
+  // Try the temporary file the final write will use: the same rights are needed.
+  const std::string probe = path + ".tmp" + std::to_string(::getpid());
+  {
+    std::ofstream f(probe);
+    if (!f) throw usage_error(what + ": cannot write '" + path + "' (" + std::strerror(errno) + ")");
+  }
+  fs::remove(probe, ec);
+}
+
 void write_file(const std::string& path, const value& v) {
-  std::ofstream f(path);
-  if (!f) throw error("cannot write JSON file '" + path + "'");
-  f << v.dump() << '\n';
-  if (!f) throw error("error while writing JSON file '" + path + "'");
+  // Written to a temporary file beside the target, then renamed over it: a reader never sees a
+  // half-written file, and a crash leaves the old file (or none) in place.
+  const std::string tmp = path + ".tmp" + std::to_string(::getpid());
+  {
+    std::ofstream f(tmp);
+    if (!f) throw error("cannot write JSON file '" + path + "' (" + std::strerror(errno) + ")");
+    f << v.dump() << '\n';
+    f.flush();
+    if (!f) {
+      std::remove(tmp.c_str());
+      throw error("error while writing JSON file '" + path + "'");
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    const std::string why = std::strerror(errno);
+    std::remove(tmp.c_str());
+    throw error("cannot write JSON file '" + path + "' (" + why + ")");
+  }
 }
 
 }  // namespace gpu500::json

@@ -26,6 +26,9 @@ class parser {
   parser& option(std::string name, int& target, std::string help);
   parser& option(std::string name, std::int64_t& target, std::string help);
   parser& option(std::string name, double& target, std::string help);
+  /// An output file ("--json FILE"): checked while parsing (its directory exists, it can be
+  /// written), so that a bad path fails before any work; the file is written at the end.
+  parser& output_file(std::string name, std::string& target, std::string help);
   /// A comma-separated list of integers ("--seed 2,3").
   parser& option(std::string name, std::vector<std::int64_t>& target, std::string help);
   /// A custom option: the callback gets the raw value and throws usage_error when it is bad.

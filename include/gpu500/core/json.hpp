@@ -57,7 +57,12 @@ class value {
   std::variant<std::nullptr_t, bool, std::int64_t, double, std::string, array, object> v_;
 };
 
-/// Write v to path (throws gpu500::error when the file cannot be written).
+/// Write v to path atomically (a temporary file beside it, then a rename); throws gpu500::error
+/// when the file cannot be written.
 void write_file(const std::string& path, const value& v);
+/// Throws usage_error naming `what` (e.g. "--json") unless a file can be written at path (its
+/// directory exists, it is not a directory, we may create files there). Commands call it while
+/// parsing, so that a bad output path fails before any work.
+void check_writable(const std::string& path, const std::string& what);
 
 }  // namespace gpu500::json

@@ -2,6 +2,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
 
 #include "gpu500/core/cli.hpp"
 #include "gpu500/core/error.hpp"
@@ -75,4 +79,35 @@ TEST(Json, WritesNestedValues) {
   v["list"] = std::vector<double>{1, 2};
   v["nan"] = std::nan("");
   EXPECT_EQ(v.dump(-1), R"({"name":"a\"b","n":3,"x":0.5,"list":[1,2],"nan":null})");
+}
+
+TEST(Json, OutputPathsAreCheckedWhileParsing) {
+  const std::string dir = ::testing::TempDir();
+  std::string path;
+  cli::parser p("t", "test");
+  p.output_file("--json", path, "out");
+  EXPECT_THROW(p.parse({"--json", dir}), usage_error);                        // a directory
+  EXPECT_THROW(p.parse({"--json", dir + "/no/such/dir/x.json"}), usage_error);  // no directory
+  EXPECT_THROW(p.parse({"--json", ""}), usage_error);
+  EXPECT_THROW(p.parse({"--json", "/proc/x.json"}), usage_error);  // cannot create files there
+  p.parse({"--json", dir + "/ok.json"});
+  EXPECT_EQ(path, dir + "/ok.json");
+  EXPECT_FALSE(std::ifstream(path).good()) << "the check must not leave a file behind";
+}
+
+TEST(Json, WriteFileIsAtomic) {
+  const std::string path = ::testing::TempDir() + "/atomic.json";
+  json::value a;
+  a["v"] = 1;
+  json::write_file(path, a);
+  json::value b;
+  b["v"] = 2;
+  json::write_file(path, b);  // replaces the old file whole
+  std::ifstream f(path);
+  std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(text, b.dump() + "\n");
+  // No temporary file is left beside it.
+  for (const auto& e : std::filesystem::directory_iterator(::testing::TempDir()))
+    EXPECT_EQ(e.path().string().find("atomic.json.tmp"), std::string::npos) << e.path();
+  EXPECT_THROW(json::write_file(::testing::TempDir() + "/no/such/dir/x.json", a), gpu500::error);
 }
