@@ -20,71 +20,13 @@
 #include <utility>
 #include <vector>
 
+#include "gpu500/core/cuda/memory.hpp"
 #include "gpu500/core/types.hpp"
 #include "gpu500/graph/csr.hpp"
 #include "gpu500/graph/edge_list.hpp"
 #include "gpu500/graph/kronecker.hpp"
 
-// cudaStream_t without the CUDA headers (as cuda_runtime_api.h declares it).
-struct CUstream_st;
-typedef struct CUstream_st* cudaStream_t;
-
 namespace gpu500::graph::cuda {
-
-/// Raw device allocation helpers (defined in a .cu so this header stays plain C++).
-void* device_alloc(std::size_t bytes);  ///< throws resource_error naming the size on failure
-void device_free(void* p) noexcept;
-/// Free and total bytes of the current device.
-std::pair<std::size_t, std::size_t> device_memory();
-
-/// An owning, move-only device array of T (uninitialised).
-template <class T>
-class device_buffer {
- public:
-  device_buffer() = default;
-  explicit device_buffer(std::size_t n) : n_(n), p_(n ? static_cast<T*>(device_alloc(n * sizeof(T))) : nullptr) {}
-  ~device_buffer() { reset(); }
-  device_buffer(device_buffer&& o) noexcept : n_(std::exchange(o.n_, 0)), p_(std::exchange(o.p_, nullptr)) {}
-  device_buffer& operator=(device_buffer&& o) noexcept {
-    if (this != &o) {
-      reset();
-      n_ = std::exchange(o.n_, 0);
-      p_ = std::exchange(o.p_, nullptr);
-    }
-    return *this;
-  }
-  device_buffer(const device_buffer&) = delete;
-  device_buffer& operator=(const device_buffer&) = delete;
-
-  void reset() noexcept {
-    device_free(p_);
-    p_ = nullptr;
-    n_ = 0;
-  }
-  [[nodiscard]] T* data() const { return p_; }
-  [[nodiscard]] std::size_t size() const { return n_; }
-  [[nodiscard]] bool empty() const { return n_ == 0; }
-
- private:
-  std::size_t n_ = 0;
-  T* p_ = nullptr;
-};
-
-/// Blocks for a grid-stride loop over `items` with `block` threads each (at least 1, at most 2^16).
-inline unsigned grid_blocks(index_t items, int block) {
-  const index_t b = (items + block - 1) / block;
-  return static_cast<unsigned>(b < 1 ? 1 : b > 65536 ? 65536 : b);
-}
-
-/// Copy helpers (synchronous).
-void copy_to_device(void* dst, const void* src, std::size_t bytes);
-void copy_to_host(void* dst, const void* src, std::size_t bytes);
-template <class T>
-std::vector<T> to_host(const T* p, std::size_t n) {
-  std::vector<T> h(n);
-  if (n) copy_to_host(h.data(), p, n * sizeof(T));
-  return h;
-}
 
 /// The rows of a device CSR cut into batches of whole rows of about `batch` arcs, for work whose
 /// scratch space must stay small beside the graph (segmented sorts). Batch k holds rows
@@ -120,16 +62,13 @@ template <class V>
 struct device_edge_list {
   index_t num_vertices = 0;
   index_t num_edges = 0;
-  device_buffer<V> src, dst;
-  device_buffer<float> weight;  ///< empty when unweighted
+  gpu::device_buffer<V> src, dst;
+  gpu::device_buffer<float> weight;  ///< empty when unweighted
 };
 
 /// Bytes of device memory the CUDA Graph500 pipeline needs at its peak (kernel 1 plus the search
 /// buffers), for the memory check before anything is allocated.
 std::size_t pipeline_device_bytes(index_t n, index_t m, std::size_t vertex_bytes, bool weighted, bool relabel);
-
-/// Throws resource_error "SCALE s needs X bytes of device memory, Y are free" when it will not fit.
-void check_device_memory(const std::string& what, std::size_t needed);
 
 /// Generate the Kronecker edge list on the device (bit-identical to generate_kronecker).
 template <class V>
@@ -177,7 +116,7 @@ class device_csr {
   [[nodiscard]] std::size_t bytes() const;
   /// Frees the edge weights (view() then has none). The Graph500 pipeline calls it once the SSSP
   /// engine holds its weight-sorted copy of the rows, which is what SSSP and its validation read.
-  void release_weights() { weights_ = device_buffer<float>(); }
+  void release_weights() { weights_ = gpu::device_buffer<float>(); }
 
   /// Copy to a host csr in ORIGINAL ids (tests; rows keep the device's neighbour order).
   [[nodiscard]] csr<V> download_original_ids() const;
@@ -187,10 +126,10 @@ class device_csr {
   friend device_csr<W> build_device_csr(device_edge_list<W>&& el, build_options o);
   index_t n_ = 0, arcs_ = 0, non_isolated_ = 0, max_degree_ = 0;
   bool relabelled_ = false;
-  device_buffer<index_t> offsets_;
-  device_buffer<V> columns_;
-  device_buffer<float> weights_;
-  device_buffer<V> new2old_, old2new_;
+  gpu::device_buffer<index_t> offsets_;
+  gpu::device_buffer<V> columns_;
+  gpu::device_buffer<float> weights_;
+  gpu::device_buffer<V> new2old_, old2new_;
 };
 
 /// Kernel 1 on the device; consumes (frees) the edge list. Synchronises before returning.

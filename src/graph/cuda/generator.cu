@@ -1,4 +1,5 @@
-// Device memory helpers and the Kronecker generator on the GPU (see gpu500/graph/cuda.hpp).
+// The Kronecker generator on the GPU, edge-list upload/download, and the device-memory estimate of
+// the CUDA Graph500 pipeline (see gpu500/graph/cuda.hpp).
 //
 // Each thread produces a contiguous run of edges: it skips the seed state to its first edge's
 // substream (e * 2^64 steps, with a device copy of the host's skip tables) and then moves from one
@@ -10,39 +11,12 @@
 #include <string>
 
 #include "gpu500/core/cuda/check.cuh"
+#include "gpu500/core/cuda/launch.cuh"
+#include "gpu500/core/cuda/memory.hpp"
 #include "gpu500/core/error.hpp"
 #include "gpu500/graph/cuda.hpp"
 
 namespace gpu500::graph::cuda {
-
-void* device_alloc(std::size_t bytes) {
-  void* p = nullptr;
-  const cudaError_t e = cudaMalloc(&p, bytes);
-  if (e != cudaSuccess) {
-    (void)cudaGetLastError();
-    const auto [free_b, total_b] = device_memory();
-    throw resource_error("device allocation of " + std::to_string(bytes) + " bytes failed (" + cudaGetErrorName(e) +
-                         "); " + std::to_string(free_b) + " of " + std::to_string(total_b) + " bytes free");
-  }
-  return p;
-}
-
-void device_free(void* p) noexcept {
-  if (p) (void)cudaFree(p);
-}
-
-std::pair<std::size_t, std::size_t> device_memory() {
-  std::size_t f = 0, t = 0;
-  if (cudaMemGetInfo(&f, &t) != cudaSuccess) (void)cudaGetLastError();
-  return {f, t};
-}
-
-void copy_to_device(void* dst, const void* src, std::size_t bytes) {
-  if (bytes) GPU500_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice));
-}
-void copy_to_host(void* dst, const void* src, std::size_t bytes) {
-  if (bytes) GPU500_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost));
-}
 
 std::size_t pipeline_device_bytes(index_t n, index_t m, std::size_t vb, bool weighted, bool relabel) {
   const auto N = static_cast<std::size_t>(n), M = static_cast<std::size_t>(m);
@@ -61,13 +35,6 @@ std::size_t pipeline_device_bytes(index_t n, index_t m, std::size_t vb, bool wei
   return (k1 > steady ? k1 : steady) + (std::size_t{256} << 20);
 }
 
-void check_device_memory(const std::string& what, std::size_t needed) {
-  const auto [free_b, total_b] = device_memory();
-  if (needed > free_b)
-    throw resource_error(what + " needs " + std::to_string(needed) + " bytes of device memory, " +
-                         std::to_string(free_b) + " bytes are free (of " + std::to_string(total_b) + ")");
-}
-
 namespace {
 
 struct generator_policy {
@@ -78,8 +45,7 @@ struct generator_policy {
 template <class V>
 __global__ void kronecker_kernel(const mrg_skip_table* table, mrg_state seed, scramble_key key, int scale, int a,
                                  int b, int c, index_t m, V* src, V* dst, float* w) {
-  const index_t first =
-      (static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x) * generator_policy::edges_per_thread;
+  const index_t first = gpu::global_thread_id() * generator_policy::edges_per_thread;
   if (first >= m) return;
   const index_t last = first + generator_policy::edges_per_thread < m ? first + generator_policy::edges_per_thread : m;
   mrg_state s = table->skip(seed, 0, static_cast<std::uint64_t>(first), 0);
@@ -105,13 +71,13 @@ device_edge_list<V> generate_kronecker_device(const kronecker_params& p) {
   device_edge_list<V> el;
   el.num_vertices = n;
   el.num_edges = m;
-  el.src = device_buffer<V>(static_cast<std::size_t>(m));
-  el.dst = device_buffer<V>(static_cast<std::size_t>(m));
-  if (p.weights) el.weight = device_buffer<float>(static_cast<std::size_t>(m));
-  device_buffer<mrg_skip_table> table(1);
-  copy_to_device(table.data(), &mrg_skip_table::get(), sizeof(mrg_skip_table));
-  const index_t threads = (m + generator_policy::edges_per_thread - 1) / generator_policy::edges_per_thread;
-  const index_t blocks = (threads + generator_policy::block - 1) / generator_policy::block;
+  el.src = gpu::device_buffer<V>(static_cast<std::size_t>(m));
+  el.dst = gpu::device_buffer<V>(static_cast<std::size_t>(m));
+  if (p.weights) el.weight = gpu::device_buffer<float>(static_cast<std::size_t>(m));
+  gpu::device_buffer<mrg_skip_table> table(1);
+  gpu::copy_bytes(table.data(), &mrg_skip_table::get(), sizeof(mrg_skip_table));
+  const index_t threads = gpu::ceil_div(m, generator_policy::edges_per_thread);
+  const index_t blocks = gpu::ceil_div(threads, generator_policy::block);
   GPU500_EXPECTS(blocks < (index_t{1} << 31), "edge list too large for one launch");
   kronecker_kernel<V><<<static_cast<unsigned>(blocks), generator_policy::block>>>(
       table.data(), mrg_seed(p.seed1, p.seed2), make_scramble_key(p.seed1, p.seed2), p.scale, p.a, p.b, p.c, m,
@@ -142,13 +108,13 @@ device_edge_list<V> upload_edge_list(const edge_list& el) {
   device_edge_list<V> out;
   out.num_vertices = n;
   out.num_edges = m;
-  out.src = device_buffer<V>(s.size());
-  out.dst = device_buffer<V>(d.size());
-  copy_to_device(out.src.data(), s.data(), s.size() * sizeof(V));
-  copy_to_device(out.dst.data(), d.data(), d.size() * sizeof(V));
+  out.src = gpu::device_buffer<V>(s.size());
+  out.dst = gpu::device_buffer<V>(d.size());
+  gpu::copy_bytes(out.src.data(), s.data(), s.size() * sizeof(V));
+  gpu::copy_bytes(out.dst.data(), d.data(), d.size() * sizeof(V));
   if (el.weighted()) {
-    out.weight = device_buffer<float>(el.weight.size());
-    copy_to_device(out.weight.data(), el.weight.data(), el.weight.size() * sizeof(float));
+    out.weight = gpu::device_buffer<float>(el.weight.size());
+    gpu::copy_bytes(out.weight.data(), el.weight.data(), el.weight.size() * sizeof(float));
   }
   return out;
 }
@@ -157,11 +123,11 @@ template <class V>
 edge_list download_edge_list(const device_edge_list<V>& el) {
   edge_list h;
   h.num_vertices = el.num_vertices;
-  const auto s = to_host(el.src.data(), el.src.size()), d = to_host(el.dst.data(), el.dst.size());
+  const auto s = gpu::to_host(el.src.data(), el.src.size()), d = gpu::to_host(el.dst.data(), el.dst.size());
   h.src.assign(s.begin(), s.end());
   h.dst.assign(d.begin(), d.end());
   if (!el.weight.empty()) {
-    const auto w = to_host(el.weight.data(), el.weight.size());
+    const auto w = gpu::to_host(el.weight.data(), el.weight.size());
     h.weight.assign(w.begin(), w.end());
   }
   return h;

@@ -18,6 +18,8 @@
 #include <limits>
 
 #include "gpu500/core/cuda/check.cuh"
+#include "gpu500/core/cuda/launch.cuh"
+#include "gpu500/core/cuda/memory.hpp"
 #include "gpu500/core/error.hpp"
 #include "gpu500/graph/cuda.hpp"
 
@@ -33,8 +35,7 @@ using ull = unsigned long long;
 
 template <class V>
 __global__ void degree_kernel(const V* src, const V* dst, index_t m, ull* deg) {
-  for (index_t e = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; e < m;
-       e += static_cast<index_t>(gridDim.x) * blockDim.x) {
+  for (index_t e : gpu::grid_stride(m)) {
     const V u = src[e], v = dst[e];
     if (u == v) continue;
     atomicAdd(deg + u, 1ull);
@@ -44,23 +45,20 @@ __global__ void degree_kernel(const V* src, const V* dst, index_t m, ull* deg) {
 
 template <class V>
 __global__ void iota_kernel(V* x, index_t n) {
-  for (index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
-       i += static_cast<index_t>(gridDim.x) * blockDim.x)
+  for (index_t i : gpu::grid_stride(n))
     x[i] = static_cast<V>(i);
 }
 
 template <class V>
 __global__ void invert_kernel(const V* new2old, V* old2new, index_t n) {
-  for (index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
-       i += static_cast<index_t>(gridDim.x) * blockDim.x)
+  for (index_t i : gpu::grid_stride(n))
     old2new[new2old[i]] = static_cast<V>(i);
 }
 
 /// non_isolated = number of vertices with degree > 0; max_degree.
 __global__ void degree_stats_kernel(const index_t* deg, index_t n, ull* non_isolated, ull* max_degree) {
   ull cnt = 0, mx = 0;
-  for (index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
-       i += static_cast<index_t>(gridDim.x) * blockDim.x) {
+  for (index_t i : gpu::grid_stride(n)) {
     const ull d = static_cast<ull>(deg[i]);
     cnt += d > 0;
     mx = d > mx ? d : mx;
@@ -70,7 +68,7 @@ __global__ void degree_stats_kernel(const index_t* deg, index_t n, ull* non_isol
     const ull y = __shfl_down_sync(0xffffffffu, mx, o);
     mx = y > mx ? y : mx;
   }
-  if ((threadIdx.x & 31) == 0) {
+  if (gpu::lane_id() == 0) {
     atomicAdd(non_isolated, cnt);
     atomicMax(max_degree, mx);
   }
@@ -79,8 +77,7 @@ __global__ void degree_stats_kernel(const index_t* deg, index_t n, ull* non_isol
 template <class V>
 __global__ void fill_kernel(const V* src, const V* dst, const float* w, index_t m, const V* old2new, ull* cursor,
                             V* columns, float* weights) {
-  for (index_t e = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; e < m;
-       e += static_cast<index_t>(gridDim.x) * blockDim.x) {
+  for (index_t e : gpu::grid_stride(m)) {
     V u = src[e], v = dst[e];
     if (u == v) continue;
     if (old2new) {
@@ -98,7 +95,7 @@ __global__ void fill_kernel(const V* src, const V* dst, const float* w, index_t 
 /// with its offset.
 __global__ void batch_bounds_kernel(const index_t* offsets, index_t n, index_t batch, index_t k_count, index_t* rows,
                                     index_t* starts) {
-  const index_t k = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const index_t k = gpu::global_thread_id();
   if (k >= k_count) return;
   const index_t target = k * batch;
   index_t lo = 0, hi = k == 0 ? 0 : n;  // largest r in [0, n] with offsets[r] <= target (row 0 for k = 0)
@@ -115,15 +112,13 @@ __global__ void batch_bounds_kernel(const index_t* offsets, index_t n, index_t b
 
 __global__ void relative_offsets_kernel(const index_t* offsets, index_t first_row, index_t rows, index_t* rel) {
   const index_t base = offsets[first_row];
-  for (index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; i <= rows;
-       i += static_cast<index_t>(gridDim.x) * blockDim.x)
+  for (index_t i : gpu::grid_stride(rows + 1))
     rel[i] = offsets[first_row + i] - base;
 }
 
 template <class V>
 __global__ void has_edges_kernel(const index_t* offsets, const V* old2new, index_t n, std::uint8_t* out) {
-  for (index_t o = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; o < n;
-       o += static_cast<index_t>(gridDim.x) * blockDim.x) {
+  for (index_t o : gpu::grid_stride(n)) {
     const index_t v = old2new ? static_cast<index_t>(old2new[o]) : o;
     out[o] = offsets[v + 1] > offsets[v];
   }
@@ -141,12 +136,12 @@ row_batch_plan plan_row_batches(const index_t* offsets, index_t n, index_t arcs,
     return p;
   }
   const index_t k_count = (arcs + batch - 1) / batch;
-  device_buffer<index_t> rows_d(static_cast<std::size_t>(k_count)), starts_d(static_cast<std::size_t>(k_count));
+  gpu::device_buffer<index_t> rows_d(static_cast<std::size_t>(k_count)), starts_d(static_cast<std::size_t>(k_count));
   batch_bounds_kernel<<<static_cast<unsigned>((k_count + 255) / 256), 256>>>(offsets, n, batch, k_count,
                                                                              rows_d.data(), starts_d.data());
   GPU500_CUDA_CHECK_LAUNCH();
-  p.rows = to_host(rows_d.data(), rows_d.size());
-  p.starts = to_host(starts_d.data(), starts_d.size());
+  p.rows = gpu::to_host(rows_d.data(), rows_d.size());
+  p.starts = gpu::to_host(starts_d.data(), starts_d.size());
   p.rows.push_back(n);
   p.starts.push_back(arcs);
   for (std::size_t k = 0; k < p.size(); ++k) {
@@ -157,7 +152,7 @@ row_batch_plan plan_row_batches(const index_t* offsets, index_t n, index_t arcs,
 }
 
 void relative_offsets(const index_t* offsets, index_t first_row, index_t rows, index_t* rel, cudaStream_t s) {
-  relative_offsets_kernel<<<grid_blocks(rows + 1, 256), 256, 0, s>>>(offsets, first_row, rows, rel);
+  relative_offsets_kernel<<<gpu::grid_blocks(rows + 1, 256), 256, 0, s>>>(offsets, first_row, rows, rel);
   GPU500_CUDA_CHECK_LAUNCH();
 }
 
@@ -170,9 +165,9 @@ void sort_rows(const index_t* offsets, index_t n, index_t arcs, index_t batch, V
   if (arcs == 0) return;
   const row_batch_plan plan = plan_row_batches(offsets, n, arcs, batch);
   const auto cap = static_cast<std::size_t>(plan.max_items);
-  device_buffer<index_t> rel(static_cast<std::size_t>(plan.max_rows) + 1);
-  device_buffer<V> keys_out(cap);
-  device_buffer<float> vals_out(weights ? cap : 0);
+  gpu::device_buffer<index_t> rel(static_cast<std::size_t>(plan.max_rows) + 1);
+  gpu::device_buffer<V> keys_out(cap);
+  gpu::device_buffer<float> vals_out(weights ? cap : 0);
   std::size_t temp_bytes = 0;
   if (weights)
     GPU500_CUDA_CHECK(cub::DeviceSegmentedSort::SortPairs(nullptr, temp_bytes, columns, keys_out.data(), weights,
@@ -184,7 +179,7 @@ void sort_rows(const index_t* offsets, index_t n, index_t arcs, index_t batch, V
                                                          static_cast<std::int64_t>(cap),
                                                          static_cast<std::int64_t>(plan.max_rows), rel.data(),
                                                          rel.data() + 1));
-  device_buffer<unsigned char> temp(temp_bytes + 256);
+  gpu::device_buffer<unsigned char> temp(temp_bytes + 256);
   for_each_row_batch(plan, offsets, rel.data(), nullptr,
                      [&](index_t, index_t rows, index_t o0, index_t items, const index_t* r) {
                        std::size_t bytes = temp.size();
@@ -214,58 +209,58 @@ device_csr<V> build_device_csr(device_edge_list<V>&& el, build_options o) {
   device_csr<V> g;
   g.n_ = n;
   g.relabelled_ = o.relabel;
-  device_buffer<index_t> deg(static_cast<std::size_t>(n));
+  gpu::device_buffer<index_t> deg(static_cast<std::size_t>(n));
   GPU500_CUDA_CHECK(cudaMemset(deg.data(), 0, deg.size() * sizeof(index_t)));
-  degree_kernel<V><<<grid_blocks(m, B), B>>>(el.src.data(), el.dst.data(), m, reinterpret_cast<ull*>(deg.data()));
+  degree_kernel<V><<<gpu::grid_blocks(m, B), B>>>(el.src.data(), el.dst.data(), m, reinterpret_cast<ull*>(deg.data()));
   GPU500_CUDA_CHECK_LAUNCH();
 
-  g.offsets_ = device_buffer<index_t>(static_cast<std::size_t>(n) + 1);
+  g.offsets_ = gpu::device_buffer<index_t>(static_cast<std::size_t>(n) + 1);
   GPU500_CUDA_CHECK(cudaMemset(g.offsets_.data(), 0, sizeof(index_t)));
   const index_t* scan_in = deg.data();
-  device_buffer<index_t> sorted_deg;
+  gpu::device_buffer<index_t> sorted_deg;
   if (o.relabel) {
-    g.new2old_ = device_buffer<V>(static_cast<std::size_t>(n));
-    g.old2new_ = device_buffer<V>(static_cast<std::size_t>(n));
-    sorted_deg = device_buffer<index_t>(static_cast<std::size_t>(n));
+    g.new2old_ = gpu::device_buffer<V>(static_cast<std::size_t>(n));
+    g.old2new_ = gpu::device_buffer<V>(static_cast<std::size_t>(n));
+    sorted_deg = gpu::device_buffer<index_t>(static_cast<std::size_t>(n));
     {
-      device_buffer<V> ids(static_cast<std::size_t>(n));
-      iota_kernel<V><<<grid_blocks(n, B), B>>>(ids.data(), n);
+      gpu::device_buffer<V> ids(static_cast<std::size_t>(n));
+      iota_kernel<V><<<gpu::grid_blocks(n, B), B>>>(ids.data(), n);
       GPU500_CUDA_CHECK_LAUNCH();
       const int end_bit = static_cast<int>(std::bit_width(static_cast<std::uint64_t>(2 * m) + 1));
       std::size_t bytes = 0;
       GPU500_CUDA_CHECK(cub::DeviceRadixSort::SortPairsDescending(nullptr, bytes, deg.data(), sorted_deg.data(),
                                                                   ids.data(), g.new2old_.data(), n, 0, end_bit));
-      device_buffer<unsigned char> temp(bytes + 256);
+      gpu::device_buffer<unsigned char> temp(bytes + 256);
       GPU500_CUDA_CHECK(cub::DeviceRadixSort::SortPairsDescending(temp.data(), bytes, deg.data(), sorted_deg.data(),
                                                                   ids.data(), g.new2old_.data(), n, 0, end_bit));
     }
-    invert_kernel<V><<<grid_blocks(n, B), B>>>(g.new2old_.data(), g.old2new_.data(), n);
+    invert_kernel<V><<<gpu::grid_blocks(n, B), B>>>(g.new2old_.data(), g.old2new_.data(), n);
     GPU500_CUDA_CHECK_LAUNCH();
     scan_in = sorted_deg.data();
   }
   {
-    device_buffer<ull> st(2);
+    gpu::device_buffer<ull> st(2);
     GPU500_CUDA_CHECK(cudaMemset(st.data(), 0, 2 * sizeof(ull)));
-    degree_stats_kernel<<<grid_blocks(n, B), B>>>(scan_in, n, st.data(), st.data() + 1);
+    degree_stats_kernel<<<gpu::grid_blocks(n, B), B>>>(scan_in, n, st.data(), st.data() + 1);
     GPU500_CUDA_CHECK_LAUNCH();
     ull h[2];
-    copy_to_host(h, st.data(), sizeof h);
+    gpu::copy_bytes(h, st.data(), sizeof h);
     g.non_isolated_ = static_cast<index_t>(h[0]);
     g.max_degree_ = static_cast<index_t>(h[1]);
   }
   {
     std::size_t bytes = 0;
     GPU500_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, bytes, scan_in, g.offsets_.data() + 1, n));
-    device_buffer<unsigned char> temp(bytes + 256);
+    gpu::device_buffer<unsigned char> temp(bytes + 256);
     GPU500_CUDA_CHECK(cub::DeviceScan::InclusiveSum(temp.data(), bytes, scan_in, g.offsets_.data() + 1, n));
   }
   sorted_deg.reset();
-  copy_to_host(&g.arcs_, g.offsets_.data() + n, sizeof(index_t));
+  gpu::copy_bytes(&g.arcs_, g.offsets_.data() + n, sizeof(index_t));
   // The degree buffer becomes the fill cursor.
   GPU500_CUDA_CHECK(cudaMemcpy(deg.data(), g.offsets_.data(), n * sizeof(index_t), cudaMemcpyDeviceToDevice));
-  g.columns_ = device_buffer<V>(static_cast<std::size_t>(g.arcs_));
-  if (!el.weight.empty()) g.weights_ = device_buffer<float>(static_cast<std::size_t>(g.arcs_));
-  fill_kernel<V><<<grid_blocks(m, B), B>>>(el.src.data(), el.dst.data(), el.weight.empty() ? nullptr : el.weight.data(),
+  g.columns_ = gpu::device_buffer<V>(static_cast<std::size_t>(g.arcs_));
+  if (!el.weight.empty()) g.weights_ = gpu::device_buffer<float>(static_cast<std::size_t>(g.arcs_));
+  fill_kernel<V><<<gpu::grid_blocks(m, B), B>>>(el.src.data(), el.dst.data(), el.weight.empty() ? nullptr : el.weight.data(),
                                           m, o.relabel ? g.old2new_.data() : nullptr, reinterpret_cast<ull*>(deg.data()),
                                           g.columns_.data(), g.weights_.empty() ? nullptr : g.weights_.data());
   GPU500_CUDA_CHECK_LAUNCH();
@@ -286,16 +281,16 @@ index_t device_csr<V>::to_new(index_t original) const {
   GPU500_EXPECTS(original >= 0 && original < n_, "vertex id out of range");
   if (!relabelled_) return original;
   V v{};
-  copy_to_host(&v, old2new_.data() + original, sizeof(V));
+  gpu::copy_bytes(&v, old2new_.data() + original, sizeof(V));
   return static_cast<index_t>(v);
 }
 
 template <class V>
 std::vector<std::uint8_t> device_csr<V>::has_edges_host() const {
-  device_buffer<std::uint8_t> f(static_cast<std::size_t>(n_));
-  has_edges_kernel<V><<<grid_blocks(n_, 256), 256>>>(offsets_.data(), old2new(), n_, f.data());
+  gpu::device_buffer<std::uint8_t> f(static_cast<std::size_t>(n_));
+  has_edges_kernel<V><<<gpu::grid_blocks(n_, 256), 256>>>(offsets_.data(), old2new(), n_, f.data());
   GPU500_CUDA_CHECK_LAUNCH();
-  return to_host(f.data(), f.size());
+  return gpu::to_host(f.data(), f.size());
 }
 
 template <class V>
@@ -306,13 +301,13 @@ std::size_t device_csr<V>::bytes() const {
 
 template <class V>
 csr<V> device_csr<V>::download_original_ids() const {
-  const auto off = to_host(offsets_.data(), offsets_.size());
-  const auto col = to_host(columns_.data(), columns_.size());
-  const auto wts = to_host(weights_.data(), weights_.size());
+  const auto off = gpu::to_host(offsets_.data(), offsets_.size());
+  const auto col = gpu::to_host(columns_.data(), columns_.size());
+  const auto wts = gpu::to_host(weights_.data(), weights_.size());
   std::vector<V> n2o, o2n;
   if (relabelled_) {
-    n2o = to_host(new2old_.data(), new2old_.size());
-    o2n = to_host(old2new_.data(), old2new_.size());
+    n2o = gpu::to_host(new2old_.data(), new2old_.size());
+    o2n = gpu::to_host(old2new_.data(), old2new_.size());
   }
   csr<V> h;
   h.num_vertices = n_;
