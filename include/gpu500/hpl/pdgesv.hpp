@@ -5,7 +5,7 @@
 // look-ahead DEPTH 0 or 1, the six panel broadcasts, binary-exchange / long / mix row swaps, and
 // the back substitution U x = y. The CPU backend uses OpenBLAS; the CUDA backend keeps the
 // matrix on the GPU(s) (one process per GPU on a P x Q grid) and factors panels on the CPU
-// (paper 003).
+// (the HPL paper (ISCAS)).
 // Time is the wall time of the solve, maximised over ranks; Gflops = (2/3 N^3 + 3/2 N^2)/time/1e9.
 // The residual ||Ax-b||oo / (eps (||A||oo ||x||oo + ||b||oo) N), eps = 2^-53, is computed on a
 // regenerated [A|b] by code that shares nothing with the solver; PASSED iff < threshold.

@@ -44,11 +44,11 @@ struct panel_opts {
   /// (the CPU backend: its threaded BLAS and spinning OpenMP threads would fight).
   int threads = 1;
   /// With a single process: the recursion's large trailing updates go to this device copy of the
-  /// panel (paper 003's GPU DGEMM inside the panel); nullptr: all on the CPU.
+  /// panel (the HPL paper (ISCAS)'s GPU DGEMM inside the panel); nullptr: all on the CPU.
   panel_offload* offload = nullptr;
 };
 
-/// GPU DGEMM inside the recursive panel (paper 003), the bookkeeping half: the panel's columns
+/// GPU DGEMM inside the recursive panel (the HPL paper (ISCAS)), the bookkeeping half: the panel's columns
 /// also live in device memory (the CUDA backend copied them down from there). A trailing update
 /// of the recursion, rows >= r0 of columns [c0, c1) minus rows >= r0 of the factored columns
 /// [k0, k1) times U = T(k0:k1, c0:c1), runs on the device when both widths are >= min_width:

@@ -1,4 +1,5 @@
-// HPL on a P x Q grid of GPUs, one MPI process per GPU (internal): paper 003's design, distributed.
+// HPL on a P x Q grid of GPUs, one MPI process per GPU (internal): the design of the HPL paper
+// (ISCAS), distributed.
 //
 // Every process keeps its block-cyclic local part of [A | b] (mp x nq) resident on its GPU,
 // generated there with the jump-ahead generator. Iteration k (panel of jb columns at global
@@ -40,6 +41,7 @@
 #include "gpu500/core/cuda/check.cuh"
 #include "gpu500/core/error.hpp"
 #include "gpu500/core/timer.hpp"
+#include "check.cuh"
 #include "kernels.cuh"
 #include "util.cuh"
 
@@ -57,8 +59,8 @@ void cuda_select_device(const grid& g) {
 
 namespace {
 
-gpu::local_shape shape_of(const params& prm, const grid& g) {
-  gpu::local_shape sh;
+kernels::local_shape shape_of(const params& prm, const grid& g) {
+  kernels::local_shape sh;
   sh.n = prm.n;
   sh.nb = prm.nb;
   sh.p = g.p;
@@ -73,7 +75,7 @@ gpu::local_shape shape_of(const params& prm, const grid& g) {
 
 class dist_solver {
  public:
-  dist_solver(const params& prm, const grid& g, const gpu::local_shape& sh, double* a, bool dev_mpi)
+  dist_solver(const params& prm, const grid& g, const kernels::local_shape& sh, double* a, bool dev_mpi)
       : prm_(prm), g_(g), dev_mpi_(dev_mpi), sh_(sh), n_(prm.n), nb_(prm.nb), a_(a), lda_(sh.lda), row_(g.comms->row),
         col_(g.comms->col), all_(g.comms->all), pack_cap_(nb_ + static_cast<std::size_t>(nb_) * nb_ + sh.mp * nb_),
         hpack0_(pack_cap_), hpack1_(pack_cap_), dpack0_(pack_cap_), dpack1_(pack_cap_),
@@ -183,8 +185,8 @@ class dist_solver {
 
  private:
   int width(std::int64_t k) const { return static_cast<int>(std::min<std::int64_t>(nb_, n_ - k)); }
-  double* hpack(int s) { return s ? hpack1_.p : hpack0_.p; }
-  double* dpack(int s) { return s ? dpack1_.p : dpack0_.p; }
+  double* hpack(int s) { return s ? hpack1_.data() : hpack0_.data(); }
+  double* dpack(int s) { return s ? dpack1_.data() : dpack0_.data(); }
   double* col(std::int64_t j) { return a_ + j * lda_; }
   // Local index of the first panel row below the top block (as the CPU backend's o_first).
   std::int64_t o_first(std::int64_t k, int jb) const {
@@ -302,9 +304,9 @@ class dist_solver {
   void put_indices(const std::vector<std::int64_t>& h) {
     GPU500_EXPECTS(h.size() <= 6 * static_cast<std::size_t>(nb_), "HPL: too many swap indices");
     GPU500_CUDA_CHECK(cudaEventSynchronize(idx_ev_));  // the staging buffer's last copy is done
-    std::copy(h.begin(), h.end(), hidx_.p);
+    std::copy(h.begin(), h.end(), hidx_.data());
     if (!h.empty())
-      GPU500_CUDA_CHECK(cudaMemcpyAsync(idx_.p, hidx_.p, sizeof(std::int64_t) * h.size(), cudaMemcpyHostToDevice, upd_));
+      GPU500_CUDA_CHECK(cudaMemcpyAsync(idx_.data(), hidx_.data(), sizeof(std::int64_t) * h.size(), cudaMemcpyHostToDevice, upd_));
     GPU500_CUDA_CHECK(cudaEventRecord(idx_ev_, upd_));
   }
 
@@ -321,10 +323,10 @@ class dist_solver {
     double* u = col(c0) + ii;  // P = 1: U in place (ii = k)
     int ldu = ld;
     if (g_.p == 1) {
-      gpu::swap_rows(a_, lda_, c0, c1, idx_.p, idx_.p + npairs_, npairs_, upd_);
+      kernels::swap_rows(a_, lda_, c0, c1, idx_.data(), idx_.data() + npairs_, npairs_, upd_);
     } else {
       exchange(k, jb, c0, nc);
-      u = ubuf_.p;
+      u = ubuf_.data();
       ldu = jb;
     }
     GPU500_CUBLAS_CHECK(cublasDtrsm(h_, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT, jb,
@@ -333,7 +335,7 @@ class dist_solver {
       GPU500_CUBLAS_CHECK(cublasDgemm(h_, CUBLAS_OP_N, CUBLAS_OP_N, static_cast<int>(mo), inc, jb, &minus, l2,
                                       static_cast<int>(mo), u, ldu, &one, col(c0) + of, ld));
     if (g_.p > 1 && g_.myrow == prow)
-      GPU500_CUDA_CHECK(cudaMemcpy2DAsync(col(c0) + ii, sizeof(double) * lda_, ubuf_.p, sizeof(double) * jb,
+      GPU500_CUDA_CHECK(cudaMemcpy2DAsync(col(c0) + ii, sizeof(double) * lda_, ubuf_.data(), sizeof(double) * jb,
                                           sizeof(double) * jb, nc, cudaMemcpyDeviceToDevice, upd_));
   }
 
@@ -355,22 +357,22 @@ class dist_solver {
     const long nmine = static_cast<long>(codes.size() * rec);
     if (!rows.empty()) {
       put_indices(rows);
-      gpu::gather_rows(a_, lda_, c0, nc, idx_.p, static_cast<int>(rows.size()), xch_.p, upd_);
-      GPU500_CUDA_CHECK(cudaMemcpyAsync(hmine_.p, xch_.p, sizeof(double) * nmine, cudaMemcpyDeviceToHost, upd_));
+      kernels::gather_rows(a_, lda_, c0, nc, idx_.data(), static_cast<int>(rows.size()), xch_.data(), upd_);
+      GPU500_CUDA_CHECK(cudaMemcpyAsync(hmine_.data(), xch_.data(), sizeof(double) * nmine, cudaMemcpyDeviceToHost, upd_));
     }
     GPU500_CUDA_CHECK(cudaStreamSynchronize(upd_));  // also: the last upload from hall_ is done
-    for (std::size_t r = 0; r < codes.size(); ++r) hmine_.p[r * rec] = codes[r];
+    for (std::size_t r = 0; r < codes.size(); ++r) hmine_.data()[r * rec] = codes[r];
     const bool bin = prm_.swp == swap::bin_exch || (prm_.swp == swap::mix && nc <= prm_.swap_threshold);
     const auto counts = col_.gather_counts(nmine);
     std::int64_t total = 0;
     for (auto x : counts) total += x;
     GPU500_EXPECTS(total % rec == 0 && total / rec <= 2 * static_cast<std::int64_t>(nb_),
                    "HPL row swap: malformed exchange");
-    col_.allgather(hmine_.p, counts, hall_.p, bin);
+    col_.allgather(hmine_.data(), counts, hall_.data(), bin);
     std::vector<std::int64_t> put;  // [record indices | targets]
     std::vector<std::int64_t> tgt;
     for (std::int64_t r = 0; r * rec < total; ++r) {
-      const auto code = static_cast<std::int64_t>(hall_.p[r * rec]);
+      const auto code = static_cast<std::int64_t>(hall_.data()[r * rec]);
       if (code < jb) {
         put.push_back(r), tgt.push_back(-code - 1);
       } else if (owner_of(code - jb, nb_, g_.p) == g_.myrow) {
@@ -379,9 +381,9 @@ class dist_solver {
     }
     const int nput = static_cast<int>(put.size());
     put.insert(put.end(), tgt.begin(), tgt.end());
-    GPU500_CUDA_CHECK(cudaMemcpyAsync(xch_.p, hall_.p, sizeof(double) * total, cudaMemcpyHostToDevice, upd_));
+    GPU500_CUDA_CHECK(cudaMemcpyAsync(xch_.data(), hall_.data(), sizeof(double) * total, cudaMemcpyHostToDevice, upd_));
     put_indices(put);
-    gpu::scatter_rows(xch_.p, nc, idx_.p, idx_.p + nput, nput, a_, lda_, c0, ubuf_.p, jb, upd_);
+    kernels::scatter_rows(xch_.data(), nc, idx_.data(), idx_.data() + nput, nput, a_, lda_, c0, ubuf_.data(), jb, upd_);
   }
 
   // U x = y, block row by block row from the bottom (as the CPU backend); products on the GPU.
@@ -389,8 +391,8 @@ class dist_solver {
     const int cb = owner_of(n_, nb_, g_.q);
     const std::int64_t lb = local_of(n_, nb_, g_.q);
     const std::int64_t ncol_a = numroc(n_, nb_, g_.mycol, g_.q);
-    dev_ptr<double> xl(static_cast<std::size_t>(std::max<std::int64_t>(1, sh_.nq))), sd(nb_);
-    GPU500_CUDA_CHECK(cudaMemsetAsync(xl.p, 0, sizeof(double) * std::max<std::int64_t>(1, sh_.nq), upd_));
+    device_buffer<double> xl(static_cast<std::size_t>(std::max<std::int64_t>(1, sh_.nq))), sd(nb_);
+    GPU500_CUDA_CHECK(cudaMemsetAsync(xl.data(), 0, sizeof(double) * std::max<std::int64_t>(1, sh_.nq), upd_));
     std::vector<double> s(nb_);
     const double one = 1.0, minus = -1.0;
     const int ld = static_cast<int>(lda_);
@@ -400,22 +402,22 @@ class dist_solver {
       if (g_.myrow == prow) {
         const std::int64_t li = local_of(k0, nb_, g_.p);
         if (g_.mycol == cb)
-          GPU500_CUDA_CHECK(cudaMemcpyAsync(sd.p, col(lb) + li, sizeof(double) * w, cudaMemcpyDeviceToDevice, upd_));
+          GPU500_CUDA_CHECK(cudaMemcpyAsync(sd.data(), col(lb) + li, sizeof(double) * w, cudaMemcpyDeviceToDevice, upd_));
         else
-          GPU500_CUDA_CHECK(cudaMemsetAsync(sd.p, 0, sizeof(double) * w, upd_));
+          GPU500_CUDA_CHECK(cudaMemsetAsync(sd.data(), 0, sizeof(double) * w, upd_));
         const std::int64_t cs = local_start(k0 + w, nb_, g_.mycol, g_.q);
         if (ncol_a > cs)
           GPU500_CUBLAS_CHECK(cublasDgemv(h_, CUBLAS_OP_N, w, static_cast<int>(ncol_a - cs), &minus, col(cs) + li, ld,
-                                          xl.p + cs, 1, &one, sd.p, 1));
-        GPU500_CUDA_CHECK(cudaMemcpyAsync(s.data(), sd.p, sizeof(double) * w, cudaMemcpyDeviceToHost, upd_));
+                                          xl.data() + cs, 1, &one, sd.data(), 1));
+        GPU500_CUDA_CHECK(cudaMemcpyAsync(s.data(), sd.data(), sizeof(double) * w, cudaMemcpyDeviceToHost, upd_));
         GPU500_CUDA_CHECK(cudaStreamSynchronize(upd_));
         row_.allreduce_sum(s.data(), w);
         if (g_.mycol == pcol) {
           const std::int64_t lc = local_of(k0, nb_, g_.q);
-          GPU500_CUDA_CHECK(cudaMemcpyAsync(sd.p, s.data(), sizeof(double) * w, cudaMemcpyHostToDevice, upd_));
+          GPU500_CUDA_CHECK(cudaMemcpyAsync(sd.data(), s.data(), sizeof(double) * w, cudaMemcpyHostToDevice, upd_));
           GPU500_CUBLAS_CHECK(cublasDtrsv(h_, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, w,
-                                          col(lc) + li, ld, sd.p, 1));
-          GPU500_CUDA_CHECK(cudaMemcpyAsync(s.data(), sd.p, sizeof(double) * w, cudaMemcpyDeviceToHost, upd_));
+                                          col(lc) + li, ld, sd.data(), 1));
+          GPU500_CUDA_CHECK(cudaMemcpyAsync(s.data(), sd.data(), sizeof(double) * w, cudaMemcpyDeviceToHost, upd_));
           GPU500_CUDA_CHECK(cudaStreamSynchronize(upd_));
           std::copy(s.begin(), s.begin() + w, x.begin() + k0);
         }
@@ -423,7 +425,7 @@ class dist_solver {
       const int root = prm_.pmap_col_major ? pcol * g_.p + prow : prow * g_.q + pcol;
       all_.bcast(x.data() + k0, w, root);
       if (g_.mycol == pcol) {
-        GPU500_CUDA_CHECK(cudaMemcpyAsync(xl.p + local_of(k0, nb_, g_.q), x.data() + k0, sizeof(double) * w,
+        GPU500_CUDA_CHECK(cudaMemcpyAsync(xl.data() + local_of(k0, nb_, g_.q), x.data() + k0, sizeof(double) * w,
                                           cudaMemcpyHostToDevice, upd_));
         GPU500_CUDA_CHECK(cudaStreamSynchronize(upd_));
       }
@@ -433,7 +435,7 @@ class dist_solver {
   const params& prm_;
   const grid& g_;
   bool dev_mpi_;  // panel broadcast between device buffers (CUDA-aware MPI)
-  const gpu::local_shape& sh_;
+  const kernels::local_shape& sh_;
   std::int64_t n_;
   int nb_;
   double* a_;
@@ -442,12 +444,12 @@ class dist_solver {
   const comm& col_;
   const comm& all_;
   std::size_t pack_cap_;
-  host_pinned<double> hpack0_, hpack1_;
-  dev_ptr<double> dpack0_, dpack1_;
-  dev_ptr<double> xch_, ubuf_;
-  host_pinned<double> hmine_, hall_;  // P > 1: this process's swap records, everyone's
-  dev_ptr<std::int64_t> idx_;
-  host_pinned<std::int64_t> hidx_;
+  pinned_buffer<double> hpack0_, hpack1_;
+  device_buffer<double> dpack0_, dpack1_;
+  device_buffer<double> xch_, ubuf_;
+  pinned_buffer<double> hmine_, hall_;  // P > 1: this process's swap records, everyone's
+  device_buffer<std::int64_t> idx_;
+  pinned_buffer<std::int64_t> hidx_;
   event_pool events_;
   cudaStream_t upd_{}, cpy_{};
   cublasHandle_t h_{};
@@ -456,30 +458,6 @@ class dist_solver {
   int npairs_ = 0;
   int zero_ = 0;
 };
-
-// The residual check on the GPUs: [A | b] regenerated, local pieces by the check's own kernels
-// (kernels.cu: residual_local), reductions and norms by finish_check (shared with the CPU check).
-void check_dist(const params& prm, const grid& g, const gpu::local_shape& sh, const double* a,
-                const std::vector<double>& x, test_result& r) {
-  const std::int64_t n = prm.n, nqa = numroc(n, prm.nb, g.mycol, g.q);
-  dev_ptr<double> dx(std::max<std::int64_t>(1, n)), drows(std::max<std::int64_t>(1, 2 * sh.mp)),
-      dcols(std::max<std::int64_t>(1, nqa));
-  if (n > 0) GPU500_CUDA_CHECK(cudaMemcpy(dx.p, x.data(), sizeof(double) * n, cudaMemcpyHostToDevice));
-  gpu::residual_local(a, sh, nqa, dx.p, drows.p, dcols.p, nullptr);
-  std::vector<double> rows(2 * sh.mp), cols(nqa), b(sh.mp);
-  if (sh.mp > 0) GPU500_CUDA_CHECK(cudaMemcpy(rows.data(), drows.p, sizeof(double) * 2 * sh.mp, cudaMemcpyDeviceToHost));
-  if (nqa > 0) GPU500_CUDA_CHECK(cudaMemcpy(cols.data(), dcols.p, sizeof(double) * nqa, cudaMemcpyDeviceToHost));
-  double bmax = 0;
-  if (g.mycol == owner_of(n, prm.nb, g.q) && sh.mp > 0) {
-    GPU500_CUDA_CHECK(cudaMemcpy(b.data(), a + local_of(n, prm.nb, g.q) * sh.lda, sizeof(double) * sh.mp,
-                                 cudaMemcpyDeviceToHost));
-    for (std::int64_t i = 0; i < sh.mp; ++i) {
-      rows[i] -= b[i];
-      bmax = std::max(bmax, std::fabs(b[i]));
-    }
-  }
-  finish_check(prm, g, rows, std::move(cols), bmax, x, r);
-}
 
 }  // namespace
 
@@ -493,13 +471,13 @@ void cuda_run_dist(const params& prm, const grid& g, const run_options& opt, tes
   c.all.allreduce_max(&host_only, 1);
   // Allocation is agreed: a process that cannot allocate must not leave the others waiting in
   // the first collective; every process throws.
-  std::optional<dev_ptr<double>> a;
+  device_buffer<double> a;
   std::optional<dist_solver> s;
   double failed = 0;
   std::string why;
   try {
-    a.emplace(static_cast<std::size_t>(sh.lda) * sh.nq);
-    s.emplace(prm, g, sh, a->p, host_only == 0 && g.q > 1);
+    a = device_buffer<double>(static_cast<std::size_t>(sh.lda) * sh.nq);
+    s.emplace(prm, g, sh, a.data(), host_only == 0 && g.q > 1);
   } catch (const std::exception& e) {
     failed = 1;
     why = e.what();
@@ -512,7 +490,7 @@ void cuda_run_dist(const params& prm, const grid& g, const run_options& opt, tes
   }
   std::vector<double> x;
   s->warm_up();
-  gpu::generate_local(a->p, sh, nullptr);
+  kernels::generate_local(a.data(), sh, nullptr);
   GPU500_CUDA_CHECK(cudaDeviceSynchronize());
   c.all.barrier();
   const double t0 = wall_time();
@@ -522,9 +500,9 @@ void cuda_run_dist(const params& prm, const grid& g, const run_options& opt, tes
   s.reset();
   c.all.allreduce_max(&t, 1);
   r.time = t;
-  gpu::generate_local(a->p, sh, nullptr);
+  kernels::generate_local(a.data(), sh, nullptr);
   GPU500_CUDA_CHECK(cudaDeviceSynchronize());
-  check_dist(prm, g, sh, a->p, x, r);
+  check_dist(prm, g, sh, a.data(), x, r);
   r.x = std::move(x);
 }
 

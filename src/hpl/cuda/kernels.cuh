@@ -6,7 +6,7 @@
 
 #include <cuda_runtime.h>
 
-namespace gpu500::hpl::detail::gpu {
+namespace gpu500::hpl::detail::kernels {
 
 /// [A | b] (n x (n+1), column-major, leading dimension lda) generated on the device.
 void generate(double* a, std::int64_t lda, std::int64_t n, cudaStream_t s);
@@ -45,4 +45,4 @@ void scatter_rows(const double* in, std::int64_t nc, const std::int64_t* rec, co
 void residual_local(const double* a, const local_shape& sh, std::int64_t nqa, const double* x, double* rows,
                     double* cols, cudaStream_t s);
 
-}  // namespace gpu500::hpl::detail::gpu
+}  // namespace gpu500::hpl::detail::kernels

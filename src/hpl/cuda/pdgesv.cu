@@ -1,5 +1,5 @@
-// HPL on one GPU, paper 003's design (internal): the matrix [A | b] stays in GPU memory and is
-// generated there; every panel is copied to pinned host memory, factored by the CPU (the same
+// HPL on one GPU, the design of the HPL paper (ISCAS) (internal): the matrix [A | b] stays in
+// GPU memory and is generated there; every panel is copied to pinned host memory, factored by the CPU (the same
 // recursive PFACT/RFACT code as the CPU backend, OpenBLAS threads) and copied back; row swaps,
 // DTRSM and DGEMM run on the GPU (own swap kernel, cuBLAS).
 //
@@ -33,7 +33,9 @@
 #include "gpu500/core/cuda/check.cuh"
 #include "gpu500/core/error.hpp"
 #include "gpu500/core/timer.hpp"
+#include "check.cuh"
 #include "kernels.cuh"
+#include "panel_offload.cuh"
 #include "util.cuh"
 
 namespace gpu500::hpl::detail {
@@ -59,72 +61,6 @@ struct stream_set {
   }
 };
 
-// --panel-gemm-gpu: the device half of paper 003's GPU DGEMM inside the recursive CPU panel
-// (bookkeeping in panel_offload): the panel's own columns in A (copied down from there, written
-// back whole by panel_up afterwards) serve as the device copy; everything on one high-priority
-// stream, so the DGEMM's blocks are scheduled ahead of the trailing update's as SMs free up.
-class cuda_panel_offload final : public panel_offload {
- public:
-  cuda_panel_offload(int min_width, int nb)
-      : panel_offload(min_width), cap_(8 * static_cast<std::size_t>(nb)), pairs_(cap_), host_(cap_) {
-    int least = 0, greatest = 0;
-    GPU500_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
-    GPU500_CUDA_CHECK(cudaStreamCreateWithPriority(&s_, cudaStreamNonBlocking, greatest));
-    GPU500_CUBLAS_CHECK(cublasCreate(&h_));
-    GPU500_CUBLAS_CHECK(cublasSetStream(h_, s_));
-  }
-  ~cuda_panel_offload() override {
-    cublasDestroy(h_);
-    cudaStreamDestroy(s_);
-  }
-  /// The device copy of the next panel: A(k, k) and A's leading dimension. Waits for the last
-  /// panel's finish() (its copies read the pinned T block and panel that are about to be reused).
-  void at(double* panel, std::int64_t lda) {
-    dev_wait();
-    d_ = panel, lda_ = lda;
-  }
-  cudaStream_t stream() const { return s_; }
-
- protected:
-  void dev_moves(int c0, int c1, const std::vector<std::int64_t>& dest, const std::vector<std::int64_t>& src) override {
-    const std::size_t n = dest.size();
-    if (used_ + 2 * n > cap_) dev_wait();  // the pinned staging area is reused only after its copies
-    std::copy(dest.begin(), dest.end(), host_.p + used_);
-    std::copy(src.begin(), src.end(), host_.p + used_ + n);
-    GPU500_CUDA_CHECK(cudaMemcpyAsync(pairs_.p + used_, host_.p + used_, sizeof(std::int64_t) * 2 * n,
-                                      cudaMemcpyHostToDevice, s_));
-    gpu::swap_rows(d_, lda_, c0, c1, pairs_.p + used_, pairs_.p + used_ + n, static_cast<int>(n), s_);
-    used_ += 2 * n;
-  }
-  void dev_put(std::int64_t r0, std::int64_t nr, int c0, int nc, const double* h, std::int64_t ldh) override {
-    GPU500_CUDA_CHECK(cudaMemcpy2DAsync(d_ + r0 + c0 * lda_, sizeof(double) * lda_, h, sizeof(double) * ldh,
-                                        sizeof(double) * nr, nc, cudaMemcpyHostToDevice, s_));
-  }
-  void dev_get(std::int64_t r0, std::int64_t nr, int c0, int nc, double* h, std::int64_t ldh) override {
-    GPU500_CUDA_CHECK(cudaMemcpy2DAsync(h, sizeof(double) * ldh, d_ + r0 + c0 * lda_, sizeof(double) * lda_,
-                                        sizeof(double) * nr, nc, cudaMemcpyDeviceToHost, s_));
-  }
-  void dev_gemm(std::int64_t r0, std::int64_t m, int c0, int c1, int k0, int k1) override {
-    const double one = 1.0, minus = -1.0;
-    const int ld = static_cast<int>(lda_);
-    GPU500_CUBLAS_CHECK(cublasDgemm(h_, CUBLAS_OP_N, CUBLAS_OP_N, static_cast<int>(m), c1 - c0, k1 - k0, &minus,
-                                    d_ + r0 + k0 * lda_, ld, d_ + k0 + c0 * lda_, ld, &one, d_ + r0 + c0 * lda_, ld));
-  }
-  void dev_wait() override {
-    GPU500_CUDA_CHECK(cudaStreamSynchronize(s_));
-    used_ = 0;
-  }
-
- private:
-  std::size_t cap_, used_ = 0;
-  dev_ptr<std::int64_t> pairs_;
-  host_pinned<std::int64_t> host_;
-  cudaStream_t s_{};
-  cublasHandle_t h_{};
-  double* d_ = nullptr;
-  std::int64_t lda_ = 1;
-};
-
 class gpu_solver {
  public:
   gpu_solver(const params& prm, const run_options& opt, double* a, std::int64_t lda)
@@ -143,8 +79,8 @@ class gpu_solver {
       int lwork = 0;
       GPU500_CUSOLVER_CHECK(cusolverDnDgetrf_bufferSize(sh_, static_cast<int>(tail_), static_cast<int>(tail_), a_,
                                                         static_cast<int>(lda_), &lwork));
-      twork_ = std::make_unique<dev_ptr<double>>(static_cast<std::size_t>(std::max(1, lwork)));
-      tpiv_ = std::make_unique<dev_ptr<int>>(static_cast<std::size_t>(tail_) + 1);
+      twork_ = device_buffer<double>(static_cast<std::size_t>(std::max(1, lwork)));
+      tpiv_ = device_buffer<int>(static_cast<std::size_t>(tail_) + 1);
     }
     gpanel_ = std::min<std::int64_t>(opt_.gpu_panel, n_);
     gp_first_ = opt_.gpu_panel_first && n_ > 0;
@@ -156,8 +92,8 @@ class gpu_solver {
       GPU500_CUSOLVER_CHECK(cusolverDnDgetrf_bufferSize(psh_, static_cast<int>(gp_rows_),
                                                         static_cast<int>(std::min<std::int64_t>(nb_, gp_rows_)), a_,
                                                         static_cast<int>(lda_), &lwork));
-      pwork_ = std::make_unique<dev_ptr<double>>(static_cast<std::size_t>(std::max(1, lwork)));
-      ppiv_ = std::make_unique<dev_ptr<int>>(static_cast<std::size_t>(nb_) + 1);
+      pwork_ = device_buffer<double>(static_cast<std::size_t>(std::max(1, lwork)));
+      ppiv_ = device_buffer<int>(static_cast<std::size_t>(nb_) + 1);
     }
     GPU500_CUDA_CHECK(cudaEventCreateWithFlags(&la_ev_, cudaEventDisableTiming));
     if (opt_.panel_gemm_gpu > 0) offload_ = std::make_unique<cuda_panel_offload>(opt_.panel_gemm_gpu, nb_);
@@ -322,20 +258,20 @@ class gpu_solver {
     const int m = static_cast<int>(n_ - k), ld = static_cast<int>(lda_);
     if (m <= 0) return;
     double* a22 = a_ + k + k * lda_;
-    int* piv = tpiv_->p;
+    int* piv = tpiv_.data();
     int* info = piv + tail_;
-    GPU500_CUSOLVER_CHECK(cusolverDnDgetrf(sh_, m, m, a22, ld, twork_->p, piv, info));
+    GPU500_CUSOLVER_CHECK(cusolverDnDgetrf(sh_, m, m, a22, ld, twork_.data(), piv, info));
     GPU500_CUSOLVER_CHECK(cusolverDnDgetrs(sh_, CUBLAS_OP_N, m, 1, a22, ld, piv, a_ + k + n_ * lda_, ld, info));
   }
 
   void panel_down(std::int64_t k, int jb, cudaStream_t s) {
     const std::int64_t m = n_ - k;
-    GPU500_CUDA_CHECK(cudaMemcpy2DAsync(hp_.p, sizeof(double) * m, a_ + k + k * lda_, sizeof(double) * lda_,
+    GPU500_CUDA_CHECK(cudaMemcpy2DAsync(hp_.data(), sizeof(double) * m, a_ + k + k * lda_, sizeof(double) * lda_,
                                         sizeof(double) * m, jb, cudaMemcpyDeviceToHost, s));
   }
   void panel_up(std::int64_t k, int jb, cudaStream_t s) {
     const std::int64_t m = n_ - k;
-    GPU500_CUDA_CHECK(cudaMemcpy2DAsync(a_ + k + k * lda_, sizeof(double) * lda_, hp_.p, sizeof(double) * m,
+    GPU500_CUDA_CHECK(cudaMemcpy2DAsync(a_ + k + k * lda_, sizeof(double) * lda_, hp_.data(), sizeof(double) * m,
                                         sizeof(double) * m, jb, cudaMemcpyHostToDevice, s));
   }
   // --gpu-panel M: panels of at most M rows; --gpu-panel-first: panel 0 too (nothing hides it).
@@ -351,8 +287,8 @@ class gpu_solver {
       return;
     }
     GPU500_CUSOLVER_CHECK(cusolverDnDgetrf(psh_, static_cast<int>(n_ - k), jb, a_ + k + k * lda_,
-                                           static_cast<int>(lda_), pwork_->p, ppiv_->p, ppiv_->p + nb_));
-    GPU500_CUDA_CHECK(cudaMemcpyAsync(hpiv_.p, ppiv_->p, sizeof(int) * jb, cudaMemcpyDeviceToHost, s));
+                                           static_cast<int>(lda_), pwork_.data(), ppiv_.data(), ppiv_.data() + nb_));
+    GPU500_CUDA_CHECK(cudaMemcpyAsync(hpiv_.data(), ppiv_.data(), sizeof(int) * jb, cudaMemcpyDeviceToHost, s));
   }
   // Finish panel k: its pivots (global rows, HPL's convention) once the factored panel is in A
   // (on its way there), with the update streams waiting for it. t.wait: host time from tw until
@@ -363,7 +299,7 @@ class gpu_solver {
     if (on_gpu(k)) {
       GPU500_CUDA_CHECK(cudaStreamSynchronize(st_.pnl));
       ipiv.resize(jb);
-      for (int j = 0; j < jb; ++j) ipiv[j] = k + hpiv_.p[j] - 1;  // LAPACK's 1-based rows of the panel
+      for (int j = 0; j < jb; ++j) ipiv[j] = k + hpiv_.data()[j] - 1;  // LAPACK's 1-based rows of the panel
       panel_ready(st_.pnl);
       t.panel = wall_time() - tw;
       return ipiv;
@@ -396,12 +332,12 @@ class gpu_solver {
     // The panel's columns in A are the offload's device copy (they equal hp_ now); at() first
     // waits for the last panel's finish(), which read t_.
     if (offload_) offload_->at(a_ + k + k * lda_, lda_);
-    for (int c = 0; c < jb; ++c) std::memcpy(t_.p + c * jb, hp_.p + c * m, sizeof(double) * jb);
+    for (int c = 0; c < jb; ++c) std::memcpy(t_.data() + c * jb, hp_.data() + c * m, sizeof(double) * jb);
     panel_view pv;
     pv.jb = jb;
     pv.k = k;
-    pv.t = t_.p;
-    pv.o = hp_.p + jb;
+    pv.t = t_.data();
+    pv.o = hp_.data() + jb;
     pv.ldo = m;
     pv.mo = m - jb;
     pv.o_first = k + jb;
@@ -414,7 +350,7 @@ class gpu_solver {
       offload_->finish(ipiv.data());
       return ipiv;
     }
-    for (int c = 0; c < jb; ++c) std::memcpy(hp_.p + c * m, t_.p + c * jb, sizeof(double) * jb);
+    for (int c = 0; c < jb; ++c) std::memcpy(hp_.data() + c * m, t_.data() + c * jb, sizeof(double) * jb);
     return ipiv;
   }
   // The (dest, src) row moves of panel k, uploaded into device slot `slot` (two slots: the
@@ -431,9 +367,9 @@ class gpu_solver {
     const std::int64_t off = slot * 2 * (2 * static_cast<std::int64_t>(nb_));
     // The pinned staging slot was last copied two iterations ago: make sure that copy is done.
     GPU500_CUDA_CHECK(cudaEventSynchronize(pairs_ev_[slot]));
-    std::copy(h.begin(), h.end(), pairs_host_.p + off);
+    std::copy(h.begin(), h.end(), pairs_host_.data() + off);
     if (!h.empty())
-      GPU500_CUDA_CHECK(cudaMemcpyAsync(pairs_.p + off, pairs_host_.p + off, sizeof(std::int64_t) * h.size(),
+      GPU500_CUDA_CHECK(cudaMemcpyAsync(pairs_.data() + off, pairs_host_.data() + off, sizeof(std::int64_t) * h.size(),
                                         cudaMemcpyHostToDevice, sstream()));
     GPU500_CUDA_CHECK(cudaEventRecord(pairs_ev_[slot], sstream()));
     slot_ = slot;
@@ -449,8 +385,8 @@ class gpu_solver {
         GPU500_CUDA_CHECK(cudaStreamWaitEvent(sstream(), ev));
         break;
       }
-    const std::int64_t* d = pairs_.p + slot_ * 2 * (2 * static_cast<std::int64_t>(nb_));
-    gpu::swap_rows(a_, lda_, c0, c1, d, d + npairs_[slot_], npairs_[slot_], sstream());
+    const std::int64_t* d = pairs_.data() + slot_ * 2 * (2 * static_cast<std::int64_t>(nb_));
+    kernels::swap_rows(a_, lda_, c0, c1, d, d + npairs_[slot_], npairs_[slot_], sstream());
     const double one = 1.0, minus = -1.0;
     const int nc = static_cast<int>(c1 - c0), ld = static_cast<int>(lda_);
     GPU500_CUBLAS_CHECK(cublasDtrsm(shandle(), CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT,
@@ -485,10 +421,10 @@ class gpu_solver {
   std::int64_t lda_;
   stream_set st_;
   event_pool events_;
-  host_pinned<double> hp_;
-  host_pinned<double> t_;  // the panel's top jb x jb block (pinned: the offload copies it)
-  dev_ptr<std::int64_t> pairs_;
-  host_pinned<std::int64_t> pairs_host_{8 * static_cast<std::size_t>(nb_)};
+  pinned_buffer<double> hp_;
+  pinned_buffer<double> t_;  // the panel's top jb x jb block (pinned: the offload copies it)
+  device_buffer<std::int64_t> pairs_;
+  pinned_buffer<std::int64_t> pairs_host_{8 * static_cast<std::size_t>(nb_)};
   cudaEvent_t pairs_ev_[2] = {};
   int npairs_[2] = {0, 0};
   int slot_ = 0;
@@ -496,38 +432,36 @@ class gpu_solver {
   comm self_;
   std::int64_t tail_ = 0;  // --tail-getrf, at most n
   cusolverDnHandle_t sh_{};
-  std::unique_ptr<dev_ptr<double>> twork_;
-  std::unique_ptr<dev_ptr<int>> tpiv_;  // pivots, then getrf's info
+  device_buffer<double> twork_;
+  device_buffer<int> tpiv_;  // pivots, then getrf's info
   std::int64_t gpanel_ = 0;  // --gpu-panel, at most n
   bool gp_first_ = false;    // --gpu-panel-first
   std::int64_t gp_rows_ = 0;  // rows of the tallest GPU panel (0: none)
   cusolverDnHandle_t psh_{};
-  std::unique_ptr<dev_ptr<double>> pwork_;
-  std::unique_ptr<dev_ptr<int>> ppiv_;  // pivots of a GPU panel, then getrf's info
-  host_pinned<int> hpiv_{static_cast<std::size_t>(nb_)};
+  device_buffer<double> pwork_;
+  device_buffer<int> ppiv_;  // pivots of a GPU panel, then getrf's info
+  pinned_buffer<int> hpiv_{static_cast<std::size_t>(nb_)};
   cudaEvent_t la_ev_{};  // the look-ahead columns are updated
   std::unique_ptr<cuda_panel_offload> offload_;  // --panel-gemm-gpu
 };
 
 }  // namespace
 
-void cuda_check(const params& prm, const double* a, std::int64_t lda, const std::vector<double>& x, test_result& r);
-
 void cuda_run(const params& prm, const run_options& opt, test_result& r) {
   const std::int64_t n = prm.n;
   if (prm.nb > 2048) throw usage_error("the CUDA backend of HPL needs NB <= 2048");
   if (n > INT32_MAX / 2) throw usage_error("the CUDA backend of HPL needs N < 2^30");
   const std::int64_t lda = leading_dimension(n, 32, 32);
-  dev_ptr<double> a(static_cast<std::size_t>(lda) * (n + 1));
+  device_buffer<double> a(static_cast<std::size_t>(lda) * (n + 1));
   std::vector<double> x;
   {
-    gpu_solver s(prm, opt, a.p, lda);
+    gpu_solver s(prm, opt, a.data(), lda);
     s.warm_up();
-    gpu::generate(a.p, lda, n, nullptr);
+    kernels::generate(a.data(), lda, n, nullptr);
     GPU500_CUDA_CHECK(cudaDeviceSynchronize());
     s.warm_up_panel();
     if (opt.panel_gemm_gpu > 0) {  // the warm-up panel's offload wrote into panel 0's columns
-      gpu::generate(a.p, lda, n, nullptr);
+      kernels::generate(a.data(), lda, n, nullptr);
       GPU500_CUDA_CHECK(cudaDeviceSynchronize());
     }
     const long calls0 = s.offload_calls();
@@ -538,37 +472,9 @@ void cuda_run(const params& prm, const run_options& opt, test_result& r) {
     r.panel_gemms_gpu = s.offload_calls() - calls0;
   }
   // The check: regenerate [A | b] on the GPU and compute the residual there (own kernels).
-  gpu::generate(a.p, lda, n, nullptr);
-  cuda_check(prm, a.p, lda, x, r);
+  kernels::generate(a.data(), lda, n, nullptr);
+  cuda_check(prm, a.data(), lda, x, r);
   r.x = std::move(x);
-}
-
-void cuda_check(const params& prm, const double* a, std::int64_t lda, const std::vector<double>& x, test_result& r) {
-  const std::int64_t n = prm.n;
-  const std::size_t nn = static_cast<std::size_t>(std::max<std::int64_t>(1, n));
-  dev_ptr<double> dx(nn), rows(nn), rowabs(nn), colabs(nn);
-  if (n > 0) GPU500_CUDA_CHECK(cudaMemcpy(dx.p, x.data(), sizeof(double) * n, cudaMemcpyHostToDevice));
-  gpu::residual_parts(a, lda, n, dx.p, rows.p, rowabs.p, colabs.p, nullptr);
-  std::vector<double> hr(n), hra(n), hca(n), hb(n);
-  if (n > 0) {
-    GPU500_CUDA_CHECK(cudaMemcpy(hr.data(), rows.p, sizeof(double) * n, cudaMemcpyDeviceToHost));
-    GPU500_CUDA_CHECK(cudaMemcpy(hra.data(), rowabs.p, sizeof(double) * n, cudaMemcpyDeviceToHost));
-    GPU500_CUDA_CHECK(cudaMemcpy(hca.data(), colabs.p, sizeof(double) * n, cudaMemcpyDeviceToHost));
-    GPU500_CUDA_CHECK(cudaMemcpy(hb.data(), a + n * lda, sizeof(double) * n, cudaMemcpyDeviceToHost));
-  }
-  r.norm_r = r.norm_a_inf = r.norm_a_1 = r.norm_b = r.norm_x_inf = r.norm_x_1 = 0;
-  for (std::int64_t i = 0; i < n; ++i) {
-    r.norm_r = std::max(r.norm_r, std::fabs(hr[i]));
-    r.norm_a_inf = std::max(r.norm_a_inf, hra[i]);
-    r.norm_a_1 = std::max(r.norm_a_1, hca[i]);
-    r.norm_b = std::max(r.norm_b, std::fabs(hb[i]));
-    r.norm_x_inf = std::max(r.norm_x_inf, std::fabs(x[i]));
-    r.norm_x_1 += std::fabs(x[i]);
-  }
-  const double eps = std::ldexp(1.0, -53);
-  r.resid = n == 0 ? 0 : r.norm_r / (eps * (r.norm_a_inf * r.norm_x_inf + r.norm_b) * static_cast<double>(n));
-  r.checked = prm.threshold > 0;
-  r.passed = r.resid < prm.threshold;
 }
 
 }  // namespace gpu500::hpl::detail

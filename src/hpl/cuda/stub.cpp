@@ -1,14 +1,26 @@
-// Without the CUDA backend compiled in, --backend cuda is refused with one clear line.
+// Without the CUDA backend compiled in, --backend cuda and the device-side helpers are refused
+// with one clear line.
 #include "../solver.hpp"
 
 #include "gpu500/core/error.hpp"
+#include "gpu500/hpl/device.hpp"
 
-namespace gpu500::hpl::detail {
-void cuda_run(const params&, const run_options&, test_result&) {
+namespace gpu500::hpl {
+namespace {
+[[noreturn]] void no_cuda() {
   throw usage_error("this gpu500 was built without the CUDA backend; use --backend cpu");
 }
-void cuda_run_dist(const params&, const grid&, const run_options&, test_result&) {
-  throw usage_error("this gpu500 was built without the CUDA backend; use --backend cpu");
-}
+}  // namespace
+
+namespace detail {
+void cuda_run(const params&, const run_options&, test_result&) { no_cuda(); }
+void cuda_run_dist(const params&, const grid&, const run_options&, test_result&) { no_cuda(); }
 void cuda_select_device(const grid&) {}
-}  // namespace gpu500::hpl::detail
+}  // namespace detail
+
+void generate_on_device(double*, std::int64_t, std::int64_t) { no_cuda(); }
+void check_on_device(const params&, const double*, std::int64_t, const std::vector<double>&, test_result&) {
+  no_cuda();
+}
+
+}  // namespace gpu500::hpl

@@ -1,5 +1,5 @@
-// Small RAII helpers of the HPL CUDA backend (internal): device and pinned host buffers, a ring
-// of reusable events, and the cuBLAS status check.
+// Small helpers of the HPL CUDA backend (internal): the cuBLAS / cuSOLVER status checks, a ring
+// of reusable events, and the core toolkit's device and pinned buffers under short names.
 #pragma once
 
 #include <cublas_v2.h>
@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "gpu500/core/cuda/check.cuh"
+#include "gpu500/core/cuda/memory.hpp"
 #include "gpu500/core/error.hpp"
 
 #define GPU500_CUBLAS_CHECK(call)                                                                    \
@@ -30,32 +31,8 @@
 
 namespace gpu500::hpl::detail {
 
-template <class T>
-struct dev_ptr {
-  T* p = nullptr;
-  explicit dev_ptr(std::size_t n) {
-    if (n) {
-      const cudaError_t e = cudaMalloc(&p, n * sizeof(T));
-      if (e == cudaErrorMemoryAllocation) {
-        cudaGetLastError();
-        throw resource_error("HPL: cannot allocate " + std::to_string(n * sizeof(T) / 1048576) +
-                             " MiB on the GPU (lower N)");
-      }
-      GPU500_CUDA_CHECK(e);
-    }
-  }
-  ~dev_ptr() { if (p) cudaFree(p); }
-  dev_ptr(const dev_ptr&) = delete;
-  dev_ptr& operator=(const dev_ptr&) = delete;
-};
-template <class T>
-struct host_pinned {
-  T* p = nullptr;
-  explicit host_pinned(std::size_t n) { if (n) GPU500_CUDA_CHECK(cudaMallocHost(&p, n * sizeof(T))); }
-  ~host_pinned() { if (p) cudaFreeHost(p); }
-  host_pinned(const host_pinned&) = delete;
-  host_pinned& operator=(const host_pinned&) = delete;
-};
+using ::gpu500::gpu::device_buffer;
+using ::gpu500::gpu::pinned_buffer;
 
 // A ring of reusable events (cudaStreamWaitEvent captures the state at call time, so an event
 // can be recorded again once the wait has been enqueued).
