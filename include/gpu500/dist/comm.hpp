@@ -1,0 +1,134 @@
+// gpu500/dist/comm.hpp — the MPI communicator of the distributed components, and its abort rule.
+//
+// One class wraps an MPI communicator (or, without MPI or before MPI_Init, a one-rank stand-in on
+// which every collective is a local copy). Its collectives take raw pointers and 64-bit element
+// counts, so that a caller may hand it any memory MPI can read (device memory with a CUDA-aware
+// MPI included); typed conveniences sit on top. Counts beyond what one MPI call takes (int) are
+// handled by splitting the exchange into point-to-point messages.
+//
+// Abort rule: an exception thrown on one rank must end the run, never leave the others waiting in
+// a collective. Code that runs collectives goes through guard(), which turns any exception into a
+// message on stderr and MPI_Abort when more than one rank runs; with one rank it rethrows.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "gpu500/core/types.hpp"
+
+namespace gpu500::dist {
+
+enum class reduce_op { sum, max, min, lor, bor };
+
+class communicator {
+ public:
+  /// The one-rank communicator (no MPI involved).
+  communicator() = default;
+  /// MPI_COMM_WORLD when MPI is compiled in and initialised, otherwise the one-rank communicator.
+  static communicator world();
+  /// A communicator over an existing MPI_Comm (`mpi_comm` points at one; it is not freed here).
+  static communicator from_native(const void* mpi_comm);
+
+  [[nodiscard]] int rank() const { return rank_; }
+  [[nodiscard]] int size() const { return size_; }
+  /// Ranks of this communicator that share this rank's host (for splitting host memory).
+  [[nodiscard]] int node_size() const { return node_size_; }
+  [[nodiscard]] bool is_mpi() const { return mpi_; }
+
+  void barrier() const;
+  /// In-place reduction of n elements over all ranks. T: int, std::int64_t, std::uint64_t, float, double.
+  template <class T>
+  void allreduce(T* data, std::size_t n, reduce_op op) const;
+  template <class T>
+  [[nodiscard]] T allreduce(T x, reduce_op op) const {
+    allreduce(&x, 1, op);
+    return x;
+  }
+  [[nodiscard]] bool any(bool x) const { return allreduce(static_cast<int>(x), reduce_op::lor) != 0; }
+  [[nodiscard]] bool all(bool x) const { return allreduce(static_cast<int>(!x), reduce_op::lor) == 0; }
+
+  /// Broadcast `bytes` bytes at data from root.
+  void bcast_bytes(void* data, std::size_t bytes, int root) const;
+  template <class T>
+  [[nodiscard]] T bcast(T x, int root) const {
+    static_assert(std::is_trivially_copyable_v<T>);
+    bcast_bytes(&x, sizeof(T), root);
+    return x;
+  }
+  [[nodiscard]] std::string bcast(std::string s, int root) const;
+
+  /// Everyone's block of elements, concatenated in rank order into recv (room for the sum of
+  /// recv_counts); rank r contributes recv_counts[r] elements of elem_bytes bytes from send.
+  void allgatherv_bytes(const void* send, void* recv, const index_t* recv_counts, std::size_t elem_bytes) const;
+  template <class T>
+  [[nodiscard]] std::vector<T> allgather(const T& x) const {
+    std::vector<T> out(static_cast<std::size_t>(size_));
+    const std::vector<index_t> ones(static_cast<std::size_t>(size_), 1);
+    allgatherv_bytes(&x, out.data(), ones.data(), sizeof(T));
+    return out;
+  }
+  template <class T>
+  [[nodiscard]] std::vector<T> allgatherv(std::span<const T> mine) const {
+    const std::vector<index_t> counts = allgather(static_cast<index_t>(mine.size()));
+    index_t total = 0;
+    for (index_t c : counts) total += c;
+    std::vector<T> out(static_cast<std::size_t>(total));
+    allgatherv_bytes(mine.data(), out.data(), counts.data(), sizeof(T));
+    return out;
+  }
+
+  /// recv_counts[r] = the send_counts[rank()] of rank r (one all-to-all of size() counts).
+  void exchange_counts(const index_t* send_counts, index_t* recv_counts) const;
+  /// All-to-all of variable blocks: send_counts[r] elements for rank r are stored contiguously,
+  /// in rank order, from send; recv_counts[r] elements from rank r arrive, in rank order, at recv.
+  void alltoallv_bytes(const void* send, const index_t* send_counts, void* recv, const index_t* recv_counts,
+                       std::size_t elem_bytes) const;
+  /// Typed all-to-all: returns what arrived (in rank order); recv_counts, when given, gets the
+  /// count from each rank.
+  template <class T>
+  [[nodiscard]] std::vector<T> alltoallv(std::span<const T> send, std::span<const index_t> send_counts,
+                                         std::vector<index_t>* recv_counts = nullptr) const {
+    static_assert(std::is_trivially_copyable_v<T>);
+    std::vector<index_t> rc(static_cast<std::size_t>(size_));
+    exchange_counts(send_counts.data(), rc.data());
+    index_t total = 0;
+    for (index_t c : rc) total += c;
+    std::vector<T> out(static_cast<std::size_t>(total));
+    alltoallv_bytes(send.data(), send_counts.data(), out.data(), rc.data(), sizeof(T));
+    if (recv_counts) *recv_counts = std::move(rc);
+    return out;
+  }
+
+  /// Largest message of one MPI call, in bytes (default: what an int count of the element type
+  /// allows). Lowering it forces the split path (tests).
+  void set_max_message_bytes(std::size_t bytes) { max_message_bytes_ = bytes; }
+  [[nodiscard]] std::size_t max_message_bytes() const { return max_message_bytes_; }
+
+  /// Ends the whole run: the message on stderr (with the rank), then MPI_Abort (or exit(code)).
+  [[noreturn]] void abort(const std::string& message, int code = 1) const;
+
+  /// Runs f; with more than one rank any exception it throws ends the run through abort().
+  template <class F>
+  decltype(auto) guard(F&& f) const {
+    if (size_ == 1) return f();
+    try {
+      return f();
+    } catch (const std::exception& e) {
+      abort(e.what());
+    } catch (...) {
+      abort("unknown exception");
+    }
+  }
+
+ private:
+  std::uint64_t handle_ = 0;  // the MPI_Comm's bits (MPI_Comm is a pointer or an int)
+  bool mpi_ = false;
+  int rank_ = 0, size_ = 1, node_size_ = 1;
+  std::size_t max_message_bytes_ = 0;  // 0: no limit beyond int counts
+};
+
+}  // namespace gpu500::dist

@@ -1,0 +1,141 @@
+// The distributed-memory layer on however many ranks mpiexec gives: reductions, broadcasts,
+// all-gathers, all-to-all (one MPI call and the split point-to-point path), the block partition
+// and the bitmap all-gather. Every rank runs every check (collectives stay in step).
+#include <gtest/gtest.h>
+
+#include <numeric>
+#include <vector>
+
+#include "gpu500/dist/bitmap.hpp"
+#include "gpu500/dist/comm.hpp"
+#include "gpu500/dist/partition.hpp"
+
+namespace gpu500::dist {
+namespace {
+
+TEST(Dist, ReductionsAndBroadcast) {
+  const auto c = communicator::world();
+  const int R = c.size(), me = c.rank();
+  EXPECT_EQ(c.allreduce(index_t{me + 1}, reduce_op::sum), index_t{R} * (R + 1) / 2);
+  EXPECT_EQ(c.allreduce(me, reduce_op::max), R - 1);
+  EXPECT_EQ(c.allreduce(static_cast<double>(me) + 0.5, reduce_op::min), 0.5);
+  EXPECT_EQ(c.allreduce(std::uint64_t{1} << me, reduce_op::bor), (std::uint64_t{1} << R) - 1);
+  EXPECT_TRUE(c.any(me == R - 1));
+  EXPECT_FALSE(c.all(me == 0 && R > 1));
+  float xs[3] = {1.f, 2.f, static_cast<float>(me)};
+  c.allreduce(xs, 3, reduce_op::sum);
+  EXPECT_EQ(xs[0], static_cast<float>(R));
+  EXPECT_EQ(c.bcast(me * 7 + 3, R - 1), (R - 1) * 7 + 3);
+  EXPECT_EQ(c.bcast(std::string(me == 0 ? "from the root" : ""), 0), "from the root");
+  EXPECT_GE(c.node_size(), 1);
+  c.barrier();
+}
+
+TEST(Dist, AllgatherAndAllgatherv) {
+  const auto c = communicator::world();
+  const int R = c.size(), me = c.rank();
+  const std::vector<int> ranks = c.allgather(me);
+  ASSERT_EQ(static_cast<int>(ranks.size()), R);
+  for (int r = 0; r < R; ++r) EXPECT_EQ(ranks[r], r);
+  // Rank r sends r elements (rank 0 none) of value 100 r + i.
+  std::vector<std::int64_t> mine(static_cast<std::size_t>(me));
+  for (int i = 0; i < me; ++i) mine[i] = 100 * me + i;
+  for (std::size_t limit : {std::size_t{0}, std::size_t{8}}) {  // 8 bytes: one element a message
+    auto c2 = c;
+    c2.set_max_message_bytes(limit);
+    const std::vector<std::int64_t> all = c2.allgatherv<std::int64_t>(mine);
+    std::size_t k = 0;
+    for (int r = 0; r < R; ++r)
+      for (int i = 0; i < r; ++i) EXPECT_EQ(all[k++], 100 * r + i) << "limit " << limit;
+    EXPECT_EQ(k, all.size());
+  }
+}
+
+TEST(Dist, AlltoallvOneCallAndSplit) {
+  const auto c = communicator::world();
+  const int R = c.size(), me = c.rank();
+  struct item {
+    std::int32_t from, to, i;
+  };
+  // Rank s sends (s + 2 d) % 5 items to rank d (some blocks empty).
+  auto count = [](int s, int d) { return static_cast<index_t>((s + 2 * d) % 5); };
+  std::vector<index_t> counts(static_cast<std::size_t>(R));
+  std::vector<item> send;
+  for (int d = 0; d < R; ++d) {
+    counts[d] = count(me, d);
+    for (index_t i = 0; i < counts[d]; ++i) send.push_back({me, d, static_cast<std::int32_t>(i)});
+  }
+  for (std::size_t limit : {std::size_t{0}, sizeof(item), 2 * sizeof(item) + 1}) {
+    auto c2 = c;
+    c2.set_max_message_bytes(limit);
+    std::vector<index_t> got;
+    const std::vector<item> in = c2.alltoallv<item>(send, counts, &got);
+    std::size_t k = 0;
+    for (int s = 0; s < R; ++s) {
+      EXPECT_EQ(got[s], count(s, me));
+      for (index_t i = 0; i < count(s, me); ++i, ++k) {
+        ASSERT_LT(k, in.size());
+        EXPECT_EQ(in[k].from, s);
+        EXPECT_EQ(in[k].to, me);
+        EXPECT_EQ(in[k].i, i) << "limit " << limit;
+      }
+    }
+    EXPECT_EQ(k, in.size());
+  }
+}
+
+TEST(Dist, BlockPartition) {
+  for (index_t n : {index_t{0}, index_t{1}, index_t{4}, index_t{100}, index_t{1000}, index_t{1} << 20})
+    for (int R : {1, 2, 3, 4, 7})
+      for (index_t granule : {index_t{1}, index_t{64}}) {
+        const block_partition p(n, R, granule);
+        EXPECT_EQ(p.block() % granule, 0);
+        index_t covered = 0;
+        for (int r = 0; r < R; ++r) {
+          const vertex_range q = p.range(r);
+          EXPECT_EQ(q.first, std::min(n, covered));
+          covered = q.end();
+        }
+        EXPECT_EQ(covered, n);
+        for (index_t v = 0; v < n; v += 1 + n / 97) {
+          const int r = p.owner(v);
+          ASSERT_GE(r, 0);
+          ASSERT_LT(r, R);
+          EXPECT_TRUE(p.range(r).contains(v));
+          EXPECT_EQ(p.global(r, p.local(v)), v);
+          EXPECT_EQ(p.range(r).first + p.local(v), v);
+        }
+      }
+  // Tiny graphs leave ranks without vertices.
+  const block_partition tiny(4, 4);
+  EXPECT_EQ(tiny.range(0).count, 4);
+  EXPECT_EQ(tiny.range(3).count, 0);
+}
+
+TEST(Dist, BitmapAllgather) {
+  const auto c = communicator::world();
+  for (index_t n : {index_t{5}, index_t{64}, index_t{200}, index_t{1000}}) {
+    const block_partition p(n, c.size());
+    const vertex_range mine = p.range(c.rank());
+    std::vector<std::uint64_t> slice(static_cast<std::size_t>(bitmap_slice_words(p, c.rank())), 0);
+    for (index_t v = mine.first; v < mine.end(); ++v)
+      if (v % 3 == 0 || v % 7 == 1) set_bit(slice.data(), v - mine.first);
+    std::vector<std::uint64_t> all(static_cast<std::size_t>(bitmap_words(n)), ~std::uint64_t{0});
+    allgather_bitmap(c, p, slice.data(), all.data());
+    for (index_t v = 0; v < n; ++v) EXPECT_EQ(test_bit(all.data(), v), v % 3 == 0 || v % 7 == 1) << "n " << n << " v " << v;
+  }
+}
+
+TEST(Dist, OneRankCommunicatorIsLocal) {
+  const communicator self;
+  EXPECT_EQ(self.size(), 1);
+  EXPECT_EQ(self.allreduce(index_t{5}, reduce_op::sum), 5);
+  const std::vector<int> x = {1, 2, 3};
+  const std::vector<index_t> counts = {3};
+  EXPECT_EQ(self.alltoallv<int>(x, counts), x);
+  EXPECT_EQ(self.allgatherv<int>(x), x);
+  EXPECT_THROW(self.guard([] { throw std::runtime_error("one rank rethrows"); }), std::runtime_error);
+}
+
+}  // namespace
+}  // namespace gpu500::dist
