@@ -1,4 +1,6 @@
-// gpu500/hash/bench.hpp — the benchmark of paper 004 (`gpu500 hash static|mixed`).
+// gpu500/hash/bench.hpp — the GLHT benchmark (`gpu500 hash static|mixed`): the experiments of the
+// GLHT paper (Zhang & Sun, "GPU Lock-Free Hopscotch Hash Table", 2019) on GLHT, the GPU baselines
+// and the CPU hopscotch table.
 //
 // static: bulk build of `keys` distinct random keys at each load factor, then bulk retrieval of
 //   every key (find-hit) and of as many absent keys (find-miss); median of `runs`.
@@ -12,6 +14,7 @@
 
 #include <array>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +33,7 @@ struct static_config {
   std::uint64_t seed = 2019;
   backend where = backend::cuda;
   bool with_cpu = true;  ///< cuda backend: also run the CPU table (for the speed-up)
+  bool glht_variants = false;  ///< also accept every GLHT variant parse_glht_variant knows (bench targets)
 };
 
 struct mixed_config {
@@ -43,7 +47,38 @@ struct mixed_config {
   backend where = backend::cuda;
   bool with_cpu = true;
   index_t check_limit = 4000000;
+  bool glht_variants = false;
 };
+
+/// What `gpu500 hash static|mixed` asks for. An unset optional takes the mode's default (the
+/// help text of the command states it); a field of the other mode, or one the backend cannot use,
+/// set at all is a usage_error.
+struct bench_request {
+  std::string mode;  ///< "static" or "mixed"
+  std::string backend_name = "auto";  ///< auto | cpu | cuda
+  bool with_cpu = true;             ///< cuda backend only: false drops the CPU table
+  std::vector<std::string> tables;  ///< named tables (gpu_table_names() and "cpu"); empty: all
+  std::optional<index_t> keys;                        ///< static
+  std::optional<std::vector<double>> load_factors;    ///< static
+  std::optional<index_t> ops;                         ///< mixed
+  std::optional<std::vector<index_t>> ranges;         ///< mixed
+  std::optional<std::vector<std::array<int, 3>>> mixes;  ///< mixed
+  std::optional<std::vector<int>> scale_log2;         ///< mixed, cuda backend
+  std::optional<index_t> check_limit;                 ///< mixed
+  std::optional<int> runs;
+  std::uint64_t seed = 2019;
+  std::string json_path;  ///< non-empty: every figure is written there as JSON
+};
+
+/// Checks the request, runs the benchmark, prints the report on `out` (its last line the verdict)
+/// and writes the JSON. Returns true when every result passed validation.
+bool run_bench(const bench_request& r, std::FILE* out);
+
+/// The command's list values: "a,b,c" (empty items dropped), load factors "0.8,0.9", mixes
+/// "20/20/60,40/40/20". Bad input is a usage_error naming `flag`.
+std::vector<std::string> split_list(const std::string& s);
+std::vector<double> parse_load_factors(const std::string& s, const char* flag);
+std::vector<std::array<int, 3>> parse_mixes(const std::string& s, const char* flag);
 
 /// Run and print the tables on `out`; return every figure as JSON. *valid tells whether every
 /// result passed validation (the last line printed is "validation: passed" or "...: FAILED").
@@ -53,7 +88,9 @@ json::value run_mixed_bench(const mixed_config& cfg, std::FILE* out, bool* valid
 /// The GPU tables run by default, in report order.
 std::vector<std::string> gpu_table_names();
 
-/// GLHT benchmark variants: a base name, then any of the suffixes below in any order.
+/// GLHT benchmark variants: a base name, then any of the suffixes below in any order. The command
+/// runs the named tables of gpu_table_names() only; the others are design experiments kept for
+/// the bench target bench/hash (hash_variants).
 ///   glht         warp per operation, window find (the paper)
 ///   glht-bitmap  warp per operation, bitmap find
 ///   glht-t8      8 lanes per operation, bitmap find
@@ -65,6 +102,12 @@ std::vector<std::string> gpu_table_names();
 ///   -rs          slot stride read at run time (tiles 1 and 32)
 ///   -b6, -b8     tile 1: launch bounds for 6 or 8 blocks of 256 threads per SM
 ///   -h1          tile 1: inserts try the home slot alone before reading batches
+///   -hc          tile 1: home claim beside the lock
+///   -ps          one 16-byte store of key and value (interleaved and record slots)
+///   -oc          occupancy bits
+///   -fa          fences instead of acquire atomics
+///   -ov          tile 1 with -oc: overlapped claim
+///   -nc          tile 1: lanes drift (no re-converging per operation)
 /// Returns false when `name` is not such a variant.
 bool parse_glht_variant(const std::string& name, hopscotch_options* o);
 

@@ -1,5 +1,6 @@
-// The hash benchmark harness (gpu500/hash/bench.hpp): inputs, the CPU table's runs, the report
-// and the JSON. The GPU tables run in cuda/bench_gpu.cu.
+// src/hash/cpu/bench.cpp — the hash benchmark harness (gpu500/hash/bench.hpp): the named tables and
+// the GLHT variant names, inputs, the CPU table's runs, the report and the JSON. The GPU tables
+// run in cuda/bench_gpu.cu; the command's request is checked in bench_request.cpp.
 #include "gpu500/hash/bench.hpp"
 
 #include <omp.h>
@@ -236,7 +237,10 @@ bench_gpu::mixed_timing run_cpu_mixed(const std::vector<op>& ops, index_t range,
   return r;
 }
 
-std::vector<std::string> tables_for(const std::vector<std::string>& asked, backend where, bool with_cpu) {
+/// The tables to run: `asked`, or every table of the backend. Names must be named tables (or, with
+/// `variants`, any GLHT variant of parse_glht_variant).
+std::vector<std::string> tables_for(const std::vector<std::string>& asked, backend where, bool with_cpu,
+                                    bool variants) {
   std::vector<std::string> t = asked;
   if (t.empty()) {
     if (where == backend::cuda) t = gpu_table_names();
@@ -245,11 +249,12 @@ std::vector<std::string> tables_for(const std::vector<std::string>& asked, backe
   const auto all = gpu_table_names();
   for (const auto& name : t) {
     hopscotch_options ignored;
-    if (name != "cpu" && std::find(all.begin(), all.end(), name) == all.end() && !parse_glht_variant(name, &ignored)) {
+    if (name != "cpu" && std::find(all.begin(), all.end(), name) == all.end() &&
+        !(variants && parse_glht_variant(name, &ignored))) {
       std::string known;
       for (const auto& a : all) known += a + " ";
-      throw usage_error("hash: unknown table '" + name + "' (tables: " + known +
-                        "cpu; GLHT suffixes -np -rs -b6 -b8 -h1 -hc -ps -oc -fa -ov -nc)");
+      throw usage_error("hash: unknown table '" + name + "' (tables: " + known + "cpu" +
+                        (variants ? "; GLHT suffixes -np -rs -b6 -b8 -h1 -hc -ps -oc -fa -ov -nc)" : ")"));
     }
     if (name != "cpu" && where == backend::cpu) throw usage_error("hash: table '" + name + "' needs --backend cuda");
   }
@@ -279,7 +284,7 @@ json::value run_static_bench(const static_config& cfg, std::FILE* out, bool* val
   GPU500_EXPECTS(cfg.runs >= 1, "hash static: --runs must be positive");
   for (double lf : cfg.load_factors)
     if (!(lf > 0 && lf < 1)) throw usage_error("hash static: load factors must be in (0, 1)");
-  const auto tables = tables_for(cfg.tables, cfg.where, cfg.with_cpu);
+  const auto tables = tables_for(cfg.tables, cfg.where, cfg.with_cpu, cfg.glht_variants);
   double copy_gbs = 0;
   json::value j = header("hash static", cfg.where, &copy_gbs);
   const auto keys = distinct_keys(cfg.seed, 0, cfg.keys);
@@ -379,7 +384,7 @@ json::value run_mixed_bench(const mixed_config& cfg, std::FILE* out, bool* valid
       throw usage_error("hash mixed: a mix must be three percentages adding up to 100");
   for (auto r : cfg.ranges)
     if (r < 1) throw usage_error("hash mixed: key ranges must be positive");
-  auto tables = tables_for(cfg.tables, cfg.where, cfg.with_cpu);
+  auto tables = tables_for(cfg.tables, cfg.where, cfg.with_cpu, cfg.glht_variants);
   tables.erase(std::remove(tables.begin(), tables.end(), std::string("cuckoo")), tables.end());  // static only
   double copy_gbs = 0;
   json::value j = header("hash mixed", cfg.where, &copy_gbs);

@@ -1,5 +1,6 @@
-// GPU baselines of paper 004 (see gpu500/hash/baselines.hpp): linear / quadratic probing,
-// CUDPP-style cuckoo hashing (bulk build), lock-free chaining after Misra & Chaudhuri.
+// src/hash/cuda/baselines.cu — the GPU tables GLHT is measured against (gpu500/hash/baselines.hpp):
+// linear / quadratic probing, CUDPP-style cuckoo hashing (bulk build, Alcantara et al.), lock-free
+// chaining after Misra & Chaudhuri (2012).
 #include <cuda_runtime.h>
 
 #include <string>
@@ -7,8 +8,10 @@
 #include "gpu500/core/cuda/check.cuh"
 #include "gpu500/core/error.hpp"
 #include "gpu500/hash/baselines.hpp"
-#include "gpu500/hash/hopscotch_ref.cuh"  // detail::ld_acquire / st_release / cas
-#include "kernels.cuh"
+#include "gpu500/core/cuda/launch.cuh"
+#include "gpu500/core/cuda/memory.hpp"
+#include "gpu500/hash/detail/device_atomics.cuh"  // ld_acquire / st_release / cas
+#include "launch.cuh"
 
 namespace gpu500::hash {
 
@@ -19,11 +22,6 @@ using detail::ld_acquire;
 using detail::ld_relaxed;
 using detail::st_release;
 using detail::st_relaxed;
-
-__device__ __forceinline__ std::uint64_t index_thread() {
-  return static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-}
-__device__ __forceinline__ std::uint64_t thread_stride() { return static_cast<std::uint64_t>(gridDim.x) * blockDim.x; }
 
 // =================================================================== open addressing
 
@@ -183,21 +181,21 @@ struct chained_view {
 
 template <class V>
 __global__ void insert_kernel(V t, const key_type* keys, const value_type* values, index_t n, insert_status* st) {
-  for (std::uint64_t i = index_thread(); i < static_cast<std::uint64_t>(n); i += thread_stride()) {
+  for (const index_t i : gpu::grid_stride(n)) {
     const auto r = t.insert(keys[i], values[i]);
     if (st) st[i] = r;
   }
 }
 template <class V>
 __global__ void erase_kernel(V t, const key_type* keys, index_t n, std::uint8_t* erased) {
-  for (std::uint64_t i = index_thread(); i < static_cast<std::uint64_t>(n); i += thread_stride()) {
+  for (const index_t i : gpu::grid_stride(n)) {
     const bool r = t.erase(keys[i]);
     if (erased) erased[i] = r;
   }
 }
 template <class V>
 __global__ void find_kernel(V t, const key_type* keys, index_t n, value_type* values, std::uint8_t* found) {
-  for (std::uint64_t i = index_thread(); i < static_cast<std::uint64_t>(n); i += thread_stride()) {
+  for (const index_t i : gpu::grid_stride(n)) {
     value_type v = 0;
     const bool r = t.find(keys[i], v);
     if (values) values[i] = r ? v : 0;
@@ -206,7 +204,7 @@ __global__ void find_kernel(V t, const key_type* keys, index_t n, value_type* va
 }
 template <class V>
 __global__ void mixed_kernel(V t, const op* ops, index_t n, op_result* results) {
-  for (std::uint64_t i = index_thread(); i < static_cast<std::uint64_t>(n); i += thread_stride()) {
+  for (const index_t i : gpu::grid_stride(n)) {
     const op o = ops[i];
     op_result r{0, 0};
     if (o.kind == op_kind::insert) r.code = static_cast<std::uint32_t>(t.insert(o.key, o.value));
@@ -242,7 +240,7 @@ struct cuckoo_view {
 };
 
 __global__ void cuckoo_build_kernel(cuckoo_view t, const key_type* keys, index_t n, int* failed) {
-  for (std::uint64_t i = index_thread(); i < static_cast<std::uint64_t>(n); i += thread_stride()) {
+  for (const index_t i : gpu::grid_stride(n)) {
     key_type k = keys[i];
     std::uint64_t loc = t.slot(k, 0);
     bool placed = false;
@@ -265,7 +263,7 @@ __global__ void cuckoo_build_kernel(cuckoo_view t, const key_type* keys, index_t
 /// After a successful build (quiescent), put each value next to its key.
 __global__ void cuckoo_values_kernel(cuckoo_view t, const key_type* keys, const value_type* values, index_t n,
                                      int* failed) {
-  for (std::uint64_t i = index_thread(); i < static_cast<std::uint64_t>(n); i += thread_stride()) {
+  for (const index_t i : gpu::grid_stride(n)) {
     const key_type k = keys[i];
     bool ok = false;
     for (int j = 0; j < kCuckooFns && !ok; ++j) {
@@ -280,7 +278,7 @@ __global__ void cuckoo_values_kernel(cuckoo_view t, const key_type* keys, const 
 }
 
 __global__ void chained_pool_init(chain_node* pool, std::uint64_t n) {
-  for (std::uint64_t i = index_thread(); i < n; i += thread_stride()) pool[i] = {empty_key, 0, 0};
+  for (const index_t i : gpu::grid_stride(static_cast<index_t>(n))) pool[i] = {empty_key, 0, 0};
 }
 
 }  // namespace
@@ -289,7 +287,7 @@ __global__ void chained_pool_init(chain_node* pool, std::uint64_t n) {
 
 struct probing_map::impl {
   probing_view v{};
-  std::uint64_t* words = nullptr;  // 2 * cap words: keys then values, or {key, value} pairs
+  gpu::device_buffer<std::uint64_t> words;  // 2 * cap words: keys then values, or {key, value} pairs
   detail::launch_policy policy;
 };
 
@@ -299,15 +297,15 @@ probing_map::probing_map(index_t capacity, probing scheme, bool interleaved) : p
   p_->v.cap = static_cast<std::uint64_t>(capacity);
   p_->v.quadratic = scheme == probing::quadratic;
   p_->v.stride = interleaved ? 2 : 1;
-  detail::device_alloc(&p_->words, 2 * p_->v.cap, "probing table slots");
-  p_->v.keys = p_->words;
-  p_->v.values = interleaved ? p_->words + 1 : p_->words + p_->v.cap;
+  p_->words = gpu::device_buffer<std::uint64_t>(2 * p_->v.cap);
+  p_->v.keys = p_->words.data();
+  p_->v.values = interleaved ? p_->words.data() + 1 : p_->words.data() + p_->v.cap;
   clear();
 }
-probing_map::~probing_map() { cudaFree(p_->words); }
+probing_map::~probing_map() = default;
 void probing_map::clear() {
   // empty_key in every key word (and every value word, which is harmless)
-  GPU500_CUDA_CHECK(cudaMemset(p_->words, 0xff, 2 * p_->v.cap * sizeof(std::uint64_t)));
+  GPU500_CUDA_CHECK(cudaMemset(p_->words.data(), 0xff, 2 * p_->v.cap * sizeof(std::uint64_t)));
   GPU500_CUDA_CHECK(cudaDeviceSynchronize());
 }
 index_t probing_map::capacity() const { return static_cast<index_t>(p_->v.cap); }
@@ -339,21 +337,21 @@ void probing_map::mixed_async(const op* ops, index_t n, op_result* results, cuda
 struct cuckoo_map::impl {
   cuckoo_view v{};
   detail::launch_policy policy;
-  detail::device_array<int> failed;
+  gpu::device_buffer<key_type> keys;
+  gpu::device_buffer<value_type> values;
+  gpu::device_buffer<int> failed{1};
 };
 
 cuckoo_map::cuckoo_map(index_t capacity) : p_(std::make_unique<impl>()) {
   GPU500_EXPECTS(capacity >= 1, "hash: capacity must be positive");
   p_->policy = detail::launch_policy::for_device();
   p_->v.cap = static_cast<std::uint64_t>(capacity);
-  detail::device_alloc(&p_->v.keys, p_->v.cap, "cuckoo table keys");
-  detail::device_alloc(&p_->v.values, p_->v.cap, "cuckoo table values");
-  p_->failed.allocate(1);
+  p_->keys = gpu::device_buffer<key_type>(p_->v.cap);
+  p_->values = gpu::device_buffer<value_type>(p_->v.cap);
+  p_->v.keys = p_->keys.data();
+  p_->v.values = p_->values.data();
 }
-cuckoo_map::~cuckoo_map() {
-  cudaFree(p_->v.keys);
-  cudaFree(p_->v.values);
-}
+cuckoo_map::~cuckoo_map() = default;
 index_t cuckoo_map::capacity() const { return static_cast<index_t>(p_->v.cap); }
 
 int cuckoo_map::build(const key_type* keys, const value_type* values, index_t n) {
@@ -391,6 +389,9 @@ void cuckoo_map::find_async(const key_type* keys, index_t n, value_type* values,
 struct chained_map::impl {
   chained_view v{};
   detail::launch_policy policy;
+  gpu::device_buffer<std::uint64_t> heads;
+  gpu::device_buffer<chain_node> pool;
+  gpu::device_buffer<unsigned long long> pool_top{1};
 };
 
 chained_map::chained_map(index_t buckets, index_t pool_nodes, bool allocate) : p_(std::make_unique<impl>()) {
@@ -398,21 +399,19 @@ chained_map::chained_map(index_t buckets, index_t pool_nodes, bool allocate) : p
   p_->policy = detail::launch_policy::for_device();
   p_->v.buckets = static_cast<std::uint64_t>(buckets);
   p_->v.pool_nodes = static_cast<std::uint64_t>(pool_nodes);
-  detail::device_alloc(&p_->v.heads, p_->v.buckets, "chained table heads");
-  detail::device_alloc(&p_->v.pool_top, 1, "chained table pool counter");
+  p_->heads = gpu::device_buffer<std::uint64_t>(p_->v.buckets);
+  p_->v.heads = p_->heads.data();
+  p_->v.pool_top = p_->pool_top.data();
   GPU500_CUDA_CHECK(cudaMemset(p_->v.heads, 0, p_->v.buckets * sizeof(std::uint64_t)));
   GPU500_CUDA_CHECK(cudaMemset(p_->v.pool_top, 0, sizeof(unsigned long long)));
   if (allocate) allocate_pool();
 }
-chained_map::~chained_map() {
-  cudaFree(p_->v.heads);
-  cudaFree(p_->v.pool);
-  cudaFree(p_->v.pool_top);
-}
+chained_map::~chained_map() = default;
 void chained_map::allocate_pool() {
-  cudaFree(p_->v.pool);
+  p_->pool.reset();
   p_->v.pool = nullptr;
-  detail::device_alloc(&p_->v.pool, p_->v.pool_nodes, "chained table node pool");
+  p_->pool = gpu::device_buffer<chain_node>(p_->v.pool_nodes);
+  p_->v.pool = p_->pool.data();
   chained_pool_init<<<p_->policy.grid(static_cast<index_t>(p_->v.pool_nodes)), p_->policy.block>>>(
       p_->v.pool, p_->v.pool_nodes);
   GPU500_CUDA_CHECK_LAUNCH();

@@ -1,5 +1,6 @@
-// GPU side of the hash benchmark (gpu500/hash/bench.hpp): one adapter per table, CUDA-event
-// timing, validation of every result on the host.
+// src/hash/cuda/bench_gpu.cu — GPU side of the hash benchmark (gpu500/hash/bench.hpp): one
+// adapter per table (GLHT and the baselines of baselines.hpp), CUDA-event timing, and validation
+// of every result on the host.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -8,6 +9,7 @@
 #include <unordered_map>
 
 #include "gpu500/core/cuda/check.cuh"
+#include "gpu500/core/cuda/memory.hpp"
 #include "gpu500/core/device.hpp"
 #include "gpu500/core/error.hpp"
 #include "gpu500/core/stats.hpp"
@@ -15,7 +17,6 @@
 #include "gpu500/hash/bench.hpp"
 #include "gpu500/hash/hopscotch_map.hpp"
 #include "gpu500/hash/model.hpp"
-#include "kernels.cuh"
 
 namespace gpu500::hash {
 
@@ -125,10 +126,8 @@ double timed(F&& f) {
 }
 
 template <class T>
-std::vector<T> download(const detail::device_array<T>& d, std::size_t n) {
-  std::vector<T> h(n);
-  d.download(h);
-  return h;
+std::vector<T> download(const gpu::device_buffer<T>& d, std::size_t n) {
+  return gpu::to_host(d.data(), n);
 }
 
 }  // namespace
@@ -141,7 +140,7 @@ std::string device_name() {
 }
 
 double copy_bandwidth_gbs(std::size_t bytes) {
-  detail::device_array<char> a(bytes), b(bytes);
+  gpu::device_buffer<char> a(bytes), b(bytes);
   GPU500_CUDA_CHECK(cudaMemset(a.data(), 1, bytes));
   std::vector<double> t;
   for (int i = 0; i < 6; ++i)
@@ -156,14 +155,12 @@ static_timing run_static(const std::string& name, const std::vector<key_type>& k
   const auto n = static_cast<index_t>(keys.size());
   const auto buckets = static_cast<index_t>(static_cast<double>(n) / load_factor + 0.5);
   auto table = make_table(name, buckets, n);
-  detail::device_array<key_type> dk, dabs;
-  detail::device_array<value_type> dv, dout;
-  detail::device_array<insert_status> dst(n), dre(table->reports_status() ? n : 0);
-  detail::device_array<std::uint8_t> dfound(n), dmiss(n);
-  dk.upload(keys);
-  dv.upload(values);
-  dabs.upload(absent);
-  dout.allocate(n);
+  const auto dk = gpu::to_device(keys);
+  const auto dv = gpu::to_device(values);
+  const auto dabs = gpu::to_device(absent);
+  gpu::device_buffer<value_type> dout(n);
+  gpu::device_buffer<insert_status> dst(n), dre(table->reports_status() ? n : 0);
+  gpu::device_buffer<std::uint8_t> dfound(n), dmiss(n);
   std::vector<double> ti, th, tm, tr;
   static_timing r;
   for (int run = 0; run < runs; ++run) {
@@ -244,9 +241,8 @@ mixed_timing run_mixed(const std::string& name, const std::vector<op>& ops, inde
   auto table = make_table(name, probing_table ? std::max<index_t>(buckets, 5 * inserts / 4 + 1024) : buckets,
                           std::max<index_t>(inserts, 1));
   if (!table->has_mixed()) throw usage_error("hash: table '" + name + "' has no mixed operations");
-  detail::device_array<op> dops;
-  dops.upload(ops);
-  detail::device_array<op_result> dres(n);
+  const auto dops = gpu::to_device(ops);
+  gpu::device_buffer<op_result> dres(n);
   std::vector<double> t;
   for (int run = 0; run < runs; ++run) {
     table->reset();
@@ -265,10 +261,9 @@ mixed_timing run_mixed(const std::string& name, const std::vector<op>& ops, inde
     } else {
       std::vector<key_type> all(static_cast<std::size_t>(range));
       for (index_t k = 0; k < range; ++k) all[k] = static_cast<key_type>(k);
-      detail::device_array<key_type> dk;
-      dk.upload(all);
-      detail::device_array<value_type> dv(range);
-      detail::device_array<std::uint8_t> df(range);
+      const auto dk = gpu::to_device(all);
+      gpu::device_buffer<value_type> dv(range);
+      gpu::device_buffer<std::uint8_t> df(range);
       table->find(dk.data(), range, dv.data(), df.data());
       GPU500_CUDA_CHECK(cudaDeviceSynchronize());
       const auto f = download(df, all.size());

@@ -1,6 +1,7 @@
-// GLHT host bulk API (gpu500/hash/hopscotch_map.hpp): public functions check input and own the
-// memory, dispatch picks the tile size and the launch policy, thin grid-stride kernels call the
-// device-side hopscotch_ref (gpu500/hash/hopscotch_ref.cuh).
+// src/hash/cuda/hopscotch_map.cu — GLHT host bulk API (gpu500/hash/hopscotch_map.hpp): the
+// table's device arrays (gpu::device_buffer), the public functions that check input, launch the
+// kernels of hopscotch_kernels.cuh and grow the table when a sync insert finds no room, the
+// host-vector conveniences, rehash, clear and the snapshot for the host-side checker.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -8,338 +9,33 @@
 #include <utility>
 
 #include "gpu500/core/cuda/check.cuh"
+#include "gpu500/core/cuda/memory.hpp"
 #include "gpu500/core/error.hpp"
 #include "gpu500/hash/hopscotch_map.hpp"
-#include "gpu500/hash/hopscotch_ref.cuh"
-#include "kernels.cuh"
+#include "hopscotch_kernels.cuh"
+#include "launch.cuh"
 
 namespace gpu500::hash {
 
-namespace {
-
-// ------------------------------------------------------------------ kernels (thin)
-
-/// Kernel variants of tile 1 (template parameter M): bit 0 compiles the overlapped claim in
-/// (hopscotch_options::overlap_claim), bit 1 the re-converging loop (hopscotch_options::converge);
-/// M = -1 reads both from the view at run time (the launch-bounded twins). Kernels without a
-/// feature do not pay its registers.
-template <int M>
-inline constexpr int overlap_of = M < 0 ? -1 : (M & 1);
-
-/// hopscotch_options::converge (tile 1): the grid-stride loop runs while any lane of the warp has
-/// an operation left, and the warp re-converges at the top of every iteration. Nobody holds a lock
-/// or a hole there (an operation releases both before it returns), so no lane waits on one that
-/// waits at the __syncwarp.
-template <int G, int M>
-__device__ __forceinline__ bool converged(const hopscotch_view& v) {
-  if constexpr (G != 1) {
-    return false;
-  } else if constexpr (M < 0) {
-    return v.converge;
-  } else {
-    return (M & 2) != 0;
-  }
-}
-__device__ __forceinline__ index_t warp_lane() { return static_cast<index_t>(threadIdx.x & 31u); }
-/// Top of a grid-stride iteration: re-converge the warp when asked; true when i is an operation.
-template <int G, int M>
-__device__ __forceinline__ bool lane_active(const hopscotch_view& v, index_t i, index_t n) {
-  if (converged<G, M>(v)) __syncwarp();
-  return i < n;
-}
-
-template <int G, int S, int M>
-__device__ __forceinline__ void insert_body(hopscotch_view v, const key_type* keys, const value_type* values, index_t n,
-                                            insert_status* status, unsigned long long* counters) {
-  const tile<G> t;
-  const hopscotch_ref<G, S, overlap_of<M>> ref(v);
-  unsigned long long inserted = 0, no_room = 0;
-  const index_t step = detail::op_stride<G>();
-  index_t i = detail::first_op<G>();
-  // The next operation's input is loaded while this one runs (one round trip fewer per op).
-  key_type k = i < n ? keys[i] : 0;
-  value_type x = i < n ? values[i] : 0;
-  const index_t lane = converged<G, M>(v) ? warp_lane() : 0;
-  for (; i - lane < n; i += step) {  // i < n unless converged: then while any lane of the warp has work
-    const index_t j = i + step;
-    const key_type next_k = j < n ? keys[j] : 0;
-    const value_type next_x = j < n ? values[j] : 0;
-    if (lane_active<G, M>(v, i, n)) {
-      const insert_status r = ref.insert(t, k, x);
-      if (t.leader()) {
-        if (status) status[i] = r;
-        inserted += r == insert_status::inserted;
-        no_room += r == insert_status::no_room;
-      }
-    }
-    k = next_k;
-    x = next_x;
-  }
-  detail::block_add(counters, inserted, no_room);
-}
-
-/// M = 0 on interleaved or record slots (the sixth round's tile-1 insert, now the `-nc` A/B) fits
-/// 48 registers without spilling (5 blocks of 256 per SM), which ptxas chose by itself for it before
-/// the kernel variants existed; since then it sometimes takes 51 and drops to 4 blocks, so that
-/// one is capped, to keep the A/B the old kernel. The other variants keep ptxas's choice: they
-/// spill at 48, and the re-converging insert capped at 48 was slower (4.34 -> 3.87 G/s on an H100).
-template <int G, int S, int M>
-inline constexpr int insert_min_blocks = G == 1 && M == 0 && (S == 2 || S == 4) ? 5 : 1;
-
-template <int G, int S, int M>
-__global__ void __launch_bounds__(256, insert_min_blocks<G, S, M>)
-    insert_kernel(hopscotch_view v, const key_type* keys, const value_type* values, index_t n, insert_status* status,
-                  unsigned long long* counters) {
-  insert_body<G, S, M>(v, keys, values, n, status, counters);
-}
-
-/// The occupancy A/B (hopscotch_options::min_blocks): at least B blocks of 256 threads per SM
-/// (B = 8: 32 registers, ptxas spills a little; B = 6: 40 registers).
-template <int G, int S, int B>
-__global__ void __launch_bounds__(256, B) insert_kernel_bounded(hopscotch_view v, const key_type* keys,
-                                                                 const value_type* values, index_t n,
-                                                                 insert_status* status, unsigned long long* counters) {
-  insert_body<G, S, -1>(v, keys, values, n, status, counters);
-}
-
-/// Retry of the inserts that found no room (after a grow): status[i] == no_room only.
-template <int G, int S>
-__global__ void retry_insert_kernel(hopscotch_view v, const key_type* keys, const value_type* values, index_t n,
-                                    insert_status* status, unsigned long long* counters) {
-  const tile<G> t;
-  const hopscotch_ref<G, S> ref(v);
-  unsigned long long inserted = 0, no_room = 0;
-  for (index_t i = detail::first_op<G>(); i < n; i += detail::op_stride<G>()) {
-    if (status[i] != insert_status::no_room) continue;  // uniform: same i for the whole tile
-    const insert_status r = ref.insert(t, keys[i], values[i]);
-    if (t.leader()) {
-      status[i] = r;
-      inserted += r == insert_status::inserted;
-      no_room += r == insert_status::no_room;
-    }
-  }
-  detail::block_add(counters, inserted, no_room);
-}
-
-template <int G, int S>
-__global__ void erase_kernel(hopscotch_view v, const key_type* keys, index_t n, std::uint8_t* erased,
-                             unsigned long long* counters) {
-  const tile<G> t;
-  const hopscotch_ref<G, S> ref(v);
-  unsigned long long count = 0;
-  const index_t lane = converged<G, -1>(v) ? warp_lane() : 0;
-  for (index_t i = detail::first_op<G>(); i - lane < n; i += detail::op_stride<G>()) {  // as in insert_body
-    if (!lane_active<G, -1>(v, i, n)) continue;
-    const bool r = ref.erase(t, keys[i]);
-    if (t.leader()) {
-      if (erased) erased[i] = r;
-      count += r;
-    }
-  }
-  detail::block_add(counters, count, 0);
-}
-
-template <int G, int S>
-__global__ void find_kernel(hopscotch_view v, const key_type* keys, index_t n, value_type* values,
-                            std::uint8_t* found, unsigned long long* counters) {
-  const tile<G> t;
-  const hopscotch_ref<G, S> ref(v);
-  unsigned long long count = 0;
-  const index_t step = detail::op_stride<G>();
-  index_t i = detail::first_op<G>();
-  key_type k = i < n ? keys[i] : 0;  // prefetched one operation ahead, as in insert_body
-  const index_t lane = converged<G, -1>(v) ? warp_lane() : 0;
-  for (; i - lane < n; i += step) {  // as in insert_body
-    const key_type next_k = i + step < n ? keys[i + step] : 0;
-    if (!lane_active<G, -1>(v, i, n)) continue;
-    value_type x = 0;
-    const bool r = ref.find(t, k, x);
-    if (t.leader()) {
-      if (values) values[i] = r ? x : 0;
-      if (found) found[i] = r;
-      count += r;
-    }
-    k = next_k;
-  }
-  if (counters) detail::block_add(counters, count, 0);
-}
-
-template <int G, int S, int M>
-__device__ __forceinline__ void mixed_body(hopscotch_view v, const op* ops, index_t n, op_result* results,
-                                           unsigned long long* counters) {
-  const tile<G> t;
-  const hopscotch_ref<G, S, overlap_of<M>> ref(v);
-  unsigned long long no_room = 0;
-  const index_t step = detail::op_stride<G>();
-  index_t i = detail::first_op<G>();
-  op next = i < n ? ops[i] : op{};  // prefetched one operation ahead, as in insert_body
-  const index_t lane = converged<G, M>(v) ? warp_lane() : 0;
-  for (; i - lane < n; i += step) {  // as in insert_body
-    const op o = next;
-    if (i + step < n) next = ops[i + step];
-    if (!lane_active<G, M>(v, i, n)) continue;
-    op_result r{0, 0};
-    switch (o.kind) {
-      case op_kind::insert:
-        r.code = static_cast<std::uint32_t>(ref.insert(t, o.key, o.value));
-        break;
-      case op_kind::erase:
-        r.code = ref.erase(t, o.key);
-        break;
-      default:
-        r.code = ref.find(t, o.key, r.value);
-        break;
-    }
-    if (t.leader()) {
-      if (results) results[i] = r;
-      no_room += o.kind == op_kind::insert && r.code == static_cast<std::uint32_t>(insert_status::no_room);
-    }
-  }
-  detail::block_add(counters, 0, no_room);
-}
-
-template <int G, int S, int M>
-__global__ void mixed_kernel(hopscotch_view v, const op* ops, index_t n, op_result* results,
-                             unsigned long long* counters) {
-  mixed_body<G, S, M>(v, ops, n, results, counters);
-}
-template <int G, int S, int B>
-__global__ void __launch_bounds__(256, B) mixed_kernel_bounded(hopscotch_view v, const op* ops, index_t n,
-                                                                op_result* results, unsigned long long* counters) {
-  mixed_body<G, S, -1>(v, ops, n, results, counters);
-}
-
-template <int G, int S>
-__global__ void retry_mixed_kernel(hopscotch_view v, const op* ops, index_t n, op_result* results,
-                                   unsigned long long* counters) {
-  const tile<G> t;
-  const hopscotch_ref<G, S> ref(v);
-  unsigned long long no_room = 0;
-  for (index_t i = detail::first_op<G>(); i < n; i += detail::op_stride<G>()) {
-    const op o = ops[i];
-    if (o.kind != op_kind::insert || results[i].code != static_cast<std::uint32_t>(insert_status::no_room))
-      continue;
-    const auto r = ref.insert(t, o.key, o.value);
-    if (t.leader()) {
-      results[i].code = static_cast<std::uint32_t>(r);
-      no_room += r == insert_status::no_room;
-    }
-  }
-  detail::block_add(counters, 0, no_room);
-}
-
-/// Rehash: every item of the old table into the new one (one tile per old slot).
-template <int G, int S>
-__global__ void rehash_kernel(hopscotch_view to, hopscotch_view from, index_t slots, unsigned long long* counters) {
-  const tile<G> t;
-  const hopscotch_ref<G, S> ref(to);
-  unsigned long long no_room = 0;
-  for (index_t i = detail::first_op<G>(); i < slots; i += detail::op_stride<G>()) {
-    const key_type k = *from.key_ptr(i);
-    if (!valid_key(k)) continue;
-    const auto r = ref.insert(t, k, *from.value_ptr(i));
-    if (t.leader()) no_room += r == insert_status::no_room;
-  }
-  detail::block_add(counters, 0, no_room);
-}
-
-__global__ void count_kernel(hopscotch_view v, index_t slots, unsigned long long* counters) {
-  unsigned long long c = 0;
-  for (index_t i = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x; i < slots;
-       i += static_cast<index_t>(gridDim.x) * blockDim.x)
-    c += valid_key(*v.key_ptr(i));
-  detail::block_add(counters, c, 0);
-}
-
-// ------------------------------------------------------------------ dispatch
-
-/// The insert and mixed kernels for the options: hopscotch_options::min_blocks picks a
-/// launch-bounded twin (it reads overlap_claim and converge at run time), otherwise overlap_claim
-/// and converge pick the variant M that compiles exactly those in. All of it exists for tile 1
-/// only.
-template <int G, int S>
-struct op_kernels {
-  template <class K, template <int, int, int> class Pick>
-  static K pick(const hopscotch_options& o) {
-    if constexpr (G == 1) {
-      switch ((o.overlap_claim ? 1 : 0) | (o.converge ? 2 : 0)) {
-        case 1: return Pick<G, S, 1>::get();
-        case 2: return Pick<G, S, 2>::get();
-        case 3: return Pick<G, S, 3>::get();
-        default: break;
-      }
-    }
-    return Pick<G, S, 0>::get();
-  }
-  template <int G_, int S_, int M>
-  struct insert_of {
-    static auto get() { return &insert_kernel<G_, S_, M>; }
-  };
-  template <int G_, int S_, int M>
-  struct mixed_of {
-    static auto get() { return &mixed_kernel<G_, S_, M>; }
-  };
-  static auto insert(const hopscotch_options& o) {
-    using K = decltype(&insert_kernel<G, S, 0>);
-    if constexpr (G == 1) {
-      if (o.min_blocks == 8) return K{&insert_kernel_bounded<G, S, 8>};
-      if (o.min_blocks == 6) return K{&insert_kernel_bounded<G, S, 6>};
-    }
-    return pick<K, insert_of>(o);
-  }
-  static auto mixed(const hopscotch_options& o) {
-    using K = decltype(&mixed_kernel<G, S, 0>);
-    if constexpr (G == 1) {
-      if (o.min_blocks == 8) return K{&mixed_kernel_bounded<G, S, 8>};
-      if (o.min_blocks == 6) return K{&mixed_kernel_bounded<G, S, 6>};
-    }
-    return pick<K, mixed_of>(o);
-  }
-};
-
-/// Slot stride of a layout, in 64-bit words.
-constexpr unsigned stride_of(slot_layout l) {
-  return l == slot_layout::record ? 4u : l == slot_layout::interleaved ? 2u : 1u;
-}
-
-template <int G, class F>
-void with_stride(unsigned s, F& f) {
-  if (s == 4) f.template operator()<G, 4>();
-  else if (s == 2) f.template operator()<G, 2>();
-  else f.template operator()<G, 1>();
-}
-
-/// Calls f.template operator()<G, S>() for the options' tile size G and slot stride S (1: split,
-/// 2: interleaved, 4: records; 0: read from the view at run time, the A/B of
-/// hopscotch_options::static_stride).
-template <class F>
-void dispatch_tile(const hopscotch_options& o, F&& f) {
-  const unsigned s = stride_of(o.layout);
-  if (!o.static_stride) {
-    switch (o.tile) {
-      case 32: f.template operator()<32, 0>(); return;
-      case 1: f.template operator()<1, 0>(); return;
-      default: throw usage_error("hash: a run-time slot stride is built for tile sizes 1 and 32 only");
-    }
-  }
-  switch (o.tile) {
-    case 32: with_stride<32>(s, f); break;
-    case 8: with_stride<8>(s, f); break;
-    case 4: with_stride<4>(s, f); break;
-    case 1: with_stride<1>(s, f); break;
-    default: throw usage_error("hash: tile size must be 1, 4, 8 or 32, got " + std::to_string(o.tile));
-  }
-}
-
-}  // namespace
-
+using detail::count_kernel;
+using detail::dispatch_tile;
+using detail::erase_kernel;
+using detail::find_kernel;
+using detail::op_kernels;
+using detail::rehash_kernel;
+using detail::retry_insert_kernel;
+using detail::retry_mixed_kernel;
+using detail::stride_of;
 // ------------------------------------------------------------------ state
 
 struct hopscotch_map::impl {
   hopscotch_options opt;
   std::uint64_t n = 0;
-  std::uint64_t* slot_words = nullptr;  // split: keys then values; interleaved: {key, value} pairs;
-                                        // records: {key, value, bucket word, unused}
+  // Owners: split: keys then values; interleaved: {key, value} pairs; records: {key, value, bucket
+  // word, unused}. Bucket words apart except in records; occupancy bits (opt.occupancy), one word
+  // per 64 slots. The raw pointers below point into them.
+  gpu::device_buffer<std::uint64_t> slot_words, meta_words, occ_words_buf;
+  gpu::device_buffer<unsigned long long> counter_words;  // owned by the map, shared with a rehash's fresh table
   key_type* keys = nullptr;
   value_type* values = nullptr;
   std::uint64_t* meta = nullptr;
@@ -363,26 +59,27 @@ struct hopscotch_map::impl {
   void allocate(std::uint64_t buckets) {
     n = buckets;
     const std::uint64_t s = slots();
-    detail::device_alloc(&slot_words, slot_array_words(), "hash table slots");
-    if (!records()) detail::device_alloc(&meta, s, "hash table bucket words");
-    if (opt.occupancy) detail::device_alloc(&occ, occ_words(), "hash table occupancy bits");
-    keys = slot_words;
-    values = opt.layout == slot_layout::split ? slot_words + s : slot_words + 1;
-    if (records()) meta = slot_words + 2;
+    slot_words = gpu::device_buffer<std::uint64_t>(slot_array_words());
+    if (!records()) meta_words = gpu::device_buffer<std::uint64_t>(s);
+    if (opt.occupancy) occ_words_buf = gpu::device_buffer<std::uint64_t>(occ_words());
+    keys = slot_words.data();
+    values = opt.layout == slot_layout::split ? slot_words.data() + s : slot_words.data() + 1;
+    meta = records() ? slot_words.data() + 2 : meta_words.data();
+    occ = occ_words_buf.data();
     fill_empty();
   }
   /// empty_key in every slot, every bucket word 0.
   void fill_empty() const {
-    GPU500_CUDA_CHECK(cudaMemset(slot_words, 0xff, slot_array_words() * sizeof(std::uint64_t)));
+    GPU500_CUDA_CHECK(cudaMemset(slot_words.data(), 0xff, slot_array_words() * sizeof(std::uint64_t)));
     const std::size_t pitch = meta_stride() * sizeof(std::uint64_t);
     GPU500_CUDA_CHECK(cudaMemset2D(meta, pitch, 0, sizeof(std::uint64_t), slots()));
     if (occ) GPU500_CUDA_CHECK(cudaMemset(occ, 0, occ_words() * sizeof(std::uint64_t)));
   }
   void release() {
-    cudaFree(slot_words);
-    if (!records()) cudaFree(meta);
-    cudaFree(occ);
-    slot_words = keys = values = meta = occ = nullptr;
+    slot_words.reset();
+    meta_words.reset();
+    occ_words_buf.reset();
+    keys = values = meta = occ = nullptr;
   }
   void reset_counters(cudaStream_t st) {
     GPU500_CUDA_CHECK(cudaMemsetAsync(counters, 0, 2 * sizeof(unsigned long long), st));
@@ -413,15 +110,12 @@ hopscotch_map::hopscotch_map(index_t capacity, hopscotch_options opt) : p_(std::
                  "hash: a run-time slot stride is built for tile sizes 1 and 32 only");
   p_->opt = opt;
   p_->policy = detail::launch_policy::for_device();
-  detail::device_alloc(&p_->counters, 2, "hash counters");
+  p_->counter_words = gpu::device_buffer<unsigned long long>(2);
+  p_->counters = p_->counter_words.data();
   p_->allocate(std::max<std::uint64_t>(static_cast<std::uint64_t>(capacity), hop_range));
 }
 
-hopscotch_map::~hopscotch_map() {
-  if (!p_) return;
-  p_->release();
-  cudaFree(p_->counters);
-}
+hopscotch_map::~hopscotch_map() = default;
 hopscotch_map::hopscotch_map(hopscotch_map&&) noexcept = default;
 hopscotch_map& hopscotch_map::operator=(hopscotch_map&&) noexcept = default;
 
@@ -443,8 +137,8 @@ index_t hopscotch_map::insert(const key_type* keys, const value_type* values, in
   GPU500_EXPECTS(n >= 0, "hash: negative batch size");
   if (n == 0) return 0;
   auto* P = p_.get();
-  detail::device_array<insert_status> own;
-  if (!status) status = own.allocate(n);
+  gpu::device_buffer<insert_status> own;
+  if (!status) status = own.reserve(static_cast<std::size_t>(n));
   P->reset_counters(nullptr);
   insert_async(keys, values, n, status, nullptr);
   auto [inserted, no_room] = P->read_counters(nullptr);
@@ -519,8 +213,8 @@ void hopscotch_map::mixed_async(const op* ops, index_t n, op_result* results, cu
 void hopscotch_map::mixed(const op* ops, index_t n, op_result* results) {
   if (n == 0) return;
   auto* P = p_.get();
-  detail::device_array<op_result> own;
-  if (!results) results = own.allocate(n);
+  gpu::device_buffer<op_result> own;
+  if (!results) results = own.reserve(static_cast<std::size_t>(n));
   P->reset_counters(nullptr);
   mixed_async(ops, n, results, nullptr);
   auto no_room = P->read_counters(nullptr).second;
@@ -544,26 +238,21 @@ std::vector<insert_status> hopscotch_map::insert(const std::vector<key_type>& ke
   const index_t n = static_cast<index_t>(keys.size());
   std::vector<insert_status> out(keys.size());
   if (n == 0) return out;
-  detail::device_array<key_type> dk;
-  detail::device_array<value_type> dv;
-  detail::device_array<insert_status> ds;
-  dk.upload(keys);
-  dv.upload(values);
-  insert(dk.data(), dv.data(), n, ds.allocate(n));
-  ds.download(out);
-  return out;
+  const auto dk = gpu::to_device(keys);
+  const auto dv = gpu::to_device(values);
+  gpu::device_buffer<insert_status> ds(out.size());
+  insert(dk.data(), dv.data(), n, ds.data());
+  return gpu::to_host(ds);
 }
 
 std::vector<std::uint8_t> hopscotch_map::erase(const std::vector<key_type>& keys) {
   const index_t n = static_cast<index_t>(keys.size());
   std::vector<std::uint8_t> out(keys.size());
   if (n == 0) return out;
-  detail::device_array<key_type> dk;
-  detail::device_array<std::uint8_t> de;
-  dk.upload(keys);
-  erase(dk.data(), n, de.allocate(n));
-  de.download(out);
-  return out;
+  const auto dk = gpu::to_device(keys);
+  gpu::device_buffer<std::uint8_t> de(out.size());
+  erase(dk.data(), n, de.data());
+  return gpu::to_host(de);
 }
 
 std::vector<std::uint8_t> hopscotch_map::find(const std::vector<key_type>& keys, std::vector<value_type>& values) {
@@ -571,26 +260,22 @@ std::vector<std::uint8_t> hopscotch_map::find(const std::vector<key_type>& keys,
   std::vector<std::uint8_t> out(keys.size());
   values.assign(keys.size(), 0);
   if (n == 0) return out;
-  detail::device_array<key_type> dk;
-  detail::device_array<value_type> dv;
-  detail::device_array<std::uint8_t> df;
-  dk.upload(keys);
-  find(dk.data(), n, dv.allocate(n), df.allocate(n));
-  df.download(out);
-  dv.download(values);
-  return out;
+  const auto dk = gpu::to_device(keys);
+  gpu::device_buffer<value_type> dv(out.size());
+  gpu::device_buffer<std::uint8_t> df(out.size());
+  find(dk.data(), n, dv.data(), df.data());
+  values = gpu::to_host(dv);
+  return gpu::to_host(df);
 }
 
 std::vector<op_result> hopscotch_map::mixed(const std::vector<op>& ops) {
   const index_t n = static_cast<index_t>(ops.size());
   std::vector<op_result> out(ops.size());
   if (n == 0) return out;
-  detail::device_array<op> dops;
-  detail::device_array<op_result> dres;
-  dops.upload(ops);
-  mixed(dops.data(), n, dres.allocate(n));
-  dres.download(out);
-  return out;
+  const auto dops = gpu::to_device(ops);
+  gpu::device_buffer<op_result> dres(out.size());
+  mixed(dops.data(), n, dres.data());
+  return gpu::to_host(dres);
 }
 
 // ------------------------------------------------------------------ size, growth, state
@@ -627,7 +312,9 @@ void hopscotch_map::rehash(index_t new_capacity) {
     });
     if (P->read_counters(nullptr).second == 0) {
       P->release();
-      P->slot_words = fresh.slot_words;
+      P->slot_words = std::move(fresh.slot_words);
+      P->meta_words = std::move(fresh.meta_words);
+      P->occ_words_buf = std::move(fresh.occ_words_buf);
       P->keys = fresh.keys;
       P->values = fresh.values;
       P->meta = fresh.meta;

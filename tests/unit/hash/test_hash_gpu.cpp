@@ -10,11 +10,13 @@
 #include "gpu500/core/device.hpp"
 #include "gpu500/hash/hopscotch_map.hpp"
 #include "gpu500/hash/model.hpp"
+#include "glht_checks.hpp"
+#include "glht_variants.hpp"
 #include "hash_test_util.hpp"
 
 using namespace gpu500;
 using namespace gpu500::hash;
-using gpu500::hash::testing::random_ops;
+using namespace gpu500::hash::testing;
 
 namespace {
 
@@ -27,58 +29,6 @@ std::unordered_map<key_type, value_type> checked_contents(const hopscotch_map& t
   const auto rep = check_hopscotch_invariants(t.snapshot(), &c);
   EXPECT_TRUE(rep.ok) << rep.summary();
   return c;
-}
-
-/// Table variants: tile size and find mode.
-struct variant {
-  int tile;
-  find_mode find;
-  bool precheck;
-  slot_layout layout = slot_layout::split;
-  bool static_stride = true;
-  int min_blocks = 0;
-  bool home_first = false;
-  bool home_claim = false;
-  bool pair_store = false;
-  bool occupancy = false;
-  bool fenced_atomics = false;  // the A/B of a full fence after the lock and the claim
-  bool overlap_claim = false;   // tile 1 with occupancy bits: claim beside the member reads
-  bool converge = true;         // tile 1: the warp re-converges before each operation (false: the A/B)
-};
-std::string name_of(const variant& v) {
-  std::string n = "t";
-  n.append(std::to_string(v.tile));
-  n.append(v.find == find_mode::bitmap ? "_bitmap" : "_window");
-  if (!v.precheck) n.append("_noprecheck");
-  if (v.layout == slot_layout::interleaved) n.append("_aos");
-  if (v.layout == slot_layout::record) n.append("_rec");
-  if (!v.static_stride) n.append("_rs");
-  if (v.min_blocks) n.append("_b" + std::to_string(v.min_blocks));
-  if (v.home_first) n.append("_h1");
-  if (v.home_claim) n.append("_hc");
-  if (v.pair_store) n.append("_ps");
-  if (v.occupancy) n.append("_oc");
-  if (v.fenced_atomics) n.append("_fa");
-  if (v.overlap_claim) n.append("_ov");
-  if (v.tile == 1 && !v.converge) n.append("_nc");
-  return n;
-}
-hopscotch_options options_of(const variant& v) {
-  hopscotch_options o;
-  o.tile = v.tile;
-  o.find = v.find;
-  o.precheck = v.precheck;
-  o.layout = v.layout;
-  o.static_stride = v.static_stride;
-  o.min_blocks = v.min_blocks;
-  o.home_first = v.home_first;
-  o.home_claim = v.home_claim;
-  o.pair_store = v.pair_store;
-  o.occupancy = v.occupancy;
-  o.fenced_atomics = v.fenced_atomics;
-  o.overlap_claim = v.overlap_claim;
-  o.converge = v.converge;
-  return o;
 }
 
 }  // namespace
@@ -170,88 +120,17 @@ TEST_P(Glht, ConcurrentBatchesMatchTheModel) {
   }
 }
 
-// Heavy contention: key range 100, many iterations; no lost or phantom key, ever.
+// Heavy contention at key range 100 and growth from a tiny table, at sizes for the default run;
+// test_hash_gpu_long runs them at full size.
 TEST_P(Glht, StressKeyRange100) {
   SKIP_WITHOUT_GPU();
-  hopscotch_map t(128, options_of(GetParam()));
-  std::mt19937_64 rng(100);
-  std::unordered_map<key_type, value_type> model;
-  for (int b = 0; b < 200; ++b) {
-    const auto ops = random_ops(rng, 50000, 100, b % 2 ? 40 : 20, b % 2 ? 40 : 20);
-    const auto res = t.mixed(ops);
-    std::unordered_map<key_type, value_type> after;
-    const auto inv = check_hopscotch_invariants(t.snapshot(), &after);
-    ASSERT_TRUE(inv.ok) << "batch " << b << ": " << inv.summary();
-    const auto rep = check_batch(model, ops, res, after);
-    ASSERT_TRUE(rep.ok) << "batch " << b << ": " << rep.summary();
-    model = std::move(after);
-  }
+  stress_key_range_100(options_of(GetParam()), 40);
 }
 
 TEST_P(Glht, GrowsInsteadOfLosingKeys) {
   SKIP_WITHOUT_GPU();
-  hopscotch_map t(64, options_of(GetParam()));
-  std::vector<key_type> keys(200000);
-  std::vector<value_type> vals(keys.size());
-  for (std::size_t i = 0; i < keys.size(); ++i) keys[i] = i * 2654435761ULL, vals[i] = i;
-  const auto st = t.insert(keys, vals);
-  for (auto s : st) ASSERT_EQ(s, insert_status::inserted);
-  EXPECT_GT(t.grow_count(), 0);
-  EXPECT_GE(t.capacity(), static_cast<index_t>(keys.size()));
-  const auto c = checked_contents(t);
-  ASSERT_EQ(c.size(), keys.size());
-  for (std::size_t i = 0; i < keys.size(); ++i) ASSERT_EQ(c.at(keys[i]), vals[i]);
-  // Growth in a mixed batch too.
-  hopscotch_map m(32, options_of(GetParam()));
-  std::mt19937_64 rng(5);
-  const auto ops = random_ops(rng, 100000, 50000, 60, 10);
-  const auto res = m.mixed(ops);
-  std::unordered_map<key_type, value_type> after;
-  ASSERT_TRUE(check_hopscotch_invariants(m.snapshot(), &after).ok);
-  const auto rep = check_batch({}, ops, res, after);
-  EXPECT_TRUE(rep.ok) << rep.summary();
-  EXPECT_GT(m.grow_count(), 0);
+  grows_instead_of_losing_keys(options_of(GetParam()), 20000, 20000, 10000);
 }
 
-INSTANTIATE_TEST_SUITE_P(Variants, Glht,
-                         ::testing::Values(variant{32, find_mode::window, true}, variant{32, find_mode::bitmap, true},
-                                           variant{8, find_mode::bitmap, true}, variant{1, find_mode::bitmap, true},
-                                           variant{1, find_mode::window, false}, variant{4, find_mode::window, false},
-                                           variant{1, find_mode::bitmap, true, slot_layout::interleaved},
-                                           variant{32, find_mode::window, true, slot_layout::interleaved},
-                                           variant{1, find_mode::bitmap, false, slot_layout::interleaved},
-                                           variant{1, find_mode::bitmap, true, slot_layout::interleaved, false},
-                                           variant{1, find_mode::bitmap, false, slot_layout::interleaved, true, 8},
-                                           variant{32, find_mode::window, false, slot_layout::split, false},
-                                           variant{1, find_mode::bitmap, false, slot_layout::record},
-                                           variant{1, find_mode::bitmap, true, slot_layout::record},
-                                           variant{1, find_mode::bitmap, false, slot_layout::record, false},
-                                           variant{32, find_mode::window, true, slot_layout::record},
-                                           variant{8, find_mode::bitmap, false, slot_layout::record},
-                                           variant{1, find_mode::bitmap, false, slot_layout::record, true, 0, true},
-                                           variant{1, find_mode::bitmap, true, slot_layout::interleaved, true, 0, true},
-                                           variant{1, find_mode::bitmap, false, slot_layout::record, true, 0, false, true},
-                                           variant{1, find_mode::bitmap, false, slot_layout::record, true, 0, false, false, true},
-                                           variant{1, find_mode::bitmap, false, slot_layout::record, true, 0, false, true, true},
-                                           variant{1, find_mode::bitmap, true, slot_layout::record, true, 0, false, true, true},
-                                           variant{1, find_mode::bitmap, true, slot_layout::interleaved, true, 0, false, true, true},
-                                           variant{1, find_mode::bitmap, false, slot_layout::split, true, 0, false, true},
-                                           variant{1, find_mode::bitmap, false, slot_layout::record, false, 0, false, true},
-                                           variant{1, find_mode::bitmap, false, slot_layout::record, true, 0, false, true, true, true},
-                                           variant{1, find_mode::bitmap, true, slot_layout::record, true, 0, false, true, true, true},
-                                           variant{1, find_mode::bitmap, false, slot_layout::record, true, 0, false, false, false, true},
-                                           variant{1, find_mode::bitmap, false, slot_layout::interleaved, true, 0, false, true, false, true},
-                                           variant{1, find_mode::bitmap, false, slot_layout::record, false, 0, false, true, false, true},
-                                           variant{32, find_mode::window, true, slot_layout::split, true, 0, false, false, false, true},
-                                           variant{8, find_mode::bitmap, false, slot_layout::record, true, 0, false, false, false, true},
-                                           variant{1, find_mode::bitmap, false, slot_layout::record, true, 0, false, false, false, true, true},
-                                           variant{32, find_mode::window, true, slot_layout::split, true, 0, false, false, false, false, true},
-                                           variant{1, find_mode::bitmap, false, slot_layout::record, true, 0, false, false, false, true, false, true},
-                                           variant{1, find_mode::bitmap, false, slot_layout::record, true, 0, false, false, false, true, false, true, false},
-                                           variant{1, find_mode::bitmap, true, slot_layout::record, true, 0, false, false, true, true, false, true},
-                                           variant{1, find_mode::bitmap, false, slot_layout::interleaved, true, 0, false, false, false, true, false, true},
-                                           variant{1, find_mode::bitmap, false, slot_layout::split, false, 0, false, false, false, true, false, true},
-                                           variant{1, find_mode::bitmap, false, slot_layout::record, true, 0, false, false, false, true, false, false, false},
-                                           variant{1, find_mode::bitmap, true, slot_layout::record, true, 0, false, false, false, false, false, false, false},
-                                           variant{1, find_mode::window, false, slot_layout::split, true, 0, false, false, false, false, false, false, false}),
+INSTANTIATE_TEST_SUITE_P(Variants, Glht, ::testing::ValuesIn(all_variants()),
                          [](const auto& info) { return name_of(info.param); });

@@ -7,6 +7,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "gpu500/core/cuda/launch.cuh"
+#include "gpu500/core/cuda/memory.hpp"
 #include "gpu500/core/device.hpp"
 #include "gpu500/hash/hopscotch_map.hpp"
 #include "gpu500/hash/hopscotch_ref.cuh"
@@ -21,26 +23,16 @@ using namespace gpu500::hash;
 
 namespace {
 
-template <class T>
-T* to_device(const std::vector<T>& h) {
-  T* d = nullptr;
-  if (cudaMalloc(&d, std::max<std::size_t>(h.size(), 1) * sizeof(T)) != cudaSuccess) return nullptr;
-  cudaMemcpy(d, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice);
-  return d;
-}
-template <class T>
-std::vector<T> to_host(const T* d, std::size_t n) {
-  std::vector<T> h(n);
-  cudaMemcpy(h.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost);
-  return h;
-}
+using gpu::device_buffer;
+using gpu::to_device;
+using gpu::to_host;
 
 // A user kernel: tile G per key, inserts.
 template <int G>
 __global__ void user_insert(hopscotch_view v, const key_type* keys, int n, insert_status* st) {
   const tile<G> t;
   const hopscotch_ref<G> ref(v);
-  const int i = static_cast<int>((blockIdx.x * blockDim.x + threadIdx.x) / G);
+  const int i = static_cast<int>(gpu::global_thread_id() / G);
   if (i >= n) return;  // uniform per tile
   const auto r = ref.insert(t, keys[i], keys[i] * 3 + 1);
   if (t.leader()) st[i] = r;
@@ -50,7 +42,7 @@ template <int G>
 __global__ void user_find(hopscotch_view v, const key_type* keys, int n, value_type* out, std::uint8_t* found) {
   const tile<G> t;
   const hopscotch_ref<G> ref(v);
-  const int i = static_cast<int>((blockIdx.x * blockDim.x + threadIdx.x) / G);
+  const int i = static_cast<int>(gpu::global_thread_id() / G);
   if (i >= n) return;
   value_type x = 0;
   const bool f = ref.find(t, keys[i], x);
@@ -61,7 +53,7 @@ template <int G>
 __global__ void user_erase(hopscotch_view v, const key_type* keys, int n, std::uint8_t* erased) {
   const tile<G> t;
   const hopscotch_ref<G> ref(v);
-  const int i = static_cast<int>((blockIdx.x * blockDim.x + threadIdx.x) / G);
+  const int i = static_cast<int>(gpu::global_thread_id() / G);
   if (i >= n) return;
   const bool e = ref.erase(t, keys[i]);
   if (t.leader()) erased[i] = e;
@@ -77,8 +69,8 @@ __global__ void churn_while_finding(hopscotch_view v, const key_type* churn_out,
                                     unsigned long long* wrong, insert_status* st) {
   const tile<G> t;
   const hopscotch_ref<G, S> ref(v);
-  const int tid = static_cast<int>((blockIdx.x * blockDim.x + threadIdx.x) / G);
-  const int ntiles = static_cast<int>(gridDim.x * blockDim.x / G);
+  const int tid = static_cast<int>(gpu::global_thread_id() / G);
+  const int ntiles = static_cast<int>(gpu::grid_threads() / G);
   if (tid % 2 == 0) {
     for (int i = tid / 2; i < nchurn; i += ntiles / 2) {
       ref.erase(t, churn_out[i]);
@@ -105,14 +97,14 @@ void device_api_roundtrip(const hopscotch_options& o) {
   std::mt19937_64 rng(G);
   for (auto& k : keys) k = rng() >> 1;
   keys[10] = keys[11];  // one duplicate
-  auto* dk = to_device(keys);
-  ASSERT_NE(dk, nullptr);
-  insert_status* dst = nullptr;
-  value_type* dv = nullptr;
-  std::uint8_t* df = nullptr;
-  CUDA_OK(cudaMalloc(&dst, keys.size() * sizeof(insert_status)));
-  CUDA_OK(cudaMalloc(&dv, keys.size() * sizeof(value_type)));
-  CUDA_OK(cudaMalloc(&df, keys.size()));
+  const auto dkb = to_device(keys);
+  device_buffer<insert_status> dstb(keys.size());
+  device_buffer<value_type> dvb(keys.size());
+  device_buffer<std::uint8_t> dfb(keys.size());
+  const key_type* dk = dkb.data();
+  insert_status* dst = dstb.data();
+  value_type* dv = dvb.data();
+  std::uint8_t* df = dfb.data();
   const int n = static_cast<int>(keys.size());
   const int blocks = (n * G + 127) / 128;
   user_insert<G><<<blocks, 128>>>(t.view(), dk, n, dst);
@@ -137,10 +129,6 @@ void device_api_roundtrip(const hopscotch_options& o) {
   const auto rep = check_hopscotch_invariants(t.snapshot(), &got);
   EXPECT_TRUE(rep.ok) << rep.summary();
   EXPECT_EQ(got, want);
-  cudaFree(dk);
-  cudaFree(dst);
-  cudaFree(dv);
-  cudaFree(df);
 }
 
 template <int G, int S = 0>
@@ -171,14 +159,17 @@ void finds_never_miss_during_displacement(find_mode mode, slot_layout layout = s
   for (std::size_t i = 0; i < pre.size(); ++i) pv[i] = pre[i] * 3 + 1;
   t.insert(pre, pv);
   ASSERT_EQ(t.grow_count(), 0);
-  auto* ds = to_device(stable);
-  auto* dout = to_device(out);
-  auto* din = to_device(in);
-  unsigned long long* counters = nullptr;
-  CUDA_OK(cudaMalloc(&counters, 2 * sizeof(unsigned long long)));
-  CUDA_OK(cudaMemset(counters, 0, 2 * sizeof(unsigned long long)));
-  insert_status* dst = nullptr;
-  CUDA_OK(cudaMalloc(&dst, nc * sizeof(insert_status)));
+  const auto dsb = to_device(stable);
+  const auto doutb = to_device(out);
+  const auto dinb = to_device(in);
+  device_buffer<unsigned long long> counterb(2);
+  counterb.zero();
+  device_buffer<insert_status> dstb(nc);
+  const key_type* ds = dsb.data();
+  const key_type* dout = doutb.data();
+  const key_type* din = dinb.data();
+  unsigned long long* counters = counterb.data();
+  insert_status* dst = dstb.data();
   churn_while_finding<G, S><<<264, 256>>>(t.view(), dout, din, static_cast<int>(nc), ds, static_cast<int>(ns), 4,
                                        counters, counters + 1, dst);
   CUDA_OK(cudaDeviceSynchronize());
@@ -198,11 +189,6 @@ void finds_never_miss_during_displacement(find_mode mode, slot_layout layout = s
     ASSERT_EQ(got.count(in[i]) == 1, st[i] == insert_status::inserted) << "status " << int(st[i]);
   }
   EXPECT_GT(in_present, nc * 9 / 10);
-  cudaFree(dst);
-  cudaFree(ds);
-  cudaFree(dout);
-  cudaFree(din);
-  cudaFree(counters);
 }
 
 }  // namespace
@@ -320,9 +306,10 @@ TEST(GlhtAsync, FullTableReportsNoRoomAndLosesNothing) {
   std::vector<op> ops;
   for (key_type k = 0; k < 400; ++k) ops.push_back({k * 7919 + 1, k, op_kind::insert});
   for (key_type k = 0; k < 100; ++k) ops.push_back({k * 7919 + 1, 0, op_kind::find});
-  auto* dops = to_device(ops);
-  op_result* dres = nullptr;
-  CUDA_OK(cudaMalloc(&dres, ops.size() * sizeof(op_result)));
+  const auto dopsb = to_device(ops);
+  device_buffer<op_result> dresb(ops.size());
+  const op* dops = dopsb.data();
+  op_result* dres = dresb.data();
   cudaStream_t s;
   CUDA_OK(cudaStreamCreate(&s));
   t.mixed_async(dops, static_cast<index_t>(ops.size()), dres, s);
@@ -339,6 +326,4 @@ TEST(GlhtAsync, FullTableReportsNoRoomAndLosesNothing) {
   EXPECT_TRUE(rep.ok) << rep.summary();
   EXPECT_EQ(static_cast<int>(after.size()), 400 - no_room);
   cudaStreamDestroy(s);
-  cudaFree(dops);
-  cudaFree(dres);
 }

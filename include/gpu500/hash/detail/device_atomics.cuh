@@ -1,0 +1,69 @@
+// gpu500/hash/detail/device_atomics.cuh — the memory-model primitives of the GPU hash tables:
+// relaxed / acquire loads, relaxed / release stores (cuda::atomic_ref at device scope), the 16-byte
+// pair store, acquire atomicOr and CAS, the acq_rel fence, the spin back-off, and the fields of a
+// bucket word (gpu500/hash/hopscotch_map.hpp, namespace layout). Shared by GLHT and its baselines.
+#pragma once
+
+#include <cuda/atomic>
+
+#include <cstdint>
+
+#include "gpu500/hash/hopscotch_map.hpp"
+
+namespace gpu500::hash {
+
+namespace detail {
+
+template <class T>
+__device__ __forceinline__ T ld_relaxed(const T* p) {
+  return cuda::atomic_ref<T, cuda::thread_scope_device>(*const_cast<T*>(p)).load(cuda::std::memory_order_relaxed);
+}
+template <class T>
+__device__ __forceinline__ T ld_acquire(const T* p) {
+  return cuda::atomic_ref<T, cuda::thread_scope_device>(*const_cast<T*>(p)).load(cuda::std::memory_order_acquire);
+}
+template <class T, class U>
+__device__ __forceinline__ void st_relaxed(T* p, U v) {
+  cuda::atomic_ref<T, cuda::thread_scope_device>(*p).store(static_cast<T>(v), cuda::std::memory_order_relaxed);
+}
+template <class T, class U>
+__device__ __forceinline__ void st_release(T* p, U v) {
+  cuda::atomic_ref<T, cuda::thread_scope_device>(*p).store(static_cast<T>(v), cuda::std::memory_order_release);
+}
+/// {a, b} into p[0], p[1] (16-byte aligned) with one 16-byte relaxed store (two relaxed 8-byte
+/// accesses in the memory model, unordered with each other).
+__device__ __forceinline__ void st_relaxed_pair(std::uint64_t* p, std::uint64_t a, std::uint64_t b) {
+  asm volatile("st.relaxed.gpu.global.v2.u64 [%0], {%1, %2};" ::"l"(p), "l"(a), "l"(b) : "memory");
+}
+/// atomicOr with acquire semantics (atom.or.acquire.gpu): no later load or store of this thread
+/// is performed before it. A lock acquisition or a slot claim needs exactly that, and it costs no
+/// memory barrier (fence.acq_rel waits for every earlier store of the thread to complete).
+__device__ __forceinline__ std::uint64_t fetch_or_acquire(std::uint64_t* p, std::uint64_t v) {
+  return cuda::atomic_ref<std::uint64_t, cuda::thread_scope_device>(*p).fetch_or(v, cuda::std::memory_order_acquire);
+}
+/// CAS with acquire semantics; returns the value read (as atomicCAS does).
+__device__ __forceinline__ std::uint64_t cas_acquire(std::uint64_t* p, std::uint64_t expect, std::uint64_t desired) {
+  cuda::atomic_ref<std::uint64_t, cuda::thread_scope_device>(*p).compare_exchange_strong(
+      expect, desired, cuda::std::memory_order_acquire, cuda::std::memory_order_relaxed);
+  return expect;
+}
+__device__ __forceinline__ std::uint64_t cas(std::uint64_t* p, std::uint64_t expect, std::uint64_t desired) {
+  return atomicCAS(reinterpret_cast<unsigned long long*>(p), expect, desired);
+}
+/// fence.acq_rel.gpu: orders loads and stores across it (every ordering this table needs is
+/// load->load, store->store or RMW->load; none needs the sequentially consistent __threadfence).
+__device__ __forceinline__ void fence() {
+  cuda::atomic_thread_fence(cuda::std::memory_order_acq_rel, cuda::thread_scope_device);
+}
+__device__ __forceinline__ void backoff(int round) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+  __nanosleep(16u << (round < 4 ? round : 4));
+#endif
+}
+__device__ __forceinline__ bool version_odd(std::uint64_t m) { return (m >> layout::version_shift) & 1u; }
+__device__ __forceinline__ std::uint64_t version(std::uint64_t m) { return m >> layout::version_shift; }
+__device__ __forceinline__ unsigned bitmap(std::uint64_t m) { return static_cast<unsigned>(m & layout::bitmap_mask); }
+
+}  // namespace detail
+
+}  // namespace gpu500::hash

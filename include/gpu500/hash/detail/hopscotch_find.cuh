@@ -1,0 +1,123 @@
+// gpu500/hash/detail/hopscotch_find.cuh — GLHT's look-up phases (members of hopscotch_ref):
+// probe (one optimistic, version-checked read of a bucket's members), find_ordered (the wait-free
+// fallback scan), scan_window (the paper's whole-window read) and scan_named (the slots a hop
+// bitmap names). Included by gpu500/hash/hopscotch_ref.cuh after the class; not for direct use.
+#pragma once
+
+namespace gpu500::hash {
+
+/// One lock-free look-up: hit / miss when the home's version was even and unchanged across the
+/// reads of every lane, retry otherwise. On hit / miss, *slot_out (if given) is k's slot or -1,
+/// and *word_out (if given) the home word when every lane saw that same word without lock
+/// flags before and after its reads, else no_word.
+template <int G, int S, int OV>
+__device__ probe_result hopscotch_ref<G, S, OV>::probe(const tile_type& t, std::uint64_t h, key_type k,
+                                                       value_type& out, bool by_bitmap, bool want_value,
+                                                       std::int64_t* slot_out,
+                                                       std::uint64_t* word_out) const {
+  const std::uint64_t m1 = detail::ld_acquire(meta_ptr(h));
+  // Control flow must stay uniform across the tile: use the leader's bitmap; every lane's own
+  // version is checked below.
+  const unsigned bm = t.shfl(detail::bitmap(m1), 0);
+  std::int64_t s = -1;
+  value_type x = 0;
+  if (G == 1 && by_bitmap && want_value) {
+    // One thread per lookup: load each named slot's key and value together (one dependent
+    // round trip fewer on a hit; the version check below covers the value as well).
+    for (unsigned b = bm; b; b &= b - 1) {
+      const int d = __ffs(b) - 1;
+      const key_type kk = detail::ld_relaxed(key_ptr(h + d));
+      const value_type vv = detail::ld_relaxed(value_ptr(h + d));
+      if (kk == k) {
+        s = static_cast<std::int64_t>(h + d);
+        x = vv;
+        break;
+      }
+    }
+  } else {
+    s = by_bitmap ? scan_named(t, h, bm, k) : scan_window(t, h, bm, k);
+    if (s >= 0 && want_value) x = detail::ld_relaxed(value_ptr(s));
+  }
+  detail::fence();
+  const std::uint64_t m2 = detail::ld_relaxed(meta_ptr(h));
+  const std::uint64_t v0 = t.shfl(static_cast<unsigned long long>(detail::version(m1)), 0);
+  const bool ok =
+      !detail::version_odd(m1) && detail::version(m1) == detail::version(m2) && detail::version(m1) == v0;
+  if (t.ballot(!ok) != 0) return probe_result::retry;
+  out = x;
+  if (slot_out) *slot_out = s;
+  if (word_out) {
+    const std::uint64_t w0 = t.shfl(static_cast<unsigned long long>(m1), 0);
+    const bool same = m1 == m2 && m1 == w0 && !(m1 & layout::lock_mask);
+    *word_out = t.ballot(!same) == 0 ? w0 : no_word;
+  }
+  return s >= 0 ? probe_result::hit : probe_result::miss;
+}
+
+/// Wait-free fallback: one lane scans the window in ascending order with acquire loads.
+template <int G, int S, int OV>
+__device__ bool hopscotch_ref<G, S, OV>::find_ordered(const tile_type& t, std::uint64_t h, key_type k,
+                                                      value_type& out) const {
+  int found = 0;
+  value_type x = 0;
+  if (t.leader()) {
+    for (int d = 0; d < hop_range; ++d) {
+      if (detail::ld_acquire(key_ptr(h + d)) != k) continue;
+      // Only a published member counts (its bit set after the key was read, so its value is
+      // visible). A clear bit means not yet inserted, erased, or moved on to a higher slot.
+      if (!((detail::ld_acquire(meta_ptr(h)) >> d) & 1u)) continue;
+      x = detail::ld_relaxed(value_ptr(h + d));
+      detail::fence();
+      if (detail::ld_relaxed(key_ptr(h + d)) == k) {
+        found = 1;
+        break;
+      }
+      // it moved on (always to a higher slot): keep scanning
+    }
+  }
+  found = t.shfl(found, 0);
+  out = t.shfl(static_cast<unsigned long long>(x), 0);
+  return found != 0;
+}
+
+/// Slot of k among the 32 slots of h's window, or -1 (one coalesced read when G = 32). A match
+/// counts only at a slot that bm names: a key whose hop bit is not yet set may still lack its
+/// value (publish orders value and key before the bit, not the value before the key).
+template <int G, int S, int OV>
+__device__ std::int64_t hopscotch_ref<G, S, OV>::scan_window(const tile_type& t, std::uint64_t h, unsigned bm,
+                                                             key_type k) const {
+#pragma unroll
+  for (int base = 0; base < hop_range; base += G) {
+    const key_type x = detail::ld_relaxed(key_ptr(h + base + t.rank));
+    const unsigned b = t.ballot(x == k && ((bm >> (base + t.rank)) & 1u));
+    if (b) return static_cast<std::int64_t>(h + base + __ffs(b) - 1);
+  }
+  return -1;
+}
+
+/// Slot of k among the slots that hop bitmap bm names, or -1.
+template <int G, int S, int OV>
+__device__ std::int64_t hopscotch_ref<G, S, OV>::scan_named(const tile_type& t, std::uint64_t h, unsigned bm,
+                                                            key_type k) const {
+  if constexpr (G == 1) {
+    while (bm) {
+      const int d = __ffs(bm) - 1;
+      if (detail::ld_relaxed(key_ptr(h + d)) == k) return static_cast<std::int64_t>(h + d);
+      bm &= bm - 1;
+    }
+    return -1;
+  } else {
+#pragma unroll
+    for (int base = 0; base < hop_range; base += G) {
+      const unsigned chunk = (bm >> base) & tile_type::low;
+      if (!chunk) continue;
+      const bool named = (chunk >> t.rank) & 1u;
+      const key_type x = named ? detail::ld_relaxed(key_ptr(h + base + t.rank)) : empty_key;
+      const unsigned b = t.ballot(named && x == k);
+      if (b) return static_cast<std::int64_t>(h + base + __ffs(b) - 1);
+    }
+    return -1;
+  }
+}
+
+}  // namespace gpu500::hash
