@@ -1,0 +1,74 @@
+// gpu500/graph500/mpi_pipeline.hpp — the Graph500 pipeline over MPI ranks (host backend).
+//
+// Vertices are shared by a 1-D block partition (dist/partition.hpp); every rank keeps the rows of
+// its own vertices (global column ids, float weights). Per kernel (docs/distributed.md):
+//  - generation: rank r generates edges [r*M/R, (r+1)*M/R) of the counter-based Kronecker
+//    generator, so the union over ranks is the one-process edge list, bit for bit;
+//  - kernel 1: every edge goes to the owners of its two endpoints (one all-to-all), which build
+//    their rows by a counting sort (self-loops dropped, duplicates kept, weights kept);
+//  - BFS: direction-optimising (Beamer); top-down levels send (child, parent) pairs to the
+//    children's owners, bottom-up levels all-gather the frontier as a bitmap; the direction is
+//    decided from global counts (one reduction per level);
+//  - SSSP: bucket-synchronous delta-stepping with light and heavy edges, relaxation requests
+//    (vertex, distance, parent) sent to the owners;
+//  - validation: the reference's rules, checked without any rank holding the graph: the
+//    endpoints' levels or distances fetched from their owners; it shares no code with the kernels.
+// Every method is collective: all ranks call it in the same order (the harness does). Times are
+// the slowest rank's, measured from a barrier. With one rank (or without MPI) it runs as one
+// process.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+
+#include "gpu500/core/json.hpp"
+#include "gpu500/dist/comm.hpp"
+#include "gpu500/dist/partition.hpp"
+#include "gpu500/graph/kronecker.hpp"
+#include "gpu500/graph500/pipeline.hpp"
+
+namespace gpu500::graph500 {
+
+struct mpi_options {
+  bool top_down_only = false;  ///< --no-direction-optimizing: every BFS level top-down
+  double alpha = 15.0;         ///< --bfs-alpha: bottom-up when frontier arcs > unexplored arcs / alpha
+  double beta = 18.0;          ///< --bfs-beta: back to top-down when the frontier < n / beta vertices
+  /// --sssp-delta: bucket width; <= 0 (default) adaptive, mean arc weight / mean degree of the
+  /// non-isolated vertices (the host engine's rule).
+  float delta = 0.f;
+  bool no_light_heavy = false;  ///< --no-light-heavy: relax every edge in the bucket phase
+};
+
+/// What the harness needs (pipeline) plus the distributed run's own figures and result slices.
+class mpi_pipeline : public pipeline {
+ public:
+  /// The vertices this rank owns.
+  [[nodiscard]] virtual dist::vertex_range owned() const = 0;
+  /// Arcs stored in this rank's rows (two per input edge that is not a self-loop, over all ranks).
+  [[nodiscard]] virtual index_t local_arcs() const = 0;
+  /// The last BFS's (or, for sssp = true, SSSP's) parents of the owned vertices, in global ids
+  /// (writable: tests corrupt them to check the validator).
+  [[nodiscard]] virtual std::span<std::int64_t> local_parents(bool sssp) = 0;
+  /// The last SSSP's distances of the owned vertices.
+  [[nodiscard]] virtual std::span<float> local_distances() = 0;
+  /// The bucket width the SSSP uses (after the adaptive rule).
+  [[nodiscard]] virtual float sssp_delta() const = 0;
+  /// Per-level record of the last BFS and the last SSSP: {"bfs": [...], "sssp": [...]}, each entry
+  /// {level, direction, frontier, bytes, compute_seconds, comm_seconds}: frontier and bytes summed
+  /// over the ranks, seconds this rank's. Not collective.
+  [[nodiscard]] virtual json::value trace() const = 0;
+};
+
+/// The pipeline on the ranks of `comm` (collective). Throws usage_error for bad parameters and
+/// resource_error (on every rank, naming the sizes) when a rank's share will not fit in its part
+/// of the host's available memory.
+std::unique_ptr<mpi_pipeline> make_mpi_cpu_pipeline(const dist::communicator& comm, const graph::kronecker_params& p,
+                                                    const mpi_options& o = {});
+/// The same on communicator::world().
+std::unique_ptr<mpi_pipeline> make_mpi_cpu_pipeline(const graph::kronecker_params& p, const mpi_options& o = {});
+
+/// Host bytes one rank needs at its peak with `ranks` ranks (an even share of the graph).
+std::size_t mpi_pipeline_bytes(const graph::kronecker_params& p, int ranks);
+
+}  // namespace gpu500::graph500

@@ -1,0 +1,62 @@
+// Direction-optimising BFS over a 1-D block partition (internal; Beamer, Asanović & Patterson,
+// SC'12, distributed as in the Graph500 MPI codes). Per level, one reduction of global counts
+// decides the direction:
+//  - top-down: every frontier vertex's arcs become (child, parent) pairs sent to the children's
+//    owners (one all-to-all); an owner keeps the first pair for an unvisited child;
+//  - bottom-up: the frontier, as a bitmap, is all-gathered; every unvisited owned vertex looks
+//    for a neighbour in it.
+// Bottom-up when frontier arcs > unexplored arcs / alpha; back to top-down when the frontier has
+// fewer than n / beta vertices.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "gpu500/dist/comm.hpp"
+#include "gpu500/dist/partition.hpp"
+#include "gpu500/graph/csr.hpp"
+#include "local_graph.hpp"
+
+namespace gpu500::graph500::mpi {
+
+struct bfs_policy {
+  bool top_down_only = false;
+  double alpha = 15.0, beta = 18.0;
+};
+
+class bfs_engine {
+ public:
+  bfs_engine(const dist::communicator& c, const dist::block_partition& part, graph::csr_view<std::int64_t> g,
+             bfs_policy pol);
+
+  /// Untimed reset (the reference's clean_pred).
+  void prepare();
+  /// The timed search (collective); parents in global ids, -1 unreached.
+  void run(index_t root);
+  /// Input edges with both ends reached, as the one-process engines count them (collective).
+  [[nodiscard]] index_t traversed_edges() const;
+
+  [[nodiscard]] std::span<std::int64_t> parents() { return parent_; }
+  [[nodiscard]] const std::vector<level_record>& levels() const { return levels_; }
+
+ private:
+  /// One top-down level: queue_ -> next_ (returns bytes sent to other ranks).
+  index_t top_down();
+  /// One bottom-up level: queue_ (as a bitmap) -> next_.
+  index_t bottom_up();
+
+  const dist::communicator& c_;
+  dist::block_partition part_;
+  graph::csr_view<std::int64_t> g_;
+  bfs_policy pol_;
+  std::vector<std::int64_t> parent_;
+  std::vector<index_t> queue_, next_;  // owned rows
+  std::vector<std::uint64_t> slice_, bitmap_;  // frontier: own words, all words
+  std::vector<index_t> counts_;
+  std::vector<std::int64_t> send_;  // (child, parent) pairs
+  std::vector<level_record> levels_;
+  double comm_seconds_ = 0;  // this level's time in exchanges
+};
+
+}  // namespace gpu500::graph500::mpi

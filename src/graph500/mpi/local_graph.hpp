@@ -1,0 +1,48 @@
+// Kernel 1 over MPI ranks (internal): the rows of a rank's own vertices, built from its slice of
+// the edge list by one all-to-all of arcs, and the per-level record the searches keep.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gpu500/core/json.hpp"
+#include "gpu500/dist/comm.hpp"
+#include "gpu500/dist/partition.hpp"
+#include "gpu500/graph/csr.hpp"
+#include "gpu500/graph/edge_list.hpp"
+
+namespace gpu500::graph500::mpi {
+
+/// The owned rows (row l is vertex owned.first + l) with global column ids and float weights.
+struct local_graph {
+  index_t num_vertices = 0;  ///< global
+  dist::vertex_range owned;
+  graph::host_vector<index_t> offsets;  ///< owned.count + 1
+  graph::host_vector<std::int64_t> columns;
+  graph::host_vector<float> weights;  ///< empty when unweighted
+
+  [[nodiscard]] graph::csr_view<std::int64_t> view() const {
+    return {num_vertices, owned.first, owned.count, offsets.data(), columns.data(),
+            weights.empty() ? nullptr : weights.data()};
+  }
+};
+
+/// Sends every edge of `slice` (this rank's part of the edge list, self-loops included) to the
+/// owners of both endpoints and builds the owned rows: self-loops dropped, duplicates kept, within
+/// a row the arcs in global edge order (the one-process CSR's order). Collective.
+local_graph build_local_graph(const dist::communicator& c, const dist::block_partition& part,
+                              const graph::edge_list& slice);
+
+/// One level (BFS) or one phase (SSSP) of a search.
+struct level_record {
+  int level = 0;
+  std::string direction;      ///< "top-down", "bottom-up", "light", "heavy"
+  index_t frontier = 0;       ///< vertices expanded, summed over ranks
+  index_t bytes = 0;          ///< bytes sent to other ranks, summed over ranks
+  double compute_seconds = 0, comm_seconds = 0;  ///< this rank's
+};
+
+json::value to_json(const std::vector<level_record>& levels);
+
+}  // namespace gpu500::graph500::mpi

@@ -1,0 +1,188 @@
+// The Graph500 pipeline over MPI ranks (see gpu500/graph500/mpi_pipeline.hpp): generation of a
+// slice of the edge list, kernel 1 by exchange, the distributed BFS and SSSP engines and the
+// distributed validator. Every method runs under the communicator's guard: an exception on one
+// rank ends the run instead of leaving the others in a collective.
+#include "gpu500/graph500/mpi_pipeline.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <limits>
+#include <optional>
+
+#include "bfs.hpp"
+#include "gpu500/core/device.hpp"
+#include "gpu500/core/error.hpp"
+#include "gpu500/core/timer.hpp"
+#include "local_graph.hpp"
+#include "sssp.hpp"
+#include "validate.hpp"
+
+namespace gpu500::graph500 {
+
+namespace {
+
+class mpi_cpu_pipeline final : public mpi_pipeline {
+ public:
+  mpi_cpu_pipeline(const dist::communicator& c, const graph::kronecker_params& p, const mpi_options& o)
+      : c_(c), params_(p), opts_(o), part_(p.num_vertices(), c.size()) {}
+
+  std::string description() const override {
+    return "mpi cpu, " + std::to_string(c_.size()) + " ranks (1-D block partition), " +
+           std::to_string(omp_get_max_threads()) + " OpenMP threads per rank, 64-bit vertex ids";
+  }
+  int vertex_bits() const override { return 64; }
+
+  double generate() override {
+    return timed([&] {
+      const index_t m = params_.num_edges(), r = c_.rank(), R = c_.size();
+      const index_t first = m * r / R, last = m * (r + 1) / R;
+      edges_ = graph::generate_kronecker(params_, first, last - first);
+    });
+  }
+
+  double construct() override {
+    return timed([&] {
+      GPU500_EXPECTS(edges_.num_vertices > 0, "generate() before construct()");
+      g_ = mpi::build_local_graph(c_, part_, edges_);
+      edges_ = {};
+      const auto view = g_.view();
+      bfs_.emplace(c_, part_, view, mpi::bfs_policy{opts_.top_down_only, opts_.alpha, opts_.beta});
+      if (params_.weights) {
+        delta_ = opts_.delta > 0 ? opts_.delta : adaptive_delta();
+        sssp_.emplace(c_, part_, view, mpi::sssp_policy{delta_, opts_.no_light_heavy});
+      }
+    });
+  }
+
+  bool has_edges(index_t v) const override {
+    return c_.guard([&] {
+      GPU500_EXPECTS(v >= 0 && v < part_.num_vertices(), "a vertex");
+      const int owner = part_.owner(v);
+      int has = 0;
+      if (owner == c_.rank()) has = g_.offsets[v - g_.owned.first + 1] > g_.offsets[v - g_.owned.first];
+      return c_.bcast(has, owner) != 0;
+    });
+  }
+
+  double bfs(index_t root) override {
+    c_.guard([&] { bfs_->prepare(); });  // clean_pred: untimed
+    return timed([&] { bfs_->run(root); });
+  }
+  index_t bfs_nedge() override {
+    return c_.guard([&] { return bfs_->traversed_edges(); });
+  }
+  validation validate_bfs(index_t root) override {
+    return c_.guard([&] {
+      return mpi::validate_bfs(c_, part_, g_.view(), root, bfs_->parents(), bfs_->traversed_edges());
+    });
+  }
+
+  double sssp(index_t root) override {
+    c_.guard([&] {
+      GPU500_EXPECTS(sssp_.has_value(), "SSSP needs a weighted graph");
+      sssp_->prepare();  // clean_shortest: untimed
+    });
+    return timed([&] { sssp_->run(root); });
+  }
+  index_t sssp_nedge() override {
+    return c_.guard([&] { return sssp_->traversed_edges(); });
+  }
+  validation validate_sssp(index_t root) override {
+    return c_.guard([&] {
+      return mpi::validate_sssp(c_, part_, g_.view(), root, sssp_->parents(), sssp_->distances(),
+                                sssp_->traversed_edges());
+    });
+  }
+
+  dist::vertex_range owned() const override { return part_.range(c_.rank()); }
+  index_t local_arcs() const override { return g_.offsets.empty() ? 0 : g_.offsets.back(); }
+  std::span<std::int64_t> local_parents(bool sssp) override {
+    if (sssp) return sssp_ ? sssp_->parents() : std::span<std::int64_t>{};
+    return bfs_ ? bfs_->parents() : std::span<std::int64_t>{};
+  }
+  std::span<float> local_distances() override { return sssp_ ? sssp_->distances() : std::span<float>{}; }
+  float sssp_delta() const override { return delta_; }
+  json::value trace() const override {
+    json::value j;
+    j["bfs"] = bfs_ ? mpi::to_json(bfs_->levels()) : json::value::make_array();
+    j["sssp"] = sssp_ ? mpi::to_json(sssp_->levels()) : json::value::make_array();
+    return j;
+  }
+
+ private:
+  /// Runs f on every rank from a barrier; the slowest rank's seconds, the same on every rank.
+  template <class F>
+  double timed(F&& f) {
+    return c_.guard([&] {
+      c_.barrier();
+      stopwatch sw;
+      f();
+      return c_.allreduce(sw.seconds(), dist::reduce_op::max);
+    });
+  }
+
+  /// The host engine's rule: mean arc weight / mean degree of the vertices with arcs (collective).
+  float adaptive_delta() const {
+    double sums[3] = {0, static_cast<double>(g_.offsets[g_.owned.count]), 0};
+    for (float w : g_.weights) sums[0] += w;
+    for (index_t l = 0; l < g_.owned.count; ++l) sums[2] += g_.offsets[l + 1] > g_.offsets[l];
+    c_.allreduce(sums, 3, dist::reduce_op::sum);
+    if (sums[1] == 0 || sums[2] == 0) return 0.1f;
+    const double d = (sums[0] / sums[1]) / (sums[1] / sums[2]);
+    return d > 0 ? static_cast<float>(d) : 0.1f;
+  }
+
+  dist::communicator c_;
+  graph::kronecker_params params_;
+  mpi_options opts_;
+  dist::block_partition part_;
+  graph::edge_list edges_;
+  mpi::local_graph g_;
+  float delta_ = 0.f;
+  std::optional<mpi::bfs_engine> bfs_;
+  std::optional<mpi::sssp_engine> sssp_;
+};
+
+}  // namespace
+
+std::size_t mpi_pipeline_bytes(const graph::kronecker_params& p, int ranks) {
+  const auto R = static_cast<std::size_t>(ranks);
+  const auto m = static_cast<std::size_t>(p.num_edges()) / R + 1, n = static_cast<std::size_t>(p.num_vertices()) / R + 64;
+  const std::size_t w = p.weights ? sizeof(float) : 0;
+  // Kernel 1 at its peak: the edge slice (2 ids + weight), the arcs sent and received (24 bytes
+  // each, two per edge), the rows being built (id + weight per arc, offsets).
+  const std::size_t kernel1 = m * (16 + w) + 2 * m * 24 * 2 + 2 * m * (8 + w) + n * 8;
+  // Afterwards: the rows, the BFS (parents, two queues, the whole frontier bitmap), the SSSP
+  // (distance, parent, bucket, marks, queues) and the validator's requests and replies (about 40
+  // bytes per arc).
+  const std::size_t rows = 2 * m * (8 + w) + n * 8;
+  const std::size_t searches = n * 32 + static_cast<std::size_t>(p.num_vertices()) / 8 + (p.weights ? n * 40 : 0);
+  const std::size_t validator = 2 * m * 40;
+  return std::max(kernel1, rows + searches + validator);
+}
+
+std::unique_ptr<mpi_pipeline> make_mpi_cpu_pipeline(const dist::communicator& comm, const graph::kronecker_params& p,
+                                                    const mpi_options& o) {
+  p.check();  // the same parameters on every rank: every rank throws alike
+  if (o.alpha <= 0 || o.beta <= 0) throw usage_error("--bfs-alpha and --bfs-beta must be > 0");
+  // Each rank's share against its part of its host's available memory; the ranks agree before
+  // anyone throws, so that all of them do.
+  const auto need = static_cast<std::int64_t>(mpi_pipeline_bytes(p, comm.size()));
+  const std::int64_t avail = host_available_memory() / std::max(1, comm.node_size());
+  const bool fits = avail <= 0 || need <= avail;
+  if (!comm.all(fits)) {
+    const std::int64_t worst = comm.allreduce(fits ? std::numeric_limits<std::int64_t>::max() : avail,
+                                              dist::reduce_op::min);
+    throw resource_error("SCALE " + std::to_string(p.scale) + " on " + std::to_string(comm.size()) +
+                         " ranks needs about " + std::to_string(need) + " bytes of host memory per rank, " +
+                         std::to_string(worst) + " are available to a rank");
+  }
+  return std::make_unique<mpi_cpu_pipeline>(comm, p, o);
+}
+
+std::unique_ptr<mpi_pipeline> make_mpi_cpu_pipeline(const graph::kronecker_params& p, const mpi_options& o) {
+  return make_mpi_cpu_pipeline(dist::communicator::world(), p, o);
+}
+
+}  // namespace gpu500::graph500

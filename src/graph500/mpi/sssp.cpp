@@ -1,0 +1,163 @@
+// Bucket-synchronous delta-stepping over MPI ranks (see sssp.hpp).
+#include "sssp.hpp"
+
+#include <algorithm>
+#include <limits>
+
+#include "gpu500/core/timer.hpp"
+
+namespace gpu500::graph500::mpi {
+
+namespace {
+
+struct request {
+  std::int64_t vertex, parent;
+  float dist;
+};
+
+constexpr float unreached = std::numeric_limits<float>::infinity();
+constexpr index_t no_bucket = std::numeric_limits<index_t>::max();
+
+}  // namespace
+
+sssp_engine::sssp_engine(const dist::communicator& c, const dist::block_partition& part,
+                         graph::csr_view<std::int64_t> g, sssp_policy pol)
+    : c_(c), part_(part), g_(g), pol_(pol) {
+  const auto rows = static_cast<std::size_t>(g.local_vertices);
+  dist_.assign(rows, unreached);
+  parent_.assign(rows, -1);
+  bucket_.assign(rows, -1);
+  settled_mark_.assign(rows, 0);
+}
+
+void sssp_engine::prepare() {
+  std::fill(dist_.begin(), dist_.end(), unreached);
+  std::fill(parent_.begin(), parent_.end(), -1);
+  std::fill(bucket_.begin(), bucket_.end(), -1);
+  buckets_.clear();
+}
+
+void sssp_engine::enqueue(index_t l, float d, index_t floor) {
+  const double k = static_cast<double>(d) / static_cast<double>(pol_.delta);
+  const index_t b = std::max(floor, k >= 9e18 ? no_bucket - 1 : static_cast<index_t>(k));
+  bucket_[l] = b;
+  buckets_[b].push_back(l);
+}
+
+index_t sssp_engine::relax(const std::vector<index_t>& rows, arcs which, index_t floor) {
+  const auto R = static_cast<std::size_t>(c_.size());
+  const float delta = pol_.delta;
+  auto chosen = [&](index_t k) {
+    return which == arcs::all || ((g_.weights[k] < delta) == (which == arcs::light));
+  };
+  std::vector<index_t> counts(R, 0);
+  for (index_t u : rows)
+    for (index_t k = g_.offsets[u]; k < g_.offsets[u + 1]; ++k)
+      if (chosen(k)) ++counts[static_cast<std::size_t>(part_.owner(g_.columns[k]))];
+  std::vector<index_t> pos(R, 0);
+  for (std::size_t r = 1; r < R; ++r) pos[r] = pos[r - 1] + counts[r - 1];
+  std::vector<request> out(static_cast<std::size_t>(pos[R - 1] + counts[R - 1]));
+  const index_t first = g_.first_vertex;
+  for (index_t u : rows) {
+    const float du = dist_[u];
+    for (index_t k = g_.offsets[u]; k < g_.offsets[u + 1]; ++k)
+      if (chosen(k))
+        out[static_cast<std::size_t>(pos[static_cast<std::size_t>(part_.owner(g_.columns[k]))]++)] = {
+            g_.columns[k], first + u, du + g_.weights[k]};
+  }
+  index_t bytes = 0;
+  for (std::size_t r = 0; r < R; ++r)
+    if (static_cast<int>(r) != c_.rank()) bytes += counts[r] * static_cast<index_t>(sizeof(request));
+  stopwatch t;
+  const std::vector<request> in = c_.alltoallv<request>(out, counts);
+  comm_seconds_ += t.seconds();
+  for (const request& q : in) {
+    const index_t l = q.vertex - first;
+    if (q.dist < dist_[l]) {
+      dist_[l] = q.dist;
+      parent_[l] = q.parent;
+      enqueue(l, q.dist, floor);
+    }
+  }
+  return bytes;
+}
+
+void sssp_engine::record(int phase, const char* what, index_t local_count, index_t bytes, double seconds) {
+  index_t sums[2] = {local_count, bytes};
+  stopwatch t;
+  c_.allreduce(sums, 2, dist::reduce_op::sum);
+  comm_seconds_ += t.seconds();
+  level_record rec;
+  rec.level = phase;
+  rec.direction = what;
+  rec.frontier = sums[0];
+  rec.bytes = sums[1];
+  rec.comm_seconds = comm_seconds_;
+  rec.compute_seconds = seconds + t.seconds() - comm_seconds_;
+  levels_.push_back(std::move(rec));
+}
+
+void sssp_engine::run(index_t root) {
+  levels_.clear();
+  if (part_.owner(root) == c_.rank()) {
+    const index_t l = root - g_.first_vertex;
+    dist_[l] = 0.f;
+    parent_[l] = root;
+    enqueue(l, 0.f, 0);
+  }
+  const bool split = !pol_.no_light_heavy;
+  int phase = 0;
+  for (index_t b = 0;;) {
+    // The smallest bucket (>= b) with a live entry anywhere; stale entries are dropped on the way.
+    index_t mine = no_bucket;
+    for (auto it = buckets_.lower_bound(b); it != buckets_.end();) {
+      std::erase_if(it->second, [&](index_t l) { return bucket_[l] != it->first; });
+      if (!it->second.empty()) {
+        mine = it->first;
+        break;
+      }
+      it = buckets_.erase(it);
+    }
+    b = c_.allreduce(mine, dist::reduce_op::min);
+    if (b == no_bucket) break;
+    settled_.clear();
+    for (;;) {  // light phases until bucket b stays empty on every rank
+      stopwatch sw;
+      comm_seconds_ = 0;
+      frontier_.clear();
+      if (auto it = buckets_.find(b); it != buckets_.end()) {
+        for (index_t l : it->second)
+          if (bucket_[l] == b) {
+            bucket_[l] = -1;
+            frontier_.push_back(l);
+          }
+        buckets_.erase(it);
+      }
+      const index_t total = c_.allreduce(static_cast<index_t>(frontier_.size()), dist::reduce_op::sum);
+      if (total == 0) break;
+      for (index_t l : frontier_)
+        if (!settled_mark_[l]) {
+          settled_mark_[l] = 1;
+          settled_.push_back(l);
+        }
+      const index_t bytes = relax(frontier_, split ? arcs::light : arcs::all, b);
+      record(phase++, split ? "light" : "all", static_cast<index_t>(frontier_.size()), bytes, sw.seconds());
+    }
+    for (index_t l : settled_) settled_mark_[l] = 0;
+    if (split) {
+      stopwatch sw;
+      comm_seconds_ = 0;
+      const index_t bytes = relax(settled_, arcs::heavy, b + 1);
+      record(phase++, "heavy", static_cast<index_t>(settled_.size()), bytes, sw.seconds());
+    }
+  }
+}
+
+index_t sssp_engine::traversed_edges() const {
+  index_t sum = 0;
+  for (index_t l = 0; l < g_.local_vertices; ++l)
+    if (parent_[l] != -1) sum += g_.degree(l);
+  return c_.allreduce(sum, dist::reduce_op::sum) / 2;
+}
+
+}  // namespace gpu500::graph500::mpi

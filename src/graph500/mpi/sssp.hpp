@@ -1,0 +1,68 @@
+// Delta-stepping SSSP over a 1-D block partition (internal; Meyer & Sanders, J. Algorithms 2003,
+// bucket-synchronous as in the Graph500 reference's sssp). Bucket k holds the vertices with a
+// tentative distance in [k*delta, (k+1)*delta). The ranks agree on the smallest non-empty bucket,
+// then repeat light phases (relax the light arcs, w < delta, of the bucket's vertices) until the
+// bucket stays empty everywhere, then relax the heavy arcs of every vertex the bucket settled
+// once. A relaxation is a request (vertex, distance, parent) sent to the vertex's owner, which
+// keeps it when it lowers the distance. Distances are single float adds of the stored weights,
+// as the validator demands. A vertex whose distance falls again is queued again (label
+// correcting), so the result does not depend on rounding at bucket borders.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <span>
+#include <vector>
+
+#include "gpu500/dist/comm.hpp"
+#include "gpu500/dist/partition.hpp"
+#include "gpu500/graph/csr.hpp"
+#include "local_graph.hpp"
+
+namespace gpu500::graph500::mpi {
+
+struct sssp_policy {
+  float delta = 0.1f;           ///< bucket width (> 0)
+  bool no_light_heavy = false;  ///< every arc in the bucket's phases, no heavy phase
+};
+
+class sssp_engine {
+ public:
+  sssp_engine(const dist::communicator& c, const dist::block_partition& part, graph::csr_view<std::int64_t> g,
+              sssp_policy pol);
+
+  /// Untimed reset (the reference's clean_shortest).
+  void prepare();
+  /// The timed search (collective).
+  void run(index_t root);
+  /// Input edges with both ends reached (collective).
+  [[nodiscard]] index_t traversed_edges() const;
+
+  [[nodiscard]] std::span<std::int64_t> parents() { return parent_; }
+  [[nodiscard]] std::span<float> distances() { return dist_; }
+  [[nodiscard]] const std::vector<level_record>& levels() const { return levels_; }
+
+ private:
+  enum class arcs { light, heavy, all };
+  /// Queue owned row l (distance d) in its bucket, never below `floor`.
+  void enqueue(index_t l, float d, index_t floor);
+  /// Relaxes the chosen arcs of `rows`, exchanges the requests and applies the arrivals; returns
+  /// the bytes sent to other ranks.
+  index_t relax(const std::vector<index_t>& rows, arcs which, index_t floor);
+  void record(int phase, const char* what, index_t local_count, index_t bytes, double seconds);
+
+  const dist::communicator& c_;
+  dist::block_partition part_;
+  graph::csr_view<std::int64_t> g_;
+  sssp_policy pol_;
+  std::vector<float> dist_;
+  std::vector<std::int64_t> parent_;
+  std::vector<index_t> bucket_;                     // the bucket an owned row is queued in, -1 none
+  std::map<index_t, std::vector<index_t>> buckets_;  // bucket -> rows (stale entries skipped)
+  std::vector<char> settled_mark_;
+  std::vector<index_t> frontier_, settled_;
+  std::vector<level_record> levels_;
+  double comm_seconds_ = 0;
+};
+
+}  // namespace gpu500::graph500::mpi

@@ -1,0 +1,220 @@
+// The distributed Graph500 validator (see validate.hpp). Every exchange is a request to an owner
+// and a reply in the same order: requests for rank r are grouped, the owner answers them in the
+// order received, and the asker reads the answers back in its own order.
+#include "validate.hpp"
+
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace gpu500::graph500::mpi {
+
+namespace {
+
+using dist::reduce_op;
+
+/// The violation at the smallest vertex id seen by this rank; agree() makes it everyone's.
+class violations {
+ public:
+  [[nodiscard]] bool wants(index_t where) const { return where < where_; }
+  void report(index_t where, std::string msg) {
+    if (where < where_) where_ = where, msg_ = std::move(msg);
+  }
+  /// Collective: the smallest violation over all ranks, the same on every rank.
+  [[nodiscard]] validation agree(const dist::communicator& c, index_t nedge) {
+    validation out;
+    out.nedge = nedge;
+    const index_t where = c.allreduce(where_, reduce_op::min);
+    out.ok = where == none;
+    if (!out.ok) {
+      const int from = c.allreduce(where_ == where ? c.rank() : std::numeric_limits<int>::max(), reduce_op::min);
+      out.message = c.bcast(c.rank() == from ? msg_ : std::string{}, from);
+    }
+    return out;
+  }
+
+ private:
+  static constexpr index_t none = std::numeric_limits<index_t>::max();
+  index_t where_ = none;
+  std::string msg_;
+};
+
+std::string str(index_t v) { return std::to_string(v); }
+
+/// Asks the owner of each vertex in `ask` (in this order) and returns the answers in the same
+/// order; the owner answers a vertex v with answer(local index of v).
+template <class Answer, class F>
+std::vector<Answer> ask_owners(const dist::communicator& c, const dist::block_partition& part,
+                               const std::vector<std::int64_t>& ask, F answer) {
+  const auto R = static_cast<std::size_t>(c.size());
+  std::vector<index_t> counts(R, 0);
+  for (std::int64_t v : ask) ++counts[static_cast<std::size_t>(part.owner(v))];
+  std::vector<index_t> start(R + 1, 0);
+  for (std::size_t r = 0; r < R; ++r) start[r + 1] = start[r] + counts[r];
+  std::vector<std::int64_t> grouped(ask.size());
+  std::vector<index_t> slot(ask.size());
+  {
+    std::vector<index_t> pos(start.begin(), start.end() - 1);
+    for (std::size_t i = 0; i < ask.size(); ++i) {
+      slot[i] = pos[static_cast<std::size_t>(part.owner(ask[i]))]++;
+      grouped[static_cast<std::size_t>(slot[i])] = ask[i];
+    }
+  }
+  std::vector<index_t> got;
+  const std::vector<std::int64_t> asked = c.alltoallv<std::int64_t>(grouped, counts, &got);
+  grouped = {};
+  std::vector<Answer> replies(asked.size());
+  for (std::size_t i = 0; i < asked.size(); ++i) replies[i] = answer(part.local(asked[i]));
+  const std::vector<Answer> back = c.alltoallv<Answer>(replies, got);
+  std::vector<Answer> out(ask.size());
+  for (std::size_t i = 0; i < ask.size(); ++i) out[i] = back[static_cast<std::size_t>(slot[i])];
+  return out;
+}
+
+/// What the owner of an endpoint tells: is it reached, and its level or distance (< 0: none).
+struct endpoint {
+  float d;
+  std::int32_t reached;
+};
+
+/// Rule 1 (parent range and root) on the owned slice.
+void check_parents(const dist::block_partition& part, graph::csr_view<std::int64_t> g, index_t root,
+                   std::span<const std::int64_t> parent, violations& err) {
+  const index_t n = part.num_vertices();
+  for (index_t l = 0; l < g.local_vertices; ++l) {
+    const index_t v = g.first_vertex + l, p = parent[l];
+    if ((p < -1 || p >= n) && err.wants(v)) err.report(v, "vertex " + str(v) + " has parent " + str(p) + " out of range");
+  }
+  if (g.first_vertex <= root && root < g.first_vertex + g.local_vertices) {
+    const index_t p = parent[root - g.first_vertex];
+    if (p != root) err.report(root, "the root " + str(root) + " is not its own parent (" + str(p) + ")");
+  }
+}
+
+/// Rule 2 for BFS: levels from the parents, one round per level (d < 0: no level).
+std::vector<float> levels_from_parents(const dist::communicator& c, const dist::block_partition& part,
+                                       graph::csr_view<std::int64_t> g, index_t root,
+                                       std::span<const std::int64_t> parent) {
+  std::vector<float> d(static_cast<std::size_t>(g.local_vertices), -1.f);
+  std::vector<index_t> open;  // reached owned rows still without a level
+  for (index_t l = 0; l < g.local_vertices; ++l) {
+    if (g.first_vertex + l == root) d[l] = 0.f;
+    else if (parent[l] != -1) open.push_back(l);
+  }
+  for (;;) {
+    std::vector<std::int64_t> ask(open.size());
+    for (std::size_t i = 0; i < open.size(); ++i) ask[i] = parent[open[i]];
+    const std::vector<float> pd = ask_owners<float>(c, part, ask, [&](index_t l) { return d[l]; });
+    std::vector<index_t> still;
+    index_t added = 0;
+    for (std::size_t i = 0; i < open.size(); ++i) {
+      if (pd[i] >= 0) {
+        d[open[i]] = pd[i] + 1;
+        ++added;
+      } else {
+        still.push_back(open[i]);
+      }
+    }
+    open.swap(still);
+    if (c.allreduce(added, reduce_op::sum) == 0) break;
+  }
+  return d;
+}
+
+/// Rules 3-5 over the owned arcs, given d (< 0 for vertices without a level or distance).
+validation check_arcs(const dist::communicator& c, const dist::block_partition& part, graph::csr_view<std::int64_t> g,
+                      index_t root, std::span<const std::int64_t> parent, const std::vector<float>& d, bool unit,
+                      index_t kernel_nedge, violations& err) {
+  const index_t arcs = g.offsets[g.local_vertices];
+  std::vector<std::int64_t> heads(g.columns, g.columns + arcs);
+  const std::vector<endpoint> far = ask_owners<endpoint>(c, part, heads, [&](index_t l) {
+    return endpoint{d[l], parent[l] != -1};
+  });
+  heads = {};
+  index_t nedge = 0;
+  for (index_t l = 0; l < g.local_vertices; ++l) {
+    const index_t u = g.first_vertex + l;
+    const bool ru = parent[l] != -1;
+    bool confirmed = !ru || u == root;
+    for (index_t k = g.offsets[l]; k < g.offsets[l + 1]; ++k) {
+      const index_t v = g.columns[k];
+      const endpoint e = far[static_cast<std::size_t>(k)];
+      if (ru != (e.reached != 0)) {
+        if (err.wants(u)) err.report(u, "edge (" + str(u) + ", " + str(v) + ") connects a reached and an unreached vertex");
+        continue;
+      }
+      if (!ru) continue;
+      if (u < v) ++nedge;
+      const float w = unit ? 1.0f : g.weights[k];
+      if (d[l] < 0 || e.d < 0) continue;  // no level: reported as unconfirmed below
+      if ((d[l] + w < e.d || e.d + w < d[l]) && err.wants(u))
+        err.report(u, "triangle rule violated on edge (" + str(u) + ", " + str(v) + "): d = " + std::to_string(d[l]) +
+                          ", " + std::to_string(e.d) + ", w = " + std::to_string(w));
+      if (v == parent[l] && d[l] == e.d + w) confirmed = true;
+    }
+    if (!confirmed && err.wants(u))
+      err.report(u, "vertex " + str(u) + " is not confirmed by its parent " + str(parent[l]) +
+                        " (no such edge, a cycle, or a wrong level/distance)");
+  }
+  nedge = c.allreduce(nedge, reduce_op::sum);
+  validation out = err.agree(c, nedge);
+  if (out.ok && kernel_nedge >= 0 && kernel_nedge != nedge) {
+    out.ok = false;
+    out.message = "wrong nedge: the kernel reported " + str(kernel_nedge) + ", the validator counts " + str(nedge);
+  }
+  return out;
+}
+
+bool sizes_ok(graph::csr_view<std::int64_t> g, index_t root, std::size_t parents, validation& out) {
+  if (static_cast<index_t>(parents) != g.local_vertices) {
+    out.message = "parent slice has " + str(static_cast<index_t>(parents)) + " entries, expected " + str(g.local_vertices);
+    return false;
+  }
+  if (root < 0 || root >= g.num_vertices) {
+    out.message = "root " + str(root) + " is not a vertex";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+validation validate_bfs(const dist::communicator& c, const dist::block_partition& part, graph::csr_view<std::int64_t> g,
+                        index_t root, std::span<const std::int64_t> parent, index_t kernel_nedge) {
+  validation bad;
+  if (!c.all(sizes_ok(g, root, parent.size(), bad))) return {false, bad.message.empty() ? "bad input on another rank" : bad.message, 0};
+  violations err;
+  check_parents(part, g, root, parent, err);
+  if (validation v = err.agree(c, 0); !v.ok) return v;
+  const std::vector<float> d = levels_from_parents(c, part, g, root, parent);
+  return check_arcs(c, part, g, root, parent, d, true, kernel_nedge, err);
+}
+
+validation validate_sssp(const dist::communicator& c, const dist::block_partition& part, graph::csr_view<std::int64_t> g,
+                         index_t root, std::span<const std::int64_t> parent, std::span<const float> dist,
+                         index_t kernel_nedge) {
+  validation bad;
+  bool ok = sizes_ok(g, root, parent.size(), bad);
+  if (ok && dist.size() != parent.size()) bad.message = "distance slice has the wrong length", ok = false;
+  if (ok && g.weights == nullptr && g.offsets[g.local_vertices] > 0)
+    bad.message = "SSSP validation needs a weighted graph", ok = false;
+  if (!c.all(ok)) return {false, bad.message.empty() ? "bad input on another rank" : bad.message, 0};
+  violations err;
+  check_parents(part, g, root, parent, err);
+  std::vector<float> d(parent.size(), -1.f);
+  for (index_t l = 0; l < g.local_vertices; ++l) {
+    const index_t v = g.first_vertex + l;
+    if (parent[l] == -1) continue;
+    if (!(dist[l] >= 0.0f) || dist[l] == std::numeric_limits<float>::infinity()) {
+      if (err.wants(v)) err.report(v, "reached vertex " + str(v) + " has distance " + std::to_string(dist[l]));
+    } else {
+      d[l] = dist[l];
+    }
+    if (v == root && dist[l] != 0.0f) err.report(v, "the root's distance is " + std::to_string(dist[l]) + ", not 0");
+  }
+  if (validation v = err.agree(c, 0); !v.ok) return v;
+  return check_arcs(c, part, g, root, parent, d, false, kernel_nedge, err);
+}
+
+}  // namespace gpu500::graph500::mpi
+
