@@ -95,6 +95,21 @@ std::vector<int> ints(const std::vector<std::int64_t>& v) {
 
 }  // namespace
 
+int variant_code(const std::string& v, const std::string& what, const std::vector<std::string>& names) {
+  int i = 0;
+  std::string list;
+  for (const auto& n : names) {
+    if (v == n) return i;
+    list += (i++ ? "|" : "") + n;
+  }
+  errno = 0;
+  char* end = nullptr;
+  const long long code = v.empty() ? 0 : std::strtoll(v.c_str(), &end, 10);
+  if (v.empty() || *end != '\0' || errno == ERANGE || code < INT32_MIN || code > INT32_MAX)
+    throw usage_error(what + ": expected " + list + " or a code, got '" + v + "'");
+  return static_cast<int>(code);
+}
+
 fact fact_from_code(int code) { return code == 0 ? fact::left : code == 1 ? fact::crout : fact::right; }
 bcast bcast_from_code(int code) { return code >= 0 && code <= 5 ? static_cast<bcast>(code) : bcast::ring1m; }
 swap swap_from_code(int code) { return code >= 0 && code <= 2 ? static_cast<swap>(code) : swap::longs; }

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # `gpu500 hpl` end to end: an HPL.dat with several values runs every combination and each one
-# passes its residual check; the short form works; bad input exits 2 with one line; under
-# mpirun (when present) a 1x2 grid passes.
+# passes its residual check; the short form and every one of its options work; bad input and
+# options that cannot apply (short-form options with HPL.dat, CUDA options on the CPU backend,
+# 1 x 1 techniques on a larger grid) exit 2 with one line; under mpirun (when present) a 1x2 grid
+# passes; with a GPU the CUDA techniques run and pass.
 set -euo pipefail
 bin=$1
 src=$2
@@ -70,16 +72,50 @@ set +e
 "$bin" hpl -N 10 -P 2 -Q 2 --backend cpu >/dev/null 2>&1; rc=$?  # grid larger than the world
 set -e
 [ "$rc" -eq 2 ] || { echo "too large a grid exited $rc"; exit 1; }
-set +e
-"$bin" hpl -N 10 --panel-gemm-gpu -1 --backend cpu >/dev/null 2>err.txt; rc=$?
-set -e
-[ "$rc" -eq 2 ] && [ "$(wc -l <err.txt)" -eq 1 ] || { echo "--panel-gemm-gpu -1 exited $rc"; exit 1; }
-# The CUDA-only panel options are accepted (and have no effect) on the CPU backend.
-"$bin" hpl -N 50 -NB 8 --panel-gemm-gpu 2 --gpu-panel-first --panel-up-all --backend cpu | grep -q 'PASSED$'
+# Every short-form option (the rest above).
+out=$("$bin" hpl -N 120 -NB 16 -P 1 -Q 1 --pmap col --nbmin 2 --ndiv 3 --swap-threshold 8 --threshold 20 \
+  --backend cpu)
+grep -q '^WC11C3R2 ' <<<"$out" && grep -q 'PASSED$' <<<"$out"
+# usage_error: exit 2 and exactly one line on stderr.
+expect_usage() {
+  set +e
+  "$bin" hpl "$@" >/dev/null 2>err.txt
+  local rc=$?
+  set -e
+  [ "$rc" -eq 2 ] && [ "$(wc -l <err.txt)" -eq 1 ] || { echo "hpl $* exited $rc:"; cat err.txt; exit 1; }
+}
+expect_usage -N 10 --panel-gemm-gpu -1 --backend cpu
+expect_usage -N 10 --pfact sideways --backend cpu
+expect_usage -i HPL.dat -NB 32 --backend cpu  # a short-form option with HPL.dat
+# The CUDA options on the CPU backend.
+for opt in --no-swap-stream "--tail-getrf 100" "--gpu-panel 100" --gpu-panel-first "--panel-gemm-gpu 8" \
+  --no-cuda-aware-mpi; do
+  # shellcheck disable=SC2086
+  expect_usage -N 50 -NB 8 $opt --backend cpu
+  grep -q -- "${opt%% *} applies to the CUDA backend only" err.txt
+done
 info=$("$bin" info)
+if grep -q '^cuda device 0' <<<"$info"; then
+  # The 1 x 1 techniques on a P x Q grid, --no-cuda-aware-mpi without Q > 1.
+  for opt in --no-swap-stream "--tail-getrf 100" "--gpu-panel 100" --gpu-panel-first "--panel-gemm-gpu 8"; do
+    # shellcheck disable=SC2086
+    expect_usage -N 50 -NB 8 -P 1 -Q 2 $opt --backend cuda
+    grep -q -- "${opt%% *} applies to a 1 x 1 grid only (grid 1 x 2)" err.txt
+  done
+  expect_usage -N 50 -NB 8 --no-cuda-aware-mpi --backend cuda
+  # The CUDA techniques run and pass.
+  "$bin" hpl -N 400 -NB 64 --backend cuda | grep -q 'PASSED$'
+  "$bin" hpl -N 400 -NB 64 --tail-getrf 100 --gpu-panel 200 --panel-gemm-gpu 8 --backend cuda | grep -q 'PASSED$'
+  "$bin" hpl -N 400 -NB 64 --tail-getrf 0 --gpu-panel-first --no-swap-stream --backend cuda | grep -q 'PASSED$'
+fi
 if command -v mpirun >/dev/null && grep -q '^mpi: yes' <<<"$info"; then
   out=$(OMP_NUM_THREADS=1 mpirun -np 2 --oversubscribe "$bin" hpl -N 300 -NB 16 -P 1 -Q 2 --backend cpu)
   grep -q 'PASSED$' <<<"$out"
   [ "$(grep -c '^HPLinpack 2.3' <<<"$out")" -eq 1 ]  # printed once, by rank 0
+  if grep -q '^cuda device 0' <<<"$info"; then  # panel broadcast through host memory, ranks sharing the GPU
+    out=$(OMP_NUM_THREADS=1 mpirun -np 2 --oversubscribe "$bin" hpl -N 300 -NB 16 -P 1 -Q 2 --backend cuda \
+      --no-cuda-aware-mpi)
+    grep -q 'PASSED$' <<<"$out"
+  fi
 fi
 echo "hpl smoke: ok"

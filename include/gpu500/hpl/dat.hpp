@@ -73,6 +73,11 @@ fact fact_from_code(int code);
 bcast bcast_from_code(int code);
 swap swap_from_code(int code);
 
+/// A variant given by name or by code, as the short form takes it: the index of `v` in `names`,
+/// else `v` read as an integer code (netlib's fallbacks then apply). Throws usage_error naming
+/// `what` when v is neither.
+int variant_code(const std::string& v, const std::string& what, const std::vector<std::string>& names);
+
 /// The T/V string, e.g. "WR11C2R4".
 std::string tv_code(const params& p);
 

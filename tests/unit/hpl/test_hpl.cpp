@@ -1,72 +1,26 @@
-// Unit tests of HPL: the generator against HPL 2.3's own figures (norms.txt), HPL.dat parsing,
-// the solver against LAPACKE dgesv for every variant combination at awkward sizes, the HPL.out
-// layout against the reference output, and the CUDA backend (skipped without a GPU).
+// Unit tests of HPL on the host: the generator against HPL 2.3's own figures (tests/data/hpl),
+// HPL.dat parsing, the solver against LAPACKE dgesv for every variant combination at awkward
+// sizes, and the HPL.out layout against the reference output.
 #include <gtest/gtest.h>
-#include <lapacke.h>
 
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <sstream>
 #include <string>
 
-#include "gpu500/core/device.hpp"
 #include "gpu500/core/error.hpp"
 #include "gpu500/hpl/dat.hpp"
 #include "gpu500/hpl/grid.hpp"
 #include "gpu500/hpl/matgen.hpp"
 #include "gpu500/hpl/pdgesv.hpp"
 #include "gpu500/hpl/report.hpp"
-#include "cpu/panel.hpp"  // internal: the panel offload's bookkeeping is tested on the host
+#include "support.hpp"
 
 using namespace gpu500;
 using namespace gpu500::hpl;
+using namespace hpl_test;
 
 namespace {
-
-std::string testdata(const std::string& f) { return std::string(GPU500_TESTDATA_DIR) + "/hpl/" + f; }
-
-struct norms_row {
-  long n;
-  double a_inf, a_1, b_inf, x_inf;
-};
-bool have_testdata() { return std::ifstream(testdata("norms.txt")).good(); }
-// The shared test data sits next to the repository (../shared/testdata); a machine that has only
-// the repository (the GPU machine) skips the tests that need it.
-#define REQUIRE_TESTDATA() \
-  if (!have_testdata()) GTEST_SKIP() << "no " << testdata("norms.txt") << " on this machine"
-
-std::vector<norms_row> read_norms() {
-  std::ifstream f(testdata("norms.txt"));
-  std::vector<norms_row> rows;
-  std::string line;
-  while (std::getline(f, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    std::istringstream ls(line);
-    norms_row r{};
-    if (ls >> r.n >> r.a_inf >> r.a_1 >> r.b_inf >> r.x_inf) rows.push_back(r);
-  }
-  return rows;
-}
-
-// LAPACK's answer for HPL's system of order n.
-std::vector<double> lapack_solution(long n) {
-  auto ab = generate_global(n);
-  std::vector<lapack_int> ipiv(n);
-  std::vector<double> b(ab.begin() + n * n, ab.begin() + n * n + n);
-  const lapack_int info = LAPACKE_dgesv(LAPACK_COL_MAJOR, n, 1, ab.data(), n, ipiv.data(), b.data(), n);
-  EXPECT_EQ(info, 0);
-  return b;
-}
-
-double rel_diff(const std::vector<double>& x, const std::vector<double>& y) {
-  double d = 0, s = 0;
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    d = std::max(d, std::fabs(x[i] - y[i]));
-    s = std::max(s, std::fabs(y[i]));
-  }
-  return s > 0 ? d / s : d;
-}
 
 const char* good_dat =
     "HPLinpack benchmark input file\n"
@@ -139,7 +93,6 @@ TEST(HplMatgen, FirstEntryAndJumpAhead) {
 }
 
 TEST(HplMatgen, NormsMatchHpl23) {
-  REQUIRE_TESTDATA();
   const auto rows = read_norms();
   ASSERT_EQ(rows.size(), 3u);
   for (const auto& r : rows) {
@@ -181,7 +134,6 @@ TEST(HplMatgen, LocalBlocksAreTheGlobalMatrixOnEveryGrid) {
 }
 
 TEST(HplMatgen, SolutionNormMatchesHpl23) {
-  REQUIRE_TESTDATA();
   const grid g = grid::create(1, 1, false);
   for (const auto& row : read_norms()) {
     if (row.n > 1000) continue;  // 4000 is covered on the GPU
@@ -310,135 +262,11 @@ TEST(HplSolver, LargerSystemPassesAndCountsFlops) {
   EXPECT_FALSE(run_test(p, g, run_options{}).passed);
 }
 
-// --- panel offload (GPU DGEMM inside the recursive panel), its bookkeeping on the host -------
-
-namespace {
-// A host stand-in for the device half: its own copy of the panel (m x jb, ld m, equal to the
-// host's at the start as the CUDA backend's is), row moves, copies, and a plain triple-loop DGEMM
-// (another summation order than the BLAS on the host side).
-class host_offload final : public hpl::detail::panel_offload {
- public:
-  host_offload(int w, std::int64_t m, std::vector<double> panel) : panel_offload(w), m_(m), d_(std::move(panel)) {}
-  const std::vector<double>& device() const { return d_; }
-
- protected:
-  void dev_moves(int c0, int c1, const std::vector<std::int64_t>& dest, const std::vector<std::int64_t>& src) override {
-    std::vector<double> tmp(src.size());
-    for (int c = c0; c < c1; ++c) {
-      for (std::size_t i = 0; i < src.size(); ++i) tmp[i] = at(src[i], c);
-      for (std::size_t i = 0; i < dest.size(); ++i) at(dest[i], c) = tmp[i];
-    }
-  }
-  void dev_put(std::int64_t r0, std::int64_t nr, int c0, int nc, const double* h, std::int64_t ldh) override {
-    for (int c = 0; c < nc; ++c)
-      for (std::int64_t r = 0; r < nr; ++r) at(r0 + r, c0 + c) = h[r + c * ldh];
-  }
-  void dev_get(std::int64_t r0, std::int64_t nr, int c0, int nc, double* h, std::int64_t ldh) override {
-    for (int c = 0; c < nc; ++c)
-      for (std::int64_t r = 0; r < nr; ++r) h[r + c * ldh] = at(r0 + r, c0 + c);
-  }
-  void dev_gemm(std::int64_t r0, std::int64_t m, int c0, int c1, int k0, int k1) override {
-    for (int c = c0; c < c1; ++c)
-      for (std::int64_t r = r0; r < r0 + m; ++r) {
-        double s = 0;
-        for (int p = k0; p < k1; ++p) s += at(r, p) * at(p, c);
-        at(r, c) -= s;
-      }
-  }
-  void dev_wait() override {}
-
- private:
-  double& at(std::int64_t r, int c) { return d_[r + c * m_]; }
-  std::int64_t m_;
-  std::vector<double> d_;
-};
-
-struct factored {
-  std::vector<std::int64_t> ipiv;
-  std::vector<double> lu;  // m x jb, T rows first
-  long offloaded = 0;
-  std::vector<double> device;  // the device copy after finish() (with the offload)
-};
-// Factor an m x jb panel (global rows k..) with the CPU panel code; with min_width > 0 through
-// the host offload.
-factored factor_with(const std::vector<double>& panel, std::int64_t m, int jb, std::int64_t k, hpl::detail::panel_opts po,
-                     int min_width) {
-  std::vector<double> full = panel, t(static_cast<std::size_t>(jb) * jb);
-  for (int c = 0; c < jb; ++c)
-    for (int r = 0; r < jb; ++r) t[r + c * jb] = full[r + c * m];
-  const hpl::detail::comm self;
-  hpl::detail::panel_view pv;
-  pv.jb = jb;
-  pv.k = k;
-  pv.t = t.data();
-  pv.o = full.data() + jb;
-  pv.ldo = m;
-  pv.mo = m - jb;
-  pv.o_first = k + jb;
-  pv.nb = jb;
-  pv.col = &self;
-  host_offload off(min_width, m, panel);
-  if (min_width > 0) po.offload = &off;
-  factored f;
-  f.ipiv = hpl::detail::factor_panel(pv, po);
-  if (min_width > 0) off.finish(f.ipiv.data());
-  for (int c = 0; c < jb; ++c)
-    for (int r = 0; r < jb; ++r) full[r + c * m] = t[r + c * jb];
-  f.lu = std::move(full);
-  f.offloaded = off.calls();
-  f.device = off.device();
-  return f;
-}
-}  // namespace
-
-// The offload (thresholds 1, 3, 8: every recursion level, some, only the widest) gives the same
-// pivots and the same factors (to rounding) as the CPU alone, for every PFACT x RFACT, NBMIN,
-// NDIV, both threading modes; panels with fewer rows than columns below T too. After finish()
-// the device copy is exactly the host's factored panel (what the CUDA backend then updates with).
-TEST(HplPanel, OffloadKeepsPivotsAndFactors) {
-  int offloaded_runs = 0;
-  for (auto [m, jb] : {std::pair{300L, 32}, {45L, 24}, {17L, 16}}) {
-    std::vector<double> panel(static_cast<std::size_t>(m) * jb);
-    std::uint64_t x = 12345;
-    for (auto& v : panel) {
-      x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-      v = 0.5 - static_cast<double>(x >> 11) * 0x1.0p-53;
-    }
-    for (auto pf : {fact::left, fact::crout, fact::right})
-      for (auto rf : {fact::left, fact::crout, fact::right})
-        for (auto [nbmin, ndiv] : {std::pair{1, 2}, {4, 2}, {2, 3}})
-          for (int threads : {0, 1}) {
-            const hpl::detail::panel_opts po{pf, rf, nbmin, ndiv, threads};
-            const auto ref = factor_with(panel, m, jb, 7, po, 0);
-            double scale = 0;
-            for (double v : ref.lu) scale = std::max(scale, std::fabs(v));
-            for (int w : {1, 3, 8}) {
-              const auto got = factor_with(panel, m, jb, 7, po, w);
-              const std::string what = "m=" + std::to_string(m) + " jb=" + std::to_string(jb) + " pfact " +
-                                       std::to_string(static_cast<int>(pf)) + " rfact " +
-                                       std::to_string(static_cast<int>(rf)) + " nbmin " + std::to_string(nbmin) +
-                                       " ndiv " + std::to_string(ndiv) + " min width " + std::to_string(w);
-              EXPECT_EQ(got.ipiv, ref.ipiv) << what;
-              double d = 0;
-              for (std::size_t i = 0; i < ref.lu.size(); ++i) d = std::max(d, std::fabs(got.lu[i] - ref.lu[i]));
-              EXPECT_LT(d, 1e-12 * scale) << what;
-              EXPECT_EQ(got.device, got.lu) << what << ": finish() leaves the device copy = the factored panel";
-              if (w == 1) {
-                EXPECT_GT(got.offloaded, 0) << what;
-              }
-              offloaded_runs += got.offloaded > 0;
-            }
-          }
-  }
-  EXPECT_GT(offloaded_runs, 3 * 9 * 3 * 2);
-}
-
 TEST(HplSolver, TooLargeGridIsAUsageError) { EXPECT_THROW(grid::create(2, 3, false), usage_error); }
 
 // --- output layout ------------------------------------------------------------------------------
 
 TEST(HplReport, ReproducesTheReferenceOutput) {
-  REQUIRE_TESTDATA();
   std::ifstream f(testdata("reference_output_N6000_1x2.txt"));
   ASSERT_TRUE(f.good());
   std::stringstream want;
@@ -484,182 +312,4 @@ TEST(HplReport, FailedResidualPrintsTheNorms) {
   EXPECT_NE(got.find("...... FAILED"), std::string::npos);
   EXPECT_NE(got.find("||b||_oo . . ."), std::string::npos);
   EXPECT_EQ(got.find("T/V"), std::string::npos);
-}
-
-// --- CUDA backend -------------------------------------------------------------------------------
-
-TEST(HplCuda, SolvesAndMatchesCpuAndNorms) {
-  if (!cuda_available()) GTEST_SKIP() << "no CUDA device";
-  const grid g = grid::create(1, 1, false);
-  run_options gpu;
-  gpu.be = backend::cuda;
-  gpu.gather_x = true;
-  gpu.timing = true;
-  for (auto [n, nb, depth] : {std::tuple{1L, 64, 1}, {53L, 8, 1}, {1000L, 64, 0}, {4000L, 128, 1}, {6000L, 256, 1}}) {
-    params p;
-    p.n = n;
-    p.nb = nb;
-    p.depth = depth;
-    const auto r = run_test(p, g, gpu);
-    EXPECT_TRUE(r.passed) << "N=" << n << " resid " << r.resid;
-    EXPECT_LT(r.resid, 1.0);
-    ASSERT_EQ(r.x.size(), static_cast<std::size_t>(n));
-    if (n <= 1000) {
-      EXPECT_LT(rel_diff(r.x, lapack_solution(n)), 1e-10) << "N=" << n;
-    }
-    // The GPU generator and check against the CPU ones (independent code paths).
-    run_options cpu;
-    cpu.gather_x = true;
-    const auto c = run_test(p, g, cpu);
-    EXPECT_EQ(r.norm_a_inf, c.norm_a_inf) << "N=" << n;
-    EXPECT_EQ(r.norm_b, c.norm_b) << "N=" << n;
-    EXPECT_NEAR(r.norm_a_1, c.norm_a_1, 1e-9 * c.norm_a_1) << "N=" << n;
-    EXPECT_LT(rel_diff(r.x, c.x), 1e-9) << "N=" << n;
-    if (have_testdata())
-      for (const auto& row : read_norms())
-      if (row.n == n) {
-        EXPECT_NEAR(r.norm_a_inf, row.a_inf, 5.1e-7);
-        EXPECT_NEAR(r.norm_a_1, row.a_1, 5.1e-7);
-        EXPECT_NEAR(r.norm_b, row.b_inf, 5.1e-7);
-        EXPECT_NEAR(r.norm_x_inf, row.x_inf, 1e-5 * row.x_inf);
-      }
-    EXPECT_EQ(r.iters.size(), static_cast<std::size_t>((n + nb - 1) / nb));
-  }
-  // Segment settings change the schedule, not the answer.
-  params p;
-  p.n = 3000;
-  p.nb = 128;
-  run_options g2 = gpu;
-  g2.seg_first = 1.0;
-  g2.seg_growth = 1.0;
-  run_options g3 = gpu;
-  g3.swap_stream = false;
-  const auto a = run_test(p, g, gpu), b = run_test(p, g, g2), c = run_test(p, g, g3);
-  EXPECT_TRUE(a.passed);
-  EXPECT_TRUE(b.passed);
-  EXPECT_TRUE(c.passed);
-  EXPECT_LT(rel_diff(a.x, b.x), 1e-12);
-  EXPECT_LT(rel_diff(a.x, c.x), 1e-12);
-}
-
-// A CUDA variant (b) at N = 4000, NB = 128 against the default CUDA run: both pass, x agrees.
-void expect_agrees_with_default_cuda(run_options b) {
-  const grid g = grid::create(1, 1, false);
-  params p;
-  p.n = 4000;
-  p.nb = 128;
-  run_options a;
-  a.be = b.be = backend::cuda;
-  a.gather_x = b.gather_x = true;
-  const auto ra = run_test(p, g, a), rb = run_test(p, g, b);
-  EXPECT_TRUE(ra.passed);
-  EXPECT_TRUE(rb.passed) << "resid " << rb.resid;
-  EXPECT_LT(rel_diff(ra.x, rb.x), 1e-9);
-}
-
-// One CUDA run with a tail / GPU-panel setting: passes the residual check, x equals LAPACKE's.
-// `p` gives the panel variant (PFACT, RFACT, NBMIN, NDIV); pgg: --panel-gemm-gpu.
-test_result expect_cuda_variant_solves(long n, int nb, int depth, std::int64_t tail, std::int64_t gpanel, int pgg = 0,
-                                       params p = {}, bool gpfirst = false) {
-  p.n = n;
-  p.nb = nb;
-  p.depth = depth;
-  run_options o;
-  o.be = backend::cuda;
-  o.gather_x = true;
-  o.timing = true;
-  o.tail_getrf = tail;
-  o.gpu_panel = gpanel;
-  o.panel_gemm_gpu = pgg;
-  o.gpu_panel_first = gpfirst;
-  const auto r = run_test(p, grid::create(1, 1, false), o);
-  const std::string what = "N=" + std::to_string(n) + " NB=" + std::to_string(nb) + " depth " + std::to_string(depth) +
-                           " tail " + std::to_string(tail) + " gpu panel " + std::to_string(gpanel) +
-                           " panel gemm gpu " + std::to_string(pgg) + (gpfirst ? " gpu panel first " : " ") +
-                           tv_code(p);
-  EXPECT_TRUE(r.passed) << what << " resid " << r.resid;
-  EXPECT_LT(r.resid, 1.0) << what;
-  EXPECT_EQ(r.x.size(), static_cast<std::size_t>(n)) << what;
-  if (r.x.size() == static_cast<std::size_t>(n)) {
-    EXPECT_LT(rel_diff(r.x, lapack_solution(n)), 1e-10) << what;
-  }
-  return r;
-}
-
-// --tail-getrf: cuSOLVER finishes the trailing block (its own pivoting), the answer stays
-// LAPACK's; tails that start mid-run (after a partial last panel too), cover the whole matrix,
-// or never start.
-TEST(HplCuda, TailGetrfMatchesLapack) {
-  if (!cuda_available()) GTEST_SKIP() << "no CUDA device";
-  for (auto [n, nb, depth, tail] : {std::tuple{1000L, 64, 1, 300L}, {1000L, 64, 0, 300L}, {1000L, 96, 1, 1000L},
-                                    {1000L, 64, 1, 5000L}, {997L, 64, 1, 1L}, {997L, 32, 1, 61L}, {53L, 8, 1, 20L},
-                                    {1L, 8, 1, 1L}}) {
-    const auto r = expect_cuda_variant_solves(n, nb, depth, tail, 0);
-    // CPU panels up to the first panel boundary kt with n - kt <= tail, then one tail entry;
-    // no tail when that boundary is n itself.
-    const std::int64_t t = std::min(tail, n);
-    const std::int64_t kt = (n - t + nb - 1) / nb * nb;
-    const std::int64_t entries = kt < n ? kt / nb + 1 : (n + nb - 1) / nb;
-    EXPECT_EQ(r.iters.size(), static_cast<std::size_t>(entries)) << "N=" << n << " tail " << tail;
-  }
-  // A large tail against the run without it.
-  run_options b;
-  b.tail_getrf = 2500;
-  expect_agrees_with_default_cuda(b);
-}
-
-// --gpu-panel: panels of at most M rows factored by cuSOLVER on the GPU (its pivots become the
-// row swaps of the trailing columns); alone, with the tail, without look-ahead, every panel.
-TEST(HplCuda, GpuPanelMatchesLapack) {
-  if (!cuda_available()) GTEST_SKIP() << "no CUDA device";
-  for (auto [n, nb, depth, gpanel, tail] :
-       {std::tuple{1000L, 64, 1, 500L, 0L}, {1000L, 64, 0, 500L, 0L}, {1000L, 64, 1, 5000L, 0L}, {997L, 96, 1, 600L, 200L},
-        {997L, 32, 0, 997L, 61L}, {53L, 8, 1, 53L, 0L}, {1L, 8, 1, 1L, 0L}})
-    expect_cuda_variant_solves(n, nb, depth, tail, gpanel);
-  // Every panel on the GPU against the CPU panels.
-  run_options b;
-  b.gpu_panel = 4000;
-  expect_agrees_with_default_cuda(b);
-}
-
-// --panel-gemm-gpu: the recursion's trailing DGEMMs of the CPU panels on the GPU (thresholds 1,
-// 2, 8, 16: every level down to the base case, or only the widest), with look-ahead and without,
-// with the tail and GPU panels taking the end, every PFACT x RFACT, NDIV 3; the answer stays
-// LAPACK's and the GPU path really ran.
-TEST(HplCuda, PanelGemmGpuMatchesLapack) {
-  if (!cuda_available()) GTEST_SKIP() << "no CUDA device";
-  for (auto [n, nb, depth, tail, gpanel, pgg] :
-       {std::tuple{1000L, 64, 1, 0L, 0L, 1}, {1000L, 64, 0, 0L, 0L, 8}, {997L, 96, 1, 200L, 600L, 2},
-        {1000L, 128, 1, 300L, 0L, 16}, {53L, 8, 1, 0L, 0L, 1}, {1L, 8, 1, 0L, 0L, 1}}) {
-    const auto r = expect_cuda_variant_solves(n, nb, depth, tail, gpanel, pgg);
-    if (n > 1) {
-      EXPECT_GT(r.panel_gemms_gpu, 0) << "N=" << n << " pgg " << pgg;
-    }
-  }
-  for (auto pf : {fact::left, fact::crout, fact::right})
-    for (auto rf : {fact::left, fact::crout, fact::right}) {
-      params p;
-      p.pfact = pf;
-      p.rfact = rf;
-      p.nbmin = 2;
-      p.ndiv = 3;
-      const auto r = expect_cuda_variant_solves(700, 48, 1, 0, 0, 2, p);
-      EXPECT_GT(r.panel_gemms_gpu, 0) << tv_code(p);
-    }
-  // --gpu-panel-first: panel 0 by cuSOLVER, the rest CPU panels with GPU DGEMMs (and GPU panels
-  // at the end), with and without look-ahead.
-  for (auto [n, nb, depth, gpanel] : {std::tuple{1000L, 64, 1, 300L}, {997L, 96, 0, 0L}, {53L, 8, 1, 0L}, {5L, 8, 1, 0L}})
-    expect_cuda_variant_solves(n, nb, depth, 0, gpanel, 2, params{}, true);
-  // Off by default: no GPU DGEMM inside a panel.
-  EXPECT_EQ(expect_cuda_variant_solves(500, 64, 1, 0, 0).panel_gemms_gpu, 0);
-  // Every eligible DGEMM on the GPU against the default run at N = 4000.
-  run_options b;
-  b.panel_gemm_gpu = 1;
-  expect_agrees_with_default_cuda(b);
-  b.gpu_panel_first = true;
-  b.gpu_panel = 1500;
-  expect_agrees_with_default_cuda(b);
-  // --panel-up-all (the whole panel copied up instead of finish()).
-  b.panel_up_all = true;
-  expect_agrees_with_default_cuda(b);
 }

@@ -19,29 +19,16 @@
 #include "gpu500/hpl/grid.hpp"
 #include "gpu500/hpl/matgen.hpp"
 #include "gpu500/hpl/pdgesv.hpp"
+#include "support.hpp"
 
 using namespace gpu500::hpl;
+using namespace hpl_test;
 
 namespace {
 int world_size() {
   int s = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &s);
   return s;
-}
-std::vector<double> lapack_solution(long n) {
-  auto ab = generate_global(n);
-  std::vector<lapack_int> ipiv(n);
-  std::vector<double> b(ab.begin() + n * n, ab.begin() + n * n + n);
-  EXPECT_EQ(LAPACKE_dgesv(LAPACK_COL_MAJOR, n, 1, ab.data(), n, ipiv.data(), b.data(), n), 0);
-  return b;
-}
-double rel_diff(const std::vector<double>& x, const std::vector<double>& y) {
-  double d = 0, s = 0;
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    d = std::max(d, std::fabs(x[i] - y[i]));
-    s = std::max(s, std::fabs(y[i]));
-  }
-  return s > 0 ? d / s : d;
 }
 bool gpu_everywhere() {
   int ok = gpu500::cuda_available() ? 1 : 0, all = 0;

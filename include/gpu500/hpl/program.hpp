@@ -1,0 +1,44 @@
+// gpu500/hpl/program.hpp — the whole `gpu500 hpl` run as one library call.
+//
+// run_program runs every test of an HPL.dat (or the one test of the short form -N ...) in
+// netlib's order on the P x Q grids it names: it initialises MPI when compiled with it (a 1 x 1
+// grid needs no mpirun), checks that the grids fit the processes and that every setting applies
+// to the backend and to the grids (check_settings), prints the HPL.out layout (rank 0) and writes
+// the JSON result and per-iteration timing files when asked.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gpu500/core/types.hpp"
+#include "gpu500/hpl/dat.hpp"
+
+namespace gpu500::hpl {
+
+struct program_settings {
+  std::string input;                 ///< HPL.dat path; empty: ./HPL.dat (unless short_form)
+  std::optional<params> short_form;  ///< the short form: exactly this one test
+  backend be = backend::cpu;         ///< resolved (never "auto")
+  // CUDA techniques; unset / false = not asked for (the backend's default).
+  bool no_swap_stream = false;                ///< 1 x 1: swaps and DTRSM on the update stream
+  bool no_cuda_aware_mpi = false;             ///< Q > 1: panel broadcast through host memory
+  std::optional<std::int64_t> tail_getrf;     ///< 1 x 1: cuSOLVER tail rows (default N/3, 0 = off)
+  std::optional<std::int64_t> gpu_panel;      ///< 1 x 1: panels of <= this many rows by cuSOLVER
+  bool gpu_panel_first = false;               ///< 1 x 1: the first panel by cuSOLVER too
+  std::optional<std::int64_t> panel_gemm_gpu; ///< 1 x 1: GPU DGEMMs inside CPU panels from this width
+  std::string json_path;    ///< every result as JSON
+  std::string timing_path;  ///< per-iteration times as JSON
+};
+
+/// Throws usage_error (one line naming the setting) when a value is out of range, when a CUDA
+/// setting is given with another backend, or when a setting cannot apply to a grid of `tests`
+/// (the 1 x 1 techniques on a P x Q > 1 grid; --no-cuda-aware-mpi without a grid of Q > 1).
+void check_settings(const program_settings& s, const std::vector<params>& tests);
+
+/// Runs every test. Returns 0 when every checked test passed, 1 when a residual check failed;
+/// bad input throws usage_error, a matrix that does not fit throws resource_error.
+int run_program(const program_settings& s);
+
+}  // namespace gpu500::hpl

@@ -1,0 +1,218 @@
+// The `gpu500 hpl` run (gpu500/hpl/program.hpp): settings checks, MPI set-up, the loop over the
+// tests in netlib's order, the HPL.out layout on rank 0, the JSON result and timing files.
+#include "gpu500/hpl/program.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+
+#include "gpu500/config.hpp"
+#include "gpu500/core/device.hpp"
+#include "gpu500/core/error.hpp"
+#include "gpu500/core/json.hpp"
+#include "gpu500/hpl/grid.hpp"
+#include "gpu500/hpl/pdgesv.hpp"
+#include "gpu500/hpl/report.hpp"
+
+#if GPU500_HAVE_MPI
+#include <mpi.h>
+#endif
+
+namespace gpu500::hpl {
+namespace {
+
+// MPI for the duration of the run, unless the caller initialised it already.
+struct mpi_session {
+  bool owned = false;
+  int rank = 0, size = 1;
+  mpi_session() {
+#if GPU500_HAVE_MPI
+    int init = 0;
+    MPI_Initialized(&init);
+    if (!init) {
+      int provided = 0;
+      MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
+      owned = true;
+    }
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+#endif
+  }
+  ~mpi_session() {
+#if GPU500_HAVE_MPI
+    int fin = 0;
+    MPI_Finalized(&fin);
+    if (owned && !fin) MPI_Finalize();
+#endif
+  }
+  mpi_session(const mpi_session&) = delete;
+  mpi_session& operator=(const mpi_session&) = delete;
+};
+
+json::value result_json(const test_result& r) {
+  auto o = json::value::make_object();
+  o["tv"] = tv_code(r.prm);
+  o["n"] = r.prm.n;
+  o["nb"] = r.prm.nb;
+  o["p"] = r.prm.p;
+  o["q"] = r.prm.q;
+  o["time_s"] = r.time;
+  o["gflops"] = r.gflops;
+  o["resid"] = r.resid;
+  o["checked"] = r.checked;
+  o["passed"] = r.passed;
+  o["norm_a_inf"] = r.norm_a_inf;
+  o["norm_a_1"] = r.norm_a_1;
+  o["norm_x_inf"] = r.norm_x_inf;
+  o["norm_b_inf"] = r.norm_b;
+  o["norm_r_inf"] = r.norm_r;
+  return o;
+}
+
+json::value timing_json(const test_result& r) {
+  auto t = result_json(r);
+  auto& its = t["iterations"];
+  its = json::value::make_array();
+  for (const auto& i : r.iters) {
+    auto o = json::value::make_object();
+    o["k"] = i.k;
+    o["panel_s"] = i.panel;
+    o["swap_s"] = i.swap;
+    o["bcast_s"] = i.bcast;
+    o["update_s"] = i.update;
+    o["total_s"] = i.total;
+    o["host_wait_s"] = i.wait;
+    o["gpu_gap_s"] = i.gap;
+    o["panel_gpu_s"] = i.panel_gpu;
+    its.push_back(o);
+  }
+  return t;
+}
+
+dat_file read_input(const program_settings& s) {
+  if (!s.short_form) return read_dat(s.input.empty() ? "HPL.dat" : s.input);
+  if (!s.input.empty()) throw usage_error("hpl: give either -i HPL.dat or -N, not both");
+  const params& p = *s.short_form;
+  if (p.n < 0 || p.nb < 1 || p.p < 1 || p.q < 1 || p.nbmin < 1 || p.ndiv < 2 || p.depth < 0)
+    throw usage_error("hpl: need N >= 0, NB >= 1, P >= 1, Q >= 1, NBMIN >= 1, NDIV >= 2, DEPTH >= 0");
+  params q = p;
+  q.swap_threshold = std::max(0, q.swap_threshold);
+  return single(q);
+}
+
+run_options options_for(const program_settings& s) {
+  run_options o;
+  o.be = s.be;
+  o.swap_stream = !s.no_swap_stream;
+  o.device_mpi = !s.no_cuda_aware_mpi;
+  o.gpu_panel = s.gpu_panel.value_or(0);
+  o.gpu_panel_first = s.gpu_panel_first;
+  o.panel_gemm_gpu = static_cast<int>(s.panel_gemm_gpu.value_or(0));
+  o.timing = !s.timing_path.empty();
+  return o;
+}
+
+}  // namespace
+
+void check_settings(const program_settings& s, const std::vector<params>& tests) {
+  if (s.tail_getrf.value_or(0) < 0 || s.gpu_panel.value_or(0) < 0 || s.panel_gemm_gpu.value_or(0) < 0 ||
+      s.panel_gemm_gpu.value_or(0) > INT32_MAX)
+    throw usage_error("hpl: need --tail-getrf >= 0, --gpu-panel >= 0 and --panel-gemm-gpu >= 0");
+  struct setting {
+    const char* flag;
+    bool given, one_by_one;
+  };
+  const setting cuda_settings[] = {
+      {"--no-swap-stream", s.no_swap_stream, true},        {"--tail-getrf", s.tail_getrf.has_value(), true},
+      {"--gpu-panel", s.gpu_panel.has_value(), true},      {"--gpu-panel-first", s.gpu_panel_first, true},
+      {"--panel-gemm-gpu", s.panel_gemm_gpu.has_value(), true}, {"--no-cuda-aware-mpi", s.no_cuda_aware_mpi, false},
+  };
+  bool any_q = false;
+  for (const auto& t : tests) any_q = any_q || t.q > 1;
+  for (const auto& c : cuda_settings) {
+    if (!c.given) continue;
+    if (s.be != backend::cuda)
+      throw usage_error(std::string("hpl: ") + c.flag + " applies to the CUDA backend only (backend: " +
+                        backend_name(s.be) + ")");
+    if (c.one_by_one)
+      for (const auto& t : tests)
+        if (t.p * t.q > 1)
+          throw usage_error(std::string("hpl: ") + c.flag + " applies to a 1 x 1 grid only (grid " +
+                            std::to_string(t.p) + " x " + std::to_string(t.q) + ")");
+    if (!c.one_by_one && !any_q)
+      throw usage_error(std::string("hpl: ") + c.flag + " applies to grids with Q > 1 only (panel broadcast)");
+  }
+}
+
+int run_program(const program_settings& s) {
+  const dat_file dat = read_input(s);
+  const auto tests = expand(dat);
+  check_settings(s, tests);
+  const run_options opt = options_for(s);
+
+  mpi_session mpi;
+  const int rank = mpi.rank, world = mpi.size;
+  for (std::size_t i = 0; i < dat.ps.size(); ++i)  // netlib checks max(P*Q) before any test
+    if (static_cast<long>(dat.ps[i]) * dat.qs[i] > world)
+      throw usage_error("hpl: process grid " + std::to_string(dat.ps[i]) + " x " + std::to_string(dat.qs[i]) +
+                        " needs " + std::to_string(static_cast<long>(dat.ps[i]) * dat.qs[i]) + " processes, " +
+                        std::to_string(world) + " running (use mpirun -np)");
+  std::FILE* out = nullptr;
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> owned(nullptr, &std::fclose);
+  if (rank == 0) {
+    if (dat.device_out == 6) out = stdout;
+    else if (dat.device_out == 7) out = stderr;
+    else {
+      owned.reset(std::fopen(dat.output_file.c_str(), "w"));
+      if (!owned) throw usage_error("hpl: cannot open output file '" + dat.output_file + "'");
+      out = owned.get();
+    }
+    print_header(out, dat);
+  }
+  std::vector<test_result> results;
+  auto js = json::value::make_object();
+  js["benchmark"] = "hpl";
+  js["backend"] = backend_name(opt.be);
+  if (opt.be == backend::cuda && world > 1) {
+    const bool dev = opt.device_mpi && device_mpi_available();
+    js["panel_broadcast"] = dev ? "gpu-to-gpu" : "host";
+    if (rank == 0)
+      std::fprintf(stderr, "hpl: %d processes, one GPU each (node-local rank mod devices); panel broadcast %s\n",
+                   world, dev ? "GPU to GPU (CUDA-aware MPI, where every rank has it)" : "through pinned host memory");
+  }
+  auto& tjs_tests = js["tests"];
+  auto tjs = json::value::make_array();
+  bool first = true;
+  for (const auto& prm : tests) {
+    const auto g = grid::create(prm.p, prm.q, prm.pmap_col_major);
+    run_options o = opt;
+    o.tail_getrf = s.tail_getrf.value_or(prm.n / 3);  // default: the last third by cuSOLVER (docs/hpl.md)
+    auto r = run_test(prm, g, o);
+    if (!g.in_grid) continue;
+    if (rank == 0) {
+      print_result(out, r, dat.threshold > 0 || first);
+      first = false;
+      tjs_tests.push_back(result_json(r));
+      if (opt.timing) tjs.push_back(timing_json(r));
+    }
+    results.push_back(std::move(r));
+  }
+  if (rank == 0) {
+    print_summary(out, results, dat.threshold);
+    if (!s.json_path.empty()) json::write_file(s.json_path, js);
+    if (!s.timing_path.empty()) {
+      auto t = json::value::make_object();
+      t["benchmark"] = "hpl-timing";
+      t["backend"] = backend_name(opt.be);
+      t["tests"] = tjs;
+      json::write_file(s.timing_path, t);
+    }
+  }
+  int failed = 0;
+  for (const auto& r : results)
+    if (r.checked && !r.passed) ++failed;
+  return failed ? 1 : 0;
+}
+
+}  // namespace gpu500::hpl
