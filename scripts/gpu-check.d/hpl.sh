@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
-# HPL on the GPU machine: a short run of bench/hpl-gpu.sh (HPL_N, default 40000; HPL_NB, HPL_FLAGS) with its DGEMM
+# HPL on the GPU machine: a short run of bench/hpl/gpu.sh (HPL_N, default 40000; HPL_NB, HPL_FLAGS) with its DGEMM
 # and cuSOLVER baselines; table rows "hpl|what|figure".
 set -uo pipefail
 BUILD=$1 OUT=$2 TABLE=$3
 N=${HPL_N:-40000}
 NB=${HPL_NB:-384}
 cd "$(dirname "$0")/../.."
-# HPL_FLAGS: extra gpu500 hpl flags, e.g. the best measured on the H100 (docs/hpl.md, fifth round):
+# HPL_FLAGS: extra gpu500 hpl flags, e.g. the best setting measured on the H100 (docs/hpl.md):
 # HPL_N=95000 HPL_NB=1024 HPL_FLAGS="--gpu-panel 56000 --gpu-panel-first --panel-gemm-gpu 256 --tail-getrf 32768"
-# (45.63 TFLOP/s; the DGEMM baseline has the update's own K = NB)
+# (the DGEMM baseline has the update's own K = NB)
 # shellcheck disable=SC2086
-bash bench/hpl-gpu.sh "$BUILD" "$OUT" "$N" "$NB" ${HPL_FLAGS:-}
+bash bench/hpl/gpu.sh "$BUILD" "$OUT" "$N" "$NB" ${HPL_FLAGS:-}
 rc=$?
 python3 - "$OUT/hpl-gpu.json" "$TABLE" <<'PY'
 import json, sys
@@ -22,7 +22,7 @@ with open(sys.argv[2], "a") as t:
 PY
 # With two or more GPUs: 1 GPU vs 2 GPUs (one MPI process per GPU), HPL_MN1 / HPL_MN2.
 if [ "$(nvidia-smi -L 2>/dev/null | wc -l)" -ge 2 ]; then
-  bash bench/hpl-multigpu.sh "$BUILD" "$OUT" "${HPL_MN1:-40000}" "${HPL_MN2:-56000}" "$NB" || rc=1
+  bash bench/hpl/multigpu.sh "$BUILD" "$OUT" "${HPL_MN1:-40000}" "${HPL_MN2:-56000}" "$NB" || rc=1
   python3 - "$OUT/hpl-multigpu.json" "$TABLE" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # A/B of the CUDA backend's variants at one N on one GPU, with the baselines measured in the same
 # run: cuBLAS DGEMM in the update shape (N/2 x N/2 x NB) and cuSOLVER getrf + getrs at N first,
-# then every variant (the library's HPL through hpl_baselines: only gpu500_hpl needs to be built;
+# then every variant (the library's HPL through bench_hpl_baselines: only gpu500_hpl needs to be built;
 # each under HPL_AB_TIMEOUT seconds, default 120).
-# Variants: HPL_AB="label:key=value,key=value label2:..." (keys of `hpl_baselines hpl`; default:
+# Variants: HPL_AB="label:key=value,key=value label2:..." (keys of `bench_hpl_baselines hpl`; default:
 # tail-getrf off and at three thresholds). Writes OUT/hpl-ab.json, OUT/hpl-ab.txt and per-variant
 # timing JSON (OUT/ab-<label>.timing.json), and the balance table of each (OUT/ab-<label>.balance.txt).
-# usage: [HPL_AB=...] [HPL_COMMIT=id] bench/hpl-ab.sh BUILD OUT [N] [NB]
+# usage: [HPL_AB=...] [HPL_COMMIT=id] bench/hpl/ab.sh BUILD OUT [N] [NB]
 set -uo pipefail
 BUILD=${1:?build dir}
 OUT=${2:?out dir}
@@ -21,15 +21,15 @@ lines="$OUT/hpl-ab.lines"
 : >"$lines"
 echo "device: ${dev:-unknown}  N=$N NB=$NB  commit ${HPL_COMMIT:-unknown}" | tee "$OUT/hpl-ab.txt"
 M=$(( N / 2 ))
-timeout 60 "$bin/hpl_baselines" dgemm "$M" "$M" "$NB" 3 | tee -a "$lines"
-timeout 90 "$bin/hpl_baselines" getrf "$N" | tee -a "$lines"
+timeout 60 "$bin/bench_hpl_baselines" dgemm "$M" "$M" "$NB" 3 | tee -a "$lines"
+timeout 90 "$bin/bench_hpl_baselines" getrf "$N" | tee -a "$lines"
 for v in $AB; do
   label=${v%%:*}
   args=$(tr ',' ' ' <<<"${v#*:}")
   # shellcheck disable=SC2086
-  timeout "${HPL_AB_TIMEOUT:-120}" "$bin/hpl_baselines" hpl "$N" "$NB" label="$label" timing="$OUT/ab-$label.timing.json" $args |
+  timeout "${HPL_AB_TIMEOUT:-120}" "$bin/bench_hpl_baselines" hpl "$N" "$NB" label="$label" timing="$OUT/ab-$label.timing.json" $args |
     tee -a "$lines"
-  python3 "$here/hpl_balance.py" "$OUT/ab-$label.timing.json" >"$OUT/ab-$label.balance.txt" 2>&1 &&
+  python3 "$here/balance.py" "$OUT/ab-$label.timing.json" >"$OUT/ab-$label.balance.txt" 2>&1 &&
     grep -E "^time|^balance" "$OUT/ab-$label.balance.txt"
 done
 python3 - "$lines" "$N" "$NB" "${dev:-unknown}" "$OUT/hpl-ab.json" <<'PY' | tee -a "$OUT/hpl-ab.txt"

@@ -6,8 +6,8 @@
 # Prints, per run, TFLOP/s, the residual and the efficiency per GPU = TFLOP/s / (GPUs x the
 # single-GPU TFLOP/s of step 1); writes the HPL outputs and hpl-multigpu.json to OUT.
 # The panel factorisation runs OpenMP threads: each rank gets nproc / ranks of them, unbound.
-# HPL_ABLATE=1 adds a 1 x 2 run with --host-mpi (panel broadcast through host memory).
-# usage: bench/hpl-multigpu.sh BUILD OUT [N1] [N2] [NB] [extra gpu500 hpl flags...]
+# HPL_ABLATE=1 adds a 1 x 2 run with --no-cuda-aware-mpi (panel broadcast through host memory).
+# usage: bench/hpl/multigpu.sh BUILD OUT [N1] [N2] [NB] [extra gpu500 hpl flags...]
 set -uo pipefail
 BUILD=${1:?build dir}
 OUT=${2:?out dir}
@@ -50,7 +50,7 @@ elif [ "$ngpu" -ge 2 ]; then
   run gpu2-1x2 2 1 2 "$N2" "$@"
   run gpu2-2x1 2 2 1 "$N2" "$@"
   # Ablation (HPL_ABLATE=1): 1 x 2 with the panel broadcast staged through host memory.
-  [ "${HPL_ABLATE:-0}" = 1 ] && run gpu2-1x2-hostmpi 2 1 2 "$N2" --host-mpi "$@"
+  [ "${HPL_ABLATE:-0}" = 1 ] && run gpu2-1x2-hostmpi 2 1 2 "$N2" --no-cuda-aware-mpi "$@"
 else
   echo "only $ngpu GPU(s): the 2-GPU runs are skipped"
 fi

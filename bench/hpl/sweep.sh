@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# A sweep of the CUDA backend's settings at one N (what NB, look-ahead, the segment pipeline
-# and the panel variant buy): one line per run "label gflops time resid".
-# usage: bench/hpl-sweep.sh BUILD OUT N
+# A sweep of the CUDA backend's settings at one N (what NB, look-ahead, the swap stream and the
+# panel variant buy): one line per run "label gflops time resid". The segment pipeline's
+# constants are the library's; ablate them with ab.sh (HPL_AB="noseg:seg=1 seg1_4:seg=0.25").
+# usage: bench/hpl/sweep.sh BUILD OUT N
 set -uo pipefail
 BUILD=${1:?build dir}
 OUT=${2:?out dir}
@@ -25,6 +26,4 @@ run nb512-RR16 -NB 512 --pfact right --rfact right --nbmin 16
 run nb384-RR32-ndiv4 -NB 384 --pfact right --rfact right --nbmin 32 --ndiv 4
 run nb384-LC16 -NB 384 --pfact left --rfact crout --nbmin 16
 run nb384-depth0 -NB 384 --depth 0
-run nb384-noseg -NB 384 --seg-first 1
 run nb384-noswapstream -NB 384 --no-swap-stream
-run nb384-seg1_4 -NB 384 --seg-first 0.25

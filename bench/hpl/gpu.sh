@@ -4,8 +4,8 @@
 #   2. gpu500 hpl --backend cuda at order N (HPL.out, --json, --timing);
 #   3. cuSOLVER dgetrf + dgetrs at the same N on the same matrix.
 # Prints a table and writes hpl-gpu.json, the HPL output and the per-iteration timing to OUT;
-# bench/hpl_balance.py turns the timing into the balance-point table/plot.
-# usage: bench/hpl-gpu.sh BUILD OUT [N] [NB] [extra gpu500 hpl flags...]
+# bench/hpl/balance.py turns the timing into the balance-point table/plot.
+# usage: bench/hpl/gpu.sh BUILD OUT [N] [NB] [extra gpu500 hpl flags...]
 set -uo pipefail
 BUILD=${1:?build dir}
 OUT=${2:?out dir}
@@ -17,7 +17,7 @@ bin=$BUILD/bin
 dev=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
 echo "device: ${dev:-unknown}  N=$N NB=$NB"
 M=$(( N / 2 ))
-dg=$("$bin/hpl_baselines" dgemm "$M" "$M" "$NB" 3)
+dg=$("$bin/bench_hpl_baselines" dgemm "$M" "$M" "$NB" 3)
 echo "$dg"
 dg_gflops=$(sed -E 's/.*"gflops":([0-9.]+).*/\1/' <<<"$dg")
 "$bin/gpu500" hpl -N "$N" -NB "$NB" --backend cuda --json "$OUT/hpl-gpu-N$N.json" \
@@ -27,7 +27,7 @@ cat "$OUT/hpl-gpu-N$N.out" | sed -n '/^T\/V/,/^====/p'
 row=$(grep -E '^W[RC]' "$OUT/hpl-gpu-N$N.out" | head -1)
 hpl_gflops=$(awk '{print $7}' <<<"$row")
 verdict=$(grep -oE 'PASSED|FAILED' "$OUT/hpl-gpu-N$N.out" | head -1)
-sv=$("$bin/hpl_baselines" getrf "$N")
+sv=$("$bin/bench_hpl_baselines" getrf "$N")
 echo "$sv"
 sv_gflops=$(sed -E 's/.*"gflops":([0-9.]+).*/\1/' <<<"$sv")
 python3 - "$hpl_gflops" "$dg_gflops" "$sv_gflops" "$N" "$NB" "${dev:-unknown}" "$verdict" "$OUT/hpl-gpu.json" <<'PY'
@@ -40,6 +40,6 @@ json.dump(res, open(path, "w"), indent=2)
 print(f"HPL {h/1000:.2f} TFLOP/s ({verdict}) | DGEMM {d/1000:.2f} TFLOP/s -> {100*h/d:.1f}% | "
       f"cuSOLVER {s/1000:.2f} TFLOP/s -> x{h/s:.2f}")
 PY
-[ -f "$OUT/hpl-gpu-timing-N$N.json" ] && python3 "$(dirname "$0")/hpl_balance.py" "$OUT/hpl-gpu-timing-N$N.json" \
+[ -f "$OUT/hpl-gpu-timing-N$N.json" ] && python3 "$(dirname "$0")/balance.py" "$OUT/hpl-gpu-timing-N$N.json" \
   >"$OUT/hpl-balance-N$N.txt" 2>&1 && tail -12 "$OUT/hpl-balance-N$N.txt"
 exit $rc

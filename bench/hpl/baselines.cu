@@ -1,17 +1,20 @@
-// Baselines for the HPL CUDA backend, measured in the same run as HPL (bench/hpl-gpu.sh):
-//   hpl_baselines dgemm M N K [reps]  cuBLAS DGEMM in HPL's update shape: C(MxN) -= A(MxK) B(KxN),
+// Baselines for the HPL CUDA backend, measured in the same run as HPL (bench/hpl/gpu.sh), on
+// HPL's own matrix and judged by HPL's own residual check (gpu500/hpl/device.hpp):
+//   bench_hpl_baselines dgemm M N K [reps]  cuBLAS DGEMM in HPL's update shape: C(MxN) -= A(MxK) B(KxN),
 //                                      all inside one column-major array (ld = M), like the
 //                                      trailing update; prints the best rate of reps calls.
-//   hpl_baselines getrf N              cuSOLVER dgetrf + dgetrs on HPL's matrix [A | b] of order N;
+//   bench_hpl_baselines getrf N              cuSOLVER dgetrf + dgetrs on HPL's matrix [A | b] of order N;
 //                                      time, Gflops by HPL's formula and HPL's scaled residual.
-//   hpl_baselines hpl N NB [key=value...]  the library's HPL on the GPU (no gpu500 program needed):
+//   bench_hpl_baselines hpl N NB [key=value...]  the library's HPL on the GPU (no gpu500 program needed):
 //                                      WR11C2R4 (netlib's defaults) unless pfact=/rfact=/nbmin=/ndiv=/
 //                                      depth= say otherwise; tail=M (--tail-getrf), gpanel=M
-//                                      (--gpu-panel), pgg=W (--panel-gemm-gpu),
-//                                      gpfirst=1 (--gpu-panel-first),
-//                                      pupall=1 (--panel-up-all), seg=F (--seg-first),
-//                                      noswapstream=1, nb=NB (overrides), timing=FILE (per-iteration JSON, the layout
-//                                      gpu500 hpl --timing writes, read by bench/hpl_balance.py).
+//                                      (--gpu-panel), pgg=W (--panel-gemm-gpu), gpfirst=1
+//                                      (--gpu-panel-first), noswapstream=1 (--no-swap-stream),
+//                                      and the library's schedule constants for ablations:
+//                                      seg=F (first update segment), pupall=1 (whole CPU panel
+//                                      copied up with pgg); nb=NB (overrides), timing=FILE
+//                                      (per-iteration JSON, the layout gpu500 hpl --timing
+//                                      writes, read by bench/hpl/balance.py).
 // Output: one JSON object per line on stdout.
 #include <cublas_v2.h>
 #include <cusolverDn.h>
@@ -24,22 +27,24 @@
 #include <string>
 #include <vector>
 
-#include "../src/hpl/cuda/kernels.cuh"
-#include "gpu500/hpl/pdgesv.hpp"
 #include "gpu500/core/cuda/check.cuh"
+#include "gpu500/core/cuda/memory.hpp"
+#include "gpu500/hpl/device.hpp"
+#include "gpu500/hpl/grid.hpp"
+#include "gpu500/hpl/pdgesv.hpp"
 
 namespace {
 double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
 void fail(const char* what) {
-  std::fprintf(stderr, "hpl_baselines: %s\n", what);
+  std::fprintf(stderr, "bench_hpl_baselines: %s\n", what);
   std::exit(1);
 }
 
 int dgemm(long m, long n, long k, int reps) {
-  double* a = nullptr;
   const long ld = m, cols = n + k;
-  GPU500_CUDA_CHECK(cudaMalloc(&a, sizeof(double) * ld * cols));
-  gpu500::hpl::detail::gpu::generate(a, ld, std::min(m, cols - 1), nullptr);
+  gpu500::gpu::device_buffer<double> buf(static_cast<std::size_t>(ld) * cols);
+  double* a = buf.data();
+  gpu500::hpl::generate_on_device(a, ld, std::min(m, cols - 1));
   cublasHandle_t h;
   if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) fail("cublasCreate");
   const double one = 1, minus = -1;
@@ -56,57 +61,40 @@ int dgemm(long m, long n, long k, int reps) {
   std::printf("{\"bench\":\"dgemm\",\"m\":%ld,\"n\":%ld,\"k\":%ld,\"seconds\":%.6f,\"gflops\":%.1f}\n", m, n, k, best,
               2.0 * m * n * k / best / 1e9);
   cublasDestroy(h);
-  cudaFree(a);
   return 0;
 }
 
 int getrf(long n) {
-  long lda = (n + 31) / 32 * 32;
-  double* a = nullptr;
-  GPU500_CUDA_CHECK(cudaMalloc(&a, sizeof(double) * lda * (n + 1)));
-  gpu500::hpl::detail::gpu::generate(a, lda, n, nullptr);
+  const long lda = (n + 31) / 32 * 32;
+  gpu500::gpu::device_buffer<double> buf(static_cast<std::size_t>(lda) * (n + 1));
+  double* a = buf.data();
+  gpu500::hpl::generate_on_device(a, lda, n);
   cusolverDnHandle_t h;
   if (cusolverDnCreate(&h) != CUSOLVER_STATUS_SUCCESS) fail("cusolverDnCreate");
   int lwork = 0;
   if (cusolverDnDgetrf_bufferSize(h, int(n), int(n), a, int(lda), &lwork) != CUSOLVER_STATUS_SUCCESS) fail("bufferSize");
-  double* work = nullptr;
-  int *ipiv = nullptr, *info = nullptr;
-  GPU500_CUDA_CHECK(cudaMalloc(&work, sizeof(double) * std::max(1, lwork)));
-  GPU500_CUDA_CHECK(cudaMalloc(&ipiv, sizeof(int) * n));
-  GPU500_CUDA_CHECK(cudaMalloc(&info, sizeof(int)));
+  gpu500::gpu::device_buffer<double> work(static_cast<std::size_t>(std::max(1, lwork)));
+  gpu500::gpu::device_buffer<int> ipiv(static_cast<std::size_t>(n)), info(1);
   GPU500_CUDA_CHECK(cudaDeviceSynchronize());
   const double t0 = now();
-  if (cusolverDnDgetrf(h, int(n), int(n), a, int(lda), work, ipiv, info) != CUSOLVER_STATUS_SUCCESS) fail("getrf");
-  if (cusolverDnDgetrs(h, CUBLAS_OP_N, int(n), 1, a, int(lda), ipiv, a + n * lda, int(lda), info) != CUSOLVER_STATUS_SUCCESS)
+  if (cusolverDnDgetrf(h, int(n), int(n), a, int(lda), work.data(), ipiv.data(), info.data()) != CUSOLVER_STATUS_SUCCESS)
+    fail("getrf");
+  if (cusolverDnDgetrs(h, CUBLAS_OP_N, int(n), 1, a, int(lda), ipiv.data(), a + n * lda, int(lda), info.data()) !=
+      CUSOLVER_STATUS_SUCCESS)
     fail("getrs");
   GPU500_CUDA_CHECK(cudaDeviceSynchronize());
   const double t = now() - t0;
-  std::vector<double> x(n);
-  GPU500_CUDA_CHECK(cudaMemcpy(x.data(), a + n * lda, sizeof(double) * n, cudaMemcpyDeviceToHost));
-  // HPL's scaled residual on the regenerated system (the same kernels as gpu500 hpl's check).
-  gpu500::hpl::detail::gpu::generate(a, lda, n, nullptr);
-  double *dx, *rows, *rabs, *cabs;
-  GPU500_CUDA_CHECK(cudaMalloc(&dx, sizeof(double) * n));
-  GPU500_CUDA_CHECK(cudaMalloc(&rows, sizeof(double) * n));
-  GPU500_CUDA_CHECK(cudaMalloc(&rabs, sizeof(double) * n));
-  GPU500_CUDA_CHECK(cudaMalloc(&cabs, sizeof(double) * n));
-  GPU500_CUDA_CHECK(cudaMemcpy(dx, x.data(), sizeof(double) * n, cudaMemcpyHostToDevice));
-  gpu500::hpl::detail::gpu::residual_parts(a, lda, n, dx, rows, rabs, cabs, nullptr);
-  std::vector<double> hr(n), ha(n), hb(n);
-  GPU500_CUDA_CHECK(cudaMemcpy(hr.data(), rows, sizeof(double) * n, cudaMemcpyDeviceToHost));
-  GPU500_CUDA_CHECK(cudaMemcpy(ha.data(), rabs, sizeof(double) * n, cudaMemcpyDeviceToHost));
-  GPU500_CUDA_CHECK(cudaMemcpy(hb.data(), a + n * lda, sizeof(double) * n, cudaMemcpyDeviceToHost));
-  double nr = 0, na = 0, nx = 0, nb = 0;
-  for (long i = 0; i < n; ++i) {
-    nr = std::max(nr, std::fabs(hr[i]));
-    na = std::max(na, ha[i]);
-    nx = std::max(nx, std::fabs(x[i]));
-    nb = std::max(nb, std::fabs(hb[i]));
-  }
-  const double resid = nr / (std::ldexp(1.0, -53) * (na * nx + nb) * double(n));
+  const std::vector<double> x = gpu500::gpu::to_host(a + n * lda, static_cast<std::size_t>(n));
+  cusolverDnDestroy(h);
+  // HPL's scaled residual on the regenerated system (the same check as gpu500 hpl's).
+  gpu500::hpl::generate_on_device(a, lda, n);
+  gpu500::hpl::params prm;
+  prm.n = n;
+  gpu500::hpl::test_result r;
+  gpu500::hpl::check_on_device(prm, a, lda, x, r);
   const double fl = (2.0 / 3.0 * n + 1.5) * double(n) * double(n);
   std::printf("{\"bench\":\"cusolver_getrf_getrs\",\"n\":%ld,\"seconds\":%.4f,\"gflops\":%.1f,\"resid\":%.6e}\n", n, t,
-              fl / t / 1e9, resid);
+              fl / t / 1e9, r.resid);
   return 0;
 }
 // The library's HPL on the GPU without the gpu500 program (bench scripts that build only the
@@ -173,9 +161,9 @@ int main(int argc, char** argv) {
     if (what == "getrf" && argc >= 3) return getrf(std::atol(argv[2]));
     if (what == "hpl" && argc >= 4) return hpl(std::atol(argv[2]), std::atoi(argv[3]), argc - 4, argv + 4);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "hpl_baselines: %s\n", e.what());
+    std::fprintf(stderr, "bench_hpl_baselines: %s\n", e.what());
     return 1;
   }
-  std::fprintf(stderr, "usage: hpl_baselines dgemm M N K [reps] | getrf N | hpl N NB [key=value...]\n");
+  std::fprintf(stderr, "usage: bench_hpl_baselines dgemm M N K [reps] | getrf N | hpl N NB [key=value...]\n");
   return 2;
 }
