@@ -1,8 +1,11 @@
-// The one host harness of dense Bellman-Ford: the round loop, early exit, negative-cycle check
-// and timing, identical for every engine (see bellman_ford.hpp).
+// The one host harness of dense Bellman-Ford: names and parsers of the variants and schedules, the
+// engine factory, and the round loop with early exit, negative-cycle check and timing, identical
+// for every engine (see bellman_ford.hpp); the stand-ins of the CUDA-only functions in a build
+// without CUDA.
 #include <string>
 
 #include "engines.hpp"
+#include "gpu500/bellman_ford/sync_floor.hpp"
 #include "gpu500/config.hpp"
 #include "gpu500/core/error.hpp"
 #include "gpu500/core/timer.hpp"
@@ -155,8 +158,9 @@ result run(engine& e, const dense_matrix& m, const run_options& o) {
 copy_bandwidth cuda_copy_bandwidth(std::size_t, int, int) {
   throw usage_error("bellman-ford: this build has no CUDA backend");
 }
-pinned_host::pinned_host(const dense_matrix&) {}
-pinned_host::~pinned_host() = default;
+detail::pinned_host::pinned_host(const dense_matrix&) {}
+detail::pinned_host::~pinned_host() = default;
+sync_floor_result sync_floor(int, int) { throw usage_error("bf_sync_floor: this build has no CUDA backend"); }
 #endif
 
 double time_rounds(engine& e, variant v, int group, int k) {

@@ -1,5 +1,6 @@
 // gpu500/bellman_ford/bellman_ford.hpp — dense Bellman-Ford single-source shortest paths
-// (paper 000: "Bellman-Ford on GPUs: parallel min-reduction and coalesced access", OpenCL).
+// (Liu et al.: a performance-portable parallel min-reduction and coalesced access for Bellman-Ford on
+// GPUs, OpenCL; "the paper" below).
 //
 // Round k computes, for every vertex v (Jacobi: from the previous round's distances only)
 //   delta(v) = min_j dist_{k-1}(j) + w(j, v),   rho(v) = the SMALLEST j reaching that minimum,
@@ -218,22 +219,5 @@ copy_bandwidth cuda_copy_bandwidth(std::size_t bytes, int reps = 5, int device =
 /// share of a buffer of `bytes` (first touched by the same thread) with the widest vectors the
 /// CPU has; the best of `reps` passes, bytes / s / 1e9.
 double host_read_bandwidth(std::size_t bytes, int reps = 5);
-
-/// Page-locks a matrix's host memory (cudaHostRegister, portable) for the lifetime of this
-/// object so that CUDA uploads run at DMA speed instead of through the driver's pageable
-/// staging. Registering is an allocation-like step that costs time: do it outside timed
-/// regions. Without CUDA, or when registration fails, it does nothing and active() is false.
-/// The matrix must outlive this object and keep its storage.
-class pinned_host {
- public:
-  explicit pinned_host(const dense_matrix& m);
-  ~pinned_host();
-  pinned_host(const pinned_host&) = delete;
-  pinned_host& operator=(const pinned_host&) = delete;
-  [[nodiscard]] bool active() const { return p_ != nullptr; }
-
- private:
-  void* p_ = nullptr;
-};
 
 }  // namespace gpu500::bellman_ford

@@ -1,4 +1,5 @@
-// gpu500/bellman_ford/dense_graph.hpp — the dense weighted digraph of paper 000 and its generator.
+// gpu500/bellman_ford/dense_graph.hpp — the dense weighted digraph of dense Bellman-Ford
+// (Liu et al.) and its generator.
 //
 // A graph of N vertices is an N x N float32 matrix of edge weights; +infinity means "no edge".
 // The matrix is stored with a padded leading dimension ld (a multiple of 32, so rows are 128-byte

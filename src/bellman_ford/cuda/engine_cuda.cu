@@ -1,8 +1,8 @@
 // CUDA engine of dense Bellman-Ford: owns the device matrix and the distance buffers, launches
-// one kernel per round through the policies of kernels.cuh (schedules launch and skip), or one
-// kernel for all rounds (schedule resident: a thread-block cluster or a cooperative grid, see
-// resident_plan). All work goes to the legacy default stream; changed() and download()
-// synchronise.
+// one kernel per round through the policies of policies.cuh (schedules launch and skip:
+// round_kernels.cuh), or one kernel for all rounds (schedule resident: a thread-block cluster or a
+// cooperative grid, resident_kernel.cuh / resident_warp_kernel.cuh; see resident_plan). All work
+// goes to the legacy default stream; changed() and download() synchronise.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -11,26 +11,17 @@
 
 #include "../engines.hpp"
 #include "gpu500/core/cuda/check.cuh"
+#include "gpu500/core/cuda/launch.cuh"
+#include "gpu500/core/cuda/memory.hpp"
 #include "gpu500/core/error.hpp"
-#include "kernels.cuh"
+#include "policies.cuh"
+#include "resident_kernel.cuh"
+#include "resident_warp_kernel.cuh"
+#include "round_kernels.cuh"
 
 namespace gpu500::bellman_ford {
 namespace detail {
 namespace {
-
-template <class T>
-void device_alloc(T** p, std::size_t count, const char* what) {
-  const std::size_t bytes = count * sizeof(T);
-  const cudaError_t e = cudaMalloc(reinterpret_cast<void**>(p), bytes);
-  if (e == cudaErrorMemoryAllocation) {
-    (void)cudaGetLastError();
-    std::size_t free_b = 0, total_b = 0;
-    cudaMemGetInfo(&free_b, &total_b);
-    throw resource_error(std::string("bellman-ford cuda: cannot allocate ") + what + " (" +
-                         std::to_string(bytes >> 20) + " MiB; " + std::to_string(free_b >> 20) + " MiB free)");
-  }
-  GPU500_CUDA_CHECK(e);
-}
 
 /// How a resident solve is launched: `blocks` blocks of `rows` rows each, as one cluster
 /// (cluster > 0) or as a cooperative grid (cluster == 0); blocks == 0: it does not fit.
@@ -78,11 +69,11 @@ class cuda_engine final : public engine {
     if (resident_threads_ != 512 && resident_threads_ != 1024)
       throw usage_error("bellman-ford cuda: resident threads per block must be 512 or 1024; got " +
                         std::to_string(resident_threads_));
-    GPU500_CUDA_CHECK(cudaMalloc(&flag_, sizeof(int)));
-    GPU500_CUDA_CHECK(cudaMalloc(&gflags_, 3 * sizeof(int)));
-    GPU500_CUDA_CHECK(cudaMalloc(&outcome_, 2 * sizeof(int)));
-    if (cfg.resident_trace) GPU500_CUDA_CHECK(cudaMalloc(&trace_, (cuda::ph_count + 1) * sizeof(long long)));
-    GPU500_CUDA_CHECK(cudaMallocHost(&host_flag_, 2 * sizeof(int)));
+    flag_ = gpu::device_buffer<int>(1);
+    gflags_ = gpu::device_buffer<int>(3);
+    outcome_ = gpu::device_buffer<int>(2);
+    if (cfg.resident_trace) trace_ = gpu::device_buffer<long long>(cuda::ph_count + 1);
+    host_flag_ = gpu::pinned_buffer<int>(2);
     for (auto* k : resident_kernels)
       GPU500_CUDA_CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem_optin_)));
     if (cluster_launch_) {
@@ -94,20 +85,6 @@ class cuda_engine final : public engine {
     }
     (void)cudaGetLastError();
   }
-  ~cuda_engine() override {
-    cudaFree(w_);
-    cudaFree(cur_);
-    cudaFree(next_);
-    cudaFree(pred_);
-    cudaFree(lines_);
-    cudaFree(xchg_);
-    cudaFree(flag_);
-    cudaFree(gflags_);
-    cudaFree(outcome_);
-    cudaFree(trace_);
-    cudaFreeHost(host_flag_);
-  }
-
   engine_kind kind() const override { return engine_kind::cuda; }
   std::string description() const override { return "cuda: " + name_; }
   int max_group() const override { return cuda::reduce_policy::max_group; }
@@ -124,42 +101,41 @@ class cuda_engine final : public engine {
     GPU500_EXPECTS(m.n >= 1 && m.n < (index_t{1} << 31), "bellman-ford cuda: n out of range");
     GPU500_CUDA_CHECK(cudaSetDevice(device_));
     if (m.ld != ld_) {
-      cudaFree(w_);
-      cudaFree(cur_);
-      cudaFree(next_);
-      cudaFree(pred_);
-      cudaFree(lines_);
-      cudaFree(xchg_);
-      w_ = cur_ = next_ = xchg_ = nullptr;
-      pred_ = nullptr;
-      lines_ = nullptr;
+      // Free everything before allocating for the new size (no old and new matrix at once).
+      w_.reset();
+      for (auto& d : dist_) d.reset();
+      pred_.reset();
+      lines_.reset();
+      xchg_.reset();
+      cur_ = next_ = nullptr;
       ld_ = 0;
-      device_alloc(&w_, m.w.size(), "the weight matrix");
-      device_alloc(&cur_, static_cast<std::size_t>(m.ld), "distances");
-      device_alloc(&next_, static_cast<std::size_t>(m.ld), "distances");
-      device_alloc(&pred_, static_cast<std::size_t>(m.ld), "predecessors");
-      device_alloc(&lines_, 3 * static_cast<std::size_t>(m.ld >> cuda::skip_lines::shift), "skip lines");
-      device_alloc(&xchg_, 2 * static_cast<std::size_t>(m.ld), "the resident exchange vectors");
+      const auto ld = static_cast<std::size_t>(m.ld);
+      w_ = gpu::device_buffer<float>(m.w.size());
+      for (auto& d : dist_) d = gpu::device_buffer<float>(ld);
+      cur_ = dist_[0].data();
+      next_ = dist_[1].data();
+      pred_ = gpu::device_buffer<int>(ld);
+      lines_ = gpu::device_buffer<unsigned char>(3 * (ld >> cuda::skip_lines::shift));
+      xchg_ = gpu::device_buffer<float>(2 * ld);
       ld_ = m.ld;
     }
     n_ = m.n;
     lay_ = m.lay;
     resident_ = plan(n_, ld_);  // here, not in the timed solve: it asks the driver about occupancy
-    GPU500_CUDA_CHECK(cudaMemcpy(w_, m.w.data(), m.bytes(), cudaMemcpyHostToDevice));
+    GPU500_CUDA_CHECK(cudaMemcpy(w_.data(), m.w.data(), m.bytes(), cudaMemcpyHostToDevice));
   }
 
   void init(index_t source) override {
-    GPU500_EXPECTS(w_, "bellman-ford cuda: upload first");
+    GPU500_EXPECTS(!w_.empty(), "bellman-ford cuda: upload first");
     GPU500_EXPECTS(source >= 0 && source < n_, "bellman-ford cuda: source out of range");
     const int ld = static_cast<int>(ld_), block = 256;
-    cuda::init_kernel<<<(2 * ld + block - 1) / block, block>>>(cur_, next_, pred_, flag_, gflags_, lines_, xchg_, ld,
-                                                                static_cast<int>(source));
-    GPU500_CUDA_CHECK_LAUNCH();
+    gpu::launch(cuda::init_kernel, gpu::grid_blocks(2 * ld_, block), block, 0, nullptr, cur_, next_, pred_.data(),
+                flag_.data(), gflags_.data(), lines_.data(), xchg_.data(), ld, static_cast<int>(source));
     round_ = 0;
   }
 
   resident_outcome solve_resident(variant v, index_t source, index_t limit, bool early_exit) override {
-    GPU500_EXPECTS(w_, "bellman-ford cuda: upload first");
+    GPU500_EXPECTS(!w_.empty(), "bellman-ford cuda: upload first");
     GPU500_EXPECTS(v == variant::coarse && lay_ == layout::by_target,
                    "bellman-ford cuda: the resident schedule runs the coarse variant on the by_target layout");
     GPU500_EXPECTS(source >= 0 && source < n_ && limit >= 0 && limit <= (index_t{1} << 30),
@@ -168,9 +144,9 @@ class cuda_engine final : public engine {
     if (p.blocks == 0)
       throw usage_error("bellman-ford cuda: N = " + std::to_string(n_) +
                         " does not fit the resident schedule (its rows must fit in shared memory)");
-    cuda::resident_args a{w_, static_cast<std::size_t>(ld_), static_cast<int>(n_), p.rows, static_cast<int>(source),
-                          static_cast<int>(limit), early_exit ? 1 : 0, cur_, pred_, xchg_, gflags_, outcome_,
-                          trace_};
+    cuda::resident_args a{w_.data(), static_cast<std::size_t>(ld_), static_cast<int>(n_), p.rows,
+                          static_cast<int>(source), static_cast<int>(limit), early_exit ? 1 : 0, cur_,
+                          pred_.data(), xchg_.data(), gflags_.data(), outcome_.data(), trace_.data()};
     if (p.cluster > 0) {
       cudaLaunchConfig_t cfg{};
       cudaLaunchAttribute attr[1];
@@ -181,10 +157,10 @@ class cuda_engine final : public engine {
       GPU500_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(cuda::resident_kernel<cuda::exchange::grid>),
                                                     dim3(p.blocks), dim3(p.threads), args, p.smem));
     }
-    GPU500_CUDA_CHECK(cudaMemcpy(host_flag_, outcome_, 2 * sizeof(int), cudaMemcpyDeviceToHost));
-    if (trace_) {
+    GPU500_CUDA_CHECK(cudaMemcpy(host_flag_.data(), outcome_.data(), 2 * sizeof(int), cudaMemcpyDeviceToHost));
+    if (!trace_.empty()) {
       long long c[cuda::ph_count + 1] = {};
-      GPU500_CUDA_CHECK(cudaMemcpy(c, trace_, sizeof c, cudaMemcpyDeviceToHost));
+      GPU500_CUDA_CHECK(cudaMemcpy(c, trace_.data(), sizeof c, cudaMemcpyDeviceToHost));
       const double r = static_cast<double>(std::max<long long>(1, c[cuda::ph_count]));
       const char* names[cuda::ph_count] = {"compute", "block flag", "send", "wait", "flags"};
       trace_text_ = "cycles per round (block 0, thread 0) over " + std::to_string(c[cuda::ph_count]) + " passes of the round loop:";
@@ -214,44 +190,46 @@ class cuda_engine final : public engine {
   }
 
   void round(variant v, int group, bool reset_flag, bool skip) override {
-    GPU500_EXPECTS(w_, "bellman-ford cuda: upload first");
+    GPU500_EXPECTS(!w_.empty(), "bellman-ford cuda: upload first");
     GPU500_EXPECTS(lay_ == layout_for(engine_kind::cuda, v), "bellman-ford cuda: wrong layout for the variant");
     GPU500_EXPECTS(!skip || v == variant::coarse, "bellman-ford cuda: the skip schedule runs the coarse variant only");
-    if (reset_flag) GPU500_CUDA_CHECK(cudaMemsetAsync(flag_, 0, sizeof(int)));
+    if (reset_flag) GPU500_CUDA_CHECK(cudaMemsetAsync(flag_.data(), 0, sizeof(int)));
     const int n = static_cast<int>(n_);
     const auto ld = static_cast<std::size_t>(ld_);
     if (v == variant::naive) {
       constexpr int block = cuda::naive_policy::block_threads;
-      cuda::naive_kernel<<<(n + block - 1) / block, block>>>(w_, ld, n, cur_, next_, pred_, flag_);
-      GPU500_CUDA_CHECK_LAUNCH();
+      gpu::launch(cuda::naive_kernel, gpu::grid_blocks(n, block), block, 0, nullptr, w_.data(), ld, n, cur_, next_,
+                  pred_.data(), flag_.data());
     } else {
       check_group(group, cuda::reduce_policy::max_group, "bellman-ford cuda");
       const std::size_t shm = cuda::reduce_policy::shared_bytes(group);
+      // One block of M threads per vertex.
+      const auto blocks = static_cast<unsigned>(n), threads = static_cast<unsigned>(group);
       if (v == variant::reduce) {
-        cuda::reduce_kernel<<<n, group, shm>>>(w_, ld, n, cur_, next_, pred_, flag_);
+        gpu::launch(cuda::reduce_kernel, blocks, threads, shm, nullptr, w_.data(), ld, n, cur_, next_, pred_.data(),
+                    flag_.data());
       } else {
         const int count = static_cast<int>(ld_ >> cuda::skip_lines::shift);
-        unsigned char* at[3] = {lines_, lines_ + count, lines_ + 2 * count};
+        unsigned char* at[3] = {lines_.data(), lines_.data() + count, lines_.data() + 2 * count};
         const cuda::skip_lines lines{at[round_ % 3], at[(round_ + 1) % 3], at[(round_ + 2) % 3], count};
-        if (skip) cuda::coarse_kernel<true><<<n, group, shm>>>(w_, ld, n, cur_, next_, pred_, flag_, lines);
-        else cuda::coarse_kernel<false><<<n, group, shm>>>(w_, ld, n, cur_, next_, pred_, flag_, lines);
+        gpu::launch(skip ? cuda::coarse_kernel<true> : cuda::coarse_kernel<false>, blocks, threads, shm, nullptr,
+                    w_.data(), ld, n, cur_, next_, pred_.data(), flag_.data(), lines);
       }
-      GPU500_CUDA_CHECK_LAUNCH();
     }
     ++round_;
     std::swap(cur_, next_);
   }
 
   bool changed() override {
-    GPU500_CUDA_CHECK(cudaMemcpy(host_flag_, flag_, sizeof(int), cudaMemcpyDeviceToHost));
-    return *host_flag_ != 0;
+    GPU500_CUDA_CHECK(cudaMemcpy(host_flag_.data(), flag_.data(), sizeof(int), cudaMemcpyDeviceToHost));
+    return host_flag_[0] != 0;
   }
 
   void download(std::vector<float>& dist, std::vector<std::int32_t>& pred) override {
     dist.resize(static_cast<std::size_t>(n_));
     pred.resize(static_cast<std::size_t>(n_));
     GPU500_CUDA_CHECK(cudaMemcpy(dist.data(), cur_, dist.size() * sizeof(float), cudaMemcpyDeviceToHost));
-    GPU500_CUDA_CHECK(cudaMemcpy(pred.data(), pred_, pred.size() * sizeof(int), cudaMemcpyDeviceToHost));
+    GPU500_CUDA_CHECK(cudaMemcpy(pred.data(), pred_.data(), pred.size() * sizeof(int), cudaMemcpyDeviceToHost));
   }
 
   void finish() override { GPU500_CUDA_CHECK(cudaDeviceSynchronize()); }
@@ -400,20 +378,21 @@ class cuda_engine final : public engine {
   std::string name_;
   index_t n_ = 0, ld_ = 0;
   layout lay_ = layout::by_source;
-  float* w_ = nullptr;
+  gpu::device_buffer<float> w_;
+  gpu::device_buffer<float> dist_[2];  // the two distance vectors; cur_ and next_ alternate over them
   float* cur_ = nullptr;
   float* next_ = nullptr;
-  int* pred_ = nullptr;
-  unsigned char* lines_ = nullptr;  // the skip schedule's 3 x ld / 32 line marks
-  float* xchg_ = nullptr;           // the cooperative resident grid's 2 x ld exchange vectors
-  index_t round_ = 0;               // rounds since init (rotates the skip lines)
-  int* flag_ = nullptr;
-  int* gflags_ = nullptr;   // the cooperative resident grid's change flags
-  int* outcome_ = nullptr;  // a resident solve's rounds and last change
-  resident_plan resident_;      // the resident launch for the uploaded matrix
-  long long* trace_ = nullptr;  // resident phase cycles (engine_config::resident_trace)
-  std::string trace_text_;      // the last resident solve's phases, in words
-  int* host_flag_ = nullptr;
+  gpu::device_buffer<int> pred_;
+  gpu::device_buffer<unsigned char> lines_;  // the skip schedule's 3 x ld / 32 line marks
+  gpu::device_buffer<float> xchg_;           // the cooperative resident grid's 2 x ld exchange vectors
+  index_t round_ = 0;                        // rounds since init (rotates the skip lines)
+  gpu::device_buffer<int> flag_;
+  gpu::device_buffer<int> gflags_;            // the cooperative resident grid's change flags
+  gpu::device_buffer<int> outcome_;           // a resident solve's rounds and last change
+  resident_plan resident_;                    // the resident launch for the uploaded matrix
+  gpu::device_buffer<long long> trace_;       // resident phase cycles (engine_config::resident_trace)
+  std::string trace_text_;                    // the last resident solve's phases, in words
+  gpu::pinned_buffer<int> host_flag_;
 };
 
 }  // namespace
@@ -422,22 +401,22 @@ std::unique_ptr<engine> make_cuda_engine(const engine_config& cfg) { return std:
 
 }  // namespace detail
 
-pinned_host::pinned_host(const dense_matrix& m) {
+detail::pinned_host::pinned_host(const dense_matrix& m) {
   void* p = const_cast<float*>(m.w.data());
   if (m.w.empty()) return;
   if (cudaHostRegister(p, m.bytes(), cudaHostRegisterPortable) == cudaSuccess) p_ = p;
   else (void)cudaGetLastError();  // fall back to pageable uploads
 }
 
-pinned_host::~pinned_host() {
+detail::pinned_host::~pinned_host() {
   if (p_) (void)cudaHostUnregister(p_);
 }
 
 copy_bandwidth cuda_copy_bandwidth(std::size_t bytes, int reps, int device) {
   GPU500_CUDA_CHECK(cudaSetDevice(device));
-  void *a = nullptr, *b = nullptr;
-  detail::device_alloc(reinterpret_cast<char**>(&a), bytes, "the copy-bandwidth source");
-  detail::device_alloc(reinterpret_cast<char**>(&b), bytes, "the copy-bandwidth target");
+  const gpu::device_buffer<char> src(bytes), dst(bytes);
+  void* a = src.data();
+  void* b = dst.data();
   GPU500_CUDA_CHECK(cudaMemset(a, 1, bytes));
   GPU500_CUDA_CHECK(cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice));  // warm-up
   cudaEvent_t e0, e1;
@@ -455,8 +434,6 @@ copy_bandwidth cuda_copy_bandwidth(std::size_t bytes, int reps, int device) {
   }
   cudaEventDestroy(e0);
   cudaEventDestroy(e1);
-  cudaFree(a);
-  cudaFree(b);
   copy_bandwidth r;
   r.copy_gbs = static_cast<double>(bytes) / (best_ms * 1e-3) / 1e9;
   r.traffic_gbs = 2 * r.copy_gbs;

@@ -1,5 +1,5 @@
-// OpenCL C 1.2 kernels of dense Bellman-Ford (paper 000): the same three kernels as
-// ../cuda/kernels.cuh, one Jacobi round each:
+// OpenCL C 1.2 kernels of dense Bellman-Ford (Liu et al.): the same three kernels as
+// ../cuda/round_kernels.cuh, one Jacobi round each:
 //   best = min_j cur[j] + w(j, v) with the smallest j on ties; if best < cur[v] then
 //   next[v] = best, pred[v] = j, *changed = 1; else next[v] = cur[v].
 // cur/next hold ld floats (padding +inf, never written); the matrix has pitch ld.

@@ -1,35 +1,23 @@
-// bf_sync_floor: what one round of the resident dense Bellman-Ford costs before any arithmetic.
-// Each kernel runs `rounds` iterations of one way for the blocks of a launch to meet, with the
-// same launch shape as the resident schedule (512 threads per block) and no work between:
-//   cluster_sync      one cluster of B blocks, cluster.sync() per round;
-//   cluster_sync_or   the same plus the block-wide __syncthreads_or the round needs for its flag;
-//   async_exchange    one cluster of B blocks, each sends a 4-byte flag to every other block with
-//                     an asynchronous remote store counted on the receiver's mbarrier and waits
-//                     for its own mbarrier (the resident kernel's exchange, without the distances);
-//   warp_exchange     one cluster of B blocks, every warp sends a 4-byte value to every other
-//                     block the same way, writes its own block's copy and arrives on its own
-//                     mbarrier; no block barrier (the warp-exchange resident kernel's meeting);
-//   grid_sync         a cooperative grid of B blocks, grid.sync() per round;
-//   launch            an empty kernel of B blocks launched `rounds` times back to back.
-// Prints nanoseconds per round (best of 5 launches) and the SM clock from clock64, so that a round
-// of the resident schedule can be put against the floor of its barrier.
-//   bf_sync_floor [rounds (default 20000)] [threads per block: 512 (default) or 1024]
+// The floor under a resident round of dense Bellman-Ford (see gpu500/bellman_ford/sync_floor.hpp):
+// one kernel per way for the blocks of a launch to meet, each running `rounds` iterations of that
+// meeting with no work between, timed by CUDA events and block 0's clock64.
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
-#include <cstdio>
-#include <cstdlib>
-#include <exception>
-
+#include "cluster_ops.cuh"
+#include "gpu500/bellman_ford/sync_floor.hpp"
 #include "gpu500/core/cuda/check.cuh"
-#include "kernels.cuh"
+#include "gpu500/core/cuda/memory.hpp"
+#include "gpu500/core/error.hpp"
+#include "policies.cuh"
 
-namespace cg = cooperative_groups;
-using namespace gpu500::bellman_ford::cuda;
-
+namespace gpu500::bellman_ford {
 namespace {
 
-int threads = 512;  // as the resident schedule's default; argv[2] may say 1024
+namespace cg = cooperative_groups;
+using namespace cuda;
+
+int threads = 512;  // the resident schedule's default; sync_floor's caller may ask for 1024
 
 __global__ void cluster_sync_kernel(int rounds, int with_or, long long* cycles) {
   const long long c0 = clock64();
@@ -140,15 +128,6 @@ timing best_of(Launch launch, long long* dcycles) {
   return best;
 }
 
-void report(const char* what, int blocks, int rounds, timing t) {
-  const double ns = t.ms * 1e6 / rounds;
-  if (t.cycles > 0)
-    std::printf("%-16s blocks %4d  %8.1f ns/round  %7.0f cycles/round  SM clock %.2f GHz\n", what, blocks, ns,
-                static_cast<double>(t.cycles) / rounds, static_cast<double>(t.cycles) / (t.ms * 1e6));
-  else
-    std::printf("%-16s blocks %4d  %8.1f ns/round\n", what, blocks, ns);
-}
-
 /// Launches kernel k as one cluster of `blocks` blocks.
 template <class... Args>
 void cluster_launch(void (*k)(Args...), int blocks, Args... args) {
@@ -165,55 +144,50 @@ void cluster_launch(void (*k)(Args...), int blocks, Args... args) {
   GPU500_CUDA_CHECK(cudaLaunchKernelEx(&cfg, k, args...));
 }
 
+sync_floor_row row(const char* what, int blocks, int rounds, timing t) { return {what, blocks, rounds, t.ms, t.cycles}; }
+
 }  // namespace
 
-static int run(int argc, char** argv) {
-  const int rounds = argc > 1 ? std::atoi(argv[1]) : 20000;
-  threads = argc > 2 ? std::atoi(argv[2]) : 512;
-  if (rounds < 1 || (threads != 512 && threads != 1024)) {
-    std::fprintf(stderr, "usage: bf_sync_floor [rounds >= 1] [512|1024]\n");
-    return 2;
-  }
+sync_floor_result sync_floor(int rounds, int threads_per_block) {
+  if (rounds < 1 || (threads_per_block != 512 && threads_per_block != 1024))
+    throw usage_error("bf_sync_floor: rounds must be >= 1 and threads per block 512 or 1024");
+  threads = threads_per_block;
   cudaDeviceProp prop{};
   GPU500_CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
-  std::printf("device %s, %d SMs, %d rounds per launch, %d threads per block\n", prop.name, prop.multiProcessorCount,
-              rounds, threads);
-  long long* c = nullptr;
-  GPU500_CUDA_CHECK(cudaMalloc(&c, sizeof(long long)));
+  sync_floor_result res;
+  res.device = prop.name;
+  res.sms = prop.multiProcessorCount;
+  const gpu::device_buffer<long long> cycles(1);
+  long long* c = cycles.data();
   GPU500_CUDA_CHECK(cudaFuncSetAttribute(cluster_sync_kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
   GPU500_CUDA_CHECK(cudaFuncSetAttribute(async_exchange_kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
   GPU500_CUDA_CHECK(cudaFuncSetAttribute(warp_exchange_kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
   for (const int blocks : {2, 8, 16}) {
-    report("cluster_sync", blocks, rounds, best_of([&] { cluster_launch(cluster_sync_kernel, blocks, rounds, 0, c); }, c));
-    report("cluster_sync_or", blocks, rounds,
-           best_of([&] { cluster_launch(cluster_sync_kernel, blocks, rounds, 1, c); }, c));
-    report("async_exchange", blocks, rounds, best_of([&] { cluster_launch(async_exchange_kernel, blocks, rounds, c); }, c));
-    report("warp_exchange", blocks, rounds, best_of([&] { cluster_launch(warp_exchange_kernel, blocks, rounds, c); }, c));
+    res.rows.push_back(
+        row("cluster_sync", blocks, rounds, best_of([&] { cluster_launch(cluster_sync_kernel, blocks, rounds, 0, c); }, c)));
+    res.rows.push_back(row("cluster_sync_or", blocks, rounds,
+                           best_of([&] { cluster_launch(cluster_sync_kernel, blocks, rounds, 1, c); }, c)));
+    res.rows.push_back(row("async_exchange", blocks, rounds,
+                           best_of([&] { cluster_launch(async_exchange_kernel, blocks, rounds, c); }, c)));
+    res.rows.push_back(row("warp_exchange", blocks, rounds,
+                           best_of([&] { cluster_launch(warp_exchange_kernel, blocks, rounds, c); }, c)));
   }
   for (const int blocks : {16, 128, prop.multiProcessorCount}) {
-    report("grid_sync", blocks, rounds, best_of([&] {
-             int r = rounds;
-             void* args[] = {&r, &c};
-             GPU500_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(grid_sync_kernel), dim3(blocks), dim3(threads),
-                                               args, 0));
-           }, c));
+    res.rows.push_back(row("grid_sync", blocks, rounds, best_of([&] {
+                             int r = rounds;
+                             void* args[] = {&r, &c};
+                             GPU500_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(grid_sync_kernel),
+                                                                           dim3(blocks), dim3(threads), args, 0));
+                           }, c)));
   }
   const int launches = rounds < 2000 ? rounds : 2000;
   for (const int blocks : {16, 128}) {
-    report("launch", blocks, launches, best_of([&] {
-             for (int i = 0; i < launches; ++i) empty_kernel<<<blocks, threads>>>();
-             GPU500_CUDA_CHECK(cudaGetLastError());
-           }, nullptr));
+    res.rows.push_back(row("launch", blocks, launches, best_of([&] {
+                             for (int i = 0; i < launches; ++i) empty_kernel<<<blocks, threads>>>();
+                             GPU500_CUDA_CHECK(cudaGetLastError());
+                           }, nullptr)));
   }
-  cudaFree(c);
-  return 0;
+  return res;
 }
 
-int main(int argc, char** argv) {
-  try {
-    return run(argc, argv);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "bf_sync_floor: %s\n", e.what());
-    return 1;
-  }
-}
+}  // namespace gpu500::bellman_ford

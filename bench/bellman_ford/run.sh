@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
-# Paper 000's experiment, extended: dense Bellman-Ford on random graphs N = 256 ... 32768 with
-# every engine present (serial, OpenMP, CUDA naive/reduce/coarse, OpenCL naive/reduce/coarse; the
+# The experiment of Liu et al. (dense Bellman-Ford in OpenCL, parallel min-reduction), extended:
+# dense Bellman-Ford on random graphs N = 256 ... 32768 with every engine present (serial, OpenMP, CUDA naive/reduce/coarse, OpenCL naive/reduce/coarse; the
 # CUDA coarse kernel under each schedule: launch = the paper's, skip, resident where it fits),
 # a sweep of the work-group size M at N = 8192 and 32768, a measured run of the paper's N-1 rounds
 # at small N (to check the projection used at large N), a run with negative edges and CUDA
-# uploads from pageable host memory (the main run page-locks the matrices outside the timing).
+# uploads from pageable host memory (--no-page-lock; the main run page-locks the matrices outside
+# the timing).
 # Every result is verified against the Dijkstra oracle before it is printed.
-#   bash bench/bellman-ford.sh [GPU500_BINARY] [OUT_DIR]
+#   bash bench/bellman_ford/run.sh [GPU500_BINARY] [OUT_DIR]
 # Writes OUT_DIR/bellman-ford{,-full,-negative,-pageable}.json and .txt (the tables).
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 bin=${1:-$root/build/bin/gpu500}
 out=${2:-$root/out}
 mkdir -p "$out"
@@ -27,5 +28,5 @@ echo "== negative edges (potentials)"
   --json "$out/bellman-ford-negative.json" | tee "$out/bellman-ford-negative.txt"
 grep -q '^cuda device 0' "$out/bellman-ford-info.txt" || exit 0
 echo "== CUDA uploads from pageable memory (the main run page-locks the host matrices)"
-"$bin" bellman-ford --n "${BF_PAGEABLE_SIZES:-32768}" --backend cuda --variant coarse --schedules launch --pageable \
+"$bin" bellman-ford --n "${BF_PAGEABLE_SIZES:-32768}" --backend cuda --variant coarse --schedules launch --no-page-lock \
   --json "$out/bellman-ford-pageable.json" | tee "$out/bellman-ford-pageable.txt"
