@@ -71,6 +71,14 @@ local_graph build_local_graph(const dist::communicator& c, const dist::block_par
   return g;
 }
 
+index_t reached_edges(const dist::communicator& c, graph::csr_view<std::int64_t> g,
+                      const std::vector<std::int64_t>& parent) {
+  index_t sum = 0;
+  for (index_t l = 0; l < g.local_vertices; ++l)
+    if (parent[l] != -1) sum += g.degree(l);
+  return c.allreduce(sum, dist::reduce_op::sum) / 2;
+}
+
 json::value to_json(const std::vector<level_record>& levels) {
   json::value a = json::value::make_array();
   for (const level_record& l : levels) {

@@ -153,11 +153,6 @@ void sssp_engine::run(index_t root) {
   }
 }
 
-index_t sssp_engine::traversed_edges() const {
-  index_t sum = 0;
-  for (index_t l = 0; l < g_.local_vertices; ++l)
-    if (parent_[l] != -1) sum += g_.degree(l);
-  return c_.allreduce(sum, dist::reduce_op::sum) / 2;
-}
+index_t sssp_engine::traversed_edges() const { return reached_edges(c_, g_, parent_); }
 
 }  // namespace gpu500::graph500::mpi

@@ -191,16 +191,28 @@ TEST(Graph500Mpi, OptionsAndTrace) {
     auto dp = make_mpi_cpu_pipeline(c, cfg.graph, o);
     const run_result r = run(*dp, cfg);
     EXPECT_TRUE(r.valid) << r.failure;
-    if (o.delta > 0) EXPECT_EQ(dp->sssp_delta(), o.delta);
-    else EXPECT_GT(dp->sssp_delta(), 0.f);
+    if (o.delta > 0) {
+      EXPECT_EQ(dp->sssp_delta(), o.delta);
+    } else {
+      EXPECT_GT(dp->sssp_delta(), 0.f);
+    }
     const std::string t = dp->trace().dump(-1);
     EXPECT_NE(t.find("\"bfs\":[{\"level\":0"), std::string::npos) << t;
     EXPECT_NE(t.find("\"sssp\":[{\"level\":0"), std::string::npos) << t;
-    if (o.top_down_only) EXPECT_EQ(t.find("bottom-up"), std::string::npos);
-    if (o.alpha == 2.0) EXPECT_NE(t.find("bottom-up"), std::string::npos);
-    if (o.no_light_heavy) EXPECT_EQ(t.find("heavy"), std::string::npos);
-    else EXPECT_NE(t.find("heavy"), std::string::npos);
-    if (c.size() > 1) EXPECT_TRUE(std::regex_search(t, std::regex("\"bytes\":[1-9]"))) << t;
+    if (o.top_down_only) {
+      EXPECT_EQ(t.find("bottom-up"), std::string::npos);
+    }
+    if (o.alpha == 2.0) {
+      EXPECT_NE(t.find("bottom-up"), std::string::npos);
+    }
+    if (o.no_light_heavy) {
+      EXPECT_EQ(t.find("heavy"), std::string::npos);
+    } else {
+      EXPECT_NE(t.find("heavy"), std::string::npos);
+    }
+    if (c.size() > 1) {
+      EXPECT_TRUE(std::regex_search(t, std::regex("\"bytes\":[1-9]"))) << t;
+    }
   }
 }
 
