@@ -7,6 +7,7 @@
 
 #include "gpu500/config.hpp"
 #include "gpu500/core/cli.hpp"
+#include "gpu500/core/device.hpp"
 #include "gpu500/graph/edge_list.hpp"
 #include "gpu500/graph/kronecker.hpp"
 #include "gpu500/graph500/cpu_pipeline.hpp"
@@ -29,6 +30,14 @@ struct pipeline_flags {
   /// The pipeline of the chosen backend for a Kronecker graph, or over a given edge list.
   std::unique_ptr<graph500::pipeline> make(const graph::kronecker_params& gp);
   std::unique_ptr<graph500::pipeline> make(graph::edge_list el);
+
+ private:
+  /// The SSSP flags (--sssp, --sssp-delta, ... of both engines); apply_sssp() checks them against
+  /// the chosen backend (a flag of the other backend's engine is a usage_error) and sets the options.
+  void add_sssp(cli::parser& p);
+  void apply_sssp(gpu500::backend b);
+  const cli::parser* parser_ = nullptr;  ///< the command's parser (for the flags given)
+  bool sssp_bellman_ford_ = false, sssp_no_persistent_ = false, sssp_no_pull_ = false;
 };
 
 }  // namespace gpu500::app

@@ -15,10 +15,6 @@
 #include "gpu500/core/types.hpp"
 #include "gpu500/graph/csr.hpp"
 
-namespace gpu500::cli {
-class parser;
-}
-
 namespace gpu500::sssp {
 
 /// Options of the CPU engine: delta-stepping (Meyer & Sanders) with OpenMP.
@@ -30,10 +26,6 @@ struct cpu_options {
   bool no_light_heavy = false;  ///< relax every edge in the bucket phase (no light/heavy split)
   bool no_relabel = false;      ///< keep the graph's vertex ids inside (default: by decreasing degree)
 };
-
-/// Add the CPU engine's flags to a command line: --sssp-threads, --sssp-delta, --sssp-no-light-heavy,
-/// --sssp-no-relabel.
-void add_cpu_options(cli::parser& p, cpu_options& o);
 
 /// The OpenMP engine: delta-stepping (src/sssp/cpu/sssp_cpu.cpp). Needs non-negative finite
 /// weights and fewer than 2^32 vertices (usage_error otherwise). Memory held between searches:

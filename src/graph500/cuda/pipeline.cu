@@ -162,7 +162,6 @@ void add_cuda_options(cli::parser& p, cuda_options& o) {
   p.flag("--no-sort", o.no_sort, "CUDA: no VS-Graph500 degree-sorted relabelling and neighbour order");
   p.option("--cuda-vertex-bits", o.vertex_bits, "CUDA backend vertex id width: 32 (default when it fits) or 64");
   p.option("--device", o.device, "CUDA device ordinal (default 0)");
-  sssp::cuda::add_options(p, o.sssp);
 }
 
 std::string describe(const cuda_options& o) {

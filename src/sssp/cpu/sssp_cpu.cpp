@@ -45,23 +45,12 @@
 #include <cstring>
 #include <limits>
 
-#include "gpu500/core/cli.hpp"
 #include "gpu500/core/error.hpp"
 #include "gpu500/core/timer.hpp"
 #include "gpu500/graph/arc_sort.hpp"
 #include "gpu500/sssp/sssp.hpp"
 
 namespace gpu500::sssp {
-
-void add_cpu_options(cli::parser& p, cpu_options& o) {
-  p.option("--sssp-threads", o.threads, "CPU SSSP: OpenMP threads (0: OpenMP default)");
-  p.option(
-      "--sssp-delta",
-      [&o](const std::string& v) { o.delta = static_cast<float>(cli::parse_double(v, "--sssp-delta")); },
-      "CPU SSSP: delta-stepping bucket width (default 0: adaptive; the reference uses 0.1)", "X");
-  p.flag("--sssp-no-light-heavy", o.no_light_heavy, "CPU SSSP: relax all edges in the bucket phase");
-  p.flag("--sssp-no-relabel", o.no_relabel, "CPU SSSP: keep the graph's vertex ids (no degree order)");
-}
 
 namespace {
 

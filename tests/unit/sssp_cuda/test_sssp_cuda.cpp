@@ -1,6 +1,6 @@
 // GPU SSSP engine tests (skip without a GPU): Kronecker graphs SCALE 8-16 from several roots and the
-// awkward graphs of oracle.hpp, both vertex id types, every variant (adaptive / fixed / tiny / huge
-// width, Bellman-Ford, persistent and host loops), against the Dijkstra oracle: distances exact,
+// awkward graphs of tests/support/graphs.hpp, both vertex id types, every variant (adaptive / fixed / tiny / huge
+// width, Bellman-Ford, persistent and host loops), against the Dijkstra oracle of tests/support/sssp_check.hpp: distances exact,
 // parents valid and acyclic, nedge; plus the engine's input checks.
 #include <gtest/gtest.h>
 
@@ -12,21 +12,21 @@
 #include <limits>
 #include <vector>
 
-#include "gpu500/core/cli.hpp"
 #include "gpu500/core/device.hpp"
 #include "gpu500/core/error.hpp"
 #include "gpu500/graph/csr.hpp"
 #include "gpu500/graph/kronecker.hpp"
 #include "gpu500/sssp/cuda.hpp"
-#include "oracle.hpp"
+#include "../../support/graphs.hpp"
+#include "../../support/sssp_check.hpp"
 
 using namespace gpu500;
 namespace sc = gpu500::sssp::cuda;
 
 namespace {
 
-/// The engine as first measured (binary cut, one arc per lane, 2048-arc chunks, full scans).
-sc::options first_version() { return sc::first_version_options(); }
+/// The unoptimised baseline (binary cut, one arc per lane, 2048-arc chunks, full scans).
+sc::options baseline() { return sc::baseline_options(); }
 
 std::vector<sc::options> variants() {
   std::vector<sc::options> v;
@@ -67,8 +67,8 @@ std::vector<sc::options> variants() {
   o.blocks_per_sm = 1;  // few blocks: every warp loops
   o.grow_below = 4;
   v.push_back(o);
-  v.push_back(first_version());
-  o = first_version();
+  v.push_back(baseline());
+  o = baseline();
   o.loop = sc::loop_kind::host;
   v.push_back(o);
   o = {};
@@ -138,7 +138,7 @@ std::vector<sc::options> variants() {
   o.grab = 1;
   v.push_back(o);
   o = {};
-  o.interleave = 0;  // contiguous batches (the sixth round's default)
+  o.interleave = 0;  // contiguous batches
   v.push_back(o);
   o.interleave = 8;  // strided runs of 8 entries
   o.grab = 3;  // rounded up to 4 groups (vpl 2)
@@ -202,7 +202,7 @@ void expect_oracle(const sc::engine<V>& eng, const graph::csr<V>& g, index_t roo
   std::vector<float> dist(static_cast<std::size_t>(g.num_vertices));
   eng.copy_parents(parent);
   eng.copy_distances(dist);
-  EXPECT_EQ(sssp_oracle::check(g, root, sssp_oracle::dijkstra(g, root), parent, dist), "") << "root " << root;
+  EXPECT_EQ(test::check_sssp(g, root, test::dijkstra(g, root), parent, dist), "") << "root " << root;
 }
 
 template <class V>
@@ -213,15 +213,15 @@ void check_all(const graph::csr<V>& g, const std::vector<index_t>& roots, const 
   for (const auto& opt : vars) {
     sc::engine<V> eng(dg.view(), opt);
     for (const index_t root : roots) {
-      const auto oracle = sssp_oracle::dijkstra(g, root);
+      const auto oracle = test::dijkstra(g, root);
       eng.run(root);
       std::vector<std::int64_t> parent(n);
       std::vector<float> dist(n);
       eng.copy_parents(parent);
       eng.copy_distances(dist);
-      ASSERT_EQ(sssp_oracle::check(g, root, oracle, parent, dist), "")
+      ASSERT_EQ(test::check_sssp(g, root, oracle, parent, dist), "")
           << what << " root " << root << " " << label(opt) << " (" << eng.description() << ")";
-      EXPECT_EQ(eng.traversed_edges(), sssp_oracle::nedge(g, oracle)) << what << " root " << root << " " << label(opt);
+      EXPECT_EQ(eng.traversed_edges(), test::csr_nedge(g, oracle)) << what << " root " << root << " " << label(opt);
       EXPECT_GT(eng.last_stats().steps, 0);
     }
   }
@@ -240,8 +240,8 @@ using VertexTypes = ::testing::Types<std::uint32_t, std::int64_t>;
 TYPED_TEST_SUITE(SsspCuda, VertexTypes);
 
 TYPED_TEST(SsspCuda, AwkwardGraphs) {
-  for (const auto& ng : sssp_oracle::awkward_graphs())
-    check_all(graph::build_csr<TypeParam>(ng.el), ng.roots, ng.name, variants());
+  for (const auto& ng : test::awkward_graphs())
+    check_all(graph::build_csr<TypeParam>(ng.edges), ng.roots, ng.name, variants());
 }
 
 TYPED_TEST(SsspCuda, KroneckerSmall) {
@@ -270,7 +270,7 @@ TYPED_TEST(SsspCuda, KroneckerLarger) {
     sc::options u;
     u.unsorted_rows = true;
     vars.push_back(u);
-    vars.push_back(first_version());
+    vars.push_back(baseline());
     sc::options c;
     c.arcs_per_lane = 2;
     c.vertices_per_lane = 2;
@@ -343,13 +343,13 @@ TYPED_TEST(SsspCuda, InputWeightsFreeAfterSortedCopy) {
   ASSERT_TRUE(eng.rows_sorted());
   const auto roots = graph::pick_search_keys(p, 3, [&](std::int64_t v) { return g.degree(v) > 0; });
   for (const auto root : roots) {
-    const auto oracle = sssp_oracle::dijkstra(g, root);
+    const auto oracle = test::dijkstra(g, root);
     eng.run(root);
     std::vector<std::int64_t> parent(g.num_vertices);
     std::vector<float> dist(g.num_vertices);
     eng.copy_parents(parent);
     eng.copy_distances(dist);
-    ASSERT_EQ(sssp_oracle::check(g, root, oracle, parent, dist), "") << "root " << root;
+    ASSERT_EQ(test::check_sssp(g, root, oracle, parent, dist), "") << "root " << root;
   }
   const auto v = eng.graph_view();
   EXPECT_EQ(v.offsets, in.offsets);
@@ -518,8 +518,8 @@ TYPED_TEST(SsspCuda, PullFirstReplacesHeavyPasses) {
 TYPED_TEST(SsspCuda, RejectsBadInput) {
   graph::edge_list el;
   el.num_vertices = 3;
-  sssp_oracle::add(el, 0, 1, 0.5f);
-  sssp_oracle::add(el, 1, 2, -0.25f);
+  test::add_edge(el, 0, 1, 0.5f);
+  test::add_edge(el, 1, 2, -0.25f);
   const auto g = graph::build_csr<TypeParam>(el);
   const sc::device_csr<TypeParam> dg(g);
   EXPECT_THROW(sc::engine<TypeParam>(dg.view()), usage_error);
@@ -528,7 +528,7 @@ TYPED_TEST(SsspCuda, RejectsBadInput) {
   EXPECT_THROW(sc::engine<TypeParam>(unweighted, {}), gpu500::error);
   graph::edge_list ok;
   ok.num_vertices = 3;
-  sssp_oracle::add(ok, 0, 1, 0.5f);
+  test::add_edge(ok, 0, 1, 0.5f);
   const auto g2 = graph::build_csr<TypeParam>(ok);
   const sc::device_csr<TypeParam> dg2(g2);
   sc::engine<TypeParam> eng(dg2.view());
@@ -552,12 +552,12 @@ TEST(SsspCudaLimits, TooManyVertices) {
   EXPECT_THROW(sc::engine<std::int64_t>(v, {}), usage_error);
 }
 
-TEST(SsspCudaOptions, FirstVersionKeepsTheRest) {
+TEST(SsspCudaOptions, BaselineKeepsTheRest) {
   sc::options base;
   base.trace = true;
   base.delta = 0.5f;
-  const sc::options f = sc::first_version_options(base);
-  EXPECT_TRUE(f.trace);  // fields the first version does not name are kept
+  const sc::options f = sc::baseline_options(base);
+  EXPECT_TRUE(f.trace);  // fields the baseline does not name are kept
   EXPECT_EQ(f.delta, 0.5f);
   EXPECT_EQ(f.cut, sc::cut_search::binary);
   EXPECT_EQ(f.arcs_per_lane, 1);
@@ -571,76 +571,32 @@ TEST(SsspCudaOptions, FirstVersionKeepsTheRest) {
   EXPECT_EQ(f.delta_scale, 1.0f);
 }
 
-TEST(SsspCudaOptions, Flags) {
-  // Parsing is host code: no GPU needed.
-  sc::options o;
-  cli::parser p("t", "t");
-  sc::add_options(p, o);
-  p.parse({"--sssp-gpu", "bellman-ford", "--sssp-gpu-delta", "0.25", "--sssp-gpu-loop", "host", "--sssp-gpu-grow", "7",
-           "--sssp-gpu-blocks", "2"});
-  EXPECT_EQ(o.algo, sc::algorithm::bellman_ford);
-  EXPECT_EQ(o.delta, 0.25f);
-  EXPECT_EQ(o.loop, sc::loop_kind::host);
-  EXPECT_EQ(o.grow_below, 7);
-  EXPECT_EQ(o.blocks_per_sm, 2);
+// The tuning knobs are not on the command line: their defaults are the engine's policy.
+TEST(SsspCudaOptions, DefaultsAreThePolicy) {
+  const sc::options o;
+  EXPECT_EQ(o.algo, sc::algorithm::delta_stepping);
+  EXPECT_LE(o.delta, 0.0f);
+  EXPECT_EQ(o.loop, sc::loop_kind::persistent);
   EXPECT_FALSE(o.unsorted_rows);
-  cli::parser p3("t", "t");
-  sc::add_options(p3, o);
+  EXPECT_EQ(o.pull_above, 0.02);
+  EXPECT_EQ(o.pull_first, 0.05);
+  EXPECT_EQ(o.grow_below, 16384);
+  EXPECT_EQ(o.blocks_per_sm, 0);
+  EXPECT_FALSE(o.profile);
+  EXPECT_FALSE(o.no_settled_filter);
   EXPECT_EQ(o.cut, sc::cut_search::gallop);
   EXPECT_EQ(o.arcs_per_lane, 4);
-  EXPECT_FALSE(o.no_lean);
-  EXPECT_FALSE(o.queue_bitmaps);
   EXPECT_EQ(o.vertices_per_lane, 4);
   EXPECT_EQ(o.chunk, 256);
   EXPECT_EQ(o.light_row, 512);
   EXPECT_EQ(o.grab, 4);
   EXPECT_EQ(o.interleave, 1);
   EXPECT_EQ(o.delta_scale, 0.7f);
-  EXPECT_EQ(o.pull_first, 0.05);
+  EXPECT_FALSE(o.no_lean);
+  EXPECT_FALSE(o.queue_bitmaps);
   EXPECT_FALSE(o.no_row_records);
-  EXPECT_EQ(o.pull_above, 0.02);
-  p3.parse({"--sssp-gpu-unsorted", "--sssp-gpu-profile", "--sssp-gpu-no-filter", "--sssp-gpu-cut", "binary",
-            "--sssp-gpu-ilp", "2", "--sssp-gpu-chunk", "300", "--sssp-gpu-no-lean", "--sssp-gpu-vpl", "1",
-            "--sssp-gpu-queue-bitmaps", "--sssp-gpu-trace", "--sssp-gpu-no-rows", "--sssp-gpu-pull", "0.05",
-            "--sssp-gpu-light-row", "64", "--sssp-gpu-grab", "2", "--sssp-gpu-interleave", "4", "--sssp-gpu-delta-scale", "0.5",
-            "--sssp-gpu-pull-first", "0.25"});
-  EXPECT_EQ(o.pull_first, 0.25);
-  EXPECT_EQ(o.light_row, 64);
-  EXPECT_EQ(o.grab, 2);
-  EXPECT_EQ(o.interleave, 4);
-  EXPECT_EQ(o.delta_scale, 0.5f);
-  EXPECT_EQ(o.pull_above, 0.05);
-  EXPECT_TRUE(o.no_row_records);
-  EXPECT_TRUE(o.queue_bitmaps);
-  EXPECT_TRUE(o.trace);
-  EXPECT_EQ(o.vertices_per_lane, 1);
-  EXPECT_EQ(o.cut, sc::cut_search::binary);
-  EXPECT_EQ(o.arcs_per_lane, 2);
-  EXPECT_EQ(o.chunk, 300);
-  EXPECT_TRUE(o.no_lean);
-  EXPECT_TRUE(o.unsorted_rows);
-  EXPECT_TRUE(o.no_settled_filter);
-  EXPECT_TRUE(o.profile);
-  sc::options o2;
-  cli::parser p2("t", "t");
-  sc::add_options(p2, o2);
-  EXPECT_THROW(p2.parse({"--sssp-gpu", "dijkstra"}), usage_error);
-  EXPECT_THROW(p2.parse({"--sssp-gpu-ilp", "3"}), usage_error);
-  EXPECT_THROW(p2.parse({"--sssp-gpu-vpl", "8"}), usage_error);
-  EXPECT_THROW(p2.parse({"--sssp-gpu-pull", "2"}), usage_error);
-  EXPECT_THROW(p2.parse({"--sssp-gpu-chunk", "8"}), usage_error);
-  EXPECT_THROW(p2.parse({"--sssp-gpu-light-row", "16"}), usage_error);
-  EXPECT_THROW(p2.parse({"--sssp-gpu-grab", "9"}), usage_error);
-  EXPECT_THROW(p2.parse({"--sssp-gpu-grab", "0"}), usage_error);
-  EXPECT_THROW(p2.parse({"--sssp-gpu-blocks", "65"}), usage_error);
-  EXPECT_THROW(p2.parse({"--sssp-gpu-blocks", "-1"}), usage_error);
-  EXPECT_NO_THROW(p2.parse({"--sssp-gpu-grab", "8", "--sssp-gpu-light-row", "32", "--sssp-gpu-chunk", "1048576"}));
-  EXPECT_EQ(o2.grab, 8);
-  EXPECT_EQ(o2.light_row, 32);
-  EXPECT_EQ(o2.chunk, 1 << 20);
-  EXPECT_THROW(p2.parse({"--sssp-gpu-interleave", "3"}), usage_error);
-  EXPECT_THROW(p2.parse({"--sssp-gpu-interleave", "64"}), usage_error);
-  EXPECT_THROW(p2.parse({"--sssp-gpu-pull-first", "-1"}), usage_error);
-  EXPECT_THROW(p2.parse({"--sssp-gpu-delta-scale", "0"}), usage_error);
-  EXPECT_THROW(p2.parse({"--sssp-gpu-cut", "linear"}), usage_error);
+  EXPECT_FALSE(o.trace);
+  EXPECT_STREQ(sc::algorithm_name(sc::algorithm::bellman_ford), "bellman-ford");
+  EXPECT_STREQ(sc::loop_name(sc::loop_kind::host), "host");
+  EXPECT_STREQ(sc::cut_name(sc::cut_search::binary), "binary");
 }

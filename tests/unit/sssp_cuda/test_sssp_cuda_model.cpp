@@ -1,7 +1,7 @@
 // Host-side tests of the GPU SSSP's control logic (runs in CI, no GPU): the bucket state machine of
 // src/sssp/cuda/control.hpp drives a serial model of the device phases (scan / light / heavy, rows
 // cut into chunks, list entries taken in a shuffled order as the GPU's warps would), and the model's
-// results are checked against the Dijkstra oracle. The device kernels implement the same phases.
+// results are checked against the Dijkstra oracle of tests/support/sssp_check.hpp. The device kernels implement the same phases.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,7 +14,8 @@
 #include "control.hpp"
 #include "gpu500/graph/csr.hpp"
 #include "gpu500/graph/kronecker.hpp"
-#include "oracle.hpp"
+#include "../../support/graphs.hpp"
+#include "../../support/sssp_check.hpp"
 
 using namespace gpu500;
 using namespace gpu500::sssp::cuda::detail;
@@ -415,13 +416,13 @@ using VertexTypes = ::testing::Types<std::uint32_t, std::int64_t>;
 TYPED_TEST_SUITE(SsspCudaModel, VertexTypes);
 
 TYPED_TEST(SsspCudaModel, AwkwardGraphs) {
-  for (const auto& ng : sssp_oracle::awkward_graphs()) {
-    const auto g = graph::build_csr<TypeParam>(ng.el);
+  for (const auto& ng : test::awkward_graphs()) {
+    const auto g = graph::build_csr<TypeParam>(ng.edges);
     for (const index_t root : ng.roots) {
-      const auto oracle = sssp_oracle::dijkstra(g, root);
+      const auto oracle = test::dijkstra(g, root);
       for (const auto& cfg : configs()) {
         const auto r = model_search(g, root, cfg);
-        EXPECT_EQ(sssp_oracle::check(g, root, oracle, r.parent, r.dist), "")
+        EXPECT_EQ(test::check_sssp(g, root, oracle, r.parent, r.dist), "")
             << ng.name << " root " << root << " delta " << cfg.delta << " sorted " << cfg.sorted << " lean " << cfg.lean;
       }
     }
@@ -442,7 +443,7 @@ TEST(SsspCudaModelPull, PullRunsOnKronecker) {
     std::int64_t pulls = 0;
     cfg.pulls = &pulls;
     const auto r = model_search(g, root, cfg);
-    EXPECT_EQ(sssp_oracle::check(g, root, sssp_oracle::dijkstra(g, root), r.parent, r.dist), "");
+    EXPECT_EQ(test::check_sssp(g, root, test::dijkstra(g, root), r.parent, r.dist), "");
     EXPECT_EQ(r.last.pulls, pulls) << "the state counts the pulls";
     total += pulls;
   }
@@ -465,7 +466,7 @@ TEST(SsspCudaModelPull, PullFirstRunsOnKronecker) {
       std::int64_t pulls = 0;
       cfg.pulls = &pulls;
       const auto r = model_search(g, root, cfg);
-      EXPECT_EQ(sssp_oracle::check(g, root, sssp_oracle::dijkstra(g, root), r.parent, r.dist), "") << threshold;
+      EXPECT_EQ(test::check_sssp(g, root, test::dijkstra(g, root), r.parent, r.dist), "") << threshold;
       total += pulls;
       if (threshold == 1) {
         EXPECT_EQ(pulls, r.last.buckets) << "every non-empty bucket has heavy arcs here";
@@ -486,10 +487,10 @@ TYPED_TEST(SsspCudaModel, Kronecker) {
     const auto g = graph::build_csr<TypeParam>(graph::generate_kronecker(p));
     const auto roots = graph::pick_search_keys(p, 3, [&](std::int64_t v) { return g.degree(v) > 0; });
     for (const auto root : roots) {
-      const auto oracle = sssp_oracle::dijkstra(g, root);
+      const auto oracle = test::dijkstra(g, root);
       for (const auto& cfg : configs()) {
         const auto r = model_search(g, root, cfg);
-        EXPECT_EQ(sssp_oracle::check(g, root, oracle, r.parent, r.dist), "")
+        EXPECT_EQ(test::check_sssp(g, root, oracle, r.parent, r.dist), "")
             << "SCALE " << scale << " root " << root << " delta " << cfg.delta << " sorted " << cfg.sorted
             << " lean " << cfg.lean;
         EXPECT_GT(r.last.buckets, 0);
@@ -501,21 +502,21 @@ TYPED_TEST(SsspCudaModel, Kronecker) {
 TEST(SsspCudaOracle, CheckerCatchesErrors) {
   graph::edge_list el;
   el.num_vertices = 4;
-  sssp_oracle::add(el, 0, 1, 0.5f);
-  sssp_oracle::add(el, 1, 2, 0.0f);
-  sssp_oracle::add(el, 2, 1, 0.0f);
+  test::add_edge(el, 0, 1, 0.5f);
+  test::add_edge(el, 1, 2, 0.0f);
+  test::add_edge(el, 2, 1, 0.0f);
   const auto g = graph::build_csr<std::uint32_t>(el);
-  const auto oracle = sssp_oracle::dijkstra(g, 0);
+  const auto oracle = test::dijkstra(g, 0);
   std::vector<std::int64_t> parent = {0, 0, 1, -1};
   std::vector<float> dist = {0.0f, 0.5f, 0.5f, -1.0f};
-  EXPECT_EQ(sssp_oracle::check(g, 0, oracle, parent, dist), "");
+  EXPECT_EQ(test::check_sssp(g, 0, oracle, parent, dist), "");
   auto p2 = parent;
   p2[1] = 2;  // 1 <-> 2 cycle over 0-weight arcs: locally consistent, globally wrong
-  EXPECT_NE(sssp_oracle::check(g, 0, oracle, p2, dist), "");
+  EXPECT_NE(test::check_sssp(g, 0, oracle, p2, dist), "");
   auto d2 = dist;
   d2[2] = 0.25f;
-  EXPECT_NE(sssp_oracle::check(g, 0, oracle, parent, d2), "");
+  EXPECT_NE(test::check_sssp(g, 0, oracle, parent, d2), "");
   auto p3 = parent;
   p3[3] = 0;  // an unreached vertex with a parent
-  EXPECT_NE(sssp_oracle::check(g, 0, oracle, p3, dist), "");
+  EXPECT_NE(test::check_sssp(g, 0, oracle, p3, dist), "");
 }
