@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# `gpu500 hash static|mixed` on the CPU table (small sizes): every result validated; bad input exits 2.
+# `gpu500 hash static|mixed` on the CPU table (small sizes): every result validated, every option
+# of the command used; bad input and options that do not apply exit 2.
 set -euo pipefail
 bin=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-out=$("$bin" hash static --backend cpu --keys 50000 --lf 0.8,0.95 --runs 1 --json "$tmp/s.json")
+out=$("$bin" hash static --backend cpu --tables cpu --keys 50000 --lf 0.8,0.95 --runs 1 --seed 7 --json "$tmp/s.json")
 echo "$out"
 grep -q '^validation: passed' <<<"$out"
 grep -q '"table": "cpu"' "$tmp/s.json"
@@ -18,12 +19,32 @@ echo "$out"
 grep -q 'not checked' <<<"$out"
 grep -q '"checked": false' "$tmp/n.json"
 ! grep -q '"checked": true' "$tmp/n.json" || { echo "a row above the check limit was checked"; exit 1; }
-set +e
-"$bin" hash sideways 2>/dev/null; rc1=$?
-"$bin" hash mixed --backend cpu --mixes 50/50/50 2>/dev/null; rc2=$?
-"$bin" hash static --backend cpu --lf 1.5 2>/dev/null; rc3=$?
-"$bin" hash mixed --backend cpu --check-limit -1 2>/dev/null; rc4=$?
-set -e
-[ "$rc1" -eq 2 ] && [ "$rc2" -eq 2 ] && [ "$rc3" -eq 2 ] && [ "$rc4" -eq 2 ] ||
-  { echo "bad input exit codes: $rc1 $rc2 $rc3 $rc4 (want 2)"; exit 1; }
+"$bin" hash --help | grep -q -- '--tables'
+# Exit 2: bad input, and options that cannot apply to the mode, the backend or the table list.
+bad=(
+  "hash sideways"
+  "hash mixed --backend cpu --mixes 50/50/50"
+  "hash static --backend cpu --lf 1.5"
+  "hash mixed --backend cpu --check-limit -1"
+  "hash static --backend cpu --runs 0"
+  "hash static --backend cpu --tables glht-t1-rec-np-oc-fa"
+  "hash static --backend cpu --tables cpu --no-cpu"
+  "hash static --backend cpu --no-cpu"
+  "hash mixed --backend cpu --scale 20"
+  "hash static --backend cpu --ops 1000"
+  "hash static --backend cpu --ranges 100"
+  "hash static --backend cpu --mixes 20/20/60"
+  "hash static --backend cpu --check-limit 10"
+  "hash mixed --backend cpu --keys 1000"
+  "hash mixed --backend cpu --lf 0.5"
+  "hash static --backend opencl"
+)
+for c in "${bad[@]}"; do
+  set +e
+  # shellcheck disable=SC2086
+  "$bin" $c >/dev/null 2>&1
+  rc=$?
+  set -e
+  [ "$rc" -eq 2 ] || { echo "'gpu500 $c' exited $rc (want 2)"; exit 1; }
+done
 echo "hash smoke: ok"

@@ -1,4 +1,4 @@
-// gpu500/hash/baselines.hpp — the GPU tables GLHT is measured against (paper 004's baselines),
+// gpu500/hash/baselines.hpp — the GPU tables GLHT is measured against (the GLHT paper's baselines),
 // driven by the same benchmark (gpu500 hash static|mixed). 64-bit keys and values throughout,
 // one thread per operation.
 //

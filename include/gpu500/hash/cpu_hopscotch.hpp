@@ -1,4 +1,4 @@
-// gpu500/hash/cpu_hopscotch.hpp — the CPU baseline of paper 004: a lock-based concurrent
+// gpu500/hash/cpu_hopscotch.hpp — the CPU baseline of the GLHT paper (Zhang & Sun): a lock-based concurrent
 // hopscotch hash table in the manner of Herlihy, Shavit and Tzafrir ("Hopscotch Hashing",
 // DISC 2008), on OpenMP threads.
 //

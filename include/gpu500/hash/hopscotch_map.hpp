@@ -69,7 +69,7 @@ struct hopscotch_options {
                                         ///< hold a key; inserts find and claim holes there (atomicOr) instead
                                         ///< of reading and CASing slot keys
   bool fenced_atomics = false;          ///< A/B: a full fence (fence.acq_rel) after the lock's atomicOr and
-                                        ///< after an occupancy claim, as before the sixth round; default:
+                                        ///< after an occupancy claim; default:
                                         ///< those atomics carry acquire semantics and no fence follows
   bool overlap_claim = false;           ///< tile 1 with occupancy bits: the insert reads the home's occupancy
                                         ///< word beside the lock's atomicOr and claims its hole while the
@@ -77,7 +77,7 @@ struct hopscotch_options {
   bool converge = true;                 ///< tile 1 host-API kernels: the warp re-converges before each
                                         ///< operation (__syncwarp), so its lanes share every instruction and
                                         ///< every memory barrier instead of drifting apart (false: the A/B,
-                                        ///< as before the seventh round). Tiles of 4-32 lanes synchronise in
+                                        ///< lanes drift). Tiles of 4-32 lanes synchronise in
                                         ///< every operation already; for them it changes nothing
 };
 

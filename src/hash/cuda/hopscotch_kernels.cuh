@@ -77,11 +77,11 @@ __device__ __forceinline__ void insert_body(hopscotch_view v, const key_type* ke
   detail::block_add(counters, inserted, no_room);
 }
 
-/// M = 0 on interleaved or record slots (the sixth round's tile-1 insert, now the `-nc` A/B) fits
-/// 48 registers without spilling (5 blocks of 256 per SM), which ptxas chose by itself for it before
-/// the kernel variants existed; since then it sometimes takes 51 and drops to 4 blocks, so that
-/// one is capped, to keep the A/B the old kernel. The other variants keep ptxas's choice: they
-/// spill at 48, and the re-converging insert capped at 48 was slower (4.34 -> 3.87 G/s on an H100).
+/// M = 0 on interleaved or record slots (the tile-1 insert without re-converging, the `-nc` A/B)
+/// fits 48 registers without spilling (5 blocks of 256 per SM); left alone ptxas sometimes gives it
+/// 51 and 4 blocks, so it is capped to keep the A/B's kernel fixed. The other variants keep
+/// ptxas's choice: they spill at 48, and the re-converging insert capped at 48 was slower
+/// (4.34 -> 3.87 G/s on an H100).
 template <int G, int S, int M>
 inline constexpr int insert_min_blocks = G == 1 && M == 0 && (S == 2 || S == 4) ? 5 : 1;
 
