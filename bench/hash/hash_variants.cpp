@@ -5,6 +5,7 @@
 #include <string>
 
 #include "gpu500/core/cli.hpp"
+#include "gpu500/core/device.hpp"
 #include "gpu500/core/error.hpp"
 #include "gpu500/hash/bench.hpp"
 
@@ -28,6 +29,7 @@ int main(int argc, char** argv) try {
     std::fputs(p.help().c_str(), p.help_requested() ? stdout : stderr);
     return p.help_requested() ? 0 : 2;
   }
+  if (!cuda_available()) throw error("needs a CUDA device");
   json::value j;
   bool valid = false;
   if (mode == "static") {
