@@ -312,7 +312,7 @@ class cuda_engine final : public engine {
       for (const int c : warps_send ? warp_order : block_order) {
         if ((c == 16 && !nonportable_) || (resident_cluster_ > 0 && c != resident_cluster_)) continue;
         if (c == 4 && resident_cluster_ != 4) continue;  // automatic: 8 or 16
-        resident_plan p{c, static_cast<int>(((n + c - 1) / c + 3) / 4 * 4), c, resident_threads_};  // rows: 16-byte parts
+        resident_plan p{c, static_cast<int>((gpu::ceil_div(n, c) + 3) / 4 * 4), c, resident_threads_};  // rows: 16-byte parts
         p.regs = static_cast<int>((ld + 127) / 128);
         if (warps_send) {
           // Rows in registers, h per warp, a warp per h rows.
@@ -320,7 +320,7 @@ class cuda_engine final : public engine {
           if (h == 0) continue;
           p.warp = true;
           p.per_warp = h;
-          p.threads = 32 * ((p.rows + h - 1) / h);
+          p.threads = 32 * static_cast<int>(gpu::ceil_div(p.rows, h));
           p.smem = cuda::resident_warp_policy::shared_bytes(static_cast<std::size_t>(p.rows), static_cast<std::size_t>(ld));
           p.kernel = warp_kernels[h == 1 ? 0 : h == 2 ? 1 : 2][p.regs - 1];
         } else {
@@ -352,8 +352,8 @@ class cuda_engine final : public engine {
     if (!cooperative_) return {};
     resident_plan p;
     p.threads = resident_threads_;
-    p.rows = std::max(static_cast<int>((n + sms_ - 1) / sms_), resident_rows_);
-    p.blocks = static_cast<int>((n + p.rows - 1) / p.rows);
+    p.rows = std::max(static_cast<int>(gpu::ceil_div(n, sms_)), resident_rows_);
+    p.blocks = static_cast<int>(gpu::ceil_div(n, p.rows));
     if (!fits(p, ld)) return {};
     int per_sm = 0;
     if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, cuda::resident_kernel<cuda::exchange::grid>,
