@@ -10,15 +10,12 @@ namespace gpu500::app {
 
 void pipeline_flags::add(cli::parser& p) {
   p.option("--backend", backend, "auto|cpu|cuda (auto: the GPU when present)");
-  p.option("--vertex-bits", cpu.vertex_bits, "CPU backend vertex id width: 64 (default) or 32");
-  bfs::add_cpu_options(p, cpu.bfs);
+  add_bfs(p);
   add_sssp(p);
-#if GPU500_HAVE_CUDA
-  graph500::add_cuda_options(p, cuda);
-#endif
 }
 
 std::unique_ptr<graph500::pipeline> pipeline_flags::make(const graph::kronecker_params& gp) {
+  apply_bfs(parse_backend(backend));
   apply_sssp(parse_backend(backend));
 #if GPU500_HAVE_CUDA
   if (parse_backend(backend) == gpu500::backend::cuda) return graph500::make_cuda_pipeline(gp, cuda);
@@ -29,6 +26,7 @@ std::unique_ptr<graph500::pipeline> pipeline_flags::make(const graph::kronecker_
 }
 
 std::unique_ptr<graph500::pipeline> pipeline_flags::make(graph::edge_list el) {
+  apply_bfs(parse_backend(backend));
   apply_sssp(parse_backend(backend));
 #if GPU500_HAVE_CUDA
   if (parse_backend(backend) == gpu500::backend::cuda) return graph500::make_cuda_pipeline(std::move(el), cuda);
@@ -36,6 +34,64 @@ std::unique_ptr<graph500::pipeline> pipeline_flags::make(graph::edge_list el) {
   parse_backend(backend);
 #endif
   return graph500::make_cpu_pipeline(std::move(el), cpu);
+}
+
+// ---- Graph and BFS (kernel 2) flags: one name per knob on both backends ----------------------
+
+void pipeline_flags::add_bfs(cli::parser& p) {
+  parser_ = &p;
+  p.option("--vertex-bits", vertex_bits_, "vertex id width, 32 or 64 (default: 64 on cpu; on cuda 32 when it fits)");
+  p.option("--bfs-alpha", bfs_alpha_,
+           "BFS: go bottom-up when frontier arcs > unexplored arcs / alpha (Beamer; default 15 on cpu, 14 on cuda)");
+  p.option("--bfs-beta", bfs_beta_,
+           "BFS: back to top-down when the frontier falls below vertices / beta (default 18 on cpu, 24 on cuda)");
+  p.option("--bfs-threads", cpu.bfs.threads, "CPU BFS: OpenMP threads (default 0: the OpenMP default)");
+  p.flag("--no-direction-optimizing", cpu.bfs.top_down_only, "CPU BFS: top-down steps only (no bottom-up switching)");
+#if GPU500_HAVE_CUDA
+  auto& b = cuda.bfs;
+  p.option(
+      "--bfs",
+      [this, &b](const std::string& v) {
+        const bool bl = v == "baseline" || v == "bl";
+        if (!bl && v != "enterprise") throw usage_error("--bfs: expected enterprise or baseline, got '" + v + "'");
+        b.no_ts = b.no_wb = b.no_hc = b.no_hub_cache = b.no_device_loop = bl;
+        cuda.no_sort = bl;
+      },
+      "CUDA BFS: enterprise (Enterprise, Liu & Huang, SC'15, every technique; default) or baseline (every one off)",
+      "NAME");
+  p.flag("--no-ts", b.no_ts, "CUDA BFS: no prefix-sum queues (the baseline's status-array scan each level)");
+  p.flag("--no-wb", b.no_wb, "CUDA BFS: no degree classes (one CTA per queued vertex)");
+  p.flag("--no-hc", b.no_hc, "CUDA BFS: Beamer's alpha/beta switch instead of gamma, and no hub cache");
+  p.flag("--no-hub-cache", b.no_hub_cache, "CUDA BFS: no shared-memory cache of frontier hubs (VS-Graph500) in bottom-up");
+  p.flag("--no-device-loop", b.no_device_loop, "CUDA BFS: every level from the host (no single-CTA loop for small frontiers)");
+  p.flag("--no-bitmap", b.no_bitmap, "CUDA BFS: bottom-up reads neighbours' depth instead of a bitmap of the visited vertices");
+  p.flag("--no-sort", cuda.no_sort, "CUDA: no VS-Graph500 degree-sorted relabelling and neighbour order");
+  p.option("--hub-threshold", b.hub_threshold, "CUDA BFS: degree of a hub for gamma (default 100)");
+  p.option("--priority-degree", b.priority_degree, "CUDA BFS: degree of the cached key vertices (default 100)");
+  p.option("--gamma", b.gamma, "CUDA BFS: go bottom-up when this fraction of the hubs is in the frontier (default 0.30)");
+  p.option("--device", cuda.device, "CUDA device ordinal (default 0)");
+#endif
+}
+
+void pipeline_flags::apply_bfs(gpu500::backend b) {
+  static const char* const cpu_only[] = {"--bfs-threads", "--no-direction-optimizing"};
+  static const char* const cuda_only[] = {"--bfs",          "--no-ts",         "--no-wb",          "--no-hc",
+                                          "--no-hub-cache", "--no-device-loop", "--no-bitmap",      "--no-sort",
+                                          "--hub-threshold", "--priority-degree", "--gamma",        "--device"};
+  const bool on_cuda = b == gpu500::backend::cuda;
+  for (const char* f : on_cuda ? std::span<const char* const>(cpu_only) : std::span<const char* const>(cuda_only))
+    if (parser_ && parser_->given(f))
+      throw usage_error(std::string(f) + " applies to the " + (on_cuda ? "CPU" : "CUDA") + " backend only (--backend " +
+                        (on_cuda ? "cpu" : "cuda") + ")");
+  const bool given_alpha = parser_ && parser_->given("--bfs-alpha"), given_beta = parser_ && parser_->given("--bfs-beta");
+  if (given_alpha) cpu.bfs.alpha = bfs_alpha_;
+  if (given_beta) cpu.bfs.beta = bfs_beta_;
+  if (vertex_bits_ != 0) cpu.vertex_bits = vertex_bits_;
+#if GPU500_HAVE_CUDA
+  if (given_alpha) cuda.bfs.alpha = bfs_alpha_;
+  if (given_beta) cuda.bfs.beta = bfs_beta_;
+  cuda.vertex_bits = vertex_bits_;
+#endif
 }
 
 // ---- SSSP (kernel 3) flags: one name per knob on both backends ------------------------------

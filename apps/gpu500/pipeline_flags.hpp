@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "gpu500/config.hpp"
 #include "gpu500/core/cli.hpp"
@@ -25,18 +26,26 @@ struct pipeline_flags {
   graph500::cuda_options cuda;
 #endif
 
-  /// --backend, --vertex-bits and the CPU (and CUDA) engines' technique flags.
+  /// --backend, --vertex-bits and the CPU (and CUDA) engines' technique flags. The parser must
+  /// outlive the calls to make(), which check the flags given against the chosen backend.
   void add(cli::parser& p);
   /// The pipeline of the chosen backend for a Kronecker graph, or over a given edge list.
   std::unique_ptr<graph500::pipeline> make(const graph::kronecker_params& gp);
   std::unique_ptr<graph500::pipeline> make(graph::edge_list el);
 
  private:
+  /// The graph and BFS flags (--vertex-bits, --bfs-alpha, ... of both engines); apply_bfs() checks
+  /// them against the chosen backend (a flag of the other backend's engine is a usage_error) and
+  /// sets the options.
+  void add_bfs(cli::parser& p);
+  void apply_bfs(gpu500::backend b);
+  const cli::parser* parser_ = nullptr;  ///< the command's parser (for the flags given)
+  int vertex_bits_ = 0;                  ///< 0: the backend's default
+  double bfs_alpha_ = 0, bfs_beta_ = 0;
   /// The SSSP flags (--sssp, --sssp-delta, ... of both engines); apply_sssp() checks them against
   /// the chosen backend (a flag of the other backend's engine is a usage_error) and sets the options.
   void add_sssp(cli::parser& p);
   void apply_sssp(gpu500::backend b);
-  const cli::parser* parser_ = nullptr;  ///< the command's parser (for the flags given)
   bool sssp_bellman_ford_ = false, sssp_no_persistent_ = false, sssp_no_pull_ = false;
 };
 

@@ -18,23 +18,15 @@
 #include "gpu500/core/types.hpp"
 #include "gpu500/graph/csr.hpp"
 
-namespace gpu500::cli {
-class parser;
-}
-
 namespace gpu500::bfs {
 
 /// Options of the CPU engine (the CUDA engine has its own technique options, see bfs/cuda.hpp).
 struct cpu_options {
   int threads = 0;                   ///< 0: OpenMP default
-  bool top_down_only = false;  ///< --no-direction-optimizing: never switch to bottom-up steps (Beamer off)
+  bool top_down_only = false;  ///< never switch to bottom-up steps (Beamer's direction optimisation off)
   double alpha = 15.0;         ///< switch to bottom-up when frontier arcs > unexplored arcs / alpha
   double beta = 18.0;          ///< back to top-down when frontier < n / beta
 };
-
-/// Add the CPU engine's flags to a command line: --bfs-threads, --no-direction-optimizing,
-/// --bfs-alpha, --bfs-beta.
-void add_cpu_options(cli::parser& p, cpu_options& o);
 
 /// The OpenMP engine: direction-optimising BFS (src/bfs/cpu/bfs_cpu.cpp). Memory held between
 /// searches: 8 + 2 * sizeof(V) bytes per vertex (parents, two queues) and three n-bit bitmaps.

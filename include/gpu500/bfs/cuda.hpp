@@ -4,42 +4,18 @@
 // State: depth[v] (int32, -1 = unvisited: Enterprise's status array, 32-bit so that long-diameter
 // graphs never wrap) and parent[v], both in the ids of the device graph (relabelled by kernel 1
 // when VS-Graph500's sort is on). Per level L (frontier = depth L, discoveries get L + 1):
-//  - BL (all flags off): no queues; one CTA per vertex scans the whole status array each level.
-//  - TS: queues are built WITHOUT atomics: a count pass where each warp counts, per class, the items
-//    of its contiguous tile (coalesced reads, ballot + popc), a CUB prefix sum over the per-warp
-//    counts, and a write pass that puts each item at its warp's offset. Tiles are contiguous, so
-//    every queue comes out sorted (what Enterprise's contiguous-chunk scan buys at the switch level)
-//    while the reads stay coalesced (what its interleaved scan buys). After a top-down level the
-//    source is the status array; after a bottom-up level it is the previous unvisited queue, which
-//    shrinks (Enterprise's third workflow). Without WB one CTA serves each queued vertex.
-//  - WB: frontier queues by degree, < 32: a thread, 32..255: a warp, 256..extreme: a CTA, > extreme:
-//    the whole grid, edge-balanced over the concatenated lists of the grid queue (extreme = 4096 by
-//    default: one CTA on a 65,536-arc list is a level's critical path on a 132-SM GPU; the paper's
-//    65536 is --extreme-degree 65536); the unvisited queue of bottom-up splits at 32 (a thread / a
-//    warp). The class kernels run concurrently on their own streams. Bottom-up's warp class first
-//    lets each lane probe the first 4 arcs of its own row (32 rows per warp round trip; the rows
-//    start with their hubs, so most end there) and scans the rest with the whole warp, row by row
-//    (--no-lane-probe: a warp per row from its first arc; not in the paper).
-//  - HC: direction by gamma = hubs in the frontier / all hubs (hub: degree >= hub_threshold):
-//    top-down -> bottom-up when gamma > 30% (or, unless --gamma-only, when Beamer's arc test already
-//    says so); back to top-down for the tail when the frontier shrinks below active/beta.
-//    Without HC: Beamer's rule alone (frontier arcs > unexplored arcs / alpha, frontier growing).
-//  - hub cache: the frontier's vertices of degree >= priority_degree (VS-Graph500's key vertices)
-//    are collected during queue generation; each bottom-up CTA loads them into a shared-memory
-//    direct-mapped table and checks a neighbour there before reading the global status array.
-//    With the degree-sorted graph the hubs are the smallest ids and come first in every
-//    neighbour list, so the search usually ends at the first neighbour, inside shared memory.
-//  - device loop: while the frontier is small (<= loop_vertices, <= loop_arcs), top-down levels run
-//    inside one single-CTA kernel (edge-balanced: a block scan of the frontier's degrees, each
-//    thread finds the owner of its arcs by binary search) with no host round trip, so
-//    long-diameter graphs cost a few microseconds per level instead of launches and a sync.
-//  - launch shape (not a technique of the papers; --no-fused to compare): the top-down class kernels
-//    0..2 of a level run as one launch whose blocks are dealt round-robin to the classes (one launch
-//    instead of three plus stream fork/join events); the grid queue, which needs its own prefix
-//    sum, runs beside it on a second stream, and the two bottom-up classes keep a kernel each on two
-//    streams. The frontier hubs of the cache are counted as a seventh class and written by the write
-//    pass at scanned positions (--hub-list-atomic: the count pass appends them with an atomic per
-//    warp step, as before); the count pass sums its totals per block before the global atomics.
+//  - BL (every technique off): no queues; one CTA per vertex scans the whole status array.
+//  - TS: queues built without atomics (a count pass per warp tile, a prefix sum, a write pass), so
+//    every queue comes out sorted; after a bottom-up level the source is the previous unvisited
+//    queue, which shrinks (Enterprise's third workflow).
+//  - WB: frontier queues by degree (thread / warp / CTA / the whole grid), the unvisited queue of
+//    bottom-up split at 32 arcs (thread / warp, whose lanes first probe their own row's first arcs).
+//  - HC: direction by gamma = hubs in the frontier / all hubs (with Beamer's arc test as a safety
+//    net); without HC Beamer's alpha/beta rule alone.
+//  - hub cache: the frontier's key vertices in a shared-memory table checked before the status array.
+//  - device loop: small frontiers run level after level inside one CTA, with no host round trip.
+//  - bitmap: bottom-up tests neighbours in a bitmap of the visited vertices (n/8 bytes, L2-resident).
+// The kernels, launch policy and host level loop are in src/bfs/cuda/ (docs/bfs-gpu.md).
 #pragma once
 
 #include <cstdint>
@@ -49,10 +25,6 @@
 
 #include "gpu500/core/types.hpp"
 #include "gpu500/graph/csr.hpp"
-
-namespace gpu500::cli {
-class parser;
-}
 
 namespace gpu500::bfs::cuda {
 
@@ -64,18 +36,11 @@ struct options {
   bool no_hub_cache = false;    ///< no shared-memory cache of frontier hubs in bottom-up
   bool no_device_loop = false;  ///< every level from the host
   bool no_bitmap = false;       ///< bottom-up tests neighbours in the status array, not a visited bitmap
-  bool gamma_only = false;      ///< HC switches on gamma alone (default: gamma or Beamer's arc test)
-  bool no_fused = false;        ///< top-down: each degree class its own kernel and stream (default: one launch)
-  bool hub_list_atomic = false; ///< hub list appended by the count pass (default: written by the write pass)
-  bool no_lane_probe = false;   ///< bottom-up warp class: a warp per row from its first arc (no lane probe)
   int hub_threshold = 100;      ///< gamma's hub degree
   int priority_degree = 100;    ///< degree of the vertices put in the shared-memory cache
   double gamma = 0.30;  ///< top-down -> bottom-up when hubs in frontier / all hubs > gamma
   double alpha = 14.0;  ///< Beamer: top-down -> bottom-up when frontier arcs > unexplored arcs / alpha
   double beta = 24.0;   ///< bottom-up -> top-down when the frontier shrinks below active / beta
-  int extreme_degree = 4096;  ///< above: the grid queue (the paper: 65536; see docs/bfs-gpu.md)
-  int loop_vertices = 1024;   ///< device loop: largest frontier it handles (<= 1024, one per thread)
-  int loop_arcs = 16384;      ///< device loop: largest frontier arc count it handles
 
   [[nodiscard]] bool ts() const { return !no_ts; }
   [[nodiscard]] bool wb() const { return ts() && !no_wb; }
@@ -83,12 +48,10 @@ struct options {
   [[nodiscard]] bool hub_cache() const { return !no_hc && !no_hub_cache; }
   [[nodiscard]] bool device_loop() const { return ts() && !no_device_loop; }
   [[nodiscard]] bool bitmap() const { return ts() && !no_bitmap; }
+  /// BL: every technique off.
+  void baseline() { no_ts = no_wb = no_hc = no_hub_cache = no_device_loop = true; }
 };
 
-/// Registers --bfs=enterprise|baseline, --no-ts, --no-wb, --no-hc, --no-hub-cache, --no-device-loop, --no-bitmap,
-/// --hub-threshold, --priority-degree, --extreme-degree, --gamma, --alpha, --beta. --bfs=baseline also sets
-/// *also_off (the caller's other techniques, e.g. the sort of kernel 1) when given.
-void add_options(cli::parser& p, options& o, bool* also_off = nullptr);
 /// "ts+wb+hc+cache+loop" (the techniques that are on) or "bl".
 std::string describe(const options& o);
 

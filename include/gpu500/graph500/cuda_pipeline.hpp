@@ -1,7 +1,7 @@
 // gpu500/graph500/cuda_pipeline.hpp — the CUDA backend of the Graph500 pipeline.
 //
 // generate: the Kronecker generator on the GPU (bit-identical to the host one); construct: kernel 1
-// on the GPU (graph/cuda.hpp), with VS-Graph500's degree-sorted relabelling unless --no-sort, then
+// on the GPU (graph/cuda.hpp), with VS-Graph500's degree-sorted relabelling unless no_sort, then
 // the Enterprise BFS engine (bfs/cuda.hpp) allocates its buffers; bfs: one timed search that
 // ends with the parents in device memory in the ORIGINAL ids (the mapping back from the
 // relabelled ids is timed, as Graph500 times a search until its output is in memory; so is
@@ -21,10 +21,6 @@
 #include "gpu500/graph500/pipeline.hpp"
 #include "gpu500/sssp/cuda.hpp"
 
-namespace gpu500::cli {
-class parser;
-}
-
 namespace gpu500::graph500 {
 
 struct cuda_options {
@@ -34,12 +30,6 @@ struct cuda_options {
   int vertex_bits = 0;     ///< 32 or 64; 0: 32 when the vertex count fits, else 64
   int device = 0;          ///< CUDA device ordinal
 };
-
-/// Registers --bfs=enterprise|baseline, --no-ts, --no-wb, --no-hc, --no-hub-cache, --no-sort,
-/// --no-device-loop, --hub-threshold, --priority-degree, --gamma, --alpha, --beta,
-/// --cuda-vertex-bits 32|64 (the CUDA backend's id width; --vertex-bits is the CPU backend's), --device N,
-/// and the GPU SSSP engine's flags (--sssp-gpu..., see sssp/cuda.hpp).
-void add_cuda_options(cli::parser& p, cuda_options& o);
 
 /// The CUDA pipeline for a Kronecker graph.
 std::unique_ptr<pipeline> make_cuda_pipeline(const graph::kronecker_params& p, const cuda_options& o);

@@ -21,17 +21,9 @@
 #include <cstring>
 
 #include "gpu500/bfs/bfs.hpp"
-#include "gpu500/core/cli.hpp"
 #include "gpu500/core/error.hpp"
 
 namespace gpu500::bfs {
-
-void add_cpu_options(cli::parser& p, cpu_options& o) {
-  p.option("--bfs-threads", o.threads, "CPU BFS: OpenMP threads (0: OpenMP default)");
-  p.flag("--no-direction-optimizing", o.top_down_only, "CPU BFS: top-down steps only (no bottom-up switching)");
-  p.option("--bfs-alpha", o.alpha, "CPU BFS: go bottom-up when frontier arcs > unexplored arcs / alpha (15)");
-  p.option("--bfs-beta", o.beta, "CPU BFS: go back top-down when frontier vertices < n / beta (18)");
-}
 
 namespace {
 

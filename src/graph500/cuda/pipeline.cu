@@ -7,8 +7,9 @@
 #include <string>
 
 #include "gpu500/bfs/cuda.hpp"
-#include "gpu500/core/cli.hpp"
 #include "gpu500/core/cuda/check.cuh"
+#include "gpu500/core/cuda/launch.cuh"
+#include "gpu500/core/cuda/memory.hpp"
 #include "gpu500/core/error.hpp"
 #include "gpu500/core/timer.hpp"
 #include "gpu500/graph/cuda.hpp"
@@ -17,7 +18,7 @@
 
 namespace gpu500::graph500 {
 
-using graph::cuda::device_buffer;
+using gpu::device_buffer;
 
 namespace {
 
@@ -29,8 +30,7 @@ struct convert_policy {
 template <class V>
 __global__ void widen_parents_kernel(const V* parent, index_t n, std::int64_t* out) {
   const V none = static_cast<V>(~V{0});
-  for (index_t v = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; v < n;
-       v += static_cast<index_t>(gridDim.x) * blockDim.x)
+  for (index_t v : gpu::grid_stride(n))
     out[v] = parent[v] == none ? -1 : static_cast<std::int64_t>(parent[v]);
 }
 
@@ -61,8 +61,8 @@ class cuda_pipeline final : public pipeline {
     const std::string what = edges_ ? "a graph of " + std::to_string(n_) + " vertices and " + std::to_string(m_) +
                                           " edges"
                                     : "SCALE " + std::to_string(p_.scale);
-    graph::cuda::check_device_memory(what,
-                                      graph::cuda::pipeline_device_bytes(n_, m_, sizeof(V), weighted_, !o_.no_sort));
+    gpu::check_device_memory(what.c_str(),
+                             graph::cuda::pipeline_device_bytes(n_, m_, sizeof(V), weighted_, !o_.no_sort));
     stopwatch t;
     el_ = edges_ ? graph::cuda::upload_edge_list<V>(*edges_) : graph::cuda::generate_kronecker_device<V>(p_);
     return t.seconds();
@@ -106,7 +106,7 @@ class cuda_pipeline final : public pipeline {
 
   validation validate_bfs(index_t root) override {
     device_buffer<std::int64_t> parent(static_cast<std::size_t>(n_));
-    widen_parents_kernel<V><<<graph::cuda::grid_blocks(n_, convert_policy::block), convert_policy::block>>>(
+    widen_parents_kernel<V><<<gpu::grid_blocks(n_, convert_policy::block), convert_policy::block>>>(
         bfs_->parents_original(), n_, parent.data());
     GPU500_CUDA_CHECK_LAUNCH();
     return cuda::validate_bfs<V>(g_.view(), g_.new2old(), root, parent.data(), bfs_->traversed_edges());
@@ -148,21 +148,14 @@ std::unique_ptr<pipeline> make(const graph::kronecker_params& p, std::optional<g
   const index_t n = edges ? edges->num_vertices : p.num_vertices();
   const bool fits32 = static_cast<std::uint64_t>(n) < std::numeric_limits<std::uint32_t>::max();
   if (o.vertex_bits != 0 && o.vertex_bits != 32 && o.vertex_bits != 64)
-    throw usage_error("--cuda-vertex-bits must be 32 or 64");
+    throw usage_error("--vertex-bits must be 32 or 64, got " + std::to_string(o.vertex_bits));
   if (o.vertex_bits == 32 && !fits32)
-    throw usage_error(std::to_string(n) + " vertices do not fit 32-bit vertex ids; use --cuda-vertex-bits 64");
+    throw usage_error(std::to_string(n) + " vertices do not fit 32-bit vertex ids; use --vertex-bits 64");
   if (o.vertex_bits == 64 || !fits32) return std::make_unique<cuda_pipeline<std::int64_t>>(p, std::move(edges), o);
   return std::make_unique<cuda_pipeline<std::uint32_t>>(p, std::move(edges), o);
 }
 
 }  // namespace
-
-void add_cuda_options(cli::parser& p, cuda_options& o) {
-  bfs::cuda::add_options(p, o.bfs, &o.no_sort);
-  p.flag("--no-sort", o.no_sort, "CUDA: no VS-Graph500 degree-sorted relabelling and neighbour order");
-  p.option("--cuda-vertex-bits", o.vertex_bits, "CUDA backend vertex id width: 32 (default when it fits) or 64");
-  p.option("--device", o.device, "CUDA device ordinal (default 0)");
-}
 
 std::string describe(const cuda_options& o) {
   return "enterprise " + bfs::cuda::describe(o.bfs) + (o.no_sort ? "" : "+sort");

@@ -18,13 +18,15 @@
 #include <string>
 
 #include "gpu500/core/cuda/check.cuh"
+#include "gpu500/core/cuda/launch.cuh"
+#include "gpu500/core/cuda/memory.hpp"
 #include "gpu500/core/error.hpp"
 #include "gpu500/graph/cuda.hpp"
 #include "gpu500/graph500/cuda_pipeline.hpp"
 
 namespace gpu500::graph500::cuda {
 
-using graph::cuda::device_buffer;
+using gpu::device_buffer;
 using ull = unsigned long long;
 
 namespace {
@@ -59,8 +61,7 @@ __device__ void fail(failure_record* f, int code, long long a, long long b) {
 }
 
 __global__ void parents_kernel(const std::int64_t* parent, index_t n, index_t root, failure_record* f) {
-  for (index_t v = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; v < n;
-       v += static_cast<index_t>(gridDim.x) * blockDim.x) {
+  for (index_t v : gpu::grid_stride(n)) {
     const std::int64_t p = parent[v];
     if (p < -1 || p >= n) {
       fail(f, parent_out_of_range, v, p);
@@ -74,8 +75,7 @@ __global__ void parents_kernel(const std::int64_t* parent, index_t n, index_t ro
 
 __global__ void jump_init_kernel(const std::int64_t* parent, index_t n, index_t root, std::int64_t* anc,
                                  std::int64_t* len) {
-  for (index_t v = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; v < n;
-       v += static_cast<index_t>(gridDim.x) * blockDim.x) {
+  for (index_t v : gpu::grid_stride(n)) {
     const std::int64_t p = parent[v];
     anc[v] = v == root ? root : p;
     len[v] = (v == root || p < 0) ? 0 : 1;
@@ -84,8 +84,7 @@ __global__ void jump_init_kernel(const std::int64_t* parent, index_t n, index_t 
 
 __global__ void jump_kernel(const std::int64_t* anc, const std::int64_t* len, index_t n, index_t root,
                             std::int64_t* anc2, std::int64_t* len2) {
-  for (index_t v = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; v < n;
-       v += static_cast<index_t>(gridDim.x) * blockDim.x) {
+  for (index_t v : gpu::grid_stride(n)) {
     const std::int64_t a = anc[v];
     if (a >= 0 && a != root) {
       anc2[v] = anc[a];
@@ -98,15 +97,13 @@ __global__ void jump_kernel(const std::int64_t* anc, const std::int64_t* len, in
 }
 
 __global__ void rooted_kernel(const std::int64_t* anc, index_t n, index_t root, failure_record* f) {
-  for (index_t v = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; v < n;
-       v += static_cast<index_t>(gridDim.x) * blockDim.x)
+  for (index_t v : gpu::grid_stride(n))
     if (anc[v] >= 0 && anc[v] != root) fail(f, not_rooted, v, anc[v]);
 }
 
 __global__ void distances_kernel(const std::int64_t* parent, const float* dist, index_t n, index_t root,
                                  failure_record* f) {
-  for (index_t v = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; v < n;
-       v += static_cast<index_t>(gridDim.x) * blockDim.x) {
+  for (index_t v : gpu::grid_stride(n)) {
     if (parent[v] < 0) continue;
     const float d = dist[v];
     if (!(d >= 0.0f) || d == __int_as_float(0x7f800000)) fail(f, bad_distance, v, parent[v]);
@@ -118,11 +115,9 @@ __global__ void distances_kernel(const std::int64_t* parent, const float* dist, 
 template <class V, class Level>
 __global__ void edges_kernel(graph::csr_view<V> g, const V* new2old, const std::int64_t* parent, const Level* level,
                              std::uint8_t* confirmed, ull* nedge, failure_record* f) {
-  const int lane = threadIdx.x & 31;
-  const index_t warps = (static_cast<index_t>(gridDim.x) * blockDim.x) >> 5;
+  const int lane = gpu::lane_id();
   ull count = 0;
-  for (index_t r = (static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5; r < g.num_vertices;
-       r += warps) {
+  for (index_t r : gpu::warp_stride(g.num_vertices)) {
     const index_t u = new2old ? static_cast<index_t>(new2old[r]) : r;
     const bool ru = parent[u] >= 0;
     const Level du = level[u];
@@ -155,8 +150,7 @@ __global__ void edges_kernel(graph::csr_view<V> g, const V* new2old, const std::
 
 __global__ void confirmed_kernel(const std::int64_t* parent, const std::uint8_t* confirmed, index_t n, index_t root,
                                  failure_record* f) {
-  for (index_t v = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; v < n;
-       v += static_cast<index_t>(gridDim.x) * blockDim.x)
+  for (index_t v : gpu::grid_stride(n))
     if (v != root && parent[v] >= 0 && !confirmed[v]) fail(f, not_confirmed, v, parent[v]);
 }
 
@@ -186,11 +180,11 @@ class checker {
     GPU500_CUDA_CHECK(cudaMemset(f_.data(), 0, sizeof(failure_record)));
   }
 
-  [[nodiscard]] unsigned blocks() const { return graph::cuda::grid_blocks(n_, validate_policy::block); }
+  [[nodiscard]] unsigned blocks() const { return gpu::grid_blocks(n_, validate_policy::block); }
 
   bool failed(validation& out) {
     failure_record r{};
-    graph::cuda::copy_to_host(&r, f_.data(), sizeof r);
+    gpu::copy_bytes(&r, f_.data(), sizeof r);
     if (r.code == ok) return false;
     out.ok = false;
     out.message = describe_failure(r);
@@ -237,7 +231,7 @@ class checker {
     device_buffer<ull> nedge(1);
     GPU500_CUDA_CHECK(cudaMemset(confirmed.data(), 0, confirmed.size()));
     GPU500_CUDA_CHECK(cudaMemset(nedge.data(), 0, sizeof(ull)));
-    edges_kernel<V, Level><<<graph::cuda::grid_blocks(n_ * 32, validate_policy::block), validate_policy::block>>>(
+    edges_kernel<V, Level><<<gpu::grid_blocks(n_ * 32, validate_policy::block), validate_policy::block>>>(
         g_, new2old_, parent_, level, confirmed.data(), nedge.data(), f_.data());
     GPU500_CUDA_CHECK_LAUNCH();
     if (failed(out)) return false;
@@ -245,7 +239,7 @@ class checker {
     GPU500_CUDA_CHECK_LAUNCH();
     if (failed(out)) return false;
     ull h = 0;
-    graph::cuda::copy_to_host(&h, nedge.data(), sizeof h);
+    gpu::copy_bytes(&h, nedge.data(), sizeof h);
     out.nedge = static_cast<index_t>(h);
     if (kernel_nedge >= 0 && out.nedge != kernel_nedge) {
       out.message = "wrong nedge_traversed: the kernel counted " + std::to_string(kernel_nedge) +

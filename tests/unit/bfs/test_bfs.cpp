@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "gpu500/bfs/bfs.hpp"
-#include "gpu500/core/cli.hpp"
 #include "gpu500/core/error.hpp"
 #include "gpu500/graph/csr.hpp"
 #include "../../support/engine_runs.hpp"
@@ -162,18 +161,6 @@ TYPED_TEST(CpuBfs, PrepareIsOptionalAndIdempotent) {
   ASSERT_GE(c.roots.size(), 3u);
   gpu500::test::check_prepare_orders(
       e, c.roots, 2, [&](std::int64_t r, const std::string& what) { check_tree(c, orc, r, e.parents(), e.traversed_edges(), what); });
-}
-
-TEST(CpuBfsOptions, ParseFlags) {
-  bfs::cpu_options o;
-  cli::parser p("t", "t");
-  bfs::add_cpu_options(p, o);
-  p.parse(std::vector<std::string>{"--bfs-threads", "3", "--no-direction-optimizing", "--bfs-alpha", "4.5",
-                                   "--bfs-beta=30"});
-  EXPECT_EQ(o.threads, 3);
-  EXPECT_TRUE(o.top_down_only);
-  EXPECT_DOUBLE_EQ(o.alpha, 4.5);
-  EXPECT_DOUBLE_EQ(o.beta, 30.0);
 }
 
 TEST(CpuBfsOptions, RejectsBadInput) {

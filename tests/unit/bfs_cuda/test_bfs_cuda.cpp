@@ -11,7 +11,6 @@
 
 #include "../../support/bfs_oracle.hpp"
 #include "../../support/graphs.hpp"
-#include "gpu500/core/cli.hpp"
 #include "gpu500/core/device.hpp"
 #include "gpu500/graph500/cuda_pipeline.hpp"
 
@@ -20,9 +19,7 @@ using namespace gpu500;
 namespace {
 
 /// The distinct technique configurations (WB, the device loop and the bitmap need TS; the cache
-/// needs HC). The bottom-up bitmap is on in all of them and off in those with the device loop; the
-/// launch-shape variants (--no-fused, --hub-list-atomic) and the bottom-up warp class without its
-/// lane probe (--no-lane-probe) ride on some WB configurations.
+/// needs HC). The bottom-up bitmap is on in all of them and off in those with the device loop.
 std::vector<graph500::cuda_options> all_configs() {
   std::vector<graph500::cuda_options> out;
   for (int ts = 0; ts < 2; ++ts)
@@ -42,21 +39,6 @@ std::vector<graph500::cuda_options> all_configs() {
               o.bfs.no_bitmap = !bitmap;
               o.no_sort = !sort;
               out.push_back(o);
-              // The launch-shape variants of the WB path: classes on their own streams, and the
-              // hub list appended by the count pass.
-              if (ts && wb && bitmap && (loop || hc == 2)) {
-                auto u = o;
-                u.bfs.no_fused = true;  // top-down classes on their own streams
-                out.push_back(u);
-                if (hc == 2) {
-                  auto a = o;
-                  a.bfs.hub_list_atomic = true;
-                  out.push_back(a);
-                }
-                auto w = o;  // the bottom-up warp class without the lane probe (a warp per row)
-                w.bfs.no_lane_probe = true;
-                out.push_back(w);
-              }
             }
   return out;
 }
@@ -134,10 +116,10 @@ TEST_F(BfsCuda, ShortPathEveryConfig) {
   for (const auto& o : all_configs()) check_graph(g, o);
 }
 
-// The 100,000-vertex path: every configuration with the device loop, plus BL, TS alone and the
-// full stack without the loop (each level from the host: seconds, which is the point).
+// A 25,000-vertex path (25,000 levels from an end): every configuration with the device loop, plus
+// BL, TS alone and the full stack without the loop (each level from the host).
 TEST_F(BfsCuda, LongPath) {
-  auto g = test::path(100000);
+  auto g = test::path(25000);
   g.roots = {0};
   for (const auto& o : all_configs())
     if (o.bfs.device_loop() && o.bfs.bitmap()) check_graph(g, o);
@@ -179,26 +161,18 @@ TEST_F(BfsCuda, SearchesAreRepeatable) {
     }
 }
 
-TEST(BfsCudaOptions, FlagsParse) {
+TEST(BfsCudaOptions, SwitchesAndDescription) {
   graph500::cuda_options o;
-  cli::parser p("t", "t");
-  graph500::add_cuda_options(p, o);
-  p.parse(std::vector<std::string>{"--no-wb", "--no-hub-cache", "--priority-degree", "50", "--cuda-vertex-bits", "64",
-                                    "--no-bitmap", "--no-lane-probe"});
-  EXPECT_TRUE(o.bfs.no_wb);
-  EXPECT_TRUE(o.bfs.no_lane_probe);
+  EXPECT_EQ(graph500::describe(o), "enterprise ts+wb+hc+cache+loop+bitmap+sort");
+  o.bfs.no_wb = o.bfs.no_hub_cache = o.bfs.no_bitmap = true;
   EXPECT_FALSE(o.bfs.bitmap());
   EXPECT_FALSE(o.bfs.wb());
   EXPECT_TRUE(o.bfs.ts());
   EXPECT_FALSE(o.bfs.hub_cache());
-  EXPECT_EQ(o.bfs.priority_degree, 50);
-  EXPECT_EQ(o.vertex_bits, 64);
   graph500::cuda_options b;
-  cli::parser q("t", "t");
-  graph500::add_cuda_options(q, b);
-  q.parse(std::vector<std::string>{"--bfs=baseline"});
+  b.bfs.baseline();
+  b.no_sort = true;
   EXPECT_FALSE(b.bfs.ts());
   EXPECT_FALSE(b.bfs.hc());
-  EXPECT_TRUE(b.no_sort);
   EXPECT_EQ(graph500::describe(b), "enterprise bl");
 }

@@ -10,6 +10,7 @@
 
 #include "../../support/bfs_oracle.hpp"
 #include "../../support/graphs.hpp"
+#include "gpu500/core/cuda/memory.hpp"
 #include "gpu500/core/device.hpp"
 #include "gpu500/core/error.hpp"
 #include "gpu500/graph/csr.hpp"
@@ -108,8 +109,8 @@ TEST_F(Graph500Cuda, Kernel1MatchesHost) {
       if (relabel) {
         // Degrees do not increase with the new id; rows ascend (descending degree); isolated last.
         const auto view = dev.view();
-        const auto off = gc::to_host(view.offsets, static_cast<std::size_t>(view.num_vertices) + 1);
-        const auto col = gc::to_host(view.columns, static_cast<std::size_t>(dev.num_arcs()));
+        const auto off = gpu::to_host(view.offsets, static_cast<std::size_t>(view.num_vertices) + 1);
+        const auto col = gpu::to_host(view.columns, static_cast<std::size_t>(dev.num_arcs()));
         for (std::int64_t v = 0; v + 1 < view.num_vertices; ++v)
           ASSERT_GE(off[v + 1] - off[v], off[v + 2] - off[v + 1]) << v;
         for (std::int64_t v = 0; v < view.num_vertices; ++v)
@@ -131,7 +132,7 @@ TEST_F(Graph500Cuda, RowBatchPlanCoversEveryArcOnce) {
   auto dev = gc::build_device_csr<std::uint32_t>(gc::generate_kronecker_device<std::uint32_t>(p), {true});
   const auto view = dev.view();
   const index_t n = view.num_vertices, arcs = dev.num_arcs();
-  const auto off = gc::to_host(view.offsets, static_cast<std::size_t>(n) + 1);
+  const auto off = gpu::to_host(view.offsets, static_cast<std::size_t>(n) + 1);
   ASSERT_EQ(off[n], arcs);
   for (const index_t batch : {index_t{3}, index_t{100}, index_t{4096}, dev.max_degree(), arcs, 4 * arcs}) {
     const gc::row_batch_plan plan = gc::plan_row_batches(view.offsets, n, arcs, batch);
@@ -154,7 +155,7 @@ TEST_F(Graph500Cuda, RowBatchPlanCoversEveryArcOnce) {
     }
     EXPECT_EQ(plan.max_rows, max_rows);
     EXPECT_EQ(plan.max_items, max_items);
-    gc::device_buffer<index_t> rel(static_cast<std::size_t>(plan.max_rows) + 1);
+    gpu::device_buffer<index_t> rel(static_cast<std::size_t>(plan.max_rows) + 1);
     index_t next_arc = 0, next_row = 0;
     gc::for_each_row_batch(plan, view.offsets, rel.data(), nullptr,
                            [&](index_t r0, index_t nrows, index_t o0, index_t items, const index_t* r) {
@@ -162,7 +163,7 @@ TEST_F(Graph500Cuda, RowBatchPlanCoversEveryArcOnce) {
                              ASSERT_EQ(o0, next_arc);
                              ASSERT_GT(items, 0);
                              ASSERT_EQ(off[r0 + nrows] - o0, items);
-                             const auto h = gc::to_host(r, static_cast<std::size_t>(nrows) + 1);
+                             const auto h = gpu::to_host(r, static_cast<std::size_t>(nrows) + 1);
                              for (index_t i = 0; i <= nrows; ++i) ASSERT_EQ(h[i], off[r0 + i] - o0) << i;
                              next_arc = o0 + items;
                              next_row = r0 + nrows;
@@ -249,16 +250,16 @@ struct device_graph_fixture {
   explicit device_graph_fixture(const graph::edge_list& el, bool relabel)
       : g(gc::build_device_csr<V>(gc::upload_edge_list<V>(el), {relabel})) {}
   graph500::validation bfs(std::int64_t root, const std::vector<std::int64_t>& parent, std::int64_t nedge) {
-    gc::device_buffer<std::int64_t> p(parent.size());
-    gc::copy_to_device(p.data(), parent.data(), parent.size() * 8);
+    gpu::device_buffer<std::int64_t> p(parent.size());
+    gpu::copy_bytes(p.data(), parent.data(), parent.size() * 8);
     return graph500::cuda::validate_bfs<V>(g.view(), g.new2old(), root, p.data(), nedge);
   }
   graph500::validation sssp(std::int64_t root, const std::vector<std::int64_t>& parent, const std::vector<float>& d,
                             std::int64_t nedge) {
-    gc::device_buffer<std::int64_t> p(parent.size());
-    gc::device_buffer<float> dd(d.size());
-    gc::copy_to_device(p.data(), parent.data(), parent.size() * 8);
-    gc::copy_to_device(dd.data(), d.data(), d.size() * 4);
+    gpu::device_buffer<std::int64_t> p(parent.size());
+    gpu::device_buffer<float> dd(d.size());
+    gpu::copy_bytes(p.data(), parent.data(), parent.size() * 8);
+    gpu::copy_bytes(dd.data(), d.data(), d.size() * 4);
     return graph500::cuda::validate_sssp<V>(g.view(), g.new2old(), root, p.data(), dd.data(), nedge);
   }
 };

@@ -1,0 +1,268 @@
+// src/bfs/cuda/engine.cu — Enterprise BFS on one GPU (Liu & Huang, SC'15) with VS-Graph500's
+// priority cache of hubs: the host level loop and the public engine (see gpu500/bfs/cuda.hpp).
+//
+// Layering: engine::run (host level loop, direction decisions; this file) -> launch helpers of
+// engine<V>::impl (engine_impl.cuh, grids from bfs_policy in policy.cuh) -> thin __global__
+// kernels (queue_gen.cuh, top_down.cuh, bottom_up.cuh, device_loop.cuh, result.cuh) -> device
+// helpers (in_frontier, warp tiles). Queue buffer layout: one buffer of n ids per side (ping-pong);
+// a generation pass writes its classes one after the other (class-major), so classes 0..3
+// (frontier by degree) form the whole frontier list and classes 4..5 the unvisited queue.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <limits>
+
+#include "engine_impl.cuh"
+#include "gpu500/core/error.hpp"
+
+namespace gpu500::bfs::cuda {
+
+std::string describe(const options& o) {
+  if (!o.ts() && !o.hc() && !o.hub_cache()) return "bl";
+  std::string s = o.ts() ? "ts" : "bl";
+  if (o.wb()) s += "+wb";
+  if (o.hc()) s += "+hc";
+  if (o.hub_cache()) s += "+cache";
+  if (o.device_loop()) s += "+loop";
+  if (o.bitmap()) s += "+bitmap";
+  return s;
+}
+
+template <class V>
+void engine<V>::impl::run(index_t root) {
+  GPU500_EXPECTS(root >= 0 && root < n, "BFS root out of range");
+  trace.clear();
+  nedge = -1;
+  gpu::launch(init_root_kernel<V>, 1, 1, 0, st[0], depth.data(), parent.data(), qbuf[0].data(), static_cast<V>(root));
+  enum class kind { frontier_list, unvisited_list, status_scan };
+  const gen_source<V> scan_all{nullptr, active};
+  gen_source<V> src{qbuf[0].data(), 1};
+  kind k = kind::frontier_list;
+  int cur = 0;  // the buffer src lives in
+  std::int32_t level = 0;
+  char dir = 'T';
+  index_t prev_nf = 0;
+  double unexplored = static_cast<double>(arcs);
+  using clock = std::chrono::steady_clock;
+  const auto t0 = clock::now();
+  const auto since = [&t0] { return std::chrono::duration<double>(clock::now() - t0).count(); };
+  double level_start = 0;  // the entry pushed next began then
+  // The list the device loop just handed back (it stopped on it: too many arcs) is not offered to
+  // it again; that would cost a launch and a round trip for nothing.
+  bool loop_declined = false;
+  // Takes what the device loop, started on the frontier list qbuf[from] of count vertices, handed
+  // back: the frontier it stopped on becomes src. True when the search is over.
+  const auto take_loop = [&](int from, index_t count) {
+    const loop_result& r = *h_loop.data();
+    trace.push_back({level, 'L', count, level_start});
+    prev_nf = count;
+    cur = r.side == 0 ? from : from ^ 1;
+    level = r.level;
+    src = {qbuf[cur].data(), static_cast<index_t>(r.count)};
+    k = kind::frontier_list;
+    loop_declined = true;
+    return r.count == 0;
+  };
+  for (;;) {
+    level_start = since();
+    if (!o.ts()) {  // BL: statistics from a scan of the status array, then one CTA per vertex
+      const gen_totals t = count_pass(scan_all, level);
+      if (t.nf == 0) break;
+      dir = decide(t, dir, prev_nf, unexplored);
+      unexplored -= static_cast<double>(t.mf);
+      prev_nf = static_cast<index_t>(t.nf);
+      trace.push_back({level, dir, prev_nf, level_start});
+      if (dir == 'T')
+        gpu::launch(td_cta_kernel<V>, blocks_for(n * bfs_policy::block), bfs_policy::block, 0, st[0], g,
+                    static_cast<const V*>(nullptr), n, depth.data(), parent.data(), level + 1);
+      else
+        bottom_up(nullptr, t, level);
+      ++level;
+      continue;
+    }
+    // A small frontier list after a top-down level goes straight to the device loop: no count and
+    // write passes, no round trip for them (the loop checks the arcs itself and hands the list back
+    // untouched, level unchanged, when they exceed its limit; the level then takes the ordinary path).
+    if (!loop_declined && k == kind::frontier_list && dir == 'T' && fits_loop(src.count, 0) &&
+        src.list == qbuf[cur].data()) {
+      if (device_loop(cur, src.count, level).level != level) {
+        if (take_loop(cur, src.count)) break;
+        continue;
+      }
+    }
+    loop_declined = false;
+    gen_totals t = count_pass(src, level);
+    if (t.nf == 0) break;
+    dir = decide(t, dir, prev_nf, unexplored);
+    if (dir == 'B' && k == kind::frontier_list) {  // a frontier list holds no unvisited vertices
+      src = scan_all;
+      k = kind::status_scan;
+      t = count_pass(src, level);
+    }
+    unexplored -= static_cast<double>(t.mf);
+    prev_nf = static_cast<index_t>(t.nf);
+    const int other = cur ^ 1;
+    V* out = qbuf[other].data();
+    if (dir == 'T') {
+      write_pass(0x0Fu, out);
+      if (fits_loop(prev_nf, static_cast<index_t>(t.mf))) {  // the new list goes to the device loop at once
+        device_loop(other, prev_nf, level);
+        if (take_loop(other, prev_nf)) break;
+        continue;
+      }
+      top_down(out, t, level);
+      src = scan_all;
+      k = kind::status_scan;
+    } else {
+      write_pass(0x30u, out, true);
+      const index_t nu = static_cast<index_t>(t.cls[4] + t.cls[5]);
+      bottom_up(out + t.nf, t, level);
+      src.list = out + t.nf;
+      src.count = nu;
+      k = kind::unvisited_list;
+    }
+    trace.push_back({level, dir, prev_nf, level_start});
+    cur = other;
+    ++level;
+  }
+  gpu::synchronize(st[0]);
+  // seconds held each level's start time: turn starts into durations (the last ends now).
+  const double end = since();
+  for (std::size_t i = 0; i < trace.size(); ++i)
+    trace[i].seconds = (i + 1 < trace.size() ? trace[i + 1].seconds : end) - trace[i].seconds;
+  // The output a user asked for is in original ids: mapping it is part of the search.
+  if (!ids.empty()) {
+    gpu::launch(original_parents_kernel<V>, gpu::grid_blocks(n, bfs_policy::block, bfs_policy::map_ilp),
+                bfs_policy::block, 0, st[0], ids, parent.data(), static_cast<V>(root), n, original.data());
+    gpu::synchronize(st[0]);
+  }
+}
+
+template <class V>
+engine<V>::engine(csr_view<V> g, bool degree_sorted, options o) : impl_(std::make_unique<impl>()) {
+  impl& m = *impl_;
+  m.g = g;
+  m.sorted = degree_sorted;
+  m.o = o;
+  m.n = g.num_vertices;
+  GPU500_EXPECTS(m.n >= 1, "BFS: empty graph");
+  GPU500_EXPECTS(static_cast<std::uint64_t>(m.n) < static_cast<std::uint64_t>(std::numeric_limits<V>::max()),
+                 "BFS: the vertex count must be below the largest vertex id (it marks empty cache slots)");
+  GPU500_EXPECTS(o.hub_threshold >= 1 && o.priority_degree >= 1, "BFS: hub degrees must be >= 1");
+  gpu::copy_bytes(&m.arcs, g.offsets + m.n, sizeof(index_t));
+  int dev = 0;
+  GPU500_CUDA_CHECK(cudaGetDevice(&dev));
+  GPU500_CUDA_CHECK(cudaDeviceGetAttribute(&m.sms, cudaDevAttrMultiProcessorCount, dev));
+  m.gen_grid = static_cast<unsigned>(m.sms * bfs_policy::gen_blocks_per_sm);
+  m.gen_warps = static_cast<index_t>(m.gen_grid) * bfs_policy::block / 32;
+  const auto N = static_cast<std::size_t>(m.n);
+  m.depth = device_buffer<std::int32_t>(N);
+  m.parent = device_buffer<V>(N);
+  m.qbuf[0] = device_buffer<V>(N);
+  m.qbuf[1] = device_buffer<V>(N);
+  m.counts = device_buffer<index_t>(static_cast<std::size_t>(m.gen_warps) * bfs_policy::slots);
+  m.scanned = device_buffer<index_t>(m.counts.size());
+  std::size_t bytes = 0;
+  GPU500_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, m.counts.data(), m.scanned.data(),
+                                                  static_cast<index_t>(m.counts.size())));
+  m.scan_temp = device_buffer<unsigned char>(bytes + 256);
+  m.tot = device_buffer<gen_totals>(1);
+  m.hub_list = device_buffer<V>(static_cast<std::size_t>(cache_slots<V>));
+  {
+    const index_t cap = std::min<index_t>(m.n, 2 * m.arcs / bfs_policy::extreme_degree + 1) + 1;
+    m.grid_pref = device_buffer<index_t>(static_cast<std::size_t>(cap));
+    std::size_t gbytes = 0;
+    GPU500_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, gbytes, m.grid_pref.data(), m.grid_pref.data(), cap));
+    m.grid_temp = device_buffer<unsigned char>(gbytes + 256);
+  }
+  m.loop_res = device_buffer<loop_result>(1);
+  m.sum = device_buffer<ull>(1);
+  m.h_tot = gpu::pinned_buffer<gen_totals>(1);
+  m.h_loop = gpu::pinned_buffer<loop_result>(1);
+  for (auto& s : m.st) GPU500_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  GPU500_CUDA_CHECK(cudaEventCreateWithFlags(&m.fork, cudaEventDisableTiming));
+  for (auto& e : m.join) GPU500_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+  const index_t with_edges = m.count_at_least(1);
+  m.active = degree_sorted ? with_edges : m.n;
+  if (o.bitmap()) m.visited = device_buffer<std::uint32_t>(static_cast<std::size_t>((m.active + 31) / 32) + 1);
+  m.sorted_deg32 = degree_sorted ? m.count_at_least(bfs_policy::small_max) : -1;
+  m.total_hubs = m.count_at_least(o.hub_threshold);
+}
+
+template <class V>
+engine<V>::~engine() {
+  if (!impl_) return;
+  impl& m = *impl_;
+  for (auto& s : m.st)
+    if (s) cudaStreamDestroy(s);
+  if (m.fork) cudaEventDestroy(m.fork);
+  for (auto& e : m.join)
+    if (e) cudaEventDestroy(e);
+}
+
+template <class V>
+void engine<V>::report_original_ids(graph::id_map<V> ids) {
+  impl& m = *impl_;
+  GPU500_EXPECTS(ids.empty() || (ids.old2new != nullptr && ids.non_isolated >= 0 && ids.non_isolated <= m.n),
+                 "BFS: an id map needs new2old, old2new and 0 <= non_isolated <= n");
+  GPU500_EXPECTS(ids.empty() || m.sorted, "BFS: an id map goes with a degree-sorted graph");
+  m.ids = ids;
+  m.original = ids.empty() ? device_buffer<V>() : device_buffer<V>(static_cast<std::size_t>(m.n));
+}
+
+template <class V>
+void engine<V>::prepare() {
+  // Graph500's clean_pred (untimed): the status array and the parents to "unreached".
+  impl& m = *impl_;
+  gpu::fill_bytes_async(m.depth.data(), 0xFF, m.depth.bytes(), m.st[0]);
+  gpu::fill_bytes_async(m.parent.data(), 0xFF, m.parent.bytes(), m.st[0]);
+  gpu::synchronize(m.st[0]);
+  m.prepared = true;
+}
+
+template <class V>
+void engine<V>::run(index_t root) {
+  if (!impl_->prepared) prepare();
+  impl_->prepared = false;
+  impl_->run(root);
+}
+
+template <class V>
+const V* engine<V>::parents_device() const {
+  return impl_->parent.data();
+}
+template <class V>
+const V* engine<V>::parents_original() const {
+  return impl_->ids.empty() ? impl_->parent.data() : impl_->original.data();
+}
+template <class V>
+const std::int32_t* engine<V>::depth_device() const {
+  return impl_->depth.data();
+}
+template <class V>
+const std::vector<level_info>& engine<V>::levels() const {
+  return impl_->trace;
+}
+template <class V>
+const options& engine<V>::opts() const {
+  return impl_->o;
+}
+
+template <class V>
+index_t engine<V>::traversed_edges() {
+  impl& m = *impl_;
+  if (m.nedge >= 0) return m.nedge;
+  GPU500_CUDA_CHECK(cudaMemset(m.sum.data(), 0, sizeof(ull)));
+  gpu::launch(reached_arcs_kernel<V>, gpu::grid_blocks(m.n, bfs_policy::block), bfs_policy::block, 0, nullptr,
+              m.g.offsets, m.depth.data(), m.n, m.sum.data());
+  ull h = 0;
+  gpu::copy_bytes(&h, m.sum.data(), sizeof h);
+  m.nedge = static_cast<index_t>(h / 2);
+  return m.nedge;
+}
+
+template class engine<std::uint32_t>;
+template class engine<std::int64_t>;
+
+}  // namespace gpu500::bfs::cuda

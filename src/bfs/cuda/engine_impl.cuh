@@ -1,0 +1,232 @@
+// src/bfs/cuda/engine_impl.cuh — the host side of one Enterprise BFS engine (Liu & Huang, SC'15):
+// its buffers, streams and the launch of every step of a level (queue generation, top-down,
+// bottom-up, the device loop) with the grids of bfs_policy. The level loop that strings them
+// together, and the public engine, are in engine.cu.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <cub/device/device_scan.cuh>
+#include <vector>
+
+#include "bottom_up.cuh"
+#include "device_loop.cuh"
+#include "gpu500/bfs/cuda.hpp"
+#include "gpu500/core/cuda/check.cuh"
+#include "gpu500/core/cuda/launch.cuh"
+#include "gpu500/core/cuda/memory.hpp"
+#include "policy.cuh"
+#include "queue_gen.cuh"
+#include "result.cuh"
+#include "top_down.cuh"
+
+namespace gpu500::bfs::cuda {
+
+using namespace detail;
+using gpu::device_buffer;
+
+template <class V>
+struct engine<V>::impl {
+  csr_view<V> g;
+  bool sorted;
+  options o;
+  index_t n = 0, arcs = 0, active = 0, sorted_deg32 = -1, total_hubs = 0;
+  int sms = 1;
+  index_t gen_warps = 0;
+  unsigned gen_grid = 1;
+  device_buffer<std::int32_t> depth;
+  device_buffer<V> parent;
+  graph::id_map<V> ids;       ///< report in original ids (empty: the graph's ids are the original ones)
+  device_buffer<V> original;  ///< the last search's parents in original ids (when ids is not empty)
+  device_buffer<V> qbuf[2];
+  device_buffer<index_t> counts, scanned;
+  device_buffer<unsigned char> scan_temp;
+  device_buffer<gen_totals> tot;
+  device_buffer<V> hub_list;
+  device_buffer<index_t> grid_pref;  ///< arc prefix of the grid queue (at most arcs / extreme + 1 entries)
+  device_buffer<unsigned char> grid_temp;
+  device_buffer<loop_result> loop_res;
+  device_buffer<ull> sum;
+  device_buffer<std::uint32_t> visited;  ///< bottom-up's bitmap of the vertices visited before the level
+  gpu::pinned_buffer<gen_totals> h_tot;
+  gpu::pinned_buffer<loop_result> h_loop;
+  cudaStream_t st[2] = {};  ///< st[0]: the level's stream; st[1]: the grid queue / bottom-up warp class beside it
+  cudaEvent_t fork = nullptr, join[2] = {};
+  gen_params<V> last{};
+  bool prepared = false;
+  index_t nedge = -1;
+  std::vector<level_info> trace;
+
+  index_t count_at_least(index_t t) {
+    GPU500_CUDA_CHECK(cudaMemset(sum.data(), 0, sizeof(ull)));
+    gpu::launch(count_degree_at_least_kernel, gpu::grid_blocks(n, bfs_policy::block), bfs_policy::block, 0, nullptr,
+                g.offsets, n, t, sum.data());
+    ull h = 0;
+    gpu::copy_bytes(&h, sum.data(), sizeof h);
+    return static_cast<index_t>(h);
+  }
+
+  static unsigned gen_blocks(const gen_params<V>& p) { return gpu::grid_blocks(p.warps * 32, bfs_policy::block); }
+
+  /// Blocks of bfs_policy::block threads for `threads` threads, at most expand_blocks_per_sm per SM.
+  unsigned blocks_for(index_t threads) const {
+    return gpu::grid_blocks(threads, bfs_policy::block, 1,
+                            static_cast<unsigned>(sms) * bfs_policy::expand_blocks_per_sm);
+  }
+
+  /// Count pass over src for frontier depth `level`; synchronises and returns the totals.
+  const gen_totals& count_pass(gen_source<V> src, std::int32_t level) {
+    gen_params<V> p{};
+    p.depth = depth.data();
+    p.offsets = g.offsets;
+    p.src = src;
+    p.level = level;
+    p.wb = o.wb();
+    p.sorted_deg32 = sorted ? sorted_deg32 : -1;
+    p.hub_threshold = o.hub_threshold;
+    p.priority_degree = o.priority_degree;
+    p.extreme = bfs_policy::extreme_degree;
+    p.hubs = !o.hub_cache() ? hub_mode::none : !o.ts() ? hub_mode::atomic : hub_mode::scanned;
+    p.hub_list = hub_list.data();
+    p.hub_cap = static_cast<index_t>(hub_list.size());
+    // As many warps as give each at least one full step (small lists: one block, a short scan),
+    // at most the full generation grid.
+    const index_t step = 32 * gen_unroll;
+    const index_t want_warps = (src.count + step - 1) / step;
+    p.warps = want_warps < 1 ? 1 : want_warps > gen_warps ? gen_warps : want_warps;
+    p.tile = ((src.count + p.warps - 1) / p.warps + 31) / 32 * 32;
+    if (p.tile == 0) p.tile = 32;
+    last = p;
+    gpu::fill_bytes_async(tot.data(), 0, sizeof(gen_totals), st[0]);
+    gpu::launch(gen_count_kernel<V>, gen_blocks(p), bfs_policy::block, 0, st[0], p, counts.data(), tot.data());
+    gpu::copy_bytes_async(h_tot.data(), tot.data(), sizeof(gen_totals), st[0]);
+    gpu::synchronize(st[0]);
+    return *h_tot.data();
+  }
+
+  /// Write pass of the last count pass: classes in `want` go to out (class-major); with `hubs` the
+  /// frontier hubs also go to the hub list (hub_mode::scanned).
+  void write_pass(unsigned want, V* out, bool hubs = false) {
+    if (hubs && last.hubs == hub_mode::scanned) want |= 1u << bfs_policy::hub_slot;
+    std::size_t bytes = scan_temp.size();
+    GPU500_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scan_temp.data(), bytes, counts.data(), scanned.data(),
+                                                    last.warps * bfs_policy::slots, st[0]));
+    gpu::launch(gen_write_kernel<V>, gen_blocks(last), bfs_policy::block, 0, st[0], last, scanned.data(), want, out);
+  }
+
+  /// The direction of the level whose count pass gave t: Enterprise's gamma (HC) or Beamer's
+  /// alpha/beta rule.
+  char decide(const gen_totals& t, char dir, index_t prev_nf, double unexplored) const {
+    const auto nf = static_cast<index_t>(t.nf);
+    if (dir == 'B') return (nf < prev_nf && static_cast<double>(nf) < static_cast<double>(active) / o.beta) ? 'T' : 'B';
+    const bool arcs_rule = static_cast<double>(t.mf) > unexplored / o.alpha && nf > prev_nf;  // Beamer
+    if (o.hc()) {
+      // Enterprise's gamma; Beamer's arc test stays as a safety net for roots whose frontier holds
+      // few hubs but most of the remaining arcs (switching later there only costs time).
+      const bool gamma_rule = total_hubs > 0 && static_cast<double>(t.fh) > o.gamma * static_cast<double>(total_hubs);
+      return (gamma_rule || arcs_rule) ? 'B' : 'T';
+    }
+    return arcs_rule ? 'B' : 'T';
+  }
+
+  void fork_streams(int k) {
+    if (k < 2) return;
+    GPU500_CUDA_CHECK(cudaEventRecord(fork, st[0]));
+    for (int i = 1; i < k; ++i) GPU500_CUDA_CHECK(cudaStreamWaitEvent(st[i], fork, 0));
+  }
+  void join_streams(int k) {
+    for (int i = 1; i < k; ++i) {
+      GPU500_CUDA_CHECK(cudaEventRecord(join[i], st[i]));
+      GPU500_CUDA_CHECK(cudaStreamWaitEvent(st[0], join[i], 0));
+    }
+  }
+
+  /// Top-down from the frontier queue q (classes 0..3 of the count pass t, class-major).
+  void top_down(const V* q, const gen_totals& t, std::int32_t level) {
+    const std::int32_t next = level + 1;
+    if (!o.wb()) {
+      const index_t qn = static_cast<index_t>(t.nf);
+      gpu::launch(td_cta_kernel<V>, blocks_for(qn * bfs_policy::block), bfs_policy::block, 0, st[0], g, q, qn,
+                  depth.data(), parent.data(), next);
+      return;
+    }
+    const index_t n0 = static_cast<index_t>(t.cls[0]), n1 = static_cast<index_t>(t.cls[1]),
+                  n2 = static_cast<index_t>(t.cls[2]), n3 = static_cast<index_t>(t.cls[3]);
+    // Classes 0..2 in one launch, the grid queue beside it on a second stream.
+    const int ways = n3 ? 2 : 1;
+    fork_streams(ways);
+    class_blocks cb;
+    cb.b[0] = n0 ? blocks_for(n0) : 0;
+    cb.b[1] = n1 ? blocks_for(n1 * 32) : 0;
+    cb.b[2] = n2 ? blocks_for(n2 * bfs_policy::block) : 0;
+    if (cb.total())
+      gpu::launch(td_fused_kernel<V>, cb.total(), bfs_policy::block, 0, st[0], g, q, n0, n1, n2, cb, depth.data(),
+                  parent.data(), next);
+    if (n3) grid_queue(q + n0 + n1 + n2, n3, next, st[1]);
+    join_streams(ways);
+  }
+
+  /// The grid queue q3[0, n3) on stream s: arc prefix of its lists, then the edge-balanced kernel.
+  void grid_queue(const V* q3, index_t n3, std::int32_t next, cudaStream_t s) {
+    gpu::launch(queue_degrees_kernel<V>, blocks_for(n3), bfs_policy::block, 0, s, g.offsets, q3, n3, grid_pref.data());
+    std::size_t bytes = grid_temp.size();
+    GPU500_CUDA_CHECK(cub::DeviceScan::InclusiveSum(grid_temp.data(), bytes, grid_pref.data() + 1,
+                                                    grid_pref.data() + 1, n3, s));
+    gpu::launch(td_grid_kernel<V>, static_cast<unsigned>(sms) * bfs_policy::expand_blocks_per_sm, bfs_policy::block, 0,
+                s, g, q3, n3, grid_pref.data(), depth.data(), parent.data(), next);
+  }
+
+  /// Bottom-up from the unvisited queue uq (classes 4..5 of t; BL: the whole active range).
+  template <bool Cache>
+  void bottom_up_impl(const V* uq, const gen_totals& t, std::int32_t level) {
+    const std::uint32_t* vis = nullptr;
+    if (o.bitmap()) {  // snapshot before the level: never updated while the level runs
+      const index_t words = (active + 31) / 32;
+      gpu::launch(visited_bits_kernel, blocks_for(words * 32), bfs_policy::block, 0, st[0], depth.data(), active,
+                  visited.data());
+      vis = visited.data();
+    }
+    const bu_params<V> p{g, depth.data(), parent.data(), level, Cache ? hub_list.data() : nullptr, tot.data(), vis};
+    if (!o.ts()) {  // BL: one CTA per vertex of the whole active range
+      gpu::launch(bu_cta_kernel<V, Cache>, blocks_for(active * bfs_policy::block), bfs_policy::block, 0, st[0], p,
+                  static_cast<const V*>(nullptr), active);
+      return;
+    }
+    const index_t n4 = static_cast<index_t>(t.cls[4]), n5 = static_cast<index_t>(t.cls[5]);
+    if (!o.wb()) {
+      gpu::launch(bu_cta_kernel<V, Cache>, blocks_for(n4 * bfs_policy::block), bfs_policy::block, 0, st[0], p, uq, n4);
+      return;
+    }
+    const int ways = n5 ? 2 : 1;
+    fork_streams(ways);
+    if (n4) gpu::launch(bu_thread_kernel<V, Cache>, blocks_for(n4), bfs_policy::block, 0, st[0], p, uq, n4);
+    if (n5) gpu::launch(bu_warp_kernel<V, Cache>, blocks_for(n5), bfs_policy::block, 0, st[1], p, uq + n4, n5);
+    join_streams(ways);
+  }
+  void bottom_up(const V* uq, const gen_totals& t, std::int32_t level) {
+    if (o.hub_cache())
+      bottom_up_impl<true>(uq, t, level);
+    else
+      bottom_up_impl<false>(uq, t, level);
+  }
+
+  /// The device loop on the frontier list qbuf[from] (count vertices of depth `level`), with the
+  /// other buffer as its second queue; synchronises and returns what it handed back.
+  const loop_result& device_loop(int from, index_t count, std::int32_t level) {
+    gpu::launch(td_loop_kernel<V>, 1, bfs_policy::loop_block, 0, st[0], g, depth.data(), parent.data(),
+                qbuf[from].data(), qbuf[from ^ 1].data(), count, level, bfs_policy::loop_vertices,
+                bfs_policy::loop_arcs, loop_res.data());
+    gpu::copy_bytes_async(h_loop.data(), loop_res.data(), sizeof(loop_result), st[0]);
+    gpu::synchronize(st[0]);
+    return *h_loop.data();
+  }
+  /// Whether a frontier of nf vertices and mf arcs fits the device loop.
+  [[nodiscard]] bool fits_loop(index_t nf, index_t mf) const {
+    return o.device_loop() && nf >= 1 && nf <= bfs_policy::loop_vertices && mf <= bfs_policy::loop_arcs;
+  }
+
+  void run(index_t root);
+};
+
+}  // namespace gpu500::bfs::cuda

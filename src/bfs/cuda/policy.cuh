@@ -1,0 +1,60 @@
+// src/bfs/cuda/policy.cuh — the launch policy and the tuning constants of the Enterprise BFS engine
+// (Liu & Huang, SC'15), and the small records its kernels and the host share.
+//
+// Every block size, per-SM grid factor, unroll depth and class boundary lives in bfs_policy; no
+// launch literal appears at a call site. The frontier classes by degree are Enterprise's
+// workload balancing (thread < 32 <= warp < 256 <= CTA <= extreme_degree < grid); the grid-queue
+// boundary is 4096 rather than the paper's 65536 because on a 132-SM GPU one CTA on a 65,536-arc
+// list is a level's critical path (docs/bfs-gpu.md).
+#pragma once
+
+#include <cstdint>
+
+#include "gpu500/core/types.hpp"
+
+namespace gpu500::bfs::cuda::detail {
+
+using ull = unsigned long long;
+
+struct bfs_policy {
+  static constexpr int block = 256;          ///< threads per CTA of every kernel but the loop
+  static constexpr int gen_blocks_per_sm = 8;
+  static constexpr int expand_blocks_per_sm = 8;
+  static constexpr int loop_block = 1024;    ///< the single-CTA device loop
+  static constexpr int cache_bytes = 16384;  ///< shared-memory hub cache per CTA
+  static constexpr int classes = 6;          ///< frontier by degree (0..3), unvisited (4: < 32, 5: >= 32)
+  static constexpr int hub_slot = 6;         ///< counted with the classes: frontier hubs for the bottom-up cache
+  static constexpr int slots = 7;            ///< per-warp counts of one generation pass
+  static constexpr int gen_unroll = 4;       ///< generation passes: 32-item rounds whose loads are issued together
+  static constexpr int bu_unroll = 4;        ///< bottom-up: arcs (thread) / 32-arc rounds (warp) loaded at once
+  static constexpr int bu_probe = 4;         ///< bottom-up warp class: arcs each lane probes in its own row first
+  static constexpr int map_ilp = 4;          ///< parents to original ids: vertices per thread, loads together
+  static constexpr index_t small_max = 32, middle_max = 256;  ///< thread / warp / CTA class boundaries
+  static constexpr index_t extreme_degree = 4096;  ///< above: the frontier vertex goes to the grid queue
+  static constexpr index_t loop_vertices = 1024;   ///< device loop: largest frontier (one vertex per thread)
+  static constexpr index_t loop_arcs = 16384;      ///< device loop: largest frontier arc count
+};
+static_assert(bfs_policy::loop_vertices <= bfs_policy::loop_block, "the device loop holds one vertex per thread");
+
+/// Totals of one count pass (device side; copied to pinned host memory once per level).
+struct gen_totals {
+  ull cls[bfs_policy::classes];
+  ull nf, mf, fh;  ///< frontier vertices, their arcs, their hubs
+  ull hub_count;   ///< frontier key vertices (degree >= priority_degree); the list keeps the first hub_cap
+};
+
+/// How the generation passes build the list of frontier hubs for the bottom-up cache.
+enum class hub_mode : int {
+  none = 0,
+  atomic = 1,  ///< the count pass appends them (one atomic per warp step; BL, which has no write pass)
+  scanned = 2  ///< counted as a seventh class and written by the write pass at scanned positions
+};
+
+/// What the device loop hands back.
+struct loop_result {
+  std::int32_t level;  ///< depth of the frontier left in the returned buffer
+  std::int32_t side;   ///< 0: the first buffer, 1: the second
+  ull count;
+};
+
+}  // namespace gpu500::bfs::cuda::detail

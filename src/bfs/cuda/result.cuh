@@ -1,0 +1,62 @@
+// src/bfs/cuda/result.cuh — kernels around a search rather than inside it: the parents mapped
+// back to the original ids (part of the timed search: Graph500 times a search until its output is
+// in memory), Graph500's nedge from the reached vertices' degrees, and degree counts of the graph
+// (hubs for gamma, the degree-32 prefix of a degree-sorted graph).
+#pragma once
+
+#include <cstdint>
+
+#include "gpu500/core/cuda/launch.cuh"
+#include "gpu500/core/types.hpp"
+#include "gpu500/graph/csr.hpp"
+#include "policy.cuh"
+
+namespace gpu500::bfs::cuda::detail {
+
+/// The search's parents in original ids: out[o] = new2old[parent[old2new[o]]], all ones where
+/// unreached (parent holds all ones there: prepare()). A vertex without arcs (new id >=
+/// non_isolated) is reached only as the root and costs no read of parent; the others cost one
+/// random read of parent (new2old of a parent is mostly a hub's: cached). Each thread maps
+/// map_ilp vertices a block apart, their loads issued together.
+template <class V>
+__global__ void original_parents_kernel(graph::id_map<V> ids, const V* parent, V root, index_t n, V* out) {
+  constexpr int ilp = bfs_policy::map_ilp;
+  const V none = static_cast<V>(~V{0});
+  const index_t span = static_cast<index_t>(blockDim.x) * ilp;
+  for (index_t base = static_cast<index_t>(blockIdx.x) * span + threadIdx.x; base < n;
+       base += static_cast<index_t>(gridDim.x) * span) {
+    V x[ilp], p[ilp];
+#pragma unroll
+    for (int i = 0; i < ilp; ++i) {
+      const index_t o = base + static_cast<index_t>(i) * blockDim.x;
+      x[i] = o < n ? __ldcs(ids.old2new + o) : root;
+    }
+#pragma unroll
+    for (int i = 0; i < ilp; ++i)
+      p[i] = static_cast<index_t>(x[i]) < ids.non_isolated ? parent[x[i]] : x[i] == root ? root : none;
+#pragma unroll
+    for (int i = 0; i < ilp; ++i) {
+      const index_t o = base + static_cast<index_t>(i) * blockDim.x;
+      if (o < n) __stcs(out + o, p[i] == none ? none : ids.new2old[p[i]]);
+    }
+  }
+}
+
+template <class V>
+__global__ void reached_arcs_kernel(const index_t* offsets, const std::int32_t* depth, index_t n, ull* sum) {
+  ull s = 0;
+  for (index_t v : gpu::grid_stride(n))
+    if (depth[v] >= 0) s += static_cast<ull>(offsets[v + 1] - offsets[v]);
+  for (int o = 16; o > 0; o >>= 1) s += __shfl_down_sync(0xffffffffu, s, o);
+  if (gpu::lane_id() == 0 && s) atomicAdd(sum, s);
+}
+
+/// Vertices with degree >= t (one pass; used for hub counts and the degree-32 prefix).
+__global__ void count_degree_at_least_kernel(const index_t* offsets, index_t n, index_t t, ull* out) {
+  ull s = 0;
+  for (index_t v : gpu::grid_stride(n)) s += (offsets[v + 1] - offsets[v]) >= t;
+  for (int o = 16; o > 0; o >>= 1) s += __shfl_down_sync(0xffffffffu, s, o);
+  if (gpu::lane_id() == 0 && s) atomicAdd(out, s);
+}
+
+}  // namespace gpu500::bfs::cuda::detail
