@@ -23,11 +23,12 @@ endfunction()
 # Reference vectors of the official programs, kept in the repository (tests/data/README.md).
 set(GPU500_TESTDATA_DIR ${PROJECT_SOURCE_DIR}/tests/data)
 
-# gpu500_add_test(<name> SOURCES ... [DEPS ...] [MPI_RANKS n ...])
+# gpu500_add_test(<name> SOURCES ... [DEPS ...] [MPI_RANKS n ...] [LABELS l ...])
 #   One GoogleTest executable; its tests are discovered into CTest. With MPI_RANKS it is also
-#   run once per rank count under mpiexec (the executable must init MPI itself).
+#   run once per rank count under mpiexec (the executable must init MPI itself). LABELS tags
+#   every test of it (`long`: left out of `make test`, run by scripts/gpu-check.sh).
 function(gpu500_add_test name)
-  cmake_parse_arguments(A "" "" "SOURCES;DEPS;MPI_RANKS" ${ARGN})
+  cmake_parse_arguments(A "" "" "SOURCES;DEPS;MPI_RANKS;LABELS" ${ARGN})
   if(NOT GTest_FOUND)
     return()
   endif()
@@ -43,9 +44,16 @@ function(gpu500_add_test name)
                        ${MPIEXEC_PREFLAGS} $<TARGET_FILE:${name}> ${MPIEXEC_POSTFLAGS})
       set_tests_properties(${name}.mpi${n} PROPERTIES PROCESSORS ${n} TIMEOUT 600
                            ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMP_NUM_THREADS=1")
+      if(A_LABELS)
+        set_tests_properties(${name}.mpi${n} PROPERTIES LABELS "${A_LABELS}")
+      endif()
     endforeach()
   else()
     include(GoogleTest)
-    gtest_discover_tests(${name} DISCOVERY_TIMEOUT 120 PROPERTIES TIMEOUT 600)
+    if(A_LABELS)
+      gtest_discover_tests(${name} DISCOVERY_TIMEOUT 120 PROPERTIES TIMEOUT 1800 LABELS "${A_LABELS}")
+    else()
+      gtest_discover_tests(${name} DISCOVERY_TIMEOUT 120 PROPERTIES TIMEOUT 600)
+    endif()
   endif()
 endfunction()
