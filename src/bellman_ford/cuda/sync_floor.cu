@@ -17,8 +17,6 @@ namespace {
 namespace cg = cooperative_groups;
 using namespace cuda;
 
-int threads = 512;  // the resident schedule's default; sync_floor's caller may ask for 1024
-
 __global__ void cluster_sync_kernel(int rounds, int with_or, long long* cycles) {
   const long long c0 = clock64();
   int acc = 0;
@@ -130,7 +128,7 @@ timing best_of(Launch launch, long long* dcycles) {
 
 /// Launches kernel k as one cluster of `blocks` blocks.
 template <class... Args>
-void cluster_launch(void (*k)(Args...), int blocks, Args... args) {
+void cluster_launch(void (*k)(Args...), int blocks, int threads, Args... args) {
   cudaLaunchConfig_t cfg{};
   cudaLaunchAttribute attr[1];
   cfg.gridDim = dim3(blocks);
@@ -148,10 +146,9 @@ sync_floor_row row(const char* what, int blocks, int rounds, timing t) { return 
 
 }  // namespace
 
-sync_floor_result sync_floor(int rounds, int threads_per_block) {
-  if (rounds < 1 || (threads_per_block != 512 && threads_per_block != 1024))
+sync_floor_result sync_floor(int rounds, int threads) {
+  if (rounds < 1 || (threads != 512 && threads != 1024))
     throw usage_error("bf_sync_floor: rounds must be >= 1 and threads per block 512 or 1024");
-  threads = threads_per_block;
   cudaDeviceProp prop{};
   GPU500_CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
   sync_floor_result res;
@@ -164,13 +161,13 @@ sync_floor_result sync_floor(int rounds, int threads_per_block) {
   GPU500_CUDA_CHECK(cudaFuncSetAttribute(warp_exchange_kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
   for (const int blocks : {2, 8, 16}) {
     res.rows.push_back(
-        row("cluster_sync", blocks, rounds, best_of([&] { cluster_launch(cluster_sync_kernel, blocks, rounds, 0, c); }, c)));
+        row("cluster_sync", blocks, rounds, best_of([&] { cluster_launch(cluster_sync_kernel, blocks, threads, rounds, 0, c); }, c)));
     res.rows.push_back(row("cluster_sync_or", blocks, rounds,
-                           best_of([&] { cluster_launch(cluster_sync_kernel, blocks, rounds, 1, c); }, c)));
+                           best_of([&] { cluster_launch(cluster_sync_kernel, blocks, threads, rounds, 1, c); }, c)));
     res.rows.push_back(row("async_exchange", blocks, rounds,
-                           best_of([&] { cluster_launch(async_exchange_kernel, blocks, rounds, c); }, c)));
+                           best_of([&] { cluster_launch(async_exchange_kernel, blocks, threads, rounds, c); }, c)));
     res.rows.push_back(row("warp_exchange", blocks, rounds,
-                           best_of([&] { cluster_launch(warp_exchange_kernel, blocks, rounds, c); }, c)));
+                           best_of([&] { cluster_launch(warp_exchange_kernel, blocks, threads, rounds, c); }, c)));
   }
   for (const int blocks : {16, 128, prop.multiProcessorCount}) {
     res.rows.push_back(row("grid_sync", blocks, rounds, best_of([&] {

@@ -8,14 +8,18 @@
 //  - a negative cycle reachable from the source is reported; one that is not, is not;
 //  - the same for CUDA coarse under the skip and resident schedules (the resident one as one
 //    cluster of 16, 8 and 4 blocks whose warps or blocks send each other their distances, or
-//    that meet at the cluster barrier and load them, and as a cooperative grid).
+//    that meet at the cluster barrier and load them, and as a cooperative grid);
+//  - the benchmark's option parsers and its refusal of options that cannot apply.
 #include <gtest/gtest.h>
 #include <omp.h>
 
+#include <algorithm>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "gpu500/bellman_ford/bellman_ford.hpp"
+#include "gpu500/bellman_ford/benchmark.hpp"
 #include "gpu500/config.hpp"
 #include "gpu500/core/device.hpp"
 #include "gpu500/core/error.hpp"
@@ -426,6 +430,47 @@ TEST(BellmanFordOptions, RejectsBadGroupSizesAndLayouts) {
   auto c = make_engine(engine_kind::openmp);
   EXPECT_THROW(run(*c, m, {variant::naive, 1, false, 40}), error);  // source out of range
   EXPECT_THROW(parse_variant("fast"), usage_error);
+}
+
+TEST(BellmanFordBenchmark, OptionsThatCannotApplyAreRefused) {
+  const backend_set all = parse_backends("all");
+  EXPECT_TRUE(all.wants_cpu() && all.wants_cuda() && all.wants_opencl());
+  const backend_set cpu = parse_backends("cpu");
+  EXPECT_TRUE(cpu.wants_cpu() && !cpu.wants_cuda() && !cpu.wants_opencl());
+  EXPECT_THROW(parse_backends("cpu,gpu"), usage_error);
+  EXPECT_EQ(parse_schedules("launch,resident"), (std::vector<schedule>{schedule::launch, schedule::resident}));
+  EXPECT_THROW(parse_schedules("launch,"), usage_error);
+  EXPECT_EQ(parse_exchange("pull"), engine_config::exchange::pull);
+  EXPECT_THROW(parse_exchange("push"), usage_error);
+  EXPECT_EQ(parse_cpu_isa("avx2"), engine_config::cpu_isa::avx2);
+  EXPECT_THROW(parse_cpu_isa("sse"), usage_error);
+
+  const auto given = [](std::vector<std::string> flags) {
+    return [flags](const char* f) { return std::find(flags.begin(), flags.end(), f) != flags.end(); };
+  };
+  benchmark_options o;  // defaults: every backend, variant and schedule
+  EXPECT_NO_THROW(check_applicable(o, given({"--group", "--schedules", "--resident-cluster", "--resident-exchange",
+                                             "--cpu-isa", "--cl-platform", "--cl-device", "--no-page-lock"})));
+  EXPECT_THROW(check_applicable(o, given({"--sweep-n"})), usage_error);  // without --sweep
+  o.sweep_groups = {32};
+  o.sweep_sizes = {2048};
+  EXPECT_NO_THROW(check_applicable(o, given({"--sweep", "--sweep-n"})));
+  o.sweep_sizes = {1024};
+  EXPECT_THROW(check_applicable(o, given({"--sweep", "--sweep-n"})), usage_error);  // not among the sizes
+  o = {};
+  o.backends = cpu;
+  for (const char* f : {"--group", "--schedules", "--resident-cluster", "--cl-device", "--no-page-lock", "--sweep"})
+    EXPECT_THROW(check_applicable(o, given({f})), usage_error) << f;
+  EXPECT_NO_THROW(check_applicable(o, given({"--cpu-isa"})));
+  o = {};
+  o.variants = {variant::naive};
+  EXPECT_THROW(check_applicable(o, given({"--group"})), usage_error);
+  EXPECT_THROW(check_applicable(o, given({"--schedules"})), usage_error);
+  o = {};
+  o.schedules = {schedule::launch, schedule::skip};
+  EXPECT_THROW(check_applicable(o, given({"--resident-exchange"})), usage_error);
+  o.backends = parse_backends("cuda");
+  EXPECT_THROW(check_applicable(o, given({"--cpu-isa"})), usage_error);
 }
 
 }  // namespace
