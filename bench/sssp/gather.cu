@@ -1,4 +1,4 @@
-// bench/sssp-gpu/gather.cu — the random-read baseline of bench_sssp_gpu: how many independent 8-byte
+// bench/sssp/gather.cu — the random-read baseline of bench_sssp_gpu: how many independent 8-byte
 // reads at uniformly random positions of an array one GPU serves per second. A light arc of the
 // SSSP costs one such read (its target's packed word) plus its own arc's sequential read, so this
 // rate, measured in the same run over an array of the same size, is the ceiling the light phases
@@ -9,6 +9,9 @@
 #include <cstdint>
 
 #include "gather.hpp"
+#include "gpu500/core/cuda/launch.cuh"
+#include "gpu500/core/cuda/memory.hpp"
+#include "gpu500/core/error.hpp"
 #include "gpu500/hash/common.hpp"  // fmix64
 
 namespace {
@@ -18,14 +21,12 @@ __device__ __forceinline__ unsigned long long mix(unsigned long long x) { return
 constexpr int gather_ilp = 8;  ///< independent reads in flight per thread
 
 __global__ void fill_kernel(unsigned long long* a, std::size_t n) {
-  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
-       i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
-    a[i] = mix(i);
+  for (gpu500::index_t i : gpu500::gpu::grid_stride(static_cast<gpu500::index_t>(n))) a[i] = mix(static_cast<std::size_t>(i));
 }
 
 __global__ void gather_kernel(const unsigned long long* a, std::size_t n, std::size_t per_thread,
                               unsigned long long seed, unsigned long long* sink) {
-  const std::size_t t = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+  const auto t = static_cast<std::size_t>(gpu500::gpu::global_thread_id());
   unsigned long long acc = 0;
   for (std::size_t r = 0; r < per_thread; r += gather_ilp) {
     unsigned long long v[gather_ilp];
@@ -40,16 +41,16 @@ __global__ void gather_kernel(const unsigned long long* a, std::size_t n, std::s
 }  // namespace
 
 double random_gather_rate(std::size_t words) {
-  unsigned long long *a = nullptr, *sink = nullptr;
-  if (words == 0 || cudaMalloc(&a, words * sizeof(unsigned long long)) != cudaSuccess) {
-    (void)cudaGetLastError();
+  if (words == 0) return 0;
+  gpu500::gpu::device_buffer<unsigned long long> da, dsink;
+  try {
+    da = gpu500::gpu::device_buffer<unsigned long long>(words);
+    dsink = gpu500::gpu::device_buffer<unsigned long long>(1);
+  } catch (const gpu500::resource_error&) {
     return 0;
   }
-  if (cudaMalloc(&sink, sizeof(unsigned long long)) != cudaSuccess) {
-    (void)cudaGetLastError();
-    cudaFree(a);
-    return 0;
-  }
+  unsigned long long* a = da.data();
+  unsigned long long* sink = dsink.data();
   int dev = 0, sms = 0;
   cudaGetDevice(&dev);
   cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
@@ -67,8 +68,6 @@ double random_gather_rate(std::size_t words) {
     best = d.count() < best ? d.count() : best;
   }
   const bool ok = cudaGetLastError() == cudaSuccess;
-  cudaFree(a);
-  cudaFree(sink);
   if (!ok) return 0;
   return static_cast<double>(blocks) * threads * static_cast<double>(per_thread) / best / 1e9;
 }

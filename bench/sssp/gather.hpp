@@ -1,4 +1,4 @@
-// bench/sssp-gpu/gather.hpp — the random-read baseline of bench_sssp_gpu (gather.cu).
+// bench/sssp/gather.hpp — the random-read baseline of bench_sssp_gpu (gather.cu).
 #pragma once
 
 #include <cstddef>

@@ -1,4 +1,4 @@
-// bench/sssp-gpu — Graph500 kernel 3 (SSSP) on one GPU: the CUDA engine on Kronecker graphs.
+// bench/sssp/main.cpp — Graph500 kernel 3 (SSSP) on one GPU: the CUDA engine on Kronecker graphs.
 //
 // For each SCALE: generate the Graph500 edge list on the host (bit-identical to the reference), build
 // the CSR on the host (kernel 1, 32-bit ids), optionally relabel the vertices by descending degree
@@ -24,6 +24,7 @@
 
 #include "gpu500/core/cli.hpp"
 #include "gpu500/core/cuda/check.cuh"
+#include "gpu500/core/cuda/memory.hpp"
 #include "gpu500/core/error.hpp"
 #include "gpu500/core/json.hpp"
 #include "gpu500/core/stats.hpp"
@@ -32,7 +33,6 @@
 #include "gpu500/graph/kronecker.hpp"
 #include "gpu500/sssp/cuda.hpp"
 #include "gather.hpp"
-#include "oracle.hpp"  // tests/unit/sssp_cuda: the cycle check shared with the tests
 #if defined(GPU500_BENCH_HAVE_CPU_SSSP)
 #include "gpu500/sssp/sssp.hpp"
 #endif
@@ -49,7 +49,7 @@ struct variant {
 };
 
 /// "adaptive", "host", "bf", "delta=X", "blocks=N", "grow=N", "binary", "gallop", "nolean", "ilp=K",
-/// "vpl=B", "chunk=N", "lrow=N", "grab=N", "inter[=N]", "pf=F", "dscale=F", "first" (the first version's settings), joined with '+'.
+/// "vpl=B", "chunk=N", "lrow=N", "grab=N", "inter[=N]", "pf=F", "dscale=F", "baseline" (the unoptimised baseline's settings), joined with '+'.
 variant parse_variant(const std::string& spec) {
   variant v{spec, {}};
   std::size_t at = 0;
@@ -69,7 +69,7 @@ variant parse_variant(const std::string& spec) {
     else if (t == "qbits") v.opt.queue_bitmaps = true;
     else if (t == "norows") v.opt.no_row_records = true;
     else if (t.rfind("pull=", 0) == 0) v.opt.pull_above = cli::parse_double(t.substr(5), "pull");
-    else if (t == "first") v.opt = sc::first_version_options(v.opt);  // the engine as first measured
+    else if (t == "baseline") v.opt = sc::baseline_options(v.opt);  // the unoptimised baseline
     else if (t.rfind("ilp=", 0) == 0) v.opt.arcs_per_lane = static_cast<int>(cli::parse_int(t.substr(4), "ilp"));
     else if (t.rfind("vpl=", 0) == 0) v.opt.vertices_per_lane = static_cast<int>(cli::parse_int(t.substr(4), "vpl"));
     else if (t.rfind("chunk=", 0) == 0) v.opt.chunk = static_cast<int>(cli::parse_int(t.substr(6), "chunk"));
@@ -86,6 +86,27 @@ variant parse_variant(const std::string& spec) {
     at = end + 1;
   }
   return v;
+}
+
+/// Empty when every parent chain ends at the root (no parent cycles); parent -1 marks unreached.
+std::string parents_reach_root(index_t root, const std::vector<std::int64_t>& parent) {
+  const auto n = static_cast<index_t>(parent.size());
+  std::vector<char> state(static_cast<std::size_t>(n), 0);  // 0 unknown, 1 on the current chain, 2 reaches root
+  state[root] = 2;
+  std::vector<index_t> chain;
+  for (index_t v = 0; v < n; ++v) {
+    if (parent[v] < 0 || state[v] == 2) continue;
+    chain.clear();
+    index_t x = v;
+    while (x >= 0 && state[x] == 0) {
+      state[x] = 1;
+      chain.push_back(x);
+      x = parent[x];
+    }
+    if (x < 0 || state[x] == 1) return "parent chain from " + std::to_string(v) + " does not reach the root";
+    for (index_t y : chain) state[y] = 2;
+  }
+  return {};
 }
 
 /// Host validator (independent of the engine): empty string when the search is valid.
@@ -131,7 +152,7 @@ std::string validate(const graph::csr<vid>& g, index_t root, const std::vector<s
     if (!e.empty()) return e;
   if (degsum / 2 != engine_nedge)
     return "nedge " + std::to_string(engine_nedge) + " != validator's " + std::to_string(degsum / 2);
-  return sssp_oracle::parents_reach_root(root, parent);  // no parent cycles
+  return parents_reach_root(root, parent);
 }
 
 /// A relabelling's maps in device memory (engine::report_original_ids): the searches on the
@@ -146,22 +167,13 @@ class device_maps {
       n2o[static_cast<std::size_t>(old2new[o])] = static_cast<vid>(o);
     }
     while (non_isolated_ < relabelled.num_vertices && relabelled.degree(non_isolated_) > 0) ++non_isolated_;
-    GPU500_CUDA_CHECK(cudaMalloc(&o2n_, n * sizeof(vid)));
-    GPU500_CUDA_CHECK(cudaMalloc(&n2o_, n * sizeof(vid)));
-    GPU500_CUDA_CHECK(cudaMemcpy(o2n_, o2n.data(), n * sizeof(vid), cudaMemcpyHostToDevice));
-    GPU500_CUDA_CHECK(cudaMemcpy(n2o_, n2o.data(), n * sizeof(vid), cudaMemcpyHostToDevice));
+    o2n_ = gpu::to_device(o2n);
+    n2o_ = gpu::to_device(n2o);
   }
-  ~device_maps() {
-    cudaFree(o2n_);
-    cudaFree(n2o_);
-  }
-  device_maps(const device_maps&) = delete;
-  device_maps& operator=(const device_maps&) = delete;
-  [[nodiscard]] graph::id_map<vid> ids() const { return {n2o_, o2n_, non_isolated_}; }
+  [[nodiscard]] graph::id_map<vid> ids() const { return {n2o_.data(), o2n_.data(), non_isolated_}; }
 
  private:
-  vid* o2n_ = nullptr;
-  vid* n2o_ = nullptr;
+  gpu::device_buffer<vid> o2n_, n2o_;
   index_t non_isolated_ = 0;
 };
 
@@ -238,12 +250,15 @@ void print_trace(const std::vector<sc::phase_record>& t, index_t n, double gathe
 }
 
 double copy_bandwidth_gbs(std::size_t bytes) {
-  void *a = nullptr, *b = nullptr;
-  if (cudaMalloc(&a, bytes) != cudaSuccess || cudaMalloc(&b, bytes) != cudaSuccess) {
-    (void)cudaGetLastError();
-    if (a) cudaFree(a);
+  gpu::device_buffer<unsigned char> da, db;
+  try {
+    da = gpu::device_buffer<unsigned char>(bytes);
+    db = gpu::device_buffer<unsigned char>(bytes);
+  } catch (const resource_error&) {
     return 0;
   }
+  void* a = da.data();
+  void* b = db.data();
   cudaMemset(a, 1, bytes);
   cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice);
   cudaDeviceSynchronize();
@@ -254,8 +269,6 @@ double copy_bandwidth_gbs(std::size_t bytes) {
     cudaDeviceSynchronize();
     best = std::min(best, wall_time() - t0);
   }
-  cudaFree(a);
-  cudaFree(b);
   return 2.0 * static_cast<double>(bytes) / best / 1e9;  // read + write
 }
 
@@ -264,13 +277,13 @@ double copy_bandwidth_gbs(std::size_t bytes) {
 int main(int argc, char** argv) try {
   std::vector<std::int64_t> scales = {20, 22};
   int nroots = 16, cpu_roots = 0, validate_first = 1 << 30;
-  std::string variants_s = "adaptive,first,trace,first+trace,vpl=1,ilp=1,binary,nolean,norows,qbits,chunk=2048,blocks=3,delta=0.1";
+  std::string variants_s = "adaptive,baseline,trace,baseline+trace,vpl=1,ilp=1,binary,nolean,norows,qbits,chunk=2048,blocks=3,delta=0.1";
   std::string json_path;
   bool relabel_too = false, relabel_all = false, skip_orig = false, no_validate = false, trace_phases = false;
   cli::parser p("bench_sssp_gpu", "Graph500 SSSP (kernel 3) on one GPU: harmonic-mean GTEPS per variant");
   p.option("--scales", scales, "SCALEs to run (comma-separated)");
   p.option("--roots", nroots, "search keys per SCALE (Graph500: 64)");
-  p.option("--variants", variants_s, "engine variants, comma-separated: adaptive|first|host|bf|profile|trace|qbits|norows|unsorted|nofilter|binary|gallop|nolean|ilp=K|vpl=B|chunk=N|lrow=N|grab=N|inter[=N]|pf=F|dscale=F|pull=F|delta=X|blocks=N|grow=N joined by +");
+  p.option("--variants", variants_s, "engine variants, comma-separated: adaptive|baseline|host|bf|profile|trace|qbits|norows|unsorted|nofilter|binary|gallop|nolean|ilp=K|vpl=B|chunk=N|lrow=N|grab=N|inter[=N]|pf=F|dscale=F|pull=F|delta=X|blocks=N|grow=N joined by +");
   p.option("--cpu-roots", cpu_roots, "also time the CPU engine on this many keys (0: no)");
   p.flag("--relabel", relabel_too, "also run the first variant on the degree-relabelled graph (the pipeline's layout)");
   p.flag("--relabel-all", relabel_all, "run every variant on the degree-relabelled graph too (implies --relabel)");

@@ -1,4 +1,5 @@
-// Graph500 kernel 3 on the host: parallel delta-stepping single-source shortest paths (OpenMP).
+// src/sssp/cpu/engine.cpp — Graph500 kernel 3 on the host: parallel delta-stepping single-source
+// shortest paths (OpenMP).
 //
 // Algorithm (Meyer & Sanders, "Delta-stepping: a parallelizable shortest path algorithm", 2003):
 // vertices sit in buckets of width delta by tentative distance. The smallest non-empty bucket is
@@ -29,9 +30,9 @@
 // taken out is either seen by the processing or queued again. Tags carry the run number, so the
 // array is never reset. Each thread drains the pushes into the current bucket from its own bin
 // before the barrier (up to drain_limit vertices, GAP style): few global iterations per bucket.
-// Graph data (kernel 1, built in the constructor): the engine keeps its own copy of the rows as
-// packed (head, weight) pairs, light arcs first, each part sorted by head; internal vertex ids
-// follow decreasing degree, so the state of the hubs, which most arcs point to, shares few cache
+// Graph data (kernel 1, built in the constructor by rows.hpp): the engine keeps its own copy of the
+// rows as packed (head, weight) pairs, light arcs first, each part sorted by head; internal vertex
+// ids follow decreasing degree, so the state of the hubs, which most arcs point to, shares few cache
 // lines. Parents and distances are mapped back to the graph's ids at the end of run().
 // Float rounding: a heavy relaxation can in principle land in the current bucket again; such a
 // push re-opens the bucket (its light iterations and the heavy pass of the re-processed vertices).
@@ -46,24 +47,13 @@
 #include <limits>
 
 #include "gpu500/core/error.hpp"
-#include "gpu500/core/timer.hpp"
 #include "gpu500/graph/arc_sort.hpp"
 #include "gpu500/sssp/sssp.hpp"
+#include "rows.hpp"
 
 namespace gpu500::sssp {
 
 namespace {
-
-// GPU500_PHASE_TIMES=1: the construction's phases on stderr (for bench/kernels-cpu.cpp).
-struct phase_clock {
-  bool on = std::getenv("GPU500_PHASE_TIMES") != nullptr;
-  stopwatch sw;
-  void lap(const char* what) {
-    if (!on) return;
-    std::fprintf(stderr, "  sssp rows: %-28s %.3f s\n", what, sw.seconds());
-    sw.restart();
-  }
-};
 
 constexpr std::uint64_t unreached = ~std::uint64_t{0};  // distance bits 0xFFFFFFFF: above every float
 constexpr int stamp_shift = 40;                          // stamp = run << 40 | (bucket + 1); 0: not queued
@@ -91,22 +81,9 @@ struct cpu_engine<V>::impl {
     std::vector<V> work;               // the part of a bin being drained by its own thread
   };
 
-  // The engine's own copy of the adjacency (kernel-1 data, built once in the constructor): each
-  // row as packed (head, weight) pairs, its light arcs (w <= delta) a contiguous prefix and its
-  // heavy arcs the rest, both in CSR order. A light iteration reads only the prefix, the heavy
-  // pass only the suffix and neither filters; 8 bytes per arc in one stream instead of the CSR's
-  // sizeof(V) + 4 in two. The per-vertex row record is one 16-byte read.
-  struct arc_t {
-    std::uint32_t v;
-    float w;
-  };
-  struct row_t {
-    index_t begin;        // first arc
-    std::uint32_t light;  // light arcs: [begin, begin + light)
-    std::uint32_t deg;    // all arcs: [begin, begin + deg)
-  };
-
-  phase_clock clk_;
+  using arc_t = detail::row_arc;
+  using row_t = detail::row_range;
+  detail::phase_clock clk_;
   graph::csr_view<V> g;
   cpu_options opt;
   graph::raw_array<arc_t> arcs_;  // not value-initialised: every arc is placed once
@@ -170,7 +147,11 @@ struct cpu_engine<V>::impl {
                         std::to_string(mx) + " (more than 2^22 buckets in flight)");
     nb = static_cast<std::uint64_t>(slots);
     clk_.lap("weights check, delta");
-    build_rows(scratch);
+    detail::relabel_by_degree(g, opt.no_relabel, old_of, new_of);
+    clk_.lap("relabel");
+    detail::build_light_heavy_rows(g, new_of.data(), opt.no_light_heavy ? std::numeric_limits<float>::infinity() : delta,
+                                   arcs_, rows_, scratch);
+    clk_.lap("sort + rows");
     const auto N = static_cast<std::size_t>(n);
     for (auto* a : {&key, &stamp, &heavy_stamp}) a->resize(N);
     for (auto* a : {&frontier, &frontier2, &settled}) a->resize(N);
@@ -190,92 +171,6 @@ struct cpu_engine<V>::impl {
   }
 
   static constexpr double adaptive_factor = 1.0;
-
-  // Internal ids by decreasing degree, ties by id (unless opt.no_relabel): on skewed graphs most
-  // arcs point at the few hubs, whose per-vertex state then shares a few hot cache lines. A stable
-  // counting sort by capped degree (graph::sort_arcs_by_key), then the few vertices above the cap
-  // by a stable sort of their own.
-  void relabel() {
-    const auto N = static_cast<std::size_t>(n);
-    old_of.resize(N);
-    new_of.resize(N);
-    const index_t* off = g.offsets;
-    const int T = std::max(1, omp_get_max_threads());
-    if (opt.no_relabel) {
-#pragma omp parallel for schedule(static)
-      for (index_t v = 0; v < n; ++v) old_of[static_cast<std::size_t>(v)] = static_cast<std::uint32_t>(v);
-    } else {
-      constexpr index_t cap = index_t{1} << 16;  // keys: cap - min(degree, cap)
-      std::vector<index_t> key_off(static_cast<std::size_t>(cap) + 2);
-      std::uint32_t* o = old_of.data();
-      graph::sort_arcs_by_key<std::uint32_t>(
-          cap + 1, n, graph::even_slices(n, T),
-          [off, cap](index_t v, auto&& out) {
-            out(cap - std::min(off[v + 1] - off[v], cap), static_cast<std::uint32_t>(v), 0.f);
-          },
-          key_off.data(), [o](index_t p, std::uint32_t v, float) { o[p] = v; });
-      std::stable_sort(o, o + key_off[1], [off](std::uint32_t a, std::uint32_t b) {
-        return off[a + 1] - off[a] > off[b + 1] - off[b];
-      });
-    }
-#pragma omp parallel for schedule(static)
-    for (index_t x = 0; x < n; ++x) new_of[old_of[static_cast<std::size_t>(x)]] = static_cast<std::uint32_t>(x);
-  }
-
-  // The engine's rows: in internal ids, each row's light arcs (w <= delta) then its heavy arcs,
-  // each part by increasing head, duplicates in CSR order. One stable counting sort of the arcs
-  // by (internal tail, light/heavy) reads the CSR rows in the graph's order (sequential reads; the
-  // id map is the only gather) and, per block of rows, puts the block's bucket in head order by a
-  // cache-resident radix sort before placing it (sort_arcs_by_key's head_limit). The blocks are
-  // balanced by arcs, so the hubs that lead the degree order do not make one huge block. Nothing
-  // is assumed of the graph (a directed view is handled the same way; before 2026-11-22 a copy
-  // of the rows in internal order, random reads beyond the caches, produced the head order).
-  void build_rows(graph::arc_sort_scratch* scratch) {
-    phase_clock& clk = clk_;
-    relabel();
-    clk.lap("relabel");
-    const index_t nn = n;
-    const auto N = static_cast<std::size_t>(nn);
-    const index_t* off = g.offsets;
-    const V* col = g.columns;
-    const float* wt = g.weights;
-    const std::uint32_t* o2n = new_of.data();
-    const float dl = opt.no_light_heavy ? std::numeric_limits<float>::infinity() : delta;
-    index_t too_long = -1;
-#pragma omp parallel for schedule(static) reduction(max : too_long)
-    for (index_t u = 0; u < nn; ++u)
-      if (off[u + 1] - off[u] >= (index_t{1} << 32)) too_long = u;
-    if (too_long >= 0) throw usage_error("sssp cpu engine: vertex " + std::to_string(too_long) + " has 2^32 arcs or more");
-    const auto slices =
-        graph::balanced_slices(std::span<const index_t>(off, N + 1), std::max(1, omp_get_max_threads()));
-    arcs_.allocate(static_cast<std::size_t>(g.num_arcs()));
-    rows_.resize(N);
-    arc_t* A = arcs_.get();
-    row_t* R = rows_.data();
-    graph::host_vector<index_t> part(2 * N + 1);  // part 2x: light arcs of x, 2x + 1: its heavy arcs
-    graph::sort_arcs_by_key<std::uint32_t>(
-        2 * nn, g.num_arcs(), slices,
-        [off, wt, o2n, dl](index_t u, auto&& add) {
-          index_t light = 0;
-          for (index_t k = off[u]; k < off[u + 1]; ++k) light += wt[k] <= dl;
-          add(2 * index_t{o2n[u]}, light);
-          add(2 * index_t{o2n[u]} + 1, off[u + 1] - off[u] - light);
-        },
-        [off, col, wt, o2n, dl](index_t u, auto&& out) {
-          const index_t x = 2 * index_t{o2n[u]};
-          for (index_t k = off[u]; k < off[u + 1]; ++k)
-            out(x + !(wt[k] <= dl), o2n[static_cast<std::size_t>(col[k])], wt[k]);
-        },
-        part.data(), [A](index_t p, std::uint32_t h, float w) { A[p] = {h, w}; }, static_cast<std::uint64_t>(nn),
-        scratch);
-    const index_t* PO = part.data();
-#pragma omp parallel for schedule(static)
-    for (index_t x = 0; x < nn; ++x) {
-      const index_t b = PO[2 * x];
-      R[x] = {b, static_cast<std::uint32_t>(PO[2 * x + 1] - b), static_cast<std::uint32_t>(PO[2 * x + 2] - b)};
-    }
-    clk.lap("sort + rows");
-  }
 
   void ensure_threads(int nt) {
     if (static_cast<int>(local.size()) >= nt) return;
