@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Everything the GPU machine must run: configure with CUDA for sm_90, build, run every test
 # (GPU tests included: they skip only where no GPU is present), then each part's checks and
-# benchmarks in scripts/gpu-check.d/*.sh, and print a short table last.
+# benchmarks in scripts/gpu-check.d/*.sh, and print a short table last. The whole suite runs,
+# the `long` label included (`make test` leaves those out); the slowest tests are listed. OUT/
+# results.md is docs/results.md regenerated from this run (scripts/results_md.py).
 #
 # Environment (all optional):
 #   BUILD=build-gpu            build directory
@@ -9,6 +11,8 @@
 #   GPU500_TESTS=regex         run only the CTest tests matching regex (default: all; "none" skips)
 #   GPU500_PARTS="hpl hash"    run only these parts of scripts/gpu-check.d (default: all)
 #   OUT=dir                    where logs and JSON go (default: ./out)
+#   GPU500_COMMIT=sha          the commit being checked, for results.md (default: git's HEAD)
+#   GPU500_CTEST_JOBS=n        tests run in parallel (default 8)
 # Each part script is called as `bash part.sh BUILD OUT TABLE` and appends table rows
 # "part|what|figure" to the file TABLE.
 set -uo pipefail
@@ -20,7 +24,17 @@ TABLE="$OUT/table.txt"
 : >"$TABLE"
 status=0
 
-nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>/dev/null | sed 's/^/gpu: /'
+gpu=$(nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>/dev/null | sort | uniq -c |
+      sed -E 's/^ *([0-9]+) /\1 x /' | paste -sd';' -)
+echo "gpu: ${gpu:-none}"
+commit=${GPU500_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}
+{
+  echo "gpu: ${gpu:-none}"
+  echo "host: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(free -g | awk '/Mem:/ {print $2}') GiB"
+  echo "date: $(date -u +%Y-%m-%d)"
+  echo "commit: $commit"
+  echo "command: BUILD=$BUILD${GPU500_TARGETS:+ GPU500_TARGETS=\"$GPU500_TARGETS\"}${GPU500_TESTS:+ GPU500_TESTS='$GPU500_TESTS'}${GPU500_PARTS:+ GPU500_PARTS=\"$GPU500_PARTS\"} bash scripts/gpu-check.sh"
+} >"$OUT/meta.txt"
 
 echo "== configure"
 cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DGPU500_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
@@ -37,7 +51,7 @@ echo "gpu-check|build|ok" >>"$TABLE"
 if [ "${GPU500_TESTS:-}" != "none" ]; then
   echo "== tests"
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-  if (cd "$BUILD" && ctest --output-on-failure -j 4 -R "${GPU500_TESTS:-.}" >"$OUT/ctest.log" 2>&1); then
+  if (cd "$BUILD" && ctest --output-on-failure -j "${GPU500_CTEST_JOBS:-8}" -R "${GPU500_TESTS:-.}" >"$OUT/ctest.log" 2>&1); then
     echo "gpu-check|ctest|$(grep -E 'tests passed' "$OUT/ctest.log" | tail -1)" >>"$TABLE"
   else
     status=1
@@ -46,6 +60,10 @@ if [ "${GPU500_TESTS:-}" != "none" ]; then
   fi
   # Skipped tests must not hide: list them (a GPU test skipped here is a defect).
   grep -E "\(Skipped\)|Not Run" "$OUT/ctest.log" | head -20
+  # The slowest tests (each should stay under about 30 s outside the long suite).
+  slowest=$(grep -E "Test +#[0-9]+: " "$OUT/ctest.log" | sed -E 's/^.*#[0-9]+: ([^ ]+) .* ([0-9.]+) sec$/\2 \1/' |
+            sort -rn | head -5 | awk '{printf "%s%s %.0f s", (NR > 1 ? ", " : ""), $2, $1}')
+  echo "gpu-check|slowest tests|$slowest" >>"$TABLE"
 fi
 
 for part in scripts/gpu-check.d/*.sh; do
@@ -59,6 +77,8 @@ for part in scripts/gpu-check.d/*.sh; do
     tail -20 "$OUT/part-$name.log"
   fi
 done
+
+python3 scripts/results_md.py "$OUT" >"$OUT/results.md" 2>/dev/null || true
 
 echo
 echo "== gpu-check summary ($(date -u +%Y-%m-%dT%H:%MZ))"
