@@ -6,7 +6,8 @@
 # SSSP_VALIDATE_FIRST (validate at most this many searches of the first variant; default all).
 set -uo pipefail
 BUILD=$1 OUT=$2 TABLE=$3
-bench="$BUILD/bench/sssp-gpu/bench_sssp_gpu"
+bench="$BUILD/bench/sssp/bench_sssp_gpu"
+[ -x "$bench" ] || bench="$BUILD/bin/bench_sssp_gpu"
 [ -x "$bench" ] || { echo "sssp-gpu|bench|not built ($bench)" >>"$TABLE"; exit 1; }
 status=0
 extra=()
