@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# GPU check of the CUDA Graph500 BFS (issue 3): the technique ablation (bench/bfs-ablation.sh) and
-# the figures the issue asks for: SCALE 26 >= 250 GTEPS, SCALE 22 >= 100 GTEPS, full >= 3x BL.
+# GPU check of the CUDA Graph500 BFS: the technique ablation (bench/bfs/ablation.sh) and the goals
+# SCALE 26 >= 250 GTEPS, SCALE 22 >= 100 GTEPS, full >= 3x BL.
 #   bash scripts/gpu-check.d/bfs.sh BUILD OUT TABLE
 set -uo pipefail
 build=$1 out=$2 table=$3
 root=$(cd "$(dirname "$0")/../.." && pwd)
-bash "$root/bench/bfs-ablation.sh" "$build/bin" "$out"
+bash "$root/bench/bfs/ablation.sh" "$build/bin" "$out"
 rc=$?
 python3 - "$out/bfs-ablation.jsonl" "$table" <<'PY'
 import json, sys

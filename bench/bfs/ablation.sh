@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The Enterprise paper's Figure 13 on this GPU: BFS with each technique added in turn, validated,
 # harmonic-mean GTEPS counted the Graph500 way (nedge of the component / time).
-#   bash bench/bfs-ablation.sh BIN_DIR OUT_DIR
+#   bash bench/bfs/ablation.sh BIN_DIR OUT_DIR
 # BIN_DIR holds gpu500_bfs_bench (and gpu500, for the CPU backend baseline when present).
 # Environment: SCALES ("20 22 24 26"), ROOTS (16), BL_ROOTS (8: the baseline is slow), RMAT_SCALE (22),
 # GRID_SIDE (1024: a 2-D grid, 2,046 levels from a corner), CPU_SCALES ("20 22"); GRAPH500_REFERENCE
@@ -22,16 +22,15 @@ bench="$bin/gpu500_bfs_bench"
 status=0
 
 # Configurations, each adding one technique: the paper's BL, +TS, +WB, +HC, then VS-Graph500's +sort,
-# then ours: +loop (small frontiers in one CTA on the device), +bitmap (bottom-up reads a bitmap of
-# the visited vertices) and full (adds the lane probe of bottom-up's warp class).
+# then +loop (small frontiers in one CTA on the device) and full (adds the bitmap of the visited
+# vertices that bottom-up reads).
 configs=(
   "BL|--no-ts --no-hc --no-sort"
   "+TS|--no-wb --no-hc --no-sort --no-device-loop --no-bitmap"
-  "+WB|--no-hc --no-sort --no-device-loop --no-bitmap --no-lane-probe"
-  "+HC|--no-sort --no-device-loop --no-bitmap --no-lane-probe"
-  "+sort|--no-device-loop --no-bitmap --no-lane-probe"
-  "+loop|--no-bitmap --no-lane-probe"
-  "+bitmap|--no-lane-probe"
+  "+WB|--no-hc --no-sort --no-device-loop --no-bitmap"
+  "+HC|--no-sort --no-device-loop --no-bitmap"
+  "+sort|--no-device-loop --no-bitmap"
+  "+loop|--no-bitmap"
   "full|"
 )
 
@@ -53,7 +52,7 @@ done
 for c in "${configs[@]}"; do
   run "${c%%|*}" --scale "$RMAT_SCALE" --rmat ${c#*|}
 done
-for c in "BL|--no-ts --no-hc --no-sort" "+sort|--no-device-loop --no-bitmap --no-lane-probe" "full|"; do
+for c in "BL|--no-ts --no-hc --no-sort" "+sort|--no-device-loop --no-bitmap" "full|"; do
   run "${c%%|*}" --grid "$GRID_SIDE" ${c#*|}
 done
 
@@ -97,7 +96,7 @@ for r in rows:
     k = (r["graph"], r["scale"])
     if k not in graphs:
         graphs.append(k)
-labels = ["ref", "cpu", "BL", "+TS", "+WB", "+HC", "+sort", "+loop", "+bitmap", "full"]
+labels = ["ref", "cpu", "BL", "+TS", "+WB", "+HC", "+sort", "+loop", "full"]
 print("%-16s" % "graph" + "".join("%10s" % l for l in labels) + "   full/BL")
 for g in graphs:
     by = {r["label"]: r for r in rows if (r["graph"], r["scale"]) == g}

@@ -10,7 +10,7 @@
 # writes bench/out/graph500-cpu.json. Validation stays on for gpu500 (every tree checked); the
 # reference runs with its own validation on as well, so both pay the same rules.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 BIN=${BIN:-build/bin/gpu500}
 SCALES=${SCALES:-"18 19 20 21 22"}
 OUTDIR=${OUTDIR:-bench/out}

@@ -1,8 +1,10 @@
-// gpu500_bfs_bench — the CUDA Graph500 BFS pipeline used directly, for the technique ablation
-// (bench/bfs-ablation.sh: the Enterprise paper's Figure 13 on this GPU).
+// bench/bfs/bfs_bench.cpp — gpu500_bfs_bench: the CUDA Graph500 BFS pipeline used directly, for the
+// technique ablation (bench/bfs/ablation.sh: the Enterprise paper's Figure 13 on this GPU).
 //
 //   gpu500_bfs_bench --scale 22 [--edgefactor 16] [--rmat] [--grid SIDE] [--roots 16]
-//                    [--label NAME] [--json FILE] [CUDA technique flags: --bfs=baseline, --no-ts, ...]
+//                    [--label NAME] [--json FILE] [technique switches: --no-ts, --no-wb, ...]
+//
+// The technique switches are those of `gpu500 graph500 --backend cuda`, under the same names.
 //
 // Graphs: Graph500 Kronecker (default), R-MAT (0.45, 0.15, 0.15) with --rmat, or a long-diameter
 // 2-D grid of SIDE x SIDE vertices with --grid. Roots: the Graph500 search-key stream. Every search
@@ -11,9 +13,11 @@
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gpu500/core/cli.hpp"
+#include "gpu500/core/cuda/memory.hpp"
 #include "gpu500/core/error.hpp"
 #include "gpu500/core/stats.hpp"
 #include "gpu500/graph/cuda.hpp"
@@ -61,7 +65,12 @@ int main(int argc, char** argv) try {
   cl.option("--label", label, "name of this configuration in the output");
   cl.option("--json", json_path, "append one JSON object to this file");
   cl.flag("--trace", trace, "print each search's levels (direction, level, frontier size) and time");
-  graph500::add_cuda_options(cl, o);
+  const std::pair<const char*, bool*> switches[] = {
+      {"--no-ts", &o.bfs.no_ts},           {"--no-wb", &o.bfs.no_wb},
+      {"--no-hc", &o.bfs.no_hc},           {"--no-hub-cache", &o.bfs.no_hub_cache},
+      {"--no-device-loop", &o.bfs.no_device_loop}, {"--no-bitmap", &o.bfs.no_bitmap},
+      {"--no-sort", &o.no_sort}};
+  for (const auto& [name, on] : switches) cl.flag(name, *on, "technique switch, as in gpu500 graph500 --help");
   cl.parse(argc, argv);
   if (cl.help_requested()) {
     std::fputs(cl.help().c_str(), stdout);
@@ -86,7 +95,7 @@ int main(int argc, char** argv) try {
   const double tgen = pipe->generate();
   const double tcon = pipe->construct();
   {
-    const auto [free_b, total_b] = graph::cuda::device_memory();
+    const auto [free_b, total_b] = gpu::device_memory();
     std::printf("device memory in use after kernel 1: %.2f GB of %.2f GB (the pipeline's peak estimate: %.2f GB)\n",
                 (total_b - free_b) / 1e9, total_b / 1e9,
                 graph::cuda::pipeline_device_bytes(p.num_vertices(), p.num_edges(), pipe->vertex_bits() / 8, p.weights,

@@ -1,4 +1,4 @@
-// bench/kernels-cpu.cpp — micro-benchmark of the CPU Graph500 kernels 2 (BFS) and 3 (SSSP).
+// bench/graph500/kernels_cpu.cpp — micro-benchmark of the CPU Graph500 kernels 2 (BFS) and 3 (SSSP).
 //
 // Generates the Graph500 Kronecker graph (seeds 2,3), builds the CSR, picks the reference's search
 // keys, runs one untimed warm-up per kernel and then times `--roots` searches of each variant,
