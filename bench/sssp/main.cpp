@@ -88,23 +88,22 @@ variant parse_variant(const std::string& spec) {
   return v;
 }
 
-/// Empty when every parent chain ends at the root (no parent cycles); parent -1 marks unreached.
+/// Empty when every reached vertex's parent chain ends at the root: its depth (steps to the root)
+/// is found by walking up to a vertex of known depth; a walk of more than n steps is a cycle.
 std::string parents_reach_root(index_t root, const std::vector<std::int64_t>& parent) {
   const auto n = static_cast<index_t>(parent.size());
-  std::vector<char> state(static_cast<std::size_t>(n), 0);  // 0 unknown, 1 on the current chain, 2 reaches root
-  state[root] = 2;
-  std::vector<index_t> chain;
+  std::vector<index_t> depth(static_cast<std::size_t>(n), -1), walk;
+  depth[root] = 0;
   for (index_t v = 0; v < n; ++v) {
-    if (parent[v] < 0 || state[v] == 2) continue;
-    chain.clear();
-    index_t x = v;
-    while (x >= 0 && state[x] == 0) {
-      state[x] = 1;
-      chain.push_back(x);
-      x = parent[x];
+    walk.clear();
+    for (index_t x = v; parent[x] >= 0 && depth[x] < 0; x = parent[x]) {
+      if (static_cast<index_t>(walk.size()) > n) return "parent cycle above vertex " + std::to_string(v);
+      walk.push_back(x);
     }
-    if (x < 0 || state[x] == 1) return "parent chain from " + std::to_string(v) + " does not reach the root";
-    for (index_t y : chain) state[y] = 2;
+    if (walk.empty()) continue;
+    const index_t top = parent[walk.back()];
+    if (depth[top] < 0) return "parent chain from " + std::to_string(v) + " does not reach the root";
+    for (std::size_t i = walk.size(); i-- > 0;) depth[walk[i]] = depth[top] + static_cast<index_t>(walk.size() - i);
   }
   return {};
 }
