@@ -14,6 +14,9 @@
 
 #if GPU500_HAVE_MPI
 #include <mpi.h>
+#if __has_include(<mpi-ext.h>)
+#include <mpi-ext.h>
+#endif
 #endif
 
 namespace gpu500::dist {
@@ -69,7 +72,21 @@ class element_type {
   MPI_Datatype t_{};
 };
 
-constexpr int split_tag = 0x6735;
+constexpr int split_tag = 0x6735, self_tag = 0x6736;
+
+/// Copies bytes from this rank to itself through MPI (pieces of at most INT_MAX bytes), so that
+/// the split paths work on any memory MPI can read, device memory under a CUDA-aware MPI included.
+void self_copy(void* dst, const void* src, std::size_t bytes, MPI_Comm comm) {
+  int me = 0;
+  MPI_Comm_rank(comm, &me);
+  for (std::size_t done = 0; done < bytes;) {
+    const int k = static_cast<int>(std::min<std::size_t>(bytes - done, INT_MAX));
+    check(MPI_Sendrecv(static_cast<const char*>(src) + done, k, MPI_BYTE, me, self_tag,
+                       static_cast<char*>(dst) + done, k, MPI_BYTE, me, self_tag, comm, MPI_STATUS_IGNORE),
+          "MPI_Sendrecv");
+    done += static_cast<std::size_t>(k);
+  }
+}
 
 }  // namespace
 #endif
@@ -99,6 +116,7 @@ communicator communicator::from_native(const void* mpi_comm) {
   MPI_Comm node;
   check(MPI_Comm_split_type(m, MPI_COMM_TYPE_SHARED, c.rank_, MPI_INFO_NULL, &node), "MPI_Comm_split_type");
   MPI_Comm_size(node, &c.node_size_);
+  MPI_Comm_rank(node, &c.node_rank_);
   MPI_Comm_free(&node);
 #else
   GPU500_EXPECTS(mpi_comm == nullptr, "this build has no MPI");
@@ -183,7 +201,7 @@ void communicator::allgatherv_bytes(const void* send, void* recv, const index_t*
   for (int r = 0; r < size_; ++r) {
     const auto bytes = static_cast<std::size_t>(recv_counts[r]) * elem_bytes;
     char* dst = out + static_cast<std::size_t>(off) * elem_bytes;
-    if (r == rank_ && bytes > 0) std::memmove(dst, send, bytes);
+    if (r == rank_ && bytes > 0) self_copy(dst, send, bytes, native(handle_));
     const std::size_t piece = max_message_bytes_ ? max_message_bytes_ : std::size_t{INT_MAX};
     for (std::size_t done = 0; done < bytes;) {
       const std::size_t k = std::min(bytes - done, piece);
@@ -246,7 +264,7 @@ void communicator::alltoallv_bytes(const void* send, const index_t* send_counts,
     const auto bytes = static_cast<std::size_t>(recv_counts[r]) * elem_bytes;
     char* dst = out + static_cast<std::size_t>(rdispl[r]) * elem_bytes;
     if (static_cast<int>(r) == rank_) {
-      if (bytes) std::memmove(dst, in + static_cast<std::size_t>(sdispl[r]) * elem_bytes, bytes);
+      if (bytes) self_copy(dst, in + static_cast<std::size_t>(sdispl[r]) * elem_bytes, bytes, native(handle_));
       continue;
     }
     for (std::size_t done = 0; done < bytes; done += piece) {
@@ -268,6 +286,14 @@ void communicator::alltoallv_bytes(const void* send, const index_t* send_counts,
     }
   }
   check(MPI_Waitall(static_cast<int>(reqs.size()), reqs.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+#endif
+}
+
+bool mpi_accepts_device_memory() {
+#if GPU500_HAVE_MPI && defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
+  return MPIX_Query_cuda_support() == 1;
+#else
+  return false;
 #endif
 }
 

@@ -37,6 +37,8 @@ class communicator {
   [[nodiscard]] int size() const { return size_; }
   /// Ranks of this communicator that share this rank's host (for splitting host memory).
   [[nodiscard]] int node_size() const { return node_size_; }
+  /// This rank's place among them (0 .. node_size() - 1): the node-local rank that picks a GPU.
+  [[nodiscard]] int node_rank() const { return node_rank_; }
   [[nodiscard]] bool is_mpi() const { return mpi_; }
 
   void barrier() const;
@@ -127,8 +129,12 @@ class communicator {
  private:
   std::uint64_t handle_ = 0;  // the MPI_Comm's bits (MPI_Comm is a pointer or an int)
   bool mpi_ = false;
-  int rank_ = 0, size_ = 1, node_size_ = 1;
+  int rank_ = 0, size_ = 1, node_size_ = 1, node_rank_ = 0;
   std::size_t max_message_bytes_ = 0;  // 0: no limit beyond int counts
 };
+
+/// Whether the MPI library accepts device (CUDA) pointers in its calls: MPIX_Query_cuda_support()
+/// where <mpi-ext.h> offers it, false otherwise (and without MPI).
+[[nodiscard]] bool mpi_accepts_device_memory();
 
 }  // namespace gpu500::dist

@@ -1,4 +1,5 @@
-// gpu500/graph500/mpi_pipeline.hpp — the Graph500 pipeline over MPI ranks (host backend).
+// gpu500/graph500/mpi_pipeline.hpp — the Graph500 pipeline over MPI ranks: a host backend
+// (OpenMP inside each rank) and a CUDA backend (one GPU per rank, everything on the device).
 //
 // Vertices are shared by a 1-D block partition (dist/partition.hpp); every rank keeps the rows of
 // its own vertices (global column ids, float weights). Per kernel (docs/distributed.md):
@@ -13,6 +14,9 @@
 //    (vertex, distance, parent) sent to the owners;
 //  - validation: the reference's rules, checked without any rank holding the graph: the
 //    endpoints' levels or distances fetched from their owners; it shares no code with the kernels.
+// The CUDA backend runs the same kernels on the device with the same exchanges, handing device
+// buffers to a CUDA-aware MPI (or staging them through page-locked host memory); its validator is
+// the host one, on host copies of the rank's rows and result slices (validation is untimed).
 // Every method is collective: all ranks call it in the same order (the harness does). Times are
 // the slowest rank's, measured from a barrier. With one rank (or without MPI) it runs as one
 // process.
@@ -38,6 +42,13 @@ struct mpi_options {
   /// non-isolated vertices (the host engine's rule).
   float delta = 0.f;
   bool no_light_heavy = false;  ///< --no-light-heavy: relax every edge in the bucket phase
+  // CUDA backend only:
+  /// Let several ranks of a node use one GPU (ranks on a node beyond its GPUs are otherwise a
+  /// usage_error). Rank k of a node takes GPU k mod (GPUs of the node).
+  bool share_gpus = false;
+  /// Exchange through page-locked host buffers even when MPI accepts device memory (default: device
+  /// buffers when MPIX_Query_cuda_support() says so, else staging).
+  bool host_staging = false;
 };
 
 /// What the harness needs (pipeline) plus the distributed run's own figures and result slices.
@@ -67,6 +78,13 @@ std::unique_ptr<mpi_pipeline> make_mpi_cpu_pipeline(const dist::communicator& co
                                                     const mpi_options& o = {});
 /// The same on communicator::world().
 std::unique_ptr<mpi_pipeline> make_mpi_cpu_pipeline(const graph::kronecker_params& p, const mpi_options& o = {});
+
+/// The CUDA backend on the ranks of `comm` (collective), one GPU per rank chosen by the node-local
+/// rank. Throws usage_error when the build has no CUDA backend, a rank sees no GPU, or a node runs
+/// more ranks than it has GPUs without share_gpus; resource_error (on every rank) when a rank's
+/// share will not fit its part of its GPU's free memory.
+std::unique_ptr<mpi_pipeline> make_mpi_cuda_pipeline(const dist::communicator& comm, const graph::kronecker_params& p,
+                                                     const mpi_options& o = {});
 
 /// Host bytes one rank needs at its peak with `ranks` ranks (an even share of the graph).
 std::size_t mpi_pipeline_bytes(const graph::kronecker_params& p, int ranks);

@@ -1,6 +1,11 @@
-// Direction-optimising BFS over MPI ranks (see bfs.hpp).
+// Direction-optimising BFS over MPI ranks on the host, OpenMP inside each rank (see bfs.hpp).
 #include "bfs.hpp"
 
+#include <omp.h>
+
+#include <atomic>
+
+#include "by_rank.hpp"
 #include "gpu500/core/timer.hpp"
 #include "gpu500/dist/bitmap.hpp"
 
@@ -12,6 +17,7 @@ bfs_engine::bfs_engine(const dist::communicator& c, const dist::block_partition&
   parent_.assign(static_cast<std::size_t>(g.local_vertices), -1);
   queue_.reserve(static_cast<std::size_t>(g.local_vertices));
   next_.reserve(static_cast<std::size_t>(g.local_vertices));
+  static_assert(sizeof(pair) == 2 * sizeof(std::int64_t));
   slice_.assign(static_cast<std::size_t>(dist::bitmap_slice_words(part, c.rank())), 0);
   bitmap_.assign(static_cast<std::size_t>(dist::bitmap_words(part.num_vertices())), 0);
   counts_.assign(static_cast<std::size_t>(c.size()), 0);
@@ -22,59 +28,85 @@ void bfs_engine::prepare() { std::fill(parent_.begin(), parent_.end(), -1); }
 index_t bfs_engine::top_down() {
   const int me = c_.rank();
   const index_t first = g_.first_vertex;
-  std::fill(counts_.begin(), counts_.end(), 0);
+  const index_t* off = g_.offsets;
+  const std::int64_t* col = g_.columns;
+  const std::int64_t* par = parent_.data();
+  const index_t* q = queue_.data();
   // A child owned here and already visited needs no message; every other arc does.
-  auto wanted = [&](std::int64_t v) { return part_.owner(v) != me || parent_[v - first] == -1; };
-  for (index_t u : queue_)
-    for (index_t k = g_.offsets[u]; k < g_.offsets[u + 1]; ++k)
-      if (wanted(g_.columns[k])) ++counts_[static_cast<std::size_t>(part_.owner(g_.columns[k]))];
-  std::vector<index_t> pos(counts_.size(), 0);
-  for (std::size_t r = 1; r < pos.size(); ++r) pos[r] = pos[r - 1] + 2 * counts_[r - 1];
-  send_.resize(static_cast<std::size_t>(pos.back() + 2 * counts_.back()));
-  for (index_t u : queue_)
-    for (index_t k = g_.offsets[u]; k < g_.offsets[u + 1]; ++k) {
-      const std::int64_t v = g_.columns[k];
-      if (!wanted(v)) continue;
-      index_t& p = pos[static_cast<std::size_t>(part_.owner(v))];
-      send_[p] = v;
-      send_[p + 1] = first + u;
-      p += 2;
-    }
+  auto wanted = [&](std::int64_t v) { return part_.owner(v) != me || par[v - first] == -1; };
+  group_by_rank<pair>(c_.size(), arc_slices(q, static_cast<index_t>(queue_.size()), off), [&](index_t i, auto&& send) {
+    const index_t u = q[i];
+    for (index_t k = off[u]; k < off[u + 1]; ++k)
+      if (wanted(col[k])) send(part_.owner(col[k]), pair{col[k], first + u});
+  }, send_, counts_);
   index_t bytes = 0;
-  for (std::size_t r = 0; r < counts_.size(); ++r) {
-    counts_[r] *= 2;
-    if (static_cast<int>(r) != me) bytes += counts_[r] * static_cast<index_t>(sizeof(std::int64_t));
-  }
+  for (std::size_t r = 0; r < counts_.size(); ++r)
+    if (static_cast<int>(r) != me) bytes += counts_[r] * static_cast<index_t>(sizeof(pair));
   stopwatch t;
-  const std::vector<std::int64_t> in = c_.alltoallv<std::int64_t>(send_, counts_);
+  const std::vector<pair> in = c_.alltoallv<pair>(send_, counts_);
   comm_seconds_ += t.seconds();
-  for (std::size_t i = 0; i < in.size(); i += 2) {
-    const index_t l = in[i] - first;
-    if (parent_[l] == -1) {
-      parent_[l] = in[i + 1];
-      next_.push_back(l);
+  // An unvisited child takes the parent of whichever pair claims it first.
+  const auto received = static_cast<index_t>(in.size());
+  std::int64_t* parent = parent_.data();
+#pragma omp parallel
+  {
+    std::vector<index_t> mine;
+#pragma omp for schedule(static) nowait
+    for (index_t i = 0; i < received; ++i) {
+      const index_t l = in[i].child - first;
+      std::atomic_ref<std::int64_t> p(parent[l]);
+      std::int64_t none = -1;
+      if (p.load(std::memory_order_relaxed) == -1 && p.compare_exchange_strong(none, in[i].parent)) mine.push_back(l);
     }
+    append(mine);
   }
   return bytes;
 }
 
 index_t bfs_engine::bottom_up() {
   std::fill(slice_.begin(), slice_.end(), 0);
-  for (index_t u : queue_) dist::set_bit(slice_.data(), u);  // the slice starts at a word boundary
+  const auto frontier = static_cast<index_t>(queue_.size());
+  std::uint64_t* slice = slice_.data();
+#pragma omp parallel for schedule(static)
+  for (index_t i = 0; i < frontier; ++i) {  // the slice starts at a word boundary
+    const index_t u = queue_[i];
+    std::atomic_ref<std::uint64_t>(slice[u >> 6]).fetch_or(std::uint64_t{1} << (u & 63), std::memory_order_relaxed);
+  }
   stopwatch t;
   dist::allgather_bitmap(c_, part_, slice_.data(), bitmap_.data());
   comm_seconds_ += t.seconds();
   const index_t rows = g_.local_vertices;
-  for (index_t l = 0; l < rows; ++l) {
-    if (parent_[l] != -1) continue;
-    for (index_t k = g_.offsets[l]; k < g_.offsets[l + 1]; ++k)
-      if (dist::test_bit(bitmap_.data(), g_.columns[k])) {
-        parent_[l] = g_.columns[k];
-        next_.push_back(l);
-        break;
-      }
+  const std::uint64_t* bits = bitmap_.data();
+#pragma omp parallel
+  {
+    std::vector<index_t> mine;
+#pragma omp for schedule(dynamic, 1024) nowait
+    for (index_t l = 0; l < rows; ++l) {
+      if (parent_[l] != -1) continue;
+      for (index_t k = g_.offsets[l]; k < g_.offsets[l + 1]; ++k)
+        if (dist::test_bit(bits, g_.columns[k])) {
+          parent_[l] = g_.columns[k];
+          mine.push_back(l);
+          break;
+        }
+    }
+    append(mine);
   }
   return static_cast<index_t>(slice_.size() * sizeof(std::uint64_t)) * (c_.size() - 1);
+}
+
+void bfs_engine::append(const std::vector<index_t>& rows) {
+  if (rows.empty()) return;
+#pragma omp critical(gpu500_mpi_bfs_next)
+  next_.insert(next_.end(), rows.begin(), rows.end());
+}
+
+index_t bfs_engine::arcs_of(const std::vector<index_t>& rows) const {
+  const auto n = static_cast<index_t>(rows.size());
+  index_t sum = 0;
+#pragma omp parallel for schedule(static) reduction(+ : sum)
+  for (index_t i = 0; i < n; ++i) sum += g_.degree(rows[i]);
+  return sum;
 }
 
 void bfs_engine::run(index_t root) {
@@ -93,8 +125,7 @@ void bfs_engine::run(index_t root) {
     stopwatch sw;
     comm_seconds_ = 0;
     // Global frontier vertices and arcs, unexplored arcs, and the last level's bytes: one reduction.
-    index_t sums[4] = {static_cast<index_t>(queue_.size()), 0, unexplored, last_bytes};
-    for (index_t u : queue_) sums[1] += g_.degree(u);
+    index_t sums[4] = {static_cast<index_t>(queue_.size()), arcs_of(queue_), unexplored, last_bytes};
     {
       stopwatch t;
       c_.allreduce(sums, 4, dist::reduce_op::sum);
@@ -111,7 +142,7 @@ void bfs_engine::run(index_t root) {
     }
     next_.clear();
     last_bytes = bottom_up_now ? bottom_up() : top_down();
-    for (index_t v : next_) unexplored -= g_.degree(v);
+    unexplored -= arcs_of(next_);
     queue_.swap(next_);
     level_record rec;
     rec.level = level;

@@ -6,7 +6,10 @@
 //  - bottom-up: the frontier, as a bitmap, is all-gathered; every unvisited owned vertex looks
 //    for a neighbour in it.
 // Bottom-up when frontier arcs > unexplored arcs / alpha; back to top-down when the frontier has
-// fewer than n / beta vertices.
+// fewer than n / beta vertices. Inside a rank the loops are OpenMP-parallel: the send buffer is
+// grouped by rank over threads (group_by_rank), an arriving pair claims its child with a
+// compare-and-swap, the bottom-up scan is split over rows. Levels do not depend on the thread
+// count; which of several same-level parents a vertex keeps may.
 #pragma once
 
 #include <cstdint>
@@ -45,6 +48,14 @@ class bfs_engine {
   index_t top_down();
   /// One bottom-up level: queue_ (as a bitmap) -> next_.
   index_t bottom_up();
+  /// Appends rows found by one thread to next_ (thread-safe).
+  void append(const std::vector<index_t>& rows);
+  /// Arcs of the given rows (the degrees summed).
+  [[nodiscard]] index_t arcs_of(const std::vector<index_t>& rows) const;
+
+  struct pair {
+    std::int64_t child, parent;
+  };
 
   const dist::communicator& c_;
   dist::block_partition part_;
@@ -54,7 +65,7 @@ class bfs_engine {
   std::vector<index_t> queue_, next_;  // owned rows
   std::vector<std::uint64_t> slice_, bitmap_;  // frontier: own words, all words
   std::vector<index_t> counts_;
-  std::vector<std::int64_t> send_;  // (child, parent) pairs
+  std::vector<pair> send_;
   std::vector<level_record> levels_;
   double comm_seconds_ = 0;  // this level's time in exchanges
 };

@@ -1,10 +1,16 @@
-// Kernel 1 over MPI ranks: edges to their endpoints' owners (one all-to-all of arcs), then a
-// stable counting sort of the received arcs by owned row. See local_graph.hpp.
+// Kernel 1 over MPI ranks on the host: edges to their endpoints' owners (one all-to-all of arcs,
+// the send buffer grouped by rank in parallel), then a parallel stable counting sort of the
+// received arcs by owned row (graph::sort_arcs_by_key). See local_graph.hpp.
 #include "local_graph.hpp"
 
 #include <omp.h>
 
+#include <algorithm>
+#include <limits>
+
+#include "by_rank.hpp"
 #include "gpu500/core/error.hpp"
+#include "gpu500/graph/arc_sort.hpp"
 
 namespace gpu500::graph500::mpi {
 
@@ -19,30 +25,29 @@ struct arc {
 
 local_graph build_local_graph(const dist::communicator& c, const dist::block_partition& part,
                               const graph::edge_list& slice) {
-  const auto R = static_cast<std::size_t>(c.size());
   const index_t n = part.num_vertices(), m = slice.size();
   const bool weighted = slice.weighted();
-  // Count, then place: arcs for rank r in edge order, both directions of edge i next to each other.
-  std::vector<index_t> counts(R, 0);
-  for (index_t i = 0; i < m; ++i) {
-    const std::int64_t u = slice.src[i], v = slice.dst[i];
-    if (u < 0 || u >= n || v < 0 || v >= n)
-      throw usage_error("graph: edge (" + std::to_string(u) + ", " + std::to_string(v) + ") has an endpoint outside [0, " +
-                        std::to_string(n) + ")");
-    if (u == v) continue;
-    ++counts[static_cast<std::size_t>(part.owner(u))];
-    ++counts[static_cast<std::size_t>(part.owner(v))];
-  }
-  std::vector<index_t> pos(R, 0);
-  for (std::size_t r = 1; r < R; ++r) pos[r] = pos[r - 1] + counts[r - 1];
-  std::vector<arc> out(static_cast<std::size_t>(pos[R - 1] + counts[R - 1]));
-  for (index_t i = 0; i < m; ++i) {
-    const std::int64_t u = slice.src[i], v = slice.dst[i];
-    if (u == v) continue;
-    const float w = weighted ? slice.weight[i] : 0.f;
-    out[static_cast<std::size_t>(pos[static_cast<std::size_t>(part.owner(u))]++)] = {u, v, w};
-    out[static_cast<std::size_t>(pos[static_cast<std::size_t>(part.owner(v))]++)] = {v, u, w};
-  }
+  const std::int64_t* src = slice.src.data();
+  const std::int64_t* dst = slice.dst.data();
+  const float* wt = weighted ? slice.weight.data() : nullptr;
+  index_t bad = std::numeric_limits<index_t>::max();
+  const auto un = static_cast<std::uint64_t>(n);
+#pragma omp parallel for schedule(static) reduction(min : bad)
+  for (index_t i = 0; i < m; ++i)
+    if ((static_cast<std::uint64_t>(src[i]) >= un) | (static_cast<std::uint64_t>(dst[i]) >= un)) bad = std::min(bad, i);
+  if (bad != std::numeric_limits<index_t>::max())
+    throw usage_error("graph: edge (" + std::to_string(src[bad]) + ", " + std::to_string(dst[bad]) +
+                      ") has an endpoint outside [0, " + std::to_string(n) + ")");
+  // Arcs for rank r in edge order, both directions of edge i next to each other.
+  std::vector<arc> out;
+  std::vector<index_t> counts;
+  group_by_rank<arc>(c.size(), item_slices(m), [&](index_t i, auto&& send) {
+    const std::int64_t u = src[i], v = dst[i];
+    if (u == v) return;
+    const float w = wt ? wt[i] : 0.f;
+    send(part.owner(u), arc{u, v, w});
+    send(part.owner(v), arc{v, u, w});
+  }, out, counts);
   const std::vector<arc> in = c.alltoallv<arc>(out, counts);
   out = {};
   // Weighted or not must agree: a rank with an empty slice cannot tell on its own.
@@ -52,28 +57,33 @@ local_graph build_local_graph(const dist::communicator& c, const dist::block_par
   g.num_vertices = n;
   g.owned = part.range(c.rank());
   const index_t rows = g.owned.count, first = g.owned.first;
-  g.offsets.assign(static_cast<std::size_t>(rows) + 1, 0);
-  for (const arc& a : in) {
-    GPU500_EXPECTS(g.owned.contains(a.tail), "an arc arrived at a rank that does not own its tail");
-    ++g.offsets[static_cast<std::size_t>(a.tail - first) + 1];
-  }
-  for (index_t l = 0; l < rows; ++l) g.offsets[l + 1] += g.offsets[l];
+  const auto arrived = static_cast<index_t>(in.size());
+  index_t stray = 0;
+#pragma omp parallel for schedule(static) reduction(+ : stray)
+  for (index_t i = 0; i < arrived; ++i) stray += !g.owned.contains(in[i].tail);
+  GPU500_EXPECTS(stray == 0, "an arc arrived at a rank that does not own its tail");
+  g.offsets.resize(static_cast<std::size_t>(rows) + 1);
   g.columns.resize(in.size());
   if (any_weighted) g.weights.resize(in.size());
-  std::vector<index_t> next(g.offsets.begin(), g.offsets.end() - 1);
-  // Arrivals are in rank order and each rank sent in edge order: the rows come out in global
-  // edge order, as the one-process CSR's.
-  for (const arc& a : in) {
-    const index_t p = next[static_cast<std::size_t>(a.tail - first)]++;
-    g.columns[p] = a.head;
-    if (any_weighted) g.weights[p] = a.weight;
-  }
+  std::int64_t* col = g.columns.data();
+  float* w = any_weighted ? g.weights.data() : nullptr;
+  // A stable counting sort by row (graph::sort_arcs_by_key). Arrivals are in rank order and each
+  // rank sent in edge order: the rows come out in global edge order, as the one-process CSR's.
+  const arc* a = in.data();
+  graph::sort_arcs_by_key<std::int64_t>(
+      rows, arrived, item_slices(arrived),
+      [a, first](index_t i, auto&& emit) { emit(a[i].tail - first, a[i].head, a[i].weight); }, g.offsets.data(),
+      [col, w](index_t p, std::int64_t h, float x) {
+        col[p] = h;
+        if (w) w[p] = x;
+      });
   return g;
 }
 
 index_t reached_edges(const dist::communicator& c, graph::csr_view<std::int64_t> g,
                       const std::vector<std::int64_t>& parent) {
   index_t sum = 0;
+#pragma omp parallel for schedule(static) reduction(+ : sum)
   for (index_t l = 0; l < g.local_vertices; ++l)
     if (parent[l] != -1) sum += g.degree(l);
   return c.allreduce(sum, dist::reduce_op::sum) / 2;

@@ -1,4 +1,4 @@
-// The Graph500 pipeline over MPI ranks (see gpu500/graph500/mpi_pipeline.hpp): generation of a
+// The Graph500 pipeline over MPI ranks, host backend (see gpu500/graph500/mpi_pipeline.hpp): generation of a
 // slice of the edge list, kernel 1 by exchange, the distributed BFS and SSSP engines and the
 // distributed validator. Every method runs under the communicator's guard: an exception on one
 // rank ends the run instead of leaving the others in a collective.
@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "bfs.hpp"
+#include "gpu500/config.hpp"
 #include "gpu500/core/device.hpp"
 #include "gpu500/core/error.hpp"
 #include "gpu500/core/timer.hpp"
@@ -184,5 +185,12 @@ std::unique_ptr<mpi_pipeline> make_mpi_cpu_pipeline(const dist::communicator& co
 std::unique_ptr<mpi_pipeline> make_mpi_cpu_pipeline(const graph::kronecker_params& p, const mpi_options& o) {
   return make_mpi_cpu_pipeline(dist::communicator::world(), p, o);
 }
+
+#if !GPU500_HAVE_CUDA
+std::unique_ptr<mpi_pipeline> make_mpi_cuda_pipeline(const dist::communicator&, const graph::kronecker_params&,
+                                                     const mpi_options&) {
+  throw usage_error("this build has no CUDA backend");
+}
+#endif
 
 }  // namespace gpu500::graph500

@@ -1,19 +1,17 @@
-// Bucket-synchronous delta-stepping over MPI ranks (see sssp.hpp).
+// Bucket-synchronous delta-stepping over MPI ranks on the host, OpenMP inside each rank (see
+// sssp.hpp).
 #include "sssp.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <limits>
 
+#include "by_rank.hpp"
 #include "gpu500/core/timer.hpp"
 
 namespace gpu500::graph500::mpi {
 
 namespace {
-
-struct request {
-  std::int64_t vertex, parent;
-  float dist;
-};
 
 constexpr float unreached = std::numeric_limits<float>::infinity();
 constexpr index_t no_bucket = std::numeric_limits<index_t>::max();
@@ -28,6 +26,7 @@ sssp_engine::sssp_engine(const dist::communicator& c, const dist::block_partitio
   parent_.assign(rows, -1);
   bucket_.assign(rows, -1);
   settled_mark_.assign(rows, 0);
+  lowered_.assign(rows, 0);
 }
 
 void sssp_engine::prepare() {
@@ -45,41 +44,74 @@ void sssp_engine::enqueue(index_t l, float d, index_t floor) {
 }
 
 index_t sssp_engine::relax(const std::vector<index_t>& rows, arcs which, index_t floor) {
-  const auto R = static_cast<std::size_t>(c_.size());
   const float delta = pol_.delta;
-  auto chosen = [&](index_t k) {
-    return which == arcs::all || ((g_.weights[k] < delta) == (which == arcs::light));
-  };
-  std::vector<index_t> counts(R, 0);
-  for (index_t u : rows)
-    for (index_t k = g_.offsets[u]; k < g_.offsets[u + 1]; ++k)
-      if (chosen(k)) ++counts[static_cast<std::size_t>(part_.owner(g_.columns[k]))];
-  std::vector<index_t> pos(R, 0);
-  for (std::size_t r = 1; r < R; ++r) pos[r] = pos[r - 1] + counts[r - 1];
-  std::vector<request> out(static_cast<std::size_t>(pos[R - 1] + counts[R - 1]));
+  const index_t* off = g_.offsets;
+  const std::int64_t* col = g_.columns;
+  const float* wt = g_.weights;
+  auto chosen = [&](index_t k) { return which == arcs::all || ((wt[k] < delta) == (which == arcs::light)); };
   const index_t first = g_.first_vertex;
-  for (index_t u : rows) {
-    const float du = dist_[u];
-    for (index_t k = g_.offsets[u]; k < g_.offsets[u + 1]; ++k)
-      if (chosen(k))
-        out[static_cast<std::size_t>(pos[static_cast<std::size_t>(part_.owner(g_.columns[k]))]++)] = {
-            g_.columns[k], first + u, du + g_.weights[k]};
-  }
+  const index_t* q = rows.data();
+  const float* dist = dist_.data();
+  std::vector<request> out;
+  std::vector<index_t> counts;
+  group_by_rank<request>(c_.size(), arc_slices(q, static_cast<index_t>(rows.size()), off), [&](index_t i, auto&& send) {
+    const index_t u = q[i];
+    const float du = dist[u];
+    for (index_t k = off[u]; k < off[u + 1]; ++k)
+      if (chosen(k)) send(part_.owner(col[k]), request{col[k], first + u, du + wt[k]});
+  }, out, counts);
   index_t bytes = 0;
-  for (std::size_t r = 0; r < R; ++r)
+  for (std::size_t r = 0; r < counts.size(); ++r)
     if (static_cast<int>(r) != c_.rank()) bytes += counts[r] * static_cast<index_t>(sizeof(request));
   stopwatch t;
   const std::vector<request> in = c_.alltoallv<request>(out, counts);
   comm_seconds_ += t.seconds();
-  for (const request& q : in) {
-    const index_t l = q.vertex - first;
-    if (q.dist < dist_[l]) {
-      dist_[l] = q.dist;
-      parent_[l] = q.parent;
-      enqueue(l, q.dist, floor);
+  apply(in, floor);
+  return bytes;
+}
+
+void sssp_engine::apply(const std::vector<request>& in, index_t floor) {
+  const auto n = static_cast<index_t>(in.size());
+  const index_t first = g_.first_vertex;
+  float* dist = dist_.data();
+  std::int64_t* parent = parent_.data();
+  char* lowered = lowered_.data();
+  // 1. Every distance falls to the smallest request (a compare-and-swap minimum); a vertex whose
+  //    distance fell is marked.
+#pragma omp parallel for schedule(static)
+  for (index_t i = 0; i < n; ++i) {
+    const index_t l = in[i].vertex - first;
+    std::atomic_ref<float> d(dist[l]);
+    float cur = d.load(std::memory_order_relaxed);
+    while (in[i].dist < cur && !d.compare_exchange_weak(cur, in[i].dist, std::memory_order_relaxed)) {
+    }
+    if (in[i].dist < cur) std::atomic_ref<char>(lowered[l]).store(1, std::memory_order_relaxed);
+  }
+  // 2. A marked vertex takes the smallest parent among the requests that gave its new distance
+  //    (a request at that distance exists: the one that lowered it last).
+#pragma omp parallel for schedule(static)
+  for (index_t i = 0; i < n; ++i) {
+    const index_t l = in[i].vertex - first;
+    if (lowered[l] == 1) std::atomic_ref<std::int64_t>(parent[l]).store(std::numeric_limits<std::int64_t>::max(),
+                                                                        std::memory_order_relaxed);
+  }
+#pragma omp parallel for schedule(static)
+  for (index_t i = 0; i < n; ++i) {
+    const index_t l = in[i].vertex - first;
+    if (lowered[l] != 1 || in[i].dist != dist[l]) continue;
+    std::atomic_ref<std::int64_t> p(parent[l]);
+    std::int64_t cur = p.load(std::memory_order_relaxed);
+    while (in[i].parent < cur && !p.compare_exchange_weak(cur, in[i].parent, std::memory_order_relaxed)) {
     }
   }
-  return bytes;
+  // 3. Every marked vertex is queued once, in request order (the buckets are not thread-safe).
+  for (index_t i = 0; i < n; ++i) {
+    const index_t l = in[i].vertex - first;
+    if (lowered[l] == 1) {
+      lowered[l] = 0;
+      enqueue(l, dist[l], floor);
+    }
+  }
 }
 
 void sssp_engine::record(int phase, const char* what, index_t local_count, index_t bytes, double seconds) {

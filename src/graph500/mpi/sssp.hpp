@@ -6,7 +6,9 @@
 // once. A relaxation is a request (vertex, distance, parent) sent to the vertex's owner, which
 // keeps it when it lowers the distance. Distances are single float adds of the stored weights,
 // as the validator demands. A vertex whose distance falls again is queued again (label
-// correcting), so the result does not depend on rounding at bucket borders.
+// correcting), so the result does not depend on rounding at bucket borders. Inside a rank the
+// relaxations and their application are OpenMP-parallel (a compare-and-swap minimum per vertex);
+// the bucket structure is kept by one thread.
 #pragma once
 
 #include <cstdint>
@@ -28,6 +30,12 @@ struct sssp_policy {
 
 class sssp_engine {
  public:
+  /// A relaxation request, sent to the owner of `vertex`.
+  struct request {
+    std::int64_t vertex, parent;
+    float dist;
+  };
+
   sssp_engine(const dist::communicator& c, const dist::block_partition& part, graph::csr_view<std::int64_t> g,
               sssp_policy pol);
 
@@ -49,6 +57,8 @@ class sssp_engine {
   /// Relaxes the chosen arcs of `rows`, exchanges the requests and applies the arrivals; returns
   /// the bytes sent to other ranks.
   index_t relax(const std::vector<index_t>& rows, arcs which, index_t floor);
+  /// Applies arrived requests: distances lowered, parents set, lowered vertices queued.
+  void apply(const std::vector<request>& in, index_t floor);
   void record(int phase, const char* what, index_t local_count, index_t bytes, double seconds);
 
   const dist::communicator& c_;
@@ -59,7 +69,7 @@ class sssp_engine {
   std::vector<std::int64_t> parent_;
   std::vector<index_t> bucket_;                     // the bucket an owned row is queued in, -1 none
   std::map<index_t, std::vector<index_t>> buckets_;  // bucket -> rows (stale entries skipped)
-  std::vector<char> settled_mark_;
+  std::vector<char> settled_mark_, lowered_;
   std::vector<index_t> frontier_, settled_;
   std::vector<level_record> levels_;
   double comm_seconds_ = 0;

@@ -1,11 +1,14 @@
 // The distributed Graph500 validator (see validate.hpp). Every exchange is a request to an owner
 // and a reply in the same order: requests for rank r are grouped, the owner answers them in the
-// order received, and the asker reads the answers back in its own order.
+// order received, and the asker reads the answers back in its own order. The loops over owned
+// rows and requests are OpenMP-parallel; each thread keeps its own smallest violation.
 #include "validate.hpp"
 
 #include <limits>
 #include <string>
 #include <vector>
+
+#include "by_rank.hpp"
 
 namespace gpu500::graph500::mpi {
 
@@ -19,6 +22,11 @@ class violations {
   [[nodiscard]] bool wants(index_t where) const { return where < where_; }
   void report(index_t where, std::string msg) {
     if (where < where_) where_ = where, msg_ = std::move(msg);
+  }
+  /// Keeps the other's violation when it is at a smaller vertex (thread-safe).
+  void merge(violations& other) {
+#pragma omp critical(gpu500_mpi_validate_merge)
+    report(other.where_, std::move(other.msg_));
   }
   /// Collective: the smallest violation over all ranks, the same on every rank.
   [[nodiscard]] validation agree(const dist::communicator& c, index_t nedge) {
@@ -46,28 +54,22 @@ std::string str(index_t v) { return std::to_string(v); }
 template <class Answer, class F>
 std::vector<Answer> ask_owners(const dist::communicator& c, const dist::block_partition& part,
                                const std::vector<std::int64_t>& ask, F answer) {
-  const auto R = static_cast<std::size_t>(c.size());
-  std::vector<index_t> counts(R, 0);
-  for (std::int64_t v : ask) ++counts[static_cast<std::size_t>(part.owner(v))];
-  std::vector<index_t> start(R + 1, 0);
-  for (std::size_t r = 0; r < R; ++r) start[r + 1] = start[r] + counts[r];
-  std::vector<std::int64_t> grouped(ask.size());
-  std::vector<index_t> slot(ask.size());
-  {
-    std::vector<index_t> pos(start.begin(), start.end() - 1);
-    for (std::size_t i = 0; i < ask.size(); ++i) {
-      slot[i] = pos[static_cast<std::size_t>(part.owner(ask[i]))]++;
-      grouped[static_cast<std::size_t>(slot[i])] = ask[i];
-    }
-  }
-  std::vector<index_t> got;
+  const auto n = static_cast<index_t>(ask.size());
+  std::vector<index_t> slot(ask.size()), counts, got;
+  std::vector<std::int64_t> grouped;
+  group_by_rank<std::int64_t>(c.size(), item_slices(n), [&](index_t i, auto&& send) {
+    slot[i] = send(part.owner(ask[i]), ask[i]);
+  }, grouped, counts);
   const std::vector<std::int64_t> asked = c.alltoallv<std::int64_t>(grouped, counts, &got);
   grouped = {};
+  const auto m = static_cast<index_t>(asked.size());
   std::vector<Answer> replies(asked.size());
-  for (std::size_t i = 0; i < asked.size(); ++i) replies[i] = answer(part.local(asked[i]));
+#pragma omp parallel for schedule(static)
+  for (index_t i = 0; i < m; ++i) replies[i] = answer(part.local(asked[i]));
   const std::vector<Answer> back = c.alltoallv<Answer>(replies, got);
   std::vector<Answer> out(ask.size());
-  for (std::size_t i = 0; i < ask.size(); ++i) out[i] = back[static_cast<std::size_t>(slot[i])];
+#pragma omp parallel for schedule(static)
+  for (index_t i = 0; i < n; ++i) out[i] = back[static_cast<std::size_t>(slot[i])];
   return out;
 }
 
@@ -81,9 +83,15 @@ struct endpoint {
 void check_parents(const dist::block_partition& part, graph::csr_view<std::int64_t> g, index_t root,
                    std::span<const std::int64_t> parent, violations& err) {
   const index_t n = part.num_vertices();
-  for (index_t l = 0; l < g.local_vertices; ++l) {
-    const index_t v = g.first_vertex + l, p = parent[l];
-    if ((p < -1 || p >= n) && err.wants(v)) err.report(v, "vertex " + str(v) + " has parent " + str(p) + " out of range");
+#pragma omp parallel
+  {
+    violations mine;
+#pragma omp for schedule(static) nowait
+    for (index_t l = 0; l < g.local_vertices; ++l) {
+      const index_t v = g.first_vertex + l, p = parent[l];
+      if ((p < -1 || p >= n) && mine.wants(v)) mine.report(v, "vertex " + str(v) + " has parent " + str(p) + " out of range");
+    }
+    err.merge(mine);
   }
   if (g.first_vertex <= root && root < g.first_vertex + g.local_vertices) {
     const index_t p = parent[root - g.first_vertex];
@@ -103,18 +111,20 @@ std::vector<float> levels_from_parents(const dist::communicator& c, const dist::
   }
   for (;;) {
     std::vector<std::int64_t> ask(open.size());
-    for (std::size_t i = 0; i < open.size(); ++i) ask[i] = parent[open[i]];
+    const auto k = static_cast<index_t>(open.size());
+#pragma omp parallel for schedule(static)
+    for (index_t i = 0; i < k; ++i) ask[i] = parent[open[i]];
     const std::vector<float> pd = ask_owners<float>(c, part, ask, [&](index_t l) { return d[l]; });
     std::vector<index_t> still;
     index_t added = 0;
-    for (std::size_t i = 0; i < open.size(); ++i) {
+#pragma omp parallel for schedule(static) reduction(+ : added)
+    for (index_t i = 0; i < k; ++i)
       if (pd[i] >= 0) {
         d[open[i]] = pd[i] + 1;
         ++added;
-      } else {
-        still.push_back(open[i]);
       }
-    }
+    for (index_t i = 0; i < k; ++i)
+      if (pd[i] < 0) still.push_back(open[i]);
     open.swap(still);
     if (c.allreduce(added, reduce_op::sum) == 0) break;
   }
@@ -132,29 +142,36 @@ validation check_arcs(const dist::communicator& c, const dist::block_partition& 
   });
   heads = {};
   index_t nedge = 0;
-  for (index_t l = 0; l < g.local_vertices; ++l) {
-    const index_t u = g.first_vertex + l;
-    const bool ru = parent[l] != -1;
-    bool confirmed = !ru || u == root;
-    for (index_t k = g.offsets[l]; k < g.offsets[l + 1]; ++k) {
-      const index_t v = g.columns[k];
-      const endpoint e = far[static_cast<std::size_t>(k)];
-      if (ru != (e.reached != 0)) {
-        if (err.wants(u)) err.report(u, "edge (" + str(u) + ", " + str(v) + ") connects a reached and an unreached vertex");
-        continue;
+#pragma omp parallel reduction(+ : nedge)
+  {
+    violations mine;
+#pragma omp for schedule(dynamic, 1024) nowait
+    for (index_t l = 0; l < g.local_vertices; ++l) {
+      const index_t u = g.first_vertex + l;
+      const bool ru = parent[l] != -1;
+      bool confirmed = !ru || u == root;
+      for (index_t k = g.offsets[l]; k < g.offsets[l + 1]; ++k) {
+        const index_t v = g.columns[k];
+        const endpoint e = far[static_cast<std::size_t>(k)];
+        if (ru != (e.reached != 0)) {
+          if (mine.wants(u))
+            mine.report(u, "edge (" + str(u) + ", " + str(v) + ") connects a reached and an unreached vertex");
+          continue;
+        }
+        if (!ru) continue;
+        if (u < v) ++nedge;
+        const float w = unit ? 1.0f : g.weights[k];
+        if (d[l] < 0 || e.d < 0) continue;  // no level: reported as unconfirmed below
+        if ((d[l] + w < e.d || e.d + w < d[l]) && mine.wants(u))
+          mine.report(u, "triangle rule violated on edge (" + str(u) + ", " + str(v) + "): d = " +
+                             std::to_string(d[l]) + ", " + std::to_string(e.d) + ", w = " + std::to_string(w));
+        if (v == parent[l] && d[l] == e.d + w) confirmed = true;
       }
-      if (!ru) continue;
-      if (u < v) ++nedge;
-      const float w = unit ? 1.0f : g.weights[k];
-      if (d[l] < 0 || e.d < 0) continue;  // no level: reported as unconfirmed below
-      if ((d[l] + w < e.d || e.d + w < d[l]) && err.wants(u))
-        err.report(u, "triangle rule violated on edge (" + str(u) + ", " + str(v) + "): d = " + std::to_string(d[l]) +
-                          ", " + std::to_string(e.d) + ", w = " + std::to_string(w));
-      if (v == parent[l] && d[l] == e.d + w) confirmed = true;
+      if (!confirmed && mine.wants(u))
+        mine.report(u, "vertex " + str(u) + " is not confirmed by its parent " + str(parent[l]) +
+                           " (no such edge, a cycle, or a wrong level/distance)");
     }
-    if (!confirmed && err.wants(u))
-      err.report(u, "vertex " + str(u) + " is not confirmed by its parent " + str(parent[l]) +
-                        " (no such edge, a cycle, or a wrong level/distance)");
+    err.merge(mine);
   }
   nedge = c.allreduce(nedge, reduce_op::sum);
   validation out = err.agree(c, nedge);
@@ -202,15 +219,21 @@ validation validate_sssp(const dist::communicator& c, const dist::block_partitio
   violations err;
   check_parents(part, g, root, parent, err);
   std::vector<float> d(parent.size(), -1.f);
-  for (index_t l = 0; l < g.local_vertices; ++l) {
-    const index_t v = g.first_vertex + l;
-    if (parent[l] == -1) continue;
-    if (!(dist[l] >= 0.0f) || dist[l] == std::numeric_limits<float>::infinity()) {
-      if (err.wants(v)) err.report(v, "reached vertex " + str(v) + " has distance " + std::to_string(dist[l]));
-    } else {
-      d[l] = dist[l];
+#pragma omp parallel
+  {
+    violations mine;
+#pragma omp for schedule(static) nowait
+    for (index_t l = 0; l < g.local_vertices; ++l) {
+      const index_t v = g.first_vertex + l;
+      if (parent[l] == -1) continue;
+      if (!(dist[l] >= 0.0f) || dist[l] == std::numeric_limits<float>::infinity()) {
+        if (mine.wants(v)) mine.report(v, "reached vertex " + str(v) + " has distance " + std::to_string(dist[l]));
+      } else {
+        d[l] = dist[l];
+      }
+      if (v == root && dist[l] != 0.0f) mine.report(v, "the root's distance is " + std::to_string(dist[l]) + ", not 0");
     }
-    if (v == root && dist[l] != 0.0f) err.report(v, "the root's distance is " + std::to_string(dist[l]) + ", not 0");
+    err.merge(mine);
   }
   if (validation v = err.agree(c, 0); !v.ok) return v;
   return check_arcs(c, part, g, root, parent, d, false, kernel_nedge, err);

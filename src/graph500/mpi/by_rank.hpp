@@ -1,0 +1,71 @@
+// Grouping of outgoing items by destination rank on the host (internal), OpenMP-parallel and
+// deterministic: the send buffer of every exchange of the host backend (kernel 1's arcs, BFS
+// (child, parent) pairs, SSSP requests, the validator's questions) is built with it.
+//
+// Items [0, slices.back()) are cut into one slice per thread; emit(i, out) calls out(rank, value)
+// for every value item i sends. It is called twice per item (count, then fill), so it must emit
+// the same values both times. Within one rank's block, values keep item order, then emission
+// order, whatever the thread count: the buffer is the serial loop's, bit for bit.
+#pragma once
+
+#include <omp.h>
+
+#include <span>
+#include <vector>
+
+#include "gpu500/core/types.hpp"
+#include "gpu500/graph/arc_sort.hpp"
+
+namespace gpu500::graph500::mpi {
+
+/// out[...]: the values in rank order; counts[r]: how many go to rank r. out(rank, value) returns
+/// the value's position in `out` (meaningful in the fill pass, the second call).
+template <class T, class Emit>
+void group_by_rank(int ranks, std::span<const index_t> slices, Emit&& emit, std::vector<T>& out,
+                   std::vector<index_t>& counts) {
+  const auto R = static_cast<std::size_t>(ranks);
+  const int T_ = static_cast<int>(slices.size()) - 1;
+  std::vector<index_t> cursor(static_cast<std::size_t>(T_) * R, 0);  // [thread][rank]
+#pragma omp parallel num_threads(T_)
+  for (int t = omp_get_thread_num(); t < T_; t += omp_get_num_threads()) {
+    index_t* mine = cursor.data() + static_cast<std::size_t>(t) * R;
+    for (index_t i = slices[t]; i < slices[t + 1]; ++i)
+      emit(i, [mine](int r, const T&) -> index_t {
+        ++mine[r];
+        return 0;
+      });
+  }
+  counts.assign(R, 0);
+  index_t total = 0;
+  for (std::size_t r = 0; r < R; ++r)
+    for (std::size_t t = 0; t < static_cast<std::size_t>(T_); ++t) {
+      const index_t c = cursor[t * R + r];
+      cursor[t * R + r] = total;
+      total += c;
+      counts[r] += c;
+    }
+  out.resize(static_cast<std::size_t>(total));
+  T* o = out.data();
+#pragma omp parallel num_threads(T_)
+  for (int t = omp_get_thread_num(); t < T_; t += omp_get_num_threads()) {
+    index_t* mine = cursor.data() + static_cast<std::size_t>(t) * R;
+    for (index_t i = slices[t]; i < slices[t + 1]; ++i)
+      emit(i, [mine, o](int r, const T& v) -> index_t {
+        const index_t p = mine[r]++;
+        o[p] = v;
+        return p;
+      });
+  }
+}
+
+/// Slices of equal item counts for every thread of this rank.
+inline std::vector<index_t> item_slices(index_t n) { return graph::even_slices(n, omp_get_max_threads()); }
+
+/// Slices of about equal arcs for rows `rows[0..n)` (degrees from `offsets`).
+inline std::vector<index_t> arc_slices(const index_t* rows, index_t n, const index_t* offsets) {
+  std::vector<index_t> prefix(static_cast<std::size_t>(n) + 1, 0);
+  for (index_t i = 0; i < n; ++i) prefix[i + 1] = prefix[i] + offsets[rows[i] + 1] - offsets[rows[i]] + 1;
+  return graph::balanced_slices(prefix, omp_get_max_threads());
+}
+
+}  // namespace gpu500::graph500::mpi

@@ -1,0 +1,101 @@
+// Device helpers shared by the CUDA backend's kernels over MPI ranks (internal; .cu files only):
+// 64-bit atomics on signed values, the owner of a vertex under the block partition, fills, and
+// the two small host steps every "bucket by owner" exchange repeats (per-rank counts -> write
+// cursors) and every search ends with (Graph500's nedge).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "gpu500/core/cuda/launch.cuh"
+#include "gpu500/core/cuda/memory.hpp"
+#include "gpu500/core/types.hpp"
+#include "gpu500/dist/comm.hpp"
+#include "gpu500/graph/csr.hpp"
+
+namespace gpu500::graph500::mpi::cuda {
+
+/// Block size of every kernel here (a policy constant, not a knob).
+inline constexpr int block_threads = 256;
+
+__device__ __forceinline__ index_t atomic_add(index_t* p, index_t v) {
+  return static_cast<index_t>(
+      atomicAdd(reinterpret_cast<unsigned long long*>(p), static_cast<unsigned long long>(v)));
+}
+__device__ __forceinline__ std::int64_t atomic_cas(std::int64_t* p, std::int64_t expected, std::int64_t value) {
+  return static_cast<std::int64_t>(atomicCAS(reinterpret_cast<unsigned long long*>(p),
+                                             static_cast<unsigned long long>(expected),
+                                             static_cast<unsigned long long>(value)));
+}
+/// Minimum of non-negative 64-bit values.
+__device__ __forceinline__ void atomic_min_nonneg(std::int64_t* p, std::int64_t v) {
+  atomicMin(reinterpret_cast<unsigned long long*>(p), static_cast<unsigned long long>(v));
+}
+/// The rank owning vertex v (dist::block_partition: blocks of `block` vertices).
+__device__ __forceinline__ int owner_of(std::int64_t v, index_t block) { return static_cast<int>(v / block); }
+
+template <class T>
+__global__ void fill_kernel(T* p, index_t n, T value) {
+  for (index_t i : gpu::grid_stride(n)) p[i] = value;
+}
+template <class T>
+void fill(T* p, index_t n, T value) {
+  if (n > 0) gpu::launch(fill_kernel<T>, gpu::grid_blocks(n, block_threads), block_threads, 0, nullptr, p, n, value);
+}
+
+/// One value from device memory (synchronous).
+template <class T>
+T read_one(const T* p) {
+  T x;
+  gpu::copy_bytes(&x, p, sizeof(T));
+  return x;
+}
+template <class T>
+void write_one(T* p, T x) {
+  gpu::copy_bytes(p, &x, sizeof(T));
+}
+
+/// After a count kernel filled counts (device, R entries): the host counts, and `cursor`
+/// (device, R entries) set to each rank's first position in the send buffer (exclusive sums).
+/// Returns the total.
+inline index_t counts_to_cursors(const gpu::device_buffer<index_t>& counts, gpu::device_buffer<index_t>& cursor,
+                                 std::vector<index_t>& host_counts) {
+  host_counts = gpu::to_host(counts);
+  std::vector<index_t> start(host_counts.size());
+  index_t total = 0;
+  for (std::size_t r = 0; r < host_counts.size(); ++r) start[r] = total, total += host_counts[r];
+  gpu::copy_bytes(cursor.data(), start.data(), start.size() * sizeof(index_t));
+  return total;
+}
+
+/// Bytes of the counted elements that leave this rank.
+inline index_t bytes_to_others(const std::vector<index_t>& counts, int me, std::size_t elem_bytes) {
+  index_t b = 0;
+  for (std::size_t r = 0; r < counts.size(); ++r)
+    if (static_cast<int>(r) != me) b += counts[r] * static_cast<index_t>(elem_bytes);
+  return b;
+}
+
+static __global__ void reached_degrees_kernel(graph::csr_view<std::int64_t> g, const std::int64_t* parent, index_t* sum) {
+  index_t s = 0;
+  for (index_t l : gpu::grid_stride(g.local_vertices))
+    if (parent[l] != -1) s += g.offsets[l + 1] - g.offsets[l];
+  for (int o = gpu::warp_size / 2; o > 0; o /= 2) s += __shfl_down_sync(0xffffffffu, s, o);
+  if (gpu::lane_id() == 0 && s) atomic_add(sum, s);
+}
+
+/// Graph500's nedge of a search on the device rows: the reached rows' degrees summed over the
+/// ranks, halved (the host backend's reached_edges). Collective.
+inline index_t reached_edges(const dist::communicator& c, graph::csr_view<std::int64_t> g, const std::int64_t* parent,
+                             gpu::device_buffer<index_t>& scratch) {
+  scratch.reserve(1);
+  write_one<index_t>(scratch.data(), 0);
+  if (g.local_vertices > 0)
+    gpu::launch(reached_degrees_kernel, gpu::grid_blocks(g.local_vertices, block_threads), block_threads, 0, nullptr,
+                g, parent, scratch.data());
+  return c.allreduce(read_one(scratch.data()), dist::reduce_op::sum) / 2;
+}
+
+}  // namespace gpu500::graph500::mpi::cuda

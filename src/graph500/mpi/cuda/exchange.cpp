@@ -1,0 +1,58 @@
+// The device exchanges of the CUDA backend over MPI ranks (see exchange.hpp): device pointers
+// handed to a CUDA-aware MPI, or staged through page-locked host buffers.
+#include "exchange.hpp"
+
+#include "gpu500/dist/bitmap.hpp"
+
+namespace gpu500::graph500::mpi::cuda {
+
+std::byte* device_exchange::stage(gpu::pinned_buffer<std::byte>& b, std::size_t bytes) {
+  if (b.size() < bytes) b = gpu::pinned_buffer<std::byte>(bytes + bytes / 4);
+  return b.data();
+}
+
+void device_exchange::alltoallv_bytes(const void* send, const index_t* send_counts, void* recv,
+                                      const index_t* recv_counts, std::size_t elem_bytes) {
+  gpu::synchronize();  // the send buffer was written by kernels
+  const auto R = static_cast<std::size_t>(c_.size());
+  if (R == 1 || !c_.is_mpi()) {
+    if (send_counts[0] > 0) gpu::copy_bytes(recv, send, static_cast<std::size_t>(send_counts[0]) * elem_bytes);
+    return;
+  }
+  if (!staged_) {
+    c_.alltoallv_bytes(send, send_counts, recv, recv_counts, elem_bytes);
+    return;
+  }
+  std::size_t out_bytes = 0, in_bytes = 0;
+  for (std::size_t r = 0; r < R; ++r) {
+    out_bytes += static_cast<std::size_t>(send_counts[r]) * elem_bytes;
+    in_bytes += static_cast<std::size_t>(recv_counts[r]) * elem_bytes;
+  }
+  std::byte* o = stage(out_, out_bytes);
+  std::byte* i = stage(in_, in_bytes);
+  if (out_bytes) gpu::copy_bytes(o, send, out_bytes);
+  c_.alltoallv_bytes(o, send_counts, i, recv_counts, elem_bytes);
+  if (in_bytes) gpu::copy_bytes(recv, i, in_bytes);
+}
+
+void device_exchange::allgather_bitmap(const dist::block_partition& p, const std::uint64_t* slice,
+                                       std::uint64_t* whole) {
+  gpu::synchronize();
+  const auto words = static_cast<std::size_t>(dist::bitmap_words(p.num_vertices()));
+  const auto mine = static_cast<std::size_t>(dist::bitmap_slice_words(p, c_.rank()));
+  if (c_.size() == 1 || !c_.is_mpi()) {
+    if (mine) gpu::copy_bytes(whole, slice, mine * sizeof(std::uint64_t));
+    return;
+  }
+  if (!staged_) {
+    dist::allgather_bitmap(c_, p, slice, whole);
+    return;
+  }
+  auto* o = reinterpret_cast<std::uint64_t*>(stage(out_, mine * sizeof(std::uint64_t) + 8));
+  auto* i = reinterpret_cast<std::uint64_t*>(stage(in_, words * sizeof(std::uint64_t)));
+  if (mine) gpu::copy_bytes(o, slice, mine * sizeof(std::uint64_t));
+  dist::allgather_bitmap(c_, p, o, i);
+  gpu::copy_bytes(whole, i, words * sizeof(std::uint64_t));
+}
+
+}  // namespace gpu500::graph500::mpi::cuda

@@ -1,0 +1,253 @@
+// Generation and kernel 1 of the CUDA backend over MPI ranks (see local_graph.hpp).
+//
+// Generation: each thread makes a run of consecutive edges of the slice, skipping the seed state to
+// its first edge's substream (e * 2^64 steps, device copy of the skip tables) and stepping to the
+// next edge's with A^(2^64), as src/graph/cuda's whole-graph generator does.
+// Kernel 1: arc j of the slice is direction j & 1 of edge j / 2. Keys (owner rank; R for a
+// self-loop, sorted last and not sent) and arc ids go through a stable CUB radix sort, so each
+// owner's block keeps edge order; the arcs are gathered into that order and exchanged. The owner
+// sorts what arrives by row (stable again: arrival order = rank order, then edge order), scans
+// the degrees into offsets and gathers columns and weights.
+#include <cub/cub.cuh>
+
+#include <bit>
+#include <limits>
+
+#include "common.cuh"
+#include "gpu500/core/error.hpp"
+#include "gpu500/graph/mrg.hpp"
+#include "local_graph.hpp"
+
+namespace gpu500::graph500::mpi::cuda {
+
+namespace {
+
+constexpr int edges_per_thread = 16;
+
+struct arc {
+  std::int64_t tail, head;
+  float weight;
+};
+
+__global__ void slice_kernel(const graph::mrg_skip_table* table, graph::mrg_state seed, graph::scramble_key key,
+                             int scale, int a, int b, int c, index_t first, index_t count, std::int64_t* src,
+                             std::int64_t* dst, float* w) {
+  for (index_t t : gpu::grid_stride(gpu::ceil_div(count, edges_per_thread))) {
+    const index_t lo = t * edges_per_thread, hi = lo + edges_per_thread < count ? lo + edges_per_thread : count;
+    graph::mrg_state s = table->skip(seed, 0, static_cast<std::uint64_t>(first + lo), 0);
+    const graph::mrg_matrix& step = table->m[8][1];  // A^(2^64): the next edge's substream
+    for (index_t i = lo; i < hi; ++i) {
+      const graph::kronecker_edge e = graph::make_kronecker_edge(s, scale, a, b, c, key);
+      src[i] = static_cast<std::int64_t>(e.src);
+      dst[i] = static_cast<std::int64_t>(e.dst);
+      if (w) w[i] = e.weight;
+      s = step.apply(s);
+    }
+  }
+}
+
+/// keys[j]: the owner of arc j's tail (R for a self-loop); ids[j] = j; counts[owner] += 1.
+__global__ void owner_keys_kernel(const std::int64_t* src, const std::int64_t* dst, index_t m, index_t block, int R,
+                                  std::uint32_t* keys, std::uint64_t* ids, index_t* counts) {
+  for (index_t j : gpu::grid_stride(2 * m)) {
+    const index_t i = j >> 1;
+    const std::int64_t u = src[i], v = dst[i];
+    const std::uint32_t k = u == v ? static_cast<std::uint32_t>(R) : owner_of((j & 1) ? v : u, block);
+    keys[j] = k;
+    ids[j] = static_cast<std::uint64_t>(j);
+    if (u != v) atomic_add(&counts[k], 1);
+  }
+}
+
+__global__ void gather_arcs_kernel(const std::uint64_t* ids, index_t n, const std::int64_t* src,
+                                   const std::int64_t* dst, const float* w, arc* out) {
+  for (index_t p : gpu::grid_stride(n)) {
+    const auto j = static_cast<index_t>(ids[p]);
+    const index_t i = j >> 1;
+    const std::int64_t u = src[i], v = dst[i];
+    const float x = w ? w[i] : 0.f;
+    out[p] = (j & 1) ? arc{v, u, x} : arc{u, v, x};
+  }
+}
+
+/// keys[j]: arc j's row; ids[j] = j; degree[row] += 1.
+__global__ void row_keys_kernel(const arc* in, index_t n, index_t first, std::uint64_t* keys, std::uint64_t* ids,
+                                index_t* degree) {
+  for (index_t j : gpu::grid_stride(n)) {
+    const index_t row = in[j].tail - first;
+    keys[j] = static_cast<std::uint64_t>(row);
+    ids[j] = static_cast<std::uint64_t>(j);
+    atomic_add(&degree[row], 1);
+  }
+}
+
+__global__ void place_kernel(const std::uint64_t* ids, index_t n, const arc* in, std::int64_t* col, float* w) {
+  for (index_t p : gpu::grid_stride(n)) {
+    const arc& a = in[ids[p]];
+    col[p] = a.head;
+    if (w) w[p] = a.weight;
+  }
+}
+
+/// A stable radix sort of (key, id) pairs on the low `bits` bits of the keys.
+template <class K>
+void sort_pairs(gpu::device_buffer<K>& keys, gpu::device_buffer<std::uint64_t>& ids, index_t n, int bits) {
+  if (n <= 0) return;
+  GPU500_EXPECTS(n < (index_t{1} << 31), "kernel 1: one rank's arcs must stay below 2^31 per sort");
+  gpu::device_buffer<K> keys_out(static_cast<std::size_t>(n));
+  gpu::device_buffer<std::uint64_t> ids_out(static_cast<std::size_t>(n));
+  std::size_t temp_bytes = 0;
+  const int items = static_cast<int>(n), end_bit = bits < 1 ? 1 : bits;
+  GPU500_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, keys.data(), keys_out.data(), ids.data(),
+                                                    ids_out.data(), items, 0, end_bit));
+  gpu::device_buffer<unsigned char> temp(temp_bytes);
+  GPU500_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp.data(), temp_bytes, keys.data(), keys_out.data(), ids.data(),
+                                                    ids_out.data(), items, 0, end_bit));
+  keys = std::move(keys_out);
+  ids = std::move(ids_out);
+}
+
+int bits_for(std::uint64_t largest) { return static_cast<int>(std::bit_width(largest)); }
+
+constexpr int stat_blocks = 256;
+
+/// Per block: the weights summed (double) and the rows with arcs counted.
+__global__ void row_stats_kernel(graph::csr_view<std::int64_t> g, double* weight_sum, index_t* nonempty) {
+  __shared__ double ws[block_threads];
+  __shared__ index_t ne[block_threads];
+  double s = 0;
+  index_t k = 0;
+  if (g.weights)
+    for (index_t a : gpu::grid_stride(g.offsets[g.local_vertices])) s += g.weights[a];
+  for (index_t l : gpu::grid_stride(g.local_vertices)) k += g.offsets[l + 1] > g.offsets[l];
+  ws[threadIdx.x] = s;
+  ne[threadIdx.x] = k;
+  __syncthreads();
+  for (unsigned half = blockDim.x / 2; half > 0; half /= 2) {
+    if (threadIdx.x < half) {
+      ws[threadIdx.x] += ws[threadIdx.x + half];
+      ne[threadIdx.x] += ne[threadIdx.x + half];
+    }
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) {
+    weight_sum[blockIdx.x] = ws[0];
+    nonempty[blockIdx.x] = ne[0];
+  }
+}
+
+}  // namespace
+
+device_edge_slice generate_slice(const graph::kronecker_params& p, index_t first, index_t count) {
+  device_edge_slice s;
+  s.first = first;
+  s.count = count;
+  s.num_vertices = p.num_vertices();
+  s.src = gpu::device_buffer<std::int64_t>(static_cast<std::size_t>(count));
+  s.dst = gpu::device_buffer<std::int64_t>(static_cast<std::size_t>(count));
+  if (p.weights) s.weight = gpu::device_buffer<float>(static_cast<std::size_t>(count));
+  if (count == 0) return s;
+  gpu::device_buffer<graph::mrg_skip_table> table(1);
+  gpu::copy_bytes(table.data(), &graph::mrg_skip_table::get(), sizeof(graph::mrg_skip_table));
+  const index_t runs = gpu::ceil_div(count, edges_per_thread);
+  gpu::launch(slice_kernel, gpu::grid_blocks(runs, block_threads), block_threads, 0, nullptr, table.data(),
+              graph::mrg_seed(p.seed1, p.seed2), graph::make_scramble_key(p.seed1, p.seed2), p.scale, p.a, p.b, p.c,
+              first, count, s.src.data(), s.dst.data(), p.weights ? s.weight.data() : nullptr);
+  gpu::synchronize();
+  return s;
+}
+
+device_local_graph build_device_local_graph(device_exchange& x, const dist::block_partition& part,
+                                            device_edge_slice&& slice) {
+  const dist::communicator& c = x.comm();
+  const int R = c.size();
+  const index_t m = slice.count;
+  const bool weighted = !slice.weight.empty();
+  // 1. Arcs grouped by owner, edge order kept within each owner.
+  gpu::device_buffer<arc> send;
+  std::vector<index_t> counts;
+  {
+    gpu::device_buffer<std::uint32_t> keys(static_cast<std::size_t>(2 * m));
+    gpu::device_buffer<std::uint64_t> ids(static_cast<std::size_t>(2 * m));
+    gpu::device_buffer<index_t> dcounts(static_cast<std::size_t>(R) + 1);
+    dcounts.zero();
+    if (m > 0)
+      gpu::launch(owner_keys_kernel, gpu::grid_blocks(2 * m, block_threads), block_threads, 0, nullptr,
+                  slice.src.data(), slice.dst.data(), m, part.block(), R, keys.data(), ids.data(), dcounts.data());
+    sort_pairs(keys, ids, 2 * m, bits_for(static_cast<std::uint64_t>(R)));
+    counts = gpu::to_host(dcounts.data(), static_cast<std::size_t>(R));
+    index_t sent = 0;
+    for (index_t k : counts) sent += k;
+    send = gpu::device_buffer<arc>(static_cast<std::size_t>(sent));
+    if (sent > 0)
+      gpu::launch(gather_arcs_kernel, gpu::grid_blocks(sent, block_threads), block_threads, 0, nullptr, ids.data(),
+                  sent, slice.src.data(), slice.dst.data(), weighted ? slice.weight.data() : nullptr, send.data());
+    gpu::synchronize();
+  }
+  slice = {};
+  // 2. One all-to-all of device buffers.
+  gpu::device_buffer<arc> in;
+  std::vector<index_t> got;
+  const index_t arrived = x.alltoallv(send, counts, in, got);
+  send = {};
+  const bool any_weighted = c.any(weighted);
+  // 3. Rows by a stable sort of the arrivals, offsets by a scan of the degrees.
+  device_local_graph g;
+  g.num_vertices = part.num_vertices();
+  g.owned = part.range(c.rank());
+  g.arcs = arrived;
+  const index_t rows = g.owned.count;
+  g.offsets = gpu::device_buffer<index_t>(static_cast<std::size_t>(rows) + 1);
+  g.columns = gpu::device_buffer<std::int64_t>(static_cast<std::size_t>(arrived));
+  if (any_weighted) g.weights = gpu::device_buffer<float>(static_cast<std::size_t>(arrived));
+  gpu::device_buffer<index_t> degree(static_cast<std::size_t>(rows) + 1);
+  degree.zero();
+  gpu::device_buffer<std::uint64_t> keys(static_cast<std::size_t>(arrived)), ids(static_cast<std::size_t>(arrived));
+  if (arrived > 0)
+    gpu::launch(row_keys_kernel, gpu::grid_blocks(arrived, block_threads), block_threads, 0, nullptr, in.data(),
+                arrived, g.owned.first, keys.data(), ids.data(), degree.data());
+  sort_pairs(keys, ids, arrived, bits_for(static_cast<std::uint64_t>(rows > 0 ? rows - 1 : 0)));
+  {
+    GPU500_EXPECTS(rows + 1 < (index_t{1} << 31), "kernel 1: one rank's rows must stay below 2^31");
+    std::size_t temp_bytes = 0;
+    GPU500_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, degree.data(), g.offsets.data(),
+                                                    static_cast<int>(rows + 1)));
+    gpu::device_buffer<unsigned char> temp(temp_bytes);
+    GPU500_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(temp.data(), temp_bytes, degree.data(), g.offsets.data(),
+                                                    static_cast<int>(rows + 1)));
+  }
+  if (arrived > 0)
+    gpu::launch(place_kernel, gpu::grid_blocks(arrived, block_threads), block_threads, 0, nullptr, ids.data(), arrived,
+                in.data(), g.columns.data(), any_weighted ? g.weights.data() : nullptr);
+  gpu::synchronize();
+  return g;
+}
+
+local_graph device_local_graph::download() const {
+  local_graph h;
+  h.num_vertices = num_vertices;
+  h.owned = owned;
+  const auto off = gpu::to_host(offsets);
+  const auto col = gpu::to_host(columns);
+  const auto w = gpu::to_host(weights);
+  h.offsets.assign(off.begin(), off.end());
+  h.columns.assign(col.begin(), col.end());
+  h.weights.assign(w.begin(), w.end());
+  return h;
+}
+
+float adaptive_delta(const dist::communicator& c, const device_local_graph& g) {
+  gpu::device_buffer<double> ws(stat_blocks);
+  gpu::device_buffer<index_t> ne(stat_blocks);
+  gpu::launch(row_stats_kernel, stat_blocks, block_threads, 0, nullptr, g.view(), ws.data(), ne.data());
+  const auto w = gpu::to_host(ws);
+  const auto k = gpu::to_host(ne);
+  double sums[3] = {0, static_cast<double>(g.arcs), 0};
+  for (int b = 0; b < stat_blocks; ++b) sums[0] += w[static_cast<std::size_t>(b)], sums[2] += static_cast<double>(k[static_cast<std::size_t>(b)]);
+  c.allreduce(sums, 3, dist::reduce_op::sum);
+  if (sums[1] == 0 || sums[2] == 0) return 0.1f;
+  const double d = (sums[0] / sums[1]) / (sums[1] / sums[2]);
+  return d > 0 ? static_cast<float>(d) : 0.1f;
+}
+
+}  // namespace gpu500::graph500::mpi::cuda

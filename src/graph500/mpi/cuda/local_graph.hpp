@@ -1,0 +1,57 @@
+// Generation and kernel 1 of the CUDA backend over MPI ranks (internal): this rank's slice of the
+// Kronecker edge list made on its GPU, and the owned rows built on the device from it by one
+// all-to-all of arcs (the device sibling of ../local_graph.hpp).
+#pragma once
+
+#include <cstdint>
+
+#include "exchange.hpp"
+#include "gpu500/core/cuda/memory.hpp"
+#include "gpu500/dist/partition.hpp"
+#include "gpu500/graph/csr.hpp"
+#include "gpu500/graph/kronecker.hpp"
+#include "../local_graph.hpp"
+
+namespace gpu500::graph500::mpi::cuda {
+
+/// Edges [first, first + count) of the Kronecker graph, in device memory.
+struct device_edge_slice {
+  index_t first = 0, count = 0;
+  index_t num_vertices = 0;
+  gpu::device_buffer<std::int64_t> src, dst;
+  gpu::device_buffer<float> weight;  ///< empty when unweighted
+};
+
+/// Generates the slice on the device with graph::make_kronecker_edge: bit-identical to
+/// graph::generate_kronecker(p, first, count).
+device_edge_slice generate_slice(const graph::kronecker_params& p, index_t first, index_t count);
+
+/// The owned rows in device memory (row l is vertex owned.first + l; global 64-bit columns).
+struct device_local_graph {
+  index_t num_vertices = 0;
+  dist::vertex_range owned;
+  gpu::device_buffer<index_t> offsets;  ///< owned.count + 1
+  gpu::device_buffer<std::int64_t> columns;
+  gpu::device_buffer<float> weights;  ///< empty when unweighted
+  index_t arcs = 0;
+
+  [[nodiscard]] graph::csr_view<std::int64_t> view() const {
+    return {num_vertices, owned.first, owned.count, offsets.data(), columns.data(),
+            weights.empty() ? nullptr : weights.data()};
+  }
+  /// A host copy (for the validator, untimed).
+  [[nodiscard]] local_graph download() const;
+};
+
+/// Kernel 1 on the device (collective; consumes the slice): every non-loop edge becomes two arcs
+/// grouped by owner with a stable radix sort (edge order kept within each owner), one all-to-all
+/// of device buffers, then a stable radix sort of the arrivals by row and a scan of the degrees
+/// into offsets. Rows hold their arcs in global edge order, as the host backend's.
+device_local_graph build_device_local_graph(device_exchange& x, const dist::block_partition& part,
+                                            device_edge_slice&& slice);
+
+/// Adaptive delta on the device rows: mean arc weight / mean degree of the vertices with arcs
+/// (the host engine's rule), summed over the ranks (collective). 0.1 when there are no arcs.
+float adaptive_delta(const dist::communicator& c, const device_local_graph& g);
+
+}  // namespace gpu500::graph500::mpi::cuda

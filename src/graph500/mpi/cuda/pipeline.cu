@@ -1,0 +1,220 @@
+// The CUDA backend of the Graph500 pipeline over MPI ranks (see gpu500/graph500/mpi_pipeline.hpp):
+// the choice of each rank's GPU, the exchange mode, the memory check, and the pipeline that runs
+// the device generator, kernel 1, BFS and SSSP (local_graph.cu, bfs.cu, sssp.cu) and hands host
+// copies of the rows and result slices to the host validator (untimed).
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <limits>
+#include <optional>
+#include <string>
+
+#include "bfs.hpp"
+#include "exchange.hpp"
+#include "gpu500/core/cuda/check.cuh"
+#include "gpu500/core/error.hpp"
+#include "gpu500/core/timer.hpp"
+#include "gpu500/graph500/mpi_pipeline.hpp"
+#include "local_graph.hpp"
+#include "sssp.hpp"
+#include "../validate.hpp"
+
+namespace gpu500::graph500 {
+
+namespace {
+
+/// Device bytes one rank needs at its peak with `ranks` ranks: kernel 1 (the slice, the sort
+/// keys and ids with their double buffers, the arcs sent and received, the rows being built), or
+/// afterwards the rows and both engines' state and exchange buffers.
+std::size_t device_bytes(const graph::kronecker_params& p, int ranks) {
+  const auto R = static_cast<std::size_t>(ranks);
+  const std::size_t m = static_cast<std::size_t>(p.num_edges()) / R + 1;
+  const std::size_t n = static_cast<std::size_t>(p.num_vertices()) / R + 64;
+  const std::size_t kernel1 = 200 * m + 16 * n;
+  const std::size_t rows = 2 * m * 12 + 8 * n;
+  const std::size_t searches = 2 * m * 16 * 2 + 2 * m * 24 * 2 + 80 * n + static_cast<std::size_t>(p.num_vertices()) / 8;
+  return std::max(kernel1, rows + searches) + (std::size_t{256} << 20);
+}
+
+class mpi_cuda_pipeline final : public mpi_pipeline {
+ public:
+  mpi_cuda_pipeline(const dist::communicator& c, const graph::kronecker_params& p, const mpi_options& o, int device,
+                    int sharing, bool staged)
+      : c_(c), params_(p), opts_(o), part_(p.num_vertices(), c.size()), x_(c_, staged), device_(device),
+        sharing_(sharing) {}
+
+  std::string description() const override {
+    std::string mode = c_.size() == 1 ? "one rank: device copies"
+                       : x_.staged()  ? "exchanges staged through pinned host buffers"
+                                      : "CUDA-aware MPI on device buffers";
+    return "mpi cuda, " + std::to_string(c_.size()) + " ranks (1-D block partition), one GPU per rank (GPU " +
+           std::to_string(device_) + " of its node" + (sharing_ > 1 ? ", shared by " + std::to_string(sharing_) + " ranks" : "") +
+           "), " + mode + ", 64-bit vertex ids";
+  }
+  int vertex_bits() const override { return 64; }
+
+  double generate() override {
+    return timed([&] {
+      const index_t m = params_.num_edges(), r = c_.rank(), R = c_.size();
+      const index_t first = m * r / R, last = m * (r + 1) / R;
+      slice_ = mpi::cuda::generate_slice(params_, first, last - first);
+      generated_ = true;
+    });
+  }
+
+  double construct() override {
+    return timed([&] {
+      GPU500_EXPECTS(generated_, "generate() before construct()");
+      g_ = mpi::cuda::build_device_local_graph(x_, part_, std::move(slice_));
+      generated_ = false;
+      host_.reset();
+      const auto view = g_.view();
+      bfs_.emplace(x_, part_, view, mpi::bfs_policy{opts_.top_down_only, opts_.alpha, opts_.beta});
+      if (params_.weights) {
+        delta_ = opts_.delta > 0 ? opts_.delta : mpi::cuda::adaptive_delta(c_, g_);
+        sssp_.emplace(x_, part_, view, mpi::sssp_policy{delta_, opts_.no_light_heavy});
+      }
+    });
+  }
+
+  bool has_edges(index_t v) const override {
+    return c_.guard([&] {
+      GPU500_EXPECTS(v >= 0 && v < part_.num_vertices(), "a vertex");
+      const int owner = part_.owner(v);
+      int has = 0;
+      if (owner == c_.rank()) {
+        index_t off[2];
+        gpu::copy_bytes(off, g_.offsets.data() + (v - g_.owned.first), sizeof off);
+        has = off[1] > off[0];
+      }
+      return c_.bcast(has, owner) != 0;
+    });
+  }
+
+  double bfs(index_t root) override {
+    c_.guard([&] { bfs_->prepare(); });  // clean_pred: untimed
+    const double s = timed([&] { bfs_->run(root); });
+    c_.guard([&] { bfs_parent_ = gpu::to_host(bfs_->parents(), rows()); });  // untimed
+    return s;
+  }
+  index_t bfs_nedge() override {
+    return c_.guard([&] { return bfs_->traversed_edges(); });
+  }
+  validation validate_bfs(index_t root) override {
+    return c_.guard([&] {
+      return mpi::validate_bfs(c_, part_, host_graph().view(), root, bfs_parent_, bfs_->traversed_edges());
+    });
+  }
+
+  double sssp(index_t root) override {
+    c_.guard([&] {
+      GPU500_EXPECTS(sssp_.has_value(), "SSSP needs a weighted graph");
+      sssp_->prepare();  // clean_shortest: untimed
+    });
+    const double s = timed([&] { sssp_->run(root); });
+    c_.guard([&] {
+      sssp_parent_ = gpu::to_host(sssp_->parents(), rows());
+      sssp_dist_ = gpu::to_host(sssp_->distances(), rows());
+    });
+    return s;
+  }
+  index_t sssp_nedge() override {
+    return c_.guard([&] { return sssp_->traversed_edges(); });
+  }
+  validation validate_sssp(index_t root) override {
+    return c_.guard([&] {
+      return mpi::validate_sssp(c_, part_, host_graph().view(), root, sssp_parent_, sssp_dist_,
+                                sssp_->traversed_edges());
+    });
+  }
+
+  dist::vertex_range owned() const override { return part_.range(c_.rank()); }
+  index_t local_arcs() const override { return g_.arcs; }
+  std::span<std::int64_t> local_parents(bool sssp) override { return sssp ? sssp_parent_ : bfs_parent_; }
+  std::span<float> local_distances() override { return sssp_dist_; }
+  float sssp_delta() const override { return delta_; }
+  json::value trace() const override {
+    json::value j;
+    j["bfs"] = bfs_ ? mpi::to_json(bfs_->levels()) : json::value::make_array();
+    j["sssp"] = sssp_ ? mpi::to_json(sssp_->levels()) : json::value::make_array();
+    return j;
+  }
+
+ private:
+  [[nodiscard]] std::size_t rows() const { return static_cast<std::size_t>(g_.owned.count); }
+
+  /// Runs f on every rank from a barrier; the slowest rank's seconds, the same on every rank.
+  template <class F>
+  double timed(F&& f) {
+    return c_.guard([&] {
+      gpu::synchronize();
+      c_.barrier();
+      stopwatch sw;
+      f();
+      gpu::synchronize();
+      return c_.allreduce(sw.seconds(), dist::reduce_op::max);
+    });
+  }
+
+  /// The rows on the host, for the validator (downloaded once per graph, untimed).
+  const mpi::local_graph& host_graph() {
+    if (!host_) host_ = g_.download();
+    return *host_;
+  }
+
+  dist::communicator c_;
+  graph::kronecker_params params_;
+  mpi_options opts_;
+  dist::block_partition part_;
+  mpi::cuda::device_exchange x_;
+  int device_, sharing_;
+  bool generated_ = false;
+  mpi::cuda::device_edge_slice slice_;
+  mpi::cuda::device_local_graph g_;
+  std::optional<mpi::local_graph> host_;
+  float delta_ = 0.f;
+  std::optional<mpi::cuda::bfs_engine> bfs_;
+  std::optional<mpi::cuda::sssp_engine> sssp_;
+  std::vector<std::int64_t> bfs_parent_, sssp_parent_;
+  std::vector<float> sssp_dist_;
+};
+
+/// Throws `E` with `message` on every rank when any rank's `ok` is false (collective).
+template <class E>
+void agree_or_throw(const dist::communicator& c, bool ok, const std::string& message) {
+  if (c.all(ok)) return;
+  const int from = c.allreduce(ok ? std::numeric_limits<int>::max() : c.rank(), dist::reduce_op::min);
+  throw E(c.bcast(ok ? std::string{} : message, from));
+}
+
+}  // namespace
+
+std::unique_ptr<mpi_pipeline> make_mpi_cuda_pipeline(const dist::communicator& comm, const graph::kronecker_params& p,
+                                                     const mpi_options& o) {
+  p.check();  // the same parameters on every rank: every rank throws alike
+  if (o.alpha <= 0 || o.beta <= 0) throw usage_error("--bfs-alpha and --bfs-beta must be > 0");
+  // One GPU per rank, by the node-local rank.
+  int gpus = 0;
+  if (cudaGetDeviceCount(&gpus) != cudaSuccess) gpus = 0;
+  const int local = comm.node_rank(), on_node = comm.node_size();
+  agree_or_throw<usage_error>(comm, gpus > 0, "rank " + std::to_string(comm.rank()) + " sees no CUDA device");
+  agree_or_throw<usage_error>(
+      comm, o.share_gpus || on_node <= gpus,
+      std::to_string(on_node) + " ranks run on a node with " + std::to_string(gpus) +
+          " GPUs: run at most one rank per GPU (or let ranks share GPUs)");
+  const int device = local % gpus;
+  GPU500_CUDA_CHECK(cudaSetDevice(device));
+  const int sharing = (on_node - 1 - device) / gpus + 1;  // ranks of this node on this GPU
+  // Each rank's share against its part of its GPU's free memory; the ranks agree first.
+  const std::size_t need = device_bytes(p, comm.size());
+  const std::size_t avail = gpu::device_memory().first / static_cast<std::size_t>(sharing);
+  agree_or_throw<resource_error>(comm, need <= avail,
+                                 "SCALE " + std::to_string(p.scale) + " on " + std::to_string(comm.size()) +
+                                     " ranks needs about " + std::to_string(need) +
+                                     " bytes of device memory per rank, " + std::to_string(avail) +
+                                     " are available to rank " + std::to_string(comm.rank()));
+  const bool staged = o.host_staging || !dist::mpi_accepts_device_memory();
+  return std::make_unique<mpi_cuda_pipeline>(comm, p, o, device, sharing, staged);
+}
+
+}  // namespace gpu500::graph500
