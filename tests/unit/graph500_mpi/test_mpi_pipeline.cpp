@@ -13,6 +13,7 @@
 #include "gpu500/graph500/cpu_pipeline.hpp"
 #include "gpu500/graph500/harness.hpp"
 #include "gpu500/graph500/mpi_pipeline.hpp"
+#include "levels.hpp"
 #include "support/bfs_oracle.hpp"
 
 namespace gpu500::graph500 {
@@ -30,12 +31,6 @@ run_config config(int scale, int roots) {
   cfg.num_roots = roots;
   cfg.progress = false;
   return cfg;
-}
-
-/// Every rank's slice concatenated (the partition's ranges are in rank order).
-template <class T>
-std::vector<T> gather(const dist::communicator& c, std::span<const T> mine) {
-  return c.allgatherv<T>(mine);
 }
 
 TEST(Graph500Mpi, HarnessMatchesOneProcess) {
@@ -79,20 +74,6 @@ TEST(Graph500Mpi, EdgeCountAndHasEdgesMatchOneProcess) {
   }
 }
 
-/// Levels from a whole parent array (-1: unreached); -2 marks a vertex whose chain does not end
-/// at the root.
-std::vector<std::int64_t> levels_of(const std::vector<std::int64_t>& parent, std::int64_t root) {
-  const auto n = static_cast<std::int64_t>(parent.size());
-  std::vector<std::int64_t> level(parent.size(), -1);
-  for (std::int64_t v = 0; v < n; ++v) {
-    if (parent[v] == -1) continue;
-    std::int64_t d = 0, u = v;
-    while (u != root && d <= n) u = parent[u], ++d;
-    level[v] = u == root ? d : -2;
-  }
-  return level;
-}
-
 TEST(Graph500Mpi, SameLevelsAndDistancesAsOneRankAndOracle) {
   const auto c = dist::communicator::world();
   const dist::communicator one;  // the same pipeline on one rank, in every process
@@ -110,16 +91,16 @@ TEST(Graph500Mpi, SameLevelsAndDistancesAsOneRankAndOracle) {
     for (std::int64_t root : roots) {
       dp->bfs(root);
       sp->bfs(root);
-      const auto pd = gather<std::int64_t>(c, dp->local_parents(false));
+      const auto pd = test::gather<std::int64_t>(c, dp->local_parents(false));
       const auto ps = std::vector<std::int64_t>(sp->local_parents(false).begin(), sp->local_parents(false).end());
-      const auto ld = levels_of(pd, root);
-      EXPECT_EQ(ld, levels_of(ps, root));
+      const auto ld = test::levels_of(pd, root);
+      EXPECT_EQ(ld, test::levels_of(ps, root));
       EXPECT_EQ(ld, test::host_bfs(el, root).level);
       EXPECT_TRUE(dp->validate_bfs(root).ok);
 
       dp->sssp(root);
       sp->sssp(root);
-      const auto dd = gather<float>(c, dp->local_distances());
+      const auto dd = test::gather<float>(c, dp->local_distances());
       const auto ds = std::vector<float>(sp->local_distances().begin(), sp->local_distances().end());
       std::vector<std::int64_t> op;
       std::vector<float> od;

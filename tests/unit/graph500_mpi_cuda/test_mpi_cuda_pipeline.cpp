@@ -1,0 +1,165 @@
+// The CUDA backend of the Graph500 pipeline over MPI ranks, on however many ranks mpiexec gives
+// (1 to 4, sharing the node's GPUs), against the host backend on the same ranks: valid BFS and
+// SSSP at small scales (some ranks owning no vertex), the same search keys, arcs and nedge, the
+// same levels and distances (and the oracles'); both exchange modes (device buffers where MPI
+// takes them, host staging); the options and the per-level trace; the validator rejecting a
+// corrupted parent; the GPU-count and memory checks. Skipped without a GPU.
+#include <gtest/gtest.h>
+
+#include <limits>
+#include <string>
+
+#include "gpu500/core/device.hpp"
+#include "gpu500/core/error.hpp"
+#include "gpu500/graph500/harness.hpp"
+#include "gpu500/graph500/mpi_pipeline.hpp"
+#include "levels.hpp"
+#include "support/bfs_oracle.hpp"
+
+namespace gpu500::graph500 {
+namespace {
+
+graph::kronecker_params params(int scale) {
+  graph::kronecker_params p;
+  p.scale = scale;
+  return p;
+}
+
+mpi_options shared(mpi_options o = {}) {
+  o.share_gpus = true;
+  return o;
+}
+
+class Graph500MpiCuda : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!cuda_available()) GTEST_SKIP() << "no CUDA device";
+  }
+  const dist::communicator c = dist::communicator::world();
+};
+
+TEST_F(Graph500MpiCuda, HarnessMatchesHostBackend) {
+  for (int scale : {2, 6, 10}) {
+    for (bool staging : {false, true}) {
+      SCOPED_TRACE("SCALE " + std::to_string(scale) + (staging ? ", host staging" : ""));
+      run_config cfg;
+      cfg.graph = params(scale);
+      cfg.num_roots = 8;
+      cfg.progress = false;
+      cfg.num_processes = c.size();
+      mpi_options o = shared();
+      o.host_staging = staging;
+      auto dp = make_mpi_cuda_pipeline(c, cfg.graph, o);
+      EXPECT_NE(dp->description().find("mpi cuda"), std::string::npos);
+      const run_result rd = run(*dp, cfg);
+      EXPECT_TRUE(rd.valid) << rd.failure;
+      auto hp = make_mpi_cpu_pipeline(c, cfg.graph);
+      const run_result rh = run(*hp, cfg);
+      ASSERT_TRUE(rh.valid) << rh.failure;
+      EXPECT_EQ(rd.roots, rh.roots);
+      EXPECT_EQ(rd.bfs.nedge, rh.bfs.nedge);
+      EXPECT_EQ(rd.sssp.nedge, rh.sssp.nedge);
+      EXPECT_EQ(dp->local_arcs(), hp->local_arcs());
+    }
+  }
+}
+
+TEST_F(Graph500MpiCuda, SameLevelsAndDistancesAsHostBackend) {
+  for (int scale : {5, 9}) {
+    SCOPED_TRACE("SCALE " + std::to_string(scale));
+    const auto p = params(scale);
+    auto dp = make_mpi_cuda_pipeline(c, p, shared());
+    auto hp = make_mpi_cpu_pipeline(c, p);
+    for (auto* x : {dp.get(), hp.get()}) {
+      x->generate();
+      x->construct();
+    }
+    for (std::int64_t v = 0; v < p.num_vertices(); ++v) ASSERT_EQ(dp->has_edges(v), hp->has_edges(v)) << v;
+    const graph::edge_list el = graph::generate_kronecker(p);
+    const auto roots = graph::pick_search_keys(p, 3, [&](std::int64_t v) { return dp->has_edges(v); });
+    for (std::int64_t root : roots) {
+      dp->bfs(root);
+      hp->bfs(root);
+      const auto ld = test::levels_of(test::gather<std::int64_t>(c, dp->local_parents(false)), root);
+      EXPECT_EQ(ld, test::levels_of(test::gather<std::int64_t>(c, hp->local_parents(false)), root));
+      EXPECT_EQ(ld, test::host_bfs(el, root).level);
+      EXPECT_EQ(dp->bfs_nedge(), hp->bfs_nedge());
+      EXPECT_TRUE(dp->validate_bfs(root).ok);
+
+      dp->sssp(root);
+      hp->sssp(root);
+      const auto dd = test::gather<float>(c, dp->local_distances());
+      const auto dh = test::gather<float>(c, hp->local_distances());
+      ASSERT_EQ(dd.size(), dh.size());
+      for (std::size_t v = 0; v < dd.size(); ++v) EXPECT_EQ(dd[v], dh[v]) << "vertex " << v;
+      EXPECT_EQ(dp->sssp_nedge(), hp->sssp_nedge());
+      EXPECT_TRUE(dp->validate_sssp(root).ok);
+    }
+  }
+}
+
+TEST_F(Graph500MpiCuda, OptionsAndTrace) {
+  for (mpi_options o : {mpi_options{true, 15.0, 18.0, 0.f, false}, mpi_options{false, 2.0, 50.0, 0.25f, true}}) {
+    o.share_gpus = true;
+    run_config cfg;
+    cfg.graph = params(9);
+    cfg.num_roots = 4;
+    cfg.progress = false;
+    cfg.num_processes = c.size();
+    auto dp = make_mpi_cuda_pipeline(c, cfg.graph, o);
+    const run_result r = run(*dp, cfg);
+    EXPECT_TRUE(r.valid) << r.failure;
+    if (o.delta > 0) {
+      EXPECT_EQ(dp->sssp_delta(), o.delta);
+    }
+    const std::string t = dp->trace().dump(-1);
+    EXPECT_NE(t.find("\"bfs\":[{\"level\":0"), std::string::npos) << t;
+    EXPECT_NE(t.find("\"sssp\":[{\"level\":0"), std::string::npos) << t;
+    EXPECT_NE(t.find("\"compute_seconds\""), std::string::npos) << t;
+    if (o.top_down_only) {
+      EXPECT_EQ(t.find("bottom-up"), std::string::npos);
+      EXPECT_NE(t.find("heavy"), std::string::npos);
+    } else {
+      EXPECT_NE(t.find("bottom-up"), std::string::npos);
+      EXPECT_EQ(t.find("heavy"), std::string::npos);
+    }
+  }
+}
+
+TEST_F(Graph500MpiCuda, ValidatorRejectsACorruptedParent) {
+  const auto p = params(8);
+  auto dp = make_mpi_cuda_pipeline(c, p, shared());
+  dp->generate();
+  dp->construct();
+  const auto root = graph::pick_search_keys(p, 1, [&](std::int64_t v) { return dp->has_edges(v); }).front();
+  for (bool sssp : {false, true}) {
+    sssp ? dp->sssp(root) : dp->bfs(root);
+    ASSERT_TRUE(sssp ? dp->validate_sssp(root).ok : dp->validate_bfs(root).ok);
+    int done = 0;
+    auto par = dp->local_parents(sssp);
+    for (std::size_t l = 0; l < par.size() && !done; ++l) {
+      const std::int64_t v = dp->owned().first + static_cast<std::int64_t>(l);
+      if (par[l] >= 0 && v != root) {
+        par[l] = (par[l] + 1) % p.num_vertices() == v ? (par[l] + 2) % p.num_vertices() : (par[l] + 1) % p.num_vertices();
+        done = 1;
+      }
+    }
+    if (c.allreduce(done, dist::reduce_op::sum) == 0) continue;
+    EXPECT_FALSE(sssp ? dp->validate_sssp(root).ok : dp->validate_bfs(root).ok);
+  }
+}
+
+TEST_F(Graph500MpiCuda, GpuCountAndMemoryChecks) {
+  EXPECT_THROW(make_mpi_cuda_pipeline(c, params(40), shared()), resource_error);
+  EXPECT_THROW(make_mpi_cuda_pipeline(c, params(4), shared(mpi_options{false, 0.0, 18.0, 0.f, false})), usage_error);
+  const int gpus = static_cast<int>(cuda_devices().size());
+  // Without share_gpus, more ranks on a node than GPUs is a usage error on every rank.
+  if (c.allreduce(c.node_size() > gpus ? 1 : 0, dist::reduce_op::max) == 1) {
+    EXPECT_THROW(make_mpi_cuda_pipeline(c, params(4)), usage_error);
+  } else {
+    EXPECT_NO_THROW(make_mpi_cuda_pipeline(c, params(4)));
+  }
+}
+
+}  // namespace
+}  // namespace gpu500::graph500
