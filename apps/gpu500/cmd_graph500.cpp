@@ -1,36 +1,13 @@
-// gpu500 graph500: the Graph500 3.0 benchmark (kernels 1-3, validation, the reference's output block).
+// gpu500 graph500: the Graph500 3.0 benchmark (kernels 1-3, validation, the reference's output
+// block). Parses the options and runs graph500::run_and_report on the chosen backend's pipeline.
 #include <cstdio>
-#include <cstdlib>
 #include <memory>
-#include <sstream>
 
 #include "command.hpp"
-#include "gpu500/config.hpp"
 #include "gpu500/core/cli.hpp"
-#include "gpu500/core/device.hpp"
 #include "gpu500/core/error.hpp"
 #include "gpu500/graph500/harness.hpp"
 #include "pipeline_flags.hpp"
-
-namespace {
-
-/// "0.57,0.19,0.19" -> parts of 10000.
-void parse_initiator(const std::string& s, gpu500::graph::kronecker_params& p) {
-  std::vector<double> v;
-  std::stringstream in(s);
-  std::string part;
-  while (std::getline(in, part, ',')) v.push_back(gpu500::cli::parse_double(part, "--initiator"));
-  if (v.size() != 3) throw gpu500::usage_error("--initiator takes three probabilities A,B,C (D = 1 - A - B - C)");
-  for (double x : v)
-    if (x < 0 || x > 1) throw gpu500::usage_error("--initiator: probabilities must be in [0, 1]");
-  p.a = static_cast<int>(v[0] * 10000 + 0.5);
-  p.b = static_cast<int>(v[1] * 10000 + 0.5);
-  p.c = static_cast<int>(v[2] * 10000 + 0.5);
-}
-
-bool env_set(const char* name) { return std::getenv(name) != nullptr; }
-
-}  // namespace
 
 GPU500_COMMAND(graph500, "The Graph500 benchmark: generator, kernel 1, BFS, SSSP, validation") {
   using namespace gpu500;
@@ -50,7 +27,7 @@ GPU500_COMMAND(graph500, "The Graph500 benchmark: generator, kernel 1, BFS, SSSP
   p.option("--kernels", kernels, "bfs,sssp | bfs | sssp (default bfs,sssp)");
   p.option("--roots", cfg.num_roots, "number of search keys (default 64)");
   p.option("--seed", seeds, "the two generator seeds S1,S2 (default 2,3 as the reference)");
-  p.option("--initiator", [&](const std::string& v) { parse_initiator(v, gp); },
+  p.option("--initiator", [&gp](const std::string& v) { gp.set_initiator(v); },
            "Kronecker initiator A,B,C (default 0.57,0.19,0.19; R-MAT: 0.45,0.15,0.15)", "A,B,C");
   p.flag("--no-validate", no_validate, "skip validation (as SKIP_VALIDATION)");
   p.flag("--skip-bfs", skip_bfs, "run SSSP only (as SKIP_BFS)");
@@ -66,32 +43,18 @@ GPU500_COMMAND(graph500, "The Graph500 benchmark: generator, kernel 1, BFS, SSSP
   if (seeds.size() != 2) throw usage_error("--seed takes two seeds S1,S2");
   gp.seed1 = static_cast<std::uint64_t>(seeds[0]);
   gp.seed2 = static_cast<std::uint64_t>(seeds[1]);
-  if (kernels == "bfs,sssp" || kernels == "sssp,bfs") {
-    cfg.run_bfs = cfg.run_sssp = true;
-  } else if (kernels == "bfs") {
-    cfg.run_sssp = false;
-  } else if (kernels == "sssp") {
-    cfg.run_bfs = false;
-  } else {
-    throw usage_error("--kernels: expected bfs,sssp | bfs | sssp, got '" + kernels + "'");
-  }
-  if (skip_bfs || env_set("SKIP_BFS")) cfg.run_bfs = false;
-  if (!cfg.run_bfs && !cfg.run_sssp) throw usage_error("nothing to run: --skip-bfs with --kernels bfs");
-  cfg.validate = !(no_validate || env_set("SKIP_VALIDATION"));
+  graph500::select_kernels(cfg, kernels);
+  if (skip_bfs) cfg.run_bfs = false;
+  cfg.validate = !no_validate;
   cfg.progress = !quiet;
+  graph500::apply_environment(cfg);
+  if (!cfg.run_bfs && !cfg.run_sssp) throw usage_error("nothing to run: --skip-bfs with --kernels bfs");
   if (cfg.num_roots < 1 || cfg.num_roots > 1 << 20) throw usage_error("--roots must be in 1..1048576");
   gp.weights = cfg.run_sssp;
   gp.check();
   cfg.graph = gp;
 
   const std::unique_ptr<graph500::pipeline> pipe = flags.make(gp);
-
-  const graph500::run_result r = graph500::run(*pipe, cfg);
-  graph500::print_output_block(stdout, cfg, r);
-  if (!json_path.empty()) json::write_file(json_path, graph500::to_json(cfg, r, *pipe));
-  if (!r.valid) {
-    std::fprintf(stderr, "gpu500: error: %s\n", r.failure.c_str());
-    return 1;
-  }
+  graph500::run_and_report(*pipe, cfg, stdout, json_path);
   return 0;
 }

@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <cstdarg>
+#include <cstdlib>
 #include <cstring>
 
 #include "gpu500/core/error.hpp"
@@ -135,6 +136,33 @@ run_result run(pipeline& p, const run_config& cfg) {
   if (cfg.run_sssp && !run_kernel(p, kernel::sssp, cfg, r, r.sssp)) return r;
   if (!cfg.run_bfs) r.bfs = zeros_like(r.sssp);
   return r;
+}
+
+run_result run_and_report(pipeline& p, const run_config& cfg, std::FILE* out, const std::string& json_path) {
+  run_result r = run(p, cfg);
+  print_output_block(out, cfg, r);
+  if (!json_path.empty()) json::write_file(json_path, to_json(cfg, r, p));
+  if (!r.valid) throw error(r.failure);
+  return r;
+}
+
+void select_kernels(run_config& cfg, const std::string& kernels) {
+  if (kernels == "bfs,sssp" || kernels == "sssp,bfs") {
+    cfg.run_bfs = cfg.run_sssp = true;
+  } else if (kernels == "bfs") {
+    cfg.run_bfs = true;
+    cfg.run_sssp = false;
+  } else if (kernels == "sssp") {
+    cfg.run_bfs = false;
+    cfg.run_sssp = true;
+  } else {
+    throw usage_error("kernels: expected bfs,sssp | bfs | sssp, got '" + kernels + "'");
+  }
+}
+
+void apply_environment(run_config& cfg) {
+  if (std::getenv("SKIP_BFS") != nullptr) cfg.run_bfs = false;
+  if (std::getenv("SKIP_VALIDATION") != nullptr) cfg.validate = false;
 }
 
 void print_output_block(std::FILE* out, const run_config& cfg, const run_result& r) {

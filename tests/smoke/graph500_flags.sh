@@ -30,9 +30,9 @@ valid_run 9 --backend cpu --roots 2 --quiet --initiator 0.45,0.15,0.15
 grep -q '^sssp min_validate: *-1$' "$tmp/o.txt" || fail "--no-validate: validation ran"
 grep -q '^bfs  max_time: *0$' "$tmp/o.txt" || fail "--skip-bfs: BFS ran"
 expect2 "--vertex-bits must be 32 or 64" graph500 8 --backend cpu --vertex-bits 16
-expect2 "--kernels" graph500 8 --backend cpu --kernels bogus
+expect2 "kernels: expected" graph500 8 --backend cpu --kernels bogus
 expect2 "--roots" graph500 8 --backend cpu --roots 0
-expect2 "--initiator" graph500 8 --backend cpu --initiator 0.5,0.5
+expect2 "initiator" graph500 8 --backend cpu --initiator 0.5,0.5
 
 # `gpu500 bfs` on a file: --graph, --vertices, --root, --roots, --seed, --no-validate, --json.
 printf '0 1\n1 2\n2 3\n3 0\n0 2\n5 6\n' >"$tmp/g.txt"

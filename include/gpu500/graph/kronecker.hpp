@@ -9,6 +9,7 @@
 // state skipped by 50*2^128 + 7*2^64. The output does not depend on the number of threads.
 #pragma once
 
+#include <string>
 #include <cstdint>
 #include <vector>
 
@@ -31,6 +32,9 @@ struct kronecker_params {
   [[nodiscard]] index_t num_edges() const { return static_cast<index_t>(edgefactor) << scale; }
   /// Throws usage_error for SCALE outside 1..42, edgefactor < 1, or bad initiator values.
   void check() const;
+  /// Sets a, b, c from the probabilities "A,B,C" (D = 1 - A - B - C), in parts of 10000;
+  /// usage_error unless they are three numbers in [0, 1].
+  void set_initiator(const std::string& abc);
 };
 
 /// The two scramble constants (val0, val1) for a seed pair.

@@ -39,6 +39,14 @@ struct run_result {
 
 /// Runs the benchmark on a pipeline.
 run_result run(pipeline& p, const run_config& cfg);
+/// run(), then the output block on `out` and, when json_path is not empty, every figure to that
+/// file; throws gpu500::error naming the first validation failure when the run is invalid.
+run_result run_and_report(pipeline& p, const run_config& cfg, std::FILE* out, const std::string& json_path);
+
+/// Sets run_bfs / run_sssp from "bfs,sssp" (or "sssp,bfs"), "bfs" or "sssp" (usage_error otherwise).
+void select_kernels(run_config& cfg, const std::string& kernels);
+/// The reference's environment switches: SKIP_BFS (no BFS) and SKIP_VALIDATION.
+void apply_environment(run_config& cfg);
 
 /// The reference's stdout block (55 lines with SSSP, 34 without), or its one invalid-run line.
 void print_output_block(std::FILE* out, const run_config& cfg, const run_result& r);

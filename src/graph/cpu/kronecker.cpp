@@ -6,6 +6,9 @@
 
 #include <cstdlib>
 #include <mutex>
+#include <sstream>
+#include <string>
+#include <vector>
 
 #include "gpu500/core/error.hpp"
 #include "gpu500/graph/kronecker.hpp"
@@ -46,6 +49,29 @@ const mrg_skip_table& mrg_skip_table::get() {
     return t;
   }();
   return *table;
+}
+
+void kronecker_params::set_initiator(const std::string& abc) {
+  std::vector<double> v;
+  std::stringstream in(abc);
+  std::string part;
+  while (std::getline(in, part, ',')) {
+    std::size_t used = 0;
+    double x = 0;
+    try {
+      x = std::stod(part, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != part.size()) throw usage_error("initiator: expected a number, got '" + part + "'");
+    v.push_back(x);
+  }
+  if (v.size() != 3) throw usage_error("initiator: takes three probabilities A,B,C (D = 1 - A - B - C)");
+  for (double x : v)
+    if (x < 0 || x > 1) throw usage_error("initiator: probabilities must be in [0, 1]");
+  a = static_cast<int>(v[0] * 10000 + 0.5);
+  b = static_cast<int>(v[1] * 10000 + 0.5);
+  c = static_cast<int>(v[2] * 10000 + 0.5);
 }
 
 void kronecker_params::check() const {
