@@ -49,6 +49,14 @@ inline float test_weight(std::uint64_t& s, bool zeros) {
   return static_cast<float>(r) / 16777216.f;
 }
 
+/// One vertex, with no edge or with a self-loop (weight 0.5) only; root 0.
+inline graph_case single_vertex(const std::string& name, bool self_loop) {
+  graph_case c{name, {}, {0}};
+  c.edges.num_vertices = 1;
+  if (self_loop) add_edge(c.edges, 0, 0, 0.5f);
+  return c;
+}
+
 /// A Graph500 Kronecker graph (default seeds and initiator) with roots at the endpoints of a few
 /// edges (never isolated) and vertex 0 (maybe isolated).
 inline graph_case kronecker_case(int scale, int edgefactor = 16) {
@@ -82,17 +90,8 @@ inline std::vector<graph_case> awkward_cases() {
     }
     cs.push_back(std::move(c));
   }
-  {  // one vertex, no edge
-    graph_case c{"single_vertex", {}, {0}};
-    c.edges.num_vertices = 1;
-    cs.push_back(std::move(c));
-  }
-  {  // one vertex with a self-loop only
-    graph_case c{"single_vertex_self_loop", {}, {0}};
-    c.edges.num_vertices = 1;
-    add_edge(c.edges, 0, 0, 0.5f);
-    cs.push_back(std::move(c));
-  }
+  cs.push_back(single_vertex("single_vertex", false));
+  cs.push_back(single_vertex("single_vertex_self_loop", true));
   {  // a star: centre 0 with 3000 leaves, roots at the centre and at a leaf
     graph_case c{"star", {}, {0, 1234}};
     c.edges.num_vertices = 3001;
@@ -178,17 +177,8 @@ inline std::vector<graph_case> awkward_graphs() {
                  {0, 9}};
     out.push_back(std::move(g));
   }
-  {  // one vertex, no edges
-    graph_case g{"single-vertex", {}, {0}};
-    g.edges.num_vertices = 1;
-    out.push_back(std::move(g));
-  }
-  {  // one vertex with a self-loop only
-    graph_case g{"single-vertex-loop", {}, {0}};
-    g.edges.num_vertices = 1;
-    add_edge(g.edges, 0, 0, 0.5f);
-    out.push_back(std::move(g));
-  }
+  out.push_back(single_vertex("single-vertex", false));
+  out.push_back(single_vertex("single-vertex-loop", true));
   {  // a star whose hub row is long enough to be cut into chunks
     graph_case g{"star", {}, {0, 1, 4999}};
     g.edges.num_vertices = 5001;
