@@ -1,6 +1,8 @@
-// gpu500 hpl: netlib HPL 2.3 — HPL.dat in (or the short form -N -NB -P -Q), HPL.out layout out.
+// gpu500 hpl: netlib HPL 2.3 — HPL.dat in (or the short form -N -NB -P -Q; without -N and
+// HPL.dat the largest N that fits), HPL.out layout out; --tune searches NB and the panel options.
 // Parses the options and calls hpl::run_program (gpu500/hpl/program.hpp), which runs every test.
 #include <cstdio>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -16,6 +18,7 @@ GPU500_COMMAND(hpl, "Solve a dense linear system (HPL 2.3)") {
   hpl::params prm;  // the short form's defaults: netlib's sample HPL.dat
   std::int64_t n = -1;
   std::string backend_s = "auto";
+  bool first_on = false, first_off = false;
   auto variant = [](auto& target, auto from_code, const char* flag, std::vector<std::string> names) {
     return [&target, from_code, flag, names](const std::string& v) { target = from_code(hpl::variant_code(v, flag, names)); };
   };
@@ -24,8 +27,8 @@ GPU500_COMMAND(hpl, "Solve a dense linear system (HPL 2.3)") {
   };
   cli::parser cp("gpu500 hpl", "HPL 2.3: solve a dense random system, print the HPL.out layout.");
   cp.option("-i|--input", s.input, "HPL.dat file (default: ./HPL.dat unless -N is given)")
-      .option("-N", n, "short form: problem size")
-      .option("-NB", prm.nb, "short form: block size (192)")
+      .option("-N", n, "short form: problem size (default without HPL.dat: the largest that fits the memory)")
+      .option("-NB", prm.nb, "short form: block size (default: the device's, 1024 on an H100/H200 1x1, else 192)")
       .option("-P", prm.p, "short form: process rows (1)")
       .option("-Q", prm.q, "short form: process columns (1)")
       .option("--pmap", variant(prm.pmap_col_major, [](int c) { return c == 1; }, "--pmap", {"row", "col"}),
@@ -46,22 +49,31 @@ GPU500_COMMAND(hpl, "Solve a dense linear system (HPL 2.3)") {
       .option("--backend", backend_s, "auto|cpu|cuda (auto: cuda when a GPU is present)")
       .flag("--no-swap-stream", s.no_swap_stream, "CUDA 1x1: swaps and DTRSM on the update stream (no overlap)")
       .option("--tail-getrf", count(s.tail_getrf, "--tail-getrf"),
-              "CUDA 1x1: cuSOLVER getrf+getrs finish the trailing matrix of at most this many rows (default N/3; 0 = off)", "N")
+              "CUDA 1x1: cuSOLVER getrf+getrs finish the trailing matrix of at most this many rows (default 32768 on H100/H200, else N/3; 0 = off)", "N")
       .option("--gpu-panel", count(s.gpu_panel, "--gpu-panel"),
-              "CUDA 1x1: panels of at most this many rows factored on the GPU by cuSOLVER (default 0 = off)", "N")
-      .flag("--gpu-panel-first", s.gpu_panel_first, "CUDA 1x1: the first panel factored on the GPU by cuSOLVER too")
+              "CUDA 1x1: panels of at most this many rows factored on the GPU by cuSOLVER (default 56000 on H100/H200, else 0 = off)", "N")
+      .flag("--gpu-panel-first", first_on, "CUDA 1x1: the first panel factored on the GPU by cuSOLVER too (default: on H100/H200)")
+      .flag("--no-gpu-panel-first", first_off, "CUDA 1x1: the first panel factored on the CPU (default on other devices)")
       .option("--panel-gemm-gpu", count(s.panel_gemm_gpu, "--panel-gemm-gpu"),
-              "CUDA 1x1: DGEMMs inside CPU panels with both widths >= this run on the GPU (default 0 = off)", "N")
+              "CUDA 1x1: DGEMMs inside CPU panels with both widths >= this run on the GPU (default 256 on H100/H200, else 0 = off)", "N")
       .flag("--no-cuda-aware-mpi", s.no_cuda_aware_mpi, "CUDA, Q > 1: broadcast panels through host memory")
-      .option("--json", s.json_path, "write every result to this JSON file")
-      .option("--timing", s.timing_path, "write per-iteration panel/swap/bcast/update times (JSON)");
+      .flag("--share-gpus", s.share_gpus, "CUDA: let more processes than GPUs on a node share them (default: an error)")
+      .flag("--quiet", s.quiet, "no progress line on stderr")
+      .flag("--tune", s.tune, "search NB and the panel options at -N (default N/4), write the best as an HPL.dat")
+      .output_file("--tune-output", s.tune_output, "--tune: the HPL.dat written (default HPL.dat.tuned)")
+      .output_file("--json", s.json_path, "write every result to this JSON file")
+      .output_file("--timing", s.timing_path, "write per-iteration panel/swap/bcast/update times (JSON)");
   cp.parse(args);
   if (cp.help_requested()) {
     std::fputs(cp.help().c_str(), stdout);
     return 0;
   }
-  prm.n = n;
-  if (cp.given("-N")) s.short_form = prm;
+  if (first_on && first_off) throw usage_error("hpl: give --gpu-panel-first or --no-gpu-panel-first, not both");
+  if (first_on || first_off) s.gpu_panel_first = first_on;
+  if (cp.given("--tune-output") && !s.tune) throw usage_error("hpl: --tune-output needs --tune");
+  prm.n = cp.given("-N") ? n : hpl::auto_n;
+  s.nb_default = !cp.given("-NB");
+  if (cp.given("-N") || (s.input.empty() && !std::filesystem::exists("HPL.dat"))) s.short_form = prm;
   else
     for (const char* f : {"-NB", "-P", "-Q", "--pmap", "--pfact", "--rfact", "--nbmin", "--ndiv", "--bcast", "--swap",
                           "--swap-threshold", "--depth", "--threshold"})

@@ -1,4 +1,5 @@
-// HPL.dat reader (netlib HPL 2.3 HPL_pdinfo semantics; see gpu500/hpl/dat.hpp) and the T/V code.
+// HPL.dat reader (netlib HPL 2.3 HPL_pdinfo semantics; see gpu500/hpl/dat.hpp), its writer and the
+// T/V code.
 #include "gpu500/hpl/dat.hpp"
 
 #include <algorithm>
@@ -221,6 +222,37 @@ dat_file single(const params& p) {
   d.equil = p.equil;
   d.align = p.align;
   return d;
+}
+
+std::string format_dat(const dat_file& d, const std::string& comment) {
+  std::ostringstream o;
+  auto list = [&o](const auto& v, const char* count, const char* name) {
+    o << v.size() << "            " << count << "\n";
+    for (const auto& x : v) o << static_cast<long long>(x) << ' ';
+    o << "          " << name << "\n";
+  };
+  o << "HPLinpack benchmark input file\n" << (comment.empty() ? "gpu500 hpl" : comment) << "\n";
+  o << d.output_file << "      output file name (if any)\n" << d.device_out << "            device out (6=stdout,7=stderr,file)\n";
+  list(d.ns, "# of problems sizes (N)", "Ns");
+  list(d.nbs, "# of NBs", "NBs");
+  o << (d.pmap_col_major ? 1 : 0) << "            PMAP process mapping (0=Row-,1=Column-major)\n";
+  list(d.ps, "# of process grids (P x Q)", "Ps");
+  o << d.qs[0];
+  for (std::size_t i = 1; i < d.qs.size(); ++i) o << ' ' << d.qs[i];
+  o << "            Qs\n" << d.threshold << "         threshold\n";
+  list(d.pfacts, "# of panel fact", "PFACTs (0=left, 1=Crout, 2=Right)");
+  list(d.nbmins, "# of recursive stopping criterium", "NBMINs (>= 1)");
+  list(d.ndivs, "# of panels in recursion", "NDIVs");
+  list(d.rfacts, "# of recursive panel fact.", "RFACTs (0=left, 1=Crout, 2=Right)");
+  list(d.bcasts, "# of broadcast", "BCASTs (0=1rg,1=1rM,2=2rg,3=2rM,4=Lng,5=LnM)");
+  list(d.depths, "# of lookahead depth", "DEPTHs (>=0)");
+  o << static_cast<int>(d.swp) << "            SWAP (0=bin-exch,1=long,2=mix)\n"
+    << d.swap_threshold << "           swapping threshold\n"
+    << d.l1_notrans << "            L1 in (0=transposed,1=no-transposed) form\n"
+    << d.u_notrans << "            U  in (0=transposed,1=no-transposed) form\n"
+    << d.equil << "            Equilibration (0=no,1=yes)\n"
+    << d.align << "            memory alignment in double (> 0)\n";
+  return o.str();
 }
 
 std::string tv_code(const params& p) {

@@ -42,7 +42,7 @@ test_result run_test(const params& prm, const grid& g, const run_options& opt) {
   r.start_time = now_text();
   const double t0 = wall_time();
   std::vector<double> x;
-  detail::cpu_pdgesv(prm, g, m, x, opt.timing ? &r.iters : nullptr);
+  detail::cpu_pdgesv(prm, g, m, x, opt.timing ? &r.iters : nullptr, opt.progress);
   double t = wall_time() - t0;
   r.end_time = now_text();
   c.all.allreduce_max(&t, 1);

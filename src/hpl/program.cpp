@@ -14,41 +14,11 @@
 #include "gpu500/hpl/grid.hpp"
 #include "gpu500/hpl/pdgesv.hpp"
 #include "gpu500/hpl/report.hpp"
-
-#if GPU500_HAVE_MPI
-#include <mpi.h>
-#endif
+#include "progress.hpp"
+#include "session.hpp"
 
 namespace gpu500::hpl {
 namespace {
-
-// MPI for the duration of the run, unless the caller initialised it already.
-struct mpi_session {
-  bool owned = false;
-  int rank = 0, size = 1;
-  mpi_session() {
-#if GPU500_HAVE_MPI
-    int init = 0;
-    MPI_Initialized(&init);
-    if (!init) {
-      int provided = 0;
-      MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
-      owned = true;
-    }
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-#endif
-  }
-  ~mpi_session() {
-#if GPU500_HAVE_MPI
-    int fin = 0;
-    MPI_Finalized(&fin);
-    if (owned && !fin) MPI_Finalize();
-#endif
-  }
-  mpi_session(const mpi_session&) = delete;
-  mpi_session& operator=(const mpi_session&) = delete;
-};
 
 json::value result_json(const test_result& r) {
   auto o = json::value::make_object();
@@ -90,10 +60,10 @@ json::value timing_json(const test_result& r) {
   return t;
 }
 
-dat_file read_input(const program_settings& s) {
-  if (!s.short_form) return read_dat(s.input.empty() ? "HPL.dat" : s.input);
+dat_file read_input(const program_settings& s, const std::optional<params>& short_form) {
+  if (!short_form) return read_dat(s.input.empty() ? "HPL.dat" : s.input);
   if (!s.input.empty()) throw usage_error("hpl: give either -i HPL.dat or -N, not both");
-  const params& p = *s.short_form;
+  const params& p = *short_form;
   if (p.n < 0 || p.nb < 1 || p.p < 1 || p.q < 1 || p.nbmin < 1 || p.ndiv < 2 || p.depth < 0)
     throw usage_error("hpl: need N >= 0, NB >= 1, P >= 1, Q >= 1, NBMIN >= 1, NDIV >= 2, DEPTH >= 0");
   params q = p;
@@ -101,16 +71,24 @@ dat_file read_input(const program_settings& s) {
   return single(q);
 }
 
-run_options options_for(const program_settings& s) {
-  run_options o;
-  o.be = s.be;
-  o.swap_stream = !s.no_swap_stream;
-  o.device_mpi = !s.no_cuda_aware_mpi;
-  o.gpu_panel = s.gpu_panel.value_or(0);
-  o.gpu_panel_first = s.gpu_panel_first;
-  o.panel_gemm_gpu = static_cast<int>(s.panel_gemm_gpu.value_or(0));
-  o.timing = !s.timing_path.empty();
-  return o;
+// One line on stderr: the device class and the defaults its tests take (what the user left unset).
+void print_defaults(device_class cls, const program_settings& s, const std::vector<params>& tests) {
+  bool one = false;
+  for (const auto& t : tests) one = one || t.p * t.q == 1;
+  const tuned_defaults d = defaults_for(cls, one);
+  std::string line = std::string("hpl: defaults for ") + device_class_name(cls) + (one ? ", 1 x 1" : ", P x Q") +
+                     " (" + d.measured + "):";
+  if (s.nb_default) line += " NB " + std::to_string(d.nb);
+  if (one) {
+    auto add = [&line](const char* flag, bool given, const std::string& v) {
+      if (!given) line += std::string(" ") + flag + " " + v;
+    };
+    add("--tail-getrf", s.tail_getrf.has_value(), d.tail_getrf ? std::to_string(*d.tail_getrf) : "N/3");
+    add("--gpu-panel", s.gpu_panel.has_value(), std::to_string(d.gpu_panel));
+    add("--gpu-panel-first", s.gpu_panel_first.has_value(), d.gpu_panel_first ? "on" : "off");
+    add("--panel-gemm-gpu", s.panel_gemm_gpu.has_value(), std::to_string(d.panel_gemm_gpu));
+  }
+  std::fprintf(stderr, "%s\n", line.c_str());
 }
 
 }  // namespace
@@ -125,7 +103,8 @@ void check_settings(const program_settings& s, const std::vector<params>& tests)
   };
   const setting cuda_settings[] = {
       {"--no-swap-stream", s.no_swap_stream, true},        {"--tail-getrf", s.tail_getrf.has_value(), true},
-      {"--gpu-panel", s.gpu_panel.has_value(), true},      {"--gpu-panel-first", s.gpu_panel_first, true},
+      {"--gpu-panel", s.gpu_panel.has_value(), true},      {"--gpu-panel-first", s.gpu_panel_first.value_or(false), true},
+      {"--no-gpu-panel-first", !s.gpu_panel_first.value_or(true), true}, {"--share-gpus", s.share_gpus, false},
       {"--panel-gemm-gpu", s.panel_gemm_gpu.has_value(), true}, {"--no-cuda-aware-mpi", s.no_cuda_aware_mpi, false},
   };
   bool any_q = false;
@@ -140,19 +119,23 @@ void check_settings(const program_settings& s, const std::vector<params>& tests)
         if (t.p * t.q > 1)
           throw usage_error(std::string("hpl: ") + c.flag + " applies to a 1 x 1 grid only (grid " +
                             std::to_string(t.p) + " x " + std::to_string(t.q) + ")");
-    if (!c.one_by_one && !any_q)
+    if (!c.one_by_one && !any_q && std::string(c.flag) == "--no-cuda-aware-mpi")
       throw usage_error(std::string("hpl: ") + c.flag + " applies to grids with Q > 1 only (panel broadcast)");
   }
 }
 
 int run_program(const program_settings& s) {
-  const dat_file dat = read_input(s);
+  if (s.tune) return run_tune(s);
+  if (s.short_form && s.short_form->n != auto_n) check_settings(s, expand(read_input(s, s.short_form)));
+  detail::mpi_session mpi;
+  const int rank = mpi.rank, world = mpi.size;
+  const auto setup = detail::set_up(s, mpi);
+  std::optional<params> short_form;
+  if (s.short_form) short_form = detail::resolve_short_form(s, setup, mpi);
+  const dat_file dat = read_input(s, short_form);
   const auto tests = expand(dat);
   check_settings(s, tests);
-  const run_options opt = options_for(s);
-
-  mpi_session mpi;
-  const int rank = mpi.rank, world = mpi.size;
+  const run_options opt = detail::base_options(s);
   for (std::size_t i = 0; i < dat.ps.size(); ++i)  // netlib checks max(P*Q) before any test
     if (static_cast<long>(dat.ps[i]) * dat.qs[i] > world)
       throw usage_error("hpl: process grid " + std::to_string(dat.ps[i]) + " x " + std::to_string(dat.qs[i]) +
@@ -174,11 +157,12 @@ int run_program(const program_settings& s) {
   auto js = json::value::make_object();
   js["benchmark"] = "hpl";
   js["backend"] = backend_name(opt.be);
+  if (opt.be == backend::cuda && rank == 0) print_defaults(setup.cls, s, tests);
   if (opt.be == backend::cuda && world > 1) {
     const bool dev = opt.device_mpi && device_mpi_available();
     js["panel_broadcast"] = dev ? "gpu-to-gpu" : "host";
     if (rank == 0)
-      std::fprintf(stderr, "hpl: %d processes, one GPU each (node-local rank mod devices); panel broadcast %s\n",
+      std::fprintf(stderr, "hpl: %d processes, one GPU each (node-local rank); panel broadcast %s\n",
                    world, dev ? "GPU to GPU (CUDA-aware MPI, where every rank has it)" : "through pinned host memory");
   }
   auto& tjs_tests = js["tests"];
@@ -186,9 +170,12 @@ int run_program(const program_settings& s) {
   bool first = true;
   for (const auto& prm : tests) {
     const auto g = grid::create(prm.p, prm.q, prm.pmap_col_major);
-    run_options o = opt;
-    o.tail_getrf = s.tail_getrf.value_or(prm.n / 3);  // default: the last third by cuSOLVER (docs/hpl.md)
+    run_options o = detail::test_options(s, opt, setup.cls, prm);
+    std::optional<detail::progress_meter> meter;
+    if (rank == 0 && !s.quiet) meter.emplace(prm.n, prm.nb, stderr, detail::is_terminal(stderr));
+    o.progress = detail::progress_callback(meter ? &*meter : nullptr);
     auto r = run_test(prm, g, o);
+    if (meter) meter->finish();
     if (!g.in_grid) continue;
     if (rank == 0) {
       print_result(out, r, dat.threshold > 0 || first);

@@ -2,6 +2,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <string>
 #include <vector>
 
 #include "gpu500/hpl/pdgesv.hpp"
@@ -23,7 +25,7 @@ local_matrix make_local(const params& prm, const grid& g);
 /// CPU solve in place; on return every process holds the whole solution x (length n).
 /// Returns the number of zero pivots met.
 int cpu_pdgesv(const params& prm, const grid& g, local_matrix& m, std::vector<double>& x,
-               std::vector<iter_time>* iters);
+               std::vector<iter_time>* iters, const std::function<void(std::int64_t)>& progress = {});
 
 /// Residual check on the regenerated local matrix (no BLAS, no solver code): fills the norms,
 /// resid, checked and passed of r. x is the whole solution on every process.
@@ -42,8 +44,13 @@ void finish_check(const params& prm, const grid& g, std::vector<double>& rows, s
 /// kernels, reduced with finish_check).
 void cuda_run_dist(const params& prm, const grid& g, const run_options& opt, test_result& r);
 
-/// Select this process's GPU: node-local rank modulo the device count.
+/// Select this process's GPU: node-local rank modulo the device count (the one place that
+/// picks it; `gpu500 hpl` refuses more ranks than GPUs on a node unless --share-gpus,
+/// gpu500/hpl/placement.hpp). src/hpl/cuda/placement.cu.
 void cuda_select_device(const grid& g);
+
+/// PCI bus id of CUDA device `ordinal` ("0000:1B:00.0"); empty when unknown or without CUDA.
+std::string cuda_pci_bus_id(int ordinal);
 
 /// CUDA backend (1 x 1 grid): generate on the GPU, solve, check there too. Fills time, x (host),
 /// the norms and the residual.

@@ -3,7 +3,8 @@
 # passes its residual check; the short form and every one of its options work; bad input and
 # options that cannot apply (short-form options with HPL.dat, CUDA options on the CPU backend,
 # 1 x 1 techniques on a larger grid) exit 2 with one line; under mpirun (when present) a 1x2 grid
-# passes; with a GPU the CUDA techniques run and pass.
+# passes; with a GPU the CUDA techniques run and pass. Also: the progress line (and --quiet),
+# --tune writing an HPL.dat that runs, bench/hpl/balance.py on a timing file, placement under mpirun.
 set -euo pipefail
 bin=$1
 src=$2
@@ -57,6 +58,22 @@ out=$("$bin" hpl -N 150 -NB 24 --pfact crout --rfact left --bcast 2ring --swap l
 grep -q '^WR02L2C4 ' <<<"$out"
 grep -q '"passed": true' r.json
 grep -q '"iterations"' t.json
+# The balance point from the timing file (text only: no matplotlib needed).
+bal=$(python3 "$src/bench/hpl/balance.py" t.json --no-plot)
+grep -q '^crossing point: ' <<<"$bal" || { echo "$bal"; exit 1; }
+# Progress on stderr (not a terminal: about one line per 10 % of the flops, ending at 100 %).
+"$bin" hpl -N 400 -NB 16 --backend cpu >/dev/null 2>prog.txt
+n=$(grep -c '^hpl: N=400 NB=16 .*% of the flops, .* TFLOP/s, .* left$' prog.txt)
+[ "$n" -ge 5 ] && [ "$n" -le 11 ] || { cat prog.txt; echo "expected 5..11 progress lines"; exit 1; }
+grep -q '100.0% of the flops' prog.txt
+"$bin" hpl -N 400 -NB 16 --backend cpu --quiet >/dev/null 2>prog.txt
+[ ! -s prog.txt ] || { cat prog.txt; echo "--quiet printed"; exit 1; }
+# --tune: one line per NB around -NB, the winner as an HPL.dat that runs and passes.
+out=$("$bin" hpl -N 200 -NB 64 --backend cpu --tune --tune-output tuned.dat)
+[ "$(grep -c '^hpl --tune: NB .* PASSED$' <<<"$out")" -eq 3 ] || { echo "$out"; exit 1; }
+grep -q 'best NB' tuned.dat
+"$bin" hpl -i tuned.dat --backend cpu --quiet | grep -q 'PASSED$'
+"$bin" hpl -N 100 --backend cpu --tune --quiet >/dev/null && [ -f HPL.dat.tuned ]
 # Bad input: exit 2 and one line.
 set +e
 printf 'x\ny\nHPL.out\n6\n0 # of Ns\n' >bad.dat
@@ -87,9 +104,13 @@ expect_usage() {
 expect_usage -N 10 --panel-gemm-gpu -1 --backend cpu
 expect_usage -N 10 --pfact sideways --backend cpu
 expect_usage -i HPL.dat -NB 32 --backend cpu  # a short-form option with HPL.dat
+expect_usage -N 50 --tune-output x.dat --backend cpu  # without --tune
+expect_usage -N 50 --tune --tune-output no/such/dir/x.dat --backend cpu
+expect_usage -i HPL.dat --tune --backend cpu  # --tune takes the short form
+expect_usage -N 50 --gpu-panel-first --no-gpu-panel-first --backend cuda
 # The CUDA options on the CPU backend.
-for opt in --no-swap-stream "--tail-getrf 100" "--gpu-panel 100" --gpu-panel-first "--panel-gemm-gpu 8" \
-  --no-cuda-aware-mpi; do
+for opt in --no-swap-stream "--tail-getrf 100" "--gpu-panel 100" --gpu-panel-first --no-gpu-panel-first \
+  "--panel-gemm-gpu 8" --no-cuda-aware-mpi --share-gpus; do
   # shellcheck disable=SC2086
   expect_usage -N 50 -NB 8 $opt --backend cpu
   grep -q -- "${opt%% *} applies to the CUDA backend only" err.txt
@@ -97,7 +118,8 @@ done
 info=$("$bin" info)
 if grep -q '^cuda device 0' <<<"$info"; then
   # The 1 x 1 techniques on a P x Q grid, --no-cuda-aware-mpi without Q > 1.
-  for opt in --no-swap-stream "--tail-getrf 100" "--gpu-panel 100" --gpu-panel-first "--panel-gemm-gpu 8"; do
+  for opt in --no-swap-stream "--tail-getrf 100" "--gpu-panel 100" --gpu-panel-first --no-gpu-panel-first \
+    "--panel-gemm-gpu 8"; do
     # shellcheck disable=SC2086
     expect_usage -N 50 -NB 8 -P 1 -Q 2 $opt --backend cuda
     grep -q -- "${opt%% *} applies to a 1 x 1 grid only (grid 1 x 2)" err.txt
@@ -107,15 +129,27 @@ if grep -q '^cuda device 0' <<<"$info"; then
   "$bin" hpl -N 400 -NB 64 --backend cuda | grep -q 'PASSED$'
   "$bin" hpl -N 400 -NB 64 --tail-getrf 100 --gpu-panel 200 --panel-gemm-gpu 8 --backend cuda | grep -q 'PASSED$'
   "$bin" hpl -N 400 -NB 64 --tail-getrf 0 --gpu-panel-first --no-swap-stream --backend cuda | grep -q 'PASSED$'
+  # The device's defaults (no -NB: the table's NB), with one of them switched off, and --tune.
+  "$bin" hpl -N 3000 --no-gpu-panel-first --backend cuda 2>err.txt | grep -q 'PASSED$'
+  grep -q '^hpl: defaults for ' err.txt
+  "$bin" hpl -N 3000 --backend cuda --tune --tune-output gpu.dat | grep -q 'best NB'
 fi
 if command -v mpirun >/dev/null && grep -q '^mpi: yes' <<<"$info"; then
-  out=$(OMP_NUM_THREADS=1 mpirun -np 2 --oversubscribe "$bin" hpl -N 300 -NB 16 -P 1 -Q 2 --backend cpu)
+  out=$(OMP_NUM_THREADS=1 mpirun -np 2 --oversubscribe "$bin" hpl -N 300 -NB 16 -P 1 -Q 2 --backend cpu 2>err.txt)
   grep -q 'PASSED$' <<<"$out"
+  grep -q '^hpl: rank 1 (node rank 1 of 2): CPU backend, cores ' err.txt || { cat err.txt; exit 1; }
   [ "$(grep -c '^HPLinpack 2.3' <<<"$out")" -eq 1 ]  # printed once, by rank 0
   if grep -q '^cuda device 0' <<<"$info"; then  # panel broadcast through host memory, ranks sharing the GPU
     out=$(OMP_NUM_THREADS=1 mpirun -np 2 --oversubscribe "$bin" hpl -N 300 -NB 16 -P 1 -Q 2 --backend cuda \
-      --no-cuda-aware-mpi)
+      --no-cuda-aware-mpi --share-gpus)
     grep -q 'PASSED$' <<<"$out"
+    if ! grep -q '^cuda device 1' <<<"$info"; then  # one GPU, two ranks: refused without --share-gpus
+      set +e
+      OMP_NUM_THREADS=1 mpirun -np 2 --oversubscribe "$bin" hpl -N 300 -NB 16 -P 1 -Q 2 --backend cuda >/dev/null 2>err.txt
+      rc=$?
+      set -e
+      [ "$rc" -ne 0 ] && grep -q -- '--share-gpus' err.txt || { cat err.txt; exit 1; }
+    fi
   fi
 fi
 echo "hpl smoke: ok"

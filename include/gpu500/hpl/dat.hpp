@@ -68,6 +68,10 @@ std::vector<params> expand(const dat_file& d);
 /// The dat_file holding exactly one test.
 dat_file single(const params& p);
 
+/// The 31-line HPL.dat text of `d` (read back by parse_dat to the same lists); `comment` is
+/// line 2 (free text).
+std::string format_dat(const dat_file& d, const std::string& comment);
+
 /// Fallback mapping of integer codes (exposed for tests and the command line).
 fact fact_from_code(int code);
 bcast bcast_from_code(int code);

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,9 @@ struct run_options {
                               ///< widths (K and the updated columns) are both >= this run on the GPU; 0 = off
   bool gather_x = false;      ///< return the whole solution in test_result::x (tests)
   bool timing = false;        ///< record per-iteration times
+  /// Called on every rank after each panel iteration with the number of columns factored so far
+  /// (n at the end); host side only, for a progress meter. Empty: not called.
+  std::function<void(std::int64_t columns_done)> progress;
 };
 
 /// Per-iteration times (seconds) for the balance-point analysis.

@@ -51,8 +51,9 @@ namespace {
 
 class cpu_solver {
  public:
-  cpu_solver(const params& prm, const grid& g, local_matrix& m, std::vector<iter_time>* it)
-      : prm_(prm), g_(g), m_(m), iters_(it), row_(g.comms->row), col_(g.comms->col), all_(g.comms->all) {}
+  cpu_solver(const params& prm, const grid& g, local_matrix& m, std::vector<iter_time>* it,
+             const std::function<void(std::int64_t)>& progress)
+      : prm_(prm), g_(g), m_(m), iters_(it), progress_(progress), row_(g.comms->row), col_(g.comms->col), all_(g.comms->all) {}
 
   int factor_and_solve(std::vector<double>& x) {
     const std::int64_t n = prm_.n;
@@ -104,6 +105,7 @@ class cpu_solver {
       }
       t.total = wall_time() - t0;
       if (iters_) iters_->push_back(t);
+      if (progress_) progress_(k + jb);
     }
     back_substitution(x);
     return zero_;
@@ -286,6 +288,7 @@ class cpu_solver {
   const grid& g_;
   local_matrix& m_;
   std::vector<iter_time>* iters_;
+  const std::function<void(std::int64_t)>& progress_;
   const comm& row_;
   const comm& col_;
   const comm& all_;
@@ -294,8 +297,9 @@ class cpu_solver {
 
 }  // namespace
 
-int cpu_pdgesv(const params& prm, const grid& g, local_matrix& m, std::vector<double>& x, std::vector<iter_time>* iters) {
-  return cpu_solver(prm, g, m, iters).factor_and_solve(x);
+int cpu_pdgesv(const params& prm, const grid& g, local_matrix& m, std::vector<double>& x, std::vector<iter_time>* iters,
+               const std::function<void(std::int64_t)>& progress) {
+  return cpu_solver(prm, g, m, iters, progress).factor_and_solve(x);
 }
 
 }  // namespace gpu500::hpl::detail

@@ -31,6 +31,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -46,16 +47,6 @@
 #include "util.cuh"
 
 namespace gpu500::hpl::detail {
-
-void cuda_select_device(const grid& g) {
-  int count = 0;
-  const cudaError_t e = cudaGetDeviceCount(&count);
-  if (e != cudaSuccess || count < 1) {
-    cudaGetLastError();
-    throw resource_error("HPL: --backend cuda needs a CUDA device");
-  }
-  GPU500_CUDA_CHECK(cudaSetDevice(g.local_rank % count));
-}
 
 namespace {
 
@@ -132,7 +123,7 @@ class dist_solver {
     t.bcast = wall_time() - tb;
   }
 
-  int solve(std::vector<double>& x, std::vector<iter_time>* iters) {
+  int solve(std::vector<double>& x, std::vector<iter_time>* iters, const std::function<void(std::int64_t)>& progress) {
     x.assign(n_, 0.0);
     if (n_ == 0) return 0;
     const bool lookahead = prm_.depth >= 1;
@@ -177,6 +168,7 @@ class dist_solver {
       t.bcast += wall_time() - ts;
       t.total = wall_time() - w0;
       if (iters) iters->push_back(t);
+      if (progress) progress(k1);
       cur = nxt;
     }
     back_substitution(x);
@@ -494,7 +486,7 @@ void cuda_run_dist(const params& prm, const grid& g, const run_options& opt, tes
   GPU500_CUDA_CHECK(cudaDeviceSynchronize());
   c.all.barrier();
   const double t0 = wall_time();
-  s->solve(x, opt.timing ? &r.iters : nullptr);
+  s->solve(x, opt.timing ? &r.iters : nullptr, opt.progress);
   GPU500_CUDA_CHECK(cudaDeviceSynchronize());
   double t = wall_time() - t0;
   s.reset();

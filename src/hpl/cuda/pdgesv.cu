@@ -171,6 +171,7 @@ class gpu_solver {
       t.total = wall_time() - w0;
       if (iters) iters->push_back(t);
       tail_at = k;
+      if (opt_.progress) opt_.progress(n_);
     };
     std::vector<std::int64_t> ipiv;
     if (in_tail(0)) run_tail(0);
@@ -218,6 +219,7 @@ class gpu_solver {
       }
       t.total = wall_time() - w0;
       if (iters) iters->push_back(t);
+      if (opt_.progress) opt_.progress(k1);
       ipiv = std::move(next_ipiv);
       std::swap(prev_segs, segs);
       if (tail_next) run_tail(k1);

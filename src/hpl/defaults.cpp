@@ -1,0 +1,116 @@
+// The defaults of `gpu500 hpl` (gpu500/hpl/defaults.hpp): the per-device table, the device
+// classes, and the sizing rule for N.
+#include "gpu500/hpl/defaults.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "gpu500/core/device.hpp"
+#include "gpu500/hpl/grid.hpp"
+
+namespace gpu500::hpl {
+
+device_class classify_device(backend be, const std::string& name, std::int64_t memory_bytes) {
+  if (be != backend::cuda) return device_class::cpu;
+  constexpr std::int64_t gib = std::int64_t{1} << 30;
+  if (name.find("H200") != std::string::npos && memory_bytes >= 120 * gib) return device_class::h200_141gb;
+  if (name.find("H100") != std::string::npos && memory_bytes >= 70 * gib) return device_class::h100_80gb;
+  return device_class::other_cuda;
+}
+
+device_class this_device_class(backend be, int ordinal) {
+  if (be != backend::cuda) return device_class::cpu;
+  const auto devs = cuda_devices();
+  if (devs.empty()) return device_class::other_cuda;
+  const auto& d = devs[static_cast<std::size_t>(std::max(0, ordinal)) % devs.size()];
+  return classify_device(be, d.name, d.global_memory);
+}
+
+const char* device_class_name(device_class c) {
+  switch (c) {
+    case device_class::h100_80gb: return "H100 80GB";
+    case device_class::h200_141gb: return "H200 141GB";
+    case device_class::other_cuda: return "CUDA device";
+    case device_class::cpu: break;
+  }
+  return "CPU";
+}
+
+tuned_defaults defaults_for(device_class c, bool one_by_one) {
+  tuned_defaults d;
+  switch (c) {
+    case device_class::h100_80gb:
+    case device_class::h200_141gb:
+      // H100 80GB HBM3, 16 host cores, N = 95000, 1 x 1: NB 1024 with --gpu-panel 56000
+      // --gpu-panel-first --panel-gemm-gpu 256 --tail-getrf 32768 ran at 45.7 TFLOP/s against
+      // 35.3 with NB 192 and the tail at N/3 (docs/hpl.md, "Measured"). H200: no measured best
+      // of its own, so the H100 entry.
+      d.measured = "H100 80GB, N = 95000, 1 x 1: 45.7 TFLOP/s against 35.3 with NB 192";
+      if (one_by_one) {
+        d.nb = 1024;
+        d.tail_getrf = 32768;
+        d.gpu_panel = 56000;
+        d.gpu_panel_first = true;
+        d.panel_gemm_gpu = 256;
+      } else {
+        // P x Q grids, one process per H100: NB 384 (bench/hpl/multigpu.sh, docs/hpl.md's mpirun
+        // example); the panel options are 1 x 1 techniques.
+        d.nb = 384;
+        d.measured = "H100 80GB, one process per GPU: NB 384 (bench/hpl/multigpu.sh)";
+      }
+      break;
+    case device_class::other_cuda:
+      // No measurement on other devices: netlib's sample NB, the cuSOLVER tail at N/3 (at
+      // N = 95000, NB 384 on the H100 it took the run from 38.97 to 40.51 TFLOP/s).
+      d.measured = "no measurement: netlib's NB, the tail at N/3";
+      break;
+    case device_class::cpu:
+      d.measured = "netlib's sample HPL.dat (NB 192)";
+      break;
+  }
+  return d;
+}
+
+namespace {
+
+// Bytes one process needs for order n on the grid (see the header's sizing rule).
+std::int64_t bytes_needed(backend be, std::int64_t n, int p, int q, int nb) {
+  const std::int64_t mp = (n + static_cast<std::int64_t>(nb) * p - 1) / (static_cast<std::int64_t>(nb) * p) * nb;
+  const std::int64_t nq = (n + 1 + static_cast<std::int64_t>(nb) * q - 1) / (static_cast<std::int64_t>(nb) * q) * nb;
+  if (be != backend::cuda) return 8 * leading_dimension(std::max<std::int64_t>(1, mp), 8, 1) * nq;
+  if (p * q == 1) {
+    const std::int64_t lda = leading_dimension(std::max<std::int64_t>(1, n), 32, 32);
+    return 8 * (lda * (n + 1) + 4 * n + n * nb);
+  }
+  const std::int64_t lda = leading_dimension(std::max<std::int64_t>(1, mp), 32, 32);
+  return 8 * (lda * nq + 2 * static_cast<std::int64_t>(nb) * (mp + nq + 2 * static_cast<std::int64_t>(nb)) + 4 * n);
+}
+
+}  // namespace
+
+sizing choose_n(backend be, std::int64_t memory_bytes, int p, int q, int nb) {
+  sizing s;
+  if (memory_bytes <= 0 || nb < 1 || p < 1 || q < 1) return s;
+  constexpr std::int64_t two_gib = std::int64_t{2} << 30;
+  s.margin = be == backend::cuda ? std::max<std::int64_t>(memory_bytes * 6 / 100, two_gib) : memory_bytes / 2;
+  const std::int64_t usable = memory_bytes - s.margin;
+  if (usable <= 0) return s;
+  // From the matrix alone upwards, then down to what fits with the workspaces.
+  const double est = std::sqrt(static_cast<double>(usable) / 8.0 * p * q);
+  std::int64_t n = static_cast<std::int64_t>(est) / nb * nb + nb;
+  while (n > 0 && bytes_needed(be, n, p, q, nb) > usable) n -= nb;
+  s.n = std::max<std::int64_t>(0, n);
+  s.bytes_used = s.n > 0 ? bytes_needed(be, s.n, p, q, nb) : 0;
+  return s;
+}
+
+std::int64_t memory_for_sizing(backend be, int ordinal, int ranks_on_node) {
+  if (be == backend::cuda) {
+    const auto devs = cuda_devices();
+    if (devs.empty()) return 0;
+    return devs[static_cast<std::size_t>(std::max(0, ordinal)) % devs.size()].free_memory;
+  }
+  return host_available_memory() / std::max(1, ranks_on_node);
+}
+
+}  // namespace gpu500::hpl

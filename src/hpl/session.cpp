@@ -1,0 +1,113 @@
+// The set-up run_program and run_tune share (session.hpp): MPI, placement, the agreed device
+// class and memory, the short form's defaults and the per-test options.
+#include "session.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+#include "gpu500/config.hpp"
+#include "gpu500/core/error.hpp"
+
+#if GPU500_HAVE_MPI
+#include <mpi.h>
+#endif
+
+namespace gpu500::hpl::detail {
+
+mpi_session::mpi_session() {
+#if GPU500_HAVE_MPI
+  int init = 0;
+  MPI_Initialized(&init);
+  if (!init) {
+    int provided = 0;
+    MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
+    owned = true;
+  }
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+#endif
+}
+
+mpi_session::~mpi_session() {
+#if GPU500_HAVE_MPI
+  int fin = 0;
+  MPI_Finalized(&fin);
+  if (owned && !fin) MPI_Finalize();
+#endif
+}
+
+namespace {
+
+// Rank 0's value everywhere (MPI), or v.
+int from_rank0(int v, const mpi_session& mpi) {
+#if GPU500_HAVE_MPI
+  if (mpi.size > 1) MPI_Bcast(&v, 1, MPI_INT, 0, MPI_COMM_WORLD);
+#endif
+  (void)mpi;
+  return v;
+}
+
+// The smallest value over the ranks (MPI), or v.
+std::int64_t min_over_ranks(std::int64_t v, const mpi_session& mpi) {
+#if GPU500_HAVE_MPI
+  long long x = v;
+  if (mpi.size > 1) MPI_Allreduce(MPI_IN_PLACE, &x, 1, MPI_LONG_LONG, MPI_MIN, MPI_COMM_WORLD);
+  v = x;
+#endif
+  (void)mpi;
+  return v;
+}
+
+double gib(std::int64_t b) { return static_cast<double>(b) / static_cast<double>(std::int64_t{1} << 30); }
+
+}  // namespace
+
+session_setup set_up(const program_settings& s, const mpi_session& mpi) {
+  session_setup st;
+  st.place = place_process(s.be, s.share_gpus);
+  if (mpi.size > 1) std::fprintf(stderr, "%s\n", describe(st.place, mpi.rank).c_str());
+  st.cls = static_cast<device_class>(from_rank0(static_cast<int>(this_device_class(s.be, st.place.gpu)), mpi));
+  return st;
+}
+
+params resolve_short_form(const program_settings& s, const session_setup& setup, const mpi_session& mpi) {
+  params p = *s.short_form;
+  if (s.nb_default) p.nb = defaults_for(setup.cls, p.p * p.q == 1).nb;
+  if (p.n != auto_n) return p;
+  const std::int64_t mem = min_over_ranks(memory_for_sizing(s.be, setup.place.gpu, setup.place.local_size), mpi);
+  const sizing z = choose_n(s.be, mem, p.p, p.q, p.nb);
+  if (z.n <= 0)
+    throw resource_error("hpl: no N fits: " + std::to_string(gib(mem)) + " GiB per process (give -N)");
+  p.n = z.n;
+  if (mpi.rank == 0) {
+    std::fprintf(stderr,
+                 "hpl: N = %lld (largest multiple of NB %d that fits %s: %.2f GiB per process of %.2f GiB, "
+                 "margin %.2f GiB%s)\n",
+                 static_cast<long long>(z.n), p.nb, s.be == backend::cuda ? "the GPU memory" : "half the available host memory",
+                 gib(z.bytes_used), gib(mem), gib(z.margin),
+                 s.be == backend::cuda ? ": 6 % or 2 GiB, the larger" : ": the other half");
+  }
+  return p;
+}
+
+run_options base_options(const program_settings& s) {
+  run_options o;
+  o.be = s.be;
+  o.swap_stream = !s.no_swap_stream;
+  o.device_mpi = !s.no_cuda_aware_mpi;
+  o.timing = !s.timing_path.empty();
+  return o;
+}
+
+run_options test_options(const program_settings& s, const run_options& base, device_class cls, const params& t) {
+  run_options o = base;
+  const tuned_defaults d = defaults_for(cls, t.p * t.q == 1);
+  o.tail_getrf = s.tail_getrf.value_or(d.tail_getrf.value_or(t.n / 3));
+  o.gpu_panel = s.gpu_panel.value_or(d.gpu_panel);
+  o.gpu_panel_first = s.gpu_panel_first.value_or(d.gpu_panel_first);
+  o.panel_gemm_gpu = static_cast<int>(s.panel_gemm_gpu.value_or(d.panel_gemm_gpu));
+  return o;
+}
+
+}  // namespace gpu500::hpl::detail

@@ -1,0 +1,43 @@
+// What run_program and run_tune share (src/hpl/session.cpp): MPI for the run, the process's
+// placement, the device class agreed by the ranks, the short form with the device's NB and N
+// filled in, and a test's run_options with the device's defaults for what the user left unset.
+#pragma once
+
+#include <cstdint>
+
+#include "gpu500/hpl/defaults.hpp"
+#include "gpu500/hpl/pdgesv.hpp"
+#include "gpu500/hpl/placement.hpp"
+#include "gpu500/hpl/program.hpp"
+
+namespace gpu500::hpl::detail {
+
+/// MPI for the duration of the run, unless the caller initialised it already.
+struct mpi_session {
+  bool owned = false;
+  int rank = 0, size = 1;
+  mpi_session();
+  ~mpi_session();
+  mpi_session(const mpi_session&) = delete;
+  mpi_session& operator=(const mpi_session&) = delete;
+};
+
+/// The run's set-up on this process.
+struct session_setup {
+  placement place;
+  device_class cls = device_class::cpu;  ///< rank 0's device class (the ranks agree on NB)
+};
+
+/// Places the process (one line on stderr per rank when there are several), agrees the class.
+session_setup set_up(const program_settings& s, const mpi_session& mpi);
+
+/// The short form with NB from the table when not given and N chosen when auto_n (rank 0 prints
+/// one line on stderr with the N, the memory it uses and the margin).
+params resolve_short_form(const program_settings& s, const session_setup& setup, const mpi_session& mpi);
+
+/// The options every test shares (backend, switches, timing).
+run_options base_options(const program_settings& s);
+/// One test's options: the user's panel options, else the table's for its grid (CUDA).
+run_options test_options(const program_settings& s, const run_options& base, device_class cls, const params& t);
+
+}  // namespace gpu500::hpl::detail
