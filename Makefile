@@ -25,7 +25,7 @@ test: build
 	cd $(BUILD) && OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ctest --output-on-failure -j $(JOBS) -LE long
 
 bench: build
-	bash bench/graph500-cpu.sh
+	bash bench/graph500/cpu.sh
 
 gpu-check:
 	bash scripts/gpu-check.sh
