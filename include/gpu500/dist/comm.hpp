@@ -4,7 +4,9 @@
 // which every collective is a local copy). Its collectives take raw pointers and 64-bit element
 // counts, so that a caller may hand it any memory MPI can read (device memory with a CUDA-aware
 // MPI included); typed conveniences sit on top. Counts beyond what one MPI call takes (int) are
-// handled by splitting the exchange into point-to-point messages.
+// handled by splitting the exchange into point-to-point messages (a rank's own block then travels
+// as a message to itself, so the split path also serves device memory). The one-rank stand-in
+// copies with memmove: host memory only (the CUDA backend copies on the device itself).
 //
 // Abort rule: an exception thrown on one rank must end the run, never leave the others waiting in
 // a collective. Code that runs collectives goes through guard(), which turns any exception into a

@@ -13,7 +13,7 @@
 //  - SSSP: bucket-synchronous delta-stepping with light and heavy edges, relaxation requests
 //    (vertex, distance, parent) sent to the owners;
 //  - validation: the reference's rules, checked without any rank holding the graph: the
-//    endpoints' levels or distances fetched from their owners; it shares no code with the kernels.
+//    endpoints' levels or distances fetched from their owners; it shares no search code with the kernels.
 // The CUDA backend runs the same kernels on the device with the same exchanges, handing device
 // buffers to a CUDA-aware MPI (or staging them through page-locked host memory); its validator is
 // the host one, on host copies of the rank's rows and result slices (validation is untimed).

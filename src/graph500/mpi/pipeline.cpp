@@ -1,6 +1,6 @@
-// The Graph500 pipeline over MPI ranks, host backend (see gpu500/graph500/mpi_pipeline.hpp): generation of a
-// slice of the edge list, kernel 1 by exchange, the distributed BFS and SSSP engines and the
-// distributed validator. Every method runs under the communicator's guard: an exception on one
+// The Graph500 pipeline over MPI ranks, host backend (see gpu500/graph500/mpi_pipeline.hpp):
+// generation of a slice of the edge list, kernel 1 by exchange, the distributed BFS and SSSP
+// engines and the distributed validator. Every method runs under the communicator's guard: an exception on one
 // rank ends the run instead of leaving the others in a collective.
 #include "gpu500/graph500/mpi_pipeline.hpp"
 

@@ -1,6 +1,7 @@
 // The Graph500 validator over MPI ranks (internal): the reference's rules (src/validate.c,
 // spec §Validation) checked with no rank holding the graph or the whole result. It reads only the
-// owned rows and the result slices, and shares no code with the search kernels:
+// owned rows and the result slices, and shares no search code with the kernels (only the
+// exchanges and group_by_rank, which builds every send buffer):
 //  1. every parent is -1 or a vertex; the root is its own parent (SSSP: at distance 0, and every
 //     reached vertex has a finite distance >= 0);
 //  2. BFS: levels rebuilt from the parents, level-synchronously: each rank asks the owners of its
