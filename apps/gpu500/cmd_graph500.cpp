@@ -54,6 +54,7 @@ GPU500_COMMAND(graph500, "The Graph500 benchmark: generator, kernel 1, BFS, SSSP
   gp.check();
   cfg.graph = gp;
 
+  flags.set_bfs_runs(cfg.run_bfs);
   const std::unique_ptr<graph500::pipeline> pipe = flags.make(gp);
   graph500::run_and_report(*pipe, cfg, stdout, json_path);
   return 0;

@@ -48,6 +48,7 @@ int run_search(const gpu500::app::args_t& args, bool sssp) {
   const index_t n = el.num_vertices;
   if (c.root >= n)
     throw usage_error("--root " + std::to_string(c.root) + " is not a vertex (the graph has " + std::to_string(n) + ")");
+  flags.set_bfs_runs(!sssp);
   const std::unique_ptr<graph500::pipeline> pipe = flags.make(std::move(el));
   const graph500::search_report r = graph500::run_searches(*pipe, n, c, stdout, stderr);
   if (!json_path.empty()) json::write_file(json_path, r.json);

@@ -78,6 +78,13 @@ void pipeline_flags::apply_bfs(gpu500::backend b) {
   static const char* const cuda_only[] = {"--bfs",          "--no-ts",         "--no-wb",          "--no-hc",
                                           "--no-hub-cache", "--no-device-loop", "--no-bitmap",      "--no-sort",
                                           "--hub-threshold", "--priority-degree", "--gamma",        "--device"};
+  static const char* const engine_flags[] = {"--bfs-alpha", "--bfs-beta", "--bfs-threads", "--no-direction-optimizing",
+                                             "--bfs", "--no-ts", "--no-wb", "--no-hc", "--no-hub-cache",
+                                             "--no-device-loop", "--no-bitmap", "--hub-threshold",
+                                             "--priority-degree", "--gamma"};
+  if (!bfs_runs_)
+    for (const char* f : engine_flags)
+      if (parser_ && parser_->given(f)) throw usage_error(std::string(f) + " applies to BFS, which this run does not do");
   const bool on_cuda = b == gpu500::backend::cuda;
   for (const char* f : on_cuda ? std::span<const char* const>(cpu_only) : std::span<const char* const>(cuda_only))
     if (parser_ && parser_->given(f))

@@ -29,6 +29,8 @@ struct pipeline_flags {
   /// --backend, --vertex-bits and the CPU (and CUDA) engines' technique flags. The parser must
   /// outlive the calls to make(), which check the flags given against the chosen backend.
   void add(cli::parser& p);
+  /// Whether the run does BFS (kernel 2); when it does not, a BFS engine flag is a usage_error.
+  void set_bfs_runs(bool on) { bfs_runs_ = on; }
   /// The pipeline of the chosen backend for a Kronecker graph, or over a given edge list.
   std::unique_ptr<graph500::pipeline> make(const graph::kronecker_params& gp);
   std::unique_ptr<graph500::pipeline> make(graph::edge_list el);
@@ -41,6 +43,7 @@ struct pipeline_flags {
   void apply_bfs(gpu500::backend b);
   const cli::parser* parser_ = nullptr;  ///< the command's parser (for the flags given)
   int vertex_bits_ = 0;                  ///< 0: the backend's default
+  bool bfs_runs_ = true;
   double bfs_alpha_ = 0, bfs_beta_ = 0;
   /// The SSSP flags (--sssp, --sssp-delta, ... of both engines); apply_sssp() checks them against
   /// the chosen backend (a flag of the other backend's engine is a usage_error) and sets the options.

@@ -32,6 +32,8 @@ grep -q '^bfs  max_time: *0$' "$tmp/o.txt" || fail "--skip-bfs: BFS ran"
 expect2 "--vertex-bits must be 32 or 64" graph500 8 --backend cpu --vertex-bits 16
 expect2 "kernels: expected" graph500 8 --backend cpu --kernels bogus
 expect2 "--roots" graph500 8 --backend cpu --roots 0
+expect2 "--bfs-alpha applies to BFS" graph500 8 --backend cpu --kernels sssp --bfs-alpha 3
+expect2 "--no-ts applies to BFS" graph500 8 --skip-bfs --no-ts
 expect2 "initiator" graph500 8 --backend cpu --initiator 0.5,0.5
 
 # `gpu500 bfs` on a file: --graph, --vertices, --root, --roots, --seed, --no-validate, --json.
@@ -42,6 +44,8 @@ grep -q 'all valid' <<<"$out" || fail "bfs --roots: $out"
 grep -q '"valid": true' "$tmp/b.json" || fail "bfs --json: not valid"
 out=$("$bin" bfs --graph "$tmp/g.txt" --root 5 --no-validate --backend cpu 2>/dev/null) || fail "bfs --no-validate: $out"
 grep -q 'not validated' <<<"$out" || fail "bfs --no-validate: $out"
+printf '0 1 0.5\n1 2 0.25\n' >"$tmp/w.txt"
+expect2 "--bfs-beta applies to BFS" sssp --graph "$tmp/w.txt" --backend cpu --bfs-beta 3
 
 # The CUDA engine's flags: errors on the CPU backend.
 cuda_flags=(--no-ts --no-wb --no-hc --no-hub-cache --no-device-loop --no-bitmap --no-sort
