@@ -6,7 +6,8 @@ BUILD=$1 OUT=$2 TABLE=$3
 N=${HPL_N:-40000}
 NB=${HPL_NB:-384}
 cd "$(dirname "$0")/../.."
-# HPL_FLAGS: extra gpu500 hpl flags, e.g. the best setting measured on the H100 (docs/hpl.md):
+# Options not given take the device's defaults (docs/hpl.md, "Defaults"; on an H100/H200 the panel
+# options of the best measured setting). HPL_FLAGS: extra gpu500 hpl flags, e.g. that setting in full:
 # HPL_N=95000 HPL_NB=1024 HPL_FLAGS="--gpu-panel 56000 --gpu-panel-first --panel-gemm-gpu 256 --tail-getrf 32768"
 # (the DGEMM baseline has the update's own K = NB)
 # shellcheck disable=SC2086

@@ -15,7 +15,7 @@
 #include "gpu500/hpl/pdgesv.hpp"
 #include "gpu500/hpl/report.hpp"
 #include "progress.hpp"
-#include "session.hpp"
+#include "setup.hpp"
 
 namespace gpu500::hpl {
 namespace {

@@ -9,7 +9,7 @@
 #include "gpu500/core/error.hpp"
 #include "gpu500/hpl/grid.hpp"
 #include "gpu500/hpl/program.hpp"
-#include "session.hpp"
+#include "setup.hpp"
 
 namespace gpu500::hpl {
 namespace {

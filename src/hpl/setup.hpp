@@ -1,4 +1,4 @@
-// What run_program and run_tune share (src/hpl/session.cpp): MPI for the run, the process's
+// What run_program and run_tune share (src/hpl/setup.cpp): MPI for the run, the process's
 // placement, the device class agreed by the ranks, the short form with the device's NB and N
 // filled in, and a test's run_options with the device's defaults for what the user left unset.
 #pragma once
@@ -23,17 +23,17 @@ struct mpi_session {
 };
 
 /// The run's set-up on this process.
-struct session_setup {
+struct run_setup {
   placement place;
   device_class cls = device_class::cpu;  ///< rank 0's device class (the ranks agree on NB)
 };
 
 /// Places the process (one line on stderr per rank when there are several), agrees the class.
-session_setup set_up(const program_settings& s, const mpi_session& mpi);
+run_setup set_up(const program_settings& s, const mpi_session& mpi);
 
 /// The short form with NB from the table when not given and N chosen when auto_n (rank 0 prints
 /// one line on stderr with the N, the memory it uses and the margin).
-params resolve_short_form(const program_settings& s, const session_setup& setup, const mpi_session& mpi);
+params resolve_short_form(const program_settings& s, const run_setup& setup, const mpi_session& mpi);
 
 /// The options every test shares (backend, switches, timing).
 run_options base_options(const program_settings& s);

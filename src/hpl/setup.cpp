@@ -1,6 +1,6 @@
-// The set-up run_program and run_tune share (session.hpp): MPI, placement, the agreed device
+// The set-up run_program and run_tune share (setup.hpp): MPI, placement, the agreed device
 // class and memory, the short form's defaults and the per-test options.
-#include "session.hpp"
+#include "setup.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -63,15 +63,15 @@ double gib(std::int64_t b) { return static_cast<double>(b) / static_cast<double>
 
 }  // namespace
 
-session_setup set_up(const program_settings& s, const mpi_session& mpi) {
-  session_setup st;
+run_setup set_up(const program_settings& s, const mpi_session& mpi) {
+  run_setup st;
   st.place = place_process(s.be, s.share_gpus);
   if (mpi.size > 1) std::fprintf(stderr, "%s\n", describe(st.place, mpi.rank).c_str());
   st.cls = static_cast<device_class>(from_rank0(static_cast<int>(this_device_class(s.be, st.place.gpu)), mpi));
   return st;
 }
 
-params resolve_short_form(const program_settings& s, const session_setup& setup, const mpi_session& mpi) {
+params resolve_short_form(const program_settings& s, const run_setup& setup, const mpi_session& mpi) {
   params p = *s.short_form;
   if (s.nb_default) p.nb = defaults_for(setup.cls, p.p * p.q == 1).nb;
   if (p.n != auto_n) return p;
