@@ -7,6 +7,7 @@
 
 #include "gpu500/core/device.hpp"
 #include "gpu500/hpl/grid.hpp"
+#include "solver.hpp"
 
 namespace gpu500::hpl {
 
@@ -20,10 +21,10 @@ device_class classify_device(backend be, const std::string& name, std::int64_t m
 
 device_class this_device_class(backend be, int ordinal) {
   if (be != backend::cuda) return device_class::cpu;
-  const auto devs = cuda_devices();
-  if (devs.empty()) return device_class::other_cuda;
-  const auto& d = devs[static_cast<std::size_t>(std::max(0, ordinal)) % devs.size()];
-  return classify_device(be, d.name, d.global_memory);
+  const int count = detail::cuda_device_count();
+  if (count < 1) return device_class::other_cuda;
+  const auto d = detail::cuda_device(std::max(0, ordinal) % count);
+  return classify_device(be, d.name, d.total);
 }
 
 const char* device_class_name(device_class c) {
@@ -106,9 +107,8 @@ sizing choose_n(backend be, std::int64_t memory_bytes, int p, int q, int nb) {
 
 std::int64_t memory_for_sizing(backend be, int ordinal, int ranks_on_node) {
   if (be == backend::cuda) {
-    const auto devs = cuda_devices();
-    if (devs.empty()) return 0;
-    return devs[static_cast<std::size_t>(std::max(0, ordinal)) % devs.size()].free_memory;
+    const int count = detail::cuda_device_count();
+    return count < 1 ? 0 : detail::cuda_device(std::max(0, ordinal) % count).free;
   }
   return host_available_memory() / std::max(1, ranks_on_node);
 }

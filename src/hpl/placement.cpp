@@ -9,7 +9,6 @@
 #include <sstream>
 
 #include "gpu500/config.hpp"
-#include "gpu500/core/device.hpp"
 #include "gpu500/core/error.hpp"
 #include "solver.hpp"
 
@@ -142,7 +141,7 @@ placement place_process(backend be, bool share_gpus) {
   placement p = node_placement();
   std::vector<std::vector<int>> near(static_cast<std::size_t>(p.local_size));
   if (be == backend::cuda) {
-    const int count = static_cast<int>(cuda_devices().size());
+    const int count = detail::cuda_device_count();
     if (count < 1) throw resource_error("HPL: --backend cuda needs a CUDA device");
     if (p.local_size > count && !share_gpus)
       throw usage_error("hpl: " + std::to_string(p.local_size) + " processes on this node and " +

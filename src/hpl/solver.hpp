@@ -49,6 +49,16 @@ void cuda_run_dist(const params& prm, const grid& g, const run_options& opt, tes
 /// gpu500/hpl/placement.hpp). src/hpl/cuda/placement.cu.
 void cuda_select_device(const grid& g);
 
+/// The CUDA devices visible (0 without CUDA), without creating a context on any of them.
+int cuda_device_count();
+/// Name, total and free memory (bytes) of device `ordinal`, which becomes the current device
+/// (only this process's own GPU gets a context). Zeros without CUDA.
+struct cuda_device_facts {
+  std::string name;
+  std::int64_t total = 0, free = 0;
+};
+cuda_device_facts cuda_device(int ordinal);
+
 /// PCI bus id of CUDA device `ordinal` ("0000:1B:00.0"); empty when unknown or without CUDA.
 std::string cuda_pci_bus_id(int ordinal);
 
