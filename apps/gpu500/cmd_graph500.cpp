@@ -6,6 +6,7 @@
 #include "command.hpp"
 #include "gpu500/core/cli.hpp"
 #include "gpu500/core/error.hpp"
+#include "gpu500/dist/comm.hpp"
 #include "gpu500/graph500/harness.hpp"
 #include "pipeline_flags.hpp"
 
@@ -32,8 +33,9 @@ GPU500_COMMAND(graph500, "The Graph500 benchmark: generator, kernel 1, BFS, SSSP
   p.flag("--no-validate", no_validate, "skip validation (as SKIP_VALIDATION)");
   p.flag("--skip-bfs", skip_bfs, "run SSSP only (as SKIP_BFS)");
   p.flag("--quiet", quiet, "no per-root progress on stderr");
-  p.option("--json", json_path, "write every figure to this JSON file");
+  p.output_file("--json", json_path, "write every figure to this JSON file");
   flags.add(p);
+  flags.add_distributed(p);
   p.parse(args);
   if (p.help_requested()) {
     std::fputs(p.help().c_str(), stdout);
@@ -55,6 +57,15 @@ GPU500_COMMAND(graph500, "The Graph500 benchmark: generator, kernel 1, BFS, SSSP
   cfg.graph = gp;
 
   flags.set_bfs_runs(cfg.run_bfs);
+  const dist::mpi_session mpi;  // under mpirun -np R > 1: one distributed run over the R ranks
+  const dist::communicator comm = dist::communicator::world();
+  if (comm.size() > 1) {
+    // An error on any rank reaches main, which ends every rank with MPI_Abort and its exit code.
+    const auto pipe = flags.make_distributed(comm, gp);
+    graph500::run_and_report_distributed(*pipe, cfg, comm, stdout, json_path);
+    return 0;
+  }
+  flags.check_single_process();
   const std::unique_ptr<graph500::pipeline> pipe = flags.make(gp);
   graph500::run_and_report(*pipe, cfg, stdout, json_path);
   return 0;

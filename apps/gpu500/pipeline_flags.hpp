@@ -12,6 +12,8 @@
 #include "gpu500/graph/edge_list.hpp"
 #include "gpu500/graph/kronecker.hpp"
 #include "gpu500/graph500/cpu_pipeline.hpp"
+#include "gpu500/dist/comm.hpp"
+#include "gpu500/graph500/mpi_pipeline.hpp"
 #include "gpu500/graph500/pipeline.hpp"
 #if GPU500_HAVE_CUDA
 #include "gpu500/graph500/cuda_pipeline.hpp"
@@ -35,6 +37,15 @@ struct pipeline_flags {
   std::unique_ptr<graph500::pipeline> make(const graph::kronecker_params& gp);
   std::unique_ptr<graph500::pipeline> make(graph::edge_list el);
 
+  /// The flags of a run over several MPI ranks (--share-gpus, --no-cuda-aware-mpi); graph500 only.
+  void add_distributed(cli::parser& p);
+  /// The distributed pipeline of the chosen backend over comm (more than one rank). The engine
+  /// flags it does not implement are a usage_error, as are the distributed flags on one rank.
+  std::unique_ptr<graph500::mpi_pipeline> make_distributed(const dist::communicator& comm,
+                                                           const graph::kronecker_params& gp);
+  /// On one rank: refuses the flags that only a run over several ranks uses.
+  void check_single_process() const;
+
  private:
   /// The graph and BFS flags (--vertex-bits, --bfs-alpha, ... of both engines); apply_bfs() checks
   /// them against the chosen backend (a flag of the other backend's engine is a usage_error) and
@@ -50,6 +61,7 @@ struct pipeline_flags {
   void add_sssp(cli::parser& p);
   void apply_sssp(gpu500::backend b);
   bool sssp_bellman_ford_ = false, sssp_no_persistent_ = false, sssp_no_pull_ = false;
+  bool share_gpus_ = false, no_cuda_aware_mpi_ = false;
 };
 
 }  // namespace gpu500::app

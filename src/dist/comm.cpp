@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 
 #include "gpu500/config.hpp"
 #include "gpu500/core/error.hpp"
@@ -90,6 +91,29 @@ void self_copy(void* dst, const void* src, std::size_t bytes, MPI_Comm comm) {
 
 }  // namespace
 #endif
+
+mpi_session::mpi_session() : uncaught_(std::uncaught_exceptions()) {
+#if GPU500_HAVE_MPI
+  int init = 0;
+  MPI_Initialized(&init);
+  if (!init) {
+    int provided = 0;
+    check(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
+    owned_ = true;
+  }
+#endif
+}
+
+mpi_session::~mpi_session() {
+#if GPU500_HAVE_MPI
+  // Leaving by an exception: the other ranks may be waiting in a collective, so no
+  // MPI_Finalize here; the program's error path ends the run (MPI_Abort).
+  if (std::uncaught_exceptions() > uncaught_) return;
+  int fin = 0;
+  MPI_Finalized(&fin);
+  if (owned_ && !fin) MPI_Finalize();
+#endif
+}
 
 communicator communicator::world() {
 #if GPU500_HAVE_MPI

@@ -139,4 +139,19 @@ class communicator {
 /// where <mpi-ext.h> offers it, false otherwise (and without MPI).
 [[nodiscard]] bool mpi_accepts_device_memory();
 
+/// MPI for the length of a command: initialises MPI when it is compiled in and not yet
+/// initialised (a program started without mpirun becomes a one-rank world), and finalises what
+/// it initialised. Without MPI it does nothing and world() is the one-rank stand-in.
+class mpi_session {
+ public:
+  mpi_session();
+  ~mpi_session();
+  mpi_session(const mpi_session&) = delete;
+  mpi_session& operator=(const mpi_session&) = delete;
+
+ private:
+  bool owned_ = false;
+  int uncaught_ = 0;  ///< exceptions in flight when it was made (leaving by one skips MPI_Finalize)
+};
+
 }  // namespace gpu500::dist

@@ -23,13 +23,16 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdio>
 #include <memory>
 #include <span>
+#include <string>
 
 #include "gpu500/core/json.hpp"
 #include "gpu500/dist/comm.hpp"
 #include "gpu500/dist/partition.hpp"
 #include "gpu500/graph/kronecker.hpp"
+#include "gpu500/graph500/harness.hpp"
 #include "gpu500/graph500/pipeline.hpp"
 
 namespace gpu500::graph500 {
@@ -85,6 +88,12 @@ std::unique_ptr<mpi_pipeline> make_mpi_cpu_pipeline(const graph::kronecker_param
 /// share will not fit its part of its GPU's free memory.
 std::unique_ptr<mpi_pipeline> make_mpi_cuda_pipeline(const dist::communicator& comm, const graph::kronecker_params& p,
                                                      const mpi_options& o = {});
+
+/// The Graph500 run over the ranks of comm (collective): the harness on every rank, the output
+/// block on rank 0's `out` (and the JSON, with the per-level trace, when json_path is set); the
+/// progress lines on rank 0 only. Throws gpu500::error on every rank when a search fails validation.
+run_result run_and_report_distributed(mpi_pipeline& p, run_config cfg, const dist::communicator& comm, std::FILE* out,
+                                      const std::string& json_path);
 
 /// Host bytes one rank needs at its peak with `ranks` ranks (an even share of the graph).
 std::size_t mpi_pipeline_bytes(const graph::kronecker_params& p, int ranks);

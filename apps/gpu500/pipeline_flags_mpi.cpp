@@ -1,0 +1,65 @@
+// The flags of a Graph500 run over several MPI ranks and the choice of its pipeline (see
+// pipeline_flags.hpp): which engine flags the distributed pipelines implement, and the two that
+// only they use (--share-gpus, --no-cuda-aware-mpi).
+#include <omp.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <string>
+
+#include "gpu500/core/error.hpp"
+#include "pipeline_flags.hpp"
+
+namespace gpu500::app {
+
+namespace {
+// Engine flags of the one-process pipelines that the distributed ones do not implement.
+constexpr const char* single_process_only[] = {
+    "--vertex-bits", "--bfs-threads", "--bfs",          "--no-ts",          "--no-wb",
+    "--no-hc",       "--no-hub-cache", "--no-device-loop", "--no-bitmap",   "--no-sort",
+    "--hub-threshold", "--priority-degree", "--gamma", "--device",          "--sssp",
+    "--sssp-threads", "--sssp-no-relabel", "--sssp-no-sorted-rows", "--sssp-no-persistent", "--sssp-no-pull"};
+}  // namespace
+
+void pipeline_flags::add_distributed(cli::parser& p) {
+  parser_ = &p;
+  p.flag("--share-gpus", share_gpus_,
+         "over MPI ranks, CUDA: let several ranks of a host share one GPU (default: one GPU per rank)");
+  p.flag("--no-cuda-aware-mpi", no_cuda_aware_mpi_,
+         "over MPI ranks, CUDA: exchange through page-locked host buffers even where MPI reads device memory");
+}
+
+void pipeline_flags::check_single_process() const {
+  if (parser_ == nullptr) return;
+  for (const char* f : {"--share-gpus", "--no-cuda-aware-mpi"})
+    if (parser_->given(f)) throw usage_error(std::string(f) + " applies to runs over several MPI ranks (mpirun -np R, R > 1)");
+}
+
+std::unique_ptr<graph500::mpi_pipeline> pipeline_flags::make_distributed(const dist::communicator& comm,
+                                                                         const graph::kronecker_params& gp) {
+  const gpu500::backend b = parse_backend(backend);
+  const std::string over = " does not apply to a run over " + std::to_string(comm.size()) + " MPI ranks";
+  if (parser_ != nullptr) {
+    for (const char* f : single_process_only)
+      if (parser_->given(f)) throw usage_error(std::string(f) + over);
+    if (b != gpu500::backend::cuda)
+      for (const char* f : {"--share-gpus", "--no-cuda-aware-mpi"})
+        if (parser_->given(f)) throw usage_error(std::string(f) + " applies to the CUDA backend only (--backend cuda)");
+  }
+  // OpenMP inside each rank: the host's cores shared by its ranks unless OMP_NUM_THREADS says
+  // otherwise (R ranks of a full team each would oversubscribe the host R times over).
+  if (std::getenv("OMP_NUM_THREADS") == nullptr)
+    omp_set_num_threads(std::max(1, omp_get_num_procs() / std::max(1, comm.node_size())));
+  graph500::mpi_options o;
+  o.top_down_only = cpu.bfs.top_down_only;
+  if (parser_ != nullptr && parser_->given("--bfs-alpha")) o.alpha = bfs_alpha_;
+  if (parser_ != nullptr && parser_->given("--bfs-beta")) o.beta = bfs_beta_;
+  o.delta = cpu.sssp.delta;
+  o.no_light_heavy = cpu.sssp.no_light_heavy;
+  o.share_gpus = share_gpus_;
+  o.host_staging = no_cuda_aware_mpi_;
+  if (b == gpu500::backend::cuda) return graph500::make_mpi_cuda_pipeline(comm, gp, o);
+  return graph500::make_mpi_cpu_pipeline(comm, gp, o);
+}
+
+}  // namespace gpu500::app

@@ -1,0 +1,32 @@
+// The Graph500 run over MPI ranks and its report (see gpu500/graph500/mpi_pipeline.hpp): every
+// rank runs the same harness (its pipeline methods are collective), rank 0 alone prints the
+// output block, the progress lines and the JSON, which also holds the per-level trace of the
+// last BFS and SSSP.
+#include <cstdio>
+
+#include "gpu500/core/error.hpp"
+#include "gpu500/graph500/harness.hpp"
+#include "gpu500/graph500/mpi_pipeline.hpp"
+
+namespace gpu500::graph500 {
+
+run_result run_and_report_distributed(mpi_pipeline& p, run_config cfg, const dist::communicator& comm, std::FILE* out,
+                                      const std::string& json_path) {
+  const bool root = comm.rank() == 0;
+  cfg.num_processes = comm.size();
+  cfg.progress = cfg.progress && root;
+  run_result r = run(p, cfg);
+  if (root) {
+    print_output_block(out, cfg, r);
+    std::fflush(out);
+    if (!json_path.empty()) {
+      json::value j = to_json(cfg, r, p);
+      j["trace"] = p.trace();
+      json::write_file(json_path, j);
+    }
+  }
+  if (!r.valid) throw error(r.failure);
+  return r;
+}
+
+}  // namespace gpu500::graph500

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# `mpiexec -n R gpu500 graph500 SCALE` runs one Graph500 run over R ranks (any R, odd included):
+# every search validated (distributed validator), num_mpi_processes = R, and the nedge figures and
+# NBFS identical to the one-process run (the same graph and the same search keys). A SCALE small
+# enough that some ranks own no edge runs too. Flags the distributed pipelines do not implement,
+# and the distributed-only flags on one rank or on the CPU backend, are refused with exit 2 on
+# every rank. Where a GPU is present, 2 and 3 ranks share it (--share-gpus), with and without
+# CUDA-aware MPI (--no-cuda-aware-mpi), and one rank per GPU is required otherwise.
+set -uo pipefail
+bin=$1
+command -v mpiexec >/dev/null || { echo "no mpiexec: skipped"; exit 0; }
+"$bin" info 2>/dev/null | grep -q "^mpi: yes" || { echo "no MPI in this build: skipped"; exit 0; }
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mpi() { local n=$1; shift; timeout 300 mpiexec --oversubscribe -n "$n" "$bin" "$@"; }
+key() { grep -E "^(SCALE|NBFS|num_mpi_processes|[a-z_]*nedge):" "$1" | grep -v num_mpi_processes; }
+
+check_scale() {  # SCALE RANKS... : each rank count against the one-process block
+  local scale=$1; shift
+  "$bin" graph500 "$scale" --backend cpu --quiet >"$tmp/one.txt" || { echo "one process, SCALE $scale failed"; exit 1; }
+  for r in "$@"; do
+    mpi "$r" graph500 "$scale" --backend cpu --quiet --json "$tmp/r$r.json" >"$tmp/r$r.txt" 2>"$tmp/r$r.err" ||
+      { echo "$r ranks, SCALE $scale: exit $?"; tail -5 "$tmp/r$r.err"; exit 1; }
+    grep -q "^num_mpi_processes: *$r$" "$tmp/r$r.txt" || { echo "$r ranks: num_mpi_processes"; cat "$tmp/r$r.txt"; exit 1; }
+    [ "$(wc -l <"$tmp/r$r.txt")" -eq 55 ] || { echo "$r ranks: the output block is not 55 lines (printed once)"; exit 1; }
+    diff <(key "$tmp/one.txt") <(key "$tmp/r$r.txt") >/dev/null ||
+      { echo "$r ranks, SCALE $scale: nedge/NBFS differ from one process"; diff <(key "$tmp/one.txt") <(key "$tmp/r$r.txt"); exit 1; }
+    python3 - "$tmp/r$r.json" "$r" <<'PY' || exit 1
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["valid"], "invalid run"
+t = j["trace"]
+assert t["bfs"] and t["sssp"], "empty trace"
+for e in t["bfs"]:
+    for k in ("level", "direction", "frontier", "bytes", "compute_seconds", "comm_seconds"):
+        assert k in e, k
+PY
+  done
+}
+check_scale 11 2 3 4
+check_scale 3 4  # 8 vertices over 4 ranks: some own no edge
+# The engine flags the distributed pipelines implement, over 3 ranks.
+mpi 3 graph500 9 --backend cpu --quiet --no-direction-optimizing --bfs-alpha 10 --bfs-beta 20 --sssp-delta 0.2 \
+  --sssp-no-light-heavy >"$tmp/flags.txt" || { echo "3 ranks with engine flags failed"; exit 1; }
+grep -q "^num_mpi_processes: *3$" "$tmp/flags.txt" || { echo "engine flags run: no block"; exit 1; }
+
+refused() {  # RANKS PATTERN ARGS...: exit 2 and the message
+  local r=$1 pattern=$2; shift 2
+  local err rc
+  if [ "$r" -eq 1 ]; then err=$("$bin" "$@" 2>&1 >/dev/null); rc=$?; else err=$(mpi "$r" "$@" 2>&1 >/dev/null); rc=$?; fi
+  [ "$rc" -eq 2 ] || { echo "$r ranks, $*: exit $rc, expected 2 ($err)"; exit 1; }
+  grep -q -e "$pattern" <<<"$err" || { echo "$r ranks, $*: message lacks '$pattern': $err"; exit 1; }
+}
+refused 2 "does not apply to a run over 2 MPI ranks" graph500 8 --backend cpu --quiet --vertex-bits 32
+refused 3 "does not apply to a run over 3 MPI ranks" graph500 8 --backend cpu --quiet --sssp-threads 2
+refused 2 "CUDA backend only" graph500 8 --backend cpu --quiet --share-gpus
+refused 2 "CUDA backend only" graph500 8 --backend cpu --quiet --no-cuda-aware-mpi
+refused 1 "several MPI ranks" graph500 8 --backend cpu --quiet --share-gpus
+refused 1 "several MPI ranks" graph500 8 --backend cpu --quiet --no-cuda-aware-mpi
+
+if "$bin" info 2>/dev/null | grep -q "^cuda device 0:"; then
+  "$bin" graph500 12 --backend cuda --quiet >"$tmp/gpu1.txt" || { echo "one GPU run failed"; exit 1; }
+  for r in 2 3; do
+    mpi "$r" graph500 12 --backend cuda --quiet --share-gpus >"$tmp/g$r.txt" 2>"$tmp/g$r.err" ||
+      { echo "$r ranks sharing a GPU failed"; tail -5 "$tmp/g$r.err"; exit 1; }
+    diff <(key "$tmp/gpu1.txt") <(key "$tmp/g$r.txt") >/dev/null || { echo "$r ranks on the GPU: nedge differ"; exit 1; }
+  done
+  mpi 2 graph500 12 --backend cuda --quiet --share-gpus --no-cuda-aware-mpi >"$tmp/gs.txt" ||
+    { echo "2 ranks, staged exchange, failed"; exit 1; }
+  diff <(key "$tmp/gpu1.txt") <(key "$tmp/gs.txt") >/dev/null || { echo "staged exchange: nedge differ"; exit 1; }
+  gpus=$(nvidia-smi -L 2>/dev/null | wc -l)
+  if [ "$gpus" -ge 1 ]; then
+    refused $((gpus + 1)) "GPU" graph500 8 --backend cuda --quiet
+  fi
+fi
+echo "graph500 over MPI ranks: ok"
