@@ -57,7 +57,7 @@ done
 expect2 "--bfs: expected enterprise or baseline" graph500 8 --bfs bogus
 
 # ... and validated searches where a CUDA device is present.
-if "$bin" info | grep -q '^cuda device 0:'; then
+if "$bin" info | grep -c '^cuda device 0:' >/dev/null; then
   expect2 "--bfs-threads applies to the CPU backend only" graph500 8 --backend cuda --bfs-threads 2
   expect2 "--no-direction-optimizing applies to the CPU backend only" graph500 8 --backend cuda --no-direction-optimizing
   valid_run 12 --backend cuda --kernels bfs --roots 4 --quiet --vertex-bits 64 --bfs-alpha 10 --bfs-beta 20 --device 0

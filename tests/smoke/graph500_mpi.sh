@@ -9,7 +9,7 @@
 set -uo pipefail
 bin=$1
 command -v mpiexec >/dev/null || { echo "no mpiexec: skipped"; exit 0; }
-"$bin" info 2>/dev/null | grep -q "^mpi: yes" || { echo "no MPI in this build: skipped"; exit 0; }
+"$bin" info 2>/dev/null | grep -c "^mpi: yes" >/dev/null || { echo "no MPI in this build: skipped"; exit 0; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -59,7 +59,7 @@ refused 2 "CUDA backend only" graph500 8 --backend cpu --quiet --no-cuda-aware-m
 refused 1 "several MPI ranks" graph500 8 --backend cpu --quiet --share-gpus
 refused 1 "several MPI ranks" graph500 8 --backend cpu --quiet --no-cuda-aware-mpi
 
-if "$bin" info 2>/dev/null | grep -q "^cuda device 0:"; then
+if "$bin" info 2>/dev/null | grep -c "^cuda device 0:" >/dev/null; then
   "$bin" graph500 12 --backend cuda --quiet >"$tmp/gpu1.txt" || { echo "one GPU run failed"; exit 1; }
   for r in 2 3; do
     mpi "$r" graph500 12 --backend cuda --quiet --share-gpus >"$tmp/g$r.txt" 2>"$tmp/g$r.err" ||

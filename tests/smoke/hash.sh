@@ -19,7 +19,7 @@ echo "$out"
 grep -q 'not checked' <<<"$out"
 grep -q '"checked": false' "$tmp/n.json"
 ! grep -q '"checked": true' "$tmp/n.json" || { echo "a row above the check limit was checked"; exit 1; }
-"$bin" hash --help | grep -q -- '--tables'
+"$bin" hash --help | grep -c -- '--tables' >/dev/null
 # Exit 2: bad input, and options that cannot apply to the mode, the backend or the table list.
 bad=(
   "hash sideways"
