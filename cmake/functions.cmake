@@ -43,17 +43,21 @@ function(gpu500_add_test name)
                COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${n} --oversubscribe --bind-to none
                        ${MPIEXEC_PREFLAGS} $<TARGET_FILE:${name}> ${MPIEXEC_POSTFLAGS})
       set_tests_properties(${name}.mpi${n} PROPERTIES PROCESSORS ${n} TIMEOUT 600
-                           ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMP_NUM_THREADS=1")
+                           ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMP_NUM_THREADS=1;OPENBLAS_NUM_THREADS=1")
       if(A_LABELS)
         set_tests_properties(${name}.mpi${n} PROPERTIES LABELS "${A_LABELS}")
       endif()
     endforeach()
   else()
     include(GoogleTest)
+    # Tests run side by side (ctest -j): two threads each for OpenMP and OpenBLAS, or a full
+    # team per test would oversubscribe the host many times over. Tests that need a given
+    # thread count set it themselves.
+    set(_env "OMP_NUM_THREADS=2;OPENBLAS_NUM_THREADS=2")
     if(A_LABELS)
-      gtest_discover_tests(${name} DISCOVERY_TIMEOUT 120 PROPERTIES TIMEOUT 1800 LABELS "${A_LABELS}")
+      gtest_discover_tests(${name} DISCOVERY_TIMEOUT 120 PROPERTIES TIMEOUT 1800 LABELS "${A_LABELS}" ENVIRONMENT "${_env}")
     else()
-      gtest_discover_tests(${name} DISCOVERY_TIMEOUT 120 PROPERTIES TIMEOUT 600)
+      gtest_discover_tests(${name} DISCOVERY_TIMEOUT 120 PROPERTIES TIMEOUT 600 ENVIRONMENT "${_env}")
     endif()
   endif()
 endfunction()
