@@ -13,7 +13,9 @@ command -v mpiexec >/dev/null || { echo "no mpiexec: skipped"; exit 0; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-mpi() { local n=$1; shift; timeout 300 mpiexec --oversubscribe -n "$n" "$bin" "$@"; }
+# The program's own thread rule (the host's cores over its ranks) rather than the tests' fixed two
+# per process: R ranks of two spinning threads on fewer cores crawl.
+mpi() { local n=$1; shift; env -u OMP_NUM_THREADS timeout 300 mpiexec --oversubscribe -n "$n" "$bin" "$@"; }
 key() { grep -E "^(SCALE|NBFS|num_mpi_processes|[a-z_]*nedge):" "$1" | grep -v num_mpi_processes; }
 
 check_scale() {  # SCALE RANKS... : each rank count against the one-process block

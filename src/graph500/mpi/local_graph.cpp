@@ -10,6 +10,7 @@
 
 #include "by_rank.hpp"
 #include "gpu500/core/error.hpp"
+#include "gpu500/core/timer.hpp"
 #include "gpu500/graph/arc_sort.hpp"
 
 namespace gpu500::graph500::mpi {
@@ -102,6 +103,22 @@ json::value to_json(const std::vector<level_record>& levels) {
     a.push_back(std::move(e));
   }
   return a;
+}
+
+void record_phase(const dist::communicator& c, std::vector<level_record>& levels, double& comm_seconds, int phase,
+                  const char* what, index_t local_count, index_t bytes, double seconds) {
+  index_t sums[2] = {local_count, bytes};
+  stopwatch t;
+  c.allreduce(sums, 2, dist::reduce_op::sum);
+  comm_seconds += t.seconds();
+  level_record rec;
+  rec.level = phase;
+  rec.direction = what;
+  rec.frontier = sums[0];
+  rec.bytes = sums[1];
+  rec.comm_seconds = comm_seconds;
+  rec.compute_seconds = seconds + t.seconds() - comm_seconds;
+  levels.push_back(std::move(rec));
 }
 
 }  // namespace gpu500::graph500::mpi

@@ -52,4 +52,10 @@ struct level_record {
 
 json::value to_json(const std::vector<level_record>& levels);
 
+/// Appends the record of one SSSP phase: its count and bytes summed over the ranks (one
+/// reduction, whose time joins comm_seconds, the phase's running communication time), its
+/// compute time what is left of `seconds` after that communication.
+void record_phase(const dist::communicator& c, std::vector<level_record>& levels, double& comm_seconds, int phase,
+                  const char* what, index_t local_count, index_t bytes, double seconds);
+
 }  // namespace gpu500::graph500::mpi

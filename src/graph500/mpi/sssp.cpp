@@ -115,18 +115,7 @@ void sssp_engine::apply(const std::vector<request>& in, index_t floor) {
 }
 
 void sssp_engine::record(int phase, const char* what, index_t local_count, index_t bytes, double seconds) {
-  index_t sums[2] = {local_count, bytes};
-  stopwatch t;
-  c_.allreduce(sums, 2, dist::reduce_op::sum);
-  comm_seconds_ += t.seconds();
-  level_record rec;
-  rec.level = phase;
-  rec.direction = what;
-  rec.frontier = sums[0];
-  rec.bytes = sums[1];
-  rec.comm_seconds = comm_seconds_;
-  rec.compute_seconds = seconds + t.seconds() - comm_seconds_;
-  levels_.push_back(std::move(rec));
+  record_phase(c_, levels_, comm_seconds_, phase, what, local_count, bytes, seconds);
 }
 
 void sssp_engine::run(index_t root) {
