@@ -10,7 +10,9 @@
 #include <utility>
 #include <vector>
 
+#include "gpu500/graph/csr.hpp"
 #include "gpu500/graph/edge_list.hpp"
+#include "sssp_check.hpp"
 
 namespace gpu500::test {
 
@@ -69,39 +71,11 @@ inline std::vector<std::int64_t> host_bfs_parents(const graph::edge_list& el, st
   return parent;
 }
 
-/// Host Dijkstra on an edge list in float arithmetic (d(v) = d(u) + w as one float add): parents
-/// and distances (-1 unreached).
+/// Dijkstra on an edge list in float arithmetic (sssp_check.hpp's, over the edge list's CSR):
+/// parents and distances (-1 unreached).
 inline void host_sssp(const graph::edge_list& el, std::int64_t root, std::vector<std::int64_t>& parent,
                       std::vector<float>& dist) {
-  const auto n = static_cast<std::size_t>(el.num_vertices);
-  std::vector<std::vector<std::pair<std::int64_t, float>>> adj(n);
-  for (std::size_t i = 0; i < el.src.size(); ++i) {
-    if (el.src[i] == el.dst[i]) continue;
-    adj[el.src[i]].push_back({el.dst[i], el.weight[i]});
-    adj[el.dst[i]].push_back({el.src[i], el.weight[i]});
-  }
-  parent.assign(n, -1);
-  dist.assign(n, -1.0f);
-  std::vector<bool> done(n, false);
-  using item = std::pair<float, std::int64_t>;
-  std::priority_queue<item, std::vector<item>, std::greater<item>> pq;
-  dist[root] = 0.0f;
-  parent[root] = root;
-  pq.push({0.0f, root});
-  while (!pq.empty()) {
-    const auto [d, u] = pq.top();
-    pq.pop();
-    if (done[u]) continue;
-    done[u] = true;
-    for (const auto& [v, w] : adj[u]) {
-      const float nd = d + w;
-      if (!done[v] && (dist[v] < 0 || nd < dist[v])) {
-        dist[v] = nd;
-        parent[v] = u;
-        pq.push({nd, v});
-      }
-    }
-  }
+  dijkstra_tree(graph::build_csr<std::int64_t>(el), root, parent, dist);
 }
 
 }  // namespace gpu500::test

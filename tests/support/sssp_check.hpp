@@ -2,6 +2,8 @@
 // no code with the engines or the Graph500 validator:
 //   dijkstra(g, root)       a binary-heap Dijkstra over a CSR in float arithmetic (each distance one
 //                           float add of a stored weight, as Graph500 requires); -1 unreached;
+//   dijkstra_tree(g, root, parent, dist)   the same with the parents (over an edge list: build
+//                           its CSR with graph::build_csr first);
 //   check_sssp(g, root, oracle, parent, dist)
 //                           empty when (parent, dist) is a correct result, else the first problem:
 //                           distances equal the oracle's bit for bit, unreached <=> parent -1 and
@@ -26,13 +28,17 @@
 
 namespace gpu500::test {
 
+/// Dijkstra's tree: parent and distance of every vertex (-1 and -1 when unreached; the root is
+/// its own parent at +0). A vertex's parent is the first vertex that gave it its final distance.
 template <class V>
-std::vector<float> dijkstra(const graph::csr<V>& g, index_t root) {
-  std::vector<float> d(static_cast<std::size_t>(g.num_vertices), -1.0f);
+void dijkstra_tree(const graph::csr<V>& g, index_t root, std::vector<std::int64_t>& parent, std::vector<float>& d) {
+  d.assign(static_cast<std::size_t>(g.num_vertices), -1.0f);
+  parent.assign(d.size(), -1);
   std::vector<char> done(d.size(), 0);
   using item = std::pair<float, index_t>;
   std::priority_queue<item, std::vector<item>, std::greater<>> pq;
   d[root] = 0.0f;
+  parent[root] = root;
   pq.push({0.0f, root});
   while (!pq.empty()) {
     const auto [du, u] = pq.top();
@@ -42,12 +48,21 @@ std::vector<float> dijkstra(const graph::csr<V>& g, index_t root) {
     for (index_t k = g.offsets[u]; k < g.offsets[u + 1]; ++k) {
       const auto v = static_cast<index_t>(g.columns[k]);
       const float nd = du + g.weights[k];
-      if (d[v] < 0.0f || nd < d[v]) {
+      if (!done[v] && (d[v] < 0.0f || nd < d[v])) {
         d[v] = nd;
+        parent[v] = u;
         pq.push({nd, v});
       }
     }
   }
+}
+
+/// The distances alone (-1 unreached).
+template <class V>
+std::vector<float> dijkstra(const graph::csr<V>& g, index_t root) {
+  std::vector<std::int64_t> parent;
+  std::vector<float> d;
+  dijkstra_tree(g, root, parent, d);
   return d;
 }
 

@@ -5,11 +5,11 @@
 
 #include <cmath>
 #include <limits>
-#include <queue>
 
 #include "gpu500/graph/csr.hpp"
 #include "gpu500/graph/kronecker.hpp"
 #include "gpu500/graph500/validate.hpp"
+#include "../../support/sssp_check.hpp"
 
 using namespace gpu500;
 using namespace gpu500::graph;
@@ -53,30 +53,7 @@ tree serial_bfs(const csr<std::int64_t>& g, index_t root) {
 
 tree serial_dijkstra(const csr<std::int64_t>& g, index_t root) {
   tree t;
-  const float inf = std::numeric_limits<float>::infinity();
-  t.parent.assign(g.num_vertices, -1);
-  t.dist.assign(g.num_vertices, inf);
-  t.dist[root] = 0;
-  t.parent[root] = root;
-  using item = std::pair<float, index_t>;
-  std::priority_queue<item, std::vector<item>, std::greater<>> pq;
-  pq.push({0.0f, root});
-  while (!pq.empty()) {
-    auto [d, u] = pq.top();
-    pq.pop();
-    if (d != t.dist[u]) continue;
-    for (index_t k = g.offsets[u]; k < g.offsets[u + 1]; ++k) {
-      const index_t v = g.columns[k];
-      const float nd = d + g.weights[k];
-      if (nd < t.dist[v]) {
-        t.dist[v] = nd;
-        t.parent[v] = u;
-        pq.push({nd, v});
-      }
-    }
-  }
-  for (index_t v = 0; v < g.num_vertices; ++v)
-    if (t.parent[v] == -1) t.dist[v] = -1;
+  test::dijkstra_tree(g, root, t.parent, t.dist);
   t.nedge = count_nedge(g, t.parent);
   return t;
 }
