@@ -2,6 +2,7 @@
 // block). Parses the options and runs graph500::run_and_report on the chosen backend's pipeline.
 #include <cstdio>
 #include <memory>
+#include <string>
 
 #include "command.hpp"
 #include "gpu500/core/cli.hpp"
@@ -54,6 +55,10 @@ GPU500_COMMAND(graph500, "The Graph500 benchmark: generator, kernel 1, BFS, SSSP
   if (cfg.num_roots < 1 || cfg.num_roots > 1 << 20) throw usage_error("--roots must be in 1..1048576");
   gp.weights = cfg.run_sssp;
   gp.check();
+  cfg.distinct_roots = p.given("--roots");
+  if (cfg.distinct_roots && cfg.num_roots > gp.num_vertices())
+    throw usage_error("--roots " + std::to_string(cfg.num_roots) + " exceeds the 2^SCALE = " +
+                      std::to_string(gp.num_vertices()) + " vertices");
   cfg.graph = gp;
 
   flags.set_bfs_runs(cfg.run_bfs);

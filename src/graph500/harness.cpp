@@ -5,6 +5,9 @@
 #include <cstdarg>
 #include <cstdlib>
 #include <cstring>
+#include <string>
+#include <unordered_set>
+#include <vector>
 
 #include "gpu500/core/error.hpp"
 #include "gpu500/core/stats.hpp"
@@ -120,6 +123,38 @@ kernel_figures zeros_like(const kernel_figures& other) {
   return z;
 }
 
+/// The reference's search keys (graph::pick_search_keys: N candidates per key, duplicates and
+/// vertices without an edge rejected; a key whose N candidates all fail keeps the last one). With
+/// cfg.distinct_roots, the first such key counts the vertices with an edge, and if there are fewer
+/// of them than keys asked the run stops with a usage_error instead of drawing N candidates for
+/// every remaining key.
+std::vector<std::int64_t> search_keys(const pipeline& p, const run_config& cfg) {
+  const std::int64_t n = cfg.graph.num_vertices();
+  std::vector<std::int64_t> roots;
+  std::unordered_set<std::int64_t> chosen;
+  std::int64_t k = 0;
+  bool counted = false;
+  while (static_cast<int>(roots.size()) < cfg.num_roots) {
+    std::int64_t root = -1;
+    bool found = false;
+    for (std::int64_t tries = 0; tries < n && !found; ++tries) {
+      root = graph::search_key_candidate(cfg.graph, k++);
+      found = chosen.count(root) == 0 && p.has_edges(root);
+    }
+    if (!found && cfg.distinct_roots && !counted) {
+      std::int64_t with_edges = 0;
+      for (std::int64_t v = 0; v < n; ++v) with_edges += p.has_edges(v) ? 1 : 0;
+      if (with_edges < cfg.num_roots)
+        throw usage_error("--roots " + std::to_string(cfg.num_roots) + " exceeds the " + std::to_string(with_edges) +
+                          " vertices with an edge (of " + std::to_string(n) + ")");
+      counted = true;
+    }
+    roots.push_back(root);
+    chosen.insert(root);
+  }
+  return roots;
+}
+
 }  // namespace
 
 run_result run(pipeline& p, const run_config& cfg) {
@@ -131,7 +166,7 @@ run_result run(pipeline& p, const run_config& cfg) {
   progress(cfg, "graph_generation: %g s\n", r.generation_seconds);
   r.construction_seconds = p.construct();
   progress(cfg, "construction_time: %g s\n", r.construction_seconds);
-  r.roots = graph::pick_search_keys(cfg.graph, cfg.num_roots, [&](std::int64_t v) { return p.has_edges(v); });
+  r.roots = search_keys(p, cfg);
   if (cfg.run_bfs && !run_kernel(p, kernel::bfs, cfg, r, r.bfs)) return r;
   if (cfg.run_sssp && !run_kernel(p, kernel::sssp, cfg, r, r.sssp)) return r;
   if (!cfg.run_bfs) r.bfs = zeros_like(r.sssp);

@@ -18,6 +18,9 @@ namespace gpu500::graph500 {
 struct run_config {
   graph::kronecker_params graph;
   int num_roots = 64;
+  /// num_roots distinct keys with an edge or a usage_error (--roots given); otherwise a graph with
+  /// fewer such vertices repeats keys, as the reference does.
+  bool distinct_roots = false;
   bool run_bfs = true;   ///< false: SKIP_BFS
   bool run_sssp = true;  ///< false: BFS only (the reference's graph500_reference_bfs: 34 lines)
   bool validate = true;  ///< false: SKIP_VALIDATION (validate figures print as -1)
