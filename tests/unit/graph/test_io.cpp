@@ -1,4 +1,5 @@
-// The text edge-list reader: good files, and one clear error per kind of bad line.
+// The text edge-list reader: good files, one clear error per kind of bad line, files that are
+// not edge lists, and vertex counts that cannot fit in memory.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -16,7 +17,7 @@ std::string write_tmp(const std::string& text) {
   const int fd = mkstemp(name);
   EXPECT_GE(fd, 0);
   std::FILE* f = fdopen(fd, "w");
-  std::fputs(text.c_str(), f);
+  std::fwrite(text.data(), 1, text.size(), f);  // NUL and binary bytes included
   std::fclose(f);
   return name;
 }
@@ -58,4 +59,42 @@ TEST(EdgeListFile, RejectsBadLinesNamingTheLine) {
   EXPECT_NE(error_of("0 9\n", 5).find("outside [0, 5)"), std::string::npos);
   EXPECT_NE(error_of("# nothing\n").find("no edges"), std::string::npos);
   EXPECT_THROW(read_edge_list("/nonexistent/graph.txt"), usage_error);
+}
+
+TEST(EdgeListFile, AcceptsSubnormalWeights) {
+  const std::string a = write_tmp("0 1 1e-320\n1 2 4.9e-324\n");
+  const edge_list el = read_edge_list(a);
+  ASSERT_EQ(el.weight.size(), 2u);
+  EXPECT_EQ(el.weight[0], 0.0f);
+  std::remove(a.c_str());
+  EXPECT_NE(error_of("0 1 inf\n").find("non-negative weight"), std::string::npos);
+  EXPECT_NE(error_of("0 1 1e400\n").find("non-negative weight"), std::string::npos);
+}
+
+TEST(EdgeListFile, RefusesFilesThatAreNotEdgeLists) {
+  const std::string nul = error_of(std::string("0 1\n\0\0 2 3\n", 11));
+  EXPECT_NE(nul.find(":2: contains a NUL byte"), std::string::npos) << nul;
+  const std::string gz = error_of(std::string("\x1f\x8b\x08\x00\x01\xff\n0 1\n", 11));
+  EXPECT_NE(gz.find(":1: looks like a gzip-compressed file"), std::string::npos) << gz;
+  EXPECT_EQ(gz.find('\x1f'), std::string::npos);
+  const std::string mm = error_of("%%MatrixMarket matrix coordinate real general\n3 3 1\n1 2 0.5\n");
+  EXPECT_NE(mm.find(":1: looks like a Matrix Market file"), std::string::npos) << mm;
+  const std::string bin = error_of("0 1\nab\x01\xfe\n");
+  EXPECT_NE(bin.find("'ab?" "?'"), std::string::npos) << bin;
+}
+
+TEST(EdgeListFile, BoundsVertexIds) {
+  EXPECT_NE(error_of("0 4611686018427387904\n").find(":1: vertex id out of range [0, 2^48)"), std::string::npos);
+  EXPECT_NE(error_of("0 281474976710656\n").find("out of range"), std::string::npos);
+  // 2^40 vertices: a few tens of TB, more than any host has.
+  const std::string path = write_tmp("0 1\n1 1099511627775\n");
+  try {
+    read_edge_list(path);
+    ADD_FAILURE() << "a 2^40-vertex graph was accepted";
+  } catch (const resource_error& e) {
+    EXPECT_NE(std::string(e.what()).find("1099511627776 vertices need about"), std::string::npos) << e.what();
+  }
+  std::remove(path.c_str());
+  EXPECT_THROW(check_graph_fits(index_t{1} << 44, "test"), resource_error);
+  EXPECT_NO_THROW(check_graph_fits(1000, "test"));
 }
