@@ -2,6 +2,7 @@
 // same pipelines, engines and validators as the Graph500 benchmark (graph500::run_searches).
 #include <cstdio>
 #include <memory>
+#include <string>
 
 #include "command.hpp"
 #include "gpu500/core/cli.hpp"
@@ -38,6 +39,12 @@ int run_search(const gpu500::app::args_t& args, bool sssp) {
     return 0;
   }
   if (c.graph_name.empty()) throw usage_error(std::string(name) + ": --graph FILE is required");
+  if (p.given("--root") && c.root < 0) throw usage_error("--root must be a vertex id >= 0");
+  if (p.given("--vertices") && (num_vertices < 1 || num_vertices > graph::max_vertices))
+    throw usage_error("--vertices must be in 1..2^48");
+  if (num_vertices > 0) graph::check_graph_fits(num_vertices, "--vertices");
+  if (num_vertices > 0 && c.root >= num_vertices)
+    throw usage_error("--root " + std::to_string(c.root) + " is not a vertex (--vertices " + std::to_string(num_vertices) + ")");
   if (c.root < 0 && (c.num_roots < 1 || c.num_roots > 1 << 20)) throw usage_error("--roots must be in 1..1048576");
   c.seed = static_cast<std::uint64_t>(seed);
   c.validate = !no_validate;

@@ -9,6 +9,12 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
 printf '0 1\n1 2\n' >ok.txt
+printf '0 1\n\0\0 2 3\n' >nul.txt
+printf '\037\213\010\000\001\377\n0 1\n' >gz.txt
+printf '%%%%MatrixMarket matrix coordinate real general\n3 3 1\n1 2 0.5\n' >mm.txt
+printf '0 1\n1 4611686018427387904\n' >huge_id.txt
+printf '0 1\n1 1099511627775\n' >big_graph.txt
+printf '0 1 1e-320\n1 2 0.5\n' >subnormal.txt
 
 fail=0
 while IFS='|' read -r want pattern args; do
@@ -28,6 +34,20 @@ while IFS='|' read -r want pattern args; do
 done <<'TABLE'
 2 | --roots 100000 exceeds the 2^SCALE = 256 vertices | graph500 8 --roots 100000
 2 | vertices with an edge                            | graph500 8 --roots 256 --quiet --backend cpu
+2 | --root must be a vertex id >= 0                  | bfs --graph ok.txt --root -1
+2 | --root must be a vertex id >= 0                  | sssp --graph subnormal.txt --root -1
+2 | --vertices must be in 1..2^48                    | bfs --graph ok.txt --vertices -5
+2 | --vertices must be in 1..2^48                    | sssp --graph subnormal.txt --vertices 0
+2 | --root 3 is not a vertex (the graph has 3)       | bfs --graph ok.txt --root 3
+2 | --root 7 is not a vertex (--vertices 5)          | sssp --graph subnormal.txt --vertices 5 --root 7
+2 | nul.txt:2: contains a NUL byte                   | bfs --graph nul.txt
+2 | gz.txt:1: looks like a gzip-compressed file      | bfs --graph gz.txt
+2 | mm.txt:1: looks like a Matrix Market file        | sssp --graph mm.txt
+2 | huge_id.txt:2: vertex id out of range [0, 2^48)  | bfs --graph huge_id.txt
+3 | 1099511627776 vertices need about                | bfs --graph big_graph.txt
+3 | 1099511627776 vertices need about                | bfs --graph ok.txt --vertices 1099511627776
 TABLE
+# A subnormal weight is a weight like any other.
+"$bin" sssp --graph subnormal.txt --root 0 >out.txt 2>err.txt || { echo "sssp on a subnormal weight: exit $?"; cat err.txt; fail=1; }
 [ "$fail" -eq 0 ] || exit 1
 echo "bad input smoke: ok"
