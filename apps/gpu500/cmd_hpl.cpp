@@ -71,6 +71,7 @@ GPU500_COMMAND(hpl, "Solve a dense linear system (HPL 2.3)") {
   if (first_on && first_off) throw usage_error("hpl: give --gpu-panel-first or --no-gpu-panel-first, not both");
   if (first_on || first_off) s.gpu_panel_first = first_on;
   if (cp.given("--tune-output") && !s.tune) throw usage_error("hpl: --tune-output needs --tune");
+  if (cp.given("-N") && n < 0) throw usage_error("hpl: -N must be >= 0, got " + std::to_string(n));
   prm.n = cp.given("-N") ? n : hpl::auto_n;
   s.nb_default = !cp.given("-NB");
   if (cp.given("-N") || (s.input.empty() && !std::filesystem::exists("HPL.dat"))) s.short_form = prm;

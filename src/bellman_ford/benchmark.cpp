@@ -192,7 +192,14 @@ bool run_benchmark(const benchmark_options& o) {
     throw usage_error("bellman-ford: no size, variant or schedule to run");
   const std::vector<index_t> sweep_ns =
       o.sweep_sizes.empty() ? std::vector<index_t>{*std::max_element(o.sizes.begin(), o.sizes.end())} : o.sweep_sizes;
+  for (const auto n : o.sizes)
+    if (o.source < 0 || o.source >= n) throw usage_error("--source must lie in [0, N) for every --n");
   auto engines = make_engines(o);
+  // The group size against each GPU engine's limit, before anything is printed.
+  const bool grouped = std::any_of(o.variants.begin(), o.variants.end(), [](variant v) { return v != variant::naive; });
+  for (const auto& e : engines)
+    if (grouped && !is_cpu(*e))
+      detail::check_group(o.group, e->max_group(), (std::string("bellman-ford ") + engine_name(e->kind())).c_str());
   bool have_cuda = false;
   for (const auto& e : engines) have_cuda = have_cuda || e->kind() == engine_kind::cuda;
 

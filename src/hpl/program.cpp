@@ -6,11 +6,13 @@
 #include <cstdint>
 #include <cstdio>
 #include <memory>
+#include <string>
 
 #include "gpu500/config.hpp"
 #include "gpu500/core/device.hpp"
 #include "gpu500/core/error.hpp"
 #include "gpu500/core/json.hpp"
+#include "gpu500/hpl/defaults.hpp"
 #include "gpu500/hpl/grid.hpp"
 #include "gpu500/hpl/pdgesv.hpp"
 #include "gpu500/hpl/report.hpp"
@@ -60,12 +62,39 @@ json::value timing_json(const test_result& r) {
   return t;
 }
 
+// The short form's values, each against its least value, in one line naming the flag.
+void check_short_form(const params& p) {
+  const struct {
+    const char* flag;
+    std::int64_t value, least;
+  } checks[] = {{"-N", p.n, 0},          {"-NB", p.nb, 1},       {"-P", p.p, 1},         {"-Q", p.q, 1},
+                {"--nbmin", p.nbmin, 1}, {"--ndiv", p.ndiv, 2}, {"--depth", p.depth, 0}};
+  for (const auto& c : checks)
+    if (c.value < c.least && !(std::string(c.flag) == "-N" && c.value == auto_n))
+      throw usage_error(std::string("hpl: ") + c.flag + " must be >= " + std::to_string(c.least) + ", got " +
+                        std::to_string(c.value));
+}
+
+// Every test's matrix part against the memory this process sizes N against (the device's free
+// memory on CUDA, the host's available memory on the CPU), before anything is printed: a lower
+// bound of what the solver allocates, so a run this refuses could not have run.
+void check_memory(const program_settings& s, const detail::run_setup& setup, const std::vector<params>& tests) {
+  const std::int64_t avail = memory_for_sizing(s.be, setup.place.gpu, setup.place.local_size);
+  if (avail <= 0) return;
+  for (const auto& t : tests) {
+    const double need = 8.0 * static_cast<double>(t.n) * static_cast<double>(t.n + 1) / (static_cast<double>(t.p) * t.q);
+    if (need > static_cast<double>(avail))
+      throw resource_error("hpl: N = " + std::to_string(t.n) + " on a " + std::to_string(t.p) + " x " +
+                           std::to_string(t.q) + " grid needs at least " + std::to_string(static_cast<long long>(need)) +
+                           " bytes per process, " + std::to_string(avail) + " are available");
+  }
+}
+
 dat_file read_input(const program_settings& s, const std::optional<params>& short_form) {
   if (!short_form) return read_dat(s.input.empty() ? "HPL.dat" : s.input);
   if (!s.input.empty()) throw usage_error("hpl: give either -i HPL.dat or -N, not both");
   const params& p = *short_form;
-  if (p.n < 0 || p.nb < 1 || p.p < 1 || p.q < 1 || p.nbmin < 1 || p.ndiv < 2 || p.depth < 0)
-    throw usage_error("hpl: need N >= 0, NB >= 1, P >= 1, Q >= 1, NBMIN >= 1, NDIV >= 2, DEPTH >= 0");
+  check_short_form(p);
   params q = p;
   q.swap_threshold = std::max(0, q.swap_threshold);
   return single(q);
@@ -126,6 +155,7 @@ void check_settings(const program_settings& s, const std::vector<params>& tests)
 
 int run_program(const program_settings& s) {
   if (s.tune) return run_tune(s);
+  if (s.short_form) check_short_form(*s.short_form);
   if (s.short_form && s.short_form->n != auto_n) check_settings(s, expand(read_input(s, s.short_form)));
   detail::mpi_session mpi;
   const int rank = mpi.rank, world = mpi.size;
@@ -141,6 +171,7 @@ int run_program(const program_settings& s) {
       throw usage_error("hpl: process grid " + std::to_string(dat.ps[i]) + " x " + std::to_string(dat.qs[i]) +
                         " needs " + std::to_string(static_cast<long>(dat.ps[i]) * dat.qs[i]) + " processes, " +
                         std::to_string(world) + " running (use mpirun -np)");
+  check_memory(s, setup, tests);
   std::FILE* out = nullptr;
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> owned(nullptr, &std::fclose);
   if (rank == 0) {

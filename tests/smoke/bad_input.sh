@@ -46,6 +46,14 @@ done <<'TABLE'
 2 | huge_id.txt:2: vertex id out of range [0, 2^48)  | bfs --graph huge_id.txt
 3 | 1099511627776 vertices need about                | bfs --graph big_graph.txt
 3 | 1099511627776 vertices need about                | bfs --graph ok.txt --vertices 1099511627776
+2 | hpl: -N must be >= 0, got -5                     | hpl -N -5
+2 | hpl: -N must be >= 0, got -1                     | hpl -N -1
+2 | hpl: -NB must be >= 1, got -3                    | hpl -N 100 -NB -3
+2 | hpl: -P must be >= 1, got -1                     | hpl -N 100 -P -1
+2 | hpl: -Q must be >= 1, got 0                      | hpl -Q 0
+3 | hpl: N = 1000000000 on a 1 x 1 grid needs at least | hpl -N 1000000000 --quiet
+2 | group size M must be a power of two              | bellman-ford --group 0
+2 | --source must lie in [0, N) for every --n        | bellman-ford --n 64 --source 64
 TABLE
 # A subnormal weight is a weight like any other.
 "$bin" sssp --graph subnormal.txt --root 0 >out.txt 2>err.txt || { echo "sssp on a subnormal weight: exit $?"; cat err.txt; fail=1; }
