@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -52,7 +53,7 @@ class reader {
     errno = 0;
     char* end = nullptr;
     const double v = std::strtod(t.c_str(), &end);
-    if (end == t.c_str() || *end != '\0' || errno == ERANGE)
+    if (end == t.c_str() || *end != '\0' || errno == ERANGE || std::isnan(v))
       fail(std::string(what) + ": '" + t + "' is not a number");
     return v;
   }

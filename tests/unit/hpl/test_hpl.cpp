@@ -193,7 +193,7 @@ TEST(HplDat, BadFilesGiveOneClearUsageError) {
   const std::vector<std::pair<int, std::string>> bad = {
       {5, "0   # of problems sizes"}, {5, "21  # of problems sizes"}, {5, "two # of Ns"},
       {6, "29 -1 Ns"},              {6, "29"},                       {8, "0 2 NBs"},
-      {11, "0 1 Ps"},               {13, "abc threshold"},           {17, "0 4 NBMINs"},
+      {11, "0 1 Ps"},               {13, "abc threshold"},           {13, "nan threshold"},       {17, "0 4 NBMINs"},
       {19, "1 NDIVs"},              {25, "-1 1 DEPTHs"},             {26, "x SWAP"},
       {31, ""},
   };
