@@ -6,7 +6,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
-#include <unordered_set>
 #include <vector>
 
 #include "gpu500/core/error.hpp"
@@ -123,36 +122,24 @@ kernel_figures zeros_like(const kernel_figures& other) {
   return z;
 }
 
-/// The reference's search keys (graph::pick_search_keys: N candidates per key, duplicates and
-/// vertices without an edge rejected; a key whose N candidates all fail keeps the last one). With
-/// cfg.distinct_roots, the first such key counts the vertices with an edge, and if there are fewer
-/// of them than keys asked the run stops with a usage_error instead of drawing N candidates for
-/// every remaining key.
+/// The reference's search keys (graph::pick_search_keys). With cfg.distinct_roots, the first key
+/// whose candidates all fail counts the vertices with an edge, and if there are fewer of them
+/// than keys asked the run stops with a usage_error instead of drawing N candidates for every
+/// remaining key.
 std::vector<std::int64_t> search_keys(const pipeline& p, const run_config& cfg) {
-  const std::int64_t n = cfg.graph.num_vertices();
-  std::vector<std::int64_t> roots;
-  std::unordered_set<std::int64_t> chosen;
-  std::int64_t k = 0;
+  const auto has_edges = [&](std::int64_t v) { return p.has_edges(v); };
   bool counted = false;
-  while (static_cast<int>(roots.size()) < cfg.num_roots) {
-    std::int64_t root = -1;
-    bool found = false;
-    for (std::int64_t tries = 0; tries < n && !found; ++tries) {
-      root = graph::search_key_candidate(cfg.graph, k++);
-      found = chosen.count(root) == 0 && p.has_edges(root);
-    }
-    if (!found && cfg.distinct_roots && !counted) {
-      std::int64_t with_edges = 0;
-      for (std::int64_t v = 0; v < n; ++v) with_edges += p.has_edges(v) ? 1 : 0;
-      if (with_edges < cfg.num_roots)
-        throw usage_error("--roots " + std::to_string(cfg.num_roots) + " exceeds the " + std::to_string(with_edges) +
-                          " vertices with an edge (of " + std::to_string(n) + ")");
-      counted = true;
-    }
-    roots.push_back(root);
-    chosen.insert(root);
-  }
-  return roots;
+  const auto on_exhausted = [&] {
+    if (!cfg.distinct_roots || counted) return;
+    const std::int64_t n = cfg.graph.num_vertices();
+    std::int64_t with_edges = 0;
+    for (std::int64_t v = 0; v < n; ++v) with_edges += p.has_edges(v) ? 1 : 0;
+    if (with_edges < cfg.num_roots)
+      throw usage_error("--roots " + std::to_string(cfg.num_roots) + " exceeds the " + std::to_string(with_edges) +
+                        " vertices with an edge (of " + std::to_string(n) + ")");
+    counted = true;
+  };
+  return graph::pick_search_keys(cfg.graph, cfg.num_roots, has_edges, on_exhausted);
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 
 #include <string>
 #include <cstdint>
+#include <unordered_set>
 #include <vector>
 
 #include "gpu500/core/types.hpp"
@@ -101,29 +102,40 @@ GPU500_HD inline kronecker_edge make_kronecker_edge(mrg_state s, int scale, int 
 /// Generate edges [first, first + count) of the Kronecker graph on the host (OpenMP).
 edge_list generate_kronecker(const kronecker_params& p, index_t first = 0, index_t count = -1);
 
+/// What pick_search_keys does when a key's N candidates all fail: nothing (the reference keeps
+/// the last candidate).
+struct keep_last_candidate {
+  void operator()() const {}
+};
+
 /// The reference's search keys: candidate k draws two doubles from the seed state skipped by
 /// 2*2^128 + 4k; root = (int64)((d0 + d1) * N) mod N; duplicates and vertices for which
-/// has_edges(v) is false are rejected; gives up after N candidates (keeping the last one).
-template <class HasEdges>
-std::vector<std::int64_t> pick_search_keys(const kronecker_params& p, int num_roots, HasEdges&& has_edges);
+/// has_edges(v) is false are rejected; gives up after N candidates, calls on_exhausted() (which
+/// may throw to stop the search) and keeps the last one.
+template <class HasEdges, class OnExhausted = keep_last_candidate>
+std::vector<std::int64_t> pick_search_keys(const kronecker_params& p, int num_roots, HasEdges&& has_edges,
+                                           OnExhausted&& on_exhausted = {});
 
 /// Candidate k of the search-key stream (exposed for the device pipeline and tests).
 std::int64_t search_key_candidate(const kronecker_params& p, std::int64_t k);
 
-template <class HasEdges>
-std::vector<std::int64_t> pick_search_keys(const kronecker_params& p, int num_roots, HasEdges&& has_edges) {
+template <class HasEdges, class OnExhausted>
+std::vector<std::int64_t> pick_search_keys(const kronecker_params& p, int num_roots, HasEdges&& has_edges,
+                                           OnExhausted&& on_exhausted) {
   const std::int64_t n = p.num_vertices();
   std::vector<std::int64_t> roots;
+  std::unordered_set<std::int64_t> chosen;  // duplicates rejected in O(1): --roots may be large
   std::int64_t k = 0;
   for (int r = 0; r < num_roots; ++r) {
     std::int64_t root = -1;
-    for (std::int64_t tries = 0; tries < n; ++tries) {
+    bool found = false;
+    for (std::int64_t tries = 0; tries < n && !found; ++tries) {
       root = search_key_candidate(p, k++);
-      bool dup = false;
-      for (std::int64_t x : roots) dup = dup || x == root;
-      if (!dup && has_edges(root)) break;
+      found = chosen.count(root) == 0 && has_edges(root);
     }
+    if (!found) on_exhausted();
     roots.push_back(root);
+    chosen.insert(root);
   }
   return roots;
 }
