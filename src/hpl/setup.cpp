@@ -16,25 +16,9 @@
 namespace gpu500::hpl::detail {
 
 mpi_session::mpi_session() {
-#if GPU500_HAVE_MPI
-  int init = 0;
-  MPI_Initialized(&init);
-  if (!init) {
-    int provided = 0;
-    MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
-    owned = true;
-  }
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-#endif
-}
-
-mpi_session::~mpi_session() {
-#if GPU500_HAVE_MPI
-  int fin = 0;
-  MPI_Finalized(&fin);
-  if (owned && !fin) MPI_Finalize();
-#endif
+  const dist::communicator world = dist::communicator::world();
+  rank = world.rank();
+  size = world.size();
 }
 
 namespace {

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include "gpu500/dist/comm.hpp"
 #include "gpu500/hpl/defaults.hpp"
 #include "gpu500/hpl/pdgesv.hpp"
 #include "gpu500/hpl/placement.hpp"
@@ -12,14 +13,12 @@
 
 namespace gpu500::hpl::detail {
 
-/// MPI for the duration of the run, unless the caller initialised it already.
+/// MPI for the duration of the run (dist::mpi_session: initialised unless the caller did, not
+/// finalised while an exception unwinds), and this process's place in MPI_COMM_WORLD.
 struct mpi_session {
-  bool owned = false;
+  dist::mpi_session session;
   int rank = 0, size = 1;
   mpi_session();
-  ~mpi_session();
-  mpi_session(const mpi_session&) = delete;
-  mpi_session& operator=(const mpi_session&) = delete;
 };
 
 /// The run's set-up on this process.
