@@ -10,8 +10,10 @@ namespace gpu500::app {
 
 void pipeline_flags::add(cli::parser& p) {
   p.option("--backend", backend, "auto|cpu|cuda (auto: the GPU when present)");
+  engine_flags_first_ = p.option_count();
   add_bfs(p);
   add_sssp(p);
+  engine_flags_last_ = p.option_count();
 }
 
 std::unique_ptr<graph500::pipeline> pipeline_flags::make(const graph::kronecker_params& gp) {

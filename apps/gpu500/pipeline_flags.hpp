@@ -53,6 +53,7 @@ struct pipeline_flags {
   void add_bfs(cli::parser& p);
   void apply_bfs(gpu500::backend b);
   const cli::parser* parser_ = nullptr;  ///< the command's parser (for the flags given)
+  std::size_t engine_flags_first_ = 0, engine_flags_last_ = 0;  ///< add_bfs/add_sssp's options in it
   int vertex_bits_ = 0;                  ///< 0: the backend's default
   bool bfs_runs_ = true;
   double bfs_alpha_ = 0, bfs_beta_ = 0;

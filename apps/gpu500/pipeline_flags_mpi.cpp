@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <iterator>
 #include <string>
 
 #include "gpu500/core/error.hpp"
@@ -13,12 +14,10 @@
 namespace gpu500::app {
 
 namespace {
-// Engine flags of the one-process pipelines that the distributed ones do not implement.
-constexpr const char* single_process_only[] = {
-    "--vertex-bits", "--bfs-threads", "--bfs",          "--no-ts",          "--no-wb",
-    "--no-hc",       "--no-hub-cache", "--no-device-loop", "--no-bitmap",   "--no-sort",
-    "--hub-threshold", "--priority-degree", "--gamma", "--device",          "--sssp",
-    "--sssp-threads", "--sssp-no-relabel", "--sssp-no-sorted-rows", "--sssp-no-persistent", "--sssp-no-pull"};
+// The engine flags (of add_bfs / add_sssp) the distributed pipelines implement; any other engine
+// flag given is refused.
+constexpr const char* distributed_engine_flags[] = {"--no-direction-optimizing", "--bfs-alpha", "--bfs-beta",
+                                                    "--sssp-delta", "--sssp-no-light-heavy"};
 }  // namespace
 
 void pipeline_flags::add_distributed(cli::parser& p) {
@@ -40,8 +39,10 @@ std::unique_ptr<graph500::mpi_pipeline> pipeline_flags::make_distributed(const d
   const gpu500::backend b = parse_backend(backend);
   const std::string over = " does not apply to a run over " + std::to_string(comm.size()) + " MPI ranks";
   if (parser_ != nullptr) {
-    for (const char* f : single_process_only)
-      if (parser_->given(f)) throw usage_error(std::string(f) + over);
+    for (const std::string& f : parser_->given_between(engine_flags_first_, engine_flags_last_))
+      if (std::find(std::begin(distributed_engine_flags), std::end(distributed_engine_flags), f) ==
+          std::end(distributed_engine_flags))
+        throw usage_error(f + over);
     if (b != gpu500::backend::cuda)
       for (const char* f : {"--share-gpus", "--no-cuda-aware-mpi"})
         if (parser_->given(f)) throw usage_error(std::string(f) + " applies to the CUDA backend only (--backend cuda)");

@@ -115,6 +115,13 @@ bool parser::given(const std::string& name) const {
   return false;
 }
 
+std::vector<std::string> parser::given_between(std::size_t first, std::size_t last) const {
+  std::vector<std::string> out;
+  for (std::size_t i = first; i < last && i < opts_.size(); ++i)
+    if (opts_[i].seen) out.push_back(opts_[i].names.front());
+  return out;
+}
+
 void parser::parse(int argc, const char* const* argv, int first) {
   std::vector<std::string> args;
   for (int i = first; i < argc; ++i) args.emplace_back(argv[i]);

@@ -46,6 +46,10 @@ class parser {
   [[nodiscard]] std::string help() const;
   /// True when the named option (any alias) appeared on the command line.
   [[nodiscard]] bool given(const std::string& name) const;
+  /// Options declared so far (a mark for given_between).
+  [[nodiscard]] std::size_t option_count() const { return opts_.size(); }
+  /// The first name of every option declared between two marks that appeared on the command line.
+  [[nodiscard]] std::vector<std::string> given_between(std::size_t first, std::size_t last) const;
 
  private:
   struct opt {
