@@ -51,6 +51,7 @@ if [ -n "$cxx" ]; then
   have_library openblas || have_library blas || { missing+=(libopenblas-dev); report+=("library libopenblas"); }
   have_library lapack || have_library openblas || { missing+=(liblapack-dev); report+=("library liblapack"); }
   need_header gtest/gtest.h libgtest-dev
+  need_header zlib.h zlib1g-dev  # gzip-compressed graph files
   # Optional parts: MPI and OpenCL (the build turns them off when absent, AUTO).
   command -v mpicxx >/dev/null 2>&1 || { missing+=(libopenmpi-dev openmpi-bin); report+=("MPI (mpicxx; optional)"); }
   command -v mpiexec >/dev/null 2>&1 || { missing+=(openmpi-bin); report+=("mpiexec (optional)"); }
