@@ -72,6 +72,8 @@ GPU500_COMMAND(hpl, "Solve a dense linear system (HPL 2.3)") {
   if (first_on || first_off) s.gpu_panel_first = first_on;
   if (cp.given("--tune-output") && !s.tune) throw usage_error("hpl: --tune-output needs --tune");
   if (cp.given("-N") && n < 0) throw usage_error("hpl: -N must be >= 0, got " + std::to_string(n));
+  if (prm.swap_threshold < 0)
+    throw usage_error("hpl: --swap-threshold must be >= 0, got " + std::to_string(prm.swap_threshold));
   prm.n = cp.given("-N") ? n : hpl::auto_n;
   s.nb_default = !cp.given("-NB");
   if (cp.given("-N") || (s.input.empty() && !std::filesystem::exists("HPL.dat"))) s.short_form = prm;

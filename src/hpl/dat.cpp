@@ -78,11 +78,27 @@ class reader {
   [[noreturn]] void fail(const std::string& msg) const {
     throw usage_error(name_ + " line " + std::to_string(lineno_) + ": " + msg);
   }
+  // netlib's silent fallback, said aloud: the values of `field` on this line that `valid` refuses
+  // take `used`; one line per field.
+  template <class V, class Valid>
+  void fallback(const std::vector<V>& values, const char* field, const char* range, Valid valid,
+                const std::string& used, bool netlib = true) {
+    std::string bad;
+    int nbad = 0;
+    for (const auto& v : values)
+      if (!valid(v)) bad += (nbad++ ? ", " : "") + std::to_string(v);
+    if (nbad == 0) return;
+    warnings_.push_back(name_ + " line " + std::to_string(lineno_) + ": " + field + " " + bad +
+                        (nbad > 1 ? " are not " : " is not ") + range + "; using " + used +
+                        (netlib ? ", as netlib HPL does" : ""));
+  }
+  std::vector<std::string> take_warnings() { return std::move(warnings_); }
 
  private:
   std::istream& in_;
   std::string name_;
   int lineno_ = 0;
+  std::vector<std::string> warnings_;
 };
 
 template <class T, class F>
@@ -107,8 +123,9 @@ int variant_code(const std::string& v, const std::string& what, const std::vecto
   errno = 0;
   char* end = nullptr;
   const long long code = v.empty() ? 0 : std::strtoll(v.c_str(), &end, 10);
-  if (v.empty() || *end != '\0' || errno == ERANGE || code < INT32_MIN || code > INT32_MAX)
-    throw usage_error(what + ": expected " + list + " or a code, got '" + v + "'");
+  const auto last = static_cast<long long>(names.size()) - 1;
+  if (v.empty() || *end != '\0' || errno == ERANGE || code < 0 || code > last)
+    throw usage_error(what + ": expected " + list + " or a code 0.." + std::to_string(last) + ", got '" + v + "'");
   return static_cast<int>(code);
 }
 
@@ -119,6 +136,9 @@ swap swap_from_code(int code) { return code >= 0 && code <= 2 ? static_cast<swap
 dat_file parse_dat(std::istream& in, const std::string& name) {
   reader r(in, name);
   dat_file d;
+  const auto in_range = [](std::int64_t lo, std::int64_t hi) { return [lo, hi](std::int64_t v) { return v >= lo && v <= hi; }; };
+  // One integer on its own line (PMAP, SWAP, the swap threshold, L1, U, EQUIL, ALIGN).
+  const auto one = [&r](const char* what) { return r.integer(r.tokens(1, what)[0], what); };
   r.skip();
   r.skip();
   d.output_file = r.tokens(1, "output file name")[0];
@@ -127,36 +147,52 @@ dat_file parse_dat(std::istream& in, const std::string& name) {
   d.ns = r.list(ns, 0, "Ns");
   const int nnb = r.count("number of NBs");
   d.nbs = ints(r.list(nnb, 1, "NBs"));
-  d.pmap_col_major = r.integer(r.tokens(1, "PMAP")[0], "PMAP") == 1;
+  const auto pmap = one("PMAP");
+  r.fallback(std::vector{pmap}, "PMAP", "0 or 1", in_range(0, 1), "0 (row-major)");
+  d.pmap_col_major = pmap == 1;
   const int ng = r.count("number of process grids");
   d.ps = ints(r.list(ng, 1, "Ps"));
   d.qs = ints(r.list(ng, 1, "Qs"));
   d.threshold = r.real(r.tokens(1, "threshold")[0], "threshold");
-  const int npf = r.count("number of panel facts");
-  d.pfacts = map<fact>(r.list(npf, INT32_MIN, "PFACTs"), [](std::int64_t x) { return fact_from_code(int(x)); });
+  const auto facts = [&](const char* what, const char* field) {
+    const auto v = r.list(r.count(what), INT32_MIN, field);
+    r.fallback(v, field, "0..2", in_range(0, 2), "2 (Right)");
+    return map<fact>(v, [](std::int64_t x) { return fact_from_code(int(x)); });
+  };
+  d.pfacts = facts("number of panel facts", "PFACT");
   const int nnbm = r.count("number of recursive stopping criteria");
   d.nbmins = ints(r.list(nnbm, 1, "NBMINs"));
   const int ndv = r.count("number of panels in recursion");
   d.ndivs = ints(r.list(ndv, 2, "NDIVs"));
-  const int nrf = r.count("number of recursive panel facts");
-  d.rfacts = map<fact>(r.list(nrf, INT32_MIN, "RFACTs"), [](std::int64_t x) { return fact_from_code(int(x)); });
-  const int nbc = r.count("number of broadcasts");
-  d.bcasts = map<bcast>(r.list(nbc, INT32_MIN, "BCASTs"), [](std::int64_t x) { return bcast_from_code(int(x)); });
+  d.rfacts = facts("number of recursive panel facts", "RFACT");
+  const auto bcs = r.list(r.count("number of broadcasts"), INT32_MIN, "BCAST");
+  r.fallback(bcs, "BCAST", "0..5", in_range(0, 5), "1 (1ringM)");
+  d.bcasts = map<bcast>(bcs, [](std::int64_t x) { return bcast_from_code(int(x)); });
   const int ndp = r.count("number of look-ahead depths");
-  d.depths = ints(r.list(ndp, 0, "DEPTHs"));
-  d.swp = swap_from_code(static_cast<int>(r.integer(r.tokens(1, "SWAP")[0], "SWAP")));
-  d.swap_threshold = static_cast<int>(std::max<std::int64_t>(0, r.integer(r.tokens(1, "swapping threshold")[0], "swapping threshold")));
-  const auto l1 = r.integer(r.tokens(1, "L1 form")[0], "L1 form");
+  d.depths = ints(r.list(ndp, 0, "DEPTHs"));  // netlib refuses a negative depth too
+  const auto swp = one("SWAP");
+  r.fallback(std::vector{swp}, "SWAP", "0..2", in_range(0, 2), "1 (long)");
+  d.swp = swap_from_code(static_cast<int>(std::clamp<std::int64_t>(swp, -1, 3)));
+  const auto tswap = one("swapping threshold");
+  r.fallback(std::vector{tswap}, "swapping threshold", ">= 0", in_range(0, INT32_MAX), "0");
+  d.swap_threshold = static_cast<int>(std::clamp<std::int64_t>(tswap, 0, INT32_MAX));
+  const auto l1 = one("L1 form");
+  r.fallback(std::vector{l1}, "L1", "0 or 1", in_range(0, 1), "0 (transposed)");
   d.l1_notrans = l1 == 1 ? 1 : 0;
-  const auto u = r.integer(r.tokens(1, "U form")[0], "U form");
+  const auto u = one("U form");
+  r.fallback(std::vector{u}, "U", "0 or 1", in_range(0, 1), "0 (transposed)");
   d.u_notrans = u == 1 ? 1 : 0;
-  const auto eq = r.integer(r.tokens(1, "equilibration")[0], "equilibration");
+  const auto eq = one("equilibration");
+  r.fallback(std::vector{eq}, "EQUIL", "0 or 1", in_range(0, 1), "1 (yes)");
   d.equil = eq == 0 ? 0 : 1;
-  const auto al = r.integer(r.tokens(1, "memory alignment")[0], "memory alignment");
+  const auto al = one("memory alignment");
+  r.fallback(std::vector{al}, "ALIGN", "> 0", in_range(1, INT64_MAX), "4");
+  r.fallback(std::vector{al}, "ALIGN", "at most 2^20 doubles", in_range(INT64_MIN, 1 << 20), "1048576", false);
   d.align = al <= 0 ? 4 : static_cast<int>(std::min<std::int64_t>(al, 1 << 20));
   for (std::size_t i = 0; i < d.ps.size(); ++i)
     if (static_cast<std::int64_t>(d.ps[i]) * d.qs[i] > (1 << 24))
       throw usage_error(name + ": process grid " + std::to_string(d.ps[i]) + " x " + std::to_string(d.qs[i]) + " is too large");
+  d.warnings = r.take_warnings();
   return d;
 }
 

@@ -163,6 +163,8 @@ int run_program(const program_settings& s) {
   std::optional<params> short_form;
   if (s.short_form) short_form = detail::resolve_short_form(s, setup, mpi);
   const dat_file dat = read_input(s, short_form);
+  if (rank == 0)  // every rank parsed the file; one says what netlib's fallbacks changed
+    for (const auto& w : dat.warnings) std::fprintf(stderr, "hpl: %s\n", w.c_str());
   const auto tests = expand(dat);
   check_settings(s, tests);
   const run_options opt = detail::base_options(s);

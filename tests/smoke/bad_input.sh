@@ -57,5 +57,63 @@ done <<'TABLE'
 TABLE
 # A subnormal weight is a weight like any other.
 "$bin" sssp --graph subnormal.txt --root 0 >out.txt 2>err.txt || { echo "sssp on a subnormal weight: exit $?"; cat err.txt; fail=1; }
+# HPL.dat codes that netlib HPL maps to a default are run as netlib does, each said in one stderr
+# line naming its line; under two MPI ranks (every rank parses the file) still once.
+cat >HPL.dat <<'DAT'
+HPLinpack benchmark input file
+fallbacks
+HPL.out      output file name (if any)
+6            device out (6=stdout,7=stderr,file)
+1            # of problems sizes (N)
+64           Ns
+1            # of NBs
+16           NBs
+3            PMAP process mapping (0=Row-,1=Column-major)
+1            # of process grids (P x Q)
+1            Ps
+1            Qs
+16.0         threshold
+1            # of panel fact
+9            PFACTs (0=left, 1=Crout, 2=Right)
+1            # of recursive stopping criterium
+4            NBMINs (>= 1)
+1            # of panels in recursion
+2            NDIVs
+1            # of recursive panel fact.
+7            RFACTs (0=left, 1=Crout, 2=Right)
+1            # of broadcast
+99           BCASTs (0=1rg,1=1rM,2=2rg,3=2rM,4=Lng,5=LnM)
+1            # of lookahead depth
+1            DEPTHs (>=0)
+9            SWAP (0=bin-exch,1=long,2=mix)
+-5           swapping threshold
+2            L1 in (0=transposed,1=no-transposed) form
+2            U  in (0=transposed,1=no-transposed) form
+5            Equilibration (0=no,1=yes)
+0            memory alignment in double (> 0)
+DAT
+want_lines='HPL.dat line 9: PMAP 3 is not 0 or 1; using 0 (row-major), as netlib HPL does
+HPL.dat line 15: PFACT 9 is not 0..2; using 2 (Right), as netlib HPL does
+HPL.dat line 21: RFACT 7 is not 0..2; using 2 (Right), as netlib HPL does
+HPL.dat line 23: BCAST 99 is not 0..5; using 1 (1ringM), as netlib HPL does
+HPL.dat line 26: SWAP 9 is not 0..2; using 1 (long), as netlib HPL does
+HPL.dat line 27: swapping threshold -5 is not >= 0; using 0, as netlib HPL does
+HPL.dat line 28: L1 2 is not 0 or 1; using 0 (transposed), as netlib HPL does
+HPL.dat line 29: U 2 is not 0 or 1; using 0 (transposed), as netlib HPL does
+HPL.dat line 30: EQUIL 5 is not 0 or 1; using 1 (yes), as netlib HPL does
+HPL.dat line 31: ALIGN 0 is not > 0; using 4, as netlib HPL does'
+check_fallbacks() {  # check_fallbacks LAUNCHER...: the run passes, the warnings come once each
+  if ! "$@" "$bin" hpl --backend cpu --quiet >out.txt 2>err.txt; then
+    echo "HPL.dat fallbacks ($*): exit $?"; cat err.txt; fail=1; return
+  fi
+  grep -q '^WR11R2R4 .*' out.txt && grep -q 'PASSED$' out.txt || { echo "HPL.dat fallbacks ($*): no passing WR11R2R4 test"; cat out.txt; fail=1; }
+  got=$(grep 'as netlib HPL does' err.txt | sed 's/^hpl: //')
+  [ "$got" = "$want_lines" ] || { echo "HPL.dat fallbacks ($*): stderr:"; cat err.txt; fail=1; }
+}
+check_fallbacks
+if command -v mpiexec >/dev/null 2>&1 && "$bin" info 2>/dev/null | grep -q '^mpi: yes'; then
+  check_fallbacks mpiexec --oversubscribe --bind-to none -n 2
+fi
+rm -f HPL.dat
 [ "$fail" -eq 0 ] || exit 1
 echo "bad input smoke: ok"

@@ -1,10 +1,11 @@
 // gpu500/hpl/dat.hpp — the HPL.dat input file, read exactly as netlib HPL 2.3 (HPL_pdinfo) reads it.
 //
 // 31 lines; of every line only the first whitespace-separated token is used (list lines: the
-// first k tokens). Lists hold 1..20 values. Out-of-range variant codes fall back as netlib does
-// (PFACT/RFACT: not 0/1 -> Right; BCAST: not 0..5 -> 1ringM; SWAP: not 0..2 -> long; L1/U: not
-// 0/1 -> transposed; EQUIL: not 0/1 -> yes; ALIGN <= 0 -> 4; swap threshold < 0 -> 0).
-// Malformed files (missing, short, garbage tokens, counts or values out of range) throw
+// first k tokens). Lists hold 1..20 values. Out-of-range codes fall back as netlib does (PMAP:
+// not 0/1 -> row-major; PFACT/RFACT: not 0..2 -> Right; BCAST: not 0..5 -> 1ringM; SWAP: not
+// 0..2 -> long; swap threshold < 0 -> 0; L1/U: not 0/1 -> transposed; EQUIL: not 0/1 -> yes;
+// ALIGN <= 0 -> 4), but not silently: each such field adds one line to dat_file::warnings, which
+// the program prints on rank 0 only (the parser runs on every rank). Malformed files (missing, short, garbage tokens, counts or values out of range) throw
 // gpu500::usage_error with one line naming the file, the line and the limit.
 #pragma once
 
@@ -40,6 +41,9 @@ struct dat_file {
   int l1_notrans = 0, u_notrans = 0;  ///< 0 = transposed form
   int equil = 1;
   int align = 8;
+  /// One line per field that took a fallback ("HPL.dat line 15: PFACT 9 is not 0..2; using 2
+  /// (Right), as netlib HPL does"), in file order; for the caller to print once.
+  std::vector<std::string> warnings;
 };
 
 /// One test: one combination of the lists.
@@ -78,8 +82,8 @@ bcast bcast_from_code(int code);
 swap swap_from_code(int code);
 
 /// A variant given by name or by code, as the short form takes it: the index of `v` in `names`,
-/// else `v` read as an integer code (netlib's fallbacks then apply). Throws usage_error naming
-/// `what` when v is neither.
+/// else `v` read as an integer code, which must be an index of `names` (a flag takes no
+/// fallback). Throws usage_error naming `what` when v is neither.
 int variant_code(const std::string& v, const std::string& what, const std::vector<std::string>& names);
 
 /// The T/V string, e.g. "WR11C2R4".

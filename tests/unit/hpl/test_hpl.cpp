@@ -3,6 +3,7 @@
 // sizes, and the HPL.out layout against the reference output.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -170,6 +171,43 @@ TEST(HplDat, ParsesListsAndFallbacks) {
   EXPECT_EQ(d.u_notrans, 1);
   EXPECT_EQ(d.equil, 1);  // 4 -> yes
   EXPECT_EQ(d.align, 4);  // 0 -> 4
+}
+
+TEST(HplDat, EveryFallbackIsOneWarningNamingItsLine) {
+  const auto d = parse_text(good_dat);
+  const std::vector<std::string> want = {
+      "HPL.dat line 15: PFACT 7 is not 0..2; using 2 (Right), as netlib HPL does",
+      "HPL.dat line 23: BCAST 9 is not 0..5; using 1 (1ringM), as netlib HPL does",
+      "HPL.dat line 26: SWAP 5 is not 0..2; using 1 (long), as netlib HPL does",
+      "HPL.dat line 27: swapping threshold -3 is not >= 0; using 0, as netlib HPL does",
+      "HPL.dat line 28: L1 3 is not 0 or 1; using 0 (transposed), as netlib HPL does",
+      "HPL.dat line 30: EQUIL 4 is not 0 or 1; using 1 (yes), as netlib HPL does",
+      "HPL.dat line 31: ALIGN 0 is not > 0; using 4, as netlib HPL does",
+  };
+  EXPECT_EQ(d.warnings, want);
+  // Several bad values of one field: one line naming them all; the rest of the list stays.
+  const auto r = parse_text(with_line(21, "-4 1 99 RFACTs"));
+  EXPECT_EQ(r.rfacts, (std::vector<fact>{fact::right, fact::crout, fact::right}));
+  ASSERT_GE(r.warnings.size(), 2u);  // after line 15's PFACT 7
+  EXPECT_EQ(r.warnings[1], "HPL.dat line 21: RFACT -4, 99 are not 0..2; using 2 (Right), as netlib HPL does");
+  const auto m = parse_text(with_line(9, "7 PMAP"));
+  EXPECT_FALSE(m.pmap_col_major);
+  EXPECT_EQ(m.warnings[0], "HPL.dat line 9: PMAP 7 is not 0 or 1; using 0 (row-major), as netlib HPL does");
+  const auto u = parse_text(with_line(29, "-1 U form"));
+  EXPECT_EQ(u.u_notrans, 0);
+  EXPECT_NE(std::find(u.warnings.begin(), u.warnings.end(),
+                      "HPL.dat line 29: U -1 is not 0 or 1; using 0 (transposed), as netlib HPL does"),
+            u.warnings.end());
+  const auto big = parse_text(with_line(26, "99999999999 SWAP"));  // beyond int: still long
+  EXPECT_EQ(big.swp, swap::longs);
+  const auto a = parse_text(with_line(31, "4000000 alignment"));
+  EXPECT_EQ(a.align, 1 << 20);
+  EXPECT_EQ(a.warnings.back(), "HPL.dat line 31: ALIGN 4000000 is not at most 2^20 doubles; using 1048576");
+  // A file without fallbacks has no warnings; a file written by format_dat reads back without any.
+  auto clean = d;
+  clean.warnings.clear();
+  std::istringstream again(format_dat(clean, "x"));
+  EXPECT_TRUE(parse_dat(again, "again").warnings.empty());
 }
 
 TEST(HplDat, ExpandsInNetlibOrder) {

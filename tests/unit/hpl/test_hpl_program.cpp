@@ -84,13 +84,15 @@ TEST(HplProgram, VariantsByNameOrCode) {
   const std::vector<std::string> names = {"left", "crout", "right"};
   EXPECT_EQ(variant_code("crout", "--pfact", names), 1);
   EXPECT_EQ(variant_code("2", "--pfact", names), 2);
-  EXPECT_EQ(variant_code("-7", "--pfact", names), -7);  // netlib's fallbacks take any code
-  EXPECT_EQ(fact_from_code(variant_code("-7", "--pfact", names)), fact::right);
+  EXPECT_EQ(variant_code("0", "--pfact", names), 0);
+  // A flag takes no fallback: a code outside the names is refused (HPL.dat's fallbacks are netlib's).
+  for (const char* bad : {"-7", "3", "9", "-1", "99999999999999999999"}) EXPECT_THROW(variant_code(bad, "--pfact", names), usage_error) << bad;
+  EXPECT_EQ(fact_from_code(-7), fact::right);
   try {
     variant_code("sideways", "--pfact", names);
     ADD_FAILURE() << "accepted";
   } catch (const usage_error& e) {
-    EXPECT_EQ(std::string(e.what()), "--pfact: expected left|crout|right or a code, got 'sideways'");
+    EXPECT_EQ(std::string(e.what()), "--pfact: expected left|crout|right or a code 0..2, got 'sideways'");
   }
   EXPECT_THROW(variant_code("", "--swap", names), usage_error);
   EXPECT_THROW(variant_code("1x", "--swap", names), usage_error);
