@@ -32,12 +32,12 @@
 //    source becomes the new hole), then lock home again, re-check, [update].
 //  * The hop bitmap lives in its own word per bucket, so no slot write can wipe it (the public
 //    code's bug B1). A move sets the new hop bit before copying and clears the old one after.
-//  * find never writes and never waits for a lock: it reads the home bucket's version (even =
-//    stable), the keys (whole window, or only the slots named by the bitmap), the value, and the
-//    version again; a move or erase of a member makes the version odd and then bumps it, so a
-//    mismatch means "re-read". After a few re-reads it falls back to a scan of the window in
-//    ascending slot order with acquire loads: items only ever move to higher slots and the copy
-//    is visible before the source is cleared, so that scan cannot miss a key present throughout.
+//  * find is optimistic: it reads the home bucket's version (even = stable), the keys (whole
+//    window, or only the slots named by the bitmap), the value, and the version again; a move or
+//    erase of a member makes the version odd and then bumps it, so a mismatch means "re-read".
+//    After optimistic_tries inconsistent reads it looks the key up under the home's lock (it
+//    stores the word back unchanged): every find returns a value stored for its key by an insert
+//    that was neither overwritten nor erased (docs/hash.md, "Linearisability").
 #pragma once
 
 #include <cstdint>
@@ -80,7 +80,7 @@ class hopscotch_ref {
       if (r != probe_result::retry) return r == probe_result::hit;
       detail::backoff(attempt);
     }
-    return find_ordered(t, h, k, out);
+    return find_locked(t, h, k, out);
   }
   __device__ bool contains(const tile_type& t, key_type k) const {
     value_type v;
@@ -182,7 +182,9 @@ class hopscotch_ref {
       const unsigned d = static_cast<unsigned>(s - static_cast<std::int64_t>(h));
       detail::st_relaxed(meta_ptr(h), m + layout::version_one);  // odd: readers re-read
       detail::fence();
+      detail::jitter();
       detail::st_relaxed(key_ptr(s), empty_key);
+      detail::jitter();
       const std::uint64_t cleared = (m & ~(1ULL << d)) & ~layout::multiple_lock;
       detail::st_release(meta_ptr(h), cleared + 2 * layout::version_one);
       if (v_.occ) release_bit(static_cast<std::uint64_t>(s));
@@ -234,7 +236,7 @@ class hopscotch_ref {
   __device__ probe_result probe(const tile_type& t, std::uint64_t h, key_type k, value_type& out, bool by_bitmap,
                                 bool want_value = true, std::int64_t* slot_out = nullptr,
                                 std::uint64_t* word_out = nullptr) const;
-  __device__ bool find_ordered(const tile_type& t, std::uint64_t h, key_type k, value_type& out) const;
+  __device__ bool find_locked(const tile_type& t, std::uint64_t h, key_type k, value_type& out) const;
   __device__ std::int64_t scan_window(const tile_type& t, std::uint64_t h, unsigned bm, key_type k) const;
   __device__ std::int64_t scan_named(const tile_type& t, std::uint64_t h, unsigned bm, key_type k) const;
 

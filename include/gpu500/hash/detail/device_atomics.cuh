@@ -1,6 +1,7 @@
 // gpu500/hash/detail/device_atomics.cuh — the memory-model primitives of the GPU hash tables:
 // relaxed / acquire loads, relaxed / release stores (cuda::atomic_ref at device scope), the 16-byte
-// pair store, acquire atomicOr and CAS, the acq_rel fence, the spin back-off, and the fields of a
+// pair store, acquire atomicOr and CAS, the acq_rel fence, the spin back-off, the stress harness's
+// scheduling jitter, and the fields of a
 // bucket word (gpu500/hash/hopscotch_map.hpp, namespace layout). Shared by GLHT and its baselines.
 #pragma once
 
@@ -58,6 +59,28 @@ __device__ __forceinline__ void fence() {
 __device__ __forceinline__ void backoff(int round) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
   __nanosleep(16u << (round < 4 ? round : 4));
+#endif
+}
+/// Scheduling jitter for the stress harness (tests/unit/hash/glht_stress.cu): compiled in only
+/// when GPU500_HASH_JITTER is defined before this header is included, else nothing. At the points
+/// of the protocol where a thread stalling widens a race window, one call in four sleeps a
+/// pseudo-random 0-2 us, so that rare interleavings become common; count_fallback counts the
+/// finds that reached their locked fallback.
+#if defined(GPU500_HASH_JITTER)
+__device__ unsigned long long jitter_fallbacks;  ///< finds that took the locked fallback
+#endif
+__device__ __forceinline__ void count_fallback() {
+#if defined(GPU500_HASH_JITTER) && defined(__CUDA_ARCH__)
+  atomicAdd(&jitter_fallbacks, 1ULL);
+#endif
+}
+__device__ __forceinline__ void jitter() {
+#if defined(GPU500_HASH_JITTER) && defined(__CUDA_ARCH__)
+  unsigned x = static_cast<unsigned>(clock64()) * 2654435761u ^ (threadIdx.x * 40503u + blockIdx.x * 977u);
+  x ^= x >> 15;
+  x *= 0x2c1b3c6du;
+  x ^= x >> 12;
+  if ((x & 3u) == 0) __nanosleep((x >> 2) & 2047u);
 #endif
 }
 __device__ __forceinline__ bool version_odd(std::uint64_t m) { return (m >> layout::version_shift) & 1u; }

@@ -61,6 +61,7 @@ __device__ long long hopscotch_ref<G, S, OV>::swap_value_into_empty(std::uint64_
   const value_type vx = detail::ld_relaxed(value_ptr(x));
   detail::st_relaxed(value_ptr(e), vx);
   detail::st_release(key_ptr(e), kx);            // the copy, value first
+  detail::jitter();
   detail::st_release(key_ptr(x), reserved_key);  // then the source becomes the new hole
   detail::st_release(meta_ptr(b), ((dup & ~(1ULL << d)) & ~layout::swap_lock) + layout::version_one);
   return static_cast<long long>(x);

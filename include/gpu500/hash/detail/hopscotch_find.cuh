@@ -1,6 +1,6 @@
 // gpu500/hash/detail/hopscotch_find.cuh — GLHT's look-up phases (members of hopscotch_ref):
-// probe (one optimistic, version-checked read of a bucket's members), find_ordered (the wait-free
-// fallback scan), scan_window (the paper's whole-window read) and scan_named (the slots a hop
+// probe (one optimistic, version-checked read of a bucket's members), find_locked (the fallback
+// under the bucket lock), scan_window (the paper's whole-window read) and scan_named (the slots a hop
 // bitmap names). Included by gpu500/hash/hopscotch_ref.cuh after the class; not for direct use.
 #pragma once
 
@@ -27,6 +27,7 @@ __device__ probe_result hopscotch_ref<G, S, OV>::probe(const tile_type& t, std::
     for (unsigned b = bm; b; b &= b - 1) {
       const int d = __ffs(b) - 1;
       const key_type kk = detail::ld_relaxed(key_ptr(h + d));
+      detail::jitter();
       const value_type vv = detail::ld_relaxed(value_ptr(h + d));
       if (kk == k) {
         s = static_cast<std::int64_t>(h + d);
@@ -36,6 +37,7 @@ __device__ probe_result hopscotch_ref<G, S, OV>::probe(const tile_type& t, std::
     }
   } else {
     s = by_bitmap ? scan_named(t, h, bm, k) : scan_window(t, h, bm, k);
+    detail::jitter();
     if (s >= 0 && want_value) x = detail::ld_relaxed(value_ptr(s));
   }
   detail::fence();
@@ -54,30 +56,25 @@ __device__ probe_result hopscotch_ref<G, S, OV>::probe(const tile_type& t, std::
   return s >= 0 ? probe_result::hit : probe_result::miss;
 }
 
-/// Wait-free fallback: one lane scans the window in ascending order with acquire loads.
+/// Fallback after optimistic_tries inconsistent attempts: the look-up under h's multiple_lock.
+/// While it is held no member of h can arrive, leave or move (inserts and erases of h take that
+/// lock, a move of h's member needs a swap_lock CAS on an unlocked word), so the named slots and
+/// their values are stable. The word is stored back unchanged (no version bump): concurrent
+/// optimistic readers are not disturbed. A lock holder never waits, so the wait is bounded by
+/// the writers' critical sections. (The earlier lock-free ordered scan of the window returned a
+/// value never stored for k under an ABA on the slot: docs/hash.md, "Linearisability".)
 template <int G, int S, int OV>
-__device__ bool hopscotch_ref<G, S, OV>::find_ordered(const tile_type& t, std::uint64_t h, key_type k,
-                                                      value_type& out) const {
-  int found = 0;
+__device__ bool hopscotch_ref<G, S, OV>::find_locked(const tile_type& t, std::uint64_t h, key_type k,
+                                                     value_type& out) const {
+  if (t.leader()) detail::count_fallback();
+  const std::uint64_t m = lock(t, h);
+  const std::int64_t s = scan_named(t, h, detail::bitmap(m), k);
   value_type x = 0;
-  if (t.leader()) {
-    for (int d = 0; d < hop_range; ++d) {
-      if (detail::ld_acquire(key_ptr(h + d)) != k) continue;
-      // Only a published member counts (its bit set after the key was read, so its value is
-      // visible). A clear bit means not yet inserted, erased, or moved on to a higher slot.
-      if (!((detail::ld_acquire(meta_ptr(h)) >> d) & 1u)) continue;
-      x = detail::ld_relaxed(value_ptr(h + d));
-      detail::fence();
-      if (detail::ld_relaxed(key_ptr(h + d)) == k) {
-        found = 1;
-        break;
-      }
-      // it moved on (always to a higher slot): keep scanning
-    }
-  }
-  found = t.shfl(found, 0);
-  out = t.shfl(static_cast<unsigned long long>(x), 0);
-  return found != 0;
+  detail::jitter();
+  if (s >= 0) x = detail::ld_relaxed(value_ptr(static_cast<std::uint64_t>(s)));
+  unlock(t, h, m, layout::multiple_lock);
+  out = x;
+  return s >= 0;
 }
 
 /// Slot of k among the 32 slots of h's window, or -1 (one coalesced read when G = 32). A match

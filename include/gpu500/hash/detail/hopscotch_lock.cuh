@@ -64,14 +64,16 @@ __device__ void hopscotch_ref<G, S, OV>::publish(const tile_type& t, std::uint64
   t.sync();
   if (t.leader()) {
     // One fence for both stores: no reader takes a key at a slot whose hop bit it has not seen
-    // set (bitmap scans read only named slots, window scans and find_ordered check the bit), and
+    // set (bitmap scans read only named slots, window scans check the bit), and
     // the bit is published after the value and the key (release).
     if (S >= 2 && v_.pair_store) {  // key and value adjacent and 16-byte aligned (slot_layout)
       detail::st_relaxed_pair(key_ptr(e), k, val);
     } else {
       detail::st_relaxed(value_ptr(e), val);
+      detail::jitter();
       detail::st_relaxed(key_ptr(e), k);
     }
+    detail::jitter();
     const unsigned d = static_cast<unsigned>(e - static_cast<std::int64_t>(h));
     detail::st_release(meta_ptr(h), (m | (1ULL << d)) & ~layout::multiple_lock);
   }
