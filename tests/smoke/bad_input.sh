@@ -11,7 +11,9 @@ cd "$tmp" || exit 1
 printf '0 1\n1 2\n' >ok.txt
 printf '0 1\n\0\0 2 3\n' >nul.txt
 printf '\037\213\010\000\001\377\n0 1\n' >gz.txt
-printf '%%%%MatrixMarket matrix coordinate real general\n3 3 1\n1 2 0.5\n' >mm.txt
+printf '%%%%MatrixMarket matrix coordinate real general\n3 3 1\n1 4 0.5\n' >mm.txt
+printf '%%%%MatrixMarket matrix coordinate complex general\n3 3 1\n1 2 0.5 1\n' >cx.mtx
+printf 'GPU500G\001\001\000' >short.bin
 printf '0 1\n1 4611686018427387904\n' >huge_id.txt
 printf '0 1\n1 1099511627775\n' >big_graph.txt
 printf '0 1 1e-320\n1 2 0.5\n' >subnormal.txt
@@ -41,8 +43,10 @@ done <<'TABLE'
 2 | --root 3 is not a vertex (the graph has 3)       | bfs --graph ok.txt --root 3
 2 | --root 7 is not a vertex (--vertices 5)          | sssp --graph subnormal.txt --vertices 5 --root 7
 2 | nul.txt:2: contains a NUL byte                   | bfs --graph nul.txt
-2 | gz.txt:1: looks like a gzip-compressed file      | bfs --graph gz.txt
-2 | mm.txt:1: looks like a Matrix Market file        | sssp --graph mm.txt
+2 | gz.txt: corrupt or truncated gzip stream         | bfs --graph gz.txt
+2 | mm.txt:3: entry outside the size line's 1..3     | sssp --graph mm.txt
+2 | cx.mtx:1: complex Matrix Market files are not read | bfs --graph cx.mtx
+2 | short.bin: too short for a gpu500 binary graph   | bfs --graph short.bin
 2 | huge_id.txt:2: vertex id out of range [0, 2^48)  | bfs --graph huge_id.txt
 3 | 1099511627776 vertices need about                | bfs --graph big_graph.txt
 3 | 1099511627776 vertices need about                | bfs --graph ok.txt --vertices 1099511627776

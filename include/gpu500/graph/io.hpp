@@ -1,13 +1,22 @@
-// gpu500/graph/io.hpp — reading graphs from files.
+// gpu500/graph/io.hpp — reading and writing graph files (docs/graph-files.md).
 //
-// Text edge lists: one edge per line, "u v" or "u v w" (every line alike), vertex ids are
-// integers in [0, 2^48), weights finite non-negative floats (subnormals included); '#' and '%'
-// start comments; blank lines are skipped. The vertex count is the largest id + 1 unless given.
-// Any malformed line, out-of-range id, bad weight, NUL byte, or a file that looks like something
-// else (gzip, Matrix Market) is a usage_error naming the file and the line; a vertex count whose
-// graph cannot fit in host memory is a resource_error naming the bytes.
+// Formats, detected from the content (gzip and binary magic bytes, the %%MatrixMarket header),
+// the file name's extension a hint (a .mtx without the header or a .bin without the magic is an
+// error rather than a guess), or named by the caller:
+//   snap  text edge list: one "u v" or "u v w" edge a line (every line alike), 0-based integer ids
+//         in [0, 2^48), '#'/'%' comment lines, any blanks and tabs, CRLF ends;
+//   mtx   Matrix Market coordinate, pattern/integer/real, general/symmetric: 1-based, the size
+//         line bounds the ids; array, complex, hermitian and skew-symmetric are refused;
+//   bin   gpu500's binary CSR (magic, version, flags, n, m, offsets, targets, weights), read
+//         through mmap and validated.
+// Any of them may be gzip-compressed. Text is parsed in parallel (OpenMP, chunks cut at line
+// ends); errors name the file and the line. Every edge is kept as read: self-loops and
+// duplicates included (Graph500's kernel 1 drops self-loops and keeps duplicates); the searches
+// treat every edge as undirected. Weights are finite non-negative floats.
 #pragma once
 
+#include <cstdint>
+#include <span>
 #include <string>
 
 #include "gpu500/graph/edge_list.hpp"
@@ -21,8 +30,65 @@ inline constexpr index_t max_vertices = index_t{1} << 48;
 /// per-vertex arrays (parents, levels or distances, marks, frontiers).
 inline constexpr index_t graph_bytes_per_vertex = 64;
 
-/// num_vertices < 0: derived from the largest id.
+enum class file_format { detect, snap, mtx, bin };
+
+/// "auto"|"snap"|"mtx"|"bin" -> format; anything else is a usage_error naming `what`.
+file_format parse_file_format(const std::string& name, const std::string& what);
+/// "snap", "mtx", "bin" ("auto" for detect).
+const char* format_name(file_format f);
+
+struct read_options {
+  file_format format = file_format::detect;
+  /// Vertex count of a snap file (< 0: largest id + 1); mtx and bin files state their own.
+  index_t num_vertices = -1;
+  /// false: a weight column is checked for syntax but not kept (BFS needs none).
+  bool weights = true;
+  /// Text chunks parsed in parallel (0: from the file size and the OpenMP threads). For tests.
+  int chunks = 0;
+};
+
+/// A graph read from a file: its edges and how the file stated them.
+struct graph_file {
+  edge_list edges;
+  file_format format = file_format::snap;  ///< the format read
+  bool gzip = false;                       ///< the file was gzip-compressed
+  /// true: each edge is an arc as the file listed it (snap, mtx general, bin directed);
+  /// false: the file stated undirected edges (mtx symmetric, bin undirected).
+  bool directed = true;
+};
+
+/// Reads a graph file. usage_error (naming the file and the line) for anything malformed;
+/// resource_error when the vertex count cannot fit in host memory.
+graph_file read_graph(const std::string& path, const read_options& o = {});
+
+/// The edges of a graph file of any format (read_graph(path).edges); num_vertices < 0: derived.
 edge_list read_edge_list(const std::string& path, index_t num_vertices = -1);
+
+struct write_options {
+  file_format format = file_format::detect;  ///< detect: from the name (.mtx, .bin, else snap)
+  /// gzip-compressed: when the name ends in .gz (the format then from the name before it).
+  bool gzip = false;
+  /// As graph_file::directed: whether the edges are arcs (mtx general, bin directed) or
+  /// undirected edges (mtx symmetric, bin with both directions of each edge).
+  bool directed = true;
+};
+
+/// The format and compression write_graph would choose for `path` with `o` (detect resolved).
+write_options resolve_write_options(const std::string& path, write_options o);
+
+/// Writes el to path atomically (a temporary file beside it, renamed over it when complete).
+void write_graph(const std::string& path, const edge_list& el, const write_options& o);
+
+/// `gpu500 convert`: reads `in` and writes its edges to `out` with write_graph, in the order read
+/// and with the directedness the input stated (wo.directed is taken from it); returns what was read.
+graph_file convert_graph(const std::string& in, const std::string& out, const read_options& ro, const write_options& wo);
+
+/// A search result as `gpu500 bfs|sssp --output` writes it: a '#' header line naming the
+/// columns, then one line "vertex parent level" (BFS; the level rebuilt from the parents) or
+/// "vertex parent distance" (SSSP) per vertex, -1 for both where unreached. Atomic as write_graph.
+/// distance empty: BFS.
+void write_search_result(const std::string& path, index_t root, std::span<const std::int64_t> parent,
+                         std::span<const float> distance);
 
 /// Throws resource_error (naming `what`, the vertices and the bytes) when a graph of num_vertices
 /// vertices cannot fit in the host's available memory.

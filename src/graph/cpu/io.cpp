@@ -1,97 +1,185 @@
-// Text edge-list reader (see gpu500/graph/io.hpp): one "u v" or "u v w" edge a line. Refuses, in
-// one line naming the file and the line, what is not such a list (NUL bytes, a gzip stream, a
-// Matrix Market file), ids above 2^48 and weights that are not finite non-negative numbers; and,
-// as a resource_error naming the bytes, a vertex count whose graph cannot fit in host memory.
+// Graph files in (see gpu500/graph/io.hpp and docs/graph-files.md): a file's bytes, mapped or
+// gunzipped; the format, from the content with the extension a hint; the SNAP edge-list reader;
+// the host-memory check of a vertex count. Matrix Market is io_mtx.cpp, the binary CSR io_bin.cpp,
+// the line parser io_text.cpp, the writers io_write.cpp.
 #include "gpu500/graph/io.hpp"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
 
 #include <algorithm>
 #include <cerrno>
-#include <cmath>
-#include <cstdlib>
 #include <cstring>
-#include <fstream>
 
 #include "gpu500/core/device.hpp"
 #include "gpu500/core/error.hpp"
+#include "io_detail.hpp"
 
 namespace gpu500::graph {
 
+namespace io_detail {
+
 namespace {
 
-/// The line as it may be shown in a message: control and non-ASCII bytes as '?', at most 60 bytes.
-std::string shown(const std::string& line) {
-  std::string s = line.substr(0, 60);
-  for (char& c : s)
-    if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f) c = '?';
-  return line.size() > 60 ? s + "..." : s;
-}
-
-/// What a file that is not a text edge list looks like, from one of its lines (empty: nothing known).
-std::string looks_like(const std::string& line, index_t lineno) {
-  if (lineno == 1 && line.size() >= 2 && line[0] == '\x1f' && line[1] == '\x8b')
-    return "looks like a gzip-compressed file; decompress it first";
-  if (line.rfind("%%MatrixMarket", 0) == 0)
-    return "looks like a Matrix Market file (%%MatrixMarket header); convert it to a \"u v [w]\" edge list";
-  if (line.find('\0') != std::string::npos) return "contains a NUL byte (a binary file?)";
-  return {};
+/// Inflates every gzip member of `in` into `out`; usage_error when the stream is corrupt.
+void gunzip(std::string_view in, host_vector<char>& out, const std::string& path) {
+  z_stream z{};
+  if (inflateInit2(&z, 15 + 32) != Z_OK) throw error("zlib: inflateInit2 failed");
+  out.resize(std::max<std::size_t>(in.size() * 4, 1 << 16));
+  std::size_t done = 0, used = 0;
+  int rc = Z_OK;
+  while (true) {
+    if (done == out.size()) out.resize(out.size() * 2);
+    const std::size_t in_left = in.size() - used, out_left = out.size() - done;
+    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data() + used));
+    z.avail_in = static_cast<uInt>(std::min<std::size_t>(in_left, 1u << 30));
+    z.next_out = reinterpret_cast<Bytef*>(out.data() + done);
+    z.avail_out = static_cast<uInt>(std::min<std::size_t>(out_left, 1u << 30));
+    const uInt in_before = z.avail_in, out_before = z.avail_out;
+    rc = inflate(&z, Z_NO_FLUSH);
+    used += in_before - z.avail_in;
+    done += out_before - z.avail_out;
+    if (rc == Z_STREAM_END) {
+      // Another member may follow (concatenated gzip files); trailing zero padding ends it.
+      if (used == in.size() || in[used] != '\x1f') break;
+      inflateReset(&z);
+      continue;
+    }
+    if (rc == Z_BUF_ERROR && used == in.size()) break;  // input ended inside a member
+    if (rc != Z_OK && rc != Z_BUF_ERROR) break;
+  }
+  const std::string why = z.msg ? z.msg : "unexpected end of the compressed data";
+  inflateEnd(&z);
+  if (rc != Z_STREAM_END) throw usage_error(path + ": corrupt or truncated gzip stream (" + why + ")");
+  out.resize(done);
 }
 
 }  // namespace
 
-edge_list read_edge_list(const std::string& path, index_t num_vertices) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw usage_error("cannot open graph file '" + path + "'");
-  edge_list el;
-  std::string line;
-  index_t lineno = 0, max_id = -1;
-  int columns = 0;  // 2 or 3, fixed by the first edge line
-  auto fail = [&](const std::string& why) -> usage_error {
-    return usage_error(path + ":" + std::to_string(lineno) + ": " + why);
-  };
-  while (std::getline(in, line)) {
-    ++lineno;
-    if (const std::string what = looks_like(line, lineno); !what.empty()) throw fail(what);
-    const char* p = line.c_str();
-    while (*p == ' ' || *p == '\t' || *p == '\r') ++p;
-    if (*p == '\0' || *p == '#' || *p == '%') continue;
-    std::int64_t ids[2];
-    for (auto& id : ids) {
-      char* end = nullptr;
-      errno = 0;
-      const long long v = std::strtoll(p, &end, 10);
-      if (end == p) throw fail("expected a vertex id, got '" + shown(line) + "'");
-      if (errno == ERANGE || v < 0 || v >= max_vertices)
-        throw fail("vertex id out of range [0, 2^48) in '" + shown(line) + "'");
-      id = v;
-      p = end;
-    }
-    while (*p == ' ' || *p == '\t') ++p;
-    int cols = 2;
-    float w = 0;
-    if (*p != '\0' && *p != '\r' && *p != '#') {
-      char* end = nullptr;
-      const double d = std::strtod(p, &end);  // an underflow (a subnormal weight) is fine
-      if (end == p || !std::isfinite(d) || d < 0)
-        throw fail("expected a finite non-negative weight in '" + shown(line) + "'");
-      w = static_cast<float>(d);
-      cols = 3;
-      p = end;
-      while (*p == ' ' || *p == '\t' || *p == '\r') ++p;
-      if (*p != '\0' && *p != '#') throw fail("unexpected text after the weight in '" + shown(line) + "'");
-    }
-    if (columns == 0) columns = cols;
-    if (cols != columns) throw fail("every edge line needs the same number of columns (" + std::to_string(columns) + ")");
-    if (num_vertices >= 0 && (ids[0] >= num_vertices || ids[1] >= num_vertices))
-      throw fail("vertex id outside [0, " + std::to_string(num_vertices) + ")");
-    max_id = std::max({max_id, ids[0], ids[1]});
-    el.src.push_back(ids[0]);
-    el.dst.push_back(ids[1]);
-    if (cols == 3) el.weight.push_back(w);
+file_bytes::file_bytes(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY);
+  if (fd < 0) throw usage_error("cannot open graph file '" + path + "' (" + std::strerror(errno) + ")");
+  struct stat st{};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    throw usage_error("graph file '" + path + "' is not a regular file");
   }
-  if (el.src.empty()) throw usage_error(path + ": no edges");
-  el.num_vertices = num_vertices >= 0 ? num_vertices : max_id + 1;
-  check_graph_fits(el.num_vertices, path);
-  return el;
+  size_ = static_cast<std::size_t>(st.st_size);
+  if (size_ > 0) {
+    void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (p == MAP_FAILED) {
+      ::close(fd);
+      throw usage_error("cannot map graph file '" + path + "' (" + std::strerror(errno) + ")");
+    }
+    ::madvise(p, size_, MADV_WILLNEED);
+    data_ = static_cast<const char*>(p);
+    mapped_ = true;
+  }
+  ::close(fd);
+  if (size_ >= 2 && data_[0] == '\x1f' && data_[1] == '\x8b') {
+    try {
+      gunzip(view(), owned_, path);
+    } catch (...) {
+      ::munmap(const_cast<char*>(data_), size_);
+      throw;
+    }
+    ::munmap(const_cast<char*>(data_), size_);
+    mapped_ = false;
+    data_ = owned_.data();
+    size_ = owned_.size();
+    gzip_ = true;
+  }
+}
+
+file_bytes::~file_bytes() {
+  if (mapped_) ::munmap(const_cast<char*>(data_), size_);
+}
+
+}  // namespace io_detail
+
+namespace {
+
+bool ends_with(const std::string& s, std::string_view tail) {
+  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+/// The file name without a trailing ".gz".
+std::string inner_name(const std::string& path) { return ends_with(path, ".gz") ? path.substr(0, path.size() - 3) : path; }
+
+bool mtx_header(std::string_view s) {
+  constexpr std::string_view h = "%%matrixmarket";
+  if (s.size() < h.size()) return false;
+  for (std::size_t i = 0; i < h.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(s[i])) != h[i]) return false;
+  return true;
+}
+
+/// The format of a file from its (decompressed) content, the name a hint.
+file_format detect(std::string_view s, const std::string& path) {
+  if (s.substr(0, io_detail::bin_magic.size()) == io_detail::bin_magic) return file_format::bin;
+  if (mtx_header(s)) return file_format::mtx;
+  const std::string name = inner_name(path);
+  if (ends_with(name, ".mtx"))
+    throw usage_error(path + ":1: a .mtx file must start with a %%MatrixMarket header (to read it as an edge list, name the format snap)");
+  if (ends_with(name, ".bin"))
+    throw usage_error(path + ": not a gpu500 binary graph (no GPU500G magic bytes)");
+  return file_format::snap;
+}
+
+graph_file read_snap(std::string_view s, const std::string& path, const read_options& o) {
+  io_detail::line_rules r;
+  if (o.num_vertices >= 0) r.bound = o.num_vertices;
+  r.keep_weights = o.weights;
+  r.chunks = o.chunks;
+  graph_file g;
+  g.edges = io_detail::parse_edge_lines(s, 0, path, r).el;
+  if (o.num_vertices >= 0) g.edges.num_vertices = o.num_vertices;
+  return g;
+}
+
+}  // namespace
+
+file_format parse_file_format(const std::string& name, const std::string& what) {
+  if (name == "auto") return file_format::detect;
+  if (name == "snap") return file_format::snap;
+  if (name == "mtx") return file_format::mtx;
+  if (name == "bin") return file_format::bin;
+  throw usage_error(what + ": '" + name + "' is not one of auto, snap, mtx, bin");
+}
+
+const char* format_name(file_format f) {
+  switch (f) {
+    case file_format::snap: return "snap";
+    case file_format::mtx: return "mtx";
+    case file_format::bin: return "bin";
+    default: return "auto";
+  }
+}
+
+graph_file read_graph(const std::string& path, const read_options& o) {
+  if (o.num_vertices > max_vertices) throw usage_error(path + ": a vertex count above 2^48");
+  const io_detail::file_bytes bytes(path);
+  const std::string_view s = bytes.view();
+  const file_format f = o.format == file_format::detect ? detect(s, path) : o.format;
+  if (f != file_format::snap && o.num_vertices >= 0)
+    throw usage_error(path + ": a vertex count was given, but a " + format_name(f) + " file states its own");
+  graph_file g = f == file_format::mtx   ? io_detail::read_mtx(s, path, o)
+                 : f == file_format::bin ? io_detail::read_bin(s, path, o)
+                                         : read_snap(s, path, o);
+  g.format = f;
+  g.gzip = bytes.gzip();
+  if (g.edges.size() == 0) throw usage_error(path + ": no edges");
+  check_graph_fits(g.edges.num_vertices, path);
+  return g;
+}
+
+edge_list read_edge_list(const std::string& path, index_t num_vertices) {
+  read_options o;
+  o.num_vertices = num_vertices;
+  return read_graph(path, o).edges;
 }
 
 void check_graph_fits(index_t num_vertices, const std::string& what) {

@@ -1,4 +1,4 @@
-// The text edge-list reader: good files, one clear error per kind of bad line, files that are
+// The SNAP edge-list reader: good files, one clear error per kind of bad line, files that are
 // not edge lists, and vertex counts that cannot fit in memory.
 #include <gtest/gtest.h>
 
@@ -74,11 +74,10 @@ TEST(EdgeListFile, AcceptsSubnormalWeights) {
 TEST(EdgeListFile, RefusesFilesThatAreNotEdgeLists) {
   const std::string nul = error_of(std::string("0 1\n\0\0 2 3\n", 11));
   EXPECT_NE(nul.find(":2: contains a NUL byte"), std::string::npos) << nul;
+  // gzip magic bytes, then garbage: read as gzip, refused as a corrupt stream.
   const std::string gz = error_of(std::string("\x1f\x8b\x08\x00\x01\xff\n0 1\n", 11));
-  EXPECT_NE(gz.find(":1: looks like a gzip-compressed file"), std::string::npos) << gz;
+  EXPECT_NE(gz.find("corrupt or truncated gzip stream"), std::string::npos) << gz;
   EXPECT_EQ(gz.find('\x1f'), std::string::npos);
-  const std::string mm = error_of("%%MatrixMarket matrix coordinate real general\n3 3 1\n1 2 0.5\n");
-  EXPECT_NE(mm.find(":1: looks like a Matrix Market file"), std::string::npos) << mm;
   const std::string bin = error_of("0 1\nab\x01\xfe\n");
   EXPECT_NE(bin.find("'ab?" "?'"), std::string::npos) << bin;
 }
