@@ -56,6 +56,10 @@ search_report run_searches(pipeline& p, index_t n, const search_config& c, std::
       verdict = v.ok ? "valid" : "INVALID: " + v.message;
       rep.valid = rep.valid && v.ok;
     }
+    if (c.keep_tree && rep.tree_root < 0) {
+      rep.tree_root = r;
+      rep.tree = c.sssp ? p.sssp_tree() : p.bfs_tree();
+    }
     std::fprintf(out, "root %lld: %.6g s, %lld edges, %.4g TEPS, %s\n", static_cast<long long>(r), t,
                  static_cast<long long>(ne), ne > 0 ? ne / t : 0.0, verdict.c_str());
     json::value row;

@@ -12,7 +12,9 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
+#include "gpu500/core/error.hpp"
 #include "gpu500/core/types.hpp"
 #include "gpu500/graph/kronecker.hpp"
 
@@ -23,6 +25,12 @@ struct validation {
   bool ok = false;
   std::string message;  ///< the first violated rule, naming the vertex or edge
   index_t nedge = 0;    ///< the validator's own count of input edges in the component
+};
+
+/// A search's output on the host, in the graph's own vertex ids.
+struct search_tree {
+  std::vector<std::int64_t> parent;  ///< -1: not reached; parent[root] = root
+  std::vector<float> distance;       ///< SSSP only
 };
 
 class pipeline {
@@ -52,6 +60,11 @@ class pipeline {
   virtual double sssp(index_t root) = 0;
   [[nodiscard]] virtual index_t sssp_nedge() = 0;
   virtual validation validate_sssp(index_t root) = 0;
+
+  /// The last BFS's / SSSP's output on the host (untimed), to be written out. A pipeline that
+  /// cannot return it throws usage_error.
+  virtual search_tree bfs_tree() { throw usage_error("this backend does not return its search output"); }
+  virtual search_tree sssp_tree() { throw usage_error("this backend does not return its search output"); }
 };
 
 }  // namespace gpu500::graph500

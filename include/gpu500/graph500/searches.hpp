@@ -21,11 +21,14 @@ struct search_config {
   std::uint64_t seed = 1;    ///< seed of the random roots
   bool validate = true;
   std::string graph_name;    ///< reported in the output (e.g. the file name)
+  bool keep_tree = false;    ///< return the output of the first search (search_report::tree)
 };
 
 struct search_report {
   bool valid = true;  ///< every search validated (true when validation is off)
   json::value json;   ///< every figure
+  std::int64_t tree_root = -1;  ///< with keep_tree: the root of the first search
+  search_tree tree;             ///< with keep_tree: its output
 };
 
 /// Runs kernel 1 and the searches on a pipeline over a graph of n vertices; prints one line per

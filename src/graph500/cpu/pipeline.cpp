@@ -69,6 +69,11 @@ class cpu_pipeline final : public pipeline {
     return graph500::validate_bfs(g_.view(), root, bfs_->parents(), bfs_->traversed_edges());
   }
 
+  search_tree bfs_tree() override {
+    const auto p = bfs_->parents();
+    return {{p.begin(), p.end()}, {}};
+  }
+
   double sssp(index_t root) override {
     GPU500_EXPECTS(sssp_.has_value(), "SSSP needs a weighted graph");
     sssp_->prepare();  // clean_shortest: untimed, as in the reference
@@ -79,6 +84,11 @@ class cpu_pipeline final : public pipeline {
   index_t sssp_nedge() override { return sssp_->traversed_edges(); }
   validation validate_sssp(index_t root) override {
     return graph500::validate_sssp(g_.view(), root, sssp_->parents(), sssp_->distances(), sssp_->traversed_edges());
+  }
+  search_tree sssp_tree() override {
+    const auto p = sssp_->parents();
+    const auto d = sssp_->distances();
+    return {{p.begin(), p.end()}, {d.begin(), d.end()}};
   }
 
  private:

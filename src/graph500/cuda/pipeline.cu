@@ -105,12 +105,10 @@ class cuda_pipeline final : public pipeline {
   [[nodiscard]] index_t bfs_nedge() override { return bfs_->traversed_edges(); }
 
   validation validate_bfs(index_t root) override {
-    device_buffer<std::int64_t> parent(static_cast<std::size_t>(n_));
-    widen_parents_kernel<V><<<gpu::grid_blocks(n_, convert_policy::block), convert_policy::block>>>(
-        bfs_->parents_original(), n_, parent.data());
-    GPU500_CUDA_CHECK_LAUNCH();
+    const device_buffer<std::int64_t> parent = widened_parents();
     return cuda::validate_bfs<V>(g_.view(), g_.new2old(), root, parent.data(), bfs_->traversed_edges());
   }
+  search_tree bfs_tree() override { return {gpu::to_host(widened_parents()), {}}; }
 
   double sssp(index_t root) override {
     GPU500_EXPECTS(sssp_ != nullptr, "SSSP needs a weighted graph");
@@ -125,6 +123,19 @@ class cuda_pipeline final : public pipeline {
   validation validate_sssp(index_t root) override {
     return cuda::validate_sssp<V>(sssp_->graph_view(), g_.new2old(), root, sssp_->parents_device(), sssp_->distances_device(),
                                   sssp_->traversed_edges());
+  }
+  search_tree sssp_tree() override {
+    const auto n = static_cast<std::size_t>(n_);
+    return {gpu::to_host(sssp_->parents_device(), n), gpu::to_host(sssp_->distances_device(), n)};
+  }
+
+  /// The last BFS's parents in original ids as Graph500's int64 (-1: unreached), on the device.
+  device_buffer<std::int64_t> widened_parents() {
+    device_buffer<std::int64_t> parent(static_cast<std::size_t>(n_));
+    widen_parents_kernel<V><<<gpu::grid_blocks(n_, convert_policy::block), convert_policy::block>>>(
+        bfs_->parents_original(), n_, parent.data());
+    GPU500_CUDA_CHECK_LAUNCH();
+    return parent;
   }
 
   /// The engine (benchmarks read its level trace).
