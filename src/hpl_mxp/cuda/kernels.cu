@@ -1,0 +1,215 @@
+// Device kernels of the HPL-MxP CUDA backend (see kernels.cuh); each kernel's launch shape is in
+// its policy struct, every launch goes through gpu::launch (checked).
+#include "kernels.cuh"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "gpu500/core/cuda/launch.cuh"
+#include "gpu500/core/cuda/memory.hpp"
+#include "gpu500/hpl_mxp/matgen.hpp"
+
+namespace gpu500::hpl_mxp::detail::cuda {
+namespace {
+
+namespace core = ::gpu500::gpu;
+
+struct walk_policy {
+  static constexpr int block = 256;
+  static constexpr std::int64_t target_threads = std::int64_t{1} << 20;  // ~4 waves on an H100
+};
+struct elementwise_policy {
+  static constexpr int block = 256;
+};
+struct norm_policy {
+  static constexpr int block = 256;
+  static constexpr unsigned max_blocks = norm_scratch_size - 1;
+};
+struct small_lu_policy {
+  static constexpr int block = 256;
+};
+
+// Row i, chunk c of the walk over (rows x chunks) threads: consecutive threads, consecutive rows.
+__global__ void generate_kernel(float* a, std::int64_t lda, std::int64_t n, std::int64_t width, std::int64_t chunks,
+                                hpl::lcg_jump by_n, double* partial, double* own) {
+  for (const index_t t : core::grid_stride(n * chunks)) {
+    const std::int64_t i = t % n, c = t / n, j0 = c * width, j1 = j0 + width < n ? j0 + width : n;
+    row_walk w(n, i, j0, by_n);
+    double sum = 0;
+    for (std::int64_t j = j0; j < j1; ++j, w.next()) {
+      const double v = w.value();
+      a[j * lda + i] = static_cast<float>(v);
+      sum += fabs(v);
+      if (j == i) own[i] = v;
+    }
+    partial[c * n + i] = sum;
+  }
+}
+
+__global__ void diagonal_kernel(float* a, std::int64_t lda, std::int64_t n, std::int64_t chunks, bool zero_diagonal,
+                                const double* partial, const double* own, double* diag, double* rowabs) {
+  for (const index_t i : core::grid_stride(n)) {
+    double sum = 0;
+    for (std::int64_t c = 0; c < chunks; ++c) sum += partial[c * n + i];
+    const double off = sum - fabs(own[i]), d = zero_diagonal ? 0.0 : off;
+    diag[i] = d;
+    rowabs[i] = off + fabs(d);
+    a[i * lda + i] = static_cast<float>(d);
+  }
+}
+
+__global__ void b_kernel(double* b, std::int64_t n) {
+  for (const index_t i : core::grid_stride(n)) b[i] = b_entry(i);
+}
+
+__global__ void matvec_kernel(std::int64_t n, std::int64_t width, std::int64_t chunks, hpl::lcg_jump by_n,
+                              const double* diag, const double* v, double* partial) {
+  for (const index_t t : core::grid_stride(n * chunks)) {
+    const std::int64_t i = t % n, c = t / n, j0 = c * width, j1 = j0 + width < n ? j0 + width : n;
+    row_walk w(n, i, j0, by_n);
+    double sum = 0;
+    for (std::int64_t j = j0; j < j1; ++j, w.next()) sum += (j == i ? diag[i] : w.value()) * v[j];
+    partial[c * n + i] = sum;
+  }
+}
+
+__global__ void combine_kernel(std::int64_t n, std::int64_t chunks, const double* partial, double alpha,
+                               const double* b, double* y) {
+  for (const index_t i : core::grid_stride(n)) {
+    double sum = 0;
+    for (std::int64_t c = 0; c < chunks; ++c) sum += partial[c * n + i];
+    y[i] = (b ? b[i] : 0.0) + alpha * sum;
+  }
+}
+
+__device__ __forceinline__ void store_low(__nv_bfloat16& d, float v) { d = __float2bfloat16_rn(v); }
+__device__ __forceinline__ void store_low(__half& d, float v) { d = __float2half_rn(v); }
+
+template <class T>
+__global__ void convert_kernel(const float* src, std::int64_t lds, std::int64_t rows, std::int64_t cols, T* dst,
+                               std::int64_t ldd, float scale) {
+  for (const index_t t : core::grid_stride(rows * cols)) {
+    const std::int64_t i = t % rows, j = t / rows;
+    store_low(dst[j * ldd + i], src[j * lds + i] * scale);
+  }
+}
+
+__global__ void to_float_kernel(const double* src, float* dst, std::int64_t n) {
+  for (const index_t i : core::grid_stride(n)) dst[i] = static_cast<float>(src[i]);
+}
+__global__ void to_double_kernel(const float* src, double* dst, std::int64_t n) {
+  for (const index_t i : core::grid_stride(n)) dst[i] = static_cast<double>(src[i]);
+}
+
+// max with NaN propagation.
+__device__ __forceinline__ double nan_max(double a, double b) { return (a != a || b != b) ? a + b : fmax(a, b); }
+
+// Each block reduces its grid-stride share to out[blockIdx.x]; with abs_values, of |v|.
+__global__ void max_kernel(const double* v, std::int64_t n, bool abs_values, double* out) {
+  __shared__ double buf[norm_policy::block];
+  double m = 0;
+  for (const index_t i : core::grid_stride(n)) m = nan_max(m, abs_values ? fabs(v[i]) : v[i]);
+  buf[threadIdx.x] = m;
+  __syncthreads();
+  for (int half = blockDim.x / 2; half > 0; half /= 2) {
+    if (static_cast<int>(threadIdx.x) < half) buf[threadIdx.x] = nan_max(buf[threadIdx.x], buf[threadIdx.x + half]);
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) out[blockIdx.x] = buf[0];
+}
+
+// LU without pivoting of an m x m block (m <= small_lu_block) in shared memory, one CTA.
+__global__ void small_lu_kernel(float* a, std::int64_t lda, int m) {
+  __shared__ float s[small_lu_block][small_lu_block + 1];
+  for (int t = threadIdx.x; t < m * m; t += blockDim.x) s[t % m][t / m] = a[(t / m) * lda + t % m];
+  __syncthreads();
+  for (int k = 0; k < m; ++k) {
+    const float piv = s[k][k];
+    for (int i = k + 1 + threadIdx.x; i < m; i += blockDim.x) s[i][k] /= piv;
+    __syncthreads();
+    const int r = m - k - 1;
+    for (int t = threadIdx.x; t < r * r; t += blockDim.x) {
+      const int i = k + 1 + t % r, j = k + 1 + t / r;
+      s[i][j] -= s[i][k] * s[k][j];
+    }
+    __syncthreads();
+  }
+  for (int t = threadIdx.x; t < m * m; t += blockDim.x) a[(t / m) * lda + t % m] = s[t % m][t / m];
+}
+
+unsigned elementwise_grid(std::int64_t items) { return core::grid_blocks(items, elementwise_policy::block); }
+
+}  // namespace
+
+walk_shape walk_shape_for(std::int64_t n) {
+  walk_shape w;
+  if (n <= 0) return w;
+  w.chunks = std::clamp<std::int64_t>((walk_policy::target_threads + n - 1) / n, 1, std::min(max_walk_chunks, n));
+  w.width = (n + w.chunks - 1) / w.chunks;
+  w.chunks = (n + w.width - 1) / w.width;
+  return w;
+}
+
+void generate_matrix(float* a, std::int64_t lda, std::int64_t n, bool zero_diagonal, double* diag, double* rowabs,
+                     double* partial, double* own, cudaStream_t s) {
+  if (n == 0) return;
+  const walk_shape w = walk_shape_for(n);
+  const hpl::lcg_jump by_n = hpl::lcg_jump_by(static_cast<std::uint64_t>(n));
+  core::launch(generate_kernel, core::grid_blocks(n * w.chunks, walk_policy::block), walk_policy::block, 0, s, a, lda,
+               n, w.width, w.chunks, by_n, partial, own);
+  core::launch(diagonal_kernel, elementwise_grid(n), elementwise_policy::block, 0, s, a, lda, n, w.chunks,
+               zero_diagonal, partial, own, diag, rowabs);
+}
+
+void generate_b(double* b, std::int64_t n, cudaStream_t s) {
+  if (n > 0) core::launch(b_kernel, elementwise_grid(n), elementwise_policy::block, 0, s, b, n);
+}
+
+void matvec(std::int64_t n, const double* diag, const double* v, double alpha, const double* b, double* y,
+            double* partial, cudaStream_t s) {
+  if (n == 0) return;
+  const walk_shape w = walk_shape_for(n);
+  const hpl::lcg_jump by_n = hpl::lcg_jump_by(static_cast<std::uint64_t>(n));
+  core::launch(matvec_kernel, core::grid_blocks(n * w.chunks, walk_policy::block), walk_policy::block, 0, s, n,
+               w.width, w.chunks, by_n, diag, v, partial);
+  core::launch(combine_kernel, elementwise_grid(n), elementwise_policy::block, 0, s, n, w.chunks,
+               static_cast<const double*>(partial), alpha, b, y);
+}
+
+template <class T>
+void convert_block(const float* src, std::int64_t lds, std::int64_t rows, std::int64_t cols, T* dst,
+                   std::int64_t ldd, float scale, cudaStream_t s) {
+  if (rows <= 0 || cols <= 0) return;
+  core::launch(convert_kernel<T>, elementwise_grid(rows * cols), elementwise_policy::block, 0, s, src, lds, rows,
+               cols, dst, ldd, scale);
+}
+template void convert_block<__nv_bfloat16>(const float*, std::int64_t, std::int64_t, std::int64_t, __nv_bfloat16*,
+                                           std::int64_t, float, cudaStream_t);
+template void convert_block<__half>(const float*, std::int64_t, std::int64_t, std::int64_t, __half*, std::int64_t,
+                                    float, cudaStream_t);
+
+void to_float(const double* src, float* dst, std::int64_t n, cudaStream_t s) {
+  if (n > 0) core::launch(to_float_kernel, elementwise_grid(n), elementwise_policy::block, 0, s, src, dst, n);
+}
+void to_double(const float* src, double* dst, std::int64_t n, cudaStream_t s) {
+  if (n > 0) core::launch(to_double_kernel, elementwise_grid(n), elementwise_policy::block, 0, s, src, dst, n);
+}
+
+double norm_inf(const double* v, std::int64_t n, double* scratch, cudaStream_t s) {
+  if (n == 0) return 0.0;
+  const unsigned blocks = core::grid_blocks(n, norm_policy::block, 1, norm_policy::max_blocks);
+  core::launch(max_kernel, blocks, norm_policy::block, 0, s, v, n, true, scratch);
+  core::launch(max_kernel, 1u, norm_policy::block, 0, s, static_cast<const double*>(scratch),
+               static_cast<std::int64_t>(blocks), false, scratch + norm_policy::max_blocks);
+  double out = 0;
+  core::copy_bytes_async(&out, scratch + norm_policy::max_blocks, sizeof(double), s);
+  core::synchronize(s);
+  return out;
+}
+
+void small_lu(float* a, std::int64_t lda, int m, cudaStream_t s) {
+  if (m > 0) core::launch(small_lu_kernel, 1u, small_lu_policy::block, 0, s, a, lda, m);
+}
+
+}  // namespace gpu500::hpl_mxp::detail::cuda

@@ -1,0 +1,161 @@
+// The CUDA backend of HPL-MxP on one GPU: memory checked first (gpu::check_device_memory), A
+// generated on the device in FP32 (kernels.cuh), LU without pivoting with low-precision
+// trailing updates (lu.cuh), then flexible GMRES (gmres.hpp) on device vectors: A v in FP64
+// with A regenerated on the fly, the preconditioner as two cublasStrsv on an FP32 copy of the
+// vector, the Gram-Schmidt passes as cublasDgemv. Only scalars (norms, the Hessenberg column,
+// the small solution y) cross to the host.
+#include <cublas_v2.h>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "../backend.hpp"
+#include "../gmres.hpp"
+#include "gpu500/core/cuda/check.cuh"
+#include "gpu500/core/cuda/memory.hpp"
+#include "gpu500/core/timer.hpp"
+#include "kernels.cuh"
+#include "lu.cuh"
+
+namespace gpu500::hpl_mxp::detail {
+
+namespace {
+
+using gpu::device_buffer;
+using namespace cuda;
+
+class device_space final : public krylov_space {
+ public:
+  device_space(std::int64_t n, std::int64_t lda, int restart, const float* lu, const double* diag, const double* b,
+               cudaStream_t s, cublasHandle_t h)
+      : n_(n), lda_(lda), lu_(lu), diag_(diag), b_(b), s_(s), h_(h),
+        v_(static_cast<std::size_t>(n) * (restart + 1)), z_(static_cast<std::size_t>(n) * restart),
+        x_(static_cast<std::size_t>(n)), w_(static_cast<std::size_t>(n)), f_(static_cast<std::size_t>(n)),
+        partial_(static_cast<std::size_t>(walk_shape_for(n).chunks * n)), small_(static_cast<std::size_t>(restart + 1)),
+        scratch_(norm_scratch_size) {}
+  std::int64_t size() const override { return n_; }
+  double* basis(int k) override { return v_.data() + static_cast<std::size_t>(k) * n_; }
+  double* zbasis(int k) override { return z_.data() + static_cast<std::size_t>(k) * n_; }
+  double* x() override { return x_.data(); }
+  double* work() override { return w_.data(); }
+  void residual(const double* x, double* r) override { matvec_into(x, -1.0, b_, r); }
+  void matvec(const double* v, double* y) override { matvec_into(v, 1.0, nullptr, y); }
+  void precondition(const double* v, double* z) override {
+    const int n = static_cast<int>(n_), lda = static_cast<int>(lda_);
+    to_float(v, f_.data(), n_, s_);
+    cublas_check(cublasStrsv(h_, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT, n, lu_, lda, f_.data(), 1),
+                 "cublasStrsv (L)");
+    cublas_check(cublasStrsv(h_, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, n, lu_, lda, f_.data(), 1),
+                 "cublasStrsv (U)");
+    to_double(f_.data(), z, n_, s_);
+  }
+  void project(int k, const double* w, double* h) override {
+    const double one = 1.0, zero = 0.0;
+    cublas_check(cublasDgemv(h_, CUBLAS_OP_T, static_cast<int>(n_), k, &one, v_.data(), static_cast<int>(n_), w, 1,
+                             &zero, small_.data(), 1),
+                 "cublasDgemv (project)");
+    gpu::copy_bytes_async(h, small_.data(), sizeof(double) * k, s_);
+    gpu::synchronize(s_);
+  }
+  void subtract(int k, const double* h, double* w) override { combine(k, h, v_.data(), -1.0, w); }
+  void update(int k, const double* y, double* x) override { combine(k, y, z_.data(), 1.0, x); }
+  double nrm2(const double* v) override {
+    double r = 0;
+    cublas_check(cublasDnrm2(h_, static_cast<int>(n_), v, 1, &r), "cublasDnrm2");
+    return r;
+  }
+  double norm_inf(const double* v) override { return cuda::norm_inf(v, n_, scratch_.data(), s_); }
+  void scale(double a, double* v) override {
+    cublas_check(cublasDscal(h_, static_cast<int>(n_), &a, v, 1), "cublasDscal");
+  }
+  void zero(double* v) override { gpu::fill_bytes_async(v, 0, sizeof(double) * n_, s_); }
+  /// A host copy of x.
+  std::vector<double> host_x() {
+    std::vector<double> h(static_cast<std::size_t>(n_));
+    gpu::copy_bytes_async(h.data(), x_.data(), sizeof(double) * n_, s_);
+    gpu::synchronize(s_);
+    return h;
+  }
+
+ private:
+  void matvec_into(const double* v, double alpha, const double* b, double* y) {
+    cuda::matvec(n_, diag_, v, alpha, b, y, partial_.data(), s_);
+  }
+  // out += alpha basis(:, 0..k) c, c from the host.
+  void combine(int k, const double* c, const double* basis, double alpha, double* out) {
+    const double one = 1.0;
+    gpu::copy_bytes_async(small_.data(), c, sizeof(double) * k, s_);
+    cublas_check(cublasDgemv(h_, CUBLAS_OP_N, static_cast<int>(n_), k, &alpha, basis, static_cast<int>(n_),
+                             small_.data(), 1, &one, out, 1),
+                 "cublasDgemv (combine)");
+    gpu::synchronize(s_);  // c lives on the host caller's stack
+  }
+
+  std::int64_t n_, lda_;
+  const float* lu_;
+  const double *diag_, *b_;
+  cudaStream_t s_;
+  cublasHandle_t h_;
+  device_buffer<double> v_, z_, x_, w_;
+  device_buffer<float> f_;
+  device_buffer<double> partial_, small_, scratch_;
+};
+
+std::int64_t round_up_32(std::int64_t n) { return std::max<std::int64_t>(32, (n + 31) / 32 * 32); }
+
+}  // namespace
+
+result solve_cuda(const options& o) {
+  result r;
+  r.n = o.n;
+  r.nb = o.nb;
+  r.be = backend::cuda;
+  r.prec = o.prec;
+  int count = 0;
+  GPU500_CUDA_CHECK(cudaGetDeviceCount(&count));
+  GPU500_CUDA_CHECK(cudaSetDevice(std::max(0, o.device) % std::max(1, count)));
+  const std::int64_t n = o.n, lda = round_up_32(n);
+  gpu::check_device_memory("hpl-mxp", static_cast<std::size_t>(bytes_needed(backend::cuda, o.prec, n, o.nb)));
+
+  device_lu lu(n, lda, o.nb, o.prec);
+  const cudaStream_t s = lu.stream();
+  device_buffer<float> a(static_cast<std::size_t>(lda * std::max<std::int64_t>(n, 1)));
+  device_buffer<double> diag(static_cast<std::size_t>(std::max<std::int64_t>(n, 1))),
+      rowabs(static_cast<std::size_t>(std::max<std::int64_t>(n, 1))), b(static_cast<std::size_t>(std::max<std::int64_t>(n, 1)));
+  device_space space(n, lda, gmres_restart, a.data(), diag.data(), b.data(), s, lu.handle());
+
+  stage(o, "generating the matrix on the device");
+  stopwatch sw;
+  {
+    const walk_shape w = walk_shape_for(n);
+    device_buffer<double> partial(static_cast<std::size_t>(std::max<std::int64_t>(1, w.chunks * n)), s),
+        own(static_cast<std::size_t>(std::max<std::int64_t>(n, 1)), s);
+    generate_matrix(a.data(), lda, n, o.diag == diagonal::zero, diag.data(), rowabs.data(), partial.data(), own.data(),
+                    s);
+    generate_b(b.data(), n, s);
+    r.norm_a = space.norm_inf(rowabs.data());
+    r.norm_b = space.norm_inf(b.data());
+  }
+  gpu::synchronize(s);
+  r.t_generate = sw.seconds();
+
+  stage(o, "LU without pivoting (FP32 panels, low-precision trailing updates)");
+  sw.restart();
+  lu.factor(a.data());
+  r.t_lu = sw.seconds();
+
+  stage(o, "GMRES refinement (FP64)");
+  sw.restart();
+  const gmres_result g = fgmres(space, gmres_restart, o.max_iters, r.norm_a, r.norm_b, threshold);
+  gpu::synchronize(s);
+  r.t_refine = sw.seconds();
+  r.iterations = g.iterations;
+  r.restarts = g.restarts;
+  r.norm_r = g.norm_r;
+  r.norm_x = g.norm_x;
+  r.x = space.host_x();
+  return r;
+}
+
+}  // namespace gpu500::hpl_mxp::detail

@@ -1,0 +1,114 @@
+// HPL-MxP's rules in one place (gpu500/hpl_mxp/mxp.hpp): the precision names, the operation
+// count, the backward error, the option checks, the memory plan and sizing, and solve(), which
+// runs a backend and judges its result.
+#include "gpu500/hpl_mxp/mxp.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "backend.hpp"
+#include "gpu500/core/device.hpp"
+#include "gpu500/core/error.hpp"
+#include "gpu500/hpl/defaults.hpp"
+
+namespace gpu500::hpl_mxp {
+
+const char* precision_name(precision p) {
+  switch (p) {
+    case precision::bf16: return "bf16";
+    case precision::fp16: return "fp16";
+    case precision::fp32: break;
+  }
+  return "fp32";
+}
+
+precision parse_precision(const std::string& s, const std::string& flag) {
+  for (precision p : {precision::bf16, precision::fp16, precision::fp32})
+    if (s == precision_name(p)) return p;
+  throw usage_error("hpl-mxp: " + flag + " must be bf16, fp16 or fp32, got '" + s + "'");
+}
+
+double flop_count(std::int64_t n) {
+  const double d = static_cast<double>(n);
+  return 2.0 / 3.0 * d * d * d + 1.5 * d * d;
+}
+
+double backward_error(double norm_r, double norm_a, double norm_x, double norm_b, std::int64_t n) {
+  if (n == 0) return 0.0;
+  return norm_r / (norm_a * norm_x + norm_b) / (static_cast<double>(n) * std::ldexp(1.0, -53));
+}
+
+namespace {
+constexpr std::int64_t gib = std::int64_t{1} << 30;
+// The CUDA backend's leading dimension and column chunks of its generator / product kernels.
+std::int64_t cuda_lda(std::int64_t n) { return std::max<std::int64_t>(32, (n + 31) / 32 * 32); }
+}  // namespace
+
+std::int64_t bytes_needed(backend be, precision p, std::int64_t n, int nb) {
+  const std::int64_t vectors = 8 * n * (2 * gmres_restart + 8);  // V, Z, x, b, diag, work...
+  if (be != backend::cuda) return 4 * std::max<std::int64_t>(1, n) * n + vectors + 4 * n;
+  const std::int64_t lda = cuda_lda(n), nbw = std::min<std::int64_t>(nb, std::max<std::int64_t>(n, 1));
+  const std::int64_t panels = p == precision::fp32 ? 0 : 2 * 2 * (2 * lda * nbw);  // two sets of L and U copies
+  constexpr std::int64_t max_chunks = 64;                                         // partial products
+  return 4 * lda * n + panels + vectors + 8 * max_chunks * n + 4 * n;
+}
+
+std::int64_t choose_n(backend be, precision p, std::int64_t memory_bytes, int nb) {
+  if (memory_bytes <= 0 || nb < 1) return 0;
+  const std::int64_t margin = be == backend::cuda ? std::max<std::int64_t>(memory_bytes * 6 / 100, 2 * gib)
+                                                  : memory_bytes / 2;
+  const std::int64_t usable = memory_bytes - margin;
+  if (usable <= 0) return 0;
+  std::int64_t n = static_cast<std::int64_t>(std::sqrt(static_cast<double>(usable) / 4.0)) / nb * nb + nb;
+  while (n > 0 && bytes_needed(be, p, n, nb) > usable) n -= nb;
+  return std::max<std::int64_t>(0, n);
+}
+
+int default_nb(backend be, int device) {
+  if (be != backend::cuda) return 256;
+  const auto devs = cuda_devices();
+  if (devs.empty()) return 1024;
+  const auto& d = devs[static_cast<std::size_t>(std::max(0, device)) % devs.size()];
+  const auto c = hpl::classify_device(be, d.name, d.global_memory);
+  return c == hpl::device_class::h100_80gb || c == hpl::device_class::h200_141gb ? 2048 : 1024;
+}
+
+void check_options(const options& o) {
+  if (o.n < 0) throw usage_error("hpl-mxp: -N must be >= 0, got " + std::to_string(o.n));
+  if (o.n > 2147483647) throw usage_error("hpl-mxp: -N must be below 2^31, got " + std::to_string(o.n));
+  if (o.nb < 1) throw usage_error("hpl-mxp: -NB must be >= 1, got " + std::to_string(o.nb));
+  if (o.max_iters < 1) throw usage_error("hpl-mxp: --max-iters must be >= 1, got " + std::to_string(o.max_iters));
+  if (o.be == backend::opencl) throw usage_error("hpl-mxp: no opencl backend; use cpu or cuda");
+  if (o.be == backend::cpu && o.prec != precision::fp32)
+    throw usage_error(std::string("hpl-mxp: --precision ") + precision_name(o.prec) +
+                      " needs the cuda backend; the cpu backend factors in fp32");
+  if (o.be == backend::cpu) {
+    const std::int64_t need = bytes_needed(o.be, o.prec, o.n, o.nb), avail = host_available_memory();
+    if (avail > 0 && need > avail)
+      throw resource_error("hpl-mxp: N = " + std::to_string(o.n) + " needs " + std::to_string(need) +
+                           " bytes of host memory, " + std::to_string(avail) + " are available");
+  }
+}
+
+namespace detail {
+void stage(const options& o, const char* what) {
+  if (!o.progress) return;
+  std::fprintf(stderr, "hpl-mxp: %s\n", what);
+  std::fflush(stderr);
+}
+}  // namespace detail
+
+result solve(const options& o) {
+  check_options(o);
+  result r = o.be == backend::cuda ? detail::solve_cuda(o) : detail::solve_cpu(o);
+  r.t_total = r.t_lu + r.t_refine;
+  const double n = static_cast<double>(o.n);
+  r.gflops = r.t_total > 0 ? flop_count(o.n) / r.t_total * 1e-9 : 0.0;
+  r.lu_gflops = r.t_lu > 0 ? 2.0 / 3.0 * n * n * n / r.t_lu * 1e-9 : 0.0;
+  r.backward_error = backward_error(r.norm_r, r.norm_a, r.norm_x, r.norm_b, o.n);
+  r.passed = r.backward_error < threshold;  // NaN fails
+  return r;
+}
+
+}  // namespace gpu500::hpl_mxp

@@ -1,0 +1,124 @@
+// The `gpu500 hpl-mxp` run (run_program in gpu500/hpl_mxp/mxp.hpp): defaults for N and NB, the
+// one-process rule, the header, one solve, the result block in the layout of the HPL-MxP
+// implementations ("HPL MxP Result": norms, the scaled residual with PASSED / FAILED, GFLOPS and
+// LU GFLOPS) after the reference's time lines, and the same figures as JSON.
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "gpu500/core/device.hpp"
+#include "gpu500/core/error.hpp"
+#include "gpu500/core/json.hpp"
+#include "gpu500/hpl/defaults.hpp"
+#include "gpu500/hpl_mxp/mxp.hpp"
+
+namespace gpu500::hpl_mxp {
+
+namespace {
+
+// More than one process started by a launcher (Open MPI, MPICH / PMI, PMIx).
+int launched_processes() {
+  int most = 1;
+  for (const char* var : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE"})
+    if (const char* v = std::getenv(var)) most = std::max(most, std::atoi(v));
+  return most;
+}
+
+void print_header(const options& o) {
+  const char* rule = "================================================================================";
+  std::printf("%s\n", rule);
+  std::printf("HPL-MxP: mixed-precision HPL -- LU without pivoting in low precision,\n");
+  std::printf("GMRES refinement in FP64 (rules of hpl-mxp.org, HPL-AI reference generator)\n");
+  std::printf("%s\n\n", rule);
+  std::printf("N         : %lld\n", static_cast<long long>(o.n));
+  std::printf("NB        : %d\n", o.nb);
+  std::printf("P x Q     : 1 x 1\n");
+  std::printf("Backend   : %s\n", backend_name(o.be));
+  std::printf("Precision : %s (trailing-update inputs; FP32 matrix, panels and accumulation)\n", precision_name(o.prec));
+  std::printf("Max iters : %d (GMRES, restart %d)\n\n", o.max_iters, gmres_restart);
+  std::fflush(stdout);
+}
+
+void print_result(const result& r) {
+  std::printf("Time spent in generation (untimed) : %12.3f second\n", r.t_generate);
+  std::printf("Time spent in factorization        : %12.3f second\n", r.t_lu);
+  std::printf("Time spent in GMRES                : %12.3f second\n", r.t_refine);
+  std::printf("Total time                         : %12.3f second\n", r.t_total);
+  std::printf("GMRES iterations                   : %12d (%d restart%s)\n\n", r.iterations, r.restarts,
+              r.restarts == 1 ? "" : "s");
+  const char* dots = ". . . . . . . . . . . . . . . . .";
+  std::printf(" ****** HPL MxP Result    ******\n\n");
+  std::printf("   EPS           %s          = %15.6E\n", dots, std::ldexp(1.0, -53));
+  std::printf("   Threshold     %s          = %15.6E\n", dots, threshold);
+  std::printf(" ||Ax-b||_oo     %s          = %15.6E\n", dots, r.norm_r);
+  std::printf(" ||A   ||_oo     %s          = %15.6E\n", dots, r.norm_a);
+  std::printf(" ||x   ||_oo     %s          = %15.6E\n", dots, r.norm_x);
+  std::printf(" ||b   ||_oo     %s          = %15.6E\n", dots, r.norm_b);
+  std::printf(" ||Ax-b||_oo / (EPS * (||A||_oo * ||x||_oo + ||b||_oo) * N) = %15.6E ...... %s\n\n", r.backward_error,
+              r.passed ? "PASSED" : "FAILED");
+  const char* per = r.be == backend::cuda ? "GPU" : "process";
+  std::printf("   N = %lld, NB = %d, NPROW = 1, NPCOL = 1, PRECISION = %s\n", static_cast<long long>(r.n), r.nb,
+              precision_name(r.prec));
+  std::printf("      GFLOPS = %.4e, per %s = %10.2f ------ The HPL-MxP performance to report\n", r.gflops, per, r.gflops);
+  std::printf("   LU GFLOPS = %.4e, per %s = %10.2f ------ The performance excluding the iterative solver part\n\n",
+              r.lu_gflops, per, r.lu_gflops);
+  std::printf(" ****** HPL MxP Result    ******\n");
+  std::fflush(stdout);
+}
+
+json::value to_json(const result& r, int max_iters) {
+  json::value v = json::value::make_object();
+  v["benchmark"] = "hpl-mxp";
+  v["n"] = r.n;
+  v["nb"] = r.nb;
+  v["p"] = 1;
+  v["q"] = 1;
+  v["backend"] = backend_name(r.be);
+  v["precision"] = precision_name(r.prec);
+  v["max_iters"] = max_iters;
+  v["time_generate"] = r.t_generate;
+  v["time_lu"] = r.t_lu;
+  v["time_refine"] = r.t_refine;
+  v["time_total"] = r.t_total;
+  v["gflops"] = r.gflops;
+  v["lu_gflops"] = r.lu_gflops;
+  v["iterations"] = r.iterations;
+  v["restarts"] = r.restarts;
+  v["eps"] = std::ldexp(1.0, -53);
+  v["threshold"] = threshold;
+  v["norm_r"] = r.norm_r;
+  v["norm_a"] = r.norm_a;
+  v["norm_x"] = r.norm_x;
+  v["norm_b"] = r.norm_b;
+  v["backward_error"] = r.backward_error;
+  v["passed"] = r.passed;
+  return v;
+}
+
+}  // namespace
+
+int run_program(program_settings s) {
+  if (launched_processes() > 1)
+    throw usage_error("hpl-mxp: runs as one process (P x Q grids over MPI are not implemented); start it without mpirun");
+  options& o = s.opt;
+  if (o.be == backend::cuda && !cuda_available())
+    throw usage_error("hpl-mxp: --backend cuda, but no CUDA device is available (or this gpu500 has no CUDA backend)");
+  if (s.auto_nb) o.nb = default_nb(o.be, o.device);
+  if (s.auto_n) {
+    const std::int64_t mem = hpl::memory_for_sizing(o.be, o.device, 1);
+    o.n = choose_n(o.be, o.prec, mem, std::max(1, o.nb));
+    if (o.n == 0)
+      throw resource_error("hpl-mxp: not even N = NB = " + std::to_string(o.nb) + " fits in " + std::to_string(mem) +
+                           " bytes of memory");
+  }
+  o.progress = !s.quiet;
+  check_options(o);
+  print_header(o);
+  const result r = solve(o);
+  print_result(r);
+  if (!s.json_path.empty()) json::write_file(s.json_path, to_json(r, o.max_iters));
+  return r.passed ? 0 : 1;
+}
+
+}  // namespace gpu500::hpl_mxp
