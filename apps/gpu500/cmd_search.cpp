@@ -1,5 +1,6 @@
-// gpu500 bfs / gpu500 sssp: one kernel on a graph read from a file (text edge list), through the
-// same pipelines, engines and validators as the Graph500 benchmark (graph500::run_searches).
+// gpu500 bfs / gpu500 sssp: one kernel on a graph read from a file (edge list, Matrix Market or
+// binary CSR, plain or gzip; docs/graph-files.md), through the same pipelines, engines and
+// validators as the Graph500 benchmark (graph500::run_searches); --output writes one search's tree.
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -18,20 +19,27 @@ int run_search(const gpu500::app::args_t& args, bool sssp) {
   const char* name = sssp ? "gpu500 sssp" : "gpu500 bfs";
   graph500::search_config c;
   c.sssp = sssp;
-  std::string json_path;
+  std::string json_path, output_path;
+  graph::read_options ro;
   std::int64_t num_vertices = -1, seed = 1;
   bool no_validate = false;
   app::pipeline_flags flags;
   cli::parser p(name, std::string(sssp ? "Single-source shortest paths" : "Breadth-first search") +
-                          " on a graph file (text edge list: \"u v\" or \"u v w\" per line), each search\n"
-                          "validated as Graph500 validates; per-root time and TEPS, harmonic mean last.");
-  p.option("--graph", c.graph_name, "the edge-list file (required)");
-  p.option("--vertices", num_vertices, "vertex count (default: largest id + 1)");
+                          " on a graph file (edge list \"u v [w]\", Matrix Market, or gpu500's binary CSR;\n"
+                          "gzip too), each search validated as Graph500 validates; per-root time and TEPS,\n"
+                          "harmonic mean last. Every edge is undirected (docs/graph-files.md).");
+  p.option("--graph", c.graph_name, "the graph file (required)");
+  p.option("--format", [&ro](const std::string& v) { ro.format = graph::parse_file_format(v, "--format"); },
+           "auto|snap|mtx|bin: the graph file's format (default auto: from its content)", "S");
+  p.option("--vertices", num_vertices, "vertex count of an edge list (default: largest id + 1)");
   p.option("--root", c.root, "search from this vertex only");
   p.option("--roots", c.num_roots, "otherwise: up to this many distinct random vertices with edges (default 16)");
   p.option("--seed", seed, "seed of the random roots (default 1)");
   p.flag("--no-validate", no_validate, "skip validation");
   p.option("--json", json_path, "write every figure to this JSON file");
+  p.output_file("--output", output_path,
+                "write the search from --root (or the first root) to this file, a line \"vertex parent level\" (bfs) "
+                "or \"vertex parent distance\" (sssp) per vertex (default none)");
   flags.add(p);
   p.parse(args);
   if (p.help_requested()) {
@@ -48,10 +56,13 @@ int run_search(const gpu500::app::args_t& args, bool sssp) {
   if (c.root < 0 && (c.num_roots < 1 || c.num_roots > 1 << 20)) throw usage_error("--roots must be in 1..1048576");
   c.seed = static_cast<std::uint64_t>(seed);
   c.validate = !no_validate;
+  c.keep_tree = !output_path.empty();
 
-  graph::edge_list el = graph::read_edge_list(c.graph_name, num_vertices);
-  if (sssp && !el.weighted()) throw usage_error(c.graph_name + ": SSSP needs weights (a third column)");
-  if (!sssp) el.weight.clear();
+  ro.num_vertices = num_vertices;
+  ro.weights = sssp;
+  graph::edge_list el = graph::read_graph(c.graph_name, ro).edges;
+  if (sssp && !el.weighted())
+    throw usage_error(c.graph_name + ": SSSP needs weights (a third column; in Matrix Market, an integer or real field)");
   const index_t n = el.num_vertices;
   if (c.root >= n)
     throw usage_error("--root " + std::to_string(c.root) + " is not a vertex (the graph has " + std::to_string(n) + ")");
@@ -59,6 +70,7 @@ int run_search(const gpu500::app::args_t& args, bool sssp) {
   const std::unique_ptr<graph500::pipeline> pipe = flags.make(std::move(el));
   const graph500::search_report r = graph500::run_searches(*pipe, n, c, stdout, stderr);
   if (!json_path.empty()) json::write_file(json_path, r.json);
+  if (!output_path.empty()) graph::write_search_result(output_path, r.tree_root, r.tree.parent, r.tree.distance);
   return r.valid ? 0 : 1;
 }
 

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Real graphs in every file format: `gpu500 bfs` and `gpu500 sssp` from root 0 on each file of
+# tests/data/graphs/ (edge list, Matrix Market, its gzip, binary CSR, and what `gpu500 convert`
+# makes of them), each search validated, and the --output files' levels and distances equal to
+# the ones networkx computed (NAME.expected) — hence equal across formats. On a host with a CUDA
+# device the searches run on the cuda backend too. Then the format flags' errors.
+set -uo pipefail
+bin=$1
+src=$2
+data=$src/tests/data/graphs
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+backends=(cpu)
+"$bin" info 2>/dev/null | grep -q '^cuda device 0:' && backends+=(cuda)
+
+# check KERNEL FILE BACKEND EXPECTED [flags...]: a validated search whose --output column 3 equals
+# EXPECTED's column 2 (bfs: level) or 3 (sssp: distance).
+check() {
+  local kernel=$1 file=$2 backend=$3 expected=$4
+  shift 4
+  local out col
+  out=$("$bin" "$kernel" --graph "$file" --root 0 --backend "$backend" --output "$tmp/result.txt" "$@" 2>&1) || {
+    echo "$kernel $file ($backend): exit $?: $out"; fail=1; return; }
+  grep -q 'all valid' <<<"$out" || { echo "$kernel $file ($backend): not validated: $out"; fail=1; return; }
+  col=$([ "$kernel" = bfs ] && echo 2 || echo 3)
+  if ! awk -v col="$col" '
+      FNR == 1 && /^#/ { next }
+      NR == FNR { want[$1] = $col; n++; next }
+      { got++; d = $3 - want[$1]; if (d < 0) d = -d; if (!($1 in want) || d > 1e-5 * (1 + want[$1])) { print "vertex " $1 ": " $3 " != " want[$1]; bad = 1 } }
+      END { if (got != n) { print got " lines for " n " vertices"; bad = 1 } exit bad }' "$expected" "$tmp/result.txt"; then
+    echo "$kernel $file ($backend): --output differs from $expected"; fail=1
+  fi
+}
+
+for name in karate lesmis florentine; do
+  want=$data/$name.expected
+  # What convert makes of the edge list and of the binary file, plain and gzip.
+  "$bin" convert "$data/$name.txt" "$tmp/$name.bin.gz" >/dev/null || { echo "convert $name.txt failed"; fail=1; }
+  "$bin" convert "$data/$name.bin" "$tmp/$name.el" --to snap --format bin >/dev/null || { echo "convert $name.bin failed"; fail=1; }
+  out=$("$bin" convert "$data/$name.mtx.gz" "$tmp/$name.mtx") || { echo "convert $name.mtx.gz failed"; fail=1; }
+  grep -q "^$data/$name.mtx.gz (mtx, gzip, symmetric, .* vertices, .* edges, weighted) -> $tmp/$name.mtx (mtx)$" <<<"$out" ||
+    { echo "convert: unexpected summary: $out"; fail=1; }
+  for file in "$data/$name".{txt,mtx,mtx.gz,bin} "$tmp/$name".{bin.gz,el,mtx}; do
+    for backend in "${backends[@]}"; do
+      check bfs "$file" "$backend" "$want"
+      check sssp "$file" "$backend" "$want"
+    done
+  done
+  check bfs "$data/$name.mtx" cpu "$want" --format mtx
+  check sssp "$tmp/$name.el" cpu "$want" --format snap
+done
+# The converted files say the same as the originals, byte for byte where the format is the same.
+"$bin" convert "$data/karate.mtx" "$tmp/k.bin" >/dev/null && cmp -s "$tmp/k.bin" "$data/karate.bin" ||
+  { echo "convert karate.mtx -> bin differs from karate.bin"; fail=1; }
+"$bin" convert "$data/karate.bin" "$tmp/k2.mtx" --to mtx >/dev/null && cmp -s "$tmp/k2.mtx" "$tmp/karate.mtx" ||
+  { echo "convert karate.bin -> mtx differs from karate.mtx.gz -> mtx"; fail=1; }
+# An edge list with --vertices: trailing isolated vertices kept.
+"$bin" convert "$data/florentine.txt" "$tmp/f.bin" --vertices 20 >/dev/null || { echo "convert --vertices failed"; fail=1; }
+out=$("$bin" convert "$tmp/f.bin" "$tmp/f.txt") && grep -q ' 20 vertices' <<<"$out" || { echo "convert --vertices: $out"; fail=1; }
+
+expect2() {  # expect2 PATTERN ARGS...: exit 2, one stderr line containing PATTERN, nothing on stdout
+  local pattern=$1 err out rc
+  shift
+  out=$("$bin" "$@" 2>"$tmp/err")
+  rc=$?
+  err=$(cat "$tmp/err")
+  [ "$rc" -eq 2 ] && [ -z "$out" ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q -F -e "$pattern" <<<"$err" ||
+    { echo "gpu500 $*: exit $rc, stdout '$out', stderr '$err' (wanted '$pattern')"; fail=1; }
+}
+expect2 "not a gpu500 binary graph" bfs --graph "$data/karate.txt" --format bin
+expect2 "--format: 'csv' is not one of auto, snap, mtx, bin" sssp --graph "$data/karate.txt" --format csv
+expect2 "a vertex count was given, but a mtx file states its own" bfs --graph "$data/karate.mtx" --vertices 40
+expect2 "--output: directory" bfs --graph "$data/karate.txt" --output "$tmp/no/such/dir/out.txt"
+expect2 "--to: name a format" convert "$data/karate.txt" "$tmp/x.txt" --to auto
+expect2 "OUT: directory" convert "$data/karate.txt" "$tmp/no/x.txt"
+expect2 "missing.txt" convert "$tmp/missing.txt" "$tmp/x.txt"
+printf '%%%%MatrixMarket matrix coordinate pattern symmetric\n3 3 1\n' >"$tmp/pat.mtx"
+printf '2 1\n' >>"$tmp/pat.mtx"
+expect2 "SSSP needs weights" sssp --graph "$tmp/pat.mtx"
+[ -e "$tmp/x.txt" ] && { echo "a refused convert left its output"; fail=1; }
+[ "$fail" -eq 0 ] || exit 1
+echo "graph files smoke: ok (${backends[*]})"
