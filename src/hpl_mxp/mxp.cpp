@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 #include "backend.hpp"
 #include "gpu500/core/device.hpp"
@@ -46,12 +47,19 @@ std::int64_t cuda_lda(std::int64_t n) { return std::max<std::int64_t>(32, (n + 3
 }  // namespace
 
 std::int64_t bytes_needed(backend be, precision p, std::int64_t n, int nb) {
-  const std::int64_t vectors = 8 * n * (2 * gmres_restart + 8);  // V, Z, x, b, diag, work...
-  if (be != backend::cuda) return 4 * std::max<std::int64_t>(1, n) * n + vectors + 4 * n;
-  const std::int64_t lda = cuda_lda(n), nbw = std::min<std::int64_t>(nb, std::max<std::int64_t>(n, 1));
-  const std::int64_t panels = p == precision::fp32 ? 0 : 2 * 2 * (2 * lda * nbw);  // two sets of L and U copies
-  constexpr std::int64_t max_chunks = 64;                                         // partial products
-  return 4 * lda * n + panels + vectors + 8 * max_chunks * n + 4 * n;
+  // In double, saturated: N up to 2^31 overflows 4 N^2 in 64 bits.
+  const double dn = static_cast<double>(std::max<std::int64_t>(n, 0));
+  const double vectors = 8.0 * dn * (2 * gmres_restart + 8);  // V, Z, x, b, diag, work...
+  double total = 0;
+  if (be != backend::cuda) {
+    total = 4.0 * std::max(1.0, dn) * dn + vectors + 4.0 * dn;
+  } else {
+    const double lda = static_cast<double>(cuda_lda(n)), nbw = std::min(static_cast<double>(nb), std::max(dn, 1.0));
+    const double panels = p == precision::fp32 ? 0.0 : 2.0 * 2.0 * (2.0 * lda * nbw);  // two sets of L and U copies
+    constexpr double max_chunks = 64;                                                 // partial products
+    total = 4.0 * lda * dn + panels + vectors + 8.0 * max_chunks * dn + 4.0 * dn;
+  }
+  return total >= 9.2e18 ? std::numeric_limits<std::int64_t>::max() : static_cast<std::int64_t>(total);
 }
 
 std::int64_t choose_n(backend be, precision p, std::int64_t memory_bytes, int nb) {

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# `gpu500 hpl-mxp`: a small run on the CPU (and on every precision of the CUDA backend where a GPU
+# is present) prints the HPL-MxP result block with PASSED and writes its JSON; too few GMRES
+# iterations end in FAILED with exit code 1; bad input exits 2 with one line on stderr and
+# nothing on stdout; a matrix that cannot fit exits 3. Every option of the command runs here.
+set -euo pipefail
+bin=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+expect_passed() {  # output file
+  grep -q '^ ||Ax-b||_oo / (EPS \* (||A||_oo \* ||x||_oo + ||b||_oo) \* N) = .* PASSED$' "$1" \
+    || { echo "no PASSED line"; cat "$1"; exit 1; }
+  grep -q 'GFLOPS = .* The HPL-MxP performance to report' "$1"
+  grep -q '^Time spent in factorization' "$1"
+  grep -q '^GMRES iterations' "$1"
+}
+
+# CPU: odd N and NB, quiet (nothing on stderr), JSON.
+"$bin" hpl-mxp -N 333 -NB 37 -P 1 -Q 1 --backend cpu --precision fp32 --max-iters 30 --quiet \
+  --json "$tmp/mxp.json" >"$tmp/out" 2>"$tmp/err"
+cat "$tmp/out"
+expect_passed "$tmp/out"
+[[ ! -s "$tmp/err" ]] || { echo "--quiet wrote to stderr"; cat "$tmp/err"; exit 1; }
+grep -q '"passed": true' "$tmp/mxp.json"
+grep -q '"benchmark": "hpl-mxp"' "$tmp/mxp.json"
+grep -q '"n": 333' "$tmp/mxp.json"
+grep -Eq '"iterations": [1-9]' "$tmp/mxp.json"
+for key in time_generate time_lu time_refine time_total gflops backward_error norm_a norm_x; do
+  grep -q "\"$key\":" "$tmp/mxp.json" || { echo "JSON lacks $key"; exit 1; }
+done
+# Without --quiet: the stage lines on stderr; default NB and precision on the CPU.
+"$bin" hpl-mxp -N 200 --backend cpu >"$tmp/out" 2>"$tmp/err"
+expect_passed "$tmp/out"
+grep -q '^hpl-mxp: GMRES refinement' "$tmp/err"
+grep -q '^NB        : 256$' "$tmp/out"
+# One GMRES iteration is the FP32 LU solution alone: FAILED, exit code 1 (not a hang).
+rc=0
+"$bin" hpl-mxp -N 300 --backend cpu --max-iters 1 --quiet >"$tmp/out" 2>&1 || rc=$?
+[[ $rc -eq 1 ]] || { echo "--max-iters 1: expected exit 1, got $rc"; cat "$tmp/out"; exit 1; }
+grep -q '\.\.\.\.\.\. FAILED$' "$tmp/out"
+
+# Bad input: exit 2, one line on stderr, nothing on stdout.
+bad() {
+  local rc=0
+  "$bin" hpl-mxp "$@" >"$tmp/bout" 2>"$tmp/berr" || rc=$?
+  [[ $rc -eq 2 ]] || { echo "hpl-mxp $*: expected exit 2, got $rc"; cat "$tmp/bout" "$tmp/berr"; exit 1; }
+  [[ ! -s "$tmp/bout" ]] || { echo "hpl-mxp $*: wrote to stdout"; exit 1; }
+  [[ $(wc -l <"$tmp/berr") -eq 1 ]] || { echo "hpl-mxp $*: not one line"; cat "$tmp/berr"; exit 1; }
+}
+bad -N -5 --backend cpu
+bad -N 100 -NB 0 --backend cpu
+bad -N 100 --backend cpu --precision fp8
+bad -N 100 --backend cpu --precision bf16
+bad -N 100 --backend cpu --precision fp16
+bad -N 100 --backend cpu -P 2
+bad -N 100 --backend cpu -Q 0
+bad -N 100 --backend cpu --max-iters 0
+bad -N 100 --backend cpu --json /nonexistent-dir/x.json
+bad -N 100 --backend opencl
+bad -N 100 --no-such-flag
+OMPI_COMM_WORLD_SIZE=2 bad -N 100 --backend cpu
+# Does not fit: exit 3 before any output.
+rc=0
+"$bin" hpl-mxp -N 2000000000 --backend cpu >"$tmp/out" 2>"$tmp/err" || rc=$?
+[[ $rc -eq 3 ]] || { echo "huge N: expected exit 3, got $rc"; cat "$tmp/err"; exit 1; }
+[[ ! -s "$tmp/out" ]]
+"$bin" hpl-mxp --help | grep -q -- '--precision'
+"$bin" hpl-mxp -h | grep -q -- '--max-iters'
+
+# CUDA: every precision, odd N, several panels, against the same verdict.
+if "$bin" info | grep -q '^cuda device 0'; then
+  for p in bf16 fp16 fp32; do
+    "$bin" hpl-mxp -N 3001 -NB 512 --backend cuda --precision $p --quiet --json "$tmp/cuda-$p.json" >"$tmp/out"
+    cat "$tmp/out"
+    expect_passed "$tmp/out"
+    grep -q "\"precision\": \"$p\"" "$tmp/cuda-$p.json"
+  done
+  "$bin" hpl-mxp -N 2048 --backend cuda --quiet >"$tmp/out"  # default NB and precision (bf16)
+  expect_passed "$tmp/out"
+  grep -q 'PRECISION = bf16' "$tmp/out"
+fi
+echo "hpl-mxp smoke: ok"
