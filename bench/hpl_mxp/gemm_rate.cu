@@ -1,0 +1,90 @@
+// The GEMM rate HPL-MxP's trailing update can reach on this GPU:
+//   bench_hpl_mxp_gemm bf16|fp16|fp32 M K [reps]
+// times cublasGemmEx C(M x M, FP32) += A(M x K) B(K x M) with inputs of the given type, FP32
+// accumulation (CUBLAS_COMPUTE_32F), the shape and types of the library's update; random inputs
+// in [-0.5, 0.5) (constant data would draw less power and run faster than the benchmark's).
+// Prints one JSON object: the best of reps timed calls after one warm-up.
+#include <cublas_v2.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "gpu500/core/cuda/check.cuh"
+#include "gpu500/core/cuda/memory.hpp"
+
+namespace {
+
+double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+
+[[noreturn]] void fail(const std::string& what) {
+  std::fprintf(stderr, "bench_hpl_mxp_gemm: %s\n", what.c_str());
+  std::exit(2);
+}
+
+// n values in [-0.5, 0.5) as the element type (2 or 4 bytes each), from a 64-bit LCG.
+std::vector<unsigned char> random_values(std::size_t n, const std::string& type) {
+  const std::size_t es = type == "fp32" ? 4 : 2;
+  std::vector<unsigned char> out(n * es);
+  std::uint64_t x = 12345;
+  for (std::size_t i = 0; i < n; ++i) {
+    x = x * 6364136223846793005ULL + 1ULL;
+    const float v = static_cast<float>(static_cast<double>(x >> 11) * 0x1.0p-53 - 0.5);
+    if (type == "bf16") {
+      const __nv_bfloat16 b = __float2bfloat16(v);
+      std::memcpy(&out[i * es], &b, es);
+    } else if (type == "fp16") {
+      const __half h = __float2half(v);
+      std::memcpy(&out[i * es], &h, es);
+    } else {
+      std::memcpy(&out[i * es], &v, es);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 4) fail("usage: bench_hpl_mxp_gemm bf16|fp16|fp32 M K [reps]");
+  const std::string type = argv[1];
+  const long m = std::atol(argv[2]), k = std::atol(argv[3]);
+  const int reps = argc > 4 ? std::max(1, std::atoi(argv[4])) : 3;
+  if (type != "bf16" && type != "fp16" && type != "fp32") fail("type must be bf16, fp16 or fp32");
+  if (m < 1 || k < 1 || m > 2147483647 || k > 2147483647) fail("M and K must be in [1, 2^31)");
+  const cudaDataType_t dt = type == "bf16" ? CUDA_R_16BF : type == "fp16" ? CUDA_R_16F : CUDA_R_32F;
+  const std::size_t es = type == "fp32" ? 4 : 2;
+  gpu500::gpu::check_device_memory("bench_hpl_mxp_gemm", (2 * m * k) * es + 4 * static_cast<std::size_t>(m) * m);
+  gpu500::gpu::device_buffer<unsigned char> a(m * k * es), b(k * m * es);
+  gpu500::gpu::device_buffer<float> c(static_cast<std::size_t>(m) * m);
+  const auto host = random_values(static_cast<std::size_t>(m * k), type);
+  gpu500::gpu::copy_bytes(a.data(), host.data(), host.size());
+  gpu500::gpu::copy_bytes(b.data(), host.data(), host.size());
+  c.zero();
+  cublasHandle_t h;
+  if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) fail("cublasCreate");
+  const float alpha = -1.0f, beta = 1.0f;
+  double best = 1e30;
+  for (int r = 0; r <= reps; ++r) {
+    GPU500_CUDA_CHECK(cudaDeviceSynchronize());
+    const double t0 = now();
+    const cublasStatus_t st = cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, int(m), int(m), int(k), &alpha, a.data(), dt,
+                                           int(m), b.data(), dt, int(k), &beta, c.data(), CUDA_R_32F, int(m),
+                                           CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+    if (st != CUBLAS_STATUS_SUCCESS) fail(std::string("cublasGemmEx: ") + cublasGetStatusString(st));
+    GPU500_CUDA_CHECK(cudaDeviceSynchronize());
+    if (r > 0) best = std::min(best, now() - t0);  // the first call warms up
+  }
+  cublasDestroy(h);
+  const double flops = 2.0 * m * m * k;
+  std::printf("{\"type\":\"%s\",\"m\":%ld,\"k\":%ld,\"time_s\":%.6f,\"tflops\":%.3f}\n", type.c_str(), m, k, best,
+              flops / best * 1e-12);
+  return 0;
+}
