@@ -1,9 +1,10 @@
 // The CUDA backend of HPL-MxP on one GPU: memory checked first (gpu::check_device_memory), A
 // generated on the device in FP32 (kernels.cuh), LU without pivoting with low-precision
 // trailing updates (lu.cuh), then flexible GMRES (gmres.hpp) on device vectors: A v in FP64
-// with A regenerated on the fly, the preconditioner as two cublasStrsv on an FP32 copy of the
-// vector, the Gram-Schmidt passes as cublasDgemv. Only scalars (norms, the Hessenberg column,
-// the small solution y) cross to the host.
+// with A regenerated on the fly, the preconditioner as blocked triangular solves (cublasStrsv
+// on the diagonal blocks, cublasSgemv beside them) on an FP32 copy of the vector, the
+// Gram-Schmidt passes as cublasDgemv. Only scalars (norms, the Hessenberg column, the small
+// solution y) cross to the host.
 #include <cublas_v2.h>
 
 #include <algorithm>
@@ -27,9 +28,9 @@ using namespace cuda;
 
 class device_space final : public krylov_space {
  public:
-  device_space(std::int64_t n, std::int64_t lda, int restart, const float* lu, const double* diag, const double* b,
-               cudaStream_t s, cublasHandle_t h)
-      : n_(n), lda_(lda), lu_(lu), diag_(diag), b_(b), s_(s), h_(h),
+  device_space(std::int64_t n, std::int64_t lda, int nb, int restart, const float* lu, const double* diag,
+               const double* b, cudaStream_t s, cublasHandle_t h)
+      : n_(n), lda_(lda), nb_(std::max(1, nb)), lu_(lu), diag_(diag), b_(b), s_(s), h_(h),
         v_(static_cast<std::size_t>(n) * (restart + 1)), z_(static_cast<std::size_t>(n) * restart),
         x_(static_cast<std::size_t>(n)), w_(static_cast<std::size_t>(n)), f_(static_cast<std::size_t>(n)),
         partial_(static_cast<std::size_t>(walk_shape_for(n).chunks * n)), small_(static_cast<std::size_t>(restart + 1)),
@@ -42,12 +43,9 @@ class device_space final : public krylov_space {
   void residual(const double* x, double* r) override { matvec_into(x, -1.0, b_, r); }
   void matvec(const double* v, double* y) override { matvec_into(v, 1.0, nullptr, y); }
   void precondition(const double* v, double* z) override {
-    const int n = static_cast<int>(n_), lda = static_cast<int>(lda_);
     to_float(v, f_.data(), n_, s_);
-    cublas_check(cublasStrsv(h_, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT, n, lu_, lda, f_.data(), 1),
-                 "cublasStrsv (L)");
-    cublas_check(cublasStrsv(h_, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, n, lu_, lda, f_.data(), 1),
-                 "cublasStrsv (U)");
+    forward_substitution();
+    back_substitution();
     to_double(f_.data(), z, n_, s_);
   }
   void project(int k, const double* w, double* h) override {
@@ -79,6 +77,39 @@ class device_space final : public krylov_space {
   }
 
  private:
+  // f = L^-1 f and f = U^-1 f by blocks of nb: cublasStrsv on the diagonal block, cublasSgemv for
+  // the block column below (above): one streaming pass over each triangle, where a whole-matrix
+  // cublasStrsv would walk it in small steps.
+  void forward_substitution() {
+    const float one = 1.0f, minus_one = -1.0f;
+    const int ld = static_cast<int>(lda_);
+    for (std::int64_t k = 0; k < n_; k += nb_) {
+      const std::int64_t jb = std::min<std::int64_t>(nb_, n_ - k), m2 = n_ - k - jb;
+      const float* akk = lu_ + k + k * lda_;
+      cublas_check(cublasStrsv(h_, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT, static_cast<int>(jb), akk,
+                               ld, f_.data() + k, 1),
+                   "cublasStrsv (L)");
+      if (m2 > 0)
+        cublas_check(cublasSgemv(h_, CUBLAS_OP_N, static_cast<int>(m2), static_cast<int>(jb), &minus_one, akk + jb, ld,
+                                 f_.data() + k, 1, &one, f_.data() + k + jb, 1),
+                     "cublasSgemv (L)");
+    }
+  }
+  void back_substitution() {
+    const float one = 1.0f, minus_one = -1.0f;
+    const int ld = static_cast<int>(lda_);
+    for (std::int64_t k = (n_ - 1) / nb_ * nb_; k >= 0; k -= nb_) {
+      const std::int64_t jb = std::min<std::int64_t>(nb_, n_ - k);
+      const float* akk = lu_ + k + k * lda_;
+      cublas_check(cublasStrsv(h_, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, static_cast<int>(jb),
+                               akk, ld, f_.data() + k, 1),
+                   "cublasStrsv (U)");
+      if (k > 0)
+        cublas_check(cublasSgemv(h_, CUBLAS_OP_N, static_cast<int>(k), static_cast<int>(jb), &minus_one,
+                                 lu_ + k * lda_, ld, f_.data() + k, 1, &one, f_.data(), 1),
+                     "cublasSgemv (U)");
+    }
+  }
   void matvec_into(const double* v, double alpha, const double* b, double* y) {
     cuda::matvec(n_, diag_, v, alpha, b, y, partial_.data(), s_);
   }
@@ -92,7 +123,7 @@ class device_space final : public krylov_space {
     gpu::synchronize(s_);  // c lives on the host caller's stack
   }
 
-  std::int64_t n_, lda_;
+  std::int64_t n_, lda_, nb_;
   const float* lu_;
   const double *diag_, *b_;
   cudaStream_t s_;
@@ -123,7 +154,7 @@ result solve_cuda(const options& o) {
   device_buffer<float> a(static_cast<std::size_t>(lda * std::max<std::int64_t>(n, 1)));
   device_buffer<double> diag(static_cast<std::size_t>(std::max<std::int64_t>(n, 1))),
       rowabs(static_cast<std::size_t>(std::max<std::int64_t>(n, 1))), b(static_cast<std::size_t>(std::max<std::int64_t>(n, 1)));
-  device_space space(n, lda, gmres_restart, a.data(), diag.data(), b.data(), s, lu.handle());
+  device_space space(n, lda, o.nb, gmres_restart, a.data(), diag.data(), b.data(), s, lu.handle());
 
   stage(o, "generating the matrix on the device");
   stopwatch sw;
