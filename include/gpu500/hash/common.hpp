@@ -57,11 +57,24 @@ GPU500_HD GPU500_FORCEINLINE std::uint64_t home_bucket(key_type k, std::uint64_t
   return mulhi64(fmix64(k), n);
 }
 
+/// Overflow stash of a table: the members of bucket b that found no room in their neighbourhood
+/// live in the stash_window pairs from stash_home(b, stash_slots) on (wrapping around).
+inline constexpr int stash_window = 32;
+GPU500_HD GPU500_FORCEINLINE std::uint64_t stash_home(std::uint64_t bucket, std::uint64_t stash_slots) {
+  return home_bucket(bucket ^ 0x5bd1e9955bd1e995ULL, stash_slots);
+}
+/// Pairs of the stash of a table of n buckets: n / 64, at least 256 (a stash window per 2^11
+/// buckets); at LF 0.95 a 2^26-bucket table puts about 140,000 keys there (13% of it).
+GPU500_HD GPU500_FORCEINLINE constexpr std::uint64_t stash_pairs(std::uint64_t n_buckets) {
+  return n_buckets / 64 > 256 ? n_buckets / 64 : 256;
+}
+
 /// What an insert did.
 enum class insert_status : std::uint8_t {
   inserted = 0,  ///< the key was absent and is now present with the given value
   present = 1,   ///< the key was already present; its value was left unchanged
-  no_room = 2,   ///< no empty slot could be brought into the key's neighbourhood
+  no_room = 2,   ///< no empty slot could be brought into the key's neighbourhood, and the stash
+                 ///< window of its home is full too
   invalid = 3,   ///< the key is one of the two reserved values
 };
 
@@ -86,7 +99,8 @@ struct op_result {
 /// hop bitmaps exposes its state in this form.
 ///   keys[s], values[s]  for s in [0, n_buckets + hop_range)
 ///   meta[s]             bucket word of home s: bits 0..31 hop bitmap (bit d: slot s+d holds an
-///                       item whose home is s), bit 32/33 lock flags, bits 34..63 version
+///                       item whose home is s), bit 32/33 lock flags, bit 34 overflow (members
+///                       in the stash), bits 35..63 version
 struct table_snapshot {
   std::uint64_t n_buckets = 0;
   std::vector<key_type> keys;
@@ -95,6 +109,10 @@ struct table_snapshot {
   /// Tables with an occupancy array (hopscotch_options::occupancy): bit s % 64 of word s / 64 set
   /// iff slot s holds a key. Empty when the table has none.
   std::vector<std::uint64_t> occupancy;
+  /// Tables with an overflow stash: its keys and values (stash_home); bit 34 of meta[b] says
+  /// that b has members there, and bits 35..63 are then the version. Empty when there is none.
+  std::vector<key_type> stash_keys;
+  std::vector<value_type> stash_values;
 };
 
 }  // namespace gpu500::hash

@@ -7,12 +7,15 @@
 //   key of s    the key in slot s, or empty_key, or reserved_key (a hole owned by an insert)
 //   value of s  the value of the key in slot s
 //   meta of b   the bucket word of home bucket b (layout below)
-// Every item lives within hop_range = 32 slots of its home (H = 31). See docs/hash.md.
+// Every item lives within hop_range = 32 slots of its home (H = 31), or, when no hole can be
+// brought that close, in the overflow stash: {key, value} pairs, the members of bucket b within
+// 32 pairs after stash_home(b), probed only when b's word has its overflow flag. See docs/hash.md.
 //
 // The device-side API (hopscotch_ref, in hopscotch_ref.cuh) runs any concurrent mix of insert,
 // erase, find and contains from user kernels; the bulk API here is a grid-stride kernel over it.
-// Sync calls grow the table (rehash into one twice as large) when an insert finds no room; async
-// calls take the stream last, never synchronise, never grow, and report no_room per key.
+// Sync calls grow the table (rehash into one twice as large) when an insert finds no room even in
+// the stash (a truly full table); growth runs between kernels (quiescent). Async calls take the
+// stream last, never synchronise, never grow, and report no_room per key.
 #pragma once
 
 #include <cstdint>
@@ -31,7 +34,8 @@ inline constexpr std::uint64_t bitmap_mask = 0xffffffffULL;  ///< bit d: slot b+
 inline constexpr std::uint64_t multiple_lock = 1ULL << 32;   ///< held by an insert/erase whose home is b
 inline constexpr std::uint64_t swap_lock = 1ULL << 33;       ///< held by an insert moving a member of b
 inline constexpr std::uint64_t lock_mask = multiple_lock | swap_lock;
-inline constexpr int version_shift = 34;  ///< bits 34..63: version; odd while a member is moved or erased
+inline constexpr std::uint64_t overflow = 1ULL << 34;        ///< b has members in the stash
+inline constexpr int version_shift = 35;  ///< bits 35..63: version; odd while a member is moved or erased
 inline constexpr std::uint64_t version_one = 1ULL << version_shift;
 }  // namespace layout
 
@@ -100,6 +104,8 @@ struct hopscotch_view {
                                   ///< is set before slot s gets a key and cleared after it is emptied
   bool overlap_claim = false;     ///< options::overlap_claim
   bool converge = true;           ///< options::converge (read by the host API's kernels)
+  std::uint64_t* stash = nullptr;  ///< the overflow stash: {key, value} pairs, stash[2i] and stash[2i+1]
+  std::uint64_t stash_slots = 0;   ///< its number of pairs (0: no stash)
 
   [[nodiscard]] GPU500_HD GPU500_FORCEINLINE key_type* key_ptr(std::uint64_t s) const { return keys + s * stride; }
   [[nodiscard]] GPU500_HD GPU500_FORCEINLINE value_type* value_ptr(std::uint64_t s) const {

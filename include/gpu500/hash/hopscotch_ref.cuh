@@ -29,7 +29,9 @@
 //    hole is within H = 31 of home write value, key, set the hop bit and unlock; else unlock home,
 //    [find_closer_empty] bring the hole back: swap_value_into_empty moves a member of a bucket
 //    within 31 slots before the hole into it (temporary duplication: the copy is written, then the
-//    source becomes the new hole), then lock home again, re-check, [update].
+//    source becomes the new hole), then lock home again, re-check, [update]. When no hole can be
+//    brought within reach, the key goes to the overflow stash (detail/hopscotch_stash.cuh) under
+//    home's lock; no_room only when the home's stash window is full too.
 //  * The hop bitmap lives in its own word per bucket, so no slot write can wipe it (the public
 //    code's bug B1). A move sets the new hop bit before copying and clears the old one after.
 //  * find is optimistic: it reads the home bucket's version (even = stable), the keys (whole
@@ -106,6 +108,11 @@ class hopscotch_ref {
     // The precheck's miss still holds when the word is the one it saw unchanged on both sides of
     // its reads (members only leave with a version bump and only arrive with a new hop bit).
     const bool absent_known = (m & ~layout::multiple_lock) == seen;
+    if (!absent_known && (m & layout::overflow) && stash_scan(t, h, k) >= 0) {  // a member in the stash
+      if (home_held) release_hole(t, static_cast<std::int64_t>(h));
+      unlock(t, h, m, layout::multiple_lock);
+      return insert_status::present;
+    }
     std::int64_t e;
     if constexpr (G == 1) {
       // phases find (under the lock) and find_empty together: one batch of slot reads serves both.
@@ -131,7 +138,8 @@ class hopscotch_ref {
       }
       e = v_.occ ? claim_occupancy_tile(t, h) : find_empty(t, h);  // phase find_empty: e is now our hole
     }
-    if (e < 0) {
+    if (e < 0) {  // no hole within probe_limit: the stash
+      if (stash_insert(t, h, m, k, val)) return insert_status::inserted;
       unlock(t, h, m, layout::multiple_lock);
       return insert_status::no_room;
     }
@@ -144,14 +152,21 @@ class hopscotch_ref {
     for (int round = 0;; ++round) {
       const int r = displace(t, h, e);
       if (r == 0) break;
-      if (r < 0) {  // no member of any bucket before the hole can move into it
+      if (r < 0) {  // no member of any bucket before the hole can move into it: the stash
         release_hole(t, e);
+        m = lock(t, h);
+        if (member(t, h, m, k)) {
+          unlock(t, h, m, layout::multiple_lock);
+          return insert_status::present;
+        }
+        if (stash_insert(t, h, m, k, val)) return insert_status::inserted;
+        unlock(t, h, m, layout::multiple_lock);
         return insert_status::no_room;
       }
       detail::backoff(round);  // r > 0: every candidate was locked; their holders never wait
     }
     m = lock(t, h);
-    if (scan_named(t, h, detail::bitmap(m), k) >= 0) {  // inserted by someone else meanwhile
+    if (member(t, h, m, k)) {  // inserted by someone else meanwhile
       release_hole(t, e);
       unlock(t, h, m, layout::multiple_lock);
       return insert_status::present;
@@ -172,8 +187,15 @@ class hopscotch_ref {
     }
     const std::uint64_t m = lock(t, h);
     // A hit on the word now locked, unchanged since before the precheck's reads: k is still there.
-    const std::int64_t s =
-        (m & ~layout::multiple_lock) == seen ? seen_slot : scan_named(t, h, detail::bitmap(m), k);
+    std::int64_t s = (m & ~layout::multiple_lock) == seen ? seen_slot : scan_named(t, h, detail::bitmap(m), k);
+    if (s == -1 && (m & layout::overflow)) {
+      const std::int64_t i = stash_scan(t, h, k);
+      if (i >= 0) s = stash_slot(i);
+    }
+    if (s < -1) {  // a member in the stash
+      stash_erase(t, h, m, static_cast<std::uint64_t>(stash_slot(s)));
+      return true;
+    }
     if (s < 0) {
       unlock(t, h, m, layout::multiple_lock);
       return false;
@@ -223,6 +245,21 @@ class hopscotch_ref {
       return v_.values + s * S;
     }
   }
+  // The stash (detail/hopscotch_stash.cuh): pair i at stash[2i], stash[2i + 1]. A look-up reports
+  // stash pair i as slot stash_slot(i) = -2 - i (and back), -1 meaning "not found".
+  [[nodiscard]] __device__ __forceinline__ key_type* stash_key(std::uint64_t i) const { return v_.stash + 2 * i; }
+  [[nodiscard]] __device__ __forceinline__ value_type* stash_value(std::uint64_t i) const {
+    return v_.stash + 2 * i + 1;
+  }
+  [[nodiscard]] __device__ __forceinline__ std::uint64_t stash_index(std::uint64_t first, int j) const {
+    const std::uint64_t i = first + static_cast<std::uint64_t>(j);
+    return i >= v_.stash_slots ? i - v_.stash_slots : i;  // stash_slots >= 256 > stash_window
+  }
+  static __device__ __forceinline__ std::int64_t stash_slot(std::int64_t i) { return -2 - i; }
+  /// Under h's lock (word m): is k a member of h, in its neighbourhood or in the stash?
+  __device__ bool member(const tile_type& t, std::uint64_t h, std::uint64_t m, key_type k) const {
+    return scan_named(t, h, detail::bitmap(m), k) >= 0 || ((m & layout::overflow) && stash_scan(t, h, k) >= 0);
+  }
   [[nodiscard]] __device__ __forceinline__ std::uint64_t* meta_ptr(std::uint64_t b) const {
     if constexpr (S == 0) {
       return v_.meta_ptr(b);
@@ -260,6 +297,12 @@ class hopscotch_ref {
   __device__ std::int64_t find_empty(const tile_type& t, std::uint64_t h) const;
   __device__ std::int64_t claim_thread(std::uint64_t h, unsigned bm, key_type k, bool check, bool& present) const;
 
+  // overflow stash (detail/hopscotch_stash.cuh)
+  __device__ std::int64_t stash_scan(const tile_type& t, std::uint64_t h, key_type k) const;
+  __device__ bool stash_insert(const tile_type& t, std::uint64_t h, std::uint64_t m, key_type k,
+                               value_type val) const;
+  __device__ void stash_erase(const tile_type& t, std::uint64_t h, std::uint64_t m, std::uint64_t i) const;
+
   // find_closer_empty (detail/hopscotch_displace.cuh)
   __device__ int displace(const tile_type& t, std::uint64_t h, std::int64_t& e) const;
   __device__ long long swap_value_into_empty(std::uint64_t b, std::uint64_t m, std::int64_t e) const;
@@ -272,3 +315,4 @@ class hopscotch_ref {
 #include "gpu500/hash/detail/hopscotch_displace.cuh"
 #include "gpu500/hash/detail/hopscotch_find.cuh"
 #include "gpu500/hash/detail/hopscotch_lock.cuh"
+#include "gpu500/hash/detail/hopscotch_stash.cuh"

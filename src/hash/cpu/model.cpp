@@ -59,9 +59,10 @@ std::uint64_t oracle_home(key_type k, std::uint64_t n_buckets) {
 // ------------------------------------------------------------------ invariants
 
 check_report check_hopscotch_invariants(const table_snapshot& s, std::unordered_map<key_type, value_type>* contents) {
-  // Own decoding of the bucket word: low 32 bits hop bitmap, bits 32-33 locks, 34.. version.
-  constexpr std::uint64_t kBitmap = 0xffffffffULL, kLocks = 3ULL << 32;
-  constexpr int kNeighbourhood = 32, kVersionShift = 34;
+  // Own decoding of the bucket word: low 32 bits hop bitmap, bits 32-33 locks, bit 34 overflow
+  // (members in the stash), 35.. version.
+  constexpr std::uint64_t kBitmap = 0xffffffffULL, kLocks = 3ULL << 32, kOverflow = 1ULL << 34;
+  constexpr int kNeighbourhood = 32, kVersionShift = 35, kStashWindow = 32;
   constexpr key_type kEmpty = ~0ULL, kReserved = ~0ULL - 1;
   check_report r;
   const std::uint64_t n = s.n_buckets, slots = s.keys.size();
@@ -111,6 +112,31 @@ check_report check_hopscotch_invariants(const table_snapshot& s, std::unordered_
         if (((s.occupancy[i / 64] >> (i % 64)) & 1u) != (s.keys[i] != kEmpty))
           r.fail("slot " + std::to_string(i) + "'s occupancy bit disagrees with its key");
   }
+  // The stash: bucket b's members within kStashWindow pairs after its stash home, b flagged
+  // exactly when it has members there.
+  const std::uint64_t ns = s.stash_keys.size();
+  std::unordered_map<std::uint64_t, int> stash_members;
+  if (s.stash_values.size() != ns) r.fail("stash arrays differ in length");
+  for (std::uint64_t i = 0; i < ns && s.stash_values.size() == ns; ++i) {
+    const key_type k = s.stash_keys[i];
+    if (k == kEmpty) continue;
+    if (k == kReserved) {
+      r.fail("stash pair " + std::to_string(i) + " is still reserved");
+      continue;
+    }
+    if (!seen.emplace(k, s.stash_values[i]).second) r.fail("key " + std::to_string(k) + " appears twice");
+    const std::uint64_t h = oracle_home(k, n);
+    const std::uint64_t first = oracle_home(h ^ 0x5bd1e9955bd1e995ULL, ns);
+    if ((i + ns - first) % ns >= kStashWindow)
+      r.fail("key " + std::to_string(k) + " in stash pair " + std::to_string(i) + " is outside its home's window");
+    if (!(s.meta[h] & kOverflow))
+      r.fail("key " + std::to_string(k) + " is in the stash but home " + std::to_string(h) + " has no overflow flag");
+    ++stash_members[h];
+    ++r.keys_checked;
+  }
+  for (std::uint64_t b = 0; b < slots; ++b)
+    if ((s.meta[b] & kOverflow) && !stash_members.count(b))
+      r.fail("bucket " + std::to_string(b) + " has the overflow flag but no member in the stash");
   if (contents) *contents = std::move(seen);
   return r;
 }

@@ -227,24 +227,31 @@ __global__ void retry_mixed_kernel(hopscotch_view v, const op* ops, index_t n, o
   detail::block_add(counters, 0, no_room);
 }
 
-/// Rehash: every item of the old table into the new one (one tile per old slot).
+/// Key and value of item i of a table: slot i below `slots`, then stash pair i - slots.
+__device__ __forceinline__ key_type* item_key(const hopscotch_view& v, index_t i, index_t slots) {
+  return i < slots ? v.key_ptr(i) : v.stash + 2 * (i - slots);
+}
+
+/// Rehash: every item of the old table (slots, then stash pairs) into the new one (a tile each).
 template <int G, int S>
-__global__ void rehash_kernel(hopscotch_view to, hopscotch_view from, index_t slots, unsigned long long* counters) {
+__global__ void rehash_kernel(hopscotch_view to, hopscotch_view from, index_t slots, index_t items,
+                              unsigned long long* counters) {
   const tile<G> t;
   const hopscotch_ref<G, S> ref(to);
   unsigned long long no_room = 0;
-  for (index_t i = detail::first_op<G>(); i < slots; i += detail::op_stride<G>()) {
-    const key_type k = *from.key_ptr(i);
+  for (index_t i = detail::first_op<G>(); i < items; i += detail::op_stride<G>()) {
+    const key_type* kp = item_key(from, i, slots);
+    const key_type k = *kp;
     if (!valid_key(k)) continue;
-    const auto r = ref.insert(t, k, *from.value_ptr(i));
+    const auto r = ref.insert(t, k, i < slots ? *from.value_ptr(i) : kp[1]);
     if (t.leader()) no_room += r == insert_status::no_room;
   }
   detail::block_add(counters, 0, no_room);
 }
 
-__global__ void count_kernel(hopscotch_view v, index_t slots, unsigned long long* counters) {
+__global__ void count_kernel(hopscotch_view v, index_t slots, index_t items, unsigned long long* counters) {
   unsigned long long c = 0;
-  for (const index_t i : gpu::grid_stride(slots)) c += valid_key(*v.key_ptr(i));
+  for (const index_t i : gpu::grid_stride(items)) c += valid_key(*item_key(v, i, slots));
   detail::block_add(counters, c, 0);
 }
 

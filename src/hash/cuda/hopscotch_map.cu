@@ -34,7 +34,7 @@ struct hopscotch_map::impl {
   // Owners: split: keys then values; interleaved: {key, value} pairs; records: {key, value, bucket
   // word, unused}. Bucket words apart except in records; occupancy bits (opt.occupancy), one word
   // per 64 slots. The raw pointers below point into them.
-  gpu::device_buffer<std::uint64_t> slot_words, meta_words, occ_words_buf;
+  gpu::device_buffer<std::uint64_t> slot_words, meta_words, occ_words_buf, stash_words;  // stash: {key, value}
   gpu::device_buffer<unsigned long long> counter_words;  // owned by the map, shared with a rehash's fresh table
   key_type* keys = nullptr;
   value_type* values = nullptr;
@@ -47,6 +47,7 @@ struct hopscotch_map::impl {
   [[nodiscard]] std::uint64_t slots() const { return n + hop_range; }
   [[nodiscard]] bool records() const { return opt.layout == slot_layout::record; }
   [[nodiscard]] std::uint64_t occ_words() const { return (slots() + 63) / 64; }
+  [[nodiscard]] std::uint64_t stash_slots() const { return stash_pairs(n); }
   [[nodiscard]] unsigned meta_stride() const { return records() ? 4u : 1u; }
   /// 64-bit words of the slot array (records hold the bucket words too).
   [[nodiscard]] std::uint64_t slot_array_words() const { return (records() ? 4 : 2) * slots(); }
@@ -54,7 +55,7 @@ struct hopscotch_map::impl {
     return {keys,          values,           meta,        n, opt.probe_limit, opt.find == find_mode::bitmap,
             opt.precheck,  stride_of(opt.layout), meta_stride(), opt.home_first,
             opt.home_claim, opt.pair_store, opt.fenced_atomics, occ,
-            opt.overlap_claim, opt.converge};
+            opt.overlap_claim, opt.converge,  stash_words.data(), stash_slots()};
   }
   void allocate(std::uint64_t buckets) {
     n = buckets;
@@ -62,6 +63,7 @@ struct hopscotch_map::impl {
     slot_words = gpu::device_buffer<std::uint64_t>(slot_array_words());
     if (!records()) meta_words = gpu::device_buffer<std::uint64_t>(s);
     if (opt.occupancy) occ_words_buf = gpu::device_buffer<std::uint64_t>(occ_words());
+    stash_words = gpu::device_buffer<std::uint64_t>(2 * stash_slots());
     keys = slot_words.data();
     values = opt.layout == slot_layout::split ? slot_words.data() + s : slot_words.data() + 1;
     meta = records() ? slot_words.data() + 2 : meta_words.data();
@@ -74,11 +76,13 @@ struct hopscotch_map::impl {
     const std::size_t pitch = meta_stride() * sizeof(std::uint64_t);
     GPU500_CUDA_CHECK(cudaMemset2D(meta, pitch, 0, sizeof(std::uint64_t), slots()));
     if (occ) GPU500_CUDA_CHECK(cudaMemset(occ, 0, occ_words() * sizeof(std::uint64_t)));
+    GPU500_CUDA_CHECK(cudaMemset(stash_words.data(), 0xff, stash_words.bytes()));
   }
   void release() {
     slot_words.reset();
     meta_words.reset();
     occ_words_buf.reset();
+    stash_words.reset();
     keys = values = meta = occ = nullptr;
   }
   void reset_counters(cudaStream_t st) {
@@ -283,8 +287,9 @@ std::vector<op_result> hopscotch_map::mixed(const std::vector<op>& ops) {
 index_t hopscotch_map::size() const {
   auto* P = p_.get();
   P->reset_counters(nullptr);
-  count_kernel<<<P->policy.grid(static_cast<index_t>(P->slots())), P->policy.block>>>(
-      P->view(), static_cast<index_t>(P->slots()), P->counters);
+  const auto items = static_cast<index_t>(P->slots() + P->stash_slots());
+  count_kernel<<<P->policy.grid(items), P->policy.block>>>(P->view(), static_cast<index_t>(P->slots()), items,
+                                                           P->counters);
   GPU500_CUDA_CHECK_LAUNCH();
   return P->read_counters(nullptr).first;
 }
@@ -306,8 +311,9 @@ void hopscotch_map::rehash(index_t new_capacity) {
     fresh.allocate(target);
     P->reset_counters(nullptr);
     dispatch_tile(P->opt, [&]<int G, int S>() {
-      const auto slots = static_cast<index_t>(P->slots());
-      rehash_kernel<G, S><<<P->grid<G>(slots), P->policy.block>>>(fresh.view(), P->view(), slots, P->counters);
+      const auto slots = static_cast<index_t>(P->slots()), items = slots + static_cast<index_t>(P->stash_slots());
+      rehash_kernel<G, S><<<P->grid<G>(items), P->policy.block>>>(fresh.view(), P->view(), slots, items,
+                                                                  P->counters);
       GPU500_CUDA_CHECK_LAUNCH();
     });
     if (P->read_counters(nullptr).second == 0) {
@@ -315,6 +321,7 @@ void hopscotch_map::rehash(index_t new_capacity) {
       P->slot_words = std::move(fresh.slot_words);
       P->meta_words = std::move(fresh.meta_words);
       P->occ_words_buf = std::move(fresh.occ_words_buf);
+      P->stash_words = std::move(fresh.stash_words);
       P->keys = fresh.keys;
       P->values = fresh.values;
       P->meta = fresh.meta;
@@ -357,6 +364,10 @@ table_snapshot hopscotch_map::snapshot() const {
     GPU500_CUDA_CHECK(cudaMemcpy(s.occupancy.data(), P->occ, P->occ_words() * sizeof(std::uint64_t),
                                  cudaMemcpyDeviceToHost));
   }
+  const auto pairs = gpu::to_host(P->stash_words);
+  s.stash_keys.resize(P->stash_slots());
+  s.stash_values.resize(P->stash_slots());
+  for (std::size_t i = 0; i < s.stash_keys.size(); ++i) s.stash_keys[i] = pairs[2 * i], s.stash_values[i] = pairs[2 * i + 1];
   return s;
 }
 

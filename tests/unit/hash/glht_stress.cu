@@ -4,6 +4,7 @@
 // jitter (GPU500_HASH_JITTER: random __nanosleep at the protocol's race windows), so rare
 // interleavings become common. Each tile runs a random mix of insert / erase / find through the
 // device API (hopscotch_ref) on three classes of keys:
+// Key ranges reach 100% of the buckets, so the overflow stash is used too.
 //   stable  inserted before the mix and never erased: every find must return its exact value;
 //   owned   written by one tile only: that tile knows the key's state and checks every status
 //           and every find of it exactly;
@@ -11,7 +12,8 @@
 //           that key (values carry their key in the high 32 bits).
 // At the end of the iteration the block checks the quiescent table: every stable and owned key
 // as expected, no key twice, every key within 31 slots of its home and named by its home's hop
-// bitmap, hop bits exact, no lock held, versions even, no reserved slot left.
+// bitmap, hop bits exact, no lock held, versions even, no reserved slot left, every stash member
+// in its home's stash window, overflow flags exact.
 //
 //   glht_stress [--iterations N] [--variants NAME,...] [--seed S]
 // runs N iterations (default 10,000) of every GLHT test variant (tests/unit/hash/glht_variants.hpp)
@@ -38,9 +40,11 @@ constexpr int kMaxBuckets = 128;
 constexpr int kMaxSlots = kMaxBuckets + hop_range;
 constexpr int kMaxKeys = 128;  // key range <= 0.9 * buckets
 constexpr int kOpsPerTile = 64;
-/// 64-bit words of one iteration's table: records (4 per slot) or slots + bucket words, and the
-/// occupancy bits.
-constexpr int kWordsPerBlock = 4 * kMaxSlots + 2 * kMaxSlots + 4;
+constexpr int kStashPairs = static_cast<int>(stash_pairs(kMaxBuckets));
+/// 64-bit words of one iteration's table: records (4 per slot) or slots + bucket words, the
+/// occupancy bits and the stash.
+constexpr int kStashAt = 6 * kMaxSlots + 4;
+constexpr int kWordsPerBlock = kStashAt + 2 * kStashPairs;
 
 enum counter : int { iterations, operations, wrong, lost, duplicate, broken, no_room, n_counters };
 
@@ -60,7 +64,7 @@ struct shape {
   __device__ explicit shape(std::uint64_t seed, int G) {
     const std::uint64_t r = mix(seed);
     n = 32 + (r % 97);  // 32 .. 128 buckets
-    const int lf = 40 + static_cast<int>((r >> 8) % 51);  // key range 40% .. 90% of the buckets
+    const int lf = 40 + static_cast<int>((r >> 8) % 61);  // key range 40% .. 100% of the buckets
     keys = static_cast<int>(n * static_cast<std::uint64_t>(lf) / 100);
     if (keys > kMaxKeys) keys = kMaxKeys;
     s1 = keys / 4, s2 = keys / 2;
@@ -95,6 +99,9 @@ __global__ void __launch_bounds__(kBlock) stress_kernel(hopscotch_view proto, st
     v.meta = w + 4 * kMaxSlots;
   }
   v.occ = proto.occ ? w + 6 * kMaxSlots : nullptr;
+  v.stash = w + kStashAt;
+  v.stash_slots = stash_pairs(sh.n);
+  for (int i = threadIdx.x; i < 2 * kStashPairs; i += blockDim.x) v.stash[i] = empty_key;
   for (int i = threadIdx.x; i < static_cast<int>(slots); i += blockDim.x) {
     *v.key_ptr(i) = empty_key;
     *v.value_ptr(i) = 0;
@@ -172,7 +179,21 @@ __global__ void __launch_bounds__(kBlock) stress_kernel(hopscotch_view proto, st
   __syncthreads();
   // Quiescent checks, one thread per key, then per slot.
   __shared__ int copies[kMaxKeys];
+  __shared__ int stashed[kMaxSlots];  // stash members per bucket
   for (int i = threadIdx.x; i < kMaxKeys; i += blockDim.x) copies[i] = 0;
+  for (int i = threadIdx.x; i < kMaxSlots; i += blockDim.x) stashed[i] = 0;
+  __syncthreads();
+  for (int i = threadIdx.x; i < static_cast<int>(v.stash_slots); i += blockDim.x) {
+    const key_type k = v.stash[2 * i];
+    if (k == reserved_key || (valid_key(k) && k >= static_cast<key_type>(sh.keys))) ++bad[broken];
+    if (!valid_key(k) || k >= static_cast<key_type>(sh.keys)) continue;
+    atomicAdd(&copies[k], 1);
+    const std::uint64_t h = home_bucket(k, sh.n);
+    atomicAdd(&stashed[h], 1);
+    const std::uint64_t d = (i + v.stash_slots - stash_home(h, v.stash_slots)) % v.stash_slots;
+    if (d >= stash_window || !(*v.meta_ptr(h) & layout::overflow)) ++bad[broken];
+    if ((v.stash[2 * i + 1] >> 32) != k) ++bad[wrong];
+  }
   __syncthreads();
   for (int s = threadIdx.x; s < static_cast<int>(slots); s += blockDim.x) {
     const key_type k = *v.key_ptr(s);
@@ -180,6 +201,7 @@ __global__ void __launch_bounds__(kBlock) stress_kernel(hopscotch_view proto, st
     if (m & layout::lock_mask) ++bad[broken];
     if (detail::version_odd(m)) ++bad[broken];
     if (s >= static_cast<int>(sh.n) && detail::bitmap(m)) ++bad[broken];
+    if (((m & layout::overflow) != 0) != (stashed[s] > 0)) ++bad[broken];  // the flag is exact
     for (unsigned b = detail::bitmap(m); b; b &= b - 1) {  // every named slot holds a key of this home
       const key_type x = *v.key_ptr(s + __ffs(b) - 1);
       if (!valid_key(x) || home_bucket(x, sh.n) != static_cast<std::uint64_t>(s)) ++bad[broken];

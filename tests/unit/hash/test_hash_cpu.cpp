@@ -109,6 +109,40 @@ TEST(Checker, CatchesBrokenSnapshots) {
     stale.occupancy[e / 64] |= 1ULL << (e % 64);
     EXPECT_FALSE(check_hopscotch_invariants(stale).ok);
   }
+  {  // the overflow stash: a member in its home's window with the flag passes; a member outside
+     // the window, without the flag, twice, a flag without a member, a reserved pair all fail
+    auto with_stash = good;
+    const std::uint64_t ns = stash_pairs(good.n_buckets);
+    with_stash.stash_keys.assign(ns, empty_key);
+    with_stash.stash_values.assign(ns, 0);
+    key_type k = 1000;  // absent from the table
+    const auto h = oracle_home(k, good.n_buckets);
+    const auto first = stash_home(h, ns);
+    with_stash.stash_keys[(first + 5) % ns] = k;
+    with_stash.meta[h] |= 1ULL << 34;
+    EXPECT_TRUE(check_hopscotch_invariants(with_stash).ok) << check_hopscotch_invariants(with_stash).summary();
+    std::unordered_map<key_type, value_type> c;
+    (void)check_hopscotch_invariants(with_stash, &c);
+    EXPECT_EQ(c.count(k), 1u);
+    auto outside = with_stash;
+    std::swap(outside.stash_keys[(first + 5) % ns], outside.stash_keys[(first + 40) % ns]);
+    EXPECT_FALSE(check_hopscotch_invariants(outside).ok);
+    auto no_flag = with_stash;
+    no_flag.meta[h] &= ~(1ULL << 34);
+    EXPECT_FALSE(check_hopscotch_invariants(no_flag).ok);
+    auto twice = with_stash;
+    twice.stash_keys[(first + 6) % ns] = good.keys[s];
+    twice.meta[oracle_home(good.keys[s], good.n_buckets)] |= 1ULL << 34;
+    EXPECT_FALSE(check_hopscotch_invariants(twice).ok);
+    auto flag_only = good;
+    flag_only.stash_keys.assign(ns, empty_key);
+    flag_only.stash_values.assign(ns, 0);
+    flag_only.meta[h] |= 1ULL << 34;
+    EXPECT_FALSE(check_hopscotch_invariants(flag_only).ok);
+    auto reserved = with_stash;
+    reserved.stash_keys[(first + 7) % ns] = reserved_key;
+    EXPECT_FALSE(check_hopscotch_invariants(reserved).ok);
+  }
 }
 
 TEST(Checker, CatchesWrongBatchResults) {

@@ -120,6 +120,45 @@ TEST_P(Glht, ConcurrentBatchesMatchTheModel) {
   }
 }
 
+// A table built for N buckets holds N keys at LF 0.8, 0.9 and 0.95 without growing: the keys
+// that find no hole within reach go to the overflow stash. Every key is found with its value,
+// absent keys miss, and erasing half of them (stash members included) leaves the rest.
+TEST_P(Glht, HoldsEveryKeyUpToLoadFactor095WithoutGrowing) {
+  SKIP_WITHOUT_GPU();
+  const index_t n = 1 << 16;
+  for (const int percent : {80, 90, 95}) {
+    hopscotch_map t(n, options_of(GetParam()));
+    std::vector<key_type> keys(static_cast<std::size_t>(n * percent / 100)), absent(20000);
+    std::vector<value_type> vals(keys.size());
+    for (std::size_t i = 0; i < keys.size(); ++i) keys[i] = fmix64(i + 7 * percent) >> 1, vals[i] = i + 1;
+    for (std::size_t i = 0; i < absent.size(); ++i) absent[i] = (fmix64(i + 1000000007ULL) >> 1) | 1ULL << 62;
+    for (auto s : t.insert(keys, vals)) ASSERT_EQ(s, insert_status::inserted) << "LF " << percent;
+    EXPECT_EQ(t.grow_count(), 0) << "LF " << percent;
+    EXPECT_EQ(t.capacity(), n);
+    std::unordered_map<key_type, value_type> model;
+    for (std::size_t i = 0; i < keys.size(); ++i) model.emplace(keys[i], vals[i]);
+    const auto snap = t.snapshot();
+    std::size_t stashed = 0;
+    for (auto k : snap.stash_keys) stashed += valid_key(k);
+    if (percent == 95) {
+      EXPECT_GT(stashed, 0u) << "LF 0.95 must overflow H = 31";
+    }
+    ASSERT_EQ(checked_contents(t), model) << "LF " << percent;
+    std::vector<value_type> got;
+    const auto f = t.find(keys, got);
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+      ASSERT_TRUE(f[i]) << "LF " << percent << " key " << keys[i];
+      ASSERT_EQ(got[i], vals[i]);
+    }
+    for (auto hit : t.find(absent, got)) ASSERT_FALSE(hit);
+    std::vector<key_type> half;
+    for (std::size_t i = 0; i < keys.size(); i += 2) half.push_back(keys[i]), model.erase(keys[i]);
+    for (auto e : t.erase(half)) ASSERT_TRUE(e);
+    ASSERT_EQ(checked_contents(t), model) << "LF " << percent << " after erasing half";
+    EXPECT_EQ(t.size(), static_cast<index_t>(model.size()));
+  }
+}
+
 // Heavy contention at key range 100 and growth from a tiny table, at sizes for the default run;
 // test_hash_gpu_long runs them at full size.
 TEST_P(Glht, StressKeyRange100) {

@@ -19,6 +19,7 @@ __device__ probe_result hopscotch_ref<G, S, OV>::probe(const tile_type& t, std::
   // Control flow must stay uniform across the tile: use the leader's bitmap; every lane's own
   // version is checked below.
   const unsigned bm = t.shfl(detail::bitmap(m1), 0);
+  const bool overflow = t.shfl((m1 & layout::overflow) != 0, 0);
   std::int64_t s = -1;
   value_type x = 0;
   if (G == 1 && by_bitmap && want_value) {
@@ -40,6 +41,13 @@ __device__ probe_result hopscotch_ref<G, S, OV>::probe(const tile_type& t, std::
     detail::jitter();
     if (s >= 0 && want_value) x = detail::ld_relaxed(value_ptr(s));
   }
+  if (s < 0 && overflow) {  // members in the stash (the version check covers them too)
+    const std::int64_t i = stash_scan(t, h, k);
+    if (i >= 0) {
+      if (want_value) x = detail::ld_relaxed(stash_value(static_cast<std::uint64_t>(i)));
+      s = stash_slot(i);
+    }
+  }
   detail::fence();
   const std::uint64_t m2 = detail::ld_relaxed(meta_ptr(h));
   const std::uint64_t v0 = t.shfl(static_cast<unsigned long long>(detail::version(m1)), 0);
@@ -47,13 +55,13 @@ __device__ probe_result hopscotch_ref<G, S, OV>::probe(const tile_type& t, std::
       !detail::version_odd(m1) && detail::version(m1) == detail::version(m2) && detail::version(m1) == v0;
   if (t.ballot(!ok) != 0) return probe_result::retry;
   out = x;
-  if (slot_out) *slot_out = s;
+  if (slot_out) *slot_out = s;  // a slot, stash_slot(pair), or -1
   if (word_out) {
     const std::uint64_t w0 = t.shfl(static_cast<unsigned long long>(m1), 0);
     const bool same = m1 == m2 && m1 == w0 && !(m1 & layout::lock_mask);
     *word_out = t.ballot(!same) == 0 ? w0 : no_word;
   }
-  return s >= 0 ? probe_result::hit : probe_result::miss;
+  return s != -1 ? probe_result::hit : probe_result::miss;
 }
 
 /// Fallback after optimistic_tries inconsistent attempts: the look-up under h's multiple_lock.
@@ -69,12 +77,14 @@ __device__ bool hopscotch_ref<G, S, OV>::find_locked(const tile_type& t, std::ui
   if (t.leader()) detail::count_fallback();
   const std::uint64_t m = lock(t, h);
   const std::int64_t s = scan_named(t, h, detail::bitmap(m), k);
+  const std::int64_t i = s < 0 && (m & layout::overflow) ? stash_scan(t, h, k) : -1;
   value_type x = 0;
   detail::jitter();
   if (s >= 0) x = detail::ld_relaxed(value_ptr(static_cast<std::uint64_t>(s)));
+  if (i >= 0) x = detail::ld_relaxed(stash_value(static_cast<std::uint64_t>(i)));
   unlock(t, h, m, layout::multiple_lock);
   out = x;
-  return s >= 0;
+  return s >= 0 || i >= 0;
 }
 
 /// Slot of k among the 32 slots of h's window, or -1 (one coalesced read when G = 32). A match
