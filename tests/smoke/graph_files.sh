@@ -42,7 +42,12 @@ for name in karate lesmis florentine; do
   grep -q "^$data/$name.mtx.gz (mtx, gzip, symmetric, .* vertices, .* edges, weighted) -> $tmp/$name.mtx (mtx)$" <<<"$out" ||
     { echo "convert: unexpected summary: $out"; fail=1; }
   for file in "$data/$name".{txt,mtx,mtx.gz,bin} "$tmp/$name".{bin.gz,el,mtx}; do
-    for backend in "${backends[@]}"; do
+    check bfs "$file" cpu "$want"
+    check sssp "$file" cpu "$want"
+  done
+  # The formats are read before the backend is chosen: on a GPU, two of them suffice.
+  for file in "$data/$name".{mtx.gz,bin}; do
+    for backend in "${backends[@]:1}"; do
       check bfs "$file" "$backend" "$want"
       check sssp "$file" "$backend" "$want"
     done
