@@ -5,6 +5,7 @@
 
 #include "command.hpp"
 #include "gpu500/bellman_ford/benchmark.hpp"
+#include "gpu500/bellman_ford/dense_graph.hpp"
 #include "gpu500/core/cli.hpp"
 #include "gpu500/core/error.hpp"
 #include "gpu500/core/json.hpp"
@@ -59,6 +60,12 @@ GPU500_COMMAND(bellman_ford, "Dense Bellman-Ford (Liu et al.): naive/reduce/coar
   o.sweep_groups.assign(sweep.begin(), sweep.end());
   o.sweep_sizes.assign(sweep_n.begin(), sweep_n.end());
   if (!o.json_path.empty()) json::check_writable(o.json_path, "--json");
+  if (p.given("--repeat") && o.repeat < 1) throw usage_error("bellman-ford: --repeat must be >= 1");
+  for (const auto n : sizes) {  // the graphs' parameters, before the report's first line
+    auto g = o.graph;
+    g.n = n;
+    bf::check_params(g);
+  }
   bf::check_applicable(o, [&](const char* flag) { return p.given(flag); });
   return bf::run_benchmark(o) ? 0 : 1;
 }

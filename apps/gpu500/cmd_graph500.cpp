@@ -62,6 +62,7 @@ GPU500_COMMAND(graph500, "The Graph500 benchmark: generator, kernel 1, BFS, SSSP
   cfg.graph = gp;
 
   flags.set_bfs_runs(cfg.run_bfs);
+  flags.set_sssp_runs(cfg.run_sssp);
   const dist::mpi_session mpi;  // under mpirun -np R > 1: one distributed run over the R ranks
   const dist::communicator comm = dist::communicator::world();
   if (comm.size() > 1) {

@@ -6,6 +6,7 @@
 
 #include "command.hpp"
 #include "gpu500/core/cli.hpp"
+#include "gpu500/core/error.hpp"
 #include "gpu500/hash/bench.hpp"
 
 GPU500_COMMAND(hash, "GLHT hopscotch hash table benchmarks: hash static|mixed") {
@@ -37,13 +38,15 @@ GPU500_COMMAND(hash, "GLHT hopscotch hash table benchmarks: hash static|mixed") 
       .option("--check-limit", check_limit,
               "mixed: model-check the first run of batches up to this many operations (default 4000000)")
       .option("--seed", seed, "input seed (default 2019)")
-      .option("--json", r.json_path, "write every figure to this file");
+      .output_file("--json", r.json_path, "write every figure to this file");
   p.parse(std::vector<std::string>(args.begin() + (r.mode.empty() ? 0 : 1), args.end()));
   if (p.help_requested() || r.mode.empty()) {
     std::fputs(p.help().c_str(), p.help_requested() ? stdout : stderr);
     return p.help_requested() ? 0 : 2;
   }
   r.with_cpu = !no_cpu;
+  if ((p.given("--keys") && keys < 1) || (p.given("--ops") && ops < 1))
+    throw usage_error("hash: --keys and --ops must be >= 1");
   if (p.given("--keys")) r.keys = keys;
   if (p.given("--ops")) r.ops = ops;
   if (p.given("--ranges")) r.ranges.emplace(ranges.begin(), ranges.end());

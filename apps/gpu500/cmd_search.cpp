@@ -36,7 +36,7 @@ int run_search(const gpu500::app::args_t& args, bool sssp) {
   p.option("--roots", c.num_roots, "otherwise: up to this many distinct random vertices with edges (default 16)");
   p.option("--seed", seed, "seed of the random roots (default 1)");
   p.flag("--no-validate", no_validate, "skip validation");
-  p.option("--json", json_path, "write every figure to this JSON file");
+  p.output_file("--json", json_path, "write every figure to this JSON file");
   p.output_file("--output", output_path,
                 "write the search from --root (or the first root) to this file, a line \"vertex parent level\" (bfs) "
                 "or \"vertex parent distance\" (sssp) per vertex (default none)");
@@ -67,6 +67,7 @@ int run_search(const gpu500::app::args_t& args, bool sssp) {
   if (c.root >= n)
     throw usage_error("--root " + std::to_string(c.root) + " is not a vertex (the graph has " + std::to_string(n) + ")");
   flags.set_bfs_runs(!sssp);
+  flags.set_sssp_runs(sssp);
   const std::unique_ptr<graph500::pipeline> pipe = flags.make(std::move(el));
   const graph500::search_report r = graph500::run_searches(*pipe, n, c, stdout, stderr);
   if (!json_path.empty()) json::write_file(json_path, r.json);

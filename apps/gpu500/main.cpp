@@ -45,7 +45,19 @@ static void usage(std::FILE* out) {
 }
 
 [[noreturn]] static void fail(int code, const char* what) {
-  std::fprintf(stderr, "gpu500: error: %s\n", what);
+  // One line, whatever the message echoes (a value holding a newline or a terminal escape).
+  std::string line;
+  for (const char* c = what; *c; ++c) {
+    const auto u = static_cast<unsigned char>(*c);
+    if (u < 0x20 || u == 0x7f) {
+      char esc[8];
+      std::snprintf(esc, sizeof esc, u == '\n' ? "\\n" : "\\x%02x", u);
+      line += esc;
+    } else {
+      line += *c;
+    }
+  }
+  std::fprintf(stderr, "gpu500: error: %s\n", line.c_str());
   std::fflush(stderr);
 #if GPU500_HAVE_MPI
   int init = 0, fin = 0, size = 1;

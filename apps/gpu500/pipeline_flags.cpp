@@ -1,12 +1,29 @@
 // Backend and technique flags of the Graph500 pipelines (see pipeline_flags.hpp).
 #include "pipeline_flags.hpp"
 
+#include <functional>
 #include <span>
+#include <string>
+#include <type_traits>
 
 #include "gpu500/core/device.hpp"
 #include "gpu500/core/error.hpp"
 
 namespace gpu500::app {
+namespace {
+
+// A numeric option checked while parsing: `ok(value)` or a usage_error saying `want`.
+template <class T, class Ok>
+std::function<void(const std::string&)> checked(T& target, const char* flag, const char* want, Ok ok) {
+  return [&target, flag, want, ok](const std::string& v) {
+    const double x = std::is_integral_v<T> ? static_cast<double>(cli::parse_int(v, flag)) : cli::parse_double(v, flag);
+    if (!ok(x)) throw usage_error(std::string(flag) + " must be " + want + ", got '" + v + "'");
+    target = static_cast<T>(x);
+  };
+}
+const auto threads_ok = [](double x) { return x >= 0 && x <= 1 << 16; };
+
+}  // namespace
 
 void pipeline_flags::add(cli::parser& p) {
   p.option("--backend", backend, "auto|cpu|cuda (auto: the GPU when present)");
@@ -42,12 +59,15 @@ std::unique_ptr<graph500::pipeline> pipeline_flags::make(graph::edge_list el) {
 
 void pipeline_flags::add_bfs(cli::parser& p) {
   parser_ = &p;
-  p.option("--vertex-bits", vertex_bits_, "vertex id width, 32 or 64 (default: 64 on cpu; on cuda 32 when it fits)");
-  p.option("--bfs-alpha", bfs_alpha_,
-           "BFS: go bottom-up when frontier arcs > unexplored arcs / alpha (Beamer; default 15 on cpu, 14 on cuda)");
-  p.option("--bfs-beta", bfs_beta_,
-           "BFS: back to top-down when the frontier falls below vertices / beta (default 18 on cpu, 24 on cuda)");
-  p.option("--bfs-threads", cpu.bfs.threads, "CPU BFS: OpenMP threads (default 0: the OpenMP default)");
+  p.option("--vertex-bits", checked(vertex_bits_, "--vertex-bits", "32 or 64", [](double x) { return x == 32 || x == 64; }),
+           "vertex id width, 32 or 64 (default: 64 on cpu; on cuda 32 when it fits)", "N");
+  const auto positive = [](double x) { return x > 0; };
+  p.option("--bfs-alpha", checked(bfs_alpha_, "--bfs-alpha", "> 0", positive),
+           "BFS: go bottom-up when frontier arcs > unexplored arcs / alpha (Beamer; default 15 on cpu, 14 on cuda)", "X");
+  p.option("--bfs-beta", checked(bfs_beta_, "--bfs-beta", "> 0", positive),
+           "BFS: back to top-down when the frontier falls below vertices / beta (default 18 on cpu, 24 on cuda)", "X");
+  p.option("--bfs-threads", checked(cpu.bfs.threads, "--bfs-threads", "in 0..65536", threads_ok),
+           "CPU BFS: OpenMP threads (default 0: the OpenMP default)", "N");
   p.flag("--no-direction-optimizing", cpu.bfs.top_down_only, "CPU BFS: top-down steps only (no bottom-up switching)");
 #if GPU500_HAVE_CUDA
   auto& b = cuda.bfs;
@@ -119,7 +139,8 @@ void pipeline_flags::add_sssp(cli::parser& p) {
   p.option(
       "--sssp-delta", [&c](const std::string& v) { c.delta = static_cast<float>(cli::parse_double(v, "--sssp-delta")); },
       "SSSP bucket width (default <= 0: adaptive, from the mean weight and degree)", "X");
-  p.option("--sssp-threads", c.threads, "CPU SSSP: OpenMP threads (default 0: the OpenMP default)");
+  p.option("--sssp-threads", checked(c.threads, "--sssp-threads", "in 0..65536", threads_ok),
+           "CPU SSSP: OpenMP threads (default 0: the OpenMP default)", "N");
   p.flag("--sssp-no-light-heavy", c.no_light_heavy, "CPU SSSP: relax every arc in the bucket phase (no light/heavy split)");
   p.flag("--sssp-no-relabel", c.no_relabel, "CPU SSSP: keep the graph's vertex ids (default: by decreasing degree)");
 #if GPU500_HAVE_CUDA
@@ -139,6 +160,12 @@ void pipeline_flags::apply_sssp(gpu500::backend b) {
     return usage_error(flag + " applies to the " + (on_cuda ? "CPU" : "CUDA") + " backend only (--backend " +
                        (on_cuda ? "cpu" : "cuda") + ")");
   };
+  static const char* const engine_flags[] = {"--sssp", "--sssp-delta", "--sssp-threads", "--sssp-no-light-heavy",
+                                             "--sssp-no-relabel", "--sssp-no-sorted-rows", "--sssp-no-persistent",
+                                             "--sssp-no-pull"};
+  if (!sssp_runs_ && parser_ != nullptr)
+    for (const char* f : engine_flags)
+      if (parser_->given(f)) throw usage_error(std::string(f) + " applies to SSSP, which this run does not do");
   if (parser_ != nullptr)
     for (const char* f : on_cuda ? std::span<const char* const>(cpu_only) : std::span<const char* const>(cuda_only))
       if (parser_->given(f)) throw wrong(f);

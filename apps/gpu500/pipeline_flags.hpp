@@ -33,6 +33,8 @@ struct pipeline_flags {
   void add(cli::parser& p);
   /// Whether the run does BFS (kernel 2); when it does not, a BFS engine flag is a usage_error.
   void set_bfs_runs(bool on) { bfs_runs_ = on; }
+  /// Whether the run does SSSP (kernel 3); when it does not, an SSSP engine flag is a usage_error.
+  void set_sssp_runs(bool on) { sssp_runs_ = on; }
   /// The pipeline of the chosen backend for a Kronecker graph, or over a given edge list.
   std::unique_ptr<graph500::pipeline> make(const graph::kronecker_params& gp);
   std::unique_ptr<graph500::pipeline> make(graph::edge_list el);
@@ -55,7 +57,7 @@ struct pipeline_flags {
   const cli::parser* parser_ = nullptr;  ///< the command's parser (for the flags given)
   std::size_t engine_flags_first_ = 0, engine_flags_last_ = 0;  ///< add_bfs/add_sssp's options in it
   int vertex_bits_ = 0;                  ///< 0: the backend's default
-  bool bfs_runs_ = true;
+  bool bfs_runs_ = true, sssp_runs_ = true;
   double bfs_alpha_ = 0, bfs_beta_ = 0;
   /// The SSSP flags (--sssp, --sssp-delta, ... of both engines); apply_sssp() checks them against
   /// the chosen backend (a flag of the other backend's engine is a usage_error) and sets the options.

@@ -52,7 +52,7 @@ dense_matrix transpose(const dense_matrix& m) {
   return t;
 }
 
-dense_matrix generate(const graph_params& p, std::vector<float>* potentials) {
+void check_params(const graph_params& p) {
   if (p.n < 1) throw usage_error("bellman-ford: --n must be at least 1");
   if (!(p.density >= 0 && p.density <= 1)) throw usage_error("bellman-ford: --density must lie in [0, 1]");
   if (p.wmin < 0 || p.wmin > p.wmax)
@@ -62,6 +62,10 @@ dense_matrix generate(const graph_params& p, std::vector<float>* potentials) {
   if (static_cast<double>(p.n) * maxw >= 16777216.0)
     throw usage_error("bellman-ford: n * max|weight| = " + std::to_string(static_cast<double>(p.n) * maxw) +
                       " must stay below 2^24 for exact float32 sums; lower --wmax");
+}
+
+dense_matrix generate(const graph_params& p, std::vector<float>* potentials) {
+  check_params(p);
   dense_matrix m = dense_matrix::empty(p.n, layout::by_source);
   const index_t n = p.n, ld = m.ld;
   std::vector<float> pot(static_cast<std::size_t>(n), 0.0f);

@@ -155,6 +155,8 @@ void parser::parse(const std::vector<std::string>& args) {
       } else if (inline_value) {
         throw usage_error(program_ + ": option '" + name + "' takes no value");
       }
+      // No option takes an empty value: "--json ''" or "--lf=" is a mistake, not "the default".
+      if (o->takes_value && value.empty()) throw usage_error(program_ + ": option '" + name + "' has an empty value");
       o->set(value);
       o->seen = true;
       continue;
@@ -167,20 +169,23 @@ void parser::parse(const std::vector<std::string>& args) {
 }
 
 std::string parser::help() const {
+  // Help in column 28, and at least two spaces after a long name: one space would make the
+  // first word of the help look like the option's value to a reader (and to scripts).
+  const auto gap = [](const std::string& lhs) { return std::string(lhs.size() < 24 ? 26 - lhs.size() : 2, ' '); };
   std::ostringstream out;
   out << "usage: " << program_;
   for (const auto& p : pos_) out << (p.required ? " " : " [") << p.name << (p.required ? "" : "]");
   out << " [options]\n" << summary_ << "\n";
   if (!pos_.empty()) {
     out << "\narguments:\n";
-    for (const auto& p : pos_) out << "  " << p.name << std::string(p.name.size() < 26 ? 26 - p.name.size() : 1, ' ') << p.help << "\n";
+    for (const auto& p : pos_) out << "  " << p.name << gap(p.name) << p.help << "\n";
   }
   out << "\noptions:\n";
   for (const auto& o : opts_) {
     std::string lhs;
     for (std::size_t k = 0; k < o.names.size(); ++k) lhs += (k ? ", " : "") + o.names[k];
     if (o.takes_value) lhs += " " + o.metavar;
-    out << "  " << lhs << std::string(lhs.size() < 26 ? 26 - lhs.size() : 1, ' ') << o.help << "\n";
+    out << "  " << lhs << gap(lhs) << o.help << "\n";
   }
   out << "  -h, --help                help\n";
   return out.str();

@@ -67,9 +67,12 @@ struct graph_params {
   std::uint64_t seed = 1;
 };
 
+/// Throws usage_error on bad parameters (n < 1, density outside [0,1], wmin > wmax, wmin < 0,
+/// or weights so large that sums would not be exact in float32); what generate() checks first.
+void check_params(const graph_params& params);
+
 /// Draws the graph (layout by_source). When `potentials` is given and params.negative, it
-/// receives p(v). Throws usage_error on bad parameters (density outside [0,1], wmin > wmax,
-/// wmin < 0, or weights so large that sums would not be exact in float32).
+/// receives p(v). Throws as check_params on bad parameters.
 dense_matrix generate(const graph_params& params, std::vector<float>* potentials = nullptr);
 
 }  // namespace gpu500::bellman_ford
