@@ -79,6 +79,7 @@ class out_file {
 
  private:
   void flush();
+  void put(const char* p, std::size_t n);  ///< unbuffered
   std::string path_, tmp_;
   std::FILE* f_ = nullptr;
   void* gz_ = nullptr;  ///< gzFile

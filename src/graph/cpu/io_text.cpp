@@ -156,7 +156,7 @@ parsed_lines parse_edge_lines(std::string_view text, std::size_t from, const std
   std::vector<std::size_t> cut(static_cast<std::size_t>(chunks) + 1, text.size());
   cut[0] = from;
   for (int c = 1; c < chunks; ++c) {
-    std::size_t at = std::max(cut[c - 1], from + bytes / static_cast<std::size_t>(chunks) * static_cast<std::size_t>(c));
+    std::size_t at = std::max(cut[c - 1], from + bytes * static_cast<std::size_t>(c) / static_cast<std::size_t>(chunks));
     if (at > from && at < text.size() && text[at - 1] != '\n') {
       const std::size_t nl = text.find('\n', at);
       at = nl == npos ? text.size() : nl + 1;

@@ -34,23 +34,25 @@ out_file::~out_file() {
   std::remove(tmp_.c_str());
 }
 
-void out_file::flush() {
-  std::size_t off = 0;
-  while (off < buf_.size()) {
-    const std::size_t n = std::min<std::size_t>(buf_.size() - off, 1u << 30);
-    const bool ok = gz_ ? gzwrite(static_cast<gzFile>(gz_), buf_.data() + off, static_cast<unsigned>(n)) == static_cast<int>(n)
-                        : std::fwrite(buf_.data() + off, 1, n, f_) == n;
+void out_file::put(const char* p, std::size_t n) {
+  for (std::size_t off = 0; off < n;) {
+    const std::size_t k = std::min<std::size_t>(n - off, 1u << 30);
+    const bool ok = gz_ ? gzwrite(static_cast<gzFile>(gz_), p + off, static_cast<unsigned>(k)) == static_cast<int>(k)
+                        : std::fwrite(p + off, 1, k, f_) == k;
     if (!ok) throw error("error while writing '" + path_ + "' (" + std::strerror(errno) + ")");
-    off += n;
+    off += k;
   }
+}
+
+void out_file::flush() {
+  put(buf_.data(), buf_.size());
   buf_.clear();
 }
 
 void out_file::write(const void* p, std::size_t n) {
   if (buf_.size() + n > (1u << 20)) flush();
   if (n >= (1u << 20)) {  // large blocks go straight through
-    buf_.assign(static_cast<const char*>(p), n);
-    flush();
+    put(static_cast<const char*>(p), n);
     return;
   }
   buf_.append(static_cast<const char*>(p), n);

@@ -169,6 +169,23 @@ TEST(GraphFiles, RoundTripsEveryFormatPlainAndGzip) {
   EXPECT_EQ(read_graph(s.path("x.txt")).format, file_format::bin);
 }
 
+TEST(GraphFiles, RoundTripsBlocksLargerThanTheWriteBuffer) {
+  scratch s;
+  std::mt19937_64 rng(3);
+  edge_list el;
+  el.num_vertices = 1 << 17;
+  for (int i = 0; i < 300000; ++i) {
+    el.src.push_back(static_cast<std::int64_t>(rng() % (1 << 17)));
+    el.dst.push_back(static_cast<std::int64_t>(rng() % (1 << 17)));
+    el.weight.push_back(static_cast<float>(rng() % 1000) / 7.f);
+  }
+  for (const std::string name : {"big.bin", "big.txt.gz"}) {
+    write_graph(s.path(name), el, {});
+    const graph_file g = read_graph(s.path(name));
+    EXPECT_EQ(undirected(g.edges), undirected(el)) << name;
+  }
+}
+
 TEST(GraphFiles, BinaryValidation) {
   scratch s;
   write_options wo;
