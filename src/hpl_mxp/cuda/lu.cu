@@ -26,8 +26,12 @@ device_lu::device_lu(std::int64_t n, std::int64_t lda, int nb, precision p)
       ucopy_[s] = gpu::device_buffer<std::uint16_t>(static_cast<std::size_t>(w * lda));
     }
   }
-  GPU500_CUDA_CHECK(cudaStreamCreate(&s_update_));
-  GPU500_CUDA_CHECK(cudaStreamCreate(&s_panel_));
+  // The panel stream at the highest priority: its small kernels take SMs as the update's GEMM
+  // tiles finish, rather than queueing behind the whole GEMM.
+  int least = 0, greatest = 0;
+  GPU500_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+  GPU500_CUDA_CHECK(cudaStreamCreateWithPriority(&s_update_, cudaStreamDefault, least));
+  GPU500_CUDA_CHECK(cudaStreamCreateWithPriority(&s_panel_, cudaStreamDefault, greatest));
   GPU500_CUDA_CHECK(cudaEventCreateWithFlags(&panel_done_, cudaEventDisableTiming));
   GPU500_CUDA_CHECK(cudaEventCreateWithFlags(&strips_done_, cudaEventDisableTiming));
   cublas_check(cublasCreate(&h_update_), "cublasCreate");
