@@ -9,6 +9,7 @@
 
 #include "gpu500/core/cuda/check.cuh"
 #include "kernels.cuh"
+#include "schedule.hpp"
 
 namespace gpu500::hpl_mxp::detail::cuda {
 
@@ -107,25 +108,27 @@ void device_lu::gemm(std::int64_t m, std::int64_t ncols, std::int64_t kdim, cons
                "cublasGemmEx (trailing update)");
 }
 
-// The trailing update of block column k: next block column, next block row, event, the rest.
+// The trailing update of block column k (schedule.hpp): next block column, next block row,
+// event, the rest.
 void device_lu::update(float* a, std::int64_t k, int set) {
-  const std::int64_t jb = std::min<std::int64_t>(nb_, n_ - k), off = k + jb, m2 = n_ - off;
-  if (m2 <= 0) return;
-  const std::int64_t jn = std::min<std::int64_t>(nb_, m2);
+  const lu_step st = lu_step_at(n_, nb_, k);
+  if (st.m2 <= 0) return;
   const bool low = prec_ != precision::fp32;
   const std::size_t esize = low ? 2 : 4;
   const char* lbase = low ? reinterpret_cast<const char*>(lcopy_[set].data())
-                          : reinterpret_cast<const char*>(a + off + k * lda_);
+                          : reinterpret_cast<const char*>(a + st.off + k * lda_);
   const char* ubase = low ? reinterpret_cast<const char*>(ucopy_[set].data())
-                          : reinterpret_cast<const char*>(a + k + off * lda_);
+                          : reinterpret_cast<const char*>(a + k + st.off * lda_);
   const std::int64_t ldl = lda_, ldu = low ? nb_ : lda_;
-  auto l_rows = [&](std::int64_t r) { return lbase + static_cast<std::size_t>(r) * esize; };
-  auto u_cols = [&](std::int64_t c) { return ubase + static_cast<std::size_t>(c * ldu) * esize; };
-  float* c = a + off + off * lda_;
-  gemm(m2, jn, jb, l_rows(0), ldl, u_cols(0), ldu, c);                                   // next block column
-  gemm(jn, m2 - jn, jb, l_rows(0), ldl, u_cols(jn), ldu, c + jn * lda_);                 // next block row
+  float* corner = a + st.off + st.off * lda_;
+  auto run = [&](const gemm_piece& g) {
+    gemm(g.rows, g.cols, st.jb, lbase + static_cast<std::size_t>(g.row0) * esize, ldl,
+         ubase + static_cast<std::size_t>(g.col0 * ldu) * esize, ldu, corner + g.row0 + g.col0 * lda_);
+  };
+  run(st.next_column);
+  run(st.next_row);
   GPU500_CUDA_CHECK(cudaEventRecord(strips_done_, s_update_));
-  gemm(m2 - jn, m2 - jn, jb, l_rows(jn), ldl, u_cols(jn), ldu, c + jn + jn * lda_);       // the rest
+  run(st.rest);
 }
 
 void device_lu::factor(float* a) {

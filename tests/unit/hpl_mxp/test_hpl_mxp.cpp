@@ -10,6 +10,7 @@
 #include "cpu/lu.hpp"
 #include "gpu500/core/error.hpp"
 #include "gpu500/hpl_mxp/mxp.hpp"
+#include "schedule.hpp"
 
 namespace gpu500::hpl_mxp {
 namespace {
@@ -127,6 +128,29 @@ TEST(HplMxpLu, BlockedFp32MatchesDoolittleOnOddSizes) {
         worst = std::max(worst, std::fabs(a[j * lda + i] - ref[j * n + i]) / (1.0 + std::fabs(ref[j * n + i])));
     EXPECT_LT(worst, 1e-4) << "n=" << n << " nb=" << nb;
   }
+}
+
+// The look-ahead's three GEMM pieces (shared with the CUDA backend) cover every trailing entry
+// exactly once, the first two being the next block column and row.
+TEST(HplMxpLu, LookAheadPiecesTileTheTrailingMatrix) {
+  for (const auto& [n, nb] : {std::pair<std::int64_t, std::int64_t>{37, 5}, {64, 64}, {100, 30}, {9, 20}, {7, 1}})
+    for (std::int64_t k = 0; k < n; k += nb) {
+      const detail::lu_step st = detail::lu_step_at(n, nb, k);
+      EXPECT_EQ(st.off, std::min(n, k + nb));
+      EXPECT_EQ(st.m2, n - st.off);
+      std::vector<int> hits(static_cast<std::size_t>(st.m2 * st.m2), 0);
+      for (const auto& g : {st.next_column, st.next_row, st.rest}) {
+        ASSERT_GE(g.rows, 0);
+        ASSERT_GE(g.cols, 0);
+        for (std::int64_t j = g.col0; j < g.col0 + g.cols; ++j)
+          for (std::int64_t i = g.row0; i < g.row0 + g.rows; ++i) ++hits[j * st.m2 + i];
+      }
+      for (int h : hits) EXPECT_EQ(h, 1) << "n=" << n << " nb=" << nb << " k=" << k;
+      const std::int64_t jn = std::min(nb, st.m2);
+      EXPECT_EQ(st.next_column.cols, jn);
+      EXPECT_EQ(st.next_column.rows, st.m2);
+      EXPECT_EQ(st.next_row.rows, jn);
+    }
 }
 
 TEST(HplMxpFormula, BackwardErrorAndFlops) {
