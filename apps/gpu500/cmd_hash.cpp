@@ -15,6 +15,8 @@ GPU500_COMMAND(hash, "GLHT hopscotch hash table benchmarks: hash static|mixed") 
   if (!args.empty() && args[0][0] != '-') r.mode = args[0];
   std::string names;
   for (const auto& t : hash::gpu_table_names()) names += t + ",";
+  std::string defaults;
+  for (const auto& t : hash::default_static_tables()) defaults += (defaults.empty() ? "" : ",") + t;
   std::int64_t keys = 0, ops = 0, check_limit = 0, seed = 2019;
   std::vector<std::int64_t> ranges, scale;
   int runs = 0;
@@ -24,11 +26,14 @@ GPU500_COMMAND(hash, "GLHT hopscotch hash table benchmarks: hash static|mixed") 
                 "mixed: concurrent [insert,erase,find] batches on an empty table, then GPU scale.");
   p.option("--backend", r.backend_name, "auto|cpu|cuda (cpu runs the CPU hopscotch table only; default auto)")
       .option("--tables", [&](const std::string& v) { r.tables = hash::split_list(v); },
-              "comma list of: " + names + "cpu (default: every table of the backend)", "LIST")
-      .flag("--no-cpu", no_cpu, "cuda backend, default table list: leave out the CPU table")
+              "comma list of: " + names + "cpu (default: static on cuda " + defaults +
+                  "; otherwise every table of the backend)",
+              "LIST")
+      .flag("--full", r.full, "static, cuda: every table, the CPU table too, at LF 0.5,0.8,0.9,0.95 (default: off)")
+      .flag("--no-cpu", no_cpu, "cuda backend, mixed or --full: leave out the CPU table")
       .option("--keys", keys, "static: number of keys (default 2^26 on cuda, 2^22 on cpu)")
       .option("--lf", [&](const std::string& v) { r.load_factors = hash::parse_load_factors(v, "--lf"); },
-              "static: load factors (default 0.5,0.8,0.9,0.95)", "LIST")
+              "static: load factors (default 0.8,0.9,0.95; 0.5,0.8,0.9,0.95 with --full)", "LIST")
       .option("--ops", ops, "mixed: operations per small run (default 100000)")
       .option("--ranges", ranges, "mixed: key ranges (default 100,1000,10000,100000)")
       .option("--mixes", [&](const std::string& v) { r.mixes = hash::parse_mixes(v, "--mixes"); },

@@ -20,6 +20,30 @@ grep -q 'not checked' <<<"$out"
 grep -q '"checked": false' "$tmp/n.json"
 ! grep -q '"checked": true' "$tmp/n.json" || { echo "a row above the check limit was checked"; exit 1; }
 "$bin" hash --help | grep -c -- '--tables' >/dev/null
+# On a GPU: the default static run (a short list of GLHT variants and peers, LF 0.8-0.95, no CPU
+# table) and --full (every table, the CPU table too, LF 0.5-0.95), small.
+if "$bin" info 2>/dev/null | grep -c '^cuda device 0:' >/dev/null; then
+  out=$("$bin" hash static --keys 65536 --runs 1 --json "$tmp/d.json")
+  echo "$out"
+  grep -q '^validation: passed' <<<"$out"
+  grep -q '^  best GLHT | best peer at LF 0.95' <<<"$out"
+  ! grep -q '"table": "cpu"' "$tmp/d.json" || { echo "the default static run ran the CPU table"; exit 1; }
+  out=$("$bin" hash static --keys 65536 --runs 1 --full --json "$tmp/f.json")
+  echo "$out"
+  grep -q '^validation: passed' <<<"$out"
+  grep -q '"table": "cpu"' "$tmp/f.json"
+  grep -q '"table": "chained-alloc"' "$tmp/f.json"
+  out=$("$bin" hash static --keys 65536 --runs 1 --full --no-cpu --json "$tmp/g.json")
+  ! grep -q '"table": "cpu"' "$tmp/g.json" || { echo "--no-cpu ran the CPU table"; exit 1; }
+  for c in "--full --tables glht" "--full --lf 0.8" "--no-cpu"; do
+    set +e
+    # shellcheck disable=SC2086
+    "$bin" hash static --keys 1024 $c >/dev/null 2>&1
+    rc=$?
+    set -e
+    [ "$rc" -eq 2 ] || { echo "'gpu500 hash static $c' exited $rc (want 2)"; exit 1; }
+  done
+fi
 # Exit 2: bad input, and options that cannot apply to the mode, the backend or the table list.
 bad=(
   "hash sideways"
@@ -38,6 +62,8 @@ bad=(
   "hash mixed --backend cpu --keys 1000"
   "hash mixed --backend cpu --lf 0.5"
   "hash static --backend opencl"
+  "hash static --backend cpu --full"
+  "hash mixed --backend cpu --full"
 )
 for c in "${bad[@]}"; do
   set +e

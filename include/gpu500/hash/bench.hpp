@@ -68,6 +68,7 @@ struct bench_request {
   std::optional<int> runs;
   std::uint64_t seed = 2019;
   std::string json_path;  ///< non-empty: every figure is written there as JSON
+  bool full = false;      ///< static, cuda: every named table and the CPU table at LF 0.5,0.8,0.9,0.95
 };
 
 /// Checks the request, runs the benchmark, prints the report on `out` (its last line the verdict)
@@ -85,8 +86,11 @@ std::vector<std::array<int, 3>> parse_mixes(const std::string& s, const char* fl
 json::value run_static_bench(const static_config& cfg, std::FILE* out, bool* valid);
 json::value run_mixed_bench(const mixed_config& cfg, std::FILE* out, bool* valid);
 
-/// The GPU tables run by default, in report order.
+/// The named GPU tables (`--full` runs them all), in report order.
 std::vector<std::string> gpu_table_names();
+/// The tables `gpu500 hash static` runs on cuda by default: the GLHT variants worth reporting,
+/// then their peers.
+std::vector<std::string> default_static_tables();
 
 /// GLHT benchmark variants: a base name, then any of the suffixes below in any order. The command
 /// runs the named tables of gpu_table_names() only; the others are design experiments kept for

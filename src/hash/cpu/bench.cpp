@@ -29,6 +29,10 @@ std::vector<std::string> gpu_table_names() {
           "chained-alloc"};
 }
 
+std::vector<std::string> default_static_tables() {
+  return {"glht-t1-rec-np-oc", "glht-t1-rec-hc-ps-oc", "glht", "linear-aos", "cuckoo"};
+}
+
 bool parse_glht_variant(const std::string& name, hopscotch_options* o) {
   hopscotch_options r;
   std::string base = name;
@@ -304,6 +308,8 @@ json::value run_static_bench(const static_config& cfg, std::FILE* out, bool* val
   json::value rows = json::value::make_array();
   for (double lf : cfg.load_factors) {
     double cpu_ins = 0, cpu_hit = 0, cpu_miss = 0, best_ins = 0, best_hit = 0, best_miss = 0;
+    std::array<double, 3> peer{};  // best GPU peer (not GLHT, not the CPU table): insert, hit, miss
+    std::array<std::string, 3> peer_name;
     for (const auto& name : tables) {
       double ins = 0, hit = 0, miss = 0, again = 0;
       std::string err;
@@ -356,8 +362,16 @@ json::value run_static_bench(const static_config& cfg, std::FILE* out, bool* val
         best_ins = std::max(best_ins, gi);
         best_hit = std::max(best_hit, gh);
         best_miss = std::max(best_miss, gm);
+      } else if (err.empty() && attempts >= 0) {
+        const double g[3] = {gi, gh, gm};
+        for (int i = 0; i < 3; ++i)
+          if (g[i] > peer[i]) peer[i] = g[i], peer_name[i] = name;
       }
     }
+    if (best_ins > 0 && peer[0] > 0)
+      std::fprintf(out, "  best GLHT | best peer at LF %.2f, G/s: insert %.2f | %.2f (%s), hit %.2f | %.2f (%s), "
+                   "miss %.2f | %.2f (%s)\n", lf, best_ins, peer[0], peer_name[0].c_str(), best_hit, peer[1],
+                   peer_name[1].c_str(), best_miss, peer[2], peer_name[2].c_str());
     if (cpu_ins > 0 && best_ins > 0) {
       std::fprintf(out, "  best GLHT / CPU table at LF %.2f: insert %.1fx, hit %.1fx, miss %.1fx\n", lf,
                    best_ins / cpu_ins, best_hit / cpu_hit, best_miss / cpu_miss);

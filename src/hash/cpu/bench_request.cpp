@@ -72,18 +72,26 @@ bool run_bench(const bench_request& r, std::FILE* out) {
     refuse(r.mixes.has_value(), m, "--mixes", "applies to hash mixed only");
     refuse(r.scale_log2.has_value(), m, "--scale", "applies to hash mixed only");
     refuse(r.check_limit.has_value(), m, "--check-limit", "applies to hash mixed only");
+    refuse(r.full && where != backend::cuda, m, "--full", "needs --backend cuda");
+    refuse(r.full && !r.tables.empty(), m, "--full", "cannot apply with --tables (name the tables to run)");
+    refuse(r.full && r.load_factors.has_value(), m, "--full", "cannot apply with --lf");
+    refuse(!r.full && !r.with_cpu && where == backend::cuda && r.tables.empty(), m, "--no-cpu",
+           "applies with --full (the default tables leave out the CPU table)");
     static_config c;
     c.where = where;
     c.with_cpu = r.with_cpu;
     c.keys = r.keys.value_or(where == backend::cuda ? index_t{1} << 26 : index_t{1} << 22);
-    c.load_factors = r.load_factors.value_or(std::vector<double>{0.5, 0.8, 0.9, 0.95});
+    c.load_factors = r.load_factors.value_or(r.full ? std::vector<double>{0.5, 0.8, 0.9, 0.95}
+                                                    : std::vector<double>{0.8, 0.9, 0.95});
     c.tables = r.tables;
+    if (c.tables.empty() && where == backend::cuda && !r.full) c.tables = default_static_tables();
     c.runs = r.runs.value_or(c.runs);
     c.seed = r.seed;
     j = run_static_bench(c, out, &valid);
   } else {
     refuse(r.keys.has_value(), m, "--keys", "applies to hash static only");
     refuse(r.load_factors.has_value(), m, "--lf", "applies to hash static only");
+    refuse(r.full, m, "--full", "applies to hash static only");
     refuse(r.scale_log2.has_value() && where != backend::cuda, m, "--scale", "needs --backend cuda");
     mixed_config c;
     c.where = where;

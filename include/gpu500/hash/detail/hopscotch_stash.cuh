@@ -6,7 +6,8 @@
 // one bucket-word read plus the named slots). Every change to b's stash members is made under
 // b's multiple_lock and follows the protocol of the slots: an arrival is published by the
 // release store of b's word (flag set, version bumped by 2, so a precheck's unchanged word still
-// proves absence); a departure makes the version odd before the pair is emptied, and clears the
+// proves absence), and its key is stored with release after its value, because a find that
+// scans a flagged window takes any pair holding its key (there is no hop bit per pair); a departure makes the version odd before the pair is emptied, and clears the
 // flag when b has no other member there. Pairs are claimed by CAS empty -> reserved (several
 // homes share a window). Included by gpu500/hash/hopscotch_ref.cuh after the class.
 #pragma once
@@ -21,7 +22,9 @@ __device__ std::int64_t hopscotch_ref<G, S, OV>::stash_scan(const tile_type& t, 
 #pragma unroll 1
   for (int base = 0; base < stash_window; base += G) {
     const std::uint64_t i = stash_index(first, base + static_cast<int>(t.rank));
-    const unsigned b = t.ballot(detail::ld_relaxed(stash_key(i)) == k);
+    // Acquire: a pair has no hop bit that publishes it, so a reader that sees the key must see
+    // the value stored before it (stash_insert stores the key with release).
+    const unsigned b = t.ballot(detail::ld_acquire(stash_key(i)) == k);
     if (b) return static_cast<std::int64_t>(stash_index(first, base + __ffs(b) - 1));
   }
   return -1;
@@ -42,7 +45,7 @@ __device__ bool hopscotch_ref<G, S, OV>::stash_insert(const tile_type& t, std::u
       if (detail::cas(stash_key(i), empty_key, reserved_key) != empty_key) continue;
       detail::fence();  // the claim before the pair's stores, as in claim_thread
       detail::st_relaxed(stash_value(i), val);
-      detail::st_relaxed(stash_key(i), k);
+      detail::st_release(stash_key(i), k);  // the value before the key (stash_scan reads with acquire)
       detail::st_release(meta_ptr(h), ((m | layout::overflow) + 2 * layout::version_one) & ~layout::multiple_lock);
       placed = 1;
     }
