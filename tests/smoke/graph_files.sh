@@ -3,7 +3,8 @@
 # tests/data/graphs/ (edge list, Matrix Market, its gzip, binary CSR, and what `gpu500 convert`
 # makes of them), each search validated, and the --output files' levels and distances equal to
 # the ones networkx computed (NAME.expected) — hence equal across formats. On a host with a CUDA
-# device the searches run on the cuda backend too. Then the format flags' errors.
+# device the searches run on the cuda backend too. `gpu500 generate` against the Graph500
+# reference's SCALE 10 edges. Then the format flags' errors.
 set -uo pipefail
 bin=$1
 src=$2
@@ -64,6 +65,20 @@ done
 "$bin" convert "$data/florentine.txt" "$tmp/f.bin" --vertices 20 >/dev/null || { echo "convert --vertices failed"; fail=1; }
 out=$("$bin" convert "$tmp/f.bin" "$tmp/f.txt") && grep -q ' 20 vertices' <<<"$out" || { echo "convert --vertices: $out"; fail=1; }
 
+# gpu500 generate: the reference's SCALE 10 edges and weights, in generation order; other formats,
+# seeds and initiators give searchable graphs.
+"$bin" generate 10 "$tmp/s10.txt" >/dev/null || { echo "generate 10 failed"; fail=1; }
+awk 'FNR == 1 { f++ } /^#/ { next } f == 1 { want[++n] = $0; next }
+     { split(want[++m], w, " "); d = $3 - w[3]; if (d < 0) d = -d
+       if ($1 != w[1] || $2 != w[2] || d > 1e-7) { print "edge " m ": " $0 " != " want[m]; exit 1 } }
+     END { if (m != n || n != 16384) { print m " edges for " n; exit 1 } }' \
+  "$src/tests/data/graph500/s10_edges.txt" "$tmp/s10.txt" || { echo "generate 10 differs from the reference's edges"; fail=1; }
+"$bin" generate 9 8 "$tmp/s9.mtx.gz" >/dev/null || { echo "generate 9 8 failed"; fail=1; }
+"$bin" bfs --graph "$tmp/s9.mtx.gz" --roots 4 --backend cpu 2>/dev/null | grep -q 'all valid' || { echo "bfs on generate 9 8"; fail=1; }
+"$bin" generate 8 "$tmp/r.g" --to bin --seed 4,5 --initiator 0.45,0.15,0.15 >/dev/null || { echo "generate --to bin failed"; fail=1; }
+"$bin" generate 8 "$tmp/d.bin" >/dev/null && ! cmp -s "$tmp/r.g" "$tmp/d.bin" || { echo "generate: --seed/--initiator ignored"; fail=1; }
+"$bin" sssp --graph "$tmp/r.g" --roots 4 --backend cpu 2>/dev/null | grep -q 'all valid' || { echo "sssp on generate --to bin"; fail=1; }
+
 expect2() {  # expect2 PATTERN ARGS...: exit 2, one stderr line containing PATTERN, nothing on stdout
   local pattern=$1 err out rc
   shift
@@ -83,6 +98,8 @@ expect2 "missing.txt" convert "$tmp/missing.txt" "$tmp/x.txt"
 printf '%%%%MatrixMarket matrix coordinate pattern symmetric\n3 3 1\n' >"$tmp/pat.mtx"
 printf '2 1\n' >>"$tmp/pat.mtx"
 expect2 "SSSP needs weights" sssp --graph "$tmp/pat.mtx"
+expect2 "OUT is required" generate 10
+expect2 "SCALE must be in 1..42" generate 50 "$tmp/x.txt"
 [ -e "$tmp/x.txt" ] && { echo "a refused convert left its output"; fail=1; }
 [ "$fail" -eq 0 ] || exit 1
 echo "graph files smoke: ok (${backends[*]})"

@@ -20,6 +20,7 @@
 #include <string>
 
 #include "gpu500/graph/edge_list.hpp"
+#include "gpu500/graph/kronecker.hpp"
 
 namespace gpu500::graph {
 
@@ -82,6 +83,10 @@ void write_graph(const std::string& path, const edge_list& el, const write_optio
 /// `gpu500 convert`: reads `in` and writes its edges to `out` with write_graph, in the order read
 /// and with the directedness the input stated (wo.directed is taken from it); returns what was read.
 graph_file convert_graph(const std::string& in, const std::string& out, const read_options& ro, const write_options& wo);
+
+/// `gpu500 generate`: the Graph500 Kronecker edge list of p (generation order, weighted unless
+/// p.weights is false) written to path with write_graph.
+void write_kronecker(const std::string& path, const kronecker_params& p, const write_options& o);
 
 /// A search result as `gpu500 bfs|sssp --output` writes it: a '#' header line naming the
 /// columns, then one line "vertex parent level" (BFS; the level rebuilt from the parents) or

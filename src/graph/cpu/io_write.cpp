@@ -1,7 +1,8 @@
 // Graph files out (see gpu500/graph/io.hpp): the atomic output file (a temporary name beside the
 // target, renamed over it once complete; gzip through zlib), the SNAP and Matrix Market text
 // writers (numbers by std::to_chars: weights in the shortest form that reads back to the same
-// float), the binary CSR through io_bin.cpp, and the search-result file of `--output`.
+// float), the binary CSR through io_bin.cpp, the Kronecker graph of `gpu500 generate`, and the
+// search-result file of `--output`.
 #include <unistd.h>
 #include <zlib.h>
 
@@ -10,6 +11,7 @@
 #include <cstring>
 #include <vector>
 
+#include "gpu500/core/device.hpp"
 #include "gpu500/core/error.hpp"
 #include "io_detail.hpp"
 
@@ -156,6 +158,19 @@ graph_file convert_graph(const std::string& in, const std::string& out, const re
   o.directed = g.directed;
   write_graph(out, g.edges, o);
   return g;
+}
+
+void write_kronecker(const std::string& path, const kronecker_params& p, const write_options& o) {
+  p.check();
+  check_graph_fits(p.num_vertices(), "SCALE " + std::to_string(p.scale));
+  // The edge list: two int64 ids and a float weight per edge.
+  const double need = static_cast<double>(p.num_edges()) * 20;
+  const std::int64_t avail = host_available_memory();
+  if (avail > 0 && need > static_cast<double>(avail))
+    throw resource_error("SCALE " + std::to_string(p.scale) + ": the edge list needs about " +
+                         std::to_string(static_cast<long long>(need)) + " bytes of host memory, " +
+                         std::to_string(avail) + " are available");
+  write_graph(path, generate_kronecker(p), o);
 }
 
 void write_search_result(const std::string& path, index_t root, std::span<const std::int64_t> parent,
