@@ -2,7 +2,10 @@
 # GPU checks of the hash part (GLHT, the lock-free hopscotch table of Zhang & Sun): the GPU tests of a small case under
 # compute-sanitizer memcheck and racecheck, then the static and mixed benchmarks.
 # Called as `bash hash.sh BUILD OUT TABLE`; appends "hash|what|figure" rows to TABLE.
-# Environment: HASH_STATIC_KEYS (default 67108864 = 2^26), HASH_LF (0.8,0.9), HASH_SCALE (24,25,26),
+# Then the stress harness of the protocol (glht_stress, every variant) and, when a cuCollections
+# checkout is there (HASH_CUCO_DIR, default third_party/cuCollections), its static_map beside GLHT.
+# Environment: HASH_STATIC_KEYS (default 67108864 = 2^26), HASH_LF (the command's default: 0.8,0.9,0.95),
+#              HASH_STRESS_ITERATIONS (10000 per variant; 0: none), HASH_SCALE (24,25,26),
 #              HASH_CHECK_SCALE (24: one more mixed run of 2^24 operations whose result is model-checked,
 #              for HASH_CHECK_TABLES, default glht-t1-rec-np-oc,glht-t1-rec-hc-ps-oc,linear-aos; 0: none),
 #              HASH_SANITIZE (1), HASH_RUNS_STATIC (3), HASH_RUNS_MIXED (5), HASH_TABLES (comma list
@@ -32,14 +35,37 @@ if [ "${HASH_SANITIZE:-1}" = 1 ] && command -v compute-sanitizer >/dev/null; the
   done
 fi
 
+if [ "${HASH_STRESS_ITERATIONS:-10000}" != 0 ] && [ -x "$BUILD/bin/glht_stress" ]; then
+  # Every GLHT variant, HASH_STRESS_ITERATIONS tiny tables each, scheduling jitter compiled in.
+  echo "== glht_stress"
+  if "$BUILD/bin/glht_stress" --iterations "${HASH_STRESS_ITERATIONS:-10000}" >"$OUT/hash-stress.txt" 2>&1; then :; else status=1; fi
+  cat "$OUT/hash-stress.txt"
+  awk '$2 == "iterations" { printf "hash|stress %s|%s iterations, %s ops, wrong %s, lost %s, duplicate %s, broken %s, locked finds %s: %s\n", $1, $3, $5, $7, $9, $11, $13, $18, $19 }' \
+    "$OUT/hash-stress.txt" >>"$TABLE"
+fi
+
 keys=${HASH_STATIC_KEYS:-67108864}
 tables=()
 [ -n "${HASH_TABLES:-}" ] && tables=(--tables "$HASH_TABLES")
+lf=()
+[ -n "${HASH_LF:-}" ] && lf=(--lf "$HASH_LF")
 echo "== hash static ($keys keys)"
-if "$bin" hash static --keys "$keys" --lf "${HASH_LF:-0.8,0.9}" --runs "${HASH_RUNS_STATIC:-3}" "${tables[@]}" \
+if "$bin" hash static --keys "$keys" "${lf[@]}" --runs "${HASH_RUNS_STATIC:-3}" "${tables[@]}" \
     --json "$OUT/hash-static.json" >"$OUT/hash-static.txt" 2>"$OUT/hash-static.err"; then :; else status=1; fi
 cat "$OUT/hash-static.txt" "$OUT/hash-static.err"
-awk '$1 ~ /^(glht[a-z0-9-]*|linear|linear-aos|quadratic|cuckoo|chained|cpu)$/ && $2 ~ /^0\./ {
+cuco=${HASH_CUCO_DIR:-third_party/cuCollections}
+if [ -f "$cuco/include/cuco/static_map.cuh" ]; then
+  # cuCollections' static_map with the same keys, its rows in the same columns (the awk below).
+  echo "== cuCollections static_map ($keys keys)"
+  if bash bench/hash/cuco.sh "$cuco" "$BUILD" --keys "$keys" --lf "${HASH_LF:-0.8,0.9,0.95}" \
+      --runs "${HASH_RUNS_STATIC:-3}" >"$OUT/hash-cuco.txt" 2>&1; then
+    grep -E '^cuco' "$OUT/hash-cuco.txt" >>"$OUT/hash-static.txt"
+  else
+    status=1
+  fi
+  cat "$OUT/hash-cuco.txt"
+fi
+awk '$1 ~ /^(glht[a-z0-9-]*|linear|linear-aos|quadratic|cuckoo|chained|cpu|cuco|cuco-cg1)$/ && $2 ~ /^0\./ {
        printf "hash|static %s LF %s|insert %s, hit %s, miss %s, again %s G/s (no room %s, %s)\n", $1, $2, $3, $4, $5, $6, $10, $11 }' \
   "$OUT/hash-static.txt" >>"$TABLE"
 grep -E '^  best GLHT' "$OUT/hash-static.txt" | sed 's/^  /hash|static|/' >>"$TABLE"
