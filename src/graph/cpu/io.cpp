@@ -28,11 +28,21 @@ namespace {
 void gunzip(std::string_view in, host_vector<char>& out, const std::string& path) {
   z_stream z{};
   if (inflateInit2(&z, 15 + 32) != Z_OK) throw error("zlib: inflateInit2 failed");
+  struct end_at_exit {
+    z_stream* z;
+    ~end_at_exit() { inflateEnd(z); }
+  } end{&z};
   out.resize(std::max<std::size_t>(in.size() * 4, 1 << 16));
   std::size_t done = 0, used = 0;
   int rc = Z_OK;
+  const std::int64_t avail = host_available_memory();
   while (true) {
-    if (done == out.size()) out.resize(out.size() * 2);
+    if (done == out.size()) {
+      if (avail > 0 && static_cast<double>(out.size()) * 2 > static_cast<double>(avail))
+        throw resource_error(path + ": decompressed, more than the " + std::to_string(avail) +
+                             " bytes of host memory available");
+      out.resize(out.size() * 2);
+    }
     const std::size_t in_left = in.size() - used, out_left = out.size() - done;
     z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data() + used));
     z.avail_in = static_cast<uInt>(std::min<std::size_t>(in_left, 1u << 30));
@@ -52,7 +62,6 @@ void gunzip(std::string_view in, host_vector<char>& out, const std::string& path
     if (rc != Z_OK && rc != Z_BUF_ERROR) break;
   }
   const std::string why = z.msg ? z.msg : "unexpected end of the compressed data";
-  inflateEnd(&z);
   if (rc != Z_STREAM_END) throw usage_error(path + ": corrupt or truncated gzip stream (" + why + ")");
   out.resize(done);
 }

@@ -149,7 +149,7 @@ std::string shown_line(std::string_view text, std::size_t pos) {
 
 parsed_lines parse_edge_lines(std::string_view text, std::size_t from, const std::string& path, const line_rules& r) {
   const std::size_t bytes = text.size() - from;
-  int chunks = r.chunks;
+  int chunks = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(std::max(r.chunks, 0)), bytes + 1));
   if (chunks <= 0)
     chunks = static_cast<int>(std::clamp<std::size_t>(bytes >> 22, 1, static_cast<std::size_t>(4 * omp_get_max_threads())));
   // Chunk c is text[cut[c], cut[c+1]): each cut just after a line end (or at the end).

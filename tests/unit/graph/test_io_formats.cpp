@@ -4,6 +4,7 @@
 // many chunk boundaries (edges and error line numbers), and the --output search-result file.
 #include <gtest/gtest.h>
 
+#include <omp.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -289,4 +290,57 @@ TEST(GraphFiles, SearchResultFile) {
   const std::vector<std::int64_t> cycle{1, 1, 3, 2};
   EXPECT_THROW(write_search_result(s.path("bad.txt"), 1, cycle, {}), error);
   EXPECT_FALSE(std::ifstream(s.path("bad.txt")).good());
+}
+
+TEST(GraphFiles, DamagedFilesFailInOneCleanError) {
+  // Random byte changes, cuts and insertions in a file of each format: each read returns a graph
+  // or throws usage_error / resource_error (never another exception, a crash or a hang).
+  scratch s;
+  std::mt19937_64 rng(11);
+  write_options sym;
+  sym.directed = false;
+  write_graph(s.path("a.txt"), sample(true), {});
+  write_graph(s.path("a.mtx"), sample(true), sym);
+  write_graph(s.path("a.bin"), sample(true), sym);
+  write_graph(s.path("a.mtx.gz"), sample(false), {});
+  int read = 0, refused = 0;
+  const int threads = omp_get_max_threads();
+  omp_set_num_threads(1);  // chunks still vary; a team per tiny file only costs its start-up
+  for (const std::string name : {"a.txt", "a.mtx", "a.bin", "a.mtx.gz"}) {
+    std::ifstream f(s.path(name), std::ios::binary);
+    const std::string good((std::istreambuf_iterator<char>(f)), {});
+    for (int trial = 0; trial < 200; ++trial) {
+      std::string b = good;
+      for (int k = 0, edits = 1 + static_cast<int>(rng() % 4); k < edits && !b.empty(); ++k) {
+        const std::size_t at = rng() % b.size();
+        switch (rng() % 4) {
+          case 0: b[at] = static_cast<char>(rng()); break;
+          case 1: b.resize(at); break;
+          case 2: b.insert(at, 1, "0123456789 \n\t-.e%#\x1f\x8b\0"[rng() % 20]); break;
+          default: b[at] ^= static_cast<char>(1 << (rng() % 8)); break;
+        }
+      }
+      const std::string p = s.file("damaged", b);
+      for (const bool weights : {true, false}) {
+        read_options o;
+        o.weights = weights;
+        o.chunks = 1 + static_cast<int>(rng() % 5);
+        try {
+          const graph_file g = read_graph(p, o);
+          for (index_t i = 0; i < g.edges.size(); ++i)
+            ASSERT_TRUE(g.edges.src[i] >= 0 && g.edges.src[i] < g.edges.num_vertices && g.edges.dst[i] >= 0 &&
+                        g.edges.dst[i] < g.edges.num_vertices);
+          ++read;
+        } catch (const usage_error& e) {
+          ++refused;
+          EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos);
+        } catch (const resource_error&) {
+          ++refused;
+        }
+      }
+    }
+  }
+  omp_set_num_threads(threads);
+  EXPECT_GT(read, 100);
+  EXPECT_GT(refused, 100);
 }
