@@ -102,6 +102,7 @@ mpi_session::mpi_session() : uncaught_(std::uncaught_exceptions()) {
     owned_ = true;
   }
 #endif
+  fault_point("start");
 }
 
 mpi_session::~mpi_session() {
@@ -150,6 +151,7 @@ communicator communicator::from_native(const void* mpi_comm) {
 
 void communicator::barrier() const {
 #if GPU500_HAVE_MPI
+  if (mpi_ && size_ > 1) fault_point("collective");
   if (mpi_) check(MPI_Barrier(native(handle_)), "MPI_Barrier");
 #endif
 }
@@ -158,6 +160,7 @@ template <class T>
 void communicator::allreduce(T* data, std::size_t n, reduce_op op) const {
 #if GPU500_HAVE_MPI
   if (!mpi_ || size_ == 1) return;
+  fault_point("collective");
   for (std::size_t done = 0; done < n;) {
     const int k = static_cast<int>(std::min<std::size_t>(n - done, INT_MAX));
     check(MPI_Allreduce(MPI_IN_PLACE, data + done, k, mpi_type<T>(), mpi_op(op), native(handle_)), "MPI_Allreduce");
@@ -176,6 +179,7 @@ template void communicator::allreduce(double*, std::size_t, reduce_op) const;
 void communicator::bcast_bytes(void* data, std::size_t bytes, int root) const {
 #if GPU500_HAVE_MPI
   if (!mpi_ || size_ == 1) return;
+  fault_point("collective");
   auto* p = static_cast<char*>(data);
   for (std::size_t done = 0; done < bytes;) {
     const int k = static_cast<int>(std::min<std::size_t>(bytes - done, INT_MAX));
@@ -200,6 +204,7 @@ void communicator::allgatherv_bytes(const void* send, void* recv, const index_t*
     if (recv_counts[0] > 0) std::memmove(recv, send, static_cast<std::size_t>(recv_counts[0]) * elem_bytes);
     return;
   }
+  fault_point("collective");
 #if GPU500_HAVE_MPI
   std::vector<int> counts(static_cast<std::size_t>(size_)), displs(static_cast<std::size_t>(size_));
   index_t off = 0;
@@ -242,6 +247,7 @@ void communicator::exchange_counts(const index_t* send_counts, index_t* recv_cou
     recv_counts[0] = send_counts[0];
     return;
   }
+  fault_point("collective");
 #if GPU500_HAVE_MPI
   check(MPI_Alltoall(send_counts, 1, MPI_INT64_T, recv_counts, 1, MPI_INT64_T, native(handle_)), "MPI_Alltoall");
 #endif
@@ -253,6 +259,7 @@ void communicator::alltoallv_bytes(const void* send, const index_t* send_counts,
     if (send_counts[0] > 0) std::memmove(recv, send, static_cast<std::size_t>(send_counts[0]) * elem_bytes);
     return;
   }
+  fault_point("collective");
 #if GPU500_HAVE_MPI
   const auto R = static_cast<std::size_t>(size_);
   std::vector<index_t> sdispl(R + 1, 0), rdispl(R + 1, 0);
@@ -319,6 +326,12 @@ bool mpi_accepts_device_memory() {
 #else
   return false;
 #endif
+}
+
+int communicator::exit_code(const std::exception& e) {
+  if (dynamic_cast<const usage_error*>(&e) != nullptr) return 2;
+  if (dynamic_cast<const resource_error*>(&e) != nullptr) return 3;
+  return 1;
 }
 
 void communicator::abort(const std::string& message, int code) const {

@@ -10,7 +10,10 @@
 //
 // Abort rule: an exception thrown on one rank must end the run, never leave the others waiting in
 // a collective. Code that runs collectives goes through guard(), which turns any exception into a
-// message on stderr and MPI_Abort when more than one rank runs; with one rank it rethrows.
+// message on stderr and MPI_Abort when more than one rank runs (exit code 2 for a usage_error, 3
+// for a resource_error, else 1); with one rank it rethrows. An exception that reaches the program's
+// main ends every rank the same way; mpi_session does not finalise MPI while one unwinds.
+// fault_point() lets tests make one rank fail at a chosen point (tests/smoke/faults.sh).
 #pragma once
 
 #include <cstddef>
@@ -114,6 +117,8 @@ class communicator {
 
   /// Ends the whole run: the message on stderr (with the rank), then MPI_Abort (or exit(code)).
   [[noreturn]] void abort(const std::string& message, int code = 1) const;
+  /// The program's exit code for an exception: 2 usage_error, 3 resource_error, 1 otherwise.
+  static int exit_code(const std::exception& e);
 
   /// Runs f; with more than one rank any exception it throws ends the run through abort().
   template <class F>
@@ -122,7 +127,7 @@ class communicator {
     try {
       return f();
     } catch (const std::exception& e) {
-      abort(e.what());
+      abort(e.what(), exit_code(e));
     } catch (...) {
       abort("unknown exception");
     }
@@ -138,6 +143,15 @@ class communicator {
 /// Whether the MPI library accepts device (CUDA) pointers in its calls: MPIX_Query_cuda_support()
 /// where <mpi-ext.h> offers it, false otherwise (and without MPI).
 [[nodiscard]] bool mpi_accepts_device_memory();
+
+/// Test-only fault injection, off unless the environment asks for it (docs/reliability.md): with
+/// GPU500_TEST_FAIL_RANK=k and GPU500_TEST_FAIL_AT=POINT[:n], world rank k throws the n-th time
+/// (default the first) it reaches POINT: a usage_error, or a resource_error (a simulated
+/// allocation failure) with GPU500_TEST_FAIL_KIND=resource. Points: "start" (mpi_session, MPI
+/// just up, before any collective), "collective" (each collective of a communicator of more than
+/// one rank, before it starts), and the names programs pass here ("hpl-test": before each HPL
+/// test's solve).
+void fault_point(const char* point);
 
 /// MPI for the length of a command: initialises MPI when it is compiled in and not yet
 /// initialised (a program started without mpirun becomes a one-rank world), and finalises what
