@@ -45,6 +45,9 @@ struct mpi_options {
   /// non-isolated vertices (the host engine's rule).
   float delta = 0.f;
   bool no_light_heavy = false;  ///< --no-light-heavy: relax every edge in the bucket phase
+  /// The validator asks each arc's far end of its owner even where every rank could hold one
+  /// float per vertex (by default it all-gathers those when they fit; the tests check both ways).
+  bool validator_asks_owners = false;
   // CUDA backend only:
   /// Let several ranks of a node use one GPU (ranks on a node beyond its GPUs are otherwise a
   /// usage_error). Rank k of a node takes GPU k mod (GPUs of the node).

@@ -75,7 +75,8 @@ class mpi_cpu_pipeline final : public mpi_pipeline {
   }
   validation validate_bfs(index_t root) override {
     return c_.guard([&] {
-      return mpi::validate_bfs(c_, part_, g_.view(), root, bfs_->parents(), bfs_->traversed_edges());
+      return mpi::validate_bfs(c_, part_, g_.view(), root, bfs_->parents(), bfs_->traversed_edges(),
+                               opts_.validator_asks_owners);
     });
   }
 
@@ -92,7 +93,7 @@ class mpi_cpu_pipeline final : public mpi_pipeline {
   validation validate_sssp(index_t root) override {
     return c_.guard([&] {
       return mpi::validate_sssp(c_, part_, g_.view(), root, sssp_->parents(), sssp_->distances(),
-                                sssp_->traversed_edges());
+                                sssp_->traversed_edges(), opts_.validator_asks_owners);
     });
   }
 

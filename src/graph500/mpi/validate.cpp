@@ -1,14 +1,17 @@
 // The distributed Graph500 validator (see validate.hpp). Every exchange is a request to an owner
 // and a reply in the same order: requests for rank r are grouped, the owner answers them in the
-// order received, and the asker reads the answers back in its own order. The loops over owned
+// order received, and the asker reads the answers back in its own order. The arcs' far ends are
+// the exception where memory allows: one float per vertex, all-gathered (see gather_fits). The loops over owned
 // rows and requests are OpenMP-parallel; each thread keeps its own smallest violation.
 #include "validate.hpp"
 
+#include <algorithm>
 #include <limits>
 #include <string>
 #include <vector>
 
 #include "by_rank.hpp"
+#include "gpu500/core/device.hpp"
 
 namespace gpu500::graph500::mpi {
 
@@ -79,6 +82,19 @@ struct endpoint {
   std::int32_t reached;
 };
 
+/// One float per vertex for the gathered path: -1 unreached, -2 reached without a level or
+/// distance, else the level or distance (>= 0).
+float endpoint_code(bool reached, float d) { return !reached ? -1.f : d >= 0 ? d : -2.f; }
+endpoint endpoint_of(float code) { return code == -1.f ? endpoint{-1.f, 0} : endpoint{code >= 0 ? code : -1.f, 1}; }
+
+/// The gathered path holds one float per vertex on every rank: it is taken when those n floats
+/// (and the all-gather's copy) take at most an eighth of this rank's share of the host's available
+/// memory; past that (thousands of ranks, SCALE 36+) each arc's head is asked of its owner.
+bool gather_fits(index_t n, int ranks_on_host) {
+  const std::int64_t share = host_available_memory() / std::max(1, ranks_on_host);
+  return 2 * n * static_cast<std::int64_t>(sizeof(float)) <= share / 8;
+}
+
 /// Rule 1 (parent range and root) on the owned slice.
 void check_parents(const dist::block_partition& part, graph::csr_view<std::int64_t> g, index_t root,
                    std::span<const std::int64_t> parent, violations& err) {
@@ -134,13 +150,22 @@ std::vector<float> levels_from_parents(const dist::communicator& c, const dist::
 /// Rules 3-5 over the owned arcs, given d (< 0 for vertices without a level or distance).
 validation check_arcs(const dist::communicator& c, const dist::block_partition& part, graph::csr_view<std::int64_t> g,
                       index_t root, std::span<const std::int64_t> parent, const std::vector<float>& d, bool unit,
-                      index_t kernel_nedge, violations& err) {
-  const index_t arcs = g.offsets[g.local_vertices];
-  std::vector<std::int64_t> heads(g.columns, g.columns + arcs);
-  const std::vector<endpoint> far = ask_owners<endpoint>(c, part, heads, [&](index_t l) {
-    return endpoint{d[l], parent[l] != -1};
-  });
-  heads = {};
+                      index_t kernel_nedge, bool by_request, violations& err) {
+  // What each arc's head tells: gathered once per vertex when every rank can hold n of them, else
+  // asked of the owners once per arc.
+  const bool gathered = !by_request && c.all(gather_fits(part.num_vertices(), c.node_size()));
+  std::vector<float> code;  // gathered: endpoint_code of every vertex
+  std::vector<endpoint> far;  // asked: the answer for every owned arc, in arc order
+  if (gathered) {
+    std::vector<float> mine(static_cast<std::size_t>(g.local_vertices));
+#pragma omp parallel for schedule(static)
+    for (index_t l = 0; l < g.local_vertices; ++l) mine[l] = endpoint_code(parent[l] != -1, d[l]);
+    code = c.allgatherv<float>(mine);
+  } else {
+    const index_t arcs = g.offsets[g.local_vertices];
+    std::vector<std::int64_t> heads(g.columns, g.columns + arcs);
+    far = ask_owners<endpoint>(c, part, heads, [&](index_t l) { return endpoint{d[l], parent[l] != -1}; });
+  }
   index_t nedge = 0;
 #pragma omp parallel reduction(+ : nedge)
   {
@@ -152,7 +177,7 @@ validation check_arcs(const dist::communicator& c, const dist::block_partition& 
       bool confirmed = !ru || u == root;
       for (index_t k = g.offsets[l]; k < g.offsets[l + 1]; ++k) {
         const index_t v = g.columns[k];
-        const endpoint e = far[static_cast<std::size_t>(k)];
+        const endpoint e = gathered ? endpoint_of(code[static_cast<std::size_t>(v)]) : far[static_cast<std::size_t>(k)];
         if (ru != (e.reached != 0)) {
           if (mine.wants(u))
             mine.report(u, "edge (" + str(u) + ", " + str(v) + ") connects a reached and an unreached vertex");
@@ -197,19 +222,19 @@ bool sizes_ok(graph::csr_view<std::int64_t> g, index_t root, std::size_t parents
 }  // namespace
 
 validation validate_bfs(const dist::communicator& c, const dist::block_partition& part, graph::csr_view<std::int64_t> g,
-                        index_t root, std::span<const std::int64_t> parent, index_t kernel_nedge) {
+                        index_t root, std::span<const std::int64_t> parent, index_t kernel_nedge, bool ask_owners) {
   validation bad;
   if (!c.all(sizes_ok(g, root, parent.size(), bad))) return {false, bad.message.empty() ? "bad input on another rank" : bad.message, 0};
   violations err;
   check_parents(part, g, root, parent, err);
   if (validation v = err.agree(c, 0); !v.ok) return v;
   const std::vector<float> d = levels_from_parents(c, part, g, root, parent);
-  return check_arcs(c, part, g, root, parent, d, true, kernel_nedge, err);
+  return check_arcs(c, part, g, root, parent, d, true, kernel_nedge, ask_owners, err);
 }
 
 validation validate_sssp(const dist::communicator& c, const dist::block_partition& part, graph::csr_view<std::int64_t> g,
                          index_t root, std::span<const std::int64_t> parent, std::span<const float> dist,
-                         index_t kernel_nedge) {
+                         index_t kernel_nedge, bool ask_owners) {
   validation bad;
   bool ok = sizes_ok(g, root, parent.size(), bad);
   if (ok && dist.size() != parent.size()) bad.message = "distance slice has the wrong length", ok = false;
@@ -236,7 +261,7 @@ validation validate_sssp(const dist::communicator& c, const dist::block_partitio
     err.merge(mine);
   }
   if (validation v = err.agree(c, 0); !v.ok) return v;
-  return check_arcs(c, part, g, root, parent, d, false, kernel_nedge, err);
+  return check_arcs(c, part, g, root, parent, d, false, kernel_nedge, ask_owners, err);
 }
 
 }  // namespace gpu500::graph500::mpi

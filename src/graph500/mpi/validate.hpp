@@ -6,7 +6,8 @@
 //     reached vertex has a finite distance >= 0);
 //  2. BFS: levels rebuilt from the parents, level-synchronously: each rank asks the owners of its
 //     vertices' parents for their levels until no level is added anywhere;
-//  3. for every owned arc (u, v), v's reached flag and level/distance are fetched from v's owner:
+//  3. for every owned arc (u, v), v's reached flag and level/distance come from v's owner (one
+//     float per vertex all-gathered when every rank can hold n of them, else asked per arc):
 //     both ends reached or neither; |d(u) - d(v)| <= w (w = 1 for BFS);
 //  4. every reached vertex but the root is confirmed by an arc to its parent p with
 //     d(v) == d(p) + w exactly (catches cycles, non-edges and wrong levels);
@@ -25,13 +26,14 @@
 
 namespace gpu500::graph500::mpi {
 
-/// kernel_nedge < 0 skips the count comparison. Collective.
+/// kernel_nedge < 0 skips the count comparison; ask_owners: rule 3 asks per arc even where the
+/// gathered floats would fit. Collective.
 validation validate_bfs(const dist::communicator& c, const dist::block_partition& part,
                         graph::csr_view<std::int64_t> g, index_t root, std::span<const std::int64_t> parent,
-                        index_t kernel_nedge);
+                        index_t kernel_nedge, bool ask_owners = false);
 
 validation validate_sssp(const dist::communicator& c, const dist::block_partition& part,
                          graph::csr_view<std::int64_t> g, index_t root, std::span<const std::int64_t> parent,
-                         std::span<const float> dist, index_t kernel_nedge);
+                         std::span<const float> dist, index_t kernel_nedge, bool ask_owners = false);
 
 }  // namespace gpu500::graph500::mpi

@@ -102,7 +102,8 @@ class mpi_cuda_pipeline final : public mpi_pipeline {
   }
   validation validate_bfs(index_t root) override {
     return c_.guard([&] {
-      return mpi::validate_bfs(c_, part_, host_graph().view(), root, bfs_parent_, bfs_->traversed_edges());
+      return mpi::validate_bfs(c_, part_, host_graph().view(), root, bfs_parent_, bfs_->traversed_edges(),
+                               opts_.validator_asks_owners);
     });
   }
 
@@ -124,7 +125,7 @@ class mpi_cuda_pipeline final : public mpi_pipeline {
   validation validate_sssp(index_t root) override {
     return c_.guard([&] {
       return mpi::validate_sssp(c_, part_, host_graph().view(), root, sssp_parent_, sssp_dist_,
-                                sssp_->traversed_edges());
+                                sssp_->traversed_edges(), opts_.validator_asks_owners);
     });
   }
 
