@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""The multi-GPU Graph500 scaling table from the JSON files bench/graph500/scaling.sh wrote.
+
+  scaling_table.py OUT
+
+For each run (weak-R, strong-R): GPUs, SCALE, BFS and SSSP harmonic-mean GTEPS, kernel 1 time,
+validity; weak-scaling efficiency per GPU = GTEPS(R) / (R x GTEPS(1)); strong-scaling speed-up;
+and from the per-level trace of the last BFS and SSSP, the levels/phases and this rank's
+compute / communication seconds. Rows also go to OUT/scaling.txt ("graph500-mpi|what|figure").
+"""
+import json
+import os
+import sys
+
+
+def load(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def trace_split(j, kind):
+    t = (j.get("trace") or {}).get(kind) or []
+    comp = sum(e.get("compute_seconds", 0) for e in t)
+    comm = sum(e.get("comm_seconds", 0) for e in t)
+    return len(t), comp, comm, sum(e.get("bytes", 0) for e in t)
+
+
+def main():
+    out = sys.argv[1]
+    runs = {}
+    for name in sorted(os.listdir(out)):
+        if name.endswith(".json") and (name.startswith("weak-") or name.startswith("strong-")):
+            j = load(os.path.join(out, name))
+            if j:
+                runs[name[:-5]] = j
+    base = runs.get("weak-1")
+    rows = []
+    print("%-9s %4s %5s %10s %10s %8s %6s %-28s %-28s" % ("run", "GPUs", "SCALE", "BFS GTEPS", "SSSP GTEPS",
+                                                         "k1 s", "valid", "BFS eff / speed-up", "trace (last BFS | SSSP)"))
+    for name, j in sorted(runs.items(), key=lambda kv: (kv[0].split("-")[0], int(kv[0].split("-")[1]))):
+        r = j.get("num_mpi_processes", 1)
+        bfs = j["bfs"]["harmonic_mean_TEPS"] / 1e9 if "bfs" in j else 0.0
+        sssp = j["sssp"]["harmonic_mean_TEPS"] / 1e9 if "sssp" in j else 0.0
+        rel = ""
+        if base and name.startswith("weak") and r > 1:
+            b = base["bfs"]["harmonic_mean_TEPS"] / 1e9
+            s = base["sssp"]["harmonic_mean_TEPS"] / 1e9
+            rel = "eff %.2f, SSSP x%.2f" % (bfs / (r * b), sssp / s)
+        if base and name.startswith("strong") and base.get("SCALE") == j.get("SCALE"):
+            rel = "x%.2f BFS, x%.2f SSSP" % (bfs / (base["bfs"]["harmonic_mean_TEPS"] / 1e9),
+                                             sssp / (base["sssp"]["harmonic_mean_TEPS"] / 1e9))
+        tr = ""
+        if r > 1:
+            lb, cb, mb, _ = trace_split(j, "bfs")
+            ls, cs, ms, bs = trace_split(j, "sssp")
+            tr = "%d lv %.1f+%.1f ms | %d ph %.0f+%.0f ms" % (lb, cb * 1e3, mb * 1e3, ls, cs * 1e3, ms * 1e3)
+        print("%-9s %4d %5d %10.2f %10.2f %8.3f %6s %-28s %-28s" % (name, r, j["SCALE"], bfs, sssp,
+                                                                   j["construction_time"], j["valid"], rel, tr))
+        rows.append("graph500-mpi|%s: %d GPU(s), SCALE %d|BFS %.2f GTEPS, SSSP %.2f GTEPS, kernel 1 %.3f s, valid %s%s%s"
+                    % (name, r, j["SCALE"], bfs, sssp, j["construction_time"], j["valid"],
+                       ("; " + rel) if rel else "", ("; trace: compute+comm " + tr) if tr else ""))
+    with open(os.path.join(out, "scaling.txt"), "w") as f:
+        f.write("\n".join(rows) + "\n")
+
+
+if __name__ == "__main__":
+    main()
