@@ -207,6 +207,7 @@ __global__ void __launch_bounds__(kBlock) stress_kernel(hopscotch_view proto, st
       if (!valid_key(x) || home_bucket(x, sh.n) != static_cast<std::uint64_t>(s)) ++bad[broken];
     }
     if (k == reserved_key) ++bad[broken];
+    if (v.occ && k == empty_key && ((v.occ[s >> 6] >> (s & 63)) & 1u)) ++bad[broken];  // a stale bit
     if (!valid_key(k)) continue;
     if (k >= static_cast<key_type>(sh.keys)) {
       ++bad[broken];
