@@ -1,5 +1,6 @@
 // gpu500 hpl-mxp: HPL-MxP, the mixed-precision HPL (LU without pivoting in low precision, GMRES
-// refinement in FP64) on one process; without -N the largest N that fits the memory.
+// refinement in FP64) on one GPU, or on the CPU in one process or a P x Q grid of MPI processes;
+// without -N the largest N that fits the memory.
 // Parses the options and calls hpl_mxp::run_program (gpu500/hpl_mxp/mxp.hpp).
 #include <cstdio>
 #include <string>
@@ -14,13 +15,12 @@ GPU500_COMMAND(hpl_mxp, "Mixed-precision HPL (HPL-MxP): low-precision LU, FP64 G
   using namespace gpu500;
   hpl_mxp::program_settings s;
   std::int64_t n = 0;
-  int p = 1, q = 1;
   std::string backend_s = "auto", precision_s;
   cli::parser cp("gpu500 hpl-mxp", "HPL-MxP: solve the reference's diagonally dominant system in mixed precision.");
   cp.option("-N", n, "problem size (default: the largest that fits the memory)")
       .option("-NB", s.opt.nb, "block size (default: 2048 on an H100/H200, 1024 on other GPUs, 256 on cpu)")
-      .option("-P", p, "process rows (1; only 1 x 1 grids)")
-      .option("-Q", q, "process columns (1; only 1 x 1 grids)")
+      .option("-P", s.opt.p, "process rows (1; P x Q > 1: cpu backend under mpirun -np P*Q)")
+      .option("-Q", s.opt.q, "process columns (1)")
       .option("--backend", backend_s, "auto|cpu|cuda (auto: cuda when a GPU is present)")
       .option("--precision", precision_s, "bf16|fp16|fp32: trailing-update inputs (default bf16 on cuda, fp32 on cpu)")
       .option("--max-iters", s.opt.max_iters, "GMRES iterations at most (default 50)")
@@ -32,9 +32,7 @@ GPU500_COMMAND(hpl_mxp, "Mixed-precision HPL (HPL-MxP): low-precision LU, FP64 G
     return 0;
   }
   if (cp.given("-N") && n < 0) throw usage_error("hpl-mxp: -N must be >= 0, got " + std::to_string(n));
-  if (p < 1 || q < 1) throw usage_error("hpl-mxp: -P and -Q must be >= 1");
-  if (p * q != 1) throw usage_error("hpl-mxp: only a 1 x 1 grid is implemented (one process); got -P " +
-                                    std::to_string(p) + " -Q " + std::to_string(q));
+  if (s.opt.p < 1 || s.opt.q < 1) throw usage_error("hpl-mxp: -P and -Q must be >= 1");
   s.opt.be = parse_backend(backend_s);
   s.opt.prec = precision_s.empty() ? (s.opt.be == backend::cuda ? hpl_mxp::precision::bf16 : hpl_mxp::precision::fp32)
                                    : hpl_mxp::parse_precision(precision_s, "--precision");

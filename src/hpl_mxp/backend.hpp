@@ -7,6 +7,8 @@
 namespace gpu500::hpl_mxp::detail {
 
 result solve_cpu(const options& o);
+/// The CPU backend on a P x Q grid of MPI processes (o.p o.q > 1; collective).
+result solve_cpu_grid(const options& o);
 /// Throws usage_error when the program was built without the CUDA backend.
 result solve_cuda(const options& o);
 

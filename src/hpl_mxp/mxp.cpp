@@ -88,11 +88,17 @@ void check_options(const options& o) {
   if (o.nb < 1) throw usage_error("hpl-mxp: -NB must be >= 1, got " + std::to_string(o.nb));
   if (o.max_iters < 1) throw usage_error("hpl-mxp: --max-iters must be >= 1, got " + std::to_string(o.max_iters));
   if (o.be == backend::opencl) throw usage_error("hpl-mxp: no opencl backend; use cpu or cuda");
+  if (o.p < 1 || o.q < 1) throw usage_error("hpl-mxp: -P and -Q must be >= 1");
+  if (o.p * o.q > 1 && o.be != backend::cpu)
+    throw usage_error("hpl-mxp: a P x Q grid runs on the cpu backend only (the cuda backend uses one GPU)");
   if (o.be == backend::cpu && o.prec != precision::fp32)
     throw usage_error(std::string("hpl-mxp: --precision ") + precision_name(o.prec) +
                       " needs the cuda backend; the cpu backend factors in fp32");
   if (o.be == backend::cpu) {
-    const std::int64_t need = bytes_needed(o.be, o.prec, o.n, o.nb), avail = host_available_memory();
+    // A grid's process holds 1 / (P Q) of the matrix and every vector whole.
+    const std::int64_t grid = static_cast<std::int64_t>(o.p) * o.q;
+    const std::int64_t need = bytes_needed(o.be, o.prec, o.n, o.nb) / grid + (grid > 1 ? 8 * o.n * (2 * gmres_restart + 8) : 0);
+    const std::int64_t avail = host_available_memory();
     if (avail > 0 && need > avail)
       throw resource_error("hpl-mxp: N = " + std::to_string(o.n) + " needs " + std::to_string(need) +
                            " bytes of host memory, " + std::to_string(avail) + " are available");
@@ -109,7 +115,7 @@ void stage(const options& o, const char* what) {
 
 result solve(const options& o) {
   check_options(o);
-  result r = o.be == backend::cuda ? detail::solve_cuda(o) : detail::solve_cpu(o);
+  result r = o.be == backend::cuda ? detail::solve_cuda(o) : o.p * o.q > 1 ? detail::solve_cpu_grid(o) : detail::solve_cpu(o);
   r.t_total = r.t_lu + r.t_refine;
   const double n = static_cast<double>(o.n);
   r.gflops = r.t_total > 0 ? flop_count(o.n) / r.t_total * 1e-9 : 0.0;

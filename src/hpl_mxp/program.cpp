@@ -1,5 +1,5 @@
-// The `gpu500 hpl-mxp` run (run_program in gpu500/hpl_mxp/mxp.hpp): defaults for N and NB, the
-// one-process rule, the header, one solve, the result block in the layout of the HPL-MxP
+// The `gpu500 hpl-mxp` run (run_program in gpu500/hpl_mxp/mxp.hpp): MPI, defaults for N and NB,
+// the grid against the processes started, the header (rank 0), one solve, the result block in the layout of the HPL-MxP
 // implementations ("HPL MxP Result": norms, the scaled residual with PASSED / FAILED, GFLOPS and
 // LU GFLOPS) after the reference's time lines, and the same figures as JSON.
 #include <cmath>
@@ -10,6 +10,7 @@
 #include "gpu500/core/device.hpp"
 #include "gpu500/core/error.hpp"
 #include "gpu500/core/json.hpp"
+#include "gpu500/dist/comm.hpp"
 #include "gpu500/hpl/defaults.hpp"
 #include "gpu500/hpl_mxp/mxp.hpp"
 
@@ -17,7 +18,8 @@ namespace gpu500::hpl_mxp {
 
 namespace {
 
-// More than one process started by a launcher (Open MPI, MPICH / PMI, PMIx).
+// More than one process started by a launcher (Open MPI, MPICH / PMI, PMIx): in a build without
+// MPI each would run alone.
 int launched_processes() {
   int most = 1;
   for (const char* var : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE"})
@@ -33,14 +35,14 @@ void print_header(const options& o) {
   std::printf("%s\n\n", rule);
   std::printf("N         : %lld\n", static_cast<long long>(o.n));
   std::printf("NB        : %d\n", o.nb);
-  std::printf("P x Q     : 1 x 1\n");
+  std::printf("P x Q     : %d x %d\n", o.p, o.q);
   std::printf("Backend   : %s\n", backend_name(o.be));
   std::printf("Precision : %s (trailing-update inputs; FP32 matrix, panels and accumulation)\n", precision_name(o.prec));
   std::printf("Max iters : %d (GMRES, restart %d)\n\n", o.max_iters, gmres_restart);
   std::fflush(stdout);
 }
 
-void print_result(const result& r) {
+void print_result(const result& r, int p, int q) {
   std::printf("Time spent in generation (untimed) : %12.3f second\n", r.t_generate);
   std::printf("Time spent in factorization        : %12.3f second\n", r.t_lu);
   std::printf("Time spent in GMRES                : %12.3f second\n", r.t_refine);
@@ -58,7 +60,7 @@ void print_result(const result& r) {
   std::printf(" ||Ax-b||_oo / (EPS * (||A||_oo * ||x||_oo + ||b||_oo) * N) = %15.6E ...... %s\n\n", r.backward_error,
               r.passed ? "PASSED" : "FAILED");
   const char* per = r.be == backend::cuda ? "GPU" : "process";
-  std::printf("   N = %lld, NB = %d, NPROW = 1, NPCOL = 1, PRECISION = %s\n", static_cast<long long>(r.n), r.nb,
+  std::printf("   N = %lld, NB = %d, NPROW = %d, NPCOL = %d, PRECISION = %s\n", static_cast<long long>(r.n), r.nb, p, q,
               precision_name(r.prec));
   std::printf("      GFLOPS = %.4e, per %s = %10.2f ------ The HPL-MxP performance to report\n", r.gflops, per, r.gflops);
   std::printf("   LU GFLOPS = %.4e, per %s = %10.2f ------ The performance excluding the iterative solver part\n\n",
@@ -67,13 +69,13 @@ void print_result(const result& r) {
   std::fflush(stdout);
 }
 
-json::value to_json(const result& r, int max_iters) {
+json::value to_json(const result& r, int max_iters, int p, int q) {
   json::value v = json::value::make_object();
   v["benchmark"] = "hpl-mxp";
   v["n"] = r.n;
   v["nb"] = r.nb;
-  v["p"] = 1;
-  v["q"] = 1;
+  v["p"] = p;
+  v["q"] = q;
   v["backend"] = backend_name(r.be);
   v["precision"] = precision_name(r.prec);
   v["max_iters"] = max_iters;
@@ -99,25 +101,36 @@ json::value to_json(const result& r, int max_iters) {
 }  // namespace
 
 int run_program(program_settings s) {
-  if (launched_processes() > 1)
-    throw usage_error("hpl-mxp: runs as one process (P x Q grids over MPI are not implemented); start it without mpirun");
+  dist::mpi_session mpi;
+  const dist::communicator world = dist::communicator::world();
   options& o = s.opt;
+  const long grid = static_cast<long>(o.p) * o.q;
+  if (world.size() == 1 && launched_processes() > 1)
+    throw usage_error("hpl-mxp: started as several processes, but this gpu500 was built without MPI");
+  if (grid != world.size())
+    throw usage_error("hpl-mxp: -P " + std::to_string(o.p) + " -Q " + std::to_string(o.q) + " needs " +
+                      std::to_string(grid) + " processes, " + std::to_string(world.size()) +
+                      " were started (mpirun -np P*Q)");
   if (o.be == backend::cuda && !cuda_available())
     throw usage_error("hpl-mxp: --backend cuda, but no CUDA device is available (or this gpu500 has no CUDA backend)");
   if (s.auto_nb) o.nb = default_nb(o.be, o.device);
   if (s.auto_n) {
-    const std::int64_t mem = hpl::memory_for_sizing(o.be, o.device, 1);
-    o.n = choose_n(o.be, o.prec, mem, std::max(1, o.nb));
+    // The memory of one process (its share of the host, or its GPU), the smallest over the grid.
+    const std::int64_t mem = world.allreduce(hpl::memory_for_sizing(o.be, o.device, world.node_size()), dist::reduce_op::min);
+    o.n = choose_n(o.be, o.prec, mem * grid, std::max(1, o.nb));
     if (o.n == 0)
       throw resource_error("hpl-mxp: not even N = NB = " + std::to_string(o.nb) + " fits in " + std::to_string(mem) +
                            " bytes of memory");
   }
-  o.progress = !s.quiet;
+  const bool rank0 = world.rank() == 0;
+  o.progress = !s.quiet && rank0;
   check_options(o);
-  print_header(o);
+  if (rank0) print_header(o);
   const result r = solve(o);
-  print_result(r);
-  if (!s.json_path.empty()) json::write_file(s.json_path, to_json(r, o.max_iters));
+  if (rank0) {
+    print_result(r, o.p, o.q);
+    if (!s.json_path.empty()) json::write_file(s.json_path, to_json(r, o.max_iters, o.p, o.q));
+  }
   return r.passed ? 0 : 1;
 }
 

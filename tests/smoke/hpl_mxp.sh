@@ -2,7 +2,8 @@
 # `gpu500 hpl-mxp`: a small run on the CPU (and on every precision of the CUDA backend where a GPU
 # is present) prints the HPL-MxP result block with PASSED and writes its JSON; too few GMRES
 # iterations end in FAILED with exit code 1; bad input exits 2 with one line on stderr and
-# nothing on stdout; a matrix that cannot fit exits 3. Every option of the command runs here.
+# nothing on stdout; a matrix that cannot fit exits 3; P x Q grids run under mpiexec. Every option
+# of the command runs here.
 set -euo pipefail
 bin=$1
 tmp=$(mktemp -d)
@@ -53,13 +54,12 @@ bad -N 100 -NB 0 --backend cpu
 bad -N 100 --backend cpu --precision fp8
 bad -N 100 --backend cpu --precision bf16
 bad -N 100 --backend cpu --precision fp16
-bad -N 100 --backend cpu -P 2
+bad -N 100 --backend cpu -P 2   # a 2 x 1 grid needs two processes
 bad -N 100 --backend cpu -Q 0
 bad -N 100 --backend cpu --max-iters 0
 bad -N 100 --backend cpu --json /nonexistent-dir/x.json
 bad -N 100 --backend opencl
 bad -N 100 --no-such-flag
-OMPI_COMM_WORLD_SIZE=2 bad -N 100 --backend cpu
 # Does not fit: exit 3 before any output.
 rc=0
 "$bin" hpl-mxp -N 2000000000 --backend cpu >"$tmp/out" 2>"$tmp/err" || rc=$?
@@ -67,6 +67,22 @@ rc=0
 [[ ! -s "$tmp/out" ]]
 "$bin" hpl-mxp --help | grep -q -- '--precision'
 "$bin" hpl-mxp -h | grep -q -- '--max-iters'
+
+# P x Q grids over MPI (CPU backend): 2 x 2 and 1 x 3, PASSED and the grid in the result; a grid
+# that does not match the processes started is refused (exit 2).
+if "$bin" info | grep -q '^mpi: yes' && command -v mpiexec >/dev/null; then
+  mpi() { local n=$1; shift; timeout 300 mpiexec --oversubscribe --bind-to none -n "$n" "$bin" "$@"; }
+  mpi 4 hpl-mxp -N 301 -NB 16 -P 2 -Q 2 --backend cpu --quiet --json "$tmp/grid.json" >"$tmp/out" 2>&1
+  expect_passed "$tmp/out"
+  grep -q 'NPROW = 2, NPCOL = 2' "$tmp/out"
+  grep -q '"p": 2' "$tmp/grid.json"
+  mpi 3 hpl-mxp -N 200 -NB 37 -P 1 -Q 3 --backend cpu --quiet >"$tmp/out" 2>&1
+  expect_passed "$tmp/out"
+  rc=0
+  mpi 2 hpl-mxp -N 100 --backend cpu >"$tmp/out" 2>&1 || rc=$?
+  [[ $rc -eq 2 ]] || { echo "2 processes, 1 x 1 grid: expected exit 2, got $rc"; cat "$tmp/out"; exit 1; }
+  grep -q 'needs 1 processes, 2 were started' "$tmp/out"
+fi
 
 # CUDA: every precision, odd N, several panels, against the same verdict.
 if "$bin" info | grep -q '^cuda device 0'; then

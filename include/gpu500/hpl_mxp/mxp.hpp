@@ -9,7 +9,7 @@
 //        ||A x - b||_oo / (||A||_oo ||x||_oo + ||b||_oo) / (N eps),  eps = 2^-53,
 //      is below the rules' threshold, 16.
 // Performance is HPL-MxP's: (2/3 N^3 + 3/2 N^2) / (LU time + refinement time); generation is
-// untimed, as in HPL. One process (a P x Q grid is refused).
+// untimed, as in HPL. CUDA: one GPU; CPU: one process or a P x Q grid of MPI processes.
 #pragma once
 
 #include <cstdint>
@@ -34,6 +34,7 @@ inline constexpr int gmres_restart = 20;     ///< Krylov vectors per GMRES cycle
 struct options {
   std::int64_t n = 0;     ///< order of A
   int nb = 256;           ///< block size of the LU
+  int p = 1, q = 1;       ///< process grid (CPU backend over MPI; P Q = the number of processes)
   backend be = backend::cpu;
   precision prec = precision::fp32;
   int max_iters = default_max_iters;     ///< GMRES iterations (preconditioned products) at most
@@ -82,8 +83,9 @@ std::int64_t choose_n(backend be, precision p, std::int64_t memory_bytes, int nb
 int default_nb(backend be, int device);
 
 /// The `gpu500 hpl-mxp` run: fills in N (choose_n on this device's free memory) and NB when 0,
-/// solves, prints the result block on stdout and writes json_path when not empty. Returns 0
-/// when the backward error passed, 1 when it failed.
+/// solves, prints the result block on stdout and writes json_path when not empty (rank 0 of a
+/// grid). Initialises MPI when compiled with it. Returns 0 when the backward error passed, 1
+/// when it failed.
 struct program_settings {
   options opt;
   bool auto_n = false;     ///< N from the memory

@@ -14,8 +14,6 @@
 
 namespace gpu500::hpl_mxp::detail {
 
-namespace {
-
 void factor_block(float* a, std::int64_t jb, std::int64_t lda) {
   for (std::int64_t c = 0; c < jb; ++c) {
     float* col = a + c * lda;
@@ -28,8 +26,6 @@ void factor_block(float* a, std::int64_t jb, std::int64_t lda) {
     }
   }
 }
-
-}  // namespace
 
 void getrf_nopiv(float* a, std::int64_t n, std::int64_t lda, int nb) {
   const std::int64_t step = std::max(1, nb);

@@ -25,6 +25,8 @@ std::vector<double> generate_b(std::int64_t n);
 void matvec_regen(std::int64_t n, const std::vector<double>& diag, const double* v, double* y, double alpha,
                   double beta);
 
+/// Unblocked in-place LU without pivoting of the jb x jb block at a (leading dimension lda).
+void factor_block(float* a, std::int64_t jb, std::int64_t lda);
 /// In-place LU without pivoting of the n x n FP32 matrix a (unit-lower L, upper U), blocks of nb.
 void getrf_nopiv(float* a, std::int64_t n, std::int64_t lda, int nb);
 

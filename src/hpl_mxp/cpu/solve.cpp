@@ -9,6 +9,7 @@
 #include "../backend.hpp"
 #include "../gmres.hpp"
 #include "cpu/lu.hpp"
+#include "cpu/space.hpp"
 #include "gpu500/core/error.hpp"
 #include "gpu500/core/timer.hpp"
 
@@ -16,18 +17,11 @@ namespace gpu500::hpl_mxp::detail {
 
 namespace {
 
-class host_space final : public krylov_space {
+class host_space final : public host_vectors {
  public:
   host_space(std::int64_t n, std::int64_t lda, int restart, const float* lu, const row_sums& sums,
              const std::vector<double>& b)
-      : n_(n), lda_(lda), lu_(lu), sums_(sums), b_(b),
-        v_(static_cast<std::size_t>(n) * (restart + 1)), z_(static_cast<std::size_t>(n) * restart),
-        x_(static_cast<std::size_t>(n)), w_(static_cast<std::size_t>(n)), f_(static_cast<std::size_t>(n)) {}
-  std::int64_t size() const override { return n_; }
-  double* basis(int k) override { return v_.data() + static_cast<std::size_t>(k) * n_; }
-  double* zbasis(int k) override { return z_.data() + static_cast<std::size_t>(k) * n_; }
-  double* x() override { return x_.data(); }
-  double* work() override { return w_.data(); }
+      : host_vectors(n, restart), lda_(lda), lu_(lu), sums_(sums), b_(b), f_(static_cast<std::size_t>(n)) {}
   void residual(const double* x, double* r) override {
     std::copy(b_.begin(), b_.end(), r);
     matvec_regen(n_, sums_.diag, x, r, -1.0, 1.0);
@@ -35,35 +29,17 @@ class host_space final : public krylov_space {
   void matvec(const double* v, double* y) override { matvec_regen(n_, sums_.diag, v, y, 1.0, 0.0); }
   void precondition(const double* v, double* z) override {
     for (std::int64_t i = 0; i < n_; ++i) f_[i] = static_cast<float>(v[i]);
-    const int n = static_cast<int>(n_), lda = static_cast<int>(lda_);
-    cblas_strsv(CblasColMajor, CblasLower, CblasNoTrans, CblasUnit, n, lu_, lda, f_.data(), 1);
-    cblas_strsv(CblasColMajor, CblasUpper, CblasNoTrans, CblasNonUnit, n, lu_, lda, f_.data(), 1);
+    const int lda = static_cast<int>(lda_);
+    cblas_strsv(CblasColMajor, CblasLower, CblasNoTrans, CblasUnit, ni(), lu_, lda, f_.data(), 1);
+    cblas_strsv(CblasColMajor, CblasUpper, CblasNoTrans, CblasNonUnit, ni(), lu_, lda, f_.data(), 1);
     for (std::int64_t i = 0; i < n_; ++i) z[i] = f_[i];
   }
-  void project(int k, const double* w, double* h) override {
-    cblas_dgemv(CblasColMajor, CblasTrans, static_cast<int>(n_), k, 1.0, v_.data(), static_cast<int>(n_), w, 1, 0.0, h, 1);
-  }
-  void subtract(int k, const double* h, double* w) override {
-    cblas_dgemv(CblasColMajor, CblasNoTrans, static_cast<int>(n_), k, -1.0, v_.data(), static_cast<int>(n_), h, 1, 1.0, w, 1);
-  }
-  void update(int k, const double* y, double* x) override {
-    cblas_dgemv(CblasColMajor, CblasNoTrans, static_cast<int>(n_), k, 1.0, z_.data(), static_cast<int>(n_), y, 1, 1.0, x, 1);
-  }
-  double nrm2(const double* v) override { return cblas_dnrm2(static_cast<int>(n_), v, 1); }
-  double norm_inf(const double* v) override {
-    double m = 0;
-    for (std::int64_t i = 0; i < n_; ++i) m = std::isnan(v[i]) ? v[i] : std::max(m, std::fabs(v[i]));
-    return m;
-  }
-  void scale(double a, double* v) override { cblas_dscal(static_cast<int>(n_), a, v, 1); }
-  void zero(double* v) override { std::fill(v, v + n_, 0.0); }
 
  private:
-  std::int64_t n_, lda_;
+  std::int64_t lda_;
   const float* lu_;
   const row_sums& sums_;
   const std::vector<double>& b_;
-  std::vector<double> v_, z_, x_, w_;
   std::vector<float> f_;
 };
 

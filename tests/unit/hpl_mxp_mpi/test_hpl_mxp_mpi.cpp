@@ -1,0 +1,77 @@
+// HPL-MxP on P x Q grids of MPI processes (CPU backend): for every grid shape of the started
+// ranks and odd N and NB, the run passes, every rank holds the same solution and iteration count,
+// and x equals the one-process solution to the accuracy both must reach; the zero-diagonal
+// matrix fails on a grid too; a grid that does not match the ranks is refused on every rank.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <utility>
+#include <vector>
+
+#include "gpu500/core/error.hpp"
+#include "gpu500/dist/comm.hpp"
+#include "gpu500/hpl_mxp/mxp.hpp"
+
+namespace gpu500::hpl_mxp {
+namespace {
+
+options grid_options(std::int64_t n, int nb, int p, int q) {
+  options o;
+  o.n = n;
+  o.nb = nb;
+  o.p = p;
+  o.q = q;
+  o.be = backend::cpu;
+  o.prec = precision::fp32;
+  return o;
+}
+
+std::vector<std::pair<int, int>> shapes(int ranks) {
+  std::vector<std::pair<int, int>> out;
+  for (int p = 1; p <= ranks; ++p)
+    if (ranks % p == 0) out.emplace_back(p, ranks / p);
+  return out;
+}
+
+TEST(HplMxpGrid, EveryShapeMatchesTheOneProcessSolution) {
+  const dist::communicator world = dist::communicator::world();
+  for (const auto& [n, nb] : {std::pair<std::int64_t, int>{301, 16}, {97, 37}, {50, 64}}) {
+    const result one = solve(grid_options(n, nb, 1, 1));
+    ASSERT_TRUE(one.passed);
+    double xmax = 0;
+    for (double v : one.x) xmax = std::max(xmax, std::fabs(v));
+    for (const auto& [p, q] : shapes(world.size())) {
+      const result r = solve(grid_options(n, nb, p, q));
+      EXPECT_TRUE(r.passed) << p << "x" << q << " n=" << n << " berr=" << r.backward_error;
+      EXPECT_EQ(world.allreduce(r.iterations, dist::reduce_op::min), world.allreduce(r.iterations, dist::reduce_op::max));
+      EXPECT_NEAR(r.norm_a, one.norm_a, 1e-12 * one.norm_a);
+      ASSERT_EQ(r.x.size(), one.x.size());
+      double diff = 0;
+      for (std::size_t i = 0; i < r.x.size(); ++i) diff = std::max(diff, std::fabs(r.x[i] - one.x[i]));
+      EXPECT_LT(diff, 1e-9 * xmax) << p << "x" << q << " n=" << n;
+      EXPECT_EQ(world.allreduce(diff, dist::reduce_op::max), diff) << "rank 0's x differs from another rank's";
+    }
+  }
+}
+
+TEST(HplMxpGrid, ZeroDiagonalFailsOnAGrid) {
+  const dist::communicator world = dist::communicator::world();
+  options o = grid_options(120, 16, 1, world.size());
+  o.diag = diagonal::zero;
+  const result r = solve(o);
+  EXPECT_FALSE(r.passed);
+  EXPECT_LE(r.iterations, o.max_iters);
+}
+
+TEST(HplMxpGrid, AGridThatDoesNotMatchTheRanksIsRefused) {
+  program_settings s;
+  s.opt = grid_options(100, 16, 1, 1);
+  s.quiet = true;
+  EXPECT_THROW(run_program(s), usage_error);  // started as more than one rank
+  s.opt = grid_options(100, 16, 1, dist::communicator::world().size());
+  s.opt.be = backend::cuda;
+  EXPECT_THROW(check_options(s.opt), usage_error);  // grids are CPU only
+}
+
+}  // namespace
+}  // namespace gpu500::hpl_mxp
