@@ -27,6 +27,13 @@ int launched_processes() {
   return most;
 }
 
+// The device the run uses: the GPU's name, or "CPU".
+std::string device_name(const options& o) {
+  if (o.be != backend::cuda) return "CPU";
+  const auto devs = cuda_devices();
+  return devs.empty() ? "CUDA device" : devs[static_cast<std::size_t>(std::max(0, o.device)) % devs.size()].name;
+}
+
 void print_header(const options& o) {
   const char* rule = "================================================================================";
   std::printf("%s\n", rule);
@@ -36,7 +43,7 @@ void print_header(const options& o) {
   std::printf("N         : %lld\n", static_cast<long long>(o.n));
   std::printf("NB        : %d\n", o.nb);
   std::printf("P x Q     : %d x %d\n", o.p, o.q);
-  std::printf("Backend   : %s\n", backend_name(o.be));
+  std::printf("Backend   : %s (%s)\n", backend_name(o.be), device_name(o).c_str());
   std::printf("Precision : %s (trailing-update inputs; FP32 matrix, panels and accumulation)\n", precision_name(o.prec));
   std::printf("Max iters : %d (GMRES, restart %d)\n\n", o.max_iters, gmres_restart);
   std::fflush(stdout);
@@ -69,16 +76,17 @@ void print_result(const result& r, int p, int q) {
   std::fflush(stdout);
 }
 
-json::value to_json(const result& r, int max_iters, int p, int q) {
+json::value to_json(const result& r, const options& o) {
   json::value v = json::value::make_object();
   v["benchmark"] = "hpl-mxp";
+  v["device"] = device_name(o);
   v["n"] = r.n;
   v["nb"] = r.nb;
-  v["p"] = p;
-  v["q"] = q;
+  v["p"] = o.p;
+  v["q"] = o.q;
   v["backend"] = backend_name(r.be);
   v["precision"] = precision_name(r.prec);
-  v["max_iters"] = max_iters;
+  v["max_iters"] = o.max_iters;
   v["time_generate"] = r.t_generate;
   v["time_lu"] = r.t_lu;
   v["time_refine"] = r.t_refine;
@@ -129,7 +137,7 @@ int run_program(program_settings s) {
   const result r = solve(o);
   if (rank0) {
     print_result(r, o.p, o.q);
-    if (!s.json_path.empty()) json::write_file(s.json_path, to_json(r, o.max_iters, o.p, o.q));
+    if (!s.json_path.empty()) json::write_file(s.json_path, to_json(r, o));
   }
   return r.passed ? 0 : 1;
 }

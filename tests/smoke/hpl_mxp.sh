@@ -27,7 +27,7 @@ grep -q '"passed": true' "$tmp/mxp.json"
 grep -q '"benchmark": "hpl-mxp"' "$tmp/mxp.json"
 grep -q '"n": 333' "$tmp/mxp.json"
 grep -Eq '"iterations": [1-9]' "$tmp/mxp.json"
-for key in time_generate time_lu time_refine time_total gflops backward_error norm_a norm_x; do
+for key in device time_generate time_lu time_refine time_total gflops backward_error norm_a norm_x; do
   grep -q "\"$key\":" "$tmp/mxp.json" || { echo "JSON lacks $key"; exit 1; }
 done
 # Without --quiet: the stage lines on stderr; default NB and precision on the CPU.
