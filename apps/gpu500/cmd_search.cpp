@@ -8,6 +8,7 @@
 #include "command.hpp"
 #include "gpu500/core/cli.hpp"
 #include "gpu500/core/error.hpp"
+#include "gpu500/core/timer.hpp"
 #include "gpu500/graph/io.hpp"
 #include "gpu500/graph500/searches.hpp"
 #include "pipeline_flags.hpp"
@@ -60,7 +61,14 @@ int run_search(const gpu500::app::args_t& args, bool sssp) {
 
   ro.num_vertices = num_vertices;
   ro.weights = sssp;
-  graph::edge_list el = graph::read_graph(c.graph_name, ro).edges;
+  const stopwatch read_time;
+  graph::graph_file file = graph::read_graph(c.graph_name, ro);
+  char read_line[512];  // printed once every check has passed: an error is one line alone
+  std::snprintf(read_line, sizeof read_line, "%s: %s read in %.3g s (%s%s, %s): %lld vertices, %lld edges\n", name,
+                c.graph_name.c_str(), read_time.seconds(), graph::format_name(file.format), file.gzip ? ", gzip" : "",
+                file.directed ? "general" : "symmetric", static_cast<long long>(file.edges.num_vertices),
+                static_cast<long long>(file.edges.size()));
+  graph::edge_list el = std::move(file.edges);
   if (sssp && !el.weighted())
     throw usage_error(c.graph_name + ": SSSP needs weights (a third column; in Matrix Market, an integer or real field)");
   const index_t n = el.num_vertices;
@@ -69,6 +77,7 @@ int run_search(const gpu500::app::args_t& args, bool sssp) {
   flags.set_bfs_runs(!sssp);
   flags.set_sssp_runs(sssp);
   const std::unique_ptr<graph500::pipeline> pipe = flags.make(std::move(el));
+  std::fputs(read_line, stderr);
   const graph500::search_report r = graph500::run_searches(*pipe, n, c, stdout, stderr);
   if (!json_path.empty()) json::write_file(json_path, r.json);
   if (!output_path.empty()) graph::write_search_result(output_path, r.tree_root, r.tree.parent, r.tree.distance);
