@@ -17,8 +17,14 @@ namespace gpu500::graph::io_detail {
 
 namespace {
 
+/// A header word as a message may show it: lower case, other than printable ASCII as '?', at
+/// most 40 bytes.
 std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (s.size() > 40) s = s.substr(0, 40) + "...";
+  for (char& c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    c = u < 0x20 || u >= 0x7f ? '?' : static_cast<char>(std::tolower(u));
+  }
   return s;
 }
 
@@ -35,7 +41,7 @@ graph_file read_mtx(std::string_view s, const std::string& path, const read_opti
   };
   std::vector<std::string> word;
   {
-    std::istringstream h{std::string(line_at(s, 0))};
+    std::istringstream h{std::string(line_at(s, 0).substr(0, 4096))};
     for (std::string w; h >> w;) word.push_back(lower(w));
   }
   if (word.empty() || word[0] != "%%matrixmarket")
@@ -73,7 +79,7 @@ graph_file read_mtx(std::string_view s, const std::string& path, const read_opti
   if (pos >= s.size()) throw fail(line, "no size line 'rows columns entries'");
   long long rows = -1, cols = -1, nnz = -1;
   {
-    std::istringstream z{std::string(line_at(s, pos))};
+    std::istringstream z{std::string(line_at(s, pos).substr(0, 4096))};
     std::string extra;
     if (!(z >> rows >> cols >> nnz) || (z >> extra) || rows < 0 || cols < 0 || nnz < 0)
       throw fail(line, "expected the size line 'rows columns entries', got '" + shown_line(s, pos) + "'");
