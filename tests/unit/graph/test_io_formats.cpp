@@ -7,6 +7,7 @@
 #include <omp.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -314,7 +315,7 @@ TEST(GraphFiles, DamagedFilesFailInOneCleanError) {
       for (int k = 0, edits = 1 + static_cast<int>(rng() % 4); k < edits && !b.empty(); ++k) {
         const std::size_t at = rng() % b.size();
         switch (rng() % 4) {
-          case 0: b[at] = static_cast<char>(rng()); break;
+          case 0: b[at] = static_cast<char>(rng()); break;  // the header words too
           case 1: b.resize(at); break;
           case 2: b.insert(at, 1, "0123456789 \n\t-.e%#\x1f\x8b\0"[rng() % 20]); break;
           default: b[at] ^= static_cast<char>(1 << (rng() % 8)); break;
@@ -333,7 +334,8 @@ TEST(GraphFiles, DamagedFilesFailInOneCleanError) {
           ++read;
         } catch (const usage_error& e) {
           ++refused;
-          EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos);
+          const std::string what = e.what();
+          EXPECT_TRUE(std::all_of(what.begin(), what.end(), [](char c) { return c >= 0x20 && c < 0x7f; })) << what;
         } catch (const resource_error&) {
           ++refused;
         }
