@@ -2,6 +2,9 @@
 // precision, refines with gmres.hpp and fills a result (times, iterations, norms, backward error).
 #pragma once
 
+#include <cstdint>
+#include <vector>
+
 #include "gpu500/hpl_mxp/mxp.hpp"
 
 namespace gpu500::hpl_mxp::detail {
@@ -11,6 +14,12 @@ result solve_cpu(const options& o);
 result solve_cpu_grid(const options& o);
 /// Throws usage_error when the program was built without the CUDA backend.
 result solve_cuda(const options& o);
+
+/// Test hooks of the CUDA backend (usage_error without it): the FP32 matrix of order n as the
+/// device generates it, and as the device LU leaves it (blocks of nb, trailing updates in p),
+/// copied to the host with leading dimension n.
+std::vector<float> cuda_generated(std::int64_t n);
+std::vector<float> cuda_factored(std::int64_t n, int nb, precision p);
 
 /// Stage lines on stderr ("hpl-mxp: <what>") when o.progress.
 void stage(const options& o, const char* what);

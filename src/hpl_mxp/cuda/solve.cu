@@ -135,7 +135,29 @@ class device_space final : public krylov_space {
 
 std::int64_t round_up_32(std::int64_t n) { return std::max<std::int64_t>(32, (n + 31) / 32 * 32); }
 
+// The FP32 matrix of order n generated on the device (then factored when `factor`), as a host
+// copy with leading dimension n.
+std::vector<float> device_matrix(std::int64_t n, int nb, precision p, bool factor) {
+  const std::int64_t lda = round_up_32(n);
+  device_lu lu(n, lda, nb, p);
+  const cudaStream_t s = lu.stream();
+  const std::size_t cells = static_cast<std::size_t>(std::max<std::int64_t>(n, 1));
+  device_buffer<float> a(static_cast<std::size_t>(lda) * cells);
+  device_buffer<double> diag(cells), rowabs(cells), own(cells),
+      partial(static_cast<std::size_t>(walk_shape_for(n).chunks) * cells);
+  generate_matrix(a.data(), lda, n, false, diag.data(), rowabs.data(), partial.data(), own.data(), s);
+  gpu::synchronize(s);
+  if (factor) lu.factor(a.data());
+  std::vector<float> out(static_cast<std::size_t>(n * n));
+  for (std::int64_t j = 0; j < n; ++j)
+    gpu::copy_bytes(out.data() + j * n, a.data() + j * lda, sizeof(float) * static_cast<std::size_t>(n));
+  return out;
+}
+
 }  // namespace
+
+std::vector<float> cuda_generated(std::int64_t n) { return device_matrix(n, 1, precision::fp32, false); }
+std::vector<float> cuda_factored(std::int64_t n, int nb, precision p) { return device_matrix(n, nb, p, true); }
 
 result solve_cuda(const options& o) {
   result r;
