@@ -43,14 +43,16 @@ if(_gpu500_san)
   endif()
 endif()
 
-# tests/sanitize/ (std::thread drivers: normal tests in every build, the TSan suite under
-# GPU500_SANITIZE=thread) and, for GPU500_FUZZ, fuzz/: included at the end of the top directory
-# (a deferred call may not add a subdirectory), after every component, whose libraries they link.
-cmake_language(DEFER DIRECTORY ${CMAKE_SOURCE_DIR} CALL include ${CMAKE_SOURCE_DIR}/tests/sanitize/tests.cmake)
-
 if(GPU500_FUZZ)
   if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
     message(FATAL_ERROR "GPU500_FUZZ=ON needs clang (libFuzzer): configure with -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_C_COMPILER=clang")
   endif()
-  cmake_language(DEFER DIRECTORY ${CMAKE_SOURCE_DIR} CALL include ${CMAKE_SOURCE_DIR}/fuzz/targets.cmake)
+  add_compile_options(-fsanitize=fuzzer-no-link)  # coverage feedback from every library
 endif()
+
+# Included at the end of the top directory (a deferred call may not add a subdirectory), after
+# every component, whose libraries they link: tests/sanitize/ (std::thread drivers: plain tests
+# in every build, the TSan suite under GPU500_SANITIZE=thread) and fuzz/ (the fuzz targets under
+# GPU500_FUZZ; their seed and found inputs replayed as tests in every build).
+cmake_language(DEFER DIRECTORY ${CMAKE_SOURCE_DIR} CALL include ${CMAKE_SOURCE_DIR}/tests/sanitize/tests.cmake)
+cmake_language(DEFER DIRECTORY ${CMAKE_SOURCE_DIR} CALL include ${CMAKE_SOURCE_DIR}/fuzz/targets.cmake)

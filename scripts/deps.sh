@@ -57,6 +57,14 @@ if [ -n "$cxx" ]; then
   command -v mpiexec >/dev/null 2>&1 || { missing+=(openmpi-bin); report+=("mpiexec (optional)"); }
   have_header CL/cl.h /usr/local/cuda/include || { missing+=(opencl-headers ocl-icd-opencl-dev); report+=("OpenCL headers (optional)"); }
   have_library OpenCL || { missing+=(ocl-icd-opencl-dev); report+=("libOpenCL (optional)"); }
+  # Optional: clang with libFuzzer and the sanitizers, for scripts/fuzz.sh (CI's fuzz runs).
+  fuzz_probe='extern "C" int LLVMFuzzerTestOneInput(const unsigned char*, unsigned long) { return 0; }'
+  if ! { command -v clang++ >/dev/null 2>&1 &&
+         echo "$fuzz_probe" | clang++ -x c++ -fsanitize=fuzzer,address - -o /dev/null >/dev/null 2>&1; }; then
+    missing+=(clang)  # libFuzzer: in libclang-rt-dev where the distribution splits it out
+    apt-cache show libclang-rt-dev >/dev/null 2>&1 && missing+=(libclang-rt-dev)
+    report+=("clang with libFuzzer (optional: scripts/fuzz.sh)")
+  fi
   # An OpenCL device for the OpenCL tests: PoCL when no ICD is registered.
   if [ -d /etc/OpenCL/vendors ] && ls /etc/OpenCL/vendors/*.icd >/dev/null 2>&1; then :; else
     missing+=(pocl-opencl-icd); report+=("an OpenCL driver (optional)")

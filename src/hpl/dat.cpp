@@ -75,7 +75,9 @@ class reader {
     }
     return out;
   }
-  [[noreturn]] void fail(const std::string& msg) const {
+  [[noreturn]] void fail(std::string msg) const {
+    for (auto& c : msg)  // a token echoed from a binary file shows no raw bytes
+      if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
     throw usage_error(name_ + " line " + std::to_string(lineno_) + ": " + msg);
   }
   // netlib's silent fallback, said aloud: the values of `field` on this line that `valid` refuses

@@ -173,6 +173,15 @@ TEST(HplDat, ParsesListsAndFallbacks) {
   EXPECT_EQ(d.align, 4);  // 0 -> 4
 }
 
+TEST(HplDat, ErrorsShowNoRawBytes) {
+  try {
+    parse_text(with_line(13, std::string("1\x01\x1b[2J threshold")));
+    ADD_FAILURE() << "accepted";
+  } catch (const usage_error& e) {
+    EXPECT_EQ(std::string(e.what()), "HPL.dat line 13: threshold: '1??[2J' is not a number");
+  }
+}
+
 TEST(HplDat, EveryFallbackIsOneWarningNamingItsLine) {
   const auto d = parse_text(good_dat);
   const std::vector<std::string> want = {
