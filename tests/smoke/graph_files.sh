@@ -56,6 +56,9 @@ for name in karate lesmis florentine; do
   check bfs "$data/$name.mtx" cpu "$want" --format mtx
   check sssp "$tmp/$name.el" cpu "$want" --format snap
 done
+# A pipe is read whole (process substitution), gzip and all.
+check bfs <(cat "$data/karate.mtx.gz") cpu "$data/karate.expected"
+check sssp <(cat "$data/lesmis.txt") cpu "$data/lesmis.expected"
 # The converted files say the same as the originals, byte for byte where the format is the same.
 "$bin" convert "$data/karate.mtx" "$tmp/k.bin" >/dev/null && cmp -s "$tmp/k.bin" "$data/karate.bin" ||
   { echo "convert karate.mtx -> bin differs from karate.bin"; fail=1; }
@@ -95,6 +98,7 @@ expect2 "--output: directory" bfs --graph "$data/karate.txt" --output "$tmp/no/s
 expect2 "--to: name a format" convert "$data/karate.txt" "$tmp/x.txt" --to auto
 expect2 "OUT: directory" convert "$data/karate.txt" "$tmp/no/x.txt"
 expect2 "missing.txt" convert "$tmp/missing.txt" "$tmp/x.txt"
+expect2 "is a directory" bfs --graph "$data"
 printf '%%%%MatrixMarket matrix coordinate pattern symmetric\n3 3 1\n' >"$tmp/pat.mtx"
 printf '2 1\n' >>"$tmp/pat.mtx"
 expect2 "SSSP needs weights" sssp --graph "$tmp/pat.mtx"

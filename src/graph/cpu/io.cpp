@@ -1,5 +1,5 @@
-// Graph files in (see gpu500/graph/io.hpp and docs/graph-files.md): a file's bytes, mapped or
-// gunzipped; the format, from the content with the extension a hint; the SNAP edge-list reader;
+// Graph files in (see gpu500/graph/io.hpp and docs/graph-files.md): a file's bytes, mapped (a
+// pipe or device read whole) or gunzipped; the format, from the content with the extension a hint; the SNAP edge-list reader;
 // the host-memory check of a vertex count. Matrix Market is io_mtx.cpp, the binary CSR io_bin.cpp,
 // the line parser io_text.cpp, the writers io_write.cpp.
 #include "gpu500/graph/io.hpp"
@@ -72,12 +72,31 @@ file_bytes::file_bytes(const std::string& path) {
   const int fd = ::open(path.c_str(), O_RDONLY);
   if (fd < 0) throw usage_error("cannot open graph file '" + path + "' (" + std::strerror(errno) + ")");
   struct stat st{};
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+  if (::fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
     ::close(fd);
-    throw usage_error("graph file '" + path + "' is not a regular file");
+    throw usage_error("graph file '" + path + "' is a directory");
   }
-  size_ = static_cast<std::size_t>(st.st_size);
-  if (size_ > 0) {
+  if (!S_ISREG(st.st_mode)) {  // a pipe or a device: read it whole
+    for (std::size_t got = 0;;) {
+      if (owned_.size() - got < (1 << 20)) owned_.resize(std::max<std::size_t>(2 * owned_.size(), 1 << 22));
+      const ssize_t n = ::read(fd, owned_.data() + got, owned_.size() - got);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) {
+        ::close(fd);
+        throw usage_error("cannot read graph file '" + path + "' (" + std::strerror(errno) + ")");
+      }
+      if (n == 0) {
+        owned_.resize(got);
+        break;
+      }
+      got += static_cast<std::size_t>(n);
+    }
+    data_ = owned_.data();
+    size_ = owned_.size();
+  } else {
+    size_ = static_cast<std::size_t>(st.st_size);
+  }
+  if (S_ISREG(st.st_mode) && size_ > 0) {
     void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
     if (p == MAP_FAILED) {
       ::close(fd);
@@ -89,14 +108,16 @@ file_bytes::file_bytes(const std::string& path) {
   }
   ::close(fd);
   if (size_ >= 2 && data_[0] == '\x1f' && data_[1] == '\x8b') {
+    host_vector<char> plain;
     try {
-      gunzip(view(), owned_, path);
+      gunzip(view(), plain, path);
     } catch (...) {
-      ::munmap(const_cast<char*>(data_), size_);
+      if (mapped_) ::munmap(const_cast<char*>(data_), size_);
       throw;
     }
-    ::munmap(const_cast<char*>(data_), size_);
+    if (mapped_) ::munmap(const_cast<char*>(data_), size_);
     mapped_ = false;
+    owned_ = std::move(plain);
     data_ = owned_.data();
     size_ = owned_.size();
     gzip_ = true;

@@ -12,7 +12,8 @@
 
 namespace gpu500::graph::io_detail {
 
-/// A whole file in memory: mapped read-only (a plain file) or decompressed (gzip).
+/// A whole file in memory: mapped read-only (a plain file), read whole (a pipe or device), or
+/// decompressed (gzip).
 class file_bytes {
  public:
   /// Opens path; gzip-compressed content (magic 1f 8b) is decompressed. usage_error when the file
