@@ -112,6 +112,7 @@ std::vector<std::string> default_static_tables();
 ///   -fa          fences instead of acquire atomics
 ///   -ov          tile 1 with -oc: overlapped claim
 ///   -nc          tile 1: lanes drift (no re-converging per operation)
+///   -af          look-ups validate with acquire loads instead of a fence
 /// Returns false when `name` is not such a variant.
 bool parse_glht_variant(const std::string& name, hopscotch_options* o);
 

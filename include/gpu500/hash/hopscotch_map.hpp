@@ -78,6 +78,9 @@ struct hopscotch_options {
   bool overlap_claim = false;           ///< tile 1 with occupancy bits: the insert reads the home's occupancy
                                         ///< word beside the lock's atomicOr and claims its hole while the
                                         ///< named members' keys are read (one round trip for each pair)
+  bool acquire_find = false;            ///< A/B: lock-free look-ups load keys and values with acquire
+                                        ///< and skip the fence before re-reading the bucket word (no
+                                        ///< wait for the thread's earlier stores, e.g. a find's outputs)
   bool converge = true;                 ///< tile 1 host-API kernels: the warp re-converges before each
                                         ///< operation (__syncwarp), so its lanes share every instruction and
                                         ///< every memory barrier instead of drifting apart (false: the A/B,
@@ -104,6 +107,7 @@ struct hopscotch_view {
                                   ///< is set before slot s gets a key and cleared after it is emptied
   bool overlap_claim = false;     ///< options::overlap_claim
   bool converge = true;           ///< options::converge (read by the host API's kernels)
+  bool acquire_find = false;      ///< options::acquire_find
   std::uint64_t* stash = nullptr;  ///< the overflow stash: {key, value} pairs, stash[2i] and stash[2i+1]
   std::uint64_t stash_slots = 0;   ///< its number of pairs (0: no stash)
 

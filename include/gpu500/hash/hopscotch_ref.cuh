@@ -274,8 +274,11 @@ class hopscotch_ref {
                                 bool want_value = true, std::int64_t* slot_out = nullptr,
                                 std::uint64_t* word_out = nullptr) const;
   __device__ bool find_locked(const tile_type& t, std::uint64_t h, key_type k, value_type& out) const;
-  __device__ std::int64_t scan_window(const tile_type& t, std::uint64_t h, unsigned bm, key_type k) const;
-  __device__ std::int64_t scan_named(const tile_type& t, std::uint64_t h, unsigned bm, key_type k) const;
+  /// acq: load the keys with acquire (a lock-free look-up with hopscotch_options::acquire_find).
+  __device__ std::int64_t scan_window(const tile_type& t, std::uint64_t h, unsigned bm, key_type k,
+                                      bool acq = false) const;
+  __device__ std::int64_t scan_named(const tile_type& t, std::uint64_t h, unsigned bm, key_type k,
+                                     bool acq = false) const;
 
   // lock and update (detail/hopscotch_lock.cuh)
   __device__ std::uint64_t lock(const tile_type& t, std::uint64_t h, bool* home_held = nullptr) const;

@@ -55,6 +55,7 @@ bool parse_glht_variant(const std::string& name, hopscotch_options* o) {
     if (strip("-fa")) r.fenced_atomics = true, more = true;
     if (strip("-ov")) r.overlap_claim = true, more = true;
     if (strip("-nc")) r.converge = false, more = true;
+    if (strip("-af")) r.acquire_find = true, more = true;
   }
   r.find = find_mode::bitmap;
   if (base == "glht") r.tile = 32, r.find = find_mode::window;
@@ -258,7 +259,7 @@ std::vector<std::string> tables_for(const std::vector<std::string>& asked, backe
       std::string known;
       for (const auto& a : all) known += a + " ";
       throw usage_error("hash: unknown table '" + name + "' (tables: " + known + "cpu" +
-                        (variants ? "; GLHT suffixes -np -rs -b6 -b8 -h1 -hc -ps -oc -fa -ov -nc)" : ")"));
+                        (variants ? "; GLHT suffixes -np -rs -b6 -b8 -h1 -hc -ps -oc -fa -ov -nc -af)" : ")"));
     }
     if (name != "cpu" && where == backend::cpu) throw usage_error("hash: table '" + name + "' needs --backend cuda");
   }

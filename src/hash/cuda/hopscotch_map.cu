@@ -55,7 +55,7 @@ struct hopscotch_map::impl {
     return {keys,          values,           meta,        n, opt.probe_limit, opt.find == find_mode::bitmap,
             opt.precheck,  stride_of(opt.layout), meta_stride(), opt.home_first,
             opt.home_claim, opt.pair_store, opt.fenced_atomics, occ,
-            opt.overlap_claim, opt.converge,  stash_words.data(), stash_slots()};
+            opt.overlap_claim, opt.converge,  opt.acquire_find, stash_words.data(), stash_slots()};
   }
   void allocate(std::uint64_t buckets) {
     n = buckets;

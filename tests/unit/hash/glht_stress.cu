@@ -271,6 +271,7 @@ totals run_variant(const testing::variant& var, long iterations, std::uint64_t s
   proto.fenced_atomics = o.fenced_atomics;
   proto.overlap_claim = o.overlap_claim;
   proto.converge = o.converge;
+  proto.acquire_find = o.acquire_find;
   constexpr long kBlocks = 2048;  // iterations per launch
   gpu::device_buffer<std::uint64_t> arena(static_cast<std::size_t>(kBlocks) * kWordsPerBlock);
   // Any non-null pointer marks "occupancy bits on"; the kernel points it into the block's slice.

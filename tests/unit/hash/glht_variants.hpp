@@ -25,6 +25,7 @@ struct variant {
   bool fenced_atomics = false;  // the A/B of a full fence after the lock and the claim
   bool overlap_claim = false;   // tile 1 with occupancy bits: claim beside the member reads
   bool converge = true;         // tile 1: the warp re-converges before each operation (false: the A/B)
+  bool acquire_find = false;    // look-ups validate with acquire loads instead of a fence
 };
 inline std::string name_of(const variant& v) {
   std::string n = "t";
@@ -42,6 +43,7 @@ inline std::string name_of(const variant& v) {
   if (v.fenced_atomics) n.append("_fa");
   if (v.overlap_claim) n.append("_ov");
   if (v.tile == 1 && !v.converge) n.append("_nc");
+  if (v.acquire_find) n.append("_af");
   return n;
 }
 inline hopscotch_options options_of(const variant& v) {
@@ -59,6 +61,7 @@ inline hopscotch_options options_of(const variant& v) {
   o.fenced_atomics = v.fenced_atomics;
   o.overlap_claim = v.overlap_claim;
   o.converge = v.converge;
+  o.acquire_find = v.acquire_find;
   return o;
 }
 
@@ -104,7 +107,14 @@ inline std::vector<variant> all_variants() {
       variant{1, find_mode::bitmap, false, slot_layout::split, false, 0, false, false, false, true, false, true},
       variant{1, find_mode::bitmap, false, slot_layout::record, true, 0, false, false, false, true, false, false, false},
       variant{1, find_mode::bitmap, true, slot_layout::record, true, 0, false, false, false, false, false, false, false},
-      variant{1, find_mode::window, false, slot_layout::split, true, 0, false, false, false, false, false, false, false}};
+      variant{1, find_mode::window, false, slot_layout::split, true, 0, false, false, false, false, false, false, false},
+      variant{1, find_mode::bitmap, false, slot_layout::record, true, 0, false, false, false, true, false, false, true, true},
+      variant{1, find_mode::window, false, slot_layout::split, true, 0, false, false, false, false, false, false, false,
+              true},
+      variant{32, find_mode::window, true, slot_layout::split, true, 0, false, false, false, false, false, false, true,
+              true},
+      variant{8, find_mode::bitmap, true, slot_layout::interleaved, true, 0, false, false, false, false, false, false,
+              true, true}};
 }
 
 }  // namespace gpu500::hash::testing

@@ -183,6 +183,10 @@ TEST(BenchNames, GlhtVariantsParseAndInvalidCombinationsAreRejected) {
   ASSERT_TRUE(parse_glht_variant("glht-t1-rec-np-oc-nc", &o));
   EXPECT_FALSE(o.converge);
   EXPECT_FALSE(o.overlap_claim);
+  EXPECT_FALSE(o.acquire_find);
+  ASSERT_TRUE(parse_glht_variant("glht-t1-rec-np-oc-af", &o));
+  EXPECT_TRUE(o.acquire_find);
+  EXPECT_TRUE(o.occupancy);
   ASSERT_TRUE(parse_glht_variant("glht", &o));
   EXPECT_EQ(o.tile, 32);
   EXPECT_EQ(o.find, find_mode::window);

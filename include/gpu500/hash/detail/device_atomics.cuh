@@ -36,6 +36,18 @@ __device__ __forceinline__ void st_release(T* p, U v) {
 __device__ __forceinline__ void st_relaxed_pair(std::uint64_t* p, std::uint64_t a, std::uint64_t b) {
   asm volatile("st.relaxed.gpu.global.v2.u64 [%0], {%1, %2};" ::"l"(p), "l"(a), "l"(b) : "memory");
 }
+/// Acquire or relaxed load, chosen at run time (hopscotch_options::acquire_find).
+template <class T>
+__device__ __forceinline__ T ld_maybe_acquire(const T* p, bool acquire) {
+  return acquire ? ld_acquire(p) : ld_relaxed(p);
+}
+/// {p[0], p[1]} (16-byte aligned) with one 16-byte acquire load: no later load or store of this
+/// thread is performed before either half is read.
+__device__ __forceinline__ void ld_acquire_pair(const std::uint64_t* p, std::uint64_t& a, std::uint64_t& b) {
+  unsigned long long x, y;
+  asm volatile("ld.acquire.gpu.global.v2.u64 {%0, %1}, [%2];" : "=l"(x), "=l"(y) : "l"(p) : "memory");
+  a = x, b = y;
+}
 /// atomicOr with acquire semantics (atom.or.acquire.gpu): no later load or store of this thread
 /// is performed before it. A lock acquisition or a slot claim needs exactly that, and it costs no
 /// memory barrier (fence.acq_rel waits for every earlier store of the thread to complete).

@@ -22,14 +22,25 @@ __device__ probe_result hopscotch_ref<G, S, OV>::probe(const tile_type& t, std::
   const bool overflow = t.shfl((m1 & layout::overflow) != 0, 0);
   std::int64_t s = -1;
   value_type x = 0;
+  // acquire_find: every key and value is loaded with acquire, which orders the second read of
+  // the word after them without the fence below (a fence also waits for every earlier store of
+  // the thread, such as the outputs of its previous look-ups).
+  const bool acq = v_.acquire_find;
+  const bool pairs = S >= 2 || (S == 0 && v_.stride >= 2);  // key and value adjacent, 16-byte aligned
   if (G == 1 && by_bitmap && want_value) {
     // One thread per lookup: load each named slot's key and value together (one dependent
     // round trip fewer on a hit; the version check below covers the value as well).
     for (unsigned b = bm; b; b &= b - 1) {
       const int d = __ffs(b) - 1;
-      const key_type kk = detail::ld_relaxed(key_ptr(h + d));
-      detail::jitter();
-      const value_type vv = detail::ld_relaxed(value_ptr(h + d));
+      key_type kk;
+      value_type vv;
+      if (acq && pairs) {
+        detail::ld_acquire_pair(key_ptr(h + d), kk, vv);
+      } else {
+        kk = detail::ld_maybe_acquire(key_ptr(h + d), acq);
+        detail::jitter();
+        vv = detail::ld_maybe_acquire(value_ptr(h + d), acq);
+      }
       if (kk == k) {
         s = static_cast<std::int64_t>(h + d);
         x = vv;
@@ -37,18 +48,18 @@ __device__ probe_result hopscotch_ref<G, S, OV>::probe(const tile_type& t, std::
       }
     }
   } else {
-    s = by_bitmap ? scan_named(t, h, bm, k) : scan_window(t, h, bm, k);
+    s = by_bitmap ? scan_named(t, h, bm, k, acq) : scan_window(t, h, bm, k, acq);
     detail::jitter();
-    if (s >= 0 && want_value) x = detail::ld_relaxed(value_ptr(s));
+    if (s >= 0 && want_value) x = detail::ld_maybe_acquire(value_ptr(s), acq);
   }
   if (s < 0 && overflow) {  // members in the stash (the version check covers them too)
     const std::int64_t i = stash_scan(t, h, k);
     if (i >= 0) {
-      if (want_value) x = detail::ld_relaxed(stash_value(static_cast<std::uint64_t>(i)));
+      if (want_value) x = detail::ld_maybe_acquire(stash_value(static_cast<std::uint64_t>(i)), acq);
       s = stash_slot(i);
     }
   }
-  detail::fence();
+  if (!acq) detail::fence();
   const std::uint64_t m2 = detail::ld_relaxed(meta_ptr(h));
   const std::uint64_t v0 = t.shfl(static_cast<unsigned long long>(detail::version(m1)), 0);
   const bool ok =
@@ -92,10 +103,10 @@ __device__ bool hopscotch_ref<G, S, OV>::find_locked(const tile_type& t, std::ui
 /// value (publish orders value and key before the bit, not the value before the key).
 template <int G, int S, int OV>
 __device__ std::int64_t hopscotch_ref<G, S, OV>::scan_window(const tile_type& t, std::uint64_t h, unsigned bm,
-                                                             key_type k) const {
+                                                             key_type k, bool acq) const {
 #pragma unroll
   for (int base = 0; base < hop_range; base += G) {
-    const key_type x = detail::ld_relaxed(key_ptr(h + base + t.rank));
+    const key_type x = detail::ld_maybe_acquire(key_ptr(h + base + t.rank), acq);
     const unsigned b = t.ballot(x == k && ((bm >> (base + t.rank)) & 1u));
     if (b) return static_cast<std::int64_t>(h + base + __ffs(b) - 1);
   }
@@ -105,11 +116,11 @@ __device__ std::int64_t hopscotch_ref<G, S, OV>::scan_window(const tile_type& t,
 /// Slot of k among the slots that hop bitmap bm names, or -1.
 template <int G, int S, int OV>
 __device__ std::int64_t hopscotch_ref<G, S, OV>::scan_named(const tile_type& t, std::uint64_t h, unsigned bm,
-                                                            key_type k) const {
+                                                            key_type k, bool acq) const {
   if constexpr (G == 1) {
     while (bm) {
       const int d = __ffs(bm) - 1;
-      if (detail::ld_relaxed(key_ptr(h + d)) == k) return static_cast<std::int64_t>(h + d);
+      if (detail::ld_maybe_acquire(key_ptr(h + d), acq) == k) return static_cast<std::int64_t>(h + d);
       bm &= bm - 1;
     }
     return -1;
@@ -119,7 +130,7 @@ __device__ std::int64_t hopscotch_ref<G, S, OV>::scan_named(const tile_type& t, 
       const unsigned chunk = (bm >> base) & tile_type::low;
       if (!chunk) continue;
       const bool named = (chunk >> t.rank) & 1u;
-      const key_type x = named ? detail::ld_relaxed(key_ptr(h + base + t.rank)) : empty_key;
+      const key_type x = named ? detail::ld_maybe_acquire(key_ptr(h + base + t.rank), acq) : empty_key;
       const unsigned b = t.ballot(named && x == k);
       if (b) return static_cast<std::int64_t>(h + base + __ffs(b) - 1);
     }
