@@ -73,8 +73,9 @@ file_bytes::file_bytes(const std::string& path) {
   if (fd < 0) throw usage_error("cannot open graph file '" + path + "' (" + std::strerror(errno) + ")");
   struct stat st{};
   if (::fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
+    const std::string why = S_ISDIR(st.st_mode) ? "is a directory" : std::string("cannot be read (") + std::strerror(errno) + ")";
     ::close(fd);
-    throw usage_error("graph file '" + path + "' is a directory");
+    throw usage_error("graph file '" + path + "' " + why);
   }
   if (!S_ISREG(st.st_mode)) {  // a pipe or a device: read it whole
     for (std::size_t got = 0;;) {
