@@ -7,6 +7,7 @@
 # process in the middle of a run.
 set -uo pipefail
 bin=$1
+src=$2
 command -v mpiexec >/dev/null 2>&1 || { echo "faults smoke: no mpiexec, skipped"; exit 0; }
 "$bin" info 2>/dev/null | grep -q '^mpi: yes' || { echo "faults smoke: built without MPI, skipped"; exit 0; }
 tmp=$(mktemp -d)
@@ -45,39 +46,10 @@ expect_fault 3 2 collective:40 usage 2 'rank 2 at collective #40' -- "${g500[@]}
 expect_fault 4 3 collective:200 resource 3 'simulated allocation failure' -- "${g500[@]}"
 expect_fault 2 0 start resource 3 'rank 0 at start' -- "${g500[@]}"
 
-cat >HPL.dat <<'DAT'
-HPLinpack benchmark input file
-faults
-HPL.out      output file name (if any)
-6            device out (6=stdout,7=stderr,file)
-2            # of problems sizes (N)
-200 300      Ns
-1            # of NBs
-16           NBs
-0            PMAP process mapping (0=Row-,1=Column-major)
-1            # of process grids (P x Q)
-2            Ps
-2            Qs
-16.0         threshold
-1            # of panel fact
-2            PFACTs (0=left, 1=Crout, 2=Right)
-1            # of recursive stopping criterium
-4            NBMINs (>= 1)
-1            # of panels in recursion
-2            NDIVs
-1            # of recursive panel fact.
-1            RFACTs (0=left, 1=Crout, 2=Right)
-1            # of broadcast
-1            BCASTs (0=1rg,1=1rM,2=2rg,3=2rM,4=Lng,5=LnM)
-1            # of lookahead depth
-1            DEPTHs (>=0)
-2            SWAP (0=bin-exch,1=long,2=mix)
-64           swapping threshold
-0            L1 in (0=transposed,1=no-transposed) form
-0            U  in (0=transposed,1=no-transposed) form
-1            Equilibration (0=no,1=yes)
-8            memory alignment in double (> 0)
-DAT
+# The sample HPL.dat of the fuzz seeds (2 Ns x 2 NBs x 2 PFACTs x 2 DEPTHs) on a 2 x 2 grid.
+sed -e 's/^1            Ps/2            Ps/' -e 's/^1            Qs/2            Qs/' \
+  "$src/fuzz/corpus/hpl_dat/netlib_lists.dat" >HPL.dat
+grep -q '^2            Qs' HPL.dat || { echo "faults smoke: no 2 x 2 HPL.dat"; exit 1; }
 hpl=(hpl --backend cpu --quiet)
 expect_fault 4 2 start usage 2 'rank 2 at start' -- "${hpl[@]}"
 # The second test: rank 3 stops while the others are in the first collectives of its solve.
@@ -85,7 +57,7 @@ expect_fault 4 3 hpl-test:2 usage 2 'rank 3 at hpl-test #2' -- "${hpl[@]}"
 expect_fault 2 1 hpl-test resource 3 'simulated allocation failure' -- hpl -N 300 -NB 16 -P 1 -Q 2 --backend cpu --quiet
 # Without the hook's variables nothing fails (the hook is off by default).
 "${mpi[@]}" -n 4 "$bin" "${hpl[@]}" >out.txt 2>err.txt || { echo "HPL.dat on 2 x 2 without a fault: exit $?"; cat err.txt; fail=1; }
-[ "$(grep -c 'PASSED$' out.txt)" -eq 2 ] || { echo "HPL.dat on 2 x 2: expected 2 PASSED"; cat out.txt; fail=1; }
+[ "$(grep -c 'PASSED$' out.txt)" -eq 16 ] || { echo "HPL.dat on 2 x 2: expected 16 PASSED"; cat out.txt; fail=1; }
 
 # kill -9 of one rank's process in the middle of a run: the run ends within the limit.
 # expect_killed N RANK -- gpu500 arguments (a run of several seconds).
