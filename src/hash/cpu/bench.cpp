@@ -30,7 +30,7 @@ std::vector<std::string> gpu_table_names() {
 }
 
 std::vector<std::string> default_static_tables() {
-  return {"glht-t1-rec-np-oc", "glht-t1-rec-hc-ps-oc", "glht", "linear-aos", "cuckoo"};
+  return {"glht-t1-rec-np-oc", "glht-t1-rec-hc-ps-oc", "glht", "linear-aos", "quadratic"};
 }
 
 bool parse_glht_variant(const std::string& name, hopscotch_options* o) {
