@@ -49,8 +49,13 @@
 #include "gpu500/hash/hopscotch_map.hpp"
 #include "gpu500/hash/tile.cuh"
 
-namespace gpu500::hash {
+/// Inconsistent lock-free look-ups before a find takes the bucket lock (the stress harness,
+/// tests/unit/hash/glht_stress.cu, lowers it to reach the fallback more often).
+#ifndef GPU500_HASH_OPTIMISTIC_TRIES
+#define GPU500_HASH_OPTIMISTIC_TRIES 8
+#endif
 
+namespace gpu500::hash {
 
 /// Result of one lock-free look-up attempt.
 enum class probe_result { hit, miss, retry };
@@ -65,7 +70,7 @@ template <int G, int S = 0, int OV = -1>
 class hopscotch_ref {
  public:
   using tile_type = tile<G>;
-  static constexpr int optimistic_tries = 8;
+  static constexpr int optimistic_tries = GPU500_HASH_OPTIMISTIC_TRIES;
   static_assert(S == 0 || S == 1 || S == 2 || S == 4, "slot stride: 0 (run time), 1, 2 or 4");
   static_assert(OV == -1 || OV == 0 || OV == 1, "overlapped claim: -1 (run time), 0 or 1");
 
