@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <omp.h>
 
+#include <algorithm>
 #include <random>
 #include <unordered_map>
 
@@ -167,6 +168,19 @@ TEST(Checker, CatchesWrongBatchResults) {
   const std::vector<op> ops2{{3, 30, op_kind::insert}, {3, 31, op_kind::insert}};
   const std::vector<op_result> both{{0, 0}, {0, 0}};  // two "inserted" for one key
   EXPECT_FALSE(check_batch(before, ops2, both, {{1, 10}, {2, 20}, {3, 30}}).ok);
+}
+
+TEST(BenchNames, TheDefaultStaticTablesAreNamedTablesWithGlhtFirst) {
+  const auto all = gpu_table_names();
+  const auto d = default_static_tables();
+  ASSERT_FALSE(d.empty());
+  EXPECT_EQ(d.front().rfind("glht", 0), 0u);
+  bool peer = false;
+  for (const auto& t : d) {
+    EXPECT_NE(std::find(all.begin(), all.end(), t), all.end()) << t;
+    peer |= t.rfind("glht", 0) != 0;
+  }
+  EXPECT_TRUE(peer) << "the default list must put a peer beside GLHT";
 }
 
 TEST(BenchNames, GlhtVariantsParseAndInvalidCombinationsAreRejected) {
