@@ -31,6 +31,9 @@ BASE = {
     "hpl": ["-N", "32", "-NB", "8", "--backend", "cpu", "--quiet"],
     "bellman-ford": ["--n", "32", "--backend", "cpu", "--repeat", "1"],
     "hash": ["static", "--backend", "cpu", "--keys", "256", "--lf", "0.5", "--runs", "1"],
+    "hpl-mxp": ["-N", "64", "--backend", "cpu", "--quiet"],
+    "convert": ["ok.txt", "out.txt"],
+    "generate": ["4", "g.txt"],
 }
 # Flags whose base line would make the flag not apply: (command, flag) -> base to use instead.
 BASE_FOR = {
@@ -66,8 +69,8 @@ ACCEPTED = {
     (("bellman-ford",), "--density"): {"0": "a graph without edges"},
     (("hash",), "--check-limit"): {"0": "no model check of the mixed batches"},
 }
-# graph500's --seed is a pair S1,S2: a single value is refused.
-NOT_ACCEPTED = {("graph500", "--seed")}
+# The Kronecker generator's --seed is a pair S1,S2: a single value is refused.
+NOT_ACCEPTED = {("graph500", "--seed"), ("generate", "--seed")}
 
 def accepted(cmd, flag):
     if (cmd, flag) in NOT_ACCEPTED:
