@@ -40,7 +40,7 @@ if [ "${HASH_STRESS_ITERATIONS:-10000}" != 0 ] && [ -x "$BUILD/bin/glht_stress" 
   echo "== glht_stress"
   if "$BUILD/bin/glht_stress" --iterations "${HASH_STRESS_ITERATIONS:-10000}" >"$OUT/hash-stress.txt" 2>&1; then :; else status=1; fi
   cat "$OUT/hash-stress.txt"
-  awk '$2 == "iterations" { printf "hash|stress %s|%s iterations, %s ops, wrong %s, lost %s, duplicate %s, broken %s, locked finds %s: %s\n", $1, $3, $5, $7, $9, $11, $13, $18, $19 }' \
+  awk '$2 == "iterations" { printf "hash|stress %s|%s iterations, %s ops, wrong %s, lost %s, duplicate %s, broken %s, locked finds %s, keys left in the stash %s: %s\n", $1, $3, $5, $7, $9, $11, $13, $18, $21, $22 }' \
     "$OUT/hash-stress.txt" >>"$TABLE"
 fi
 

@@ -18,8 +18,10 @@ struct tile {
   unsigned mask;   ///< warp lanes of the tile
 
   __device__ __forceinline__ tile() {
-    unsigned lane;
+    unsigned lane = 0;  // the host build of the protocol (tests/unit/hash/host_shim.hpp): tile 1 only
+#if defined(__CUDA_ARCH__)
     asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
+#endif
     rank = lane % G;
     shift = lane - rank;
     mask = low << shift;

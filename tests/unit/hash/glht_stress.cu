@@ -5,7 +5,8 @@
 // interleavings become common; finds take their locked fallback after 2 inconsistent look-ups
 // instead of 8. Each tile runs a random mix of insert / erase / find through the
 // device API (hopscotch_ref) on three classes of keys:
-// Key ranges reach 100% of the buckets, so the overflow stash is used too.
+// Key ranges reach 200% of the buckets and the stash has 64 pairs, so the overflow stash fills and
+// its pairs change homes.
 //   stable  inserted before the mix and never erased: every find must return its exact value;
 //   owned   written by one tile only: that tile knows the key's state and checks every status
 //           and every find of it exactly;
@@ -40,15 +41,17 @@ namespace gpu500::hash::stress {
 constexpr int kBlock = 256;
 constexpr int kMaxBuckets = 128;
 constexpr int kMaxSlots = kMaxBuckets + hop_range;
-constexpr int kMaxKeys = 128;  // key range <= 0.9 * buckets
+constexpr int kMaxKeys = 192;  // key range <= 2 * buckets
 constexpr int kOpsPerTile = 64;
-constexpr int kStashPairs = static_cast<int>(stash_pairs(kMaxBuckets));
+/// Stash pairs of the iteration's table: 64 instead of stash_pairs(n) = 256, so that the homes'
+/// stash windows overlap and pairs change hands between homes often.
+constexpr int kStashPairs = 64;
 /// 64-bit words of one iteration's table: records (4 per slot) or slots + bucket words, the
 /// occupancy bits and the stash.
 constexpr int kStashAt = 6 * kMaxSlots + 4;
 constexpr int kWordsPerBlock = kStashAt + 2 * kStashPairs;
 
-enum counter : int { iterations, operations, wrong, lost, duplicate, broken, no_room, n_counters };
+enum counter : int { iterations, operations, wrong, lost, duplicate, broken, no_room, stashed_keys, n_counters };
 
 struct first_error {
   unsigned long long block, key, got, what;  // what: 1 + counter of the first error
@@ -66,15 +69,16 @@ struct shape {
   __device__ explicit shape(std::uint64_t seed, int G) {
     const std::uint64_t r = mix(seed);
     n = 32 + (r % 97);  // 32 .. 128 buckets
-    const int lf = 40 + static_cast<int>((r >> 8) % 61);  // key range 40% .. 100% of the buckets
+    // Key range 40% .. 200% of the buckets, mostly present: past n + 32 keys the stash takes the rest.
+    const int lf = 40 + static_cast<int>((r >> 8) % 161);
     keys = static_cast<int>(n * static_cast<std::uint64_t>(lf) / 100);
     if (keys > kMaxKeys) keys = kMaxKeys;
     s1 = keys / 4, s2 = keys / 2;
     const int tiles_max = kBlock / G;
     int tiles = 1 + static_cast<int>((r >> 16) % static_cast<std::uint64_t>(tiles_max));
     threads = tiles * G;
-    ins = 20 + static_cast<int>((r >> 24) % 31);
-    era = 10 + static_cast<int>((r >> 32) % 31);
+    ins = 30 + static_cast<int>((r >> 24) % 41);
+    era = 5 + static_cast<int>((r >> 32) % 21);
   }
 };
 
@@ -102,7 +106,7 @@ __global__ void __launch_bounds__(kBlock) stress_kernel(hopscotch_view proto, st
   }
   v.occ = proto.occ ? w + 6 * kMaxSlots : nullptr;
   v.stash = w + kStashAt;
-  v.stash_slots = stash_pairs(sh.n);
+  v.stash_slots = kStashPairs;
   for (int i = threadIdx.x; i < 2 * kStashPairs; i += blockDim.x) v.stash[i] = empty_key;
   for (int i = threadIdx.x; i < static_cast<int>(slots); i += blockDim.x) {
     *v.key_ptr(i) = empty_key;
@@ -190,6 +194,7 @@ __global__ void __launch_bounds__(kBlock) stress_kernel(hopscotch_view proto, st
     if (k == reserved_key || (valid_key(k) && k >= static_cast<key_type>(sh.keys))) ++bad[broken];
     if (!valid_key(k) || k >= static_cast<key_type>(sh.keys)) continue;
     atomicAdd(&copies[k], 1);
+    ++bad[stashed_keys];  // not an error: how much the stash was used
     const std::uint64_t h = home_bucket(k, sh.n);
     atomicAdd(&stashed[h], 1);
     const std::uint64_t d = (i + v.stash_slots - stash_home(h, v.stash_slots)) % v.stash_slots;
@@ -261,19 +266,7 @@ struct totals {
 
 totals run_variant(const testing::variant& var, long iterations, std::uint64_t seed) {
   const hopscotch_options o = testing::options_of(var);
-  hopscotch_view proto;
-  proto.probe_limit = o.probe_limit;
-  proto.bitmap_find = o.find == find_mode::bitmap;
-  proto.precheck = o.precheck;
-  proto.stride = o.layout == slot_layout::record ? 4u : o.layout == slot_layout::interleaved ? 2u : 1u;
-  proto.meta_stride = o.layout == slot_layout::record ? 4u : 1u;
-  proto.home_first = o.home_first;
-  proto.home_claim = o.home_claim;
-  proto.pair_store = o.pair_store;
-  proto.fenced_atomics = o.fenced_atomics;
-  proto.overlap_claim = o.overlap_claim;
-  proto.converge = o.converge;
-  proto.acquire_find = o.acquire_find;
+  hopscotch_view proto = testing::view_options(o);
   constexpr long kBlocks = 2048;  // iterations per launch
   gpu::device_buffer<std::uint64_t> arena(static_cast<std::size_t>(kBlocks) * kWordsPerBlock);
   // Any non-null pointer marks "occupancy bits on"; the kernel points it into the block's slice.
@@ -332,10 +325,10 @@ int main(int argc, char** argv) {
     const bool bad = t.c[counter::wrong] || t.c[counter::lost] || t.c[counter::duplicate] || t.c[counter::broken] ||
                      t.c[counter::iterations] != static_cast<unsigned long long>(iterations);
     std::printf("%-40s iterations %llu  operations %llu  wrong %llu  lost %llu  duplicate %llu  broken %llu  "
-                "no_room %llu  locked finds %llu  %s\n",
+                "no_room %llu  locked finds %llu  in stash %llu  %s\n",
                 name.c_str(), t.c[counter::iterations], t.c[counter::operations], t.c[counter::wrong],
                 t.c[counter::lost], t.c[counter::duplicate], t.c[counter::broken], t.c[counter::no_room],
-                t.fallbacks, bad ? "FAILED" : "ok");
+                t.fallbacks, t.c[counter::stashed_keys], bad ? "FAILED" : "ok");
     if (t.e.what)
       std::printf("    first error: iteration %llu key %llu got %llu (counter %llu)\n", t.e.block, t.e.key, t.e.got,
                   t.e.what - 1);

@@ -65,6 +65,25 @@ inline hopscotch_options options_of(const variant& v) {
   return o;
 }
 
+/// A device view carrying the options of o and no arrays (the stress harnesses point it at their
+/// own tables): what hopscotch_map's view holds besides its pointers and sizes.
+inline hopscotch_view view_options(const hopscotch_options& o) {
+  hopscotch_view v;
+  v.probe_limit = o.probe_limit;
+  v.bitmap_find = o.find == find_mode::bitmap;
+  v.precheck = o.precheck;
+  v.stride = o.layout == slot_layout::record ? 4u : o.layout == slot_layout::interleaved ? 2u : 1u;
+  v.meta_stride = o.layout == slot_layout::record ? 4u : 1u;
+  v.home_first = o.home_first;
+  v.home_claim = o.home_claim;
+  v.pair_store = o.pair_store;
+  v.fenced_atomics = o.fenced_atomics;
+  v.overlap_claim = o.overlap_claim;
+  v.converge = o.converge;
+  v.acquire_find = o.acquire_find;
+  return v;
+}
+
 /// Every variant the GPU tests run.
 inline std::vector<variant> all_variants() {
   return {

@@ -8,6 +8,9 @@
 #include <cuda/atomic>
 
 #include <cstdint>
+#if !defined(__CUDACC__)
+#include <thread>  // the host build of the protocol (tests/unit/hash/host_shim.hpp): yields
+#endif
 
 #include "gpu500/hash/hopscotch_map.hpp"
 
@@ -34,7 +37,12 @@ __device__ __forceinline__ void st_release(T* p, U v) {
 /// {a, b} into p[0], p[1] (16-byte aligned) with one 16-byte relaxed store (two relaxed 8-byte
 /// accesses in the memory model, unordered with each other).
 __device__ __forceinline__ void st_relaxed_pair(std::uint64_t* p, std::uint64_t a, std::uint64_t b) {
+#if defined(__CUDA_ARCH__)
   asm volatile("st.relaxed.gpu.global.v2.u64 [%0], {%1, %2};" ::"l"(p), "l"(a), "l"(b) : "memory");
+#else  // the host build of the protocol (tests/unit/hash/host_shim.hpp): two relaxed stores
+  st_relaxed(p, a);
+  st_relaxed(p + 1, b);
+#endif
 }
 /// Acquire or relaxed load, chosen at run time (hopscotch_options::acquire_find).
 template <class T>
@@ -44,9 +52,14 @@ __device__ __forceinline__ T ld_maybe_acquire(const T* p, bool acquire) {
 /// {p[0], p[1]} (16-byte aligned) with one 16-byte acquire load: no later load or store of this
 /// thread is performed before either half is read.
 __device__ __forceinline__ void ld_acquire_pair(const std::uint64_t* p, std::uint64_t& a, std::uint64_t& b) {
+#if defined(__CUDA_ARCH__)
   unsigned long long x, y;
   asm volatile("ld.acquire.gpu.global.v2.u64 {%0, %1}, [%2];" : "=l"(x), "=l"(y) : "l"(p) : "memory");
   a = x, b = y;
+#else
+  a = ld_acquire(p);
+  b = ld_acquire(p + 1);
+#endif
 }
 /// atomicOr with acquire semantics (atom.or.acquire.gpu): no later load or store of this thread
 /// is performed before it. A lock acquisition or a slot claim needs exactly that, and it costs no
@@ -71,9 +84,15 @@ __device__ __forceinline__ void fence() {
 __device__ __forceinline__ void backoff(int round) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
   __nanosleep(16u << (round < 4 ? round : 4));
+#elif !defined(__CUDA_ARCH__) && !defined(__CUDACC__)
+  (void)round;
+  std::this_thread::yield();  // the host build: let the lock holder run
+#else
+  (void)round;
 #endif
 }
-/// Scheduling jitter for the stress harness (tests/unit/hash/glht_stress.cu): compiled in only
+/// Scheduling jitter for the stress harnesses (tests/unit/hash/glht_stress.cu on the GPU,
+/// test_host_protocol.cpp on host threads, where it yields): compiled in only
 /// when GPU500_HASH_JITTER is defined before this header is included, else nothing. At the points
 /// of the protocol where a thread stalling widens a race window, one call in four sleeps a
 /// pseudo-random 0-2 us, so that rare interleavings become common; count_fallback counts the
@@ -84,6 +103,8 @@ __device__ unsigned long long jitter_fallbacks;  ///< finds that took the locked
 __device__ __forceinline__ void count_fallback() {
 #if defined(GPU500_HASH_JITTER) && defined(__CUDA_ARCH__)
   atomicAdd(&jitter_fallbacks, 1ULL);
+#elif defined(GPU500_HASH_JITTER) && !defined(__CUDACC__)
+  __atomic_fetch_add(&jitter_fallbacks, 1ULL, __ATOMIC_RELAXED);
 #endif
 }
 __device__ __forceinline__ void jitter() {
@@ -93,6 +114,11 @@ __device__ __forceinline__ void jitter() {
   x *= 0x2c1b3c6du;
   x ^= x >> 12;
   if ((x & 3u) == 0) __nanosleep((x >> 2) & 2047u);
+#elif defined(GPU500_HASH_JITTER) && !defined(__CUDACC__)
+  // The host build: a thread-local xorshift; one call in four gives the core away.
+  thread_local unsigned x = 0x9e3779b9u ^ static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(&x));
+  x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+  if ((x & 3u) == 0) std::this_thread::yield();
 #endif
 }
 __device__ __forceinline__ bool version_odd(std::uint64_t m) { return (m >> layout::version_shift) & 1u; }

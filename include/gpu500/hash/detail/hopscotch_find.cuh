@@ -54,6 +54,7 @@ __device__ probe_result hopscotch_ref<G, S, OV>::probe(const tile_type& t, std::
   }
   if (s < 0 && overflow) {  // members in the stash (the version check covers them too)
     const std::int64_t i = stash_scan(t, h, k);
+    detail::jitter();
     if (i >= 0) {
       if (want_value) x = detail::ld_maybe_acquire(stash_value(static_cast<std::uint64_t>(i)), acq);
       s = stash_slot(i);

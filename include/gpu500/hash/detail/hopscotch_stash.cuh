@@ -45,6 +45,7 @@ __device__ bool hopscotch_ref<G, S, OV>::stash_insert(const tile_type& t, std::u
       if (detail::cas(stash_key(i), empty_key, reserved_key) != empty_key) continue;
       detail::fence();  // the claim before the pair's stores, as in claim_thread
       detail::st_relaxed(stash_value(i), val);
+      detail::jitter();
       detail::st_release(stash_key(i), k);  // the value before the key (stash_scan reads with acquire)
       detail::st_release(meta_ptr(h), ((m | layout::overflow) + 2 * layout::version_one) & ~layout::multiple_lock);
       placed = 1;
@@ -63,6 +64,7 @@ __device__ void hopscotch_ref<G, S, OV>::stash_erase(const tile_type& t, std::ui
     detail::st_relaxed(meta_ptr(h), m + layout::version_one);  // odd: readers re-read
     detail::fence();
     detail::st_relaxed(stash_key(i), empty_key);
+    detail::jitter();
     // Does h keep other members there? They change only under h's lock, which this tile holds.
     bool more = false;
     const std::uint64_t first = stash_home(h, v_.stash_slots);
