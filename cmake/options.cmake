@@ -61,6 +61,16 @@ if(NOT GPU500_MPI STREQUAL "OFF")
   endif()
 endif()
 
+# --- NCCL (with CUDA and MPI: the GPUs' transport between ranks) -----------------
+set(GPU500_HAVE_NCCL OFF)
+if(GPU500_HAVE_CUDA AND GPU500_HAVE_MPI)
+  find_path(GPU500_NCCL_INCLUDE_DIR NAMES nccl.h HINTS ${CUDAToolkit_INCLUDE_DIRS})
+  find_library(GPU500_NCCL_LIBRARY NAMES nccl HINTS ${CUDAToolkit_LIBRARY_DIR} ${CUDAToolkit_LIBRARY_ROOT}/lib)
+  if(GPU500_NCCL_INCLUDE_DIR AND GPU500_NCCL_LIBRARY)
+    set(GPU500_HAVE_NCCL ON)
+  endif()
+endif()
+
 # --- OpenCL -------------------------------------------------------------------
 set(GPU500_HAVE_OPENCL OFF)
 if(NOT GPU500_OPENCL STREQUAL "OFF")
@@ -89,7 +99,7 @@ find_library(GPU500_LAPACKE_LIBRARY NAMES lapacke)
 find_package(GTest)
 find_package(Threads REQUIRED)
 
-message(STATUS "gpu500: CUDA=${GPU500_HAVE_CUDA} MPI=${GPU500_HAVE_MPI} OpenCL=${GPU500_HAVE_OPENCL} "
+message(STATUS "gpu500: CUDA=${GPU500_HAVE_CUDA} MPI=${GPU500_HAVE_MPI} NCCL=${GPU500_HAVE_NCCL} OpenCL=${GPU500_HAVE_OPENCL} "
                "BLAS=${BLAS_LIBRARIES} GTest=${GTest_FOUND}")
 
 configure_file(${CMAKE_CURRENT_LIST_DIR}/config.hpp.in

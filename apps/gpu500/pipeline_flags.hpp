@@ -64,7 +64,7 @@ struct pipeline_flags {
   void add_sssp(cli::parser& p);
   void apply_sssp(gpu500::backend b);
   bool sssp_bellman_ford_ = false, sssp_no_persistent_ = false, sssp_no_pull_ = false;
-  bool share_gpus_ = false, no_cuda_aware_mpi_ = false;
+  bool share_gpus_ = false, no_nccl_ = false, no_cuda_aware_mpi_ = false;
 };
 
 }  // namespace gpu500::app

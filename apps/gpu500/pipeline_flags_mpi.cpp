@@ -1,6 +1,6 @@
 // The flags of a Graph500 run over several MPI ranks and the choice of its pipeline (see
 // pipeline_flags.hpp): which engine flags the distributed pipelines implement, and the two that
-// only they use (--share-gpus, --no-cuda-aware-mpi).
+// only they use (--share-gpus, --no-nccl, --no-cuda-aware-mpi).
 #include <omp.h>
 
 #include <algorithm>
@@ -24,13 +24,15 @@ void pipeline_flags::add_distributed(cli::parser& p) {
   parser_ = &p;
   p.flag("--share-gpus", share_gpus_,
          "over MPI ranks, CUDA: let several ranks of a host share one GPU (default: one GPU per rank)");
+  p.flag("--no-nccl", no_nccl_,
+         "over MPI ranks, CUDA: exchange through MPI, not NCCL (default: NCCL when each rank has its own GPU)");
   p.flag("--no-cuda-aware-mpi", no_cuda_aware_mpi_,
          "over MPI ranks, CUDA: exchange through page-locked host buffers even where MPI reads device memory");
 }
 
 void pipeline_flags::check_single_process() const {
   if (parser_ == nullptr) return;
-  for (const char* f : {"--share-gpus", "--no-cuda-aware-mpi"})
+  for (const char* f : {"--share-gpus", "--no-nccl", "--no-cuda-aware-mpi"})
     if (parser_->given(f)) throw usage_error(std::string(f) + " applies to runs over several MPI ranks (mpirun -np R, R > 1)");
 }
 
@@ -44,7 +46,7 @@ std::unique_ptr<graph500::mpi_pipeline> pipeline_flags::make_distributed(const d
           std::end(distributed_engine_flags))
         throw usage_error(f + over);
     if (b != gpu500::backend::cuda)
-      for (const char* f : {"--share-gpus", "--no-cuda-aware-mpi"})
+      for (const char* f : {"--share-gpus", "--no-nccl", "--no-cuda-aware-mpi"})
         if (parser_->given(f)) throw usage_error(std::string(f) + " applies to the CUDA backend only (--backend cuda)");
   }
   // OpenMP inside each rank: the host's cores shared by its ranks unless OMP_NUM_THREADS says
@@ -59,6 +61,7 @@ std::unique_ptr<graph500::mpi_pipeline> pipeline_flags::make_distributed(const d
   o.no_light_heavy = cpu.sssp.no_light_heavy;
   o.share_gpus = share_gpus_;
   o.host_staging = no_cuda_aware_mpi_;
+  o.no_nccl = no_nccl_;
   if (b == gpu500::backend::cuda) return graph500::make_mpi_cuda_pipeline(comm, gp, o);
   return graph500::make_mpi_cpu_pipeline(comm, gp, o);
 }

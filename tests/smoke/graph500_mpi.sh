@@ -60,6 +60,8 @@ refused 2 "CUDA backend only" graph500 8 --backend cpu --quiet --share-gpus
 refused 2 "CUDA backend only" graph500 8 --backend cpu --quiet --no-cuda-aware-mpi
 refused 1 "several MPI ranks" graph500 8 --backend cpu --quiet --share-gpus
 refused 1 "several MPI ranks" graph500 8 --backend cpu --quiet --no-cuda-aware-mpi
+refused 2 "CUDA backend only" graph500 8 --backend cpu --quiet --no-nccl
+refused 1 "several MPI ranks" graph500 8 --backend cpu --quiet --no-nccl
 
 if "$bin" info 2>/dev/null | grep -c "^cuda device 0:" >/dev/null; then
   "$bin" graph500 12 --backend cuda --quiet >"$tmp/gpu1.txt" || { echo "one GPU run failed"; exit 1; }
@@ -72,6 +74,14 @@ if "$bin" info 2>/dev/null | grep -c "^cuda device 0:" >/dev/null; then
     { echo "2 ranks, staged exchange, failed"; exit 1; }
   diff <(key "$tmp/gpu1.txt") <(key "$tmp/gs.txt") >/dev/null || { echo "staged exchange: nedge differ"; exit 1; }
   gpus=$(nvidia-smi -L 2>/dev/null | wc -l)
+  # One rank per GPU where the host has several: NCCL between them (the default), then MPI.
+  if [ "$gpus" -ge 2 ]; then
+    for how in "" --no-nccl; do
+      mpi 2 graph500 12 --backend cuda --quiet $how >"$tmp/gn.txt" 2>"$tmp/gn.err" ||
+        { echo "2 ranks on 2 GPUs $how failed"; tail -5 "$tmp/gn.err"; exit 1; }
+      diff <(key "$tmp/gpu1.txt") <(key "$tmp/gn.txt") >/dev/null || { echo "2 GPUs $how: nedge differ"; exit 1; }
+    done
+  fi
   if [ "$gpus" -ge 1 ]; then
     refused $((gpus + 1)) "GPU" graph500 8 --backend cuda --quiet
   fi

@@ -52,9 +52,12 @@ struct mpi_options {
   /// Let several ranks of a node use one GPU (ranks on a node beyond its GPUs are otherwise a
   /// usage_error). Rank k of a node takes GPU k mod (GPUs of the node).
   bool share_gpus = false;
-  /// Exchange through page-locked host buffers even when MPI accepts device memory (default: device
-  /// buffers when MPIX_Query_cuda_support() says so, else staging).
+  /// Exchange through page-locked host buffers even when NCCL or MPI could move device memory
+  /// (default: NCCL, see no_nccl; else device buffers when MPIX_Query_cuda_support() says so).
   bool host_staging = false;
+  /// Exchange through a CUDA-aware MPI (or staging) even where NCCL could run (default: NCCL
+  /// between the GPUs when the build has it and every rank has a GPU of its own).
+  bool no_nccl = false;
 };
 
 /// What the harness needs (pipeline) plus the distributed run's own figures and result slices.

@@ -1,8 +1,8 @@
 // The CUDA backend of the Graph500 pipeline over MPI ranks, on however many ranks mpiexec gives
 // (1 to 4, sharing the node's GPUs), against the host backend on the same ranks: valid BFS and
 // SSSP at small scales (some ranks owning no vertex), the same search keys, arcs and nedge, the
-// same levels and distances (and the oracles'); both exchange modes (device buffers where MPI
-// takes them, host staging); the options and the per-level trace; the validator rejecting a
+// same levels and distances (and the oracles'); both exchange modes of shared GPUs (device buffers
+// where MPI takes them, host staging) and, with a GPU per rank, NCCL and MPI; the options and the per-level trace; the validator rejecting a
 // corrupted parent; the GPU-count and memory checks. Skipped without a GPU.
 #include <gtest/gtest.h>
 
@@ -11,6 +11,7 @@
 
 #include "gpu500/core/device.hpp"
 #include "gpu500/core/error.hpp"
+#include "gpu500/dist/nccl.hpp"
 #include "gpu500/graph500/harness.hpp"
 #include "gpu500/graph500/mpi_pipeline.hpp"
 #include "levels.hpp"
@@ -61,6 +62,34 @@ TEST_F(Graph500MpiCuda, HarnessMatchesHostBackend) {
       EXPECT_EQ(rd.sssp.nedge, rh.sssp.nedge);
       EXPECT_EQ(dp->local_arcs(), hp->local_arcs());
     }
+  }
+}
+
+// One rank per GPU (where the node has a GPU for each of its ranks): NCCL between the GPUs (the
+// default), then device buffers through MPI; valid and equal to the host backend.
+TEST_F(Graph500MpiCuda, OneGpuPerRankNcclAndMpiMatchHostBackend) {
+  if (c.size() < 2 || static_cast<int>(cuda_devices().size()) < c.node_size())
+    GTEST_SKIP() << "needs 2+ ranks and a GPU for each rank of the node";
+  for (bool no_nccl : {false, true}) {
+    SCOPED_TRACE(no_nccl ? "MPI" : "NCCL");
+    run_config cfg;
+    cfg.graph = params(11);
+    cfg.num_roots = 8;
+    cfg.progress = false;
+    cfg.num_processes = c.size();
+    mpi_options o;
+    o.no_nccl = no_nccl;
+    auto dp = make_mpi_cuda_pipeline(c, cfg.graph, o);
+    EXPECT_EQ(dp->description().find("NCCL") != std::string::npos, !no_nccl && dist::nccl_available())
+        << dp->description();
+    const run_result rd = run(*dp, cfg);
+    EXPECT_TRUE(rd.valid) << rd.failure;
+    auto hp = make_mpi_cpu_pipeline(c, cfg.graph);
+    const run_result rh = run(*hp, cfg);
+    ASSERT_TRUE(rh.valid) << rh.failure;
+    EXPECT_EQ(rd.roots, rh.roots);
+    EXPECT_EQ(rd.bfs.nedge, rh.bfs.nedge);
+    EXPECT_EQ(rd.sssp.nedge, rh.sssp.nedge);
   }
 }
 

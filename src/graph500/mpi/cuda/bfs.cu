@@ -21,9 +21,9 @@ __global__ void expand_kernel(graph::csr_view<std::int64_t> g, const index_t* qu
       const int o = owner_of(v, block);
       if (o == me && parent[v - g.first_vertex] != -1) continue;
       if (!send) {
-        atomic_add(&counts[o], 1);
+        aggregated_take(counts, o);
       } else {
-        const index_t p = atomic_add(&cursor[o], 1);
+        const index_t p = aggregated_take(cursor, o);
         send[2 * p] = v;
         send[2 * p + 1] = g.first_vertex + u;
       }
@@ -39,8 +39,8 @@ __global__ void claim_kernel(graph::csr_view<std::int64_t> g, const std::int64_t
     const index_t l = pairs[2 * i] - g.first_vertex;
     if (parent[l] != -1) continue;
     if (atomic_cas(&parent[l], -1, pairs[2 * i + 1]) == -1) {
-      next[atomic_add(&found[0], 1)] = l;
-      atomic_add(&found[1], g.offsets[l + 1] - g.offsets[l]);
+      next[aggregated_take(found, 0)] = l;
+      aggregated_add(&found[1], g.offsets[l + 1] - g.offsets[l]);
     }
   }
 }

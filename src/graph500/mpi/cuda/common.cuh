@@ -1,9 +1,12 @@
 // Device helpers shared by the CUDA backend's kernels over MPI ranks (internal; .cu files only):
-// 64-bit atomics on signed values, the owner of a vertex under the block partition, fills, and
+// 64-bit atomics on signed values, warp-aggregated counters (one atomic per warp and key instead
+// of one per thread: every arc of an expansion bumps one of only R counters, which serialises
+// on a few addresses otherwise), the owner of a vertex under the block partition, fills, and
 // the two small host steps every "bucket by owner" exchange repeats (per-rank counts -> write
 // cursors) and every search ends with (Graph500's nedge).
 #pragma once
 
+#include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -33,6 +36,29 @@ __device__ __forceinline__ std::int64_t atomic_cas(std::int64_t* p, std::int64_t
 __device__ __forceinline__ void atomic_min_nonneg(std::int64_t* p, std::int64_t v) {
   atomicMin(reinterpret_cast<unsigned long long*>(p), static_cast<unsigned long long>(v));
 }
+/// Takes one slot of counter[key] for the calling thread and returns it (the counter's value
+/// before): the threads of a warp that arrive together with the same key share one atomic add.
+/// Call it from divergent code freely (the coalesced group is whoever arrived).
+__device__ __forceinline__ index_t aggregated_take(index_t* counter, int key) {
+  namespace cg = cooperative_groups;
+  const cg::coalesced_group arrived = cg::coalesced_threads();
+  const cg::coalesced_group peers = cg::labeled_partition(arrived, key);
+  index_t base = 0;
+  if (peers.thread_rank() == 0) base = atomic_add(&counter[key], static_cast<index_t>(peers.size()));
+  return peers.shfl(base, 0) + static_cast<index_t>(peers.thread_rank());
+}
+
+/// Adds v of every arriving thread to *sum with one atomic per warp.
+__device__ __forceinline__ void aggregated_add(index_t* sum, index_t v) {
+  namespace cg = cooperative_groups;
+  const cg::coalesced_group arrived = cg::coalesced_threads();
+  for (unsigned o = 1; o < arrived.size(); o *= 2) {
+    const index_t other = arrived.shfl_down(v, o);
+    if (arrived.thread_rank() + o < arrived.size()) v += other;
+  }
+  if (arrived.thread_rank() == 0) atomic_add(sum, v);
+}
+
 /// The rank owning vertex v (dist::block_partition: blocks of `block` vertices).
 __device__ __forceinline__ int owner_of(std::int64_t v, index_t block) { return static_cast<int>(v / block); }
 

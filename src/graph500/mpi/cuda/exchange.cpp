@@ -1,10 +1,14 @@
-// The device exchanges of the CUDA backend over MPI ranks (see exchange.hpp): device pointers
-// handed to a CUDA-aware MPI, or staged through page-locked host buffers.
+// The device exchanges of the CUDA backend over MPI ranks (see exchange.hpp): NCCL between the
+// GPUs, device pointers handed to a CUDA-aware MPI, or staged through page-locked host buffers.
 #include "exchange.hpp"
 
 #include "gpu500/dist/bitmap.hpp"
 
 namespace gpu500::graph500::mpi::cuda {
+
+device_exchange::device_exchange(const dist::communicator& c, exchange_mode mode) : c_(c), mode_(mode) {
+  if (mode_ == exchange_mode::nccl && c_.size() > 1 && c_.is_mpi()) nccl_ = std::make_unique<dist::nccl_comm>(c_);
+}
 
 std::byte* device_exchange::stage(gpu::pinned_buffer<std::byte>& b, std::size_t bytes) {
   if (b.size() < bytes) b = gpu::pinned_buffer<std::byte>(bytes + bytes / 4);
@@ -19,7 +23,12 @@ void device_exchange::alltoallv_bytes(const void* send, const index_t* send_coun
     if (send_counts[0] > 0) gpu::copy_bytes(recv, send, static_cast<std::size_t>(send_counts[0]) * elem_bytes);
     return;
   }
-  if (!staged_) {
+  if (nccl_) {
+    nccl_->alltoallv_bytes(send, send_counts, recv, recv_counts, elem_bytes, nullptr);
+    gpu::synchronize();
+    return;
+  }
+  if (mode_ == exchange_mode::device) {
     c_.alltoallv_bytes(send, send_counts, recv, recv_counts, elem_bytes);
     return;
   }
@@ -44,7 +53,15 @@ void device_exchange::allgather_bitmap(const dist::block_partition& p, const std
     if (mine) gpu::copy_bytes(whole, slice, mine * sizeof(std::uint64_t));
     return;
   }
-  if (!staged_) {
+  if (nccl_) {
+    std::vector<std::size_t> bytes(static_cast<std::size_t>(c_.size()));
+    for (int r = 0; r < c_.size(); ++r)
+      bytes[static_cast<std::size_t>(r)] = static_cast<std::size_t>(dist::bitmap_slice_words(p, r)) * sizeof(std::uint64_t);
+    nccl_->allgatherv_bytes(slice, whole, bytes.data(), nullptr);
+    gpu::synchronize();
+    return;
+  }
+  if (mode_ == exchange_mode::device) {
     dist::allgather_bitmap(c_, p, slice, whole);
     return;
   }

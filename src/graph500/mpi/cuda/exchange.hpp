@@ -1,5 +1,7 @@
 // The exchanges of the CUDA backend over MPI ranks (internal): all-to-all(v) and the bitmap
-// all-gather on DEVICE buffers, in one of two modes chosen once per pipeline:
+// all-gather on DEVICE buffers, in one of three modes chosen once per pipeline:
+//  - nccl: grouped NCCL sends and receives between the ranks' GPUs (dist/nccl.hpp), device to
+//    device over NVLink / the network; the default with one GPU per rank;
 //  - device: the device pointers go straight to MPI (a CUDA-aware MPI moves them device to
 //    device, through NVLink/GPUDirect where it can);
 //  - staged: each buffer is copied to page-locked host memory, exchanged, and copied back (for
@@ -10,21 +12,26 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "gpu500/core/cuda/memory.hpp"
 #include "gpu500/core/types.hpp"
 #include "gpu500/dist/comm.hpp"
+#include "gpu500/dist/nccl.hpp"
 #include "gpu500/dist/partition.hpp"
 
 namespace gpu500::graph500::mpi::cuda {
 
+enum class exchange_mode { nccl, device, staged };
+
 class device_exchange {
  public:
-  device_exchange(const dist::communicator& c, bool staged) : c_(c), staged_(staged) {}
+  /// Collective (the nccl mode makes its NCCL communicator here).
+  device_exchange(const dist::communicator& c, exchange_mode mode);
 
   [[nodiscard]] const dist::communicator& comm() const { return c_; }
-  [[nodiscard]] bool staged() const { return staged_; }
+  [[nodiscard]] exchange_mode mode() const { return mode_; }
 
   /// recv_counts[r] = the count rank r sends here (host arrays of size() entries).
   void exchange_counts(const index_t* send_counts, index_t* recv_counts) const {
@@ -54,7 +61,8 @@ class device_exchange {
   std::byte* stage(gpu::pinned_buffer<std::byte>& b, std::size_t bytes);
 
   const dist::communicator& c_;
-  bool staged_;
+  exchange_mode mode_;
+  std::unique_ptr<dist::nccl_comm> nccl_;
   gpu::pinned_buffer<std::byte> out_, in_;
 };
 

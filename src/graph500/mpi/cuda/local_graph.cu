@@ -55,7 +55,7 @@ __global__ void owner_keys_kernel(const std::int64_t* src, const std::int64_t* d
     const std::uint32_t k = u == v ? static_cast<std::uint32_t>(R) : owner_of((j & 1) ? v : u, block);
     keys[j] = k;
     ids[j] = static_cast<std::uint64_t>(j);
-    if (u != v) atomic_add(&counts[k], 1);
+    if (u != v) aggregated_take(counts, static_cast<int>(k));
   }
 }
 

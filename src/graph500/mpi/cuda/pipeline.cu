@@ -39,14 +39,16 @@ std::size_t device_bytes(const graph::kronecker_params& p, int ranks) {
 class mpi_cuda_pipeline final : public mpi_pipeline {
  public:
   mpi_cuda_pipeline(const dist::communicator& c, const graph::kronecker_params& p, const mpi_options& o, int device,
-                    int sharing, bool staged)
-      : c_(c), params_(p), opts_(o), part_(p.num_vertices(), c.size()), x_(c_, staged), device_(device),
+                    int sharing, mpi::cuda::exchange_mode mode)
+      : c_(c), params_(p), opts_(o), part_(p.num_vertices(), c.size()), x_(c_, mode), device_(device),
         sharing_(sharing) {}
 
   std::string description() const override {
-    std::string mode = c_.size() == 1 ? "one rank: device copies"
-                       : x_.staged()  ? "exchanges staged through pinned host buffers"
-                                      : "CUDA-aware MPI on device buffers";
+    using mpi::cuda::exchange_mode;
+    std::string mode = c_.size() == 1                         ? "one rank: device copies"
+                       : x_.mode() == exchange_mode::nccl   ? "NCCL between the GPUs"
+                       : x_.mode() == exchange_mode::staged ? "exchanges staged through pinned host buffers"
+                                                            : "CUDA-aware MPI on device buffers";
     return "mpi cuda, " + std::to_string(c_.size()) + " ranks (1-D block partition), one GPU per rank (GPU " +
            std::to_string(device_) + " of its node" + (sharing_ > 1 ? ", shared by " + std::to_string(sharing_) + " ranks" : "") +
            "), " + mode + ", 64-bit vertex ids";
@@ -214,8 +216,15 @@ std::unique_ptr<mpi_pipeline> make_mpi_cuda_pipeline(const dist::communicator& c
                                      " ranks needs about " + std::to_string(need) +
                                      " bytes of device memory per rank, " + std::to_string(avail) +
                                      " are available to rank " + std::to_string(comm.rank()));
-  const bool staged = o.host_staging || !dist::mpi_accepts_device_memory();
-  return std::make_unique<mpi_cuda_pipeline>(comm, p, o, device, sharing, staged);
+  // NCCL when every rank has a GPU of its own (NCCL takes one rank per GPU), unless switched off;
+  // else device buffers to a CUDA-aware MPI; page-locked host staging when asked or as the rest.
+  using mpi::cuda::exchange_mode;
+  const bool own_gpus = comm.all(sharing == 1);
+  const exchange_mode mode = o.host_staging                                   ? exchange_mode::staged
+                             : own_gpus && !o.no_nccl && dist::nccl_available() ? exchange_mode::nccl
+                             : dist::mpi_accepts_device_memory()                ? exchange_mode::device
+                                                                                : exchange_mode::staged;
+  return std::make_unique<mpi_cuda_pipeline>(comm, p, o, device, sharing, mode);
 }
 
 }  // namespace gpu500::graph500

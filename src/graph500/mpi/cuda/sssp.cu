@@ -40,10 +40,10 @@ __global__ void take_bucket_kernel(index_t* bucket, index_t rows, index_t b, ind
   for (index_t l : gpu::grid_stride(rows)) {
     if (bucket[l] != b) continue;
     bucket[l] = no_bucket;
-    frontier[atomic_add(&count[0], 1)] = l;
+    frontier[aggregated_take(count, 0)] = l;
     if (!mark[l]) {
       mark[l] = 1;
-      settled[atomic_add(&count[1], 1)] = l;
+      settled[aggregated_take(count, 1)] = l;
     }
   }
 }
@@ -66,9 +66,9 @@ __global__ void requests_kernel(graph::csr_view<std::int64_t> g, const index_t* 
       const std::int64_t v = g.columns[k];
       const int o = owner_of(v, block);
       if (!out) {
-        atomic_add(&counts[o], 1);
+        aggregated_take(counts, o);
       } else {
-        out[atomic_add(&cursor[o], 1)] = request{v, g.first_vertex + u, du + w};
+        out[aggregated_take(cursor, o)] = request{v, g.first_vertex + u, du + w};
       }
     }
   }

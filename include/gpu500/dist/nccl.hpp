@@ -1,0 +1,46 @@
+// gpu500/dist/nccl.hpp — NCCL between the GPUs of an MPI communicator's ranks, one GPU per rank.
+//
+// The device-to-device transport of the distributed GPU components: an NCCL communicator made
+// over the ranks of a dist::communicator (the unique id travels by MPI broadcast), and the two
+// exchanges they need on DEVICE buffers — an all-to-all of variable blocks and an all-gather of
+// variable blocks — as grouped ncclSend/ncclRecv on a stream. Counts are host arrays, as MPI takes
+// them (the callers exchange them through the communicator first). A rank's own block is a
+// device copy. NCCL needs one GPU per rank: ranks that share a GPU use MPI instead.
+// Only CUDA code includes this header; without NCCL in the build, nccl_available() is false and
+// constructing a nccl_comm throws usage_error.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+
+#include "gpu500/core/types.hpp"
+#include "gpu500/dist/comm.hpp"
+
+namespace gpu500::dist {
+
+/// Whether this build of gpu500 has NCCL.
+[[nodiscard]] bool nccl_available();
+
+class nccl_comm {
+ public:
+  /// Collective over c's ranks; each rank's current CUDA device is its GPU.
+  explicit nccl_comm(const communicator& c);
+  ~nccl_comm();
+  nccl_comm(const nccl_comm&) = delete;
+  nccl_comm& operator=(const nccl_comm&) = delete;
+
+  /// send_counts[r] elements of elem_bytes for rank r lie contiguously in rank order from send;
+  /// recv_counts[r] from rank r arrive in rank order at recv. Enqueued on `stream`.
+  void alltoallv_bytes(const void* send, const index_t* send_counts, void* recv, const index_t* recv_counts,
+                       std::size_t elem_bytes, cudaStream_t stream) const;
+  /// Rank r's block of bytes[r] bytes (mine: this rank's) lands at whole + (sum of bytes[0..r)),
+  /// on every rank. Enqueued on `stream`.
+  void allgatherv_bytes(const void* mine, void* whole, const std::size_t* bytes, cudaStream_t stream) const;
+
+ private:
+  void* comm_ = nullptr;  // ncclComm_t
+  int rank_ = 0, size_ = 1;
+};
+
+}  // namespace gpu500::dist

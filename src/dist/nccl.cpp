@@ -1,0 +1,95 @@
+// NCCL between the GPUs of an MPI communicator's ranks (see gpu500/dist/nccl.hpp): the
+// communicator made from a unique id broadcast by MPI, and grouped point-to-point exchanges.
+#include "gpu500/dist/nccl.hpp"
+
+#include <string>
+
+#include "gpu500/config.hpp"
+#include "gpu500/core/error.hpp"
+
+#if GPU500_HAVE_NCCL
+#include <nccl.h>
+#endif
+
+namespace gpu500::dist {
+
+#if GPU500_HAVE_NCCL
+
+namespace {
+
+void check(ncclResult_t r, const char* what) {
+  if (r != ncclSuccess) throw std::runtime_error(std::string("NCCL: ") + what + ": " + ncclGetErrorString(r));
+}
+void check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) throw std::runtime_error(std::string("CUDA: ") + what + ": " + cudaGetErrorString(e));
+}
+ncclComm_t native(void* c) { return static_cast<ncclComm_t>(c); }
+
+}  // namespace
+
+bool nccl_available() { return true; }
+
+nccl_comm::nccl_comm(const communicator& c) : rank_(c.rank()), size_(c.size()) {
+  ncclUniqueId id{};
+  if (rank_ == 0) check(ncclGetUniqueId(&id), "ncclGetUniqueId");
+  c.bcast_bytes(&id, sizeof id, 0);
+  ncclComm_t comm = nullptr;
+  check(ncclCommInitRank(&comm, size_, id, rank_), "ncclCommInitRank");
+  comm_ = comm;
+}
+
+nccl_comm::~nccl_comm() {
+  if (comm_) ncclCommDestroy(native(comm_));
+}
+
+void nccl_comm::alltoallv_bytes(const void* send, const index_t* send_counts, void* recv, const index_t* recv_counts,
+                                std::size_t elem_bytes, cudaStream_t stream) const {
+  const auto* s = static_cast<const char*>(send);
+  auto* d = static_cast<char*>(recv);
+  std::size_t so = 0, ro = 0;
+  check(ncclGroupStart(), "ncclGroupStart");
+  for (int r = 0; r < size_; ++r) {
+    const auto sb = static_cast<std::size_t>(send_counts[r]) * elem_bytes;
+    const auto rb = static_cast<std::size_t>(recv_counts[r]) * elem_bytes;
+    if (r == rank_) {
+      if (sb) check(cudaMemcpyAsync(d + ro, s + so, sb, cudaMemcpyDeviceToDevice, stream), "own block");
+    } else {
+      if (sb) check(ncclSend(s + so, sb, ncclChar, r, native(comm_), stream), "ncclSend");
+      if (rb) check(ncclRecv(d + ro, rb, ncclChar, r, native(comm_), stream), "ncclRecv");
+    }
+    so += sb;
+    ro += rb;
+  }
+  check(ncclGroupEnd(), "ncclGroupEnd");
+}
+
+void nccl_comm::allgatherv_bytes(const void* mine, void* whole, const std::size_t* bytes, cudaStream_t stream) const {
+  auto* d = static_cast<char*>(whole);
+  std::size_t mine_at = 0;
+  for (int r = 0; r < rank_; ++r) mine_at += bytes[r];
+  const std::size_t mine_bytes = bytes[rank_];
+  check(ncclGroupStart(), "ncclGroupStart");
+  std::size_t at = 0;
+  for (int r = 0; r < size_; ++r) {
+    if (r != rank_) {
+      if (mine_bytes) check(ncclSend(mine, mine_bytes, ncclChar, r, native(comm_), stream), "ncclSend");
+      if (bytes[r]) check(ncclRecv(d + at, bytes[r], ncclChar, r, native(comm_), stream), "ncclRecv");
+    }
+    at += bytes[r];
+  }
+  check(ncclGroupEnd(), "ncclGroupEnd");
+  if (mine_bytes && mine != d + mine_at)
+    check(cudaMemcpyAsync(d + mine_at, mine, mine_bytes, cudaMemcpyDeviceToDevice, stream), "own block");
+}
+
+#else
+
+bool nccl_available() { return false; }
+nccl_comm::nccl_comm(const communicator&) { throw usage_error("this build of gpu500 has no NCCL"); }
+nccl_comm::~nccl_comm() = default;
+void nccl_comm::alltoallv_bytes(const void*, const index_t*, void*, const index_t*, std::size_t, cudaStream_t) const {}
+void nccl_comm::allgatherv_bytes(const void*, void*, const std::size_t*, cudaStream_t) const {}
+
+#endif
+
+}  // namespace gpu500::dist
