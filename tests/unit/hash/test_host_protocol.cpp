@@ -83,6 +83,8 @@ struct round_result {
 };
 
 /// One round: `threads` threads, `ops` operations each, on a table of n buckets and `keys` keys.
+/// S: the slot stride the host API's kernels would compile in (0: read at run time).
+template <int S>
 round_result run_round(const hopscotch_options& o, std::uint64_t seed, int threads, int ops) {
   std::mt19937_64 rng(seed);
   const std::uint64_t n = 32 + rng() % 97;
@@ -92,7 +94,7 @@ round_result run_round(const hopscotch_options& o, std::uint64_t seed, int threa
   const int s1 = keys / 4, s2 = keys / 2;  // stable [0, s1), owned [s1, s2), shared [s2, keys)
   host_table table(n, o);
   const tile<1> t;
-  const hopscotch_ref<1, 0> ref(table.v);
+  const hopscotch_ref<1, S> ref(table.v);
   round_result r;
   for (int j = 0; j < s1; ++j)  // s1 <= 0.375 n: they fit in the slots
     if (ref.insert(t, j, value_for(j, 7)) != insert_status::inserted) ++r.lost;
@@ -172,7 +174,10 @@ TEST_P(HostProtocol, ThreadsNeverSeeAWrongAnswerOrLoseAKey) {
   const std::uint64_t fallbacks_before = detail::jitter_fallbacks;
   std::int64_t stashed = 0;
   for (std::uint64_t round = 0; round < 150; ++round) {
-    const auto r = run_round(o, round + 1, 4, 500);
+    const auto r = !o.static_stride                      ? run_round<0>(o, round + 1, 4, 500)
+                   : o.layout == slot_layout::record      ? run_round<4>(o, round + 1, 4, 500)
+                   : o.layout == slot_layout::interleaved ? run_round<2>(o, round + 1, 4, 500)
+                                                          : run_round<1>(o, round + 1, 4, 500);
     ASSERT_EQ(r.wrong, 0) << "round " << round;
     ASSERT_EQ(r.lost, 0) << "round " << round;
     ASSERT_TRUE(r.first.empty()) << "round " << round << ": " << r.first;
