@@ -20,7 +20,7 @@ status=0
 row() { echo "hash|$1|$2" >>"$TABLE"; }
 
 if [ "${HASH_SANITIZE:-1}" = 1 ] && command -v compute-sanitizer >/dev/null; then
-  small='Variants/Glht.BulkOperationsMatchTheModel/t32_window:Variants/Glht.BulkOperationsMatchTheModel/t1_bitmap:Variants/Glht.BulkOperationsMatchTheModel/t1_bitmap_aos:Variants/Glht.BulkOperationsMatchTheModel/t1_bitmap_noprecheck_rec:Variants/Glht.BulkOperationsMatchTheModel/t1_bitmap_noprecheck_rec_h1:Variants/Glht.BulkOperationsMatchTheModel/t1_bitmap_noprecheck_rec_hc_ps:Variants/Glht.BulkOperationsMatchTheModel/t1_bitmap_noprecheck_rec_hc_ps_oc:GlhtDeviceApi.UserKernelsOccupancyBits:GlhtDeviceApi.UserKernels*:GlhtAsync.*'
+  small='Variants/Glht.BulkOperationsMatchTheModel/t32_window:Variants/Glht.BulkOperationsMatchTheModel/t1_bitmap:Variants/Glht.BulkOperationsMatchTheModel/t1_bitmap_aos:Variants/Glht.BulkOperationsMatchTheModel/t1_bitmap_noprecheck_rec:Variants/Glht.BulkOperationsMatchTheModel/t1_bitmap_noprecheck_rec_h1:Variants/Glht.BulkOperationsMatchTheModel/t1_bitmap_noprecheck_rec_hc_ps:Variants/Glht.BulkOperationsMatchTheModel/t1_bitmap_noprecheck_rec_hc_ps_oc:GlhtDeviceApi.UserKernelsOccupancyBits:GlhtDeviceApi.UserKernels*:GlhtAsync.*:Variants/Glht.HoldsEveryKeyUpToLoadFactor095WithoutGrowing/t1_bitmap_noprecheck_rec_oc:Variants/Glht.HoldsEveryKeyUpToLoadFactor095WithoutGrowing/t32_window'
   for tool in memcheck racecheck; do
     filter=$small
     [ "$tool" = racecheck ] && filter='Variants/Glht.BulkOperationsMatchTheModel/t32_window:GlhtDeviceApi.UserKernelsWarpPerOp'
