@@ -141,7 +141,7 @@ __global__ void __launch_bounds__(kBlock) stress_kernel(hopscotch_view proto, st
   // The warp's active lanes (whole tiles): with converge (tile 1) they meet before every operation.
   const int warp_base = static_cast<int>(threadIdx.x) & ~31;
   const int warp_active = sh.threads - warp_base >= 32 ? 32 : sh.threads - warp_base;
-  const unsigned warp_mask = warp_active >= 32 ? 0xffffffffu : (1u << warp_active) - 1u;
+  const unsigned warp_mask = warp_active >= 32 ? 0xffffffffu : warp_active <= 0 ? 0u : (1u << warp_active) - 1u;
   if (active) {
     for (int i = 0; i < kOpsPerTile; ++i) {
       if (G == 1 && v.converge) __syncwarp(warp_mask);
