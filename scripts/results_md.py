@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
-"""docs/results.md from one run of scripts/gpu-check.sh: one current table per component.
+"""docs/results.md from runs of scripts/gpu-check.sh: one current table per component.
 
-  results_md.py OUT > docs/results.md
+  results_md.py OUT [OUT2 ...] > docs/results.md
 
-OUT is the check's output folder: table.txt (rows "part|what|figure", written by the part
-scripts) and meta.txt ("key: value" lines: gpu, host, date, commit, command). Nothing here is
-typed by hand: the page is regenerated from a run, and each row names what its figure is
-compared with (a baseline or peer measured in the same run, or a hardware limit).
+Each OUT is a check's output folder: table.txt (rows "part|what|figure", written by the part
+scripts) and meta.txt ("key: value" lines: gpu, host, date, commit, command). The first folder's
+meta heads the page; a later folder (another machine, e.g. several GPUs, or a later commit) adds
+its parts, and a part it repeats replaces the earlier rows; a part whose run differs from the
+page's head names its own device, commit and command. Nothing here is typed by hand: the page is
+regenerated from runs, and each row names what its figure is compared with (a baseline or peer
+measured in the same run, or a hardware limit).
 """
 import os
 import sys
@@ -21,10 +24,13 @@ TITLES = {
     "hpl": "HPL",
     "hash": "GLHT hash table",
     "graph500-mpi": "Graph500 over MPI ranks",
+    "hpl-mxp": "HPL-MxP",
+    "graph-io": "Graph files (read speed)",
 }
 PAGES = {
     "graph500": "graph500.md", "bfs": "bfs-gpu.md", "sssp": "sssp-gpu.md", "sssp-gpu": "sssp-gpu.md",
     "bellman_ford": "bellman-ford.md", "hpl": "hpl.md", "hash": "hash.md", "graph500-mpi": "distributed.md",
+    "hpl-mxp": "hpl-mxp.md", "graph-io": "graph-files.md",
 }
 
 
@@ -55,15 +61,22 @@ def read_rows(path):
     return parts, order
 
 
-def render(out_dir):
-    meta = read_meta(os.path.join(out_dir, "meta.txt"))
-    parts, order = read_rows(os.path.join(out_dir, "table.txt"))
+def render(out_dirs):
+    meta = read_meta(os.path.join(out_dirs[0], "meta.txt"))
+    parts, order, origin = {}, [], {}
+    for d in out_dirs:
+        p, o = read_rows(os.path.join(d, "table.txt"))
+        for part in o:
+            if part not in parts:
+                order.append(part)
+            parts[part] = p[part]
+            origin[part] = read_meta(os.path.join(d, "meta.txt"))
     gpu = meta.get("gpu", "unknown GPU")
     lines = [
         "# Measured results",
         "",
-        "One current table per component, made by `scripts/results_md.py` from the rows of one GPU",
-        "check (`scripts/gpu-check.sh`, or the commands named below and in the rows); never edited",
+        "One current table per component, made by `scripts/results_md.py` from the rows of GPU",
+        "checks (`scripts/gpu-check.sh`, or the commands named below and in the rows); never edited",
         "by hand. Each row says what its figure is compared with: a baseline or peer measured in the",
         "same run, or a hardware limit measured on the same machine. How each figure is measured is",
         "on the component's page.",
@@ -80,6 +93,11 @@ def render(out_dir):
         lines.append(f"## {title}")
         if page:
             lines.append(f"Details: [{page}]({page}).")
+        m = origin[part]
+        if any(m.get(k) != meta.get(k) for k in ("gpu", "commit", "command")):
+            lines.append(f"Measured on {m.get('gpu', 'unknown')} ({m.get('host', 'unknown host')}), "
+                         f"{m.get('date', 'unknown date')}, commit {m.get('commit', 'unknown')}: "
+                         f"`{m.get('command', '?')}`.")
         lines.append("")
         lines.append("| measurement | figure |")
         lines.append("|---|---|")
@@ -90,6 +108,6 @@ def render(out_dir):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
+    if len(sys.argv) < 2:
         sys.exit(__doc__)
-    sys.stdout.write(render(sys.argv[1]))
+    sys.stdout.write(render(sys.argv[1:]))

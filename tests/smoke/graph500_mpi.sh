@@ -64,20 +64,20 @@ refused 2 "CUDA backend only" graph500 8 --backend cpu --quiet --no-nccl
 refused 1 "several MPI ranks" graph500 8 --backend cpu --quiet --no-nccl
 
 if "$bin" info 2>/dev/null | grep -c "^cuda device 0:" >/dev/null; then
-  "$bin" graph500 12 --backend cuda --quiet >"$tmp/gpu1.txt" || { echo "one GPU run failed"; exit 1; }
+  "$bin" graph500 12 --backend cuda --roots 16 --quiet >"$tmp/gpu1.txt" || { echo "one GPU run failed"; exit 1; }
   for r in 2 3; do
-    mpi "$r" graph500 12 --backend cuda --quiet --share-gpus >"$tmp/g$r.txt" 2>"$tmp/g$r.err" ||
+    mpi "$r" graph500 12 --backend cuda --roots 16 --quiet --share-gpus >"$tmp/g$r.txt" 2>"$tmp/g$r.err" ||
       { echo "$r ranks sharing a GPU failed"; tail -5 "$tmp/g$r.err"; exit 1; }
     diff <(key "$tmp/gpu1.txt") <(key "$tmp/g$r.txt") >/dev/null || { echo "$r ranks on the GPU: nedge differ"; exit 1; }
   done
-  mpi 2 graph500 12 --backend cuda --quiet --share-gpus --no-cuda-aware-mpi >"$tmp/gs.txt" ||
+  mpi 2 graph500 12 --backend cuda --roots 16 --quiet --share-gpus --no-cuda-aware-mpi >"$tmp/gs.txt" ||
     { echo "2 ranks, staged exchange, failed"; exit 1; }
   diff <(key "$tmp/gpu1.txt") <(key "$tmp/gs.txt") >/dev/null || { echo "staged exchange: nedge differ"; exit 1; }
   gpus=$(nvidia-smi -L 2>/dev/null | wc -l)
   # One rank per GPU where the host has several: NCCL between them (the default), then MPI.
   if [ "$gpus" -ge 2 ]; then
     for how in "" --no-nccl; do
-      mpi 2 graph500 12 --backend cuda --quiet $how >"$tmp/gn.txt" 2>"$tmp/gn.err" ||
+      mpi 2 graph500 12 --backend cuda --roots 16 --quiet $how >"$tmp/gn.txt" 2>"$tmp/gn.err" ||
         { echo "2 ranks on 2 GPUs $how failed"; tail -5 "$tmp/gn.err"; exit 1; }
       diff <(key "$tmp/gpu1.txt") <(key "$tmp/gn.txt") >/dev/null || { echo "2 GPUs $how: nedge differ"; exit 1; }
     done

@@ -90,6 +90,12 @@ bfs_engine::bfs_engine(device_exchange& x, const dist::block_partition& part, gr
   counts_ = gpu::device_buffer<index_t>(R);
   cursor_ = gpu::device_buffer<index_t>(R);
   found_ = gpu::device_buffer<index_t>(2);
+  // The exchange buffers at their largest, so that no search allocates inside its timed region: a
+  // level sends at most one pair per owned arc and receives at most one per arc into the owned
+  // rows, which in an undirected graph are as many as the owned arcs.
+  const auto arcs = static_cast<std::size_t>(read_one(g.offsets + g.local_vertices));
+  send_.reserve(2 * arcs);
+  recv_.reserve(2 * arcs);
   prepare();
 }
 

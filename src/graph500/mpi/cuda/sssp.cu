@@ -129,6 +129,11 @@ sssp_engine::sssp_engine(device_exchange& x, const dist::block_partition& part, 
   counts_ = gpu::device_buffer<index_t>(R);
   cursor_ = gpu::device_buffer<index_t>(R);
   scratch_ = gpu::device_buffer<index_t>(3);
+  // At their largest (one request per owned arc out, one per arc into the owned rows in), so that
+  // no search allocates inside its timed region.
+  const auto arcs = static_cast<std::size_t>(read_one(g.offsets + g.local_vertices));
+  send_.reserve(arcs);
+  recv_.reserve(arcs);
   prepare();
 }
 
