@@ -52,27 +52,45 @@ __global__ void mark_kernel(const index_t* queue, index_t frontier, std::uint64_
   }
 }
 
+/// Appends the `pending` rows a warp found (lane i holds the i-th, with its degree) to `next`
+/// with one atomic per counter, and clears them. The whole warp calls it together.
+__device__ __forceinline__ void flush_found(int& pending, index_t row, index_t degree, index_t* next, index_t* found) {
+  if (pending == 0) return;
+  const unsigned lane = gpu::lane_id();
+  index_t base = 0, arcs = lane < static_cast<unsigned>(pending) ? degree : 0;
+  for (int o = gpu::warp_size / 2; o > 0; o /= 2) arcs += __shfl_down_sync(0xffffffffu, arcs, o);
+  if (lane == 0) {
+    base = atomic_add(&found[0], pending);
+    atomic_add(&found[1], arcs);
+  }
+  base = __shfl_sync(0xffffffffu, base, 0);
+  if (lane < static_cast<unsigned>(pending)) next[base + lane] = row;
+  pending = 0;
+}
+
 /// Bottom-up: one warp per unvisited owned row; the first arc (in row order) whose head is in the
-/// frontier bitmap gives the parent.
+/// frontier bitmap gives the parent. A warp collects up to 32 found rows (one per lane) before
+/// it appends them, so the two found counters take one atomic per 32 rows, not one per row.
 __global__ void scan_kernel(graph::csr_view<std::int64_t> g, const std::uint64_t* bitmap, std::int64_t* parent,
                             index_t* next, index_t* found) {
-  for (index_t l : gpu::warp_stride(g.local_vertices)) {
+  int pending = 0;  // rows found and not yet appended (warp-uniform)
+  index_t row = -1, degree = 0;  // lane i: the i-th of them
+  for (index_t l : gpu::warp_stride(g.local_vertices)) {  // warp-uniform: the warp stays converged
     if (parent[l] != -1) continue;
-    const index_t end = g.offsets[l + 1];
-    for (index_t base = g.offsets[l]; base < end; base += gpu::warp_size) {
+    const index_t begin = g.offsets[l], end = g.offsets[l + 1];
+    for (index_t base = begin; base < end; base += gpu::warp_size) {
       const index_t k = base + gpu::lane_id();
       const bool hit = k < end && ((bitmap[g.columns[k] >> 6] >> (g.columns[k] & 63)) & 1u);
       const unsigned ballot = __ballot_sync(0xffffffffu, hit);
       if (ballot) {
-        if (gpu::lane_id() == 0) {
-          parent[l] = g.columns[base + __ffs(static_cast<int>(ballot)) - 1];
-          next[atomic_add(&found[0], 1)] = l;
-          atomic_add(&found[1], end - g.offsets[l]);
-        }
+        if (gpu::lane_id() == 0) parent[l] = g.columns[base + __ffs(static_cast<int>(ballot)) - 1];
+        if (gpu::lane_id() == static_cast<unsigned>(pending)) row = l, degree = end - begin;
+        if (++pending == gpu::warp_size) flush_found(pending, row, degree, next, found);
         break;
       }
     }
   }
+  flush_found(pending, row, degree, next, found);
 }
 
 }  // namespace
