@@ -58,7 +58,8 @@ index_t sssp_engine::relax(const std::vector<index_t>& rows, arcs which, index_t
     const index_t u = q[i];
     const float du = dist[u];
     for (index_t k = off[u]; k < off[u + 1]; ++k)
-      if (chosen(k)) send(part_.owner(col[k]), request{col[k], first + u, du + wt[k]});
+      if (chosen(k))
+        send(part_.owner(col[k]), request{first + u, static_cast<std::uint32_t>(part_.local(col[k])), du + wt[k]});
   }, out, counts);
   index_t bytes = 0;
   for (std::size_t r = 0; r < counts.size(); ++r)
@@ -72,7 +73,6 @@ index_t sssp_engine::relax(const std::vector<index_t>& rows, arcs which, index_t
 
 void sssp_engine::apply(const std::vector<request>& in, index_t floor) {
   const auto n = static_cast<index_t>(in.size());
-  const index_t first = g_.first_vertex;
   float* dist = dist_.data();
   std::int64_t* parent = parent_.data();
   char* lowered = lowered_.data();
@@ -80,7 +80,7 @@ void sssp_engine::apply(const std::vector<request>& in, index_t floor) {
   //    distance fell is marked.
 #pragma omp parallel for schedule(static)
   for (index_t i = 0; i < n; ++i) {
-    const index_t l = in[i].vertex - first;
+    const index_t l = in[i].local;
     std::atomic_ref<float> d(dist[l]);
     float cur = d.load(std::memory_order_relaxed);
     while (in[i].dist < cur && !d.compare_exchange_weak(cur, in[i].dist, std::memory_order_relaxed)) {
@@ -91,13 +91,13 @@ void sssp_engine::apply(const std::vector<request>& in, index_t floor) {
   //    (a request at that distance exists: the one that lowered it last).
 #pragma omp parallel for schedule(static)
   for (index_t i = 0; i < n; ++i) {
-    const index_t l = in[i].vertex - first;
+    const index_t l = in[i].local;
     if (lowered[l] == 1) std::atomic_ref<std::int64_t>(parent[l]).store(std::numeric_limits<std::int64_t>::max(),
                                                                         std::memory_order_relaxed);
   }
 #pragma omp parallel for schedule(static)
   for (index_t i = 0; i < n; ++i) {
-    const index_t l = in[i].vertex - first;
+    const index_t l = in[i].local;
     if (lowered[l] != 1 || in[i].dist != dist[l]) continue;
     std::atomic_ref<std::int64_t> p(parent[l]);
     std::int64_t cur = p.load(std::memory_order_relaxed);
@@ -106,7 +106,7 @@ void sssp_engine::apply(const std::vector<request>& in, index_t floor) {
   }
   // 3. Every marked vertex is queued once, in request order (the buckets are not thread-safe).
   for (index_t i = 0; i < n; ++i) {
-    const index_t l = in[i].vertex - first;
+    const index_t l = in[i].local;
     if (lowered[l] == 1) {
       lowered[l] = 0;
       enqueue(l, dist[l], floor);

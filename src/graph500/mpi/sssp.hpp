@@ -3,7 +3,7 @@
 // tentative distance in [k*delta, (k+1)*delta). The ranks agree on the smallest non-empty bucket,
 // then repeat light phases (relax the light arcs, w < delta, of the bucket's vertices) until the
 // bucket stays empty everywhere, then relax the heavy arcs of every vertex the bucket settled
-// once. A relaxation is a request (vertex, distance, parent) sent to the vertex's owner, which
+// once. A relaxation is a request (the vertex's row at its owner, distance, parent) sent to the vertex's owner, which
 // keeps it when it lowers the distance. Distances are single float adds of the stored weights,
 // as the validator demands. A vertex whose distance falls again is queued again (label
 // correcting), so the result does not depend on rounding at bucket borders. Inside a rank the
@@ -30,11 +30,15 @@ struct sssp_policy {
 
 class sssp_engine {
  public:
-  /// A relaxation request, sent to the owner of `vertex`.
+  /// A relaxation request, sent to the owner of the relaxed vertex: its index among the owner's
+  /// rows (a block of the partition holds fewer than 2^32 vertices), the tentative distance and the
+  /// parent that offers it (a global id). 16 bytes.
   struct request {
-    std::int64_t vertex, parent;
+    std::int64_t parent;
+    std::uint32_t local;
     float dist;
   };
+  static_assert(sizeof(request) == 16);
 
   sssp_engine(const dist::communicator& c, const dist::block_partition& part, graph::csr_view<std::int64_t> g,
               sssp_policy pol);

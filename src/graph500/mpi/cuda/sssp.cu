@@ -68,16 +68,16 @@ __global__ void requests_kernel(graph::csr_view<std::int64_t> g, const index_t* 
       if (!out) {
         aggregated_take(counts, o);
       } else {
-        out[aggregated_take(cursor, o)] = request{v, g.first_vertex + u, du + w};
+        out[aggregated_take(cursor, o)] = request{g.first_vertex + u, static_cast<std::uint32_t>(v - o * block), du + w};
       }
     }
   }
 }
 
 /// Apply, pass 1: distances fall to the smallest request; rows that fell are marked.
-__global__ void lower_kernel(const request* in, index_t n, index_t first, float* dist, std::uint32_t* lowered) {
+__global__ void lower_kernel(const request* in, index_t n, float* dist, std::uint32_t* lowered) {
   for (index_t i : gpu::grid_stride(n)) {
-    const index_t l = in[i].vertex - first;
+    const index_t l = in[i].local;
     const unsigned bits = __float_as_uint(in[i].dist);
     const unsigned old = atomicMin(reinterpret_cast<unsigned*>(&dist[l]), bits);
     if (bits < old) lowered[l] = 1;
@@ -86,26 +86,26 @@ __global__ void lower_kernel(const request* in, index_t n, index_t first, float*
 
 /// Apply, pass 2: a lowered row forgets its parent; pass 3 gives it the smallest parent among
 /// the requests at its new distance (one of them lowered it last).
-__global__ void forget_parent_kernel(const request* in, index_t n, index_t first, const std::uint32_t* lowered,
+__global__ void forget_parent_kernel(const request* in, index_t n, const std::uint32_t* lowered,
                                      std::int64_t* parent) {
   for (index_t i : gpu::grid_stride(n)) {
-    const index_t l = in[i].vertex - first;
+    const index_t l = in[i].local;
     if (lowered[l]) parent[l] = std::numeric_limits<std::int64_t>::max();
   }
 }
-__global__ void set_parent_kernel(const request* in, index_t n, index_t first, const std::uint32_t* lowered,
+__global__ void set_parent_kernel(const request* in, index_t n, const std::uint32_t* lowered,
                                   const float* dist, std::int64_t* parent) {
   for (index_t i : gpu::grid_stride(n)) {
-    const index_t l = in[i].vertex - first;
+    const index_t l = in[i].local;
     if (lowered[l] && in[i].dist == dist[l]) atomic_min_nonneg(&parent[l], in[i].parent);
   }
 }
 
 /// Apply, pass 4: every lowered row is queued once, no lower than floor.
-__global__ void requeue_kernel(const request* in, index_t n, index_t first, std::uint32_t* lowered, const float* dist,
+__global__ void requeue_kernel(const request* in, index_t n, std::uint32_t* lowered, const float* dist,
                                index_t* bucket, float delta, index_t floor) {
   for (index_t i : gpu::grid_stride(n)) {
-    const index_t l = in[i].vertex - first;
+    const index_t l = in[i].local;
     if (lowered[l] && atomicExch(&lowered[l], 0u) == 1u) bucket[l] = bucket_of(dist[l], delta, floor);
   }
 }
@@ -166,14 +166,13 @@ index_t sssp_engine::relax(const index_t* list, index_t rows, arcs which, index_
   const index_t n = x_.alltoallv(send_, host_counts_, recv_, recv_counts_);
   comm_seconds_ += t.seconds();
   if (n > 0) {
-    const index_t first = g_.first_vertex;
-    gpu::launch(lower_kernel, grid_for(n), block_threads, 0, nullptr, recv_.data(), n, first, dist_.data(),
+    gpu::launch(lower_kernel, grid_for(n), block_threads, 0, nullptr, recv_.data(), n, dist_.data(),
                 lowered_.data());
-    gpu::launch(forget_parent_kernel, grid_for(n), block_threads, 0, nullptr, recv_.data(), n, first,
+    gpu::launch(forget_parent_kernel, grid_for(n), block_threads, 0, nullptr, recv_.data(), n,
                 lowered_.data(), parent_.data());
-    gpu::launch(set_parent_kernel, grid_for(n), block_threads, 0, nullptr, recv_.data(), n, first, lowered_.data(),
+    gpu::launch(set_parent_kernel, grid_for(n), block_threads, 0, nullptr, recv_.data(), n, lowered_.data(),
                 dist_.data(), parent_.data());
-    gpu::launch(requeue_kernel, grid_for(n), block_threads, 0, nullptr, recv_.data(), n, first, lowered_.data(),
+    gpu::launch(requeue_kernel, grid_for(n), block_threads, 0, nullptr, recv_.data(), n, lowered_.data(),
                 dist_.data(), bucket_.data(), pol_.delta, floor);
   }
   gpu::synchronize();
