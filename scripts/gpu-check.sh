@@ -13,6 +13,7 @@
 #   OUT=dir                    where logs and JSON go (default: ./out)
 #   GPU500_COMMIT=sha          the commit being checked, for results.md (default: git's HEAD)
 #   GPU500_CTEST_JOBS=n        tests run in parallel (default 8)
+#   GPU500_CTEST_SKIP_LABEL=l  leave out the tests labelled l (e.g. long; default: none left out)
 # Each part script is called as `bash part.sh BUILD OUT TABLE` and appends table rows
 # "part|what|figure" to the file TABLE.
 set -uo pipefail
@@ -33,7 +34,7 @@ commit=${GPU500_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown
   echo "host: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(free -g | awk '/Mem:/ {print $2}') GiB"
   echo "date: $(date -u +%Y-%m-%d)"
   echo "commit: $commit"
-  echo "command: BUILD=$BUILD${GPU500_TARGETS:+ GPU500_TARGETS=\"$GPU500_TARGETS\"}${GPU500_TESTS:+ GPU500_TESTS='$GPU500_TESTS'}${GPU500_PARTS:+ GPU500_PARTS=\"$GPU500_PARTS\"} bash scripts/gpu-check.sh"
+  echo "command: BUILD=$BUILD${GPU500_TARGETS:+ GPU500_TARGETS=\"$GPU500_TARGETS\"}${GPU500_TESTS:+ GPU500_TESTS='$GPU500_TESTS'}${GPU500_CTEST_SKIP_LABEL:+ GPU500_CTEST_SKIP_LABEL=$GPU500_CTEST_SKIP_LABEL}${GPU500_PARTS:+ GPU500_PARTS=\"$GPU500_PARTS\"} bash scripts/gpu-check.sh"
 } >"$OUT/meta.txt"
 
 echo "== configure"
@@ -51,7 +52,10 @@ echo "gpu-check|build|ok" >>"$TABLE"
 if [ "${GPU500_TESTS:-}" != "none" ]; then
   echo "== tests"
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-  if (cd "$BUILD" && ctest --output-on-failure -j "${GPU500_CTEST_JOBS:-8}" -R "${GPU500_TESTS:-.}" >"$OUT/ctest.log" 2>&1); then
+  skip=()
+  [ -n "${GPU500_CTEST_SKIP_LABEL:-}" ] && skip=(-LE "$GPU500_CTEST_SKIP_LABEL")
+  if (cd "$BUILD" && ctest --output-on-failure -j "${GPU500_CTEST_JOBS:-8}" -R "${GPU500_TESTS:-.}" "${skip[@]}" \
+        >"$OUT/ctest.log" 2>&1); then
     echo "gpu-check|ctest|$(grep -E 'tests passed' "$OUT/ctest.log" | tail -1)" >>"$TABLE"
   else
     status=1
