@@ -1,11 +1,14 @@
 // gpu500 graph500: the Graph500 3.0 benchmark (kernels 1-3, validation, the reference's output
 // block). Parses the options and runs graph500::run_and_report on the chosen backend's pipeline.
+#include <unistd.h>
+
 #include <cstdio>
 #include <memory>
 #include <string>
 
 #include "command.hpp"
 #include "gpu500/core/cli.hpp"
+#include "gpu500/core/device.hpp"
 #include "gpu500/core/error.hpp"
 #include "gpu500/dist/comm.hpp"
 #include "gpu500/graph500/harness.hpp"
@@ -17,7 +20,7 @@ GPU500_COMMAND(graph500, "The Graph500 benchmark: generator, kernel 1, BFS, SSSP
   graph500::run_config cfg;
   std::string kernels = "bfs,sssp", json_path;
   std::vector<std::int64_t> seeds = {2, 3};
-  bool no_validate = false, skip_bfs = false, quiet = false;
+  bool no_validate = false, skip_bfs = false, quiet = false, force_progress = false;
   app::pipeline_flags flags;
 
   cli::parser p("gpu500 graph500",
@@ -34,6 +37,8 @@ GPU500_COMMAND(graph500, "The Graph500 benchmark: generator, kernel 1, BFS, SSSP
   p.flag("--no-validate", no_validate, "skip validation (as SKIP_VALIDATION)");
   p.flag("--skip-bfs", skip_bfs, "run SSSP only (as SKIP_BFS)");
   p.flag("--quiet", quiet, "no per-root progress on stderr");
+  p.flag("--progress", force_progress, "per-root progress and time left on stderr even when it is not a terminal (default: on a terminal only)");
+  p.flag("--energy", cfg.energy, "after each kernel's timed searches, repeat its keys for >= 1 s and report joules, watts, TEPS/W (GreenGraph500; NVML on cuda, RAPL on cpu)");
   p.output_file("--json", json_path, "write every figure to this JSON file");
   flags.add(p);
   flags.add_distributed(p);
@@ -49,7 +54,8 @@ GPU500_COMMAND(graph500, "The Graph500 benchmark: generator, kernel 1, BFS, SSSP
   graph500::select_kernels(cfg, kernels);
   if (skip_bfs) cfg.run_bfs = false;
   cfg.validate = !no_validate;
-  cfg.progress = !quiet;
+  if (quiet && force_progress) throw usage_error("--progress and --quiet exclude each other");
+  cfg.progress = !quiet && (force_progress || isatty(STDERR_FILENO) == 1);
   graph500::apply_environment(cfg);
   if (!cfg.run_bfs && !cfg.run_sssp) throw usage_error("nothing to run: --skip-bfs with --kernels bfs");
   if (cfg.num_roots < 1 || cfg.num_roots > 1 << 20) throw usage_error("--roots must be in 1..1048576");
@@ -61,11 +67,16 @@ GPU500_COMMAND(graph500, "The Graph500 benchmark: generator, kernel 1, BFS, SSSP
                       std::to_string(gp.num_vertices()) + " vertices");
   cfg.graph = gp;
 
+  const bool on_cuda = parse_backend(flags.backend) == backend::cuda;
+  cfg.energy_source = on_cuda ? energy::source::gpu : energy::source::host;
   flags.set_bfs_runs(cfg.run_bfs);
   flags.set_sssp_runs(cfg.run_sssp);
   const dist::mpi_session mpi;  // under mpirun -np R > 1: one distributed run over the R ranks
   const dist::communicator comm = dist::communicator::world();
   if (comm.size() > 1) {
+    // RAPL reads the whole host (every rank on it would count it again), as does NVML for a shared GPU.
+    if (cfg.energy && (!on_cuda || flags.shares_gpus()))
+      throw usage_error("--energy over several ranks needs the cuda backend with one GPU per rank");
     // An error on any rank reaches main, which ends every rank with MPI_Abort and its exit code.
     const auto pipe = flags.make_distributed(comm, gp);
     graph500::run_and_report_distributed(*pipe, cfg, comm, stdout, json_path);

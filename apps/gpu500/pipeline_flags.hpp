@@ -45,6 +45,8 @@ struct pipeline_flags {
   /// flags it does not implement are a usage_error, as are the distributed flags on one rank.
   std::unique_ptr<graph500::mpi_pipeline> make_distributed(const dist::communicator& comm,
                                                            const graph::kronecker_params& gp);
+  /// Whether --share-gpus was given (ranks of a node on fewer GPUs).
+  [[nodiscard]] bool shares_gpus() const { return share_gpus_; }
   /// On one rank: refuses the flags that only a run over several ranks uses.
   void check_single_process() const;
 

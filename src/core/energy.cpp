@@ -68,23 +68,23 @@ bool read_number(const std::filesystem::path& file, double* v) {
 class rapl_counter final : public counter {
  public:
   explicit rapl_counter(std::vector<std::filesystem::path> domains, std::vector<double> ranges)
-      : domains_(std::move(domains)), ranges_(std::move(ranges)) {}
+      : domains_(std::move(domains)), ranges_(std::move(ranges)), last_(domains_.size(), 0.0) {}
   [[nodiscard]] std::string name() const override {
     return "RAPL, " + std::to_string(domains_.size()) + " package domain" + (domains_.size() == 1 ? "" : "s");
   }
   std::vector<double> read_joules() override {
-    std::vector<double> j(domains_.size(), 0.0);
+    // A read that fails keeps the channel's last reading (0 would look like a wrap-around).
     for (std::size_t i = 0; i < domains_.size(); ++i) {
       double uj = 0;
-      if (read_number(domains_[i] / "energy_uj", &uj)) j[i] = uj * 1e-6;
+      if (read_number(domains_[i] / "energy_uj", &uj)) last_[i] = uj * 1e-6;
     }
-    return j;
+    return last_;
   }
   [[nodiscard]] std::vector<double> range_joules() const override { return ranges_; }
 
  private:
   std::vector<std::filesystem::path> domains_;
-  std::vector<double> ranges_;
+  std::vector<double> ranges_, last_;
 };
 
 }  // namespace

@@ -5,6 +5,9 @@
 #include <cstdarg>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
+#include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -13,6 +16,10 @@
 #include "gpu500/core/timer.hpp"
 
 namespace gpu500::graph500 {
+
+double energy_figures::teps_per_watt() const {
+  return joules > 0 ? edges / joules : std::numeric_limits<double>::quiet_NaN();
+}
 
 std::size_t edge_list_bytes(const graph::kronecker_params& p) {
   return static_cast<std::size_t>(p.num_edges()) * (2 * sizeof(std::int64_t) + (p.weights ? sizeof(float) : 0));
@@ -55,7 +62,9 @@ bool run_kernel(pipeline& p, kernel k, const run_config& cfg, run_result& r, ker
     double vs = 0;
     if (cfg.validate && !validated(p, k, root, r, &vs)) return false;
   }
-  for (std::size_t i = 0; i < r.roots.size(); ++i) {
+  const stopwatch phase;
+  const std::size_t n = r.roots.size();
+  for (std::size_t i = 0; i < n; ++i) {
     const index_t root = r.roots[i];
     const double t = k == kernel::bfs ? p.bfs(root) : p.sssp(root);
     const index_t ne = k == kernel::bfs ? p.bfs_nedge() : p.sssp_nedge();
@@ -64,10 +73,58 @@ bool run_kernel(pipeline& p, kernel k, const run_config& cfg, run_result& r, ker
     double vs = -1;
     if (cfg.validate && !validated(p, k, root, r, &vs)) return false;
     f.validate_seconds.push_back(vs);
-    progress(cfg, "%s %2zu: root %lld, %g s, %lld edges, %.4g GTEPS%s\n", name, i, static_cast<long long>(root), t,
-             static_cast<long long>(ne), ne / t * 1e-9, cfg.validate ? ", valid" : "");
+    // Time left in this phase: the mean time per key so far (search, validation, bookkeeping).
+    const double left = phase.seconds() / static_cast<double>(i + 1) * static_cast<double>(n - i - 1);
+    progress(cfg, "%s %zu/%zu: root %lld, %g s, %lld edges, %.4g GTEPS%s, ~%.3g s left\n", name, i + 1, n,
+             static_cast<long long>(root), t, static_cast<long long>(ne), ne / t * 1e-9,
+             cfg.validate ? ", valid" : "", left);
   }
   return true;
+}
+
+double over_ranks(const std::function<double(double)>& op, double x) { return op ? op(x) : x; }
+
+/// GreenGraph500's energy loop: whole passes over the keys (the timed searches' nedge counted
+/// again, the outputs validated already) until the window reaches energy_window_seconds.
+void energy_window(pipeline& p, kernel k, const run_config& cfg, energy::meter& m, kernel_figures& f,
+                   const std::vector<std::int64_t>& roots) {
+  const char* name = k == kernel::bfs ? "bfs" : "sssp";
+  energy_figures& e = f.energy;
+  m.start();
+  double elapsed = 0, shown = -1;
+  do {
+    for (std::size_t i = 0; i < roots.size(); ++i) {
+      k == kernel::bfs ? p.bfs(roots[i]) : p.sssp(roots[i]);
+      e.edges += f.nedge[i];
+    }
+    e.searches += static_cast<long long>(roots.size());
+    ++e.passes;
+    elapsed = over_ranks(cfg.max_over_ranks, m.sample());  // every rank decides alike
+    if (elapsed - shown >= 0.5 || elapsed >= energy_window_seconds) {  // a line per half second at most
+      progress(cfg, "%s energy window: pass %d, %.3g of %g s\n", name, e.passes, elapsed, energy_window_seconds);
+      shown = elapsed;
+    }
+  } while (elapsed < energy_window_seconds);
+  const energy::window w = m.stop();
+  e.seconds = over_ranks(cfg.max_over_ranks, w.seconds);
+  e.joules = over_ranks(cfg.sum_over_ranks, w.joules);
+  e.measured = true;
+}
+
+/// The energy meter of the run (with cfg.energy), or nullptr and r.energy_unavailable, with one
+/// stderr line from the lead process. Over MPI every rank must have a counter.
+std::unique_ptr<energy::meter> open_meter(const run_config& cfg, run_result& r) {
+  if (!cfg.energy) return nullptr;
+  std::string why;
+  std::unique_ptr<energy::counter> c = energy::open_counter(cfg.energy_source, &why);
+  const double missing = over_ranks(cfg.sum_over_ranks, c ? 0.0 : 1.0);
+  if (missing == 0) {
+    r.energy_meter = c->name();
+    return std::make_unique<energy::meter>(std::move(c));
+  }
+  r.energy_unavailable = c ? "energy is unavailable on " + std::to_string(static_cast<long long>(missing)) + " rank(s)" : why;
+  if (cfg.lead) std::fprintf(stderr, "graph500: energy not measured: %s\n", r.energy_unavailable.c_str());
+  return nullptr;
 }
 
 // The reference's key field: the key left-justified in 32 characters.
@@ -101,6 +158,20 @@ void print_teps(std::FILE* out, const char* prefix, const kernel_figures& f) {
   line(out, key, "%g", t.harmonic_mean);
   std::snprintf(key, sizeof key, "%sharmonic_stddev_TEPS:", prefix);
   line(out, key, "%g", t.harmonic_stddev);
+}
+
+// GreenGraph500's figures of a kernel's energy window, in the block's key format.
+void print_energy(std::FILE* out, const char* prefix, const energy_figures& e) {
+  char key[64];
+  const auto row = [&](const char* name, const char* fmt, double v) {
+    std::snprintf(key, sizeof key, "%s%s:", prefix, name);
+    line(out, key, fmt, v);
+  };
+  row("energy_window_time", "%g", e.seconds);
+  row("energy_searches", "%.0f", static_cast<double>(e.searches));
+  row("energy_joules", "%g", e.joules);
+  row("average_power_watts", "%g", e.watts());
+  row("TEPS_per_watt", "%g", e.teps_per_watt());
 }
 
 summary validate_summary(const run_config& cfg, const kernel_figures& f) {
@@ -154,8 +225,15 @@ run_result run(pipeline& p, const run_config& cfg) {
   r.construction_seconds = p.construct();
   progress(cfg, "construction_time: %g s\n", r.construction_seconds);
   r.roots = search_keys(p, cfg);
-  if (cfg.run_bfs && !run_kernel(p, kernel::bfs, cfg, r, r.bfs)) return r;
-  if (cfg.run_sssp && !run_kernel(p, kernel::sssp, cfg, r, r.sssp)) return r;
+  const std::unique_ptr<energy::meter> meter = open_meter(cfg, r);  // after kernel 1: the device is chosen
+  if (cfg.run_bfs) {
+    if (!run_kernel(p, kernel::bfs, cfg, r, r.bfs)) return r;
+    if (meter) energy_window(p, kernel::bfs, cfg, *meter, r.bfs, r.roots);
+  }
+  if (cfg.run_sssp) {
+    if (!run_kernel(p, kernel::sssp, cfg, r, r.sssp)) return r;
+    if (meter) energy_window(p, kernel::sssp, cfg, *meter, r.sssp, r.roots);
+  }
   if (!cfg.run_bfs) r.bfs = zeros_like(r.sssp);
   return r;
 }
@@ -207,6 +285,9 @@ void print_output_block(std::FILE* out, const run_config& cfg, const run_result&
   if (cfg.run_sssp) print_teps(out, "sssp ", r.sssp);
   print_stats(out, "bfs  ", "validate", validate_summary(cfg, r.bfs), "%g");
   if (cfg.run_sssp) print_stats(out, "sssp ", "validate", validate_summary(cfg, r.sssp), "%g");
+  if (r.bfs.energy.measured || r.sssp.energy.measured) std::fprintf(out, "%-32s%s\n", "energy_meter:", r.energy_meter.c_str());
+  if (r.bfs.energy.measured) print_energy(out, "bfs  ", r.bfs.energy);
+  if (r.sssp.energy.measured) print_energy(out, "sssp ", r.sssp.energy);
   std::fflush(out);
 }
 
@@ -227,6 +308,10 @@ json::value to_json(const run_config& cfg, const run_result& r, const pipeline& 
   j["graph_generation"] = r.generation_seconds;
   j["construction_time"] = r.construction_seconds;
   j["roots"] = r.roots;
+  if (cfg.energy) {
+    j["energy_meter"] = r.energy_meter.empty() ? json::value(nullptr) : json::value(r.energy_meter);
+    if (!r.energy_unavailable.empty()) j["energy_unavailable"] = r.energy_unavailable;
+  }
   auto kernel_json = [&](const kernel_figures& f) {
     json::value k;
     k["time"] = f.seconds;
@@ -242,6 +327,17 @@ json::value to_json(const run_config& cfg, const run_result& r, const pipeline& 
       const summary s = summarize(f.seconds);
       k["mean_time"] = s.mean;
       k["median_time"] = s.median;
+    }
+    if (f.energy.measured) {
+      json::value e;
+      e["window_time"] = f.energy.seconds;
+      e["passes"] = f.energy.passes;
+      e["searches"] = f.energy.searches;
+      e["edges"] = f.energy.edges;
+      e["joules"] = f.energy.joules;
+      e["average_power_watts"] = f.energy.watts();
+      e["TEPS_per_watt"] = f.energy.teps_per_watt();
+      k["energy"] = e;
     }
     return k;
   };

@@ -3,12 +3,17 @@
 // generate (untimed, reported) -> kernel 1 (timed) -> 64 search keys (the reference's stream) ->
 // an untimed, validated warm-up search -> 64 timed BFS -> 64 timed SSSP, each validated ->
 // statistics computed as the reference computes them -> the reference's output block on stdout.
+// With --energy, after each kernel's timed searches its keys are searched again (untimed for
+// Graph500, validated already) in whole passes until the window reaches energy_window_seconds,
+// the energy counters read before and after (GreenGraph500; docs/energy.md).
 #pragma once
 
 #include <cstdio>
+#include <functional>
 #include <string>
 #include <vector>
 
+#include "gpu500/core/energy.hpp"
 #include "gpu500/core/json.hpp"
 #include "gpu500/graph/kronecker.hpp"
 #include "gpu500/graph500/pipeline.hpp"
@@ -24,12 +29,35 @@ struct run_config {
   bool run_bfs = true;   ///< false: SKIP_BFS
   bool run_sssp = true;  ///< false: BFS only (the reference's graph500_reference_bfs: 34 lines)
   bool validate = true;  ///< false: SKIP_VALIDATION (validate figures print as -1)
-  bool progress = true;  ///< per-root lines on stderr
+  bool progress = true;  ///< per-root lines (with the time left) on stderr
   int num_processes = 1;
+  bool energy = false;  ///< measure each kernel's energy over a window of repeated searches
+  energy::source energy_source = energy::source::host;
+  bool lead = true;  ///< this process writes the run's one-off stderr lines (rank 0 over MPI)
+  /// Over MPI ranks (collective): a value's sum and max over the ranks; unset: the value itself.
+  std::function<double(double)> sum_over_ranks, max_over_ranks;
+};
+
+/// The shortest energy window (seconds): whole passes over the search keys are repeated until the
+/// counters have run this long. NVML's counter and RAPL update every few milliseconds, so one
+/// second keeps the reading error well under 1%.
+inline constexpr double energy_window_seconds = 1.0;
+
+/// A kernel's energy window (summed over the ranks' counters; seconds the slowest rank's).
+struct energy_figures {
+  bool measured = false;
+  int passes = 0;
+  long long searches = 0;
+  double seconds = 0, joules = 0;
+  double edges = 0;  ///< input edges traversed by the window's searches (their nedge, summed)
+  [[nodiscard]] double watts() const { return seconds > 0 ? joules / seconds : 0; }
+  /// (edges / seconds) / watts = edges per joule; NaN when the counters did not advance.
+  [[nodiscard]] double teps_per_watt() const;
 };
 
 struct kernel_figures {
   std::vector<double> seconds, nedge, validate_seconds;
+  energy_figures energy;
 };
 
 struct run_result {
@@ -38,6 +66,8 @@ struct run_result {
   kernel_figures bfs, sssp;
   bool valid = true;
   std::string failure;  ///< the first validation failure
+  std::string energy_meter;        ///< the counter read (with cfg.energy), e.g. "NVML, GPU 0000:1B:00.0"
+  std::string energy_unavailable;  ///< why energy was not measured (with cfg.energy)
 };
 
 /// Runs the benchmark on a pipeline.

@@ -15,6 +15,10 @@ run_result run_and_report_distributed(mpi_pipeline& p, run_config cfg, const dis
   const bool root = comm.rank() == 0;
   cfg.num_processes = comm.size();
   cfg.progress = cfg.progress && root;
+  cfg.lead = root;
+  // The energy window: every rank's counter summed, the slowest rank's seconds.
+  cfg.sum_over_ranks = [&comm](double x) { return comm.allreduce(x, dist::reduce_op::sum); };
+  cfg.max_over_ranks = [&comm](double x) { return comm.allreduce(x, dist::reduce_op::max); };
   run_result r = run(p, cfg);
   if (root) {
     print_output_block(out, cfg, r);
