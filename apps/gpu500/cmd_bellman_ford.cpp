@@ -61,6 +61,8 @@ GPU500_COMMAND(bellman_ford, "Dense Bellman-Ford (Liu et al.): naive/reduce/coar
   o.sweep_sizes.assign(sweep_n.begin(), sweep_n.end());
   if (!o.json_path.empty()) json::check_writable(o.json_path, "--json");
   if (p.given("--repeat") && o.repeat < 1) throw usage_error("bellman-ford: --repeat must be >= 1");
+  if (p.given("--group") && (o.group < 1 || (o.group & (o.group - 1)) != 0))  // in any build, GPU or not
+    throw usage_error("bellman-ford: group size M must be a power of two; got " + std::to_string(o.group));
   for (const auto n : sizes) {  // the graphs' parameters, before the report's first line
     auto g = o.graph;
     g.n = n;
