@@ -241,7 +241,11 @@ run_result run(pipeline& p, const run_config& cfg) {
 run_result run_and_report(pipeline& p, const run_config& cfg, std::FILE* out, const std::string& json_path) {
   run_result r = run(p, cfg);
   print_output_block(out, cfg, r);
-  if (!json_path.empty()) json::write_file(json_path, to_json(cfg, r, p));
+  if (!json_path.empty()) {
+    json::value j = to_json(cfg, r, p);
+    if (json::value t = p.trace(); t.is_object()) j["trace"] = std::move(t);
+    json::write_file(json_path, j);
+  }
   if (!r.valid) throw error(r.failure);
   return r;
 }

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "gpu500/core/error.hpp"
+#include "gpu500/core/json.hpp"
 #include "gpu500/core/types.hpp"
 #include "gpu500/graph/kronecker.hpp"
 
@@ -65,6 +66,10 @@ class pipeline {
   /// cannot return it throws usage_error.
   virtual search_tree bfs_tree() { throw usage_error("this backend does not return its search output"); }
   virtual search_tree sssp_tree() { throw usage_error("this backend does not return its search output"); }
+
+  /// Per-level record of the last searches for --json ({"bfs": [{level, direction, frontier,
+  /// compute_seconds, ...}], ...}), or null when the backend keeps none.
+  [[nodiscard]] virtual json::value trace() const { return nullptr; }
 };
 
 }  // namespace gpu500::graph500

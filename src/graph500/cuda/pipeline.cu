@@ -138,6 +138,21 @@ class cuda_pipeline final : public pipeline {
     return parent;
   }
 
+  /// The last BFS's levels (the engine's record; 'L' is a run of levels inside the device loop).
+  [[nodiscard]] json::value trace() const override {
+    json::value levels = json::value::make_array();
+    for (const auto& l : bfs_->levels()) {
+      json::value e;
+      e["level"] = l.level;
+      e["direction"] = l.direction == 'B' ? "bottom-up" : l.direction == 'L' ? "device-loop" : "top-down";
+      e["frontier"] = l.frontier;
+      e["compute_seconds"] = l.seconds;
+      levels.push_back(e);
+    }
+    json::value j;
+    j["bfs"] = levels;
+    return j;
+  }
   /// The engine (benchmarks read its level trace).
   [[nodiscard]] const bfs::cuda::engine<V>& engine() const { return *bfs_; }
 
