@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# scripts/plot.py draws every kind of figure from small real runs of gpu500 and writes a PNG:
+# the BFS ablation (CPU runs with and without direction optimisation, as ablation.sh's lines),
+# the per-level trace (graph500 over 2 MPI ranks), the HPL balance point (hpl --timing), the
+# scaling series (graph500 on 1 and 2 ranks, as scaling.sh's weak-R/strong-R files) and the hash
+# rates by load factor. An input without what a figure needs is refused (exit 1). Skipped, saying
+# so, where no python3 has matplotlib.
+set -uo pipefail
+bin=$1 src=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+py=
+for p in python3 /usr/bin/python3; do
+  if command -v "$p" >/dev/null && "$p" -c 'import matplotlib' 2>/dev/null; then py=$p; break; fi
+done
+[ -n "$py" ] || { echo "matplotlib is not installed: plot.py not tested (skipped)"; exit 0; }
+plot() {  # kind input
+  rm -f "$tmp/$1.png"
+  "$py" "$src/scripts/plot.py" "$1" "$2" -o "$tmp/$1.png" >/dev/null 2>"$tmp/err.txt" || fail "plot.py $1: $(cat "$tmp/err.txt")"
+  [ "$(head -c 4 "$tmp/$1.png" | tail -c 3)" = PNG ] || fail "plot.py $1: no PNG"
+  echo "ok: $1 ($(wc -c <"$tmp/$1.png") bytes)"
+}
+g500() {  # ranks out args...
+  local r=$1 out=$2; shift 2
+  if [ "$r" = 1 ]; then
+    "$bin" graph500 "$@" --backend cpu --quiet --json "$out" >/dev/null 2>&1
+  else
+    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 120 mpiexec --oversubscribe --bind-to none -n "$r" \
+      "$bin" graph500 "$@" --backend cpu --quiet --json "$out" >/dev/null 2>&1
+  fi || fail "graph500 $* on $r rank(s)"
+}
+have_mpi=0
+command -v mpiexec >/dev/null && "$bin" info 2>/dev/null | grep -q "^mpi: yes" && have_mpi=1
+
+# Ablation lines from real runs (the format ablation.sh writes for the CPU backend).
+for s in 9 10; do
+  for cfg in "direction-optimizing|" "top-down|--no-direction-optimizing"; do
+    # shellcheck disable=SC2086
+    g500 1 "$tmp/a.json" "$s" --kernels bfs --roots 4 ${cfg#*|}
+    "$py" -c 'import json,sys; j=json.load(open(sys.argv[1])); print(json.dumps({"label": sys.argv[2], "graph": "kronecker", "scale": j["SCALE"], "hmean_gteps": j["bfs"]["harmonic_mean_TEPS"] / 1e9}))' \
+      "$tmp/a.json" "${cfg%%|*}" >>"$tmp/ablation.jsonl"
+  done
+done
+plot ablation "$tmp/ablation.jsonl"
+
+"$bin" hpl -N 384 -NB 32 --backend cpu --quiet --timing "$tmp/timing.json" >/dev/null 2>&1 || fail "hpl --timing"
+plot balance "$tmp/timing.json"
+"$bin" hash static --backend cpu --keys 4096 --lf 0.5,0.8,0.9 --runs 1 --json "$tmp/hash.json" >/dev/null 2>&1 || fail "hash static"
+plot hash "$tmp/hash.json"
+
+mkdir -p "$tmp/scaling"
+g500 1 "$tmp/scaling/weak-1.json" 9 --roots 4
+g500 1 "$tmp/scaling/strong-1.json" 10 --roots 4
+if [ "$have_mpi" = 1 ]; then
+  g500 2 "$tmp/scaling/weak-2.json" 10 --roots 4
+  g500 2 "$tmp/scaling/strong-2.json" 10 --roots 4
+  plot trace "$tmp/scaling/weak-2.json"
+else
+  echo "no MPI: the trace figure is not tested"
+fi
+plot scaling "$tmp/scaling"
+
+# Refusals: a one-process CPU run has no trace; a --json file has no HPL iterations.
+"$py" "$src/scripts/plot.py" trace "$tmp/scaling/weak-1.json" -o "$tmp/x.png" 2>/dev/null && fail "trace without a trace: accepted"
+"$py" "$src/scripts/plot.py" balance "$tmp/hash.json" -o "$tmp/x.png" 2>/dev/null && fail "balance of a hash file: accepted"
+[ -e "$tmp/x.png" ] && fail "a refused figure left a PNG"
+echo "plot: ok"
