@@ -39,8 +39,8 @@ struct run_config {
 };
 
 /// The shortest energy window (seconds): whole passes over the search keys are repeated until the
-/// counters have run this long. NVML's counter and RAPL update every few milliseconds, so one
-/// second keeps the reading error well under 1%.
+/// counters have run this long. The counters advance in discrete steps (RAPL's about every
+/// millisecond, NVML's more coarsely), and one step is then a small part of the window.
 inline constexpr double energy_window_seconds = 1.0;
 
 /// A kernel's energy window (summed over the ranks' counters; seconds the slowest rank's).
