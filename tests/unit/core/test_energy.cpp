@@ -1,14 +1,17 @@
 // Tests of the energy meter's arithmetic (gpu500/core/energy.hpp) with a scripted counter and
 // clock: wrap-around per channel, several wraps over a sampled window, channels summed, and the
-// RAPL reader on a powercap tree written by the test.
+// RAPL reader on a powercap tree written by the test; on a GPU, NVML's counter of device 0.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include "gpu500/core/device.hpp"
 #include "gpu500/core/energy.hpp"
 
 namespace gpu500::energy {
@@ -103,6 +106,22 @@ TEST(Energy, RaplReadsPackageDomainsOnly) {
   std::ofstream(root / "intel-rapl:1" / "energy_uj") << "4500000\n";
   EXPECT_NEAR(m.stop().joules, (262143.32885 - 262143.0) + 1.0 + 2.0, 1e-6);
   fs::remove_all(root);
+}
+
+TEST(Energy, GpuCounterReadsAndAdvances) {
+  if (!cuda_available()) GTEST_SKIP() << "no CUDA device";
+  std::string why;
+  std::unique_ptr<counter> c = open_counter(source::gpu, &why);
+  ASSERT_NE(c, nullptr) << why;  // Volta and newer have the counter
+  EXPECT_EQ(c->name().rfind("NVML, GPU ", 0), 0u) << c->name();
+  meter m(std::move(c));
+  m.start();
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  const window w = m.stop();
+  EXPECT_GE(w.seconds, 1.4);
+  // An idle H100 draws some 60-100 W: well above 1 W and below its 700 W board limit.
+  EXPECT_GT(w.watts(), 1.0) << w.joules << " J in " << w.seconds << " s";
+  EXPECT_LT(w.watts(), 1500.0);
 }
 
 }  // namespace
