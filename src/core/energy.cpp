@@ -144,9 +144,10 @@ class nvml_counter final : public counter {
   nvml_counter& operator=(const nvml_counter&) = delete;
   [[nodiscard]] std::string name() const override { return "NVML, GPU " + bus_; }
   std::vector<double> read_joules() override {
+    // A read that fails keeps the last reading (0 would make the next one count everything).
     unsigned long long mj = 0;
-    energy_(dev_, &mj);
-    return {static_cast<double>(mj) * 1e-3};
+    if (energy_(dev_, &mj) == 0) last_ = static_cast<double>(mj) * 1e-3;
+    return {last_};
   }
   [[nodiscard]] std::vector<double> range_joules() const override { return {0.0}; }  // 64-bit mJ
 
@@ -155,6 +156,7 @@ class nvml_counter final : public counter {
   nvml_device dev_;
   nvml_energy_fn energy_;
   std::string bus_;
+  double last_ = 0;
 };
 
 std::unique_ptr<counter> open_nvml(std::string* why) {
@@ -188,7 +190,9 @@ std::unique_ptr<counter> open_nvml(std::string* why) {
   if (const int rc = by_pci(bus, &d); rc != 0) return fail(std::string("NVML does not find GPU ") + bus, rc);
   unsigned long long mj = 0;
   if (const int rc = energy(d, &mj); rc != 0) return fail(std::string("GPU ") + bus + " has no energy counter", rc);
-  return std::make_unique<nvml_counter>(lib, d, energy, bus);
+  auto c = std::make_unique<nvml_counter>(lib, d, energy, bus);
+  c->read_joules();  // the first reading, kept should a later one fail
+  return c;
 }
 
 }  // namespace
