@@ -1,4 +1,5 @@
-// The Graph500 benchmark loop and its output block (after the reference's src/main.c).
+// The Graph500 benchmark loop and its output block (after the reference's src/main.c), with the
+// GreenGraph500 energy window (--energy, docs/energy.md) and the per-root progress lines.
 #include "gpu500/graph500/harness.hpp"
 
 #include <cmath>
