@@ -26,11 +26,14 @@ TITLES = {
     "graph500-mpi": "Graph500 over MPI ranks",
     "hpl-mxp": "HPL-MxP",
     "graph-io": "Graph files (read speed)",
+    "sanitize": "compute-sanitizer",
+    "energy": "Energy (GreenGraph500)",
 }
 PAGES = {
     "graph500": "graph500.md", "bfs": "bfs-gpu.md", "sssp": "sssp-gpu.md", "sssp-gpu": "sssp-gpu.md",
     "bellman_ford": "bellman-ford.md", "hpl": "hpl.md", "hash": "hash.md", "graph500-mpi": "distributed.md",
     "hpl-mxp": "hpl-mxp.md", "graph-io": "graph-files.md",
+    "sanitize": "reliability.md", "energy": "energy.md",
 }
 
 
