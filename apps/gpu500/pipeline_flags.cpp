@@ -1,6 +1,7 @@
 // Backend and technique flags of the Graph500 pipelines (see pipeline_flags.hpp).
 #include "pipeline_flags.hpp"
 
+#include <cstdint>
 #include <functional>
 #include <span>
 #include <string>
@@ -88,10 +89,15 @@ void pipeline_flags::add_bfs(cli::parser& p) {
   p.flag("--no-device-loop", b.no_device_loop, "CUDA BFS: every level from the host (no single-CTA loop for small frontiers)");
   p.flag("--no-bitmap", b.no_bitmap, "CUDA BFS: bottom-up reads neighbours' depth instead of a bitmap of the visited vertices");
   p.flag("--no-sort", cuda.no_sort, "CUDA: no VS-Graph500 degree-sorted relabelling and neighbour order");
-  p.option("--hub-threshold", b.hub_threshold, "CUDA BFS: degree of a hub for gamma (default 100)");
-  p.option("--priority-degree", b.priority_degree, "CUDA BFS: degree of the cached key vertices (default 100)");
-  p.option("--gamma", b.gamma, "CUDA BFS: go bottom-up when this fraction of the hubs is in the frontier (default 0.30)");
-  p.option("--device", cuda.device, "CUDA device ordinal (default 0)");
+  const auto degree_ok = [](double x) { return x >= 1 && x <= INT32_MAX; };
+  p.option("--hub-threshold", checked(b.hub_threshold, "--hub-threshold", ">= 1", degree_ok),
+           "CUDA BFS: degree of a hub for gamma (default 100)", "N");
+  p.option("--priority-degree", checked(b.priority_degree, "--priority-degree", ">= 1", degree_ok),
+           "CUDA BFS: degree of the cached key vertices (default 100)", "N");
+  p.option("--gamma", checked(b.gamma, "--gamma", "in [0, 1]", [](double x) { return x >= 0 && x <= 1; }),
+           "CUDA BFS: go bottom-up when this fraction of the hubs is in the frontier (default 0.30)", "X");
+  p.option("--device", checked(cuda.device, "--device", "in 0..1023", [](double x) { return x >= 0 && x <= 1023; }),
+           "CUDA device ordinal (default 0)", "N");
 #endif
 }
 
