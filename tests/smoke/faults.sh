@@ -64,14 +64,17 @@ expect_fault 2 1 hpl-test resource 3 'simulated allocation failure' -- hpl -N 30
 expect_killed() {
   local n=$1 rank=$2
   shift 3
-  "${mpi[@]}" -n "$n" "$bin" "$@" >out.txt 2>err.txt &
-  local launcher=$! victim="" start=$SECONDS
+  # A tag in the ranks' environment tells this run's processes from those of other tests.
+  local tag="faults-$$-$RANDOM"
+  GPU500_FAULTS_TAG=$tag "${mpi[@]}" -x GPU500_FAULTS_TAG -n "$n" "$bin" "$@" >out.txt 2>err.txt &
+  local launcher=$! victim="" start=$SECONDS env
   # The victim: the process of that rank (Open MPI and MPICH put the rank in its environment).
   while [ -z "$victim" ] && [ $((SECONDS - start)) -lt 10 ]; do
     sleep 0.5
     for p in $(pgrep -f "$bin" 2>/dev/null); do
       [ "$p" = "$launcher" ] && continue
-      if { tr '\0' '\n' <"/proc/$p/environ"; } 2>/dev/null | grep -qE "^(OMPI_COMM_WORLD_RANK|PMI_RANK)=$rank\$"; then
+      env=$({ tr '\0' '\n' <"/proc/$p/environ"; } 2>/dev/null)
+      if grep -qx "GPU500_FAULTS_TAG=$tag" <<<"$env" && grep -qE "^(OMPI_COMM_WORLD_RANK|PMI_RANK)=$rank\$" <<<"$env"; then
         victim=$p
       fi
     done
@@ -91,8 +94,8 @@ expect_killed() {
   grep -qiE 'signal 9|killed|exited|abort' err.txt || { echo "$what: stderr gives no reason:"; cat err.txt; fail=1; }
   echo "ok ($((SECONDS - killed)) s after the kill, exit $rc): $what"
 }
-expect_killed 2 1 -- graph500 16 --backend cpu --quiet
-expect_killed 4 0 -- hpl -N 3000 -NB 64 -P 2 -Q 2 --backend cpu --quiet
+expect_killed 2 1 -- graph500 17 --backend cpu --quiet
+expect_killed 4 0 -- hpl -N 10000 -NB 128 -P 2 -Q 2 --backend cpu --quiet
 
 [ "$fail" -eq 0 ] || exit 1
 echo "faults smoke: ok"
