@@ -16,6 +16,7 @@ import sys
 
 TITLES = {
     "gpu-check": "Build and tests",
+    "gpu-tests": "GPU tests at a later commit",
     "graph500": "Graph500 (generator, kernel 1, BFS, SSSP, validation)",
     "bfs": "BFS on the GPU (Enterprise techniques)",
     "sssp": "SSSP on the GPU (delta-stepping)",
