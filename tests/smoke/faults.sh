@@ -4,7 +4,7 @@
 # ranks waiting in a collective. The failures come from the test-only hook of gpu500/dist/comm.hpp
 # (GPU500_TEST_FAIL_RANK / _AT / _KIND: bad input or an allocation failure on one rank, at the
 # start, in the middle of the collectives, before an HPL test) and from kill -9 of one rank's
-# process in the middle of a run.
+# process in the middle of a run; for graph500, hpl and hpl-mxp.
 set -uo pipefail
 bin=$1
 src=$2
@@ -59,6 +59,11 @@ expect_fault 2 1 hpl-test resource 3 'simulated allocation failure' -- hpl -N 30
 "${mpi[@]}" -n 4 "$bin" "${hpl[@]}" >out.txt 2>err.txt || { echo "HPL.dat on 2 x 2 without a fault: exit $?"; cat err.txt; fail=1; }
 [ "$(grep -c 'PASSED$' out.txt)" -eq 16 ] || { echo "HPL.dat on 2 x 2: expected 16 PASSED"; cat out.txt; fail=1; }
 
+# HPL-MxP on a 2 x 2 and a 1 x 2 grid: bad input and an allocation failure on one rank.
+mxp=(hpl-mxp -N 600 -NB 64 -P 2 -Q 2 --backend cpu --quiet)
+expect_fault 4 3 start usage 2 'rank 3 at start' -- "${mxp[@]}"
+expect_fault 2 1 start resource 3 'simulated allocation failure' -- hpl-mxp -N 600 -NB 64 -P 1 -Q 2 --backend cpu --quiet
+
 # kill -9 of one rank's process in the middle of a run: the run ends within the limit.
 # expect_killed N RANK -- gpu500 arguments (a run of several seconds).
 expect_killed() {
@@ -96,6 +101,7 @@ expect_killed() {
 }
 expect_killed 2 1 -- graph500 17 --backend cpu --quiet
 expect_killed 4 0 -- hpl -N 10000 -NB 128 -P 2 -Q 2 --backend cpu --quiet
+expect_killed 4 2 -- hpl-mxp -N 16000 -NB 128 -P 2 -Q 2 --backend cpu --quiet
 
 [ "$fail" -eq 0 ] || exit 1
 echo "faults smoke: ok"
