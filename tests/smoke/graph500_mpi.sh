@@ -18,11 +18,14 @@ trap 'rm -rf "$tmp"' EXIT
 mpi() { local n=$1; shift; env -u OMP_NUM_THREADS timeout 300 mpiexec --oversubscribe -n "$n" "$bin" "$@"; }
 key() { grep -E "^(SCALE|NBFS|num_mpi_processes|[a-z_]*nedge):" "$1" | grep -v num_mpi_processes; }
 
-check_scale() {  # SCALE RANKS... : each rank count against the one-process block
-  local scale=$1; shift
-  "$bin" graph500 "$scale" --backend cpu --quiet >"$tmp/one.txt" || { echo "one process, SCALE $scale failed"; exit 1; }
+# SCALE ROOTS RANKS...: each rank count against the one-process block (ROOTS "-": the default).
+check_scale() {
+  local scale=$1 roots=()
+  [ "$2" != - ] && roots=(--roots "$2")
+  shift 2
+  "$bin" graph500 "$scale" --backend cpu "${roots[@]}" --quiet >"$tmp/one.txt" || { echo "one process, SCALE $scale failed"; exit 1; }
   for r in "$@"; do
-    mpi "$r" graph500 "$scale" --backend cpu --quiet --json "$tmp/r$r.json" >"$tmp/r$r.txt" 2>"$tmp/r$r.err" ||
+    mpi "$r" graph500 "$scale" --backend cpu "${roots[@]}" --quiet --json "$tmp/r$r.json" >"$tmp/r$r.txt" 2>"$tmp/r$r.err" ||
       { echo "$r ranks, SCALE $scale: exit $?"; tail -5 "$tmp/r$r.err"; exit 1; }
     grep -q "^num_mpi_processes: *$r$" "$tmp/r$r.txt" || { echo "$r ranks: num_mpi_processes"; cat "$tmp/r$r.txt"; exit 1; }
     [ "$(wc -l <"$tmp/r$r.txt")" -eq 55 ] || { echo "$r ranks: the output block is not 55 lines (printed once)"; exit 1; }
@@ -40,8 +43,8 @@ for e in t["bfs"]:
 PY
   done
 }
-check_scale 11 2 3 4
-check_scale 3 4  # 8 vertices over 4 ranks: some own no edge
+check_scale 11 16 2 3 4
+check_scale 3 - 4  # 8 vertices over 4 ranks: some own no edge
 # The engine flags the distributed pipelines implement, over 3 ranks.
 mpi 3 graph500 9 --backend cpu --quiet --no-direction-optimizing --bfs-alpha 10 --bfs-beta 20 --sssp-delta 0.2 \
   --sssp-no-light-heavy >"$tmp/flags.txt" || { echo "3 ranks with engine flags failed"; exit 1; }
@@ -64,20 +67,20 @@ refused 2 "CUDA backend only" graph500 8 --backend cpu --quiet --no-nccl
 refused 1 "several MPI ranks" graph500 8 --backend cpu --quiet --no-nccl
 
 if "$bin" info 2>/dev/null | grep -c "^cuda device 0:" >/dev/null; then
-  "$bin" graph500 12 --backend cuda --roots 16 --quiet >"$tmp/gpu1.txt" || { echo "one GPU run failed"; exit 1; }
+  "$bin" graph500 10 --backend cuda --roots 8 --quiet >"$tmp/gpu1.txt" || { echo "one GPU run failed"; exit 1; }
   for r in 2 3; do
-    mpi "$r" graph500 12 --backend cuda --roots 16 --quiet --share-gpus >"$tmp/g$r.txt" 2>"$tmp/g$r.err" ||
+    mpi "$r" graph500 10 --backend cuda --roots 8 --quiet --share-gpus >"$tmp/g$r.txt" 2>"$tmp/g$r.err" ||
       { echo "$r ranks sharing a GPU failed"; tail -5 "$tmp/g$r.err"; exit 1; }
     diff <(key "$tmp/gpu1.txt") <(key "$tmp/g$r.txt") >/dev/null || { echo "$r ranks on the GPU: nedge differ"; exit 1; }
   done
-  mpi 2 graph500 12 --backend cuda --roots 16 --quiet --share-gpus --no-cuda-aware-mpi >"$tmp/gs.txt" ||
+  mpi 2 graph500 10 --backend cuda --roots 8 --quiet --share-gpus --no-cuda-aware-mpi >"$tmp/gs.txt" ||
     { echo "2 ranks, staged exchange, failed"; exit 1; }
   diff <(key "$tmp/gpu1.txt") <(key "$tmp/gs.txt") >/dev/null || { echo "staged exchange: nedge differ"; exit 1; }
   gpus=$(nvidia-smi -L 2>/dev/null | wc -l)
   # One rank per GPU where the host has several: NCCL between them (the default), then MPI.
   if [ "$gpus" -ge 2 ]; then
     for how in "" --no-nccl; do
-      mpi 2 graph500 12 --backend cuda --roots 16 --quiet $how >"$tmp/gn.txt" 2>"$tmp/gn.err" ||
+      mpi 2 graph500 10 --backend cuda --roots 8 --quiet $how >"$tmp/gn.txt" 2>"$tmp/gn.err" ||
         { echo "2 ranks on 2 GPUs $how failed"; tail -5 "$tmp/gn.err"; exit 1; }
       diff <(key "$tmp/gpu1.txt") <(key "$tmp/gn.txt") >/dev/null || { echo "2 GPUs $how: nedge differ"; exit 1; }
     done
