@@ -108,16 +108,20 @@ bfs_engine::bfs_engine(device_exchange& x, const dist::block_partition& part, gr
   counts_ = gpu::device_buffer<index_t>(R);
   cursor_ = gpu::device_buffer<index_t>(R);
   found_ = gpu::device_buffer<index_t>(2);
-  // The exchange buffers at their largest, so that no search allocates inside its timed region: a
-  // level sends at most one pair per owned arc and receives at most one per arc into the owned
-  // rows, which in an undirected graph are as many as the owned arcs.
-  const auto arcs = static_cast<std::size_t>(read_one(g.offsets + g.local_vertices));
-  send_.reserve(2 * arcs);
-  recv_.reserve(2 * arcs);
-  prepare();
+  owned_arcs_ = static_cast<std::size_t>(read_one(g.offsets + g.local_vertices));
+  reset();
 }
 
 void bfs_engine::prepare() {
+  // The exchange buffers at their largest, once, here and not in a timed region (kernel 1 or a
+  // search): a level sends at most one pair per owned arc and receives at most one per arc into
+  // the owned rows, which in an undirected graph are as many as the owned arcs.
+  send_.reserve(2 * owned_arcs_);
+  recv_.reserve(2 * owned_arcs_);
+  reset();
+}
+
+void bfs_engine::reset() {
   if (!parent_.empty()) gpu::fill_bytes_async(parent_.data(), 0xFF, parent_.bytes(), nullptr);  // -1
   gpu::synchronize();
 }

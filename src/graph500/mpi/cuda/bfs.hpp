@@ -26,7 +26,7 @@ class bfs_engine {
  public:
   bfs_engine(device_exchange& x, const dist::block_partition& part, graph::csr_view<std::int64_t> g, bfs_policy pol);
 
-  /// Untimed reset (the reference's clean_pred).
+  /// Untimed reset (the reference's clean_pred); the first call also sizes the exchange buffers.
   void prepare();
   /// The timed search (collective); parents in global ids, -1 unreached (device).
   void run(index_t root);
@@ -37,6 +37,8 @@ class bfs_engine {
   [[nodiscard]] const std::vector<level_record>& levels() const { return levels_; }
 
  private:
+  /// The search state back to "nothing reached".
+  void reset();
   index_t top_down(index_t frontier);
   index_t bottom_up(index_t frontier);
 
@@ -50,6 +52,7 @@ class bfs_engine {
   gpu::device_buffer<index_t> counts_, cursor_;     // per rank
   gpu::device_buffer<index_t> found_;               // [0] rows queued, [1] their arcs
   gpu::device_buffer<std::int64_t> send_, recv_;    // (child, parent) pairs, flattened
+  std::size_t owned_arcs_ = 0;  // arcs of the owned rows: what sizes send_ and recv_
   std::vector<index_t> host_counts_, recv_counts_;
   std::vector<level_record> levels_;
   double comm_seconds_ = 0;

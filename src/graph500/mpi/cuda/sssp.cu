@@ -129,15 +129,19 @@ sssp_engine::sssp_engine(device_exchange& x, const dist::block_partition& part, 
   counts_ = gpu::device_buffer<index_t>(R);
   cursor_ = gpu::device_buffer<index_t>(R);
   scratch_ = gpu::device_buffer<index_t>(3);
-  // At their largest (one request per owned arc out, one per arc into the owned rows in), so that
-  // no search allocates inside its timed region.
-  const auto arcs = static_cast<std::size_t>(read_one(g.offsets + g.local_vertices));
-  send_.reserve(arcs);
-  recv_.reserve(arcs);
-  prepare();
+  owned_arcs_ = static_cast<std::size_t>(read_one(g.offsets + g.local_vertices));
+  reset();
 }
 
 void sssp_engine::prepare() {
+  // The exchange buffers at their largest (one request per owned arc out, one per arc into the
+  // owned rows in), once, here and not in a timed region (kernel 1 or a search).
+  send_.reserve(owned_arcs_);
+  recv_.reserve(owned_arcs_);
+  reset();
+}
+
+void sssp_engine::reset() {
   const index_t rows = g_.local_vertices;
   fill<float>(dist_.data(), rows, std::numeric_limits<float>::infinity());
   fill<index_t>(bucket_.data(), rows, no_bucket);

@@ -28,7 +28,7 @@ class sssp_engine {
  public:
   sssp_engine(device_exchange& x, const dist::block_partition& part, graph::csr_view<std::int64_t> g, sssp_policy pol);
 
-  /// Untimed reset (the reference's clean_shortest).
+  /// Untimed reset (the reference's clean_shortest); the first call also sizes the exchange buffers.
   void prepare();
   /// The timed search (collective).
   void run(index_t root);
@@ -42,6 +42,8 @@ class sssp_engine {
   enum class arcs : int { light, heavy, all };
 
  private:
+  /// The search state back to "nothing reached".
+  void reset();
   /// Relaxes the chosen arcs of `rows` rows of `list`, exchanges and applies the requests (queued
   /// no lower than `floor`); returns the bytes sent to other ranks.
   index_t relax(const index_t* list, index_t rows, arcs which, index_t floor);
@@ -60,6 +62,7 @@ class sssp_engine {
   gpu::device_buffer<index_t> counts_, cursor_;     // per rank
   gpu::device_buffer<index_t> scratch_;             // [0] frontier size, [1] settled size, [2] min bucket
   gpu::device_buffer<mpi::sssp_engine::request> send_, recv_;
+  std::size_t owned_arcs_ = 0;  // arcs of the owned rows: what sizes send_ and recv_
   std::vector<index_t> host_counts_, recv_counts_;
   std::vector<level_record> levels_;
   double comm_seconds_ = 0;
