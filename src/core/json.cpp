@@ -1,8 +1,6 @@
 // Minimal JSON writer used by every `--json` output.
 #include "gpu500/core/json.hpp"
 
-#include <unistd.h>
-
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -12,6 +10,7 @@
 #include <cstdio>
 #include <fstream>
 
+#include "gpu500/core/atomic_file.hpp"
 #include "gpu500/core/error.hpp"
 
 namespace gpu500::json {
@@ -115,7 +114,7 @@ void check_writable(const std::string& path, const std::string& what) {
   const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
   if (!fs::is_directory(dir, ec)) throw usage_error(what + ": directory '" + dir.string() + "' does not exist");
   // Try the temporary file the final write will use: the same rights are needed.
-  const std::string probe = path + ".tmp" + std::to_string(::getpid());
+  const std::string probe = atomic_file::temp_path(path);
   {
     std::ofstream f(probe);
     if (!f) throw usage_error(what + ": cannot write '" + path + "' (" + std::strerror(errno) + ")");
@@ -124,9 +123,7 @@ void check_writable(const std::string& path, const std::string& what) {
 }
 
 void write_file(const std::string& path, const value& v) {
-  // Written to a temporary file beside the target, then renamed over it: a reader never sees a
-  // half-written file, and a crash leaves the old file (or none) in place.
-  const std::string tmp = path + ".tmp" + std::to_string(::getpid());
+  const std::string tmp = atomic_file::temp_path(path);
   {
     std::ofstream f(tmp);
     if (!f) throw error("cannot write JSON file '" + path + "' (" + std::strerror(errno) + ")");
@@ -137,11 +134,7 @@ void write_file(const std::string& path, const value& v) {
       throw error("error while writing JSON file '" + path + "'");
     }
   }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    const std::string why = std::strerror(errno);
-    std::remove(tmp.c_str());
-    throw error("cannot write JSON file '" + path + "' (" + why + ")");
-  }
+  atomic_file::commit(tmp, path, "JSON file ");
 }
 
 }  // namespace gpu500::json

@@ -3,7 +3,6 @@
 // writers (numbers by std::to_chars: weights in the shortest form that reads back to the same
 // float), the binary CSR through io_bin.cpp, the Kronecker graph of `gpu500 generate`, and the
 // search-result file of `--output`.
-#include <unistd.h>
 #include <zlib.h>
 
 #include <charconv>
@@ -11,6 +10,7 @@
 #include <cstring>
 #include <vector>
 
+#include "gpu500/core/atomic_file.hpp"
 #include "gpu500/core/device.hpp"
 #include "gpu500/core/error.hpp"
 #include "io_detail.hpp"
@@ -19,7 +19,7 @@ namespace gpu500::graph {
 
 namespace io_detail {
 
-out_file::out_file(const std::string& path, bool gzip) : path_(path), tmp_(path + ".tmp" + std::to_string(::getpid())) {
+out_file::out_file(const std::string& path, bool gzip) : path_(path), tmp_(atomic_file::temp_path(path)) {
   if (gzip) {
     gz_ = gzopen(tmp_.c_str(), "wb6");
   } else {
@@ -67,13 +67,13 @@ void out_file::commit() {
   if (f_) ok = std::fclose(f_) == 0;
   gz_ = nullptr;
   f_ = nullptr;
-  if (!ok || std::rename(tmp_.c_str(), path_.c_str()) != 0) {
+  done_ = true;
+  if (!ok) {
     const std::string why = std::strerror(errno);
     std::remove(tmp_.c_str());
-    done_ = true;
     throw error("cannot write '" + path_ + "' (" + why + ")");
   }
-  done_ = true;
+  atomic_file::commit(tmp_, path_);
 }
 
 }  // namespace io_detail
