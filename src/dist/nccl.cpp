@@ -82,6 +82,34 @@ void nccl_comm::allgatherv_bytes(const void* mine, void* whole, const std::size_
     check(cudaMemcpyAsync(d + mine_at, mine, mine_bytes, cudaMemcpyDeviceToDevice, stream), "own block");
 }
 
+void nccl_comm::gatherv_bytes(const void* mine, void* whole, const std::size_t* bytes, int root,
+                              cudaStream_t stream) const {
+  auto* d = static_cast<char*>(whole);
+  if (rank_ != root) {
+    if (bytes[rank_]) {
+      check(ncclGroupStart(), "ncclGroupStart");
+      check(ncclSend(mine, bytes[rank_], ncclChar, root, native(comm_), stream), "ncclSend");
+      check(ncclGroupEnd(), "ncclGroupEnd");
+    }
+    return;
+  }
+  check(ncclGroupStart(), "ncclGroupStart");
+  std::size_t at = 0, mine_at = 0;
+  for (int r = 0; r < size_; ++r) {
+    if (r == rank_) mine_at = at;
+    else if (bytes[r]) check(ncclRecv(d + at, bytes[r], ncclChar, r, native(comm_), stream), "ncclRecv");
+    at += bytes[r];
+  }
+  check(ncclGroupEnd(), "ncclGroupEnd");
+  if (bytes[rank_] && mine != d + mine_at)
+    check(cudaMemcpyAsync(d + mine_at, mine, bytes[rank_], cudaMemcpyDeviceToDevice, stream), "own block");
+}
+
+void nccl_comm::bcast_bytes(void* buf, std::size_t bytes, int root, cudaStream_t stream) const {
+  if (bytes == 0 || size_ == 1) return;
+  check(ncclBroadcast(buf, buf, bytes, ncclChar, root, native(comm_), stream), "ncclBroadcast");
+}
+
 #else
 
 bool nccl_available() { return false; }
@@ -89,6 +117,8 @@ nccl_comm::nccl_comm(const communicator&) { throw usage_error("this build of gpu
 nccl_comm::~nccl_comm() = default;
 void nccl_comm::alltoallv_bytes(const void*, const index_t*, void*, const index_t*, std::size_t, cudaStream_t) const {}
 void nccl_comm::allgatherv_bytes(const void*, void*, const std::size_t*, cudaStream_t) const {}
+void nccl_comm::gatherv_bytes(const void*, void*, const std::size_t*, int, cudaStream_t) const {}
+void nccl_comm::bcast_bytes(void*, std::size_t, int, cudaStream_t) const {}
 
 #endif
 

@@ -1,10 +1,11 @@
 // gpu500/dist/nccl.hpp — NCCL between the GPUs of an MPI communicator's ranks, one GPU per rank.
 //
 // The device-to-device transport of the distributed GPU components: an NCCL communicator made
-// over the ranks of a dist::communicator (the unique id travels by MPI broadcast), and the two
-// exchanges they need on DEVICE buffers — an all-to-all of variable blocks and an all-gather of
-// variable blocks — as grouped ncclSend/ncclRecv on a stream. Counts are host arrays, as MPI takes
-// them (the callers exchange them through the communicator first). A rank's own block is a
+// over the ranks of a dist::communicator (the unique id travels by MPI broadcast), and the
+// exchanges they need on DEVICE buffers, enqueued on a stream: an all-to-all of variable blocks
+// and an all-gather or gather of variable blocks (grouped ncclSend/ncclRecv), and a broadcast
+// (ncclBroadcast). Counts are host arrays, as MPI takes them (the callers exchange them through
+// the communicator first, or compute them alike on every rank). A rank's own block is a
 // device copy. NCCL needs one GPU per rank: ranks that share a GPU use MPI instead.
 // Only CUDA code includes this header; without NCCL in the build, nccl_available() is false and
 // constructing a nccl_comm throws usage_error.
@@ -37,6 +38,10 @@ class nccl_comm {
   /// Rank r's block of bytes[r] bytes (mine: this rank's) lands at whole + (sum of bytes[0..r)),
   /// on every rank. Enqueued on `stream`.
   void allgatherv_bytes(const void* mine, void* whole, const std::size_t* bytes, cudaStream_t stream) const;
+  /// As allgatherv_bytes, but only rank root receives (whole is unused elsewhere).
+  void gatherv_bytes(const void* mine, void* whole, const std::size_t* bytes, int root, cudaStream_t stream) const;
+  /// `bytes` bytes at buf on rank root reach buf on every rank (in place). Enqueued on `stream`.
+  void bcast_bytes(void* buf, std::size_t bytes, int root, cudaStream_t stream) const;
 
  private:
   void* comm_ = nullptr;  // ncclComm_t
