@@ -51,12 +51,13 @@ GPU500_COMMAND(hpl, "Solve a dense linear system (HPL 2.3)") {
       .option("--tail-getrf", count(s.tail_getrf, "--tail-getrf"),
               "CUDA 1x1: cuSOLVER getrf+getrs finish the trailing matrix of at most this many rows (default 32768 on H100/H200, else N/3; 0 = off)", "N")
       .option("--gpu-panel", count(s.gpu_panel, "--gpu-panel"),
-              "CUDA 1x1: panels of at most this many rows factored on the GPU by cuSOLVER (default 56000 on H100/H200, else 0 = off)", "N")
-      .flag("--gpu-panel-first", first_on, "CUDA 1x1: the first panel factored on the GPU by cuSOLVER too (default: on H100/H200)")
-      .flag("--no-gpu-panel-first", first_off, "CUDA 1x1: the first panel factored on the CPU (default on other devices)")
+              "CUDA: panels of at most this many rows factored on the GPU by cuSOLVER (P > 1: over NCCL; default on H100/H200: 56000 x Q with P = 1, every panel with P > 1; else 0 = off)", "N")
+      .flag("--gpu-panel-first", first_on, "CUDA: the first panel factored on the GPU by cuSOLVER too (default: on H100/H200)")
+      .flag("--no-gpu-panel-first", first_off, "CUDA: the first panel factored on the CPU (default on other devices)")
       .option("--panel-gemm-gpu", count(s.panel_gemm_gpu, "--panel-gemm-gpu"),
               "CUDA 1x1: DGEMMs inside CPU panels with both widths >= this run on the GPU (default 256 on H100/H200, else 0 = off)", "N")
       .flag("--no-cuda-aware-mpi", s.no_cuda_aware_mpi, "CUDA, Q > 1: broadcast panels through host memory")
+      .flag("--no-nccl", s.no_nccl, "CUDA, P x Q: exchange through MPI instead of NCCL between the GPUs")
       .flag("--share-gpus", s.share_gpus, "CUDA: let more processes than GPUs on a node share them (default: an error)")
       .flag("--quiet", s.quiet, "no progress line on stderr")
       .flag("--tune", s.tune, "search NB and the panel options at -N (default N/4), write the best as an HPL.dat")

@@ -40,6 +40,7 @@ json::value result_json(const test_result& r) {
   o["norm_x_inf"] = r.norm_x_inf;
   o["norm_b_inf"] = r.norm_b;
   o["norm_r_inf"] = r.norm_r;
+  if (!r.gpu_exchange.empty()) o["gpu_exchange"] = r.gpu_exchange;
   return o;
 }
 
@@ -103,21 +104,22 @@ dat_file read_input(const program_settings& s, const std::optional<params>& shor
 
 // One line on stderr: the device class and the defaults its tests take (what the user left unset).
 void print_defaults(device_class cls, const program_settings& s, const std::vector<params>& tests) {
-  bool one = false;
-  for (const auto& t : tests) one = one || t.p * t.q == 1;
-  const tuned_defaults d = defaults_for(cls, one);
-  std::string line = std::string("hpl: defaults for ") + device_class_name(cls) + (one ? ", 1 x 1" : ", P x Q") +
-                     " (" + d.measured + "):";
+  // The grid whose defaults are shown: 1 x 1 if a test runs on it, else the first test's.
+  int p = tests.empty() ? 1 : tests.front().p, q = tests.empty() ? 1 : tests.front().q;
+  for (const auto& t : tests)
+    if (t.p * t.q == 1) p = q = 1;
+  const bool one = p * q == 1;
+  const tuned_defaults d = defaults_for_grid(cls, p, q);
+  std::string line = std::string("hpl: defaults for ") + device_class_name(cls) + ", " +
+                     (one ? std::string("1 x 1") : std::to_string(p) + " x " + std::to_string(q)) + " (" + d.measured + "):";
   if (s.nb_default) line += " NB " + std::to_string(d.nb);
-  if (one) {
-    auto add = [&line](const char* flag, bool given, const std::string& v) {
-      if (!given) line += std::string(" ") + flag + " " + v;
-    };
-    add("--tail-getrf", s.tail_getrf.has_value(), d.tail_getrf ? std::to_string(*d.tail_getrf) : "N/3");
-    add("--gpu-panel", s.gpu_panel.has_value(), std::to_string(d.gpu_panel));
-    add("--gpu-panel-first", s.gpu_panel_first.has_value(), d.gpu_panel_first ? "on" : "off");
-    add("--panel-gemm-gpu", s.panel_gemm_gpu.has_value(), std::to_string(d.panel_gemm_gpu));
-  }
+  auto add = [&line](const char* flag, bool given, const std::string& v) {
+    if (!given) line += std::string(" ") + flag + " " + v;
+  };
+  if (one) add("--tail-getrf", s.tail_getrf.has_value(), d.tail_getrf ? std::to_string(*d.tail_getrf) : "N/3");
+  add("--gpu-panel", s.gpu_panel.has_value(), d.gpu_panel == every_panel ? "N (every panel)" : std::to_string(d.gpu_panel));
+  add("--gpu-panel-first", s.gpu_panel_first.has_value(), d.gpu_panel_first ? "on" : "off");
+  if (one) add("--panel-gemm-gpu", s.panel_gemm_gpu.has_value(), std::to_string(d.panel_gemm_gpu));
   std::fprintf(stderr, "%s\n", line.c_str());
 }
 
@@ -127,30 +129,41 @@ void check_settings(const program_settings& s, const std::vector<params>& tests)
   if (s.tail_getrf.value_or(0) < 0 || s.gpu_panel.value_or(0) < 0 || s.panel_gemm_gpu.value_or(0) < 0 ||
       s.panel_gemm_gpu.value_or(0) > INT32_MAX)
     throw usage_error("hpl: need --tail-getrf >= 0, --gpu-panel >= 0 and --panel-gemm-gpu >= 0");
+  // Where each CUDA setting applies: any grid, a 1 x 1 grid, grids with Q > 1 (the panel
+  // broadcast), grids larger than 1 x 1 (the exchanges between GPUs).
+  enum class scope { any, one_by_one, q_many, many };
   struct setting {
     const char* flag;
-    bool given, one_by_one;
+    bool given;
+    scope where;
   };
   const setting cuda_settings[] = {
-      {"--no-swap-stream", s.no_swap_stream, true},        {"--tail-getrf", s.tail_getrf.has_value(), true},
-      {"--gpu-panel", s.gpu_panel.has_value(), true},      {"--gpu-panel-first", s.gpu_panel_first.value_or(false), true},
-      {"--no-gpu-panel-first", !s.gpu_panel_first.value_or(true), true}, {"--share-gpus", s.share_gpus, false},
-      {"--panel-gemm-gpu", s.panel_gemm_gpu.has_value(), true}, {"--no-cuda-aware-mpi", s.no_cuda_aware_mpi, false},
+      {"--no-swap-stream", s.no_swap_stream, scope::one_by_one},
+      {"--tail-getrf", s.tail_getrf.has_value(), scope::one_by_one},
+      {"--gpu-panel", s.gpu_panel.has_value(), scope::any},
+      {"--gpu-panel-first", s.gpu_panel_first.value_or(false), scope::any},
+      {"--no-gpu-panel-first", !s.gpu_panel_first.value_or(true), scope::any},
+      {"--share-gpus", s.share_gpus, scope::any},
+      {"--panel-gemm-gpu", s.panel_gemm_gpu.has_value(), scope::one_by_one},
+      {"--no-cuda-aware-mpi", s.no_cuda_aware_mpi, scope::q_many},
+      {"--no-nccl", s.no_nccl, scope::many},
   };
-  bool any_q = false;
-  for (const auto& t : tests) any_q = any_q || t.q > 1;
+  bool any_q = false, any_many = false;
+  for (const auto& t : tests) any_q = any_q || t.q > 1, any_many = any_many || t.p * t.q > 1;
+  auto grid_text = [](const params& t) { return std::to_string(t.p) + " x " + std::to_string(t.q); };
   for (const auto& c : cuda_settings) {
     if (!c.given) continue;
+    const std::string flag = std::string("hpl: ") + c.flag;
     if (s.be != backend::cuda)
-      throw usage_error(std::string("hpl: ") + c.flag + " applies to the CUDA backend only (backend: " +
-                        backend_name(s.be) + ")");
-    if (c.one_by_one)
-      for (const auto& t : tests)
-        if (t.p * t.q > 1)
-          throw usage_error(std::string("hpl: ") + c.flag + " applies to a 1 x 1 grid only (grid " +
-                            std::to_string(t.p) + " x " + std::to_string(t.q) + ")");
-    if (!c.one_by_one && !any_q && std::string(c.flag) == "--no-cuda-aware-mpi")
-      throw usage_error(std::string("hpl: ") + c.flag + " applies to grids with Q > 1 only (panel broadcast)");
+      throw usage_error(flag + " applies to the CUDA backend only (backend: " + backend_name(s.be) + ")");
+    for (const auto& t : tests) {
+      if (c.where == scope::one_by_one && t.p * t.q > 1)
+        throw usage_error(flag + " applies to a 1 x 1 grid only (grid " + grid_text(t) + ")");
+    }
+    if (c.where == scope::q_many && !any_q)
+      throw usage_error(flag + " applies to grids with Q > 1 only (panel broadcast)");
+    if (c.where == scope::many && !any_many)
+      throw usage_error(flag + " applies to grids larger than 1 x 1 only (exchanges between GPUs)");
   }
 }
 
@@ -192,13 +205,7 @@ int run_program(const program_settings& s) {
   js["benchmark"] = "hpl";
   js["backend"] = backend_name(opt.be);
   if (opt.be == backend::cuda && rank == 0) print_defaults(setup.cls, s, tests);
-  if (opt.be == backend::cuda && world > 1) {
-    const bool dev = opt.device_mpi && device_mpi_available();
-    js["panel_broadcast"] = dev ? "gpu-to-gpu" : "host";
-    if (rank == 0)
-      std::fprintf(stderr, "hpl: %d processes, one GPU each (node-local rank); panel broadcast %s\n",
-                   world, dev ? "GPU to GPU (CUDA-aware MPI, where every rank has it)" : "through pinned host memory");
-  }
+  std::string exchange_said;  // the GPUs' exchange, said on stderr once per kind
   auto& tjs_tests = js["tests"];
   auto tjs = json::value::make_array();
   bool first = true;
@@ -212,6 +219,13 @@ int run_program(const program_settings& s) {
     auto r = run_test(prm, g, o);
     if (meter) meter->finish();
     if (!g.in_grid) continue;
+    if (rank == 0 && !r.gpu_exchange.empty() && r.gpu_exchange != exchange_said) {
+      exchange_said = r.gpu_exchange;
+      std::fprintf(stderr, "hpl: %d x %d processes, one GPU each; exchanges between the GPUs: %s\n", prm.p, prm.q,
+                   exchange_said == "nccl"             ? "NCCL, device to device"
+                   : exchange_said == "cuda-aware-mpi" ? "CUDA-aware MPI (panels), pinned host memory (swaps)"
+                                                       : "through pinned host memory");
+    }
     if (rank == 0) {
       print_result(out, r, dat.threshold > 0 || first);
       first = false;

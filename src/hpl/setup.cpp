@@ -80,13 +80,14 @@ run_options base_options(const program_settings& s) {
   o.be = s.be;
   o.swap_stream = !s.no_swap_stream;
   o.device_mpi = !s.no_cuda_aware_mpi;
+  o.nccl = !s.no_nccl;
   o.timing = !s.timing_path.empty();
   return o;
 }
 
 run_options test_options(const program_settings& s, const run_options& base, device_class cls, const params& t) {
   run_options o = base;
-  const tuned_defaults d = defaults_for(cls, t.p * t.q == 1);
+  const tuned_defaults d = defaults_for_grid(cls, t.p, t.q);
   o.tail_getrf = s.tail_getrf.value_or(d.tail_getrf.value_or(t.n / 3));
   o.gpu_panel = s.gpu_panel.value_or(d.gpu_panel);
   o.gpu_panel_first = s.gpu_panel_first.value_or(d.gpu_panel_first);

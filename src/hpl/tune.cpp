@@ -1,5 +1,5 @@
 // `gpu500 hpl --tune` (run_tune, gpu500/hpl/program.hpp): a short search over NB around the
-// device's default and the panel options on/off (CUDA 1 x 1), at -N or a quarter of the default
+// device's default and the panel options on/off (CUDA), at -N or a quarter of the default
 // N; one line per trial on stdout (rank 0), the winner written as an HPL.dat at the full N.
 #include <algorithm>
 #include <cstdio>
@@ -16,7 +16,7 @@ namespace {
 
 struct trial {
   int nb = 0;
-  bool panel_options = false;  // the table's panel options (CUDA 1 x 1) or none
+  bool panel_options = false;  // the table's panel options (CUDA) or none
   double gflops = 0;
   bool passed = false;
 };
@@ -31,9 +31,12 @@ std::vector<int> nb_set(int nb) {
   return out;
 }
 
-std::string panel_flags(const tuned_defaults& d) {
-  return "--tail-getrf " + (d.tail_getrf ? std::to_string(*d.tail_getrf) : std::string("N/3")) + " --gpu-panel " +
-         std::to_string(d.gpu_panel) + (d.gpu_panel_first ? " --gpu-panel-first" : " --no-gpu-panel-first") +
+// The panel options of the table as flags: all four on 1 x 1, the GPU-panel ones on larger grids.
+std::string panel_flags(const tuned_defaults& d, bool one, std::int64_t n) {
+  const std::string gpu = "--gpu-panel " + std::to_string(d.gpu_panel == every_panel ? n : d.gpu_panel) +
+                          (d.gpu_panel_first ? " --gpu-panel-first" : " --no-gpu-panel-first");
+  if (!one) return gpu;
+  return "--tail-getrf " + (d.tail_getrf ? std::to_string(*d.tail_getrf) : std::string("N/3")) + " " + gpu +
          " --panel-gemm-gpu " + std::to_string(d.panel_gemm_gpu);
 }
 
@@ -49,8 +52,8 @@ int run_tune(const program_settings& s) {
   if (s.short_form->n == auto_n) sized.n = std::max<std::int64_t>(base.nb, base.n / 4);
   check_settings(s, {sized});
   const bool one = base.p * base.q == 1;
-  const tuned_defaults d = defaults_for(setup.cls, one);
-  const bool has_panel = s.be == backend::cuda && one &&
+  const tuned_defaults d = defaults_for_grid(setup.cls, base.p, base.q);
+  const bool has_panel = s.be == backend::cuda &&
                          (d.gpu_panel > 0 || d.gpu_panel_first || d.panel_gemm_gpu > 0 || d.tail_getrf.has_value());
   std::vector<trial> trials;
   for (int nb : nb_set(base.nb))
@@ -86,9 +89,9 @@ int run_tune(const program_settings& s) {
   if (mpi.rank == 0) {
     params w = base;
     w.nb = best->nb;
-    const std::string flags = has_panel && best->panel_options ? panel_flags(d)
-                              : has_panel ? "--tail-getrf 0 --gpu-panel 0 --no-gpu-panel-first --panel-gemm-gpu 0"
-                                          : "";
+    const std::string off = one ? "--tail-getrf 0 --gpu-panel 0 --no-gpu-panel-first --panel-gemm-gpu 0"
+                                : "--gpu-panel 0 --no-gpu-panel-first";
+    const std::string flags = has_panel && best->panel_options ? panel_flags(d, one, w.n) : has_panel ? off : "";
     const std::string comment = "gpu500 hpl --tune: best NB " + std::to_string(best->nb) +
                                 (flags.empty() ? "" : ", with " + flags);
     std::ofstream f(s.tune_output);

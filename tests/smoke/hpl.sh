@@ -110,21 +110,21 @@ expect_usage -i HPL.dat --tune --backend cpu  # --tune takes the short form
 expect_usage -N 50 --gpu-panel-first --no-gpu-panel-first --backend cuda
 # The CUDA options on the CPU backend.
 for opt in --no-swap-stream "--tail-getrf 100" "--gpu-panel 100" --gpu-panel-first --no-gpu-panel-first \
-  "--panel-gemm-gpu 8" --no-cuda-aware-mpi --share-gpus; do
+  "--panel-gemm-gpu 8" --no-cuda-aware-mpi --no-nccl --share-gpus; do
   # shellcheck disable=SC2086
   expect_usage -N 50 -NB 8 $opt --backend cpu
   grep -q -- "${opt%% *} applies to the CUDA backend only" err.txt
 done
 info=$("$bin" info)
 if grep -q '^cuda device 0' <<<"$info"; then
-  # The 1 x 1 techniques on a P x Q grid, --no-cuda-aware-mpi without Q > 1.
-  for opt in --no-swap-stream "--tail-getrf 100" "--gpu-panel 100" --gpu-panel-first --no-gpu-panel-first \
-    "--panel-gemm-gpu 8"; do
+  # The 1 x 1 techniques on a P x Q grid, --no-cuda-aware-mpi without Q > 1, --no-nccl on 1 x 1.
+  for opt in --no-swap-stream "--tail-getrf 100" "--panel-gemm-gpu 8"; do
     # shellcheck disable=SC2086
     expect_usage -N 50 -NB 8 -P 1 -Q 2 $opt --backend cuda
     grep -q -- "${opt%% *} applies to a 1 x 1 grid only (grid 1 x 2)" err.txt
   done
   expect_usage -N 50 -NB 8 --no-cuda-aware-mpi --backend cuda
+  expect_usage -N 50 -NB 8 --no-nccl --backend cuda
   # The CUDA techniques run and pass.
   "$bin" hpl -N 400 -NB 64 --backend cuda | grep -c 'PASSED$' >/dev/null
   "$bin" hpl -N 400 -NB 64 --tail-getrf 100 --gpu-panel 200 --panel-gemm-gpu 8 --backend cuda | grep -c 'PASSED$' >/dev/null
@@ -141,8 +141,18 @@ if command -v mpirun >/dev/null && grep -q '^mpi: yes' <<<"$info"; then
   [ "$(grep -c '^HPLinpack 2.3' <<<"$out")" -eq 1 ]  # printed once, by rank 0
   if grep -q '^cuda device 0' <<<"$info"; then  # panel broadcast through host memory, ranks sharing the GPU
     out=$(OMP_NUM_THREADS=1 mpirun -np 2 --oversubscribe "$bin" hpl -N 300 -NB 16 -P 1 -Q 2 --backend cuda \
-      --no-cuda-aware-mpi --share-gpus)
+      --no-cuda-aware-mpi --share-gpus 2>err.txt)
     grep -q 'PASSED$' <<<"$out"
+    grep -q 'exchanges between the GPUs: through pinned host memory' err.txt || { cat err.txt; exit 1; }
+    # The GPU panel on a 1 x 2 grid, MPI between the GPUs (--no-nccl), and 2 x 1 (row swaps).
+    out=$(OMP_NUM_THREADS=1 mpirun -np 2 --oversubscribe "$bin" hpl -N 300 -NB 16 -P 1 -Q 2 --backend cuda \
+      --gpu-panel 200 --gpu-panel-first --no-nccl --share-gpus)
+    grep -q 'PASSED$' <<<"$out"
+    # 2 x 1 (row swaps): GPU panels need NCCL, so ranks sharing a GPU factor them on the CPU and say so.
+    out=$(OMP_NUM_THREADS=1 mpirun -np 2 --oversubscribe "$bin" hpl -N 300 -NB 16 -P 2 -Q 1 --backend cuda \
+      --gpu-panel 300 --share-gpus 2>err.txt)
+    grep -q 'PASSED$' <<<"$out"
+    grep -q 'the panels are factored on the CPU' err.txt || { cat err.txt; exit 1; }
     if ! grep -q '^cuda device 1' <<<"$info"; then  # one GPU, two ranks: refused without --share-gpus
       set +e
       OMP_NUM_THREADS=1 mpirun -np 2 --oversubscribe "$bin" hpl -N 300 -NB 16 -P 1 -Q 2 --backend cuda >/dev/null 2>err.txt

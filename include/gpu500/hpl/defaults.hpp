@@ -3,14 +3,16 @@
 //
 // Defaults table (src/hpl/defaults.cpp, one entry per device class and grid kind, each with the
 // measurement behind it). Explicit flags and HPL.dat values always win; on grids larger than
-// 1 x 1 only NB applies (the panel options are 1 x 1 techniques).
+// 1 x 1, NB and the GPU-panel options apply (defaults_for_grid; the other panel options are
+// 1 x 1 techniques).
 //
 // Sizing (choose_n): the largest N, a multiple of NB, whose N x (N+1) doubles over the P x Q
 // processes plus the solver's own workspaces fit one process's memory less a margin:
 //   CUDA: margin = max(6 % of the device's memory, 2 GiB), taken from the free device memory;
 //         workspaces = the 1 x 1 solver's check vectors (4 N doubles) and cuSOLVER getrf space
 //         (bounded by N x NB doubles), or the P x Q solver's two device panel packs, the U and
-//         swap buffers (about 2 NB x (local rows + local columns + 2 NB) doubles).
+//         swap buffers (about 2 NB x (local rows + local columns + 2 NB) doubles) and, with
+//         P > 1, the two N x NB buffers of the gathered GPU panel.
 //   CPU:  50 % of the host's available memory, shared evenly by the node's ranks, no workspace
 //         term (the panel buffers are a few NB-wide columns).
 #pragma once
@@ -45,6 +47,17 @@ const char* device_class_name(device_class c);
 
 /// The table: defaults for a device class on a 1 x 1 grid (one_by_one) or a larger one.
 tuned_defaults defaults_for(device_class c, bool one_by_one);
+/// A gpu_panel row bound that puts every panel on the GPU.
+inline constexpr std::int64_t every_panel = std::int64_t{1} << 62;
+
+/// The defaults of a P x Q grid: the table's entry, and where the 1 x 1 entry has GPU panels:
+///  - P = 1: the 1 x 1 row bound times Q. Of a trailing block of m rows a process updates
+///    m^2 NB / Q while its CPU panel has all m rows (m NB^2), so a CPU panel stops hiding behind
+///    the update at Q times the 1 x 1 row count;
+///  - P > 1: every panel on the GPU. A CPU panel over process rows pays an MPI all-reduce per
+///    column for its pivot search: on 2 x H200 (2 x 1, N = 127000) it made the iterations
+///    panel-bound from the start (docs/hpl.md, "Several GPUs").
+tuned_defaults defaults_for_grid(device_class c, int p, int q);
 
 /// The sizing rule's result.
 struct sizing {

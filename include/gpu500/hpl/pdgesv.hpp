@@ -28,11 +28,14 @@ struct run_options {
   double seg_growth = 2.0;    ///< CUDA: growth factor of the segments
   bool swap_stream = true;    ///< CUDA: swaps + DTRSM on their own high-priority stream
   bool device_mpi = true;     ///< CUDA, Q > 1: panel broadcast GPU to GPU when MPI is CUDA-aware
+  bool nccl = true;           ///< CUDA, P x Q: panel broadcast and row swaps GPU to GPU by NCCL when
+                              ///< every process has its own GPU (and the build has NCCL)
   std::int64_t tail_getrf = 0;  ///< CUDA 1 x 1: once the trailing matrix has at most this many rows,
                                 ///< cuSOLVER getrf + getrs finish it on the GPU (no more CPU panels); 0 = off
-  std::int64_t gpu_panel = 0;   ///< CUDA 1 x 1: panels of at most this many rows are factored on the GPU
-                                ///< (cuSOLVER getrf, in place, high-priority stream) instead of the CPU; 0 = off
-  bool gpu_panel_first = false;  ///< CUDA 1 x 1: the first panel (no update to hide it) on the GPU as well
+  std::int64_t gpu_panel = 0;   ///< CUDA: panels of at most this many rows (global) are factored on the GPU by
+                                ///< cuSOLVER getrf on a high-priority stream instead of the CPU; P > 1: over NCCL
+                                ///< only (the panel gathered on one GPU); 0 = off
+  bool gpu_panel_first = false;  ///< CUDA: the first panel (no update to hide it) on the GPU as well
   bool panel_up_all = false;  ///< with panel_gemm_gpu: copy the whole factored panel up, as without it (ablation)
   int panel_gemm_gpu = 0;     ///< CUDA 1 x 1: inside a CPU panel, the recursion's trailing DGEMMs whose two
                               ///< widths (K and the updated columns) are both >= this run on the GPU; 0 = off
@@ -66,6 +69,7 @@ struct test_result {
   double resid = 0;
   double norm_r = 0, norm_a_inf = 0, norm_a_1 = 0, norm_x_inf = 0, norm_x_1 = 0, norm_b = 0;
   std::vector<double> x;  ///< with run_options::gather_x
+  std::string gpu_exchange;  ///< CUDA, grids larger than 1 x 1: how the GPUs exchanged ("nccl", "cuda-aware-mpi", "host")
   long panel_gemms_gpu = 0;  ///< CUDA 1 x 1, --panel-gemm-gpu: DGEMMs of CPU panels run on the GPU in the solve
   std::vector<iter_time> iters;
 };

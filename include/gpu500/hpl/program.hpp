@@ -30,9 +30,10 @@ struct program_settings {
   // CUDA techniques; unset = the device's default (gpu500/hpl/defaults.hpp).
   bool no_swap_stream = false;                ///< 1 x 1: swaps and DTRSM on the update stream
   bool no_cuda_aware_mpi = false;             ///< Q > 1: panel broadcast through host memory
+  bool no_nccl = false;                       ///< P x Q: MPI between the GPUs instead of NCCL
   std::optional<std::int64_t> tail_getrf;     ///< 1 x 1: cuSOLVER tail rows (0 = off)
-  std::optional<std::int64_t> gpu_panel;      ///< 1 x 1: panels of <= this many rows by cuSOLVER
-  std::optional<bool> gpu_panel_first;        ///< 1 x 1: the first panel by cuSOLVER too
+  std::optional<std::int64_t> gpu_panel;      ///< panels of <= this many rows by cuSOLVER
+  std::optional<bool> gpu_panel_first;        ///< the first panel by cuSOLVER too
   std::optional<std::int64_t> panel_gemm_gpu; ///< 1 x 1: GPU DGEMMs inside CPU panels from this width
   bool share_gpus = false;   ///< CUDA: more ranks than GPUs on a node may share them
   bool quiet = false;        ///< no progress line

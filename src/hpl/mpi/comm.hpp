@@ -4,6 +4,7 @@
 // every communicator has size 1 and every operation is local.
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include "gpu500/hpl/dat.hpp"
@@ -17,6 +18,8 @@ class comm {
   explicit comm(void* mpi_comm);  // an MPI_Comm* (or nullptr for the size-1 communicator)
   int rank() const { return rank_; }
   int size() const { return size_; }
+  /// The MPI_Comm* this wraps (nullptr for the size-1 communicator).
+  void* native() const { return c_; }
 
   void bcast(double* buf, long n, int root) const;
   /// All ranks get the rank holding the largest v (the lowest such rank on ties).
@@ -60,6 +63,12 @@ namespace gpu500::hpl::detail {
 struct grid_comms {
   comm all, row, col;
   void* owned[3] = {nullptr, nullptr, nullptr};
+  // NCCL communicators over the process row (panel broadcast), the process column (row swaps)
+  // and the process column again (GPU panels: a communicator per stream, so the two streams'
+  // operations never interleave on one communicator). dist::nccl_comm, made by the CUDA backend
+  // on its first run over one GPU per process and kept for the grid's lifetime: making one costs
+  // a collective and tens of milliseconds.
+  std::shared_ptr<void> nccl_row, nccl_col, nccl_col_panel;
   ~grid_comms();
 };
 }  // namespace gpu500::hpl::detail

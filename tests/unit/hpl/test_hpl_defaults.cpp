@@ -44,6 +44,19 @@ TEST(HplDefaults, Table) {
     EXPECT_GE(grid.nb, 1);
     EXPECT_NE(std::string(grid.measured), "");
   }
+  // Grids: 1 x 1 is the 1 x 1 entry; P = 1 takes the GPU panel with its row bound times Q, P > 1
+  // every panel on the GPU.
+  EXPECT_EQ(defaults_for_grid(device_class::h100_80gb, 1, 1).panel_gemm_gpu, 256);
+  const auto row4 = defaults_for_grid(device_class::h100_80gb, 1, 4);
+  EXPECT_EQ(row4.gpu_panel, 4 * 56000);
+  EXPECT_TRUE(row4.gpu_panel_first);
+  EXPECT_EQ(row4.panel_gemm_gpu, 0);
+  EXPECT_EQ(row4.nb, defaults_for(device_class::h100_80gb, false).nb);
+  const auto square = defaults_for_grid(device_class::h100_80gb, 2, 2);
+  EXPECT_EQ(square.gpu_panel, every_panel);
+  EXPECT_TRUE(square.gpu_panel_first);
+  EXPECT_EQ(square.tail_getrf.has_value(), false);
+  EXPECT_EQ(defaults_for_grid(device_class::other_cuda, 1, 2).gpu_panel, 0);  // 1 x 1 has none there
   const auto other = defaults_for(device_class::other_cuda, true);
   EXPECT_EQ(other.nb, 192);
   EXPECT_FALSE(other.tail_getrf.has_value());  // N/3

@@ -6,7 +6,8 @@
 // GPU): 1x2, 2x1 and (4 ranks) 2x2, 1x4, 4x1, both mappings, awkward orders (N < NB, N not a
 // multiple of NB, N = 1), BCAST / SWAP / DEPTH / PFACT / RFACT varied over the runs, against
 // LAPACKE and the residual check (its own GPU kernels), and against the CPU backend's check;
-// the panel broadcast alternates between host staging and GPU to GPU (where MPI is CUDA-aware).
+// the exchanges alternate between NCCL (where every rank has its own GPU), CUDA-aware MPI and
+// host staging; on grids with P = 1 the panels are factored on the GPU in part of the runs.
 // Skipped on every rank without a CUDA device.
 #include <gtest/gtest.h>
 #include <lapacke.h>
@@ -14,6 +15,7 @@
 
 #include <cmath>
 
+#include "gpu500/config.hpp"
 #include "gpu500/core/device.hpp"
 
 #include "gpu500/hpl/grid.hpp"
@@ -147,6 +149,11 @@ TEST(HplCudaMpi, GridsVariantsAndAwkwardSizesMatchLapack) {
           prm.nbmin = 1 + runs % 3;
           prm.ndiv = 2 + runs % 2;
           gpu.device_mpi = runs % 2 == 0;  // GPU-to-GPU panel broadcast where MPI is CUDA-aware
+          gpu.nccl = runs % 3 != 2;        // NCCL where every rank has its own GPU
+          // Panels by cuSOLVER on the GPU below N/2 rows (both kinds in one solve), and the first
+          // (P > 1: over NCCL only, else on the CPU).
+          gpu.gpu_panel = runs % 4 < 2 ? sc.n / 2 : 0;
+          gpu.gpu_panel_first = runs % 4 == 1;
           const auto r = run_test(prm, g, gpu);
           ++runs;
           if (!g.in_grid) {
@@ -155,6 +162,8 @@ TEST(HplCudaMpi, GridsVariantsAndAwkwardSizesMatchLapack) {
           }
           const std::string what = std::to_string(p) + "x" + std::to_string(q) + (colmajor ? " col " : " row ") +
                                    tv_code(prm) + " swap " + std::to_string(static_cast<int>(prm.swp)) +
+                                   " exchange " + r.gpu_exchange + " gpu panel " + std::to_string(gpu.gpu_panel) +
+                                   (gpu.gpu_panel_first ? " first" : "") +
                                    " N=" + std::to_string(sc.n) + " NB=" + std::to_string(sc.nb);
           EXPECT_TRUE(r.checked && r.passed) << what << " resid " << r.resid;
           ASSERT_EQ(r.x.size(), static_cast<std::size_t>(sc.n)) << what;
@@ -187,6 +196,48 @@ TEST(HplCudaMpi, ResidualAgreesWithCpuBackendAndTimeIsTheSlowestRank) {
   MPI_Allreduce(&t, &tmin, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
   EXPECT_EQ(tmax, tmin);
   EXPECT_GT(rg.gflops, 0);
+}
+
+// One rank per GPU: the exchanges go by NCCL (when the build has it), with GPU panels (on
+// P > 1 gathered over NCCL) and with CPU panels, and the solution is the one the MPI exchanges
+// give; --no-nccl's setting falls back to MPI. Ranks sharing a GPU never use NCCL. 1 x R,
+// R x 1 and, from 4 ranks, 2 x 2.
+TEST(HplCudaMpi, OneGpuPerRankExchangesByNccl) {
+  if (!gpu_everywhere()) GTEST_SKIP() << "no CUDA device";
+  const int ws = world_size();
+  std::vector<std::pair<int, int>> shapes = {{1, ws}, {ws, 1}};
+  if (ws >= 4) shapes.emplace_back(2, ws / 2);
+  for (auto [p, q] : shapes) {
+    const grid g = grid::create(p, q, false);
+    int own = g.local_rank < static_cast<int>(gpu500::cuda_devices().size()) ? 1 : 0, all_own = 0;
+    MPI_Allreduce(&own, &all_own, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    params prm;
+    prm.n = 1003;
+    prm.nb = 64;
+    prm.p = p;
+    prm.q = q;
+    run_options gpu;
+    gpu.be = gpu500::backend::cuda;
+    gpu.gather_x = true;
+    gpu.gpu_panel = 500;  // the last panels, and the first
+    gpu.gpu_panel_first = true;
+    const auto rn = run_test(prm, g, gpu);
+    run_options cpu_panels = gpu;
+    cpu_panels.gpu_panel = 0;
+    cpu_panels.gpu_panel_first = false;
+    const auto rc = run_test(prm, g, cpu_panels);
+    gpu.nccl = false;
+    const auto rm = run_test(prm, g, gpu);
+    if (!g.in_grid) continue;
+    const std::string what = std::to_string(p) + "x" + std::to_string(q);
+    ASSERT_TRUE(rn.passed && rc.passed && rm.passed) << what << " resid " << rn.resid << " / " << rc.resid << " / "
+                                                     << rm.resid;
+    EXPECT_NE(rm.gpu_exchange, "nccl") << what;
+    EXPECT_LT(rel_diff(rn.x, rm.x), 1e-11) << what;
+    EXPECT_LT(rel_diff(rc.x, rm.x), 1e-11) << what;
+    if (GPU500_HAVE_NCCL && all_own) EXPECT_EQ(rn.gpu_exchange, "nccl") << what;
+    else EXPECT_NE(rn.gpu_exchange, "nccl") << what;
+  }
 }
 
 int main(int argc, char** argv) {
