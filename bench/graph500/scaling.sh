@@ -25,7 +25,10 @@ run() {  # name ranks scale
     timeout "${SCALING_TIMEOUT:-300}" "$bin" graph500 "$scale" --backend cuda --roots "$roots" --quiet \
       --json "$out/$name.json" ${SCALING_FLAGS:-} >"$out/$name.txt" 2>&1
   else
-    timeout "${SCALING_TIMEOUT:-300}" mpirun --bind-to none -np "$r" "$bin" graph500 "$scale" --backend cuda \
+    # Each rank gets its share of the cores (OpenMP's default, every core in every rank,
+    # oversubscribes the host r times).
+    timeout "${SCALING_TIMEOUT:-300}" mpirun --bind-to none -np "$r" -x OMP_NUM_THREADS=$(($(nproc) / r)) \
+      "$bin" graph500 "$scale" --backend cuda \
       --roots "$roots" --quiet --json "$out/$name.json" ${SCALING_FLAGS:-} >"$out/$name.txt" 2>&1
   fi
   rc=$?

@@ -21,16 +21,10 @@ with open(sys.argv[2], "a") as t:
     t.write(f"hpl|vs DGEMM {r['dgemm_gflops']/1000:.2f} TFLOP/s|{100*r['hpl_over_dgemm']:.1f}%\n")
     t.write(f"hpl|vs cuSOLVER {r['cusolver_gflops']/1000:.2f} TFLOP/s|x{r['hpl_over_cusolver']:.2f}\n")
 PY
-# With two or more GPUs: 1 GPU vs 2 GPUs (one MPI process per GPU), HPL_MN1 / HPL_MN2.
+# With two or more GPUs: 1 GPU vs 2 and 4 GPUs (one MPI process per GPU), HPL_MN1 / HPL_MN2 (4 GPUs:
+# 2 x HPL_MN1), NB and panel options from the defaults table unless HPL_MNB.
 if [ "$(nvidia-smi -L 2>/dev/null | wc -l)" -ge 2 ]; then
-  bash bench/hpl/multigpu.sh "$BUILD" "$OUT" "${HPL_MN1:-40000}" "${HPL_MN2:-56000}" "$NB" || rc=1
-  python3 - "$OUT/hpl-multigpu.json" "$TABLE" <<'PY'
-import json, sys
-r = json.load(open(sys.argv[1]))
-with open(sys.argv[2], "a") as t:
-    for x in r["runs"]:
-        t.write(f"hpl|{x['gpus']} GPU {x['p']}x{x['q']} N={x['n']}|{x['tflops']:.2f} TFLOP/s {x['verdict']}, "
-                f"{100*x['efficiency_per_gpu']:.1f}%/GPU\n")
-PY
+  bash bench/hpl/multigpu.sh "$BUILD" "$OUT" "${HPL_MN1:-40000}" "${HPL_MN2:-56000}" "${HPL_MNB:-auto}" || rc=1
+  python3 bench/hpl/multigpu_rows.py "$OUT/hpl-multigpu.json" >>"$TABLE"
 fi
 exit $rc
