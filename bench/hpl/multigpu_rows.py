@@ -5,13 +5,17 @@ exchanged and the flags beyond the defaults; TFLOP/s, the residual's verdict and
 per GPU against the default single-GPU run of the same call (and against the best one when an
 extra single-GPU run was faster).
 
-  multigpu_rows.py hpl-multigpu.json >> table.txt
+  multigpu_rows.py hpl-multigpu.json [PART] >> table.txt
+
+PART names the table's part (default hpl-multigpu; hpl-2gpu and hpl-4gpu keep two machines'
+tables apart on one page).
 """
 import json
 import sys
 
-if len(sys.argv) != 2:
+if len(sys.argv) not in (2, 3):
     sys.exit(__doc__)
+part = sys.argv[2] if len(sys.argv) == 3 else "hpl-multigpu"
 d = json.load(open(sys.argv[1]))
 NAMES = {"NCCL": "nccl", "through": "host", "CUDA-aware": "cuda-aware-mpi"}  # the script's first spelling
 for x in d["runs"]:
@@ -27,4 +31,4 @@ for x in d["runs"]:
         best = x.get("efficiency_vs_best_1gpu")
         if best is not None and abs(best - x["efficiency_per_gpu"]) > 1e-9:
             fig += f" ({100 * best:.1f}% of the best 1x1)"
-    print(f"hpl-multigpu|{what}|{fig}")
+    print(f"{part}|{what}|{fig}")
