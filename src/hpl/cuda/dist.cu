@@ -191,6 +191,11 @@ class dist_solver {
     x.assign(n_, 0.0);
     if (n_ == 0) return 0;
     const bool lookahead = prm_.depth >= 1;
+    // Timing: the span of each iteration on the update stream (from the swaps' index copy to the
+    // last DGEMM; it starts once the panel is there) and the stream's idle gap before the next.
+    std::optional<event_pool> tev;
+    if (iters) tev.emplace(2 * static_cast<int>((n_ + nb_ - 1) / nb_) + 2, true);
+    std::vector<std::pair<cudaEvent_t, cudaEvent_t>> iter_ev;
     int cur = 0;
     if (g_.mycol == owner_of(0, nb_, g_.q)) {
       iter_time untimed;
@@ -206,6 +211,7 @@ class dist_solver {
       iter_time t;
       t.k = k;
       const double w0 = wall_time();
+      if (tev) iter_ev.emplace_back(tev->record(upd_), nullptr);
       prepare_swaps(k, jb, cur);
       if (k1 < n_ && lookahead && g_.mycol == owner_of(k1, nb_, g_.q)) {
         const std::int64_t c_rest = c_next + width(k1);
@@ -213,11 +219,13 @@ class dist_solver {
         panel_start(k1, nxt);
         update(k, jb, cur, c_rest, sh_.nq);
         used(cur);
+        if (tev) iter_ev.back().second = tev->record(upd_);
         panel_finish(k1, nxt, wall_time(), t);
         share_timed(k1, nxt, /*root_async=*/true, t);
       } else {
         update(k, jb, cur, c_next, sh_.nq);
         used(cur);
+        if (tev) iter_ev.back().second = tev->record(upd_);
         if (k1 < n_) {
           if (g_.mycol == owner_of(k1, nb_, g_.q)) {  // no look-ahead: after the whole update
             const double tw = wall_time();
@@ -234,6 +242,18 @@ class dist_solver {
       if (iters) iters->push_back(t);
       if (progress) progress(k1);
       cur = nxt;
+    }
+    if (iters) {
+      GPU500_CUDA_CHECK(cudaStreamSynchronize(upd_));
+      for (std::size_t i = 0; i < iter_ev.size() && i < iters->size(); ++i) {
+        float ms = 0;
+        GPU500_CUDA_CHECK(cudaEventElapsedTime(&ms, iter_ev[i].first, iter_ev[i].second));
+        (*iters)[i].update = ms * 1e-3;
+        if (i + 1 < iter_ev.size()) {
+          GPU500_CUDA_CHECK(cudaEventElapsedTime(&ms, iter_ev[i].second, iter_ev[i + 1].first));
+          (*iters)[i].gap = std::max(0.0f, ms) * 1e-3;
+        }
+      }
     }
     back_substitution(x);
     return zero_;
