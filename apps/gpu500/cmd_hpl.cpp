@@ -28,7 +28,7 @@ GPU500_COMMAND(hpl, "Solve a dense linear system (HPL 2.3)") {
   cli::parser cp("gpu500 hpl", "HPL 2.3: solve a dense random system, print the HPL.out layout.");
   cp.option("-i|--input", s.input, "HPL.dat file (default: ./HPL.dat unless -N is given)")
       .option("-N", n, "short form: problem size (default without HPL.dat: the largest that fits the memory)")
-      .option("-NB", prm.nb, "short form: block size (default: the device's, 1024 on an H100/H200 1x1, else 192)")
+      .option("-NB", prm.nb, "short form: block size (default: the device's, 1024 on an H100/H200, else 192)")
       .option("-P", prm.p, "short form: process rows (1)")
       .option("-Q", prm.q, "short form: process columns (1)")
       .option("--pmap", variant(prm.pmap_col_major, [](int c) { return c == 1; }, "--pmap", {"row", "col"}),
