@@ -5,6 +5,8 @@
 # The reference is not part of this repository: build it elsewhere (its src/Makefile, with
 # -fcommon for GCC >= 10) and point GRAPH500_REFERENCE at graph500_reference_bfs_sssp. Without
 # it, only gpu500 is measured. REFERENCE_RANKS (default: the core count) MPI ranks run it.
+# GPU500_RANKS=R runs gpu500 over R MPI ranks too (its distributed CPU pipeline, cores / R OpenMP
+# threads each; the comparison "with the same ranks" sets both to R); unset, one process.
 #
 # Prints a table (harmonic-mean TEPS of BFS and SSSP, generation + kernel 1 time, ratios) and
 # writes bench/out/graph500-cpu.json. Validation stays on for gpu500 (every tree checked); the
@@ -23,7 +25,13 @@ echo "machine: $(nproc) cores, $cpu" >&2
 
 rows=()
 for s in $SCALES; do
-  "$BIN" graph500 "$s" --backend cpu --quiet --json "$OUTDIR/gpu500-s$s.json" >"$OUTDIR/gpu500-s$s.txt"
+  if [ -n "${GPU500_RANKS:-}" ]; then
+    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun --oversubscribe --bind-to none \
+      -np "$GPU500_RANKS" -x OMP_NUM_THREADS=$(($(nproc) / GPU500_RANKS > 0 ? $(nproc) / GPU500_RANKS : 1)) \
+      "$BIN" graph500 "$s" --backend cpu --quiet --json "$OUTDIR/gpu500-s$s.json" >"$OUTDIR/gpu500-s$s.txt"
+  else
+    "$BIN" graph500 "$s" --backend cpu --quiet --json "$OUTDIR/gpu500-s$s.json" >"$OUTDIR/gpu500-s$s.txt"
+  fi
   if [ -n "$REF" ]; then
     OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
       mpirun --oversubscribe --bind-to core -np "$RANKS" "$REF" "$s" >"$OUTDIR/ref-s$s.txt" 2>/dev/null
@@ -32,7 +40,7 @@ for s in $SCALES; do
 done
 
 python3 - "$OUTDIR" "$REF" "$RANKS" "$(nproc)" "$cpu" "${rows[@]}" <<'PY'
-import json, sys, re, datetime
+import json, os, sys, re, datetime
 outdir, ref, ranks, cores, cpu, *scales = sys.argv[1:]
 def block(path):
     vals = {}
@@ -63,4 +71,5 @@ for s in scales:
           f"{row['gen_k1_s']:>9.3f} {f(row.get('ref_gen_k1_s')):>8} {x(row.get('ref_gen_k1_s'), row['gen_k1_s']):>6}")
 json.dump(res, open(f"{outdir}/graph500-cpu.json", "w"), indent=2)
 print(f"(gpu500 cpu backend vs Graph500 3.0.1 reference on {ranks if ref else '-'} MPI ranks; {cores} cores: {cpu})")
+print("(gpu500 on " + (os.environ.get("GPU500_RANKS") + " MPI ranks)" if os.environ.get("GPU500_RANKS") else "one process)"))
 PY

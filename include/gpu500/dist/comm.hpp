@@ -110,6 +110,19 @@ class communicator {
     return out;
   }
 
+  /// The same into `out` (resized; its capacity is kept, so a caller that reuses it stops
+  /// allocating once it has grown).
+  template <class T>
+  void alltoallv_into(std::span<const T> send, std::span<const index_t> send_counts, std::vector<T>& out) const {
+    static_assert(std::is_trivially_copyable_v<T>);
+    std::vector<index_t> rc(static_cast<std::size_t>(size_));
+    exchange_counts(send_counts.data(), rc.data());
+    index_t total = 0;
+    for (index_t c : rc) total += c;
+    out.resize(static_cast<std::size_t>(total));
+    alltoallv_bytes(send.data(), send_counts.data(), out.data(), rc.data(), sizeof(T));
+  }
+
   /// Largest message of one MPI call, in bytes (default: what an int count of the element type
   /// allows). Lowering it forces the split path (tests).
   void set_max_message_bytes(std::size_t bytes) { max_message_bytes_ = bytes; }

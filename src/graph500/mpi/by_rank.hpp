@@ -1,6 +1,8 @@
 // Grouping of outgoing items by destination rank on the host (internal), OpenMP-parallel and
 // deterministic: the send buffer of every exchange of the host backend (kernel 1's arcs, BFS
-// (child, parent) pairs, SSSP requests, the validator's questions) is built with it.
+// (child, parent) pairs, SSSP requests, the validator's questions) is built with it. Two
+// forms: group_by_rank counts then fills (no scratch memory), group_by_rank_once appends to
+// per-thread buffers in one pass (the SSSP's relaxations).
 //
 // Items [0, slices.back()) are cut into one slice per thread; emit(i, out) calls out(rank, value)
 // for every value item i sends. It is called twice per item (count, then fill), so it must emit
@@ -56,6 +58,43 @@ void group_by_rank(int ranks, std::span<const index_t> slices, Emit&& emit, std:
         return p;
       });
   }
+}
+
+/// The same grouping in one pass, for emitters that read memory the second pass would miss in
+/// the cache again (the SSSP's arcs): every thread appends to its own buffer per rank (`scratch`,
+/// kept by the caller between calls so that no call allocates once the buffers have grown),
+/// then the buffers are concatenated rank by rank in thread order. The result is
+/// group_by_rank's, bit for bit; `out` keeps its capacity too.
+template <class T, class Emit>
+void group_by_rank_once(int ranks, std::span<const index_t> slices, Emit&& emit, std::vector<std::vector<T>>& scratch,
+                        std::vector<T>& out, std::vector<index_t>& counts) {
+  const auto R = static_cast<std::size_t>(ranks);
+  const int T_ = static_cast<int>(slices.size()) - 1;
+  if (scratch.size() < static_cast<std::size_t>(T_) * R) scratch.resize(static_cast<std::size_t>(T_) * R);
+#pragma omp parallel num_threads(T_)
+  for (int t = omp_get_thread_num(); t < T_; t += omp_get_num_threads()) {
+    std::vector<T>* mine = scratch.data() + static_cast<std::size_t>(t) * R;
+    for (std::size_t r = 0; r < R; ++r) mine[r].clear();
+    for (index_t i = slices[t]; i < slices[t + 1]; ++i)
+      emit(i, [mine](int r, const T& v) -> index_t {
+        mine[r].push_back(v);
+        return 0;
+      });
+  }
+  counts.assign(R, 0);
+  std::vector<std::size_t> at(static_cast<std::size_t>(T_) * R);
+  std::size_t total = 0;
+  for (std::size_t r = 0; r < R; ++r)
+    for (std::size_t t = 0; t < static_cast<std::size_t>(T_); ++t) {
+      at[t * R + r] = total;
+      total += scratch[t * R + r].size();
+      counts[r] += static_cast<index_t>(scratch[t * R + r].size());
+    }
+  out.resize(total);
+  T* o = out.data();
+#pragma omp parallel for schedule(static)
+  for (std::size_t i = 0; i < static_cast<std::size_t>(T_) * R; ++i)
+    std::copy(scratch[i].begin(), scratch[i].end(), o + at[i]);
 }
 
 /// Slices of equal item counts for every thread of this rank.

@@ -52,22 +52,23 @@ index_t sssp_engine::relax(const std::vector<index_t>& rows, arcs which, index_t
   const index_t first = g_.first_vertex;
   const index_t* q = rows.data();
   const float* dist = dist_.data();
-  std::vector<request> out;
-  std::vector<index_t> counts;
-  group_by_rank<request>(c_.size(), arc_slices(q, static_cast<index_t>(rows.size()), off), [&](index_t i, auto&& send) {
-    const index_t u = q[i];
-    const float du = dist[u];
-    for (index_t k = off[u]; k < off[u + 1]; ++k)
-      if (chosen(k))
-        send(part_.owner(col[k]), request{first + u, static_cast<std::uint32_t>(part_.local(col[k])), du + wt[k]});
-  }, out, counts);
+  group_by_rank_once<request>(
+      c_.size(), arc_slices(q, static_cast<index_t>(rows.size()), off),
+      [&](index_t i, auto&& send) {
+        const index_t u = q[i];
+        const float du = dist[u];
+        for (index_t k = off[u]; k < off[u + 1]; ++k)
+          if (chosen(k))
+            send(part_.owner(col[k]), request{first + u, static_cast<std::uint32_t>(part_.local(col[k])), du + wt[k]});
+      },
+      scratch_, out_, counts_);
   index_t bytes = 0;
-  for (std::size_t r = 0; r < counts.size(); ++r)
-    if (static_cast<int>(r) != c_.rank()) bytes += counts[r] * static_cast<index_t>(sizeof(request));
+  for (std::size_t r = 0; r < counts_.size(); ++r)
+    if (static_cast<int>(r) != c_.rank()) bytes += counts_[r] * static_cast<index_t>(sizeof(request));
   stopwatch t;
-  const std::vector<request> in = c_.alltoallv<request>(out, counts);
+  c_.alltoallv_into<request>(out_, counts_, in_);
   comm_seconds_ += t.seconds();
-  apply(in, floor);
+  apply(in_, floor);
   return bytes;
 }
 

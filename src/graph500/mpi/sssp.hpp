@@ -76,6 +76,11 @@ class sssp_engine {
   std::vector<char> settled_mark_, lowered_;
   std::vector<index_t> frontier_, settled_;
   std::vector<level_record> levels_;
+  // The exchange's buffers, kept between phases: per-thread-per-rank requests, the send buffer,
+  // its counts and the arrivals.
+  std::vector<std::vector<request>> scratch_;
+  std::vector<request> out_, in_;
+  std::vector<index_t> counts_;
   double comm_seconds_ = 0;
 };
 
