@@ -221,7 +221,7 @@ int run_program(const program_settings& s) {
     if (!g.in_grid) continue;
     if (rank == 0 && !r.gpu_exchange.empty() && r.gpu_exchange != exchange_said) {
       exchange_said = r.gpu_exchange;
-      std::fprintf(stderr, "hpl: %d x %d processes, one GPU each; exchanges between the GPUs: %s\n", prm.p, prm.q,
+      std::fprintf(stderr, "hpl: %d x %d grid of GPU processes; exchanges between the GPUs: %s\n", prm.p, prm.q,
                    exchange_said == "nccl"             ? "NCCL, device to device"
                    : exchange_said == "cuda-aware-mpi" ? "CUDA-aware MPI (panels), pinned host memory (swaps)"
                                                        : "through pinned host memory");
