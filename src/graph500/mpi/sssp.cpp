@@ -27,12 +27,14 @@ sssp_engine::sssp_engine(const dist::communicator& c, const dist::block_partitio
   bucket_.assign(rows, -1);
   settled_mark_.assign(rows, 0);
   lowered_.assign(rows, 0);
+  offered_.assign(static_cast<std::size_t>(part.num_vertices()), unreached);
 }
 
 void sssp_engine::prepare() {
   std::fill(dist_.begin(), dist_.end(), unreached);
   std::fill(parent_.begin(), parent_.end(), -1);
   std::fill(bucket_.begin(), bucket_.end(), -1);
+  std::fill(offered_.begin(), offered_.end(), unreached);
   buckets_.clear();
 }
 
@@ -52,14 +54,24 @@ index_t sssp_engine::relax(const std::vector<index_t>& rows, arcs which, index_t
   const index_t first = g_.first_vertex;
   const index_t* q = rows.data();
   const float* dist = dist_.data();
+  float* offered = offered_.data();
   group_by_rank_once<request>(
       c_.size(), arc_slices(q, static_cast<index_t>(rows.size()), off),
       [&](index_t i, auto&& send) {
         const index_t u = q[i];
         const float du = dist[u];
-        for (index_t k = off[u]; k < off[u + 1]; ++k)
-          if (chosen(k))
-            send(part_.owner(col[k]), request{first + u, static_cast<std::uint32_t>(part_.local(col[k])), du + wt[k]});
+        for (index_t k = off[u]; k < off[u + 1]; ++k) {
+          if (!chosen(k)) continue;
+          // A distance above one this rank already offered the vertex cannot lower it (the
+          // owner applied or applies the smaller one in the same phase): not sent. Equal ones
+          // are (the smallest parent at the final distance wins). A race between threads here
+          // only lets a redundant request through.
+          const float d = du + wt[k];
+          std::atomic_ref<float> best(offered[col[k]]);
+          if (d > best.load(std::memory_order_relaxed)) continue;
+          best.store(d, std::memory_order_relaxed);
+          send(part_.owner(col[k]), request{first + u, static_cast<std::uint32_t>(part_.local(col[k])), d});
+        }
       },
       scratch_, out_, counts_);
   index_t bytes = 0;

@@ -4,7 +4,8 @@
 // then repeat light phases (relax the light arcs, w < delta, of the bucket's vertices) until the
 // bucket stays empty everywhere, then relax the heavy arcs of every vertex the bucket settled
 // once. A relaxation is a request (the vertex's row at its owner, distance, parent) sent to the vertex's owner, which
-// keeps it when it lowers the distance. Distances are single float adds of the stored weights,
+// keeps it when it lowers the distance; a rank does not send a vertex a distance above one it
+// has already offered it. Distances are single float adds of the stored weights,
 // as the validator demands. A vertex whose distance falls again is queued again (label
 // correcting), so the result does not depend on rounding at bucket borders. Inside a rank the
 // relaxations and their application are OpenMP-parallel (a compare-and-swap minimum per vertex);
@@ -74,6 +75,9 @@ class sssp_engine {
   std::vector<index_t> bucket_;                     // the bucket an owned row is queued in, -1 none
   std::map<index_t, std::vector<index_t>> buckets_;  // bucket -> rows (stale entries skipped)
   std::vector<char> settled_mark_, lowered_;
+  // Per vertex of the whole graph: the smallest distance this rank has offered it in this search
+  // (requests that cannot lower a distance are not sent).
+  std::vector<float> offered_;
   std::vector<index_t> frontier_, settled_;
   std::vector<level_record> levels_;
   // The exchange's buffers, kept between phases: per-thread-per-rank requests, the send buffer,
