@@ -99,21 +99,16 @@ class communicator {
   template <class T>
   [[nodiscard]] std::vector<T> alltoallv(std::span<const T> send, std::span<const index_t> send_counts,
                                          std::vector<index_t>* recv_counts = nullptr) const {
-    static_assert(std::is_trivially_copyable_v<T>);
-    std::vector<index_t> rc(static_cast<std::size_t>(size_));
-    exchange_counts(send_counts.data(), rc.data());
-    index_t total = 0;
-    for (index_t c : rc) total += c;
-    std::vector<T> out(static_cast<std::size_t>(total));
-    alltoallv_bytes(send.data(), send_counts.data(), out.data(), rc.data(), sizeof(T));
-    if (recv_counts) *recv_counts = std::move(rc);
+    std::vector<T> out;
+    alltoallv_into(send, send_counts, out, recv_counts);
     return out;
   }
 
   /// The same into `out` (resized; its capacity is kept, so a caller that reuses it stops
   /// allocating once it has grown).
   template <class T>
-  void alltoallv_into(std::span<const T> send, std::span<const index_t> send_counts, std::vector<T>& out) const {
+  void alltoallv_into(std::span<const T> send, std::span<const index_t> send_counts, std::vector<T>& out,
+                      std::vector<index_t>* recv_counts = nullptr) const {
     static_assert(std::is_trivially_copyable_v<T>);
     std::vector<index_t> rc(static_cast<std::size_t>(size_));
     exchange_counts(send_counts.data(), rc.data());
@@ -121,6 +116,7 @@ class communicator {
     for (index_t c : rc) total += c;
     out.resize(static_cast<std::size_t>(total));
     alltoallv_bytes(send.data(), send_counts.data(), out.data(), rc.data(), sizeof(T));
+    if (recv_counts) *recv_counts = std::move(rc);
   }
 
   /// Largest message of one MPI call, in bytes (default: what an int count of the element type
