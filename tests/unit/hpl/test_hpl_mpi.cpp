@@ -7,7 +7,8 @@
 // multiple of NB, N = 1), BCAST / SWAP / DEPTH / PFACT / RFACT varied over the runs, against
 // LAPACKE and the residual check (its own GPU kernels), and against the CPU backend's check;
 // the exchanges alternate between NCCL (where every rank has its own GPU), CUDA-aware MPI and
-// host staging; on grids with P = 1 the panels are factored on the GPU in part of the runs.
+// host staging; in part of the runs the panels are factored on the GPU (with P > 1 over NCCL
+// only, else on the CPU).
 // Skipped on every rank without a CUDA device.
 #include <gtest/gtest.h>
 #include <lapacke.h>
