@@ -28,6 +28,26 @@ sssp_engine::sssp_engine(const dist::communicator& c, const dist::block_partitio
   settled_mark_.assign(rows, 0);
   lowered_.assign(rows, 0);
   offered_.assign(static_cast<std::size_t>(part.num_vertices()), unreached);
+  if (pol.no_light_heavy) return;
+  // The light arcs, row by row in the rows' order (so the requests are the same, in the same
+  // order, as a filter of the whole rows would give).
+  const auto n = static_cast<index_t>(rows);
+  light_off_.assign(rows + 1, 0);
+#pragma omp parallel for schedule(static)
+  for (index_t u = 0; u < n; ++u) {
+    index_t light = 0;
+    for (index_t k = g.offsets[u]; k < g.offsets[u + 1]; ++k) light += g.weights[k] < pol.delta;
+    light_off_[u + 1] = light;
+  }
+  for (index_t u = 0; u < n; ++u) light_off_[u + 1] += light_off_[u];
+  light_col_.resize(static_cast<std::size_t>(light_off_[n]));
+  light_wt_.resize(static_cast<std::size_t>(light_off_[n]));
+#pragma omp parallel for schedule(static)
+  for (index_t u = 0; u < n; ++u) {
+    index_t p = light_off_[u];
+    for (index_t k = g.offsets[u]; k < g.offsets[u + 1]; ++k)
+      if (g.weights[k] < pol.delta) light_col_[p] = g.columns[k], light_wt_[p++] = g.weights[k];
+  }
 }
 
 void sssp_engine::prepare() {
@@ -47,10 +67,13 @@ void sssp_engine::enqueue(index_t l, float d, index_t floor) {
 
 index_t sssp_engine::relax(const std::vector<index_t>& rows, arcs which, index_t floor) {
   const float delta = pol_.delta;
-  const index_t* off = g_.offsets;
-  const std::int64_t* col = g_.columns;
-  const float* wt = g_.weights;
-  auto chosen = [&](index_t k) { return which == arcs::all || ((wt[k] < delta) == (which == arcs::light)); };
+  const bool light_rows = which == arcs::light && !light_off_.empty();
+  const index_t* off = light_rows ? light_off_.data() : g_.offsets;
+  const std::int64_t* col = light_rows ? light_col_.data() : g_.columns;
+  const float* wt = light_rows ? light_wt_.data() : g_.weights;
+  auto chosen = [&](index_t k) {
+    return light_rows || which == arcs::all || ((wt[k] < delta) == (which == arcs::light));
+  };
   const index_t first = g_.first_vertex;
   const index_t* q = rows.data();
   const float* dist = dist_.data();

@@ -9,7 +9,8 @@
 // as the validator demands. A vertex whose distance falls again is queued again (label
 // correcting), so the result does not depend on rounding at bucket borders. Inside a rank the
 // relaxations and their application are OpenMP-parallel (a compare-and-swap minimum per vertex);
-// the bucket structure is kept by one thread.
+// the bucket structure is kept by one thread. The light arcs are copied into rows of their own
+// when the engine is built (kernel 1), so a light phase reads none of the heavy ones.
 #pragma once
 
 #include <cstdint>
@@ -78,6 +79,11 @@ class sssp_engine {
   // Per vertex of the whole graph: the smallest distance this rank has offered it in this search
   // (requests that cannot lower a distance are not sent).
   std::vector<float> offered_;
+  // The light arcs (w < delta) of every owned row, in row order, built with the engine (kernel 1):
+  // the light phases, which may expand a vertex several times, read only these.
+  std::vector<index_t> light_off_;
+  std::vector<std::int64_t> light_col_;
+  std::vector<float> light_wt_;
   std::vector<index_t> frontier_, settled_;
   std::vector<level_record> levels_;
   // The exchange's buffers, kept between phases: per-thread-per-rank requests, the send buffer,
