@@ -28,7 +28,7 @@ sssp_engine::sssp_engine(const dist::communicator& c, const dist::block_partitio
   settled_mark_.assign(rows, 0);
   lowered_.assign(rows, 0);
   offered_.assign(static_cast<std::size_t>(part.num_vertices()), unreached);
-  if (pol.no_light_heavy) return;
+  if (pol.no_light_heavy || g.weights == nullptr) return;
   // The light arcs, row by row in the rows' order (so the requests are the same, in the same
   // order, as a filter of the whole rows would give).
   const auto n = static_cast<index_t>(rows);
