@@ -245,15 +245,7 @@ class dist_solver {
     }
     if (iters) {
       GPU500_CUDA_CHECK(cudaStreamSynchronize(upd_));
-      for (std::size_t i = 0; i < iter_ev.size() && i < iters->size(); ++i) {
-        float ms = 0;
-        GPU500_CUDA_CHECK(cudaEventElapsedTime(&ms, iter_ev[i].first, iter_ev[i].second));
-        (*iters)[i].update = ms * 1e-3;
-        if (i + 1 < iter_ev.size()) {
-          GPU500_CUDA_CHECK(cudaEventElapsedTime(&ms, iter_ev[i].second, iter_ev[i + 1].first));
-          (*iters)[i].gap = std::max(0.0f, ms) * 1e-3;
-        }
-      }
+      read_update_spans(iter_ev, *iters);
     }
     back_substitution(x);
     return zero_;

@@ -238,16 +238,7 @@ class gpu_solver {
                                       static_cast<int>(top), a_, static_cast<int>(lda_), b, 1));
     GPU500_CUDA_CHECK(cudaMemcpyAsync(x.data(), b, sizeof(double) * n_, cudaMemcpyDeviceToHost, st_.upd));
     GPU500_CUDA_CHECK(cudaStreamSynchronize(st_.upd));
-    if (iters)
-      for (std::size_t i = 0; i < iter_ev.size(); ++i) {
-        float ms = 0;
-        GPU500_CUDA_CHECK(cudaEventElapsedTime(&ms, iter_ev[i].first, iter_ev[i].second));
-        (*iters)[i].update = ms * 1e-3;
-        if (i + 1 < iter_ev.size()) {
-          GPU500_CUDA_CHECK(cudaEventElapsedTime(&ms, iter_ev[i].second, iter_ev[i + 1].first));
-          (*iters)[i].gap = std::max(0.0f, ms) * 1e-3;
-        }
-      }
+    if (iters) read_update_spans(iter_ev, *iters);
   }
 
  private:

@@ -1,17 +1,21 @@
 // Small helpers of the HPL CUDA backend (internal): the cuBLAS / cuSOLVER status checks, a ring
-// of reusable events, and the core toolkit's device and pinned buffers under short names.
+// of reusable events, the --timing spans read from events, and the core toolkit's device and
+// pinned buffers under short names.
 #pragma once
 
 #include <cublas_v2.h>
 #include <cusolverDn.h>
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gpu500/core/cuda/check.cuh"
 #include "gpu500/core/cuda/memory.hpp"
 #include "gpu500/core/error.hpp"
+#include "gpu500/hpl/pdgesv.hpp"
 
 #define GPU500_CUBLAS_CHECK(call)                                                                    \
   do {                                                                                               \
@@ -33,6 +37,21 @@ namespace gpu500::hpl::detail {
 
 using ::gpu500::gpu::device_buffer;
 using ::gpu500::gpu::pinned_buffer;
+
+// The --timing spans of both solvers: from the (start, end) timing events of each iteration on
+// the update stream, all completed, iters[i].update = end_i - start_i and iters[i].gap = the
+// stream's idle time start_{i+1} - end_i (seconds).
+inline void read_update_spans(const std::vector<std::pair<cudaEvent_t, cudaEvent_t>>& ev, std::vector<iter_time>& iters) {
+  for (std::size_t i = 0; i < ev.size() && i < iters.size(); ++i) {
+    float ms = 0;
+    GPU500_CUDA_CHECK(cudaEventElapsedTime(&ms, ev[i].first, ev[i].second));
+    iters[i].update = ms * 1e-3;
+    if (i + 1 < ev.size()) {
+      GPU500_CUDA_CHECK(cudaEventElapsedTime(&ms, ev[i].second, ev[i + 1].first));
+      iters[i].gap = std::max(0.0f, ms) * 1e-3;
+    }
+  }
+}
 
 // A ring of reusable events (cudaStreamWaitEvent captures the state at call time, so an event
 // can be recorded again once the wait has been enqueued).
