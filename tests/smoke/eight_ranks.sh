@@ -7,16 +7,12 @@
 # the distributed code runs and agrees at this rank count.
 set -uo pipefail
 bin=$1
-command -v mpiexec >/dev/null || { echo "no mpiexec: skipped"; exit 0; }
-"$bin" info 2>/dev/null | grep -c "^mpi: yes" >/dev/null || { echo "no MPI in this build: skipped"; exit 0; }
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# shellcheck source=tests/smoke/lib/mpi.sh
+source "$(dirname "$0")/lib/mpi.sh"
 mpi8() { OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 timeout 300 mpiexec --oversubscribe -n 8 "$bin" "$@"; }
 fail() { echo "eight ranks: $*"; exit 1; }
 
 # Graph500, SCALE 10, 4 keys: the one-process block's nedge/NBFS, every search valid.
-key() { grep -E "^(SCALE|NBFS|[a-z_]*nedge):" "$1"; }
 "$bin" graph500 10 --backend cpu --roots 4 --quiet >"$tmp/one.txt" || fail "graph500 on one process"
 mpi8 graph500 10 --backend cpu --roots 4 --quiet --json "$tmp/g.json" >"$tmp/g.txt" 2>"$tmp/g.err" ||
   { tail -5 "$tmp/g.err"; fail "graph500 exited $?"; }

@@ -8,15 +8,11 @@
 # CUDA-aware MPI (--no-cuda-aware-mpi), and one rank per GPU is required otherwise.
 set -uo pipefail
 bin=$1
-command -v mpiexec >/dev/null || { echo "no mpiexec: skipped"; exit 0; }
-"$bin" info 2>/dev/null | grep -c "^mpi: yes" >/dev/null || { echo "no MPI in this build: skipped"; exit 0; }
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# shellcheck source=tests/smoke/lib/mpi.sh
+source "$(dirname "$0")/lib/mpi.sh"
 # The program's own thread rule (the host's cores over its ranks) rather than the tests' fixed two
 # per process: R ranks of two spinning threads on fewer cores crawl.
 mpi() { local n=$1; shift; env -u OMP_NUM_THREADS timeout 300 mpiexec --oversubscribe -n "$n" "$bin" "$@"; }
-key() { grep -E "^(SCALE|NBFS|num_mpi_processes|[a-z_]*nedge):" "$1" | grep -v num_mpi_processes; }
 
 # SCALE ROOTS RANKS...: each rank count against the one-process block (ROOTS "-": the default).
 check_scale() {
