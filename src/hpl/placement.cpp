@@ -76,13 +76,8 @@ std::vector<int> intersect(const std::vector<int>& a, const std::vector<int>& b)
   return out;
 }
 
-std::vector<int> online_cores() {
-  std::ifstream f("/sys/devices/system/cpu/online");
-  std::string s;
-  if (f && std::getline(f, s)) {
-    auto c = parse_cpu_list(s);
-    if (!c.empty()) return c;
-  }
+// The cores this process may run on now (its affinity mask: taskset, a batch system's cgroup).
+std::vector<int> allowed_cores() {
   cpu_set_t set;
   CPU_ZERO(&set);
   std::vector<int> c;
@@ -90,6 +85,29 @@ std::vector<int> online_cores() {
     for (int i = 0; i < CPU_SETSIZE; ++i)
       if (CPU_ISSET(i, &set)) c.push_back(i);
   return c;
+}
+
+// Bind this process to `cores` and give OpenBLAS / OpenMP `threads` threads; false where the
+// binding is not allowed (the process is then left as it was).
+bool bind_to(const std::vector<int>& cores, int threads) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  for (int c : cores)
+    if (c < CPU_SETSIZE) CPU_SET(c, &set);
+  if (sched_setaffinity(0, sizeof set, &set) != 0) return false;
+  if (&openblas_set_num_threads != nullptr) openblas_set_num_threads(threads);
+  if (&omp_set_num_threads != nullptr) omp_set_num_threads(threads);
+  return true;
+}
+
+std::vector<int> online_cores() {
+  std::ifstream f("/sys/devices/system/cpu/online");
+  std::string s;
+  if (f && std::getline(f, s)) {
+    auto c = parse_cpu_list(s);
+    if (!c.empty()) return c;
+  }
+  return allowed_cores();
 }
 
 std::vector<int> gpu_local_cpus(int ordinal) {
@@ -121,6 +139,11 @@ std::vector<int> core_slice(const std::vector<int>& node_cores, const std::vecto
   return even_slice(node_cores, local_rank, ranks);
 }
 
+std::vector<int> lone_process_cores(const std::vector<int>& allowed, const std::vector<int>& near) {
+  auto mine = intersect(near, allowed);
+  return mine.size() < allowed.size() ? mine : std::vector<int>{};
+}
+
 placement node_placement() {
   placement p;
 #if GPU500_HAVE_MPI
@@ -150,19 +173,23 @@ placement place_process(backend be, bool share_gpus) {
     if (p.local_size > 1)
       for (int r = 0; r < p.local_size; ++r) near[static_cast<std::size_t>(r)] = gpu_local_cpus(r % count);
   }
-  if (p.local_size < 2) return p;
+  if (p.local_size < 2) {
+    // One process: on a host of several sockets its panel threads stay on the GPU's socket.
+    if (be != backend::cuda) return p;
+    const auto cores = lone_process_cores(allowed_cores(), gpu_local_cpus(p.gpu));
+    if (cores.empty() || !bind_to(cores, static_cast<int>(cores.size()))) return p;
+    p.cores = cores;
+    p.near_gpu = true;
+    p.threads = static_cast<int>(cores.size());
+    return p;
+  }
   const auto cores = core_slice(online_cores(), near, p.local_rank);
   if (cores.empty()) return p;
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  for (int c : cores)
-    if (c < CPU_SETSIZE) CPU_SET(c, &set);
-  if (sched_setaffinity(0, sizeof set, &set) != 0) return p;  // not allowed here: left unbound
+  const int threads = std::max(1, static_cast<int>(cores.size()) - 1);
+  if (!bind_to(cores, threads)) return p;  // not allowed here: left unbound
   p.cores = cores;
   p.near_gpu = !intersect(near[static_cast<std::size_t>(p.local_rank)], cores).empty();
-  p.threads = std::max(1, static_cast<int>(cores.size()) - 1);
-  if (&openblas_set_num_threads != nullptr) openblas_set_num_threads(p.threads);
-  if (&omp_set_num_threads != nullptr) omp_set_num_threads(p.threads);
+  p.threads = threads;
   return p;
 }
 

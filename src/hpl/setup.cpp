@@ -50,7 +50,7 @@ double gib(std::int64_t b) { return static_cast<double>(b) / static_cast<double>
 run_setup set_up(const program_settings& s, const mpi_session& mpi) {
   run_setup st;
   st.place = place_process(s.be, s.share_gpus);
-  if (mpi.size > 1) std::fprintf(stderr, "%s\n", describe(st.place, mpi.rank).c_str());
+  if (mpi.size > 1 || !st.place.cores.empty()) std::fprintf(stderr, "%s\n", describe(st.place, mpi.rank).c_str());
   st.cls = static_cast<device_class>(from_rank0(static_cast<int>(this_device_class(s.be, st.place.gpu)), mpi));
   return st;
 }

@@ -6,7 +6,9 @@
 // slice of the node's cores: the ranks whose GPUs hang off the same CPUs (the GPU's
 // /sys/bus/pci/devices/<bus id>/local_cpulist) split those CPUs evenly; without that list the
 // node's cores are split evenly. OpenBLAS and OpenMP then get the slice size minus one thread
-// (the panel thread). A single rank on a node is left as it is.
+// (the panel thread). A single rank on a node is left as it is, except a CUDA rank on a host where
+// its GPU is near only some of the cores it may use (several sockets): it is bound to those, with
+// as many threads, so that the CPU panel's threads and memory stay on the GPU's socket.
 #pragma once
 
 #include <string>
@@ -29,6 +31,10 @@ std::string format_cpu_list(const std::vector<int>& cpus);
 /// (round-robin).
 std::vector<int> core_slice(const std::vector<int>& node_cores, const std::vector<std::vector<int>>& near,
                             int local_rank);
+
+/// The cores a lone process is bound to: those of `near` (its GPU's local_cpulist) among
+/// `allowed` (its affinity mask), when they are fewer than `allowed`; else none (left as it is).
+std::vector<int> lone_process_cores(const std::vector<int>& allowed, const std::vector<int>& near);
 
 /// Where this process runs.
 struct placement {

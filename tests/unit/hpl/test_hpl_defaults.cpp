@@ -133,6 +133,18 @@ TEST(HplPlacement, CoreSlices) {
   EXPECT_TRUE(core_slice(node, unknown, 2).empty());
 }
 
+TEST(HplPlacement, LoneProcessStaysOnItsGpusSocket) {
+  const auto all = parse_cpu_list("0-31");
+  // Two sockets: bound to the GPU's one.
+  EXPECT_EQ(format_cpu_list(lone_process_cores(all, parse_cpu_list("16-31"))), "16-31");
+  // One socket (the GPU is near every allowed core), or the list is unknown: left as it is.
+  EXPECT_TRUE(lone_process_cores(all, all).empty());
+  EXPECT_TRUE(lone_process_cores(all, {}).empty());
+  // Already restricted (taskset) to cores the GPU is near: left as it is; partly: narrowed.
+  EXPECT_TRUE(lone_process_cores(parse_cpu_list("16-23"), parse_cpu_list("16-31")).empty());
+  EXPECT_EQ(format_cpu_list(lone_process_cores(parse_cpu_list("8-23"), parse_cpu_list("16-31"))), "16-23");
+}
+
 TEST(HplDefaults, WrittenDatReadsBack) {
   params p;
   p.n = 12345;
