@@ -14,6 +14,8 @@
 #   cpu-panels  the largest 1 x Q with CPU panels (--gpu-panel 0 --no-gpu-panel-first)
 #   mpi         the largest 1 x Q and 2 x 2 with MPI instead of NCCL (--no-nccl)
 #   nb384 / nb1024  the largest 1 x Q and 2 x 2 with that NB
+#   PxQ-nbNB    grid P x Q (at most the GPUs there are) at the N of its GPU count with that NB,
+#               e.g. 2x1-nb768; PxQ-gpu-panels: that grid with every panel on the GPU
 # The efficiency per GPU is given against the default single-GPU run and against the best one.
 # Each rank gets cores / ranks OpenMP threads (the CPU panel), unbound.
 # usage: bench/hpl/multigpu.sh BUILD OUT [N1] [N2] [NB|auto] [extra gpu500 hpl flags...]
@@ -81,6 +83,17 @@ if [ "$ngpu" -ge 2 ]; then
     [ "$ngpu" -ge 4 ] && run "gpu4-2x2-nb$nbx" 4 2 2 "$N4" -NB "$nbx" "$@"
   done
 fi
+for item in $extra; do  # PxQ-nbNB, PxQ-gpu-panels
+  [[ $item =~ ^([0-9]+)x([0-9]+)-(nb[0-9]+|gpu-panels)$ ]] || continue
+  p=${BASH_REMATCH[1]} q=${BASH_REMATCH[2]} what=${BASH_REMATCH[3]} np=$((BASH_REMATCH[1] * BASH_REMATCH[2]))
+  case $np in 1) n=$N1 ;; 2) n=$N2 ;; 4) n=$N4 ;; *) echo "$item: $np GPUs, not 1, 2 or 4"; continue ;; esac
+  [ "$np" -le "$ngpu" ] || { echo "$item: needs $np GPUs"; continue; }
+  if [ "$what" = gpu-panels ]; then
+    run "gpu$np-${p}x$q-gpu-panels" "$np" "$p" "$q" "$n" --gpu-panel "$n" --gpu-panel-first "$@"
+  else
+    run "gpu$np-${p}x$q-$what" "$np" "$p" "$q" "$n" -NB "${what#nb}" "$@"
+  fi
+done
 [ "$ngpu" -ge 2 ] || echo "only $ngpu GPU(s): the multi-GPU runs are skipped"
 python3 - "$OUT/hpl-multigpu.rows" "$OUT/hpl-multigpu.json" "${dev:-unknown}" <<'PY'
 import json, sys

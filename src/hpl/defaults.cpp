@@ -77,7 +77,11 @@ tuned_defaults defaults_for_grid(device_class c, int p, int q) {
   if (p * q == 1) return defaults_for(c, true);
   tuned_defaults d = defaults_for(c, false);
   const tuned_defaults one = defaults_for(c, true);
-  if (one.gpu_panel > 0) d.gpu_panel = p > 1 ? every_panel : one.gpu_panel * q;
+  // Every panel on the GPU on any grid larger than 1 x 1. With P = 1 the CPU panels of the largest
+  // columns left the GPUs idle: on 2 x H200, 1 x 2, N = 127000 ran at 90.8 TFLOP/s with every
+  // panel on the GPU against 76.4 with CPU panels above 2 x 56000 rows (bench/hpl/multigpu.sh,
+  // docs/hpl.md "Several GPUs"). With P > 1 a CPU panel needs a pivot all-reduce per column.
+  if (one.gpu_panel > 0) d.gpu_panel = every_panel;
   d.gpu_panel_first = one.gpu_panel_first;
   return d;
 }

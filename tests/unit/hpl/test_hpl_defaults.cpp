@@ -44,14 +44,14 @@ TEST(HplDefaults, Table) {
     EXPECT_GE(grid.nb, 1);
     EXPECT_NE(std::string(grid.measured), "");
   }
-  // Grids: 1 x 1 is the 1 x 1 entry; P = 1 takes the GPU panel with its row bound times Q, P > 1
-  // every panel on the GPU.
+  // Grids: 1 x 1 is the 1 x 1 entry; any larger grid, 1 x Q included, every panel on the GPU.
   EXPECT_EQ(defaults_for_grid(device_class::h100_80gb, 1, 1).panel_gemm_gpu, 256);
   const auto row4 = defaults_for_grid(device_class::h100_80gb, 1, 4);
-  EXPECT_EQ(row4.gpu_panel, 4 * 56000);
+  EXPECT_EQ(row4.gpu_panel, every_panel);
   EXPECT_TRUE(row4.gpu_panel_first);
   EXPECT_EQ(row4.panel_gemm_gpu, 0);
   EXPECT_EQ(row4.nb, defaults_for(device_class::h100_80gb, false).nb);
+  EXPECT_EQ(defaults_for_grid(device_class::h200_141gb, 1, 2).gpu_panel, every_panel);
   const auto square = defaults_for_grid(device_class::h100_80gb, 2, 2);
   EXPECT_EQ(square.gpu_panel, every_panel);
   EXPECT_TRUE(square.gpu_panel_first);
