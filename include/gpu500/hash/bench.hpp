@@ -139,6 +139,18 @@ static_timing run_static(const std::string& table, const std::vector<key_type>& 
                          double load_factor, int runs, bool check_invariants);
 mixed_timing run_mixed(const std::string& table, const std::vector<op>& ops, index_t range, int runs,
                        bool validate);
+/// The static benchmark's check of one run, counted on the device (device arrays): key i's first
+/// insert status st[i] (null: all inserted), its second again[i] (null: not run), the hit
+/// look-up's found[i] and got[i] against the value inserted want[i]; the miss look-up's flags
+/// miss[j] of n_miss absent keys. A key that found no room must be absent and may be placed by
+/// the second insert; every other key inserted, found with its value and 'present' the second
+/// time; no absent key found.
+struct static_check {
+  std::int64_t no_room = 0, bad_status = 0, missed = 0, wrong = 0, phantom = 0, bad_again = 0, placed_again = 0;
+};
+static_check check_static_results(const insert_status* st, const insert_status* again, const std::uint8_t* found,
+                                  const value_type* got, const value_type* want, index_t n,
+                                  const std::uint8_t* miss, index_t n_miss);
 }  // namespace bench_gpu
 
 }  // namespace gpu500::hash

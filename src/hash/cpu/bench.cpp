@@ -295,6 +295,7 @@ json::value run_static_bench(const static_config& cfg, std::FILE* out, bool* val
   const auto keys = distinct_keys(cfg.seed, 0, cfg.keys);
   const auto absent = distinct_keys(cfg.seed, cfg.keys, cfg.keys);
   std::vector<value_type> values(keys.size());
+#pragma omp parallel for schedule(static)
   for (std::size_t i = 0; i < keys.size(); ++i) values[i] = fmix64(keys[i] ^ 0x5bd1e995ULL) >> 1;
   const bool check = cfg.keys <= (index_t{1} << 22);  // full invariant check of the snapshot
   j["keys"] = cfg.keys;

@@ -46,6 +46,10 @@ double copy_bandwidth_gbs(std::size_t) { no_cuda(); }
 static_timing run_static(const std::string&, const std::vector<key_type>&, const std::vector<value_type>&,
                          const std::vector<key_type>&, double, int, bool) { no_cuda(); }
 mixed_timing run_mixed(const std::string&, const std::vector<op>&, index_t, int, bool) { no_cuda(); }
+static_check check_static_results(const insert_status*, const insert_status*, const std::uint8_t*, const value_type*,
+                                  const value_type*, index_t, const std::uint8_t*, index_t) {
+  no_cuda();
+}
 }  // namespace bench_gpu
 
 }  // namespace gpu500::hash

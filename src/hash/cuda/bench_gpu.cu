@@ -1,6 +1,8 @@
 // src/hash/cuda/bench_gpu.cu — GPU side of the hash benchmark (gpu500/hash/bench.hpp): one
 // adapter per table (GLHT and the baselines of baselines.hpp), CUDA-event timing, and validation
-// of every result on the host.
+// of every result: the static results are counted against the inputs by a kernel of their own
+// (no table code: the statuses, found flags and values each operation returned), the mixed
+// batches on the host by the model checker.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -17,6 +19,7 @@
 #include "gpu500/hash/bench.hpp"
 #include "gpu500/hash/hopscotch_map.hpp"
 #include "gpu500/hash/model.hpp"
+#include "launch.cuh"
 
 namespace gpu500::hash {
 
@@ -130,7 +133,60 @@ std::vector<T> download(const gpu::device_buffer<T>& d, std::size_t n) {
   return gpu::to_host(d.data(), n);
 }
 
+/// The counts of check_static_results, in static_check's order.
+enum static_count { no_room, bad_status, missed, wrong, phantom, bad_again, placed_again, static_counts };
+
+/// check_static_results on the device: grid-stride over the keys and the absent keys, one atomic
+/// per warp and count. A key that found no room may be placed by the second insert (nobody else
+/// inserts it).
+__global__ void static_validation_kernel(const insert_status* st, const insert_status* again, const std::uint8_t* found,
+                                         const value_type* got, const value_type* want, index_t n,
+                                         const std::uint8_t* miss, index_t n_miss, unsigned long long* counts) {
+  unsigned long long c[static_counts] = {};
+  for (index_t i = gpu::global_thread_id(); i < n; i += gpu::grid_threads()) {
+    const insert_status s = st ? st[i] : insert_status::inserted;
+    if (s == insert_status::no_room) {
+      ++c[no_room];
+      c[phantom] += found[i] != 0;
+      if (again) {
+        c[placed_again] += again[i] == insert_status::inserted;
+        c[bad_again] += again[i] != insert_status::inserted && again[i] != insert_status::no_room;
+      }
+      continue;
+    }
+    c[bad_status] += s != insert_status::inserted;
+    c[missed] += !found[i];
+    c[wrong] += found[i] && got[i] != want[i];
+    if (again) c[bad_again] += again[i] != insert_status::present;
+  }
+  for (index_t j = gpu::global_thread_id(); j < n_miss; j += gpu::grid_threads()) c[phantom] += miss[j] != 0;
+  for (int k = 0; k < static_counts; ++k) {
+    for (int o = 16; o > 0; o /= 2) c[k] += __shfl_down_sync(0xffffffffu, c[k], o);
+    if (gpu::lane_id() == 0 && c[k]) atomicAdd(&counts[k], c[k]);
+  }
+}
+
 }  // namespace
+
+static_check check_static_results(const insert_status* st, const insert_status* again, const std::uint8_t* found,
+                                  const value_type* got, const value_type* want, index_t n,
+                                  const std::uint8_t* miss, index_t n_miss) {
+  gpu::device_buffer<unsigned long long> d(static_counts);
+  GPU500_CUDA_CHECK(cudaMemset(d.data(), 0, sizeof(unsigned long long) * static_counts));
+  static_validation_kernel<<<detail::launch_policy::for_device().grid(std::max<index_t>({n, n_miss, 1})), 256>>>(
+      st, again, found, got, want, n, miss, n_miss, d.data());
+  GPU500_CUDA_CHECK(cudaGetLastError());
+  const auto c = download(d, static_counts);
+  static_check r;
+  r.no_room = static_cast<std::int64_t>(c[no_room]);
+  r.bad_status = static_cast<std::int64_t>(c[bad_status]);
+  r.missed = static_cast<std::int64_t>(c[missed]);
+  r.wrong = static_cast<std::int64_t>(c[wrong]);
+  r.phantom = static_cast<std::int64_t>(c[phantom]);
+  r.bad_again = static_cast<std::int64_t>(c[bad_again]);
+  r.placed_again = static_cast<std::int64_t>(c[placed_again]);
+  return r;
+}
 
 bool available() { return cuda_available(); }
 
@@ -181,48 +237,24 @@ static_timing run_static(const std::string& name, const std::vector<key_type>& k
   r.find_miss_s = median(tm);
   r.reinsert_s = tr.empty() ? 0 : median(tr);
   r.build_attempts = table->attempts;
-  // Validation of the last run, on the host.
+  // Validation of the last run (static_validation_kernel).
   if (table->attempts < 0) {  // cuckoo: every seed set failed, the table holds no complete build
     r.no_room = n;
     return r;
   }
-  // A key whose insert reported no_room must be absent; every other key present with its value.
-  std::int64_t bad_status = 0, missed = 0, wrong = 0, phantom = 0, bad_again = 0, placed_again = 0;
-  std::vector<insert_status> st(keys.size(), insert_status::inserted);
-  if (table->reports_status()) {
-    st = download(dst, keys.size());
-    // The second pass: 'present' for every key the first placed; a key that found no room can only
-    // find room now (inserted) or not (no_room) -- nobody else inserts it.
-    const auto again = download(dre, keys.size());
-    for (std::size_t i = 0; i < keys.size(); ++i) {
-      if (st[i] != insert_status::no_room) bad_again += again[i] != insert_status::present;
-      else if (again[i] == insert_status::inserted) ++placed_again;
-      else bad_again += again[i] != insert_status::no_room;
-    }
-  }
-  const auto found = download(dfound, keys.size());
-  const auto got = download(dout, keys.size());
-  for (std::size_t i = 0; i < keys.size(); ++i) {
-    if (st[i] == insert_status::no_room) {
-      ++r.no_room;
-      phantom += found[i] != 0;
-      continue;
-    }
-    bad_status += st[i] != insert_status::inserted;
-    missed += !found[i];
-    wrong += found[i] && got[i] != values[i];
-  }
-  const auto miss = download(dmiss, absent.size());
-  for (auto f : miss) phantom += f != 0;
-  if (bad_status || missed || wrong || phantom || bad_again)
-    r.error = std::to_string(bad_status) + " inserts not 'inserted', " + std::to_string(missed) + " keys missed, " +
-              std::to_string(wrong) + " wrong values, " + std::to_string(phantom) + " absent keys found, " +
-              std::to_string(bad_again) + " wrong statuses on the second insert";
+  const static_check c = check_static_results(table->reports_status() ? dst.data() : nullptr,
+                                              table->reports_status() ? dre.data() : nullptr, dfound.data(), dout.data(),
+                                              dv.data(), n, dmiss.data(), static_cast<index_t>(absent.size()));
+  r.no_room = c.no_room;
+  if (c.bad_status || c.missed || c.wrong || c.phantom || c.bad_again)
+    r.error = std::to_string(c.bad_status) + " inserts not 'inserted', " + std::to_string(c.missed) + " keys missed, " +
+              std::to_string(c.wrong) + " wrong values, " + std::to_string(c.phantom) + " absent keys found, " +
+              std::to_string(c.bad_again) + " wrong statuses on the second insert";
   if (r.error.empty() && check_invariants && table->has_snapshot()) {
     std::unordered_map<key_type, value_type> contents;
     const auto rep = check_hopscotch_invariants(table->snapshot(), &contents);
     if (!rep.ok) r.error = "invariants " + rep.summary();
-    else if (static_cast<std::int64_t>(contents.size()) != static_cast<std::int64_t>(keys.size()) - r.no_room + placed_again)
+    else if (static_cast<std::int64_t>(contents.size()) != static_cast<std::int64_t>(keys.size()) - r.no_room + c.placed_again)
       r.error = "table holds " + std::to_string(contents.size()) + " keys";
   }
   return r;

@@ -1,5 +1,6 @@
 // GPU tests of GLHT's device-side API from user kernels and of the async bulk API (skip without
-// a GPU). Checks on the host with model.hpp (no code shared with the kernels).
+// a GPU). Checks on the host with model.hpp (no code shared with the kernels). Also the static
+// benchmark's device-side check (bench_gpu::check_static_results) on results with known faults.
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
@@ -10,6 +11,7 @@
 #include "gpu500/core/cuda/launch.cuh"
 #include "gpu500/core/cuda/memory.hpp"
 #include "gpu500/core/device.hpp"
+#include "gpu500/hash/bench.hpp"
 #include "gpu500/hash/hopscotch_map.hpp"
 #include "gpu500/hash/hopscotch_ref.cuh"
 #include "gpu500/hash/model.hpp"
@@ -326,4 +328,33 @@ TEST(GlhtAsync, FullTableReportsNoRoomAndLosesNothing) {
   EXPECT_TRUE(rep.ok) << rep.summary();
   EXPECT_EQ(static_cast<int>(after.size()), 400 - no_room);
   cudaStreamDestroy(s);
+}
+
+// The static benchmark's check counts each kind of fault once, and nothing on correct results.
+TEST(HashBenchCheck, StaticResultsCountEveryFault) {
+  SKIP_WITHOUT_GPU();
+  using st = insert_status;
+  // Keys 0-5: 0-1 correct; 2 inserted but not found; 3 found with a wrong value; 4 no room and
+  // absent, placed by the second insert; 5 no room yet found (a phantom), 'present' the second
+  // time (wrong: nobody inserted it). Absent keys: the second found (a phantom).
+  const std::vector<st> first = {st::inserted, st::inserted, st::inserted, st::inserted, st::no_room, st::no_room};
+  const std::vector<st> again = {st::present, st::present, st::present, st::inserted, st::inserted, st::present};
+  const std::vector<std::uint8_t> found = {1, 1, 0, 1, 0, 1}, miss = {0, 1, 0};
+  const std::vector<value_type> want = {10, 11, 12, 13, 14, 15}, got = {10, 11, 0, 99, 0, 15};
+  const auto d_first = to_device(first), d_again = to_device(again);
+  const auto d_found = to_device(found), d_miss = to_device(miss);
+  const auto d_want = to_device(want), d_got = to_device(got);
+  const auto c = bench_gpu::check_static_results(d_first.data(), d_again.data(), d_found.data(), d_got.data(),
+                                                 d_want.data(), 6, d_miss.data(), 3);
+  EXPECT_EQ(c.no_room, 2);
+  EXPECT_EQ(c.bad_status, 0);
+  EXPECT_EQ(c.missed, 1);        // key 2
+  EXPECT_EQ(c.wrong, 1);         // key 3
+  EXPECT_EQ(c.phantom, 2);       // key 5 and the second absent key
+  EXPECT_EQ(c.bad_again, 2);     // key 3 'inserted' again, key 5 'present'
+  EXPECT_EQ(c.placed_again, 1);  // key 4
+  // The first two keys alone, no statuses (a table that reports none), no misses: clean.
+  const auto ok = bench_gpu::check_static_results(nullptr, nullptr, d_found.data(), d_got.data(), d_want.data(), 2,
+                                                  d_miss.data(), 1);
+  EXPECT_EQ(ok.no_room + ok.bad_status + ok.missed + ok.wrong + ok.phantom + ok.bad_again + ok.placed_again, 0);
 }
