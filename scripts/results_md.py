@@ -24,7 +24,9 @@ TITLES = {
     "bellman_ford": "Dense Bellman-Ford",
     "hpl": "HPL",
     "hpl-multigpu": "HPL on several GPUs",
+    "hpl-defaults": "HPL: the defaults against tuned flags (one GPU)",
     "hpl-2gpu": "HPL on two GPUs",
+    "hpl-2gpu-h100": "HPL on two H100s",
     "hpl-4gpu": "HPL on four GPUs",
     "hash": "GLHT hash table",
     "graph500-mpi": "Graph500 over MPI ranks",
@@ -35,7 +37,8 @@ TITLES = {
 }
 PAGES = {
     "graph500": "graph500.md", "bfs": "bfs-gpu.md", "sssp": "sssp-gpu.md", "sssp-gpu": "sssp-gpu.md",
-    "bellman_ford": "bellman-ford.md", "hpl": "hpl.md", "hpl-multigpu": "hpl.md", "hpl-2gpu": "hpl.md", "hpl-4gpu": "hpl.md", "hash": "hash.md", "graph500-mpi": "distributed.md",
+    "bellman_ford": "bellman-ford.md", "hpl": "hpl.md", "hpl-multigpu": "hpl.md", "hpl-2gpu": "hpl.md", "hpl-4gpu": "hpl.md",
+    "hpl-defaults": "hpl.md", "hpl-2gpu-h100": "hpl.md", "hash": "hash.md", "graph500-mpi": "distributed.md",
     "hpl-mxp": "hpl-mxp.md", "graph-io": "graph-files.md",
     "sanitize": "reliability.md", "energy": "energy.md",
 }

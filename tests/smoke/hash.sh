@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `gpu500 hash static|mixed` on the CPU table (small sizes): every result validated, every option
-# of the command used; bad input and options that do not apply exit 2.
+# of the command used; bad input and options that do not apply exit 2. bench/hash/vs_cuco.py on a
+# written table (the best GLHT against the best cuCollections row per load factor).
 set -euo pipefail
 bin=$1
 tmp=$(mktemp -d)
@@ -73,4 +74,22 @@ for c in "${bad[@]}"; do
   set -e
   [ "$rc" -eq 2 ] || { echo "'gpu500 $c' exited $rc (want 2)"; exit 1; }
 done
+# vs_cuco.py: best of each family per load factor, the goals at LF 0.8, nothing without cuco rows.
+src=$(cd "$(dirname "$0")/../.." && pwd)
+cat >"$tmp/t.txt" <<'T'
+glht-t1-rec-np-oc  0.80       4.000      10.000      15.000       8.000    11.8%    28.0%    19.5%         0  ok
+glht              0.80       1.000      14.500       2.000       2.000     2.5%     6.3%     3.4%         0  ok
+linear-aos        0.80       9.000      20.000       3.000       7.000    12.4%    26.9%     5.4%         0  ok
+cuco              0.80       8.000      13.000       5.000      14.000    22.8%    37.1%     7.2%         0  ok
+cuco-cg1          0.80       8.500      12.000       4.000      17.000    24.1%    37.3%     7.2%         0  ok
+glht-t1-rec-np-oc  0.90       3.000      10.000      12.000       7.000     8.5%    27.7%    18.5%         0  ok
+cuco              0.90       6.000       9.000       1.500       9.000    17.2%    25.8%     2.2%         0  ok
+T
+rows=$(python3 "$src/bench/hash/vs_cuco.py" "$tmp/t.txt")
+echo "$rows"
+grep -qF 'LF 0.80|insert 4.00 vs 8.50 G/s (x0.47), hit 14.50 vs 13.00 (x1.12), miss 15.00 vs 5.00 (x3.00); goals: insert >= 8 not met, hit >= 14 met, miss >= 1.5x met' <<<"$rows"
+grep -qF 'LF 0.90|insert 3.00 vs 6.00 G/s (x0.50), hit 10.00 vs 9.00 (x1.11), miss 12.00 vs 1.50 (x8.00)' <<<"$rows"
+[ "$(grep -c . <<<"$rows")" -eq 2 ] || { echo "vs_cuco.py: expected 2 rows"; exit 1; }
+grep -v '^cuco' "$tmp/t.txt" >"$tmp/u.txt"
+[ -z "$(python3 "$src/bench/hash/vs_cuco.py" "$tmp/u.txt")" ] || { echo "vs_cuco.py: rows without cuco"; exit 1; }
 echo "hash smoke: ok"
