@@ -34,6 +34,7 @@ if "$bin" info 2>/dev/null | grep -c '^cuda device 0:' >/dev/null; then
   grep -q '^validation: passed' <<<"$out"
   grep -q '"table": "cpu"' "$tmp/f.json"
   grep -q '"table": "chained-alloc"' "$tmp/f.json"
+  grep -q '"table": "linear-aos-cas16"' "$tmp/f.json"  # the pair-CAS insert, validated like the rest
   out=$("$bin" hash static --keys 65536 --runs 1 --full --no-cpu --json "$tmp/g.json")
   ! grep -q '"table": "cpu"' "$tmp/g.json" || { echo "--no-cpu ran the CPU table"; exit 1; }
   for c in "--full --tables glht" "--full --lf 0.8" "--no-cpu"; do
@@ -43,6 +44,13 @@ if "$bin" info 2>/dev/null | grep -c '^cuda device 0:' >/dev/null; then
     rc=$?
     set -e
     [ "$rc" -eq 2 ] || { echo "'gpu500 hash static $c' exited $rc (want 2)"; exit 1; }
+  done
+  for t in cuckoo linear-aos-cas16; do  # static only: named in a mixed run, refused
+    set +e
+    "$bin" hash mixed --ops 1000 --tables "$t" >/dev/null 2>&1
+    rc=$?
+    set -e
+    [ "$rc" -eq 2 ] || { echo "'gpu500 hash mixed --tables $t' exited $rc (want 2)"; exit 1; }
   done
 fi
 # Exit 2: bad input, and options that cannot apply to the mode, the backend or the table list.

@@ -5,7 +5,10 @@
 //   probing_map  open addressing with linear or quadratic (triangular) probing; an insert claims a
 //                slot with CAS empty -> busy, writes the value, then publishes the key; erase leaves
 //                a tombstone that is never reused (so values never tear); concurrent mixes allowed;
-//                keys[] and values[] apart, or (interleaved) 16-byte {key, value} slots
+//                keys[] and values[] apart, or (interleaved) 16-byte {key, value} slots;
+//                with pair_cas (interleaved, compute capability 9.0) an insert claims and fills a
+//                slot with one 16-byte CAS instead, for bulk phases (inserts, then finds) only:
+//                mixed_async refuses such a table
 //   cuckoo_map   CUDPP-style cuckoo hashing (Alcantara et al.): four hash functions, bulk build by
 //                atomicExch eviction chains over the key words, rebuilt with new seeds when a chain
 //                gets too long, then a pass that places the values; static (build, then query)
@@ -31,7 +34,7 @@ enum class probing { linear, quadratic };
 
 class probing_map {
  public:
-  probing_map(index_t capacity, probing scheme, bool interleaved = false);
+  probing_map(index_t capacity, probing scheme, bool interleaved = false, bool pair_cas = false);
   ~probing_map();
   probing_map(const probing_map&) = delete;
   probing_map& operator=(const probing_map&) = delete;

@@ -25,8 +25,8 @@ std::vector<std::string> gpu_table_names() {
   return {"glht",           "glht-bitmap",          "glht-t8",       "glht-t1",   "glht-t1-aos",
           "glht-t1-rec",    "glht-t1-rec-np",       "glht-t1-rec-np-oc",          "glht-t1-rec-np-oc-nc",
           "glht-t1-rec-hc-ps-oc",
-          "linear",         "linear-aos",           "quadratic",     "cuckoo",    "chained",
-          "chained-alloc"};
+          "linear",         "linear-aos",           "linear-aos-cas16",           "quadratic",
+          "cuckoo",         "chained",              "chained-alloc"};
 }
 
 std::vector<std::string> default_static_tables() {
@@ -401,7 +401,11 @@ json::value run_mixed_bench(const mixed_config& cfg, std::FILE* out, bool* valid
   for (auto r : cfg.ranges)
     if (r < 1) throw usage_error("hash mixed: key ranges must be positive");
   auto tables = tables_for(cfg.tables, cfg.where, cfg.with_cpu, cfg.glht_variants);
-  tables.erase(std::remove(tables.begin(), tables.end(), std::string("cuckoo")), tables.end());  // static only
+  for (const char* static_only : {"cuckoo", "linear-aos-cas16"}) {  // bulk build / bulk phases only
+    if (std::find(cfg.tables.begin(), cfg.tables.end(), static_only) != cfg.tables.end())
+      throw usage_error(std::string("hash mixed: table '") + static_only + "' has no mixed operations (static only)");
+    tables.erase(std::remove(tables.begin(), tables.end(), std::string(static_only)), tables.end());
+  }
   double copy_gbs = 0;
   json::value j = header("hash mixed", cfg.where, &copy_gbs);
   j["runs"] = cfg.runs;

@@ -31,6 +31,7 @@ struct probing_view {
   std::uint64_t cap;
   bool quadratic;
   std::uint32_t stride;  // 1: split arrays; 2: interleaved {key, value} slots
+  bool pair_cas;         // interleaved: one 16-byte CAS claims and fills a slot (insert_pair_cas)
 
   __device__ key_type* key(std::uint64_t s) const { return keys + s * stride; }
   __device__ value_type* value(std::uint64_t s) const { return values + s * stride; }
@@ -48,6 +49,7 @@ struct probing_view {
 
   __device__ insert_status insert(key_type k, value_type v) const {
     if (k >= tombstone_key) return insert_status::invalid;
+    if (pair_cas) return insert_pair_cas(k, v);
     cursor c = start(k);
     for (; c.i < cap; next(c)) {
       key_type x = ld_acquire(key(c.s));
@@ -65,6 +67,36 @@ struct probing_view {
       }
     }
     return insert_status::no_room;
+  }
+  /// The pair-CAS insert (sm_90's 16-byte atomicCAS): {empty, empty} -> {k, v} claims the slot and
+  /// stores both words at once, one atomic and no publishing store, where insert() claims the key
+  /// word, stores the value and publishes the key with a release store. Bulk phases only (the
+  /// static benchmark: inserts, then finds): the claim is relaxed, so nothing orders a concurrent
+  /// find's read of the value after the key it saw; the mixed benchmark does not offer it.
+  __device__ insert_status insert_pair_cas(key_type k, value_type v) const {
+#if __CUDA_ARCH__ >= 900
+    struct alignas(16) pair {
+      key_type key;
+      value_type value;
+    };
+    for (cursor c = start(k); c.i < cap; next(c)) {
+      key_type x = ld_relaxed(key(c.s));
+      for (;;) {
+        if (x == k) return insert_status::present;
+        if (x != empty_key) break;
+        const pair old = atomicCAS(reinterpret_cast<pair*>(key(c.s)), pair{empty_key, empty_key}, pair{k, v});
+        if (old.key == empty_key && old.value == empty_key) return insert_status::inserted;
+        x = old.key;  // lost the race (or a stray value word): look at the key there now
+        if (x == empty_key) break;
+      }
+    }
+    return insert_status::no_room;
+#else
+    (void)k;
+    (void)v;
+    __trap();  // the constructor refuses pair_cas below sm_90
+    return insert_status::invalid;
+#endif
   }
   __device__ bool find(key_type k, value_type& v) const {
     if (k >= tombstone_key) return false;
@@ -291,12 +323,21 @@ struct probing_map::impl {
   detail::launch_policy policy;
 };
 
-probing_map::probing_map(index_t capacity, probing scheme, bool interleaved) : p_(std::make_unique<impl>()) {
+probing_map::probing_map(index_t capacity, probing scheme, bool interleaved, bool pair_cas)
+    : p_(std::make_unique<impl>()) {
   GPU500_EXPECTS(capacity >= 1, "hash: capacity must be positive");
+  GPU500_EXPECTS(!pair_cas || interleaved, "hash: the pair-CAS insert needs interleaved {key, value} slots");
+  if (pair_cas) {
+    int dev = 0, major = 0;
+    GPU500_CUDA_CHECK(cudaGetDevice(&dev));
+    GPU500_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
+    if (major < 9) throw usage_error("hash: the pair-CAS insert needs a device of compute capability 9.0 or later");
+  }
   p_->policy = detail::launch_policy::for_device();
   p_->v.cap = static_cast<std::uint64_t>(capacity);
   p_->v.quadratic = scheme == probing::quadratic;
   p_->v.stride = interleaved ? 2 : 1;
+  p_->v.pair_cas = pair_cas;
   p_->words = gpu::device_buffer<std::uint64_t>(2 * p_->v.cap);
   p_->v.keys = p_->words.data();
   p_->v.values = interleaved ? p_->words.data() + 1 : p_->words.data() + p_->v.cap;
@@ -327,6 +368,7 @@ void probing_map::find_async(const key_type* keys, index_t n, value_type* values
   GPU500_CUDA_CHECK_LAUNCH();
 }
 void probing_map::mixed_async(const op* ops, index_t n, op_result* results, cudaStream_t stream) {
+  GPU500_EXPECTS(!p_->v.pair_cas, "hash: the pair-CAS table has no mixed operations (inserts, then finds only)");
   if (n <= 0) return;
   mixed_kernel<<<p_->policy.grid(n), p_->policy.block, 0, stream>>>(p_->v, ops, n, results);
   GPU500_CUDA_CHECK_LAUNCH();

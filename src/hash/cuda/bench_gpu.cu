@@ -56,7 +56,10 @@ struct glht_table final : gpu_table {
 
 struct probing_table final : gpu_table {
   probing_map m;
-  probing_table(index_t cap, probing p, bool interleaved = false) : m(cap, p, interleaved) {}
+  bool bulk_only;
+  probing_table(index_t cap, probing p, bool interleaved = false, bool pair_cas = false)
+      : m(cap, p, interleaved, pair_cas), bulk_only(pair_cas) {}
+  [[nodiscard]] bool has_mixed() const override { return !bulk_only; }
   void reset() override { m.clear(); }
   void insert(const key_type* k, const value_type* v, index_t n, insert_status* st) override {
     m.insert_async(k, v, n, st, nullptr);
@@ -103,6 +106,7 @@ std::unique_ptr<gpu_table> make_table(const std::string& name, index_t buckets, 
   if (hopscotch_options o; parse_glht_variant(name, &o)) return std::make_unique<glht_table>(buckets, o);
   if (name == "linear") return std::make_unique<probing_table>(buckets, probing::linear);
   if (name == "linear-aos") return std::make_unique<probing_table>(buckets, probing::linear, true);
+  if (name == "linear-aos-cas16") return std::make_unique<probing_table>(buckets, probing::linear, true, true);
   if (name == "quadratic") return std::make_unique<probing_table>(buckets, probing::quadratic);
   if (name == "cuckoo") return std::make_unique<cuckoo_table>(buckets);
   if (name == "chained") return std::make_unique<chained_table>(buckets, std::max<index_t>(inserts, 1), false);
