@@ -72,7 +72,7 @@ if [ -f "$cuco/include/cuco/static_map.cuh" ]; then
   fi
   cat "$OUT/hash-cuco.txt"
 fi
-awk '$1 ~ /^(glht[a-z0-9-]*|linear|linear-aos|quadratic|cuckoo|chained|cpu|cuco|cuco-cg1)$/ && $2 ~ /^0\./ {
+awk '$1 ~ /^(glht[a-z0-9-]*|linear|linear-aos|linear-aos-cas16|quadratic|cuckoo|chained|cpu|cuco|cuco-cg1)$/ && $2 ~ /^0\./ {
        printf "hash|static %s LF %s|insert %s, hit %s, miss %s, again %s G/s (no room %s, %s)\n", $1, $2, $3, $4, $5, $6, $10, $11 }' \
   "$OUT/hash-static.txt" >>"$TABLE"
 grep -E '^  best GLHT' "$OUT/hash-static.txt" | sed 's/^  /hash|static|/' >>"$TABLE"
@@ -83,7 +83,7 @@ echo "== hash mixed"
 if "$bin" hash mixed --scale "${HASH_SCALE:-24,25,26}" --runs "${HASH_RUNS_MIXED:-5}" "${tables[@]}" \
     --json "$OUT/hash-mixed.json" >"$OUT/hash-mixed.txt" 2>"$OUT/hash-mixed.err"; then :; else status=1; fi
 cat "$OUT/hash-mixed.txt" "$OUT/hash-mixed.err"
-awk '$1 ~ /^(glht[a-z0-9-]*|linear|linear-aos|quadratic|chained|chained-alloc|cpu)$/ && $3 >= 16777216 {
+awk '$1 ~ /^(glht[a-z0-9-]*|linear|linear-aos|linear-aos-cas16|quadratic|chained|chained-alloc|cpu)$/ && $3 >= 16777216 {
        v = $6; for (i = 7; i <= NF; i++) v = v " " $i
        printf "hash|mixed %s %s ops %s|%s G ops/s (%s)\n", $1, $2, $3, $5, v }' "$OUT/hash-mixed.txt" >>"$TABLE"
 awk '$1 ~ /^(glht|glht-t1[a-z0-9-]*|chained|chained-alloc|cpu)$/ && $3 == 100000 && ($4 == 100 || $4 == 100000) {
@@ -99,7 +99,7 @@ if [ "$check_scale" != 0 ]; then
       --check-limit $((1 << check_scale)) --json "$OUT/hash-mixed-checked.json" \
       >"$OUT/hash-mixed-checked.txt" 2>"$OUT/hash-mixed-checked.err"; then :; else status=1; fi
   cat "$OUT/hash-mixed-checked.txt" "$OUT/hash-mixed-checked.err"
-  awk -v ops=$((1 << check_scale)) '$1 ~ /^(glht[a-z0-9-]*|linear|linear-aos|quadratic|chained|chained-alloc)$/ && $3 == ops {
+  awk -v ops=$((1 << check_scale)) '$1 ~ /^(glht[a-z0-9-]*|linear|linear-aos|linear-aos-cas16|quadratic|chained|chained-alloc)$/ && $3 == ops {
          v = $6; for (i = 7; i <= NF; i++) v = v " " $i
          printf "hash|mixed %s %s ops %s, model-checked (one run)|%s G ops/s (%s)\n", $1, $2, $3, $5, v }' \
     "$OUT/hash-mixed-checked.txt" >>"$TABLE"
