@@ -2,9 +2,10 @@
 # Graph500 on the CPU backend at SCALE 18..22 (override: SCALES="18 20"), against the Graph500
 # 3.0.1 reference measured on the same cores in the same run.
 #
-# The reference is not part of this repository: build it elsewhere (its src/Makefile, with
-# -fcommon for GCC >= 10) and point GRAPH500_REFERENCE at graph500_reference_bfs_sssp. Without
-# it, only gpu500 is measured. REFERENCE_RANKS (default: the core count) MPI ranks run it.
+# The reference is not part of this repository: build it from a checkout with
+# bench/graph500/reference.sh (its src/Makefile, with -fcommon for GCC >= 10) and point
+# GRAPH500_REFERENCE at the graph500_reference_bfs_sssp it prints. Without it, only gpu500 is
+# measured. REFERENCE_RANKS (default: the core count) MPI ranks run it.
 # GPU500_RANKS=R runs gpu500 over R MPI ranks too (its distributed CPU pipeline, cores / R OpenMP
 # threads each; the comparison "with the same ranks" sets both to R); unset, one process.
 #
