@@ -39,8 +39,8 @@ class panel_offload;
 struct panel_opts {
   fact pfact = fact::right, rfact = fact::crout;
   int nbmin = 4, ndiv = 2;
-  /// 0: OpenMP threads over the O rows with BLAS single-threaded inside the panel (the CUDA
-  /// backend: the cores are free while the GPU updates); 1: serial loops, BLAS as configured
+  /// 0: OpenMP threads (at most 16) over the O rows with BLAS single-threaded inside the panel
+  /// (the CUDA backend: the cores are free while the GPU updates); 1: serial loops, BLAS as configured
   /// (the CPU backend: its threaded BLAS and spinning OpenMP threads would fight).
   int threads = 1;
   /// With a single process: the recursion's large trailing updates go to this device copy of the
