@@ -40,6 +40,10 @@ sssp_engine::sssp_engine(const dist::communicator& c, const dist::block_partitio
     light_off_[u + 1] = light;
   }
   for (index_t u = 0; u < n; ++u) light_off_[u + 1] += light_off_[u];
+  if (light_off_[n] == g.offsets[n] - g.offsets[0]) {  // every arc light (delta above every weight)
+    light_off_.clear();                                 // the rows themselves serve: no copy
+    return;
+  }
   light_col_.resize(static_cast<std::size_t>(light_off_[n]));
   light_wt_.resize(static_cast<std::size_t>(light_off_[n]));
 #pragma omp parallel for schedule(static)
