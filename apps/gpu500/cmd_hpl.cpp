@@ -51,7 +51,7 @@ GPU500_COMMAND(hpl, "Solve a dense linear system (HPL 2.3)") {
       .option("--tail-getrf", count(s.tail_getrf, "--tail-getrf"),
               "CUDA 1x1: cuSOLVER getrf+getrs finish the trailing matrix of at most this many rows (default 32768 on H100/H200, else N/3; 0 = off)", "N")
       .option("--gpu-panel", count(s.gpu_panel, "--gpu-panel"),
-              "CUDA: panels of at most this many rows factored on the GPU by cuSOLVER (P > 1: over NCCL; default on H100/H200: 56000 on 1 x 1, every panel on larger grids; else 0 = off)", "N")
+              "CUDA: panels of at most this many rows factored on the GPU by cuSOLVER (P > 1: over NCCL; default on H100/H200: every panel; else 0 = off)", "N")
       .flag("--gpu-panel-first", first_on, "CUDA: the first panel factored on the GPU by cuSOLVER too (default: on H100/H200)")
       .flag("--no-gpu-panel-first", first_off, "CUDA: the first panel factored on the CPU (default on other devices)")
       .option("--panel-gemm-gpu", count(s.panel_gemm_gpu, "--panel-gemm-gpu"),

@@ -42,17 +42,20 @@ tuned_defaults defaults_for(device_class c, bool one_by_one) {
   switch (c) {
     case device_class::h100_80gb:
     case device_class::h200_141gb:
-      // H100 80GB HBM3, 16 host cores, N = 95000, 1 x 1: NB 1024 with --gpu-panel 56000
-      // --gpu-panel-first --panel-gemm-gpu 256 --tail-getrf 32768 ran at 45.7 TFLOP/s against
-      // 35.3 with NB 192 and the tail at N/3 (docs/hpl.md, "Measured"). H200: no measured best
-      // of its own, so the H100 entry.
-      d.measured = "H100 80GB, N = 95000, 1 x 1: 45.7 TFLOP/s against 35.3 with NB 192";
+      // H100 80GB HBM3, 16 host cores, N = 95000, 1 x 1: NB 1024 with --gpu-panel-first
+      // --tail-getrf 32768 ran at 45.7 TFLOP/s against 35.3 with NB 192 and the tail at N/3
+      // (docs/hpl.md, "Measured"). Every panel on the GPU: CPU panels above 56000 rows (with
+      // --panel-gemm-gpu 256) gain 1-2 % on a host whose cores are free and fast (H100, 16
+      // cores: 45.97 against 45.22; 4 x H200, 64 cores: 46.00 against 45.06) and lose up to
+      // 16 % where they are not (H100, 16 slower cores, N = 98304: 38.25, 37.93 and 42.59
+      // against 45.11), so the default takes the one that holds 98 % everywhere. H200: no
+      // measured best of its own, so the H100 entry.
+      d.measured = "H100 80GB, N = 98304, 1 x 1: every panel on the GPU 45.11 TFLOP/s, CPU panels above 56000 rows 37.93-42.59 on the same host";
       if (one_by_one) {
         d.nb = 1024;
         d.tail_getrf = 32768;
-        d.gpu_panel = 56000;
+        d.gpu_panel = every_panel;
         d.gpu_panel_first = true;
-        d.panel_gemm_gpu = 256;
       } else {
         // P x Q grids, one process per GPU, GPU panels (defaults_for_grid) and NCCL: on 4 x H200,
         // 1 x 4, N = 180000, NB 1024 ran at 180.2 TFLOP/s against 162.3 with NB 384
@@ -77,11 +80,11 @@ tuned_defaults defaults_for_grid(device_class c, int p, int q) {
   if (p * q == 1) return defaults_for(c, true);
   tuned_defaults d = defaults_for(c, false);
   const tuned_defaults one = defaults_for(c, true);
-  // Every panel on the GPU on any grid larger than 1 x 1. With P = 1 the CPU panels of the largest
-  // columns left the GPUs idle: on 2 x H200, 1 x 2, N = 127000 ran at 90.8 TFLOP/s with every
-  // panel on the GPU against 76.4 with CPU panels above 2 x 56000 rows (bench/hpl/multigpu.sh,
+  // Every panel on the GPU where 1 x 1 has it so. With P = 1 CPU panels of the largest columns
+  // left the GPUs idle: on 2 x H200, 1 x 2, N = 127000 ran at 90.8 TFLOP/s with every panel on
+  // the GPU against 76.4 with CPU panels above 2 x 56000 rows (bench/hpl/multigpu.sh,
   // docs/hpl.md "Several GPUs"). With P > 1 a CPU panel needs a pivot all-reduce per column.
-  if (one.gpu_panel > 0) d.gpu_panel = every_panel;
+  d.gpu_panel = one.gpu_panel;
   d.gpu_panel_first = one.gpu_panel_first;
   return d;
 }

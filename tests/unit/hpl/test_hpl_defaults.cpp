@@ -30,9 +30,9 @@ TEST(HplDefaults, Table) {
   const auto h100 = defaults_for(device_class::h100_80gb, true);
   EXPECT_EQ(h100.nb, 1024);
   EXPECT_EQ(h100.tail_getrf.value_or(-1), 32768);
-  EXPECT_EQ(h100.gpu_panel, 56000);
+  EXPECT_EQ(h100.gpu_panel, every_panel);
   EXPECT_TRUE(h100.gpu_panel_first);
-  EXPECT_EQ(h100.panel_gemm_gpu, 256);
+  EXPECT_EQ(h100.panel_gemm_gpu, 0);  // it applies to CPU panels only
   const auto h200 = defaults_for(device_class::h200_141gb, true);
   EXPECT_EQ(h200.nb, h100.nb);
   EXPECT_EQ(h200.gpu_panel, h100.gpu_panel);
@@ -45,7 +45,7 @@ TEST(HplDefaults, Table) {
     EXPECT_NE(std::string(grid.measured), "");
   }
   // Grids: 1 x 1 is the 1 x 1 entry; any larger grid, 1 x Q included, every panel on the GPU.
-  EXPECT_EQ(defaults_for_grid(device_class::h100_80gb, 1, 1).panel_gemm_gpu, 256);
+  EXPECT_EQ(defaults_for_grid(device_class::h100_80gb, 1, 1).tail_getrf.value_or(-1), 32768);
   const auto row4 = defaults_for_grid(device_class::h100_80gb, 1, 4);
   EXPECT_EQ(row4.gpu_panel, every_panel);
   EXPECT_TRUE(row4.gpu_panel_first);
