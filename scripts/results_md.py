@@ -27,8 +27,10 @@ TITLES = {
     "hpl-defaults": "HPL: the defaults against tuned flags (one GPU)",
     "hpl-2gpu": "HPL on two GPUs",
     "hpl-2gpu-h100": "HPL on two H100s",
+    "hpl-h100-second-host": "HPL 1 x 1 on a second H100 host: the CPU panels follow the host",
     "hpl-4gpu": "HPL on four GPUs",
     "hash": "GLHT hash table",
+    "hash-pair-cas": "Linear probing: the 16-byte pair-CAS insert against claim-then-publish",
     "graph500-mpi": "Graph500 over MPI ranks",
     "hpl-mxp": "HPL-MxP",
     "graph-io": "Graph files (read speed)",
@@ -38,7 +40,7 @@ TITLES = {
 PAGES = {
     "graph500": "graph500.md", "bfs": "bfs-gpu.md", "sssp": "sssp-gpu.md", "sssp-gpu": "sssp-gpu.md",
     "bellman_ford": "bellman-ford.md", "hpl": "hpl.md", "hpl-multigpu": "hpl.md", "hpl-2gpu": "hpl.md", "hpl-4gpu": "hpl.md",
-    "hpl-defaults": "hpl.md", "hpl-2gpu-h100": "hpl.md", "hash": "hash.md", "graph500-mpi": "distributed.md",
+    "hpl-defaults": "hpl.md", "hpl-2gpu-h100": "hpl.md", "hpl-h100-second-host": "hpl.md", "hash": "hash.md", "hash-pair-cas": "hash.md", "graph500-mpi": "distributed.md",
     "hpl-mxp": "hpl-mxp.md", "graph-io": "graph-files.md",
     "sanitize": "reliability.md", "energy": "energy.md",
 }

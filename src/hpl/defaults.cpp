@@ -47,10 +47,10 @@ tuned_defaults defaults_for(device_class c, bool one_by_one) {
       // (docs/hpl.md, "Measured"). Every panel on the GPU: CPU panels above 56000 rows (with
       // --panel-gemm-gpu 256) gain 1-2 % on a host whose cores are free and fast (H100, 16
       // cores: 45.97 against 45.22; 4 x H200, 64 cores: 46.00 against 45.06) and lose up to
-      // 16 % where they are not (H100, 16 slower cores, N = 98304: 38.25, 37.93 and 42.59
+      // 16 % where they are not (H100, 16 slower cores, N = 98304: 38.25, 37.92 and 42.59
       // against 45.11), so the default takes the one that holds 98 % everywhere. H200: no
       // measured best of its own, so the H100 entry.
-      d.measured = "H100 80GB, N = 98304, 1 x 1: every panel on the GPU 45.11 TFLOP/s, CPU panels above 56000 rows 37.93-42.59 on the same host";
+      d.measured = "H100 80GB, N = 98304, 1 x 1: every panel on the GPU 45.11 TFLOP/s, CPU panels above 56000 rows 37.92-42.59 on the same host";
       if (one_by_one) {
         d.nb = 1024;
         d.tail_getrf = 32768;
