@@ -55,7 +55,7 @@ GPU500_COMMAND(hpl, "Solve a dense linear system (HPL 2.3)") {
       .flag("--gpu-panel-first", first_on, "CUDA: the first panel factored on the GPU by cuSOLVER too (default: on H100/H200)")
       .flag("--no-gpu-panel-first", first_off, "CUDA: the first panel factored on the CPU (default on other devices)")
       .option("--panel-gemm-gpu", count(s.panel_gemm_gpu, "--panel-gemm-gpu"),
-              "CUDA 1x1: DGEMMs inside CPU panels with both widths >= this run on the GPU (default 256 on H100/H200, else 0 = off)", "N")
+              "CUDA 1x1: DGEMMs inside CPU panels with both widths >= this run on the GPU (0 = off, the default: every panel is on the GPU on H100/H200; 256 was best with --gpu-panel 56000)", "N")
       .flag("--no-cuda-aware-mpi", s.no_cuda_aware_mpi, "CUDA, Q > 1: broadcast panels through host memory")
       .flag("--no-nccl", s.no_nccl, "CUDA, P x Q: exchange through MPI instead of NCCL between the GPUs")
       .flag("--share-gpus", s.share_gpus, "CUDA: let more processes than GPUs on a node share them (default: an error)")
