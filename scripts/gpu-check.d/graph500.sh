@@ -2,8 +2,12 @@
 # The whole Graph500 benchmark through the real program on the GPU: `gpu500 graph500 SCALE
 # --backend cuda` (generator, kernel 1, 64 BFS + 64 SSSP, every search validated on the GPU), at
 # G500_SCALES (default "22 26"), timed end to end; then the CPU backend at G500_CPU_SCALE (default
-# 20) on the host's cores, and the Graph500 reference on 16 ranks when GRAPH500_REFERENCE names its
-# binary (both G500_CPU_REPEATS times, alternated, and their ratio). Rows: "graph500|what|figure".
+# 20) on the host's cores, and the Graph500 reference on REFERENCE_RANKS (16) ranks when
+# GRAPH500_REFERENCE names its binary (both G500_CPU_REPEATS times, alternated, and their ratio).
+# G500_CPU_RANKS=R runs the CPU backend over R MPI ranks (cores / R threads each) instead of one
+# process: with R = REFERENCE_RANKS that is the comparison with the same ranks. Without
+# GRAPH500_REFERENCE, a Graph500 3.0.1 checkout in third_party/graph500 is built with
+# bench/graph500/reference.sh (when mpicc is there). Rows: "graph500|what|figure".
 #   bash scripts/gpu-check.d/graph500.sh BUILD OUT TABLE
 set -uo pipefail
 build=$1 out=$2 table=$3
@@ -35,14 +39,33 @@ for s in ${G500_SCALES:-22 26}; do
   fi
 done
 cs=${G500_CPU_SCALE:-20}
+if [ -z "${GRAPH500_REFERENCE:-}" ] && [ -f third_party/graph500/src/main.c ] && command -v mpicc >/dev/null; then
+  if GRAPH500_REFERENCE=$(bash bench/graph500/reference.sh third_party/graph500 "$out/graph500-reference" 2>"$out/g500-ref-build.err"); then
+    export GRAPH500_REFERENCE
+  else
+    rc=1
+    row "reference build" "FAILED: $(tail -1 "$out/g500-ref-build.err")"
+  fi
+fi
+ranks=${G500_CPU_RANKS:-1}
+cpu_run() {  # JSON TEXT: the CPU backend at SCALE cs, one process or G500_CPU_RANKS ranks
+  if [ "$ranks" -gt 1 ]; then
+    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun --oversubscribe --bind-to none -np "$ranks" \
+      -x OMP_NUM_THREADS=$(($(nproc) / ranks > 0 ? $(nproc) / ranks : 1)) \
+      "$bin" graph500 "$cs" --backend cpu --quiet --json "$1" >"$2" 2>&1
+  else
+    "$bin" graph500 "$cs" --backend cpu --quiet --json "$1" >"$2" 2>&1
+  fi
+}
+who=$([ "$ranks" -gt 1 ] && echo "$ranks ranks, $(nproc) cores" || echo "$(nproc) cores")
 # The host's speed drifts from run to run (CPU SSSP at SCALE 20 on the same 16 cores: 0.39-0.52
 # GTEPS within minutes), so the CPU backend and the reference run alternated G500_CPU_REPEATS times
 # (default 1; 0 skips both) and the ratio row compares their medians.
 reps=${G500_CPU_REPEATS:-1}
 for k in $(seq 1 "$reps"); do
   sfx=$([ "$reps" -gt 1 ] && echo "-$k" || true)
-  if "$bin" graph500 "$cs" --backend cpu --quiet --json "$out/g500-cpu-s$cs$sfx.json" >"$out/g500-cpu-s$cs$sfx.txt" 2>&1; then
-    row "cpu SCALE $cs ($(nproc) cores)${sfx:+ run $k}" "$(summary "$out/g500-cpu-s$cs$sfx.json")"
+  if cpu_run "$out/g500-cpu-s$cs$sfx.json" "$out/g500-cpu-s$cs$sfx.txt"; then
+    row "cpu SCALE $cs ($who)${sfx:+ run $k}" "$(summary "$out/g500-cpu-s$cs$sfx.json")"
   else
     rc=1
     row "cpu SCALE $cs${sfx:+ run $k}" "FAILED"
@@ -57,7 +80,7 @@ for k in $(seq 1 "$reps"); do
   fi
 done
 if [ -n "${GRAPH500_REFERENCE:-}" ] && [ "$reps" -gt 0 ]; then
-  row "cpu / reference SCALE $cs (medians of $reps alternated runs)" "$(python3 - "$out" "$cs" "$reps" <<'PY'
+  row "cpu ($who) / reference (${REFERENCE_RANKS:-16} ranks) SCALE $cs (medians of $reps alternated runs)" "$(python3 - "$out" "$cs" "$reps" <<'PY'
 import json, statistics, sys, os
 out, cs, reps = sys.argv[1], sys.argv[2], int(sys.argv[3])
 sfx = lambda k: "-%d" % k if reps > 1 else ""
