@@ -84,7 +84,9 @@ void parse_chunk(std::string_view text, std::size_t b, std::size_t e, const line
       }
       if (p < end && !blank(*p) && *p != '\n' && !comment(*p))
         return fail(std::string(r.mtx ? "expected a row and a column index" : "expected a vertex id") + ", got " + quoted());
-      const auto id = static_cast<std::int64_t>(v) - r.base;
+      // Without `huge`, v < 2^59 before the last digit, so v < 2^63 and the cast keeps it (a huge
+      // v has wrapped and may be any value, 2^63 included).
+      const std::int64_t id = huge ? -1 : static_cast<std::int64_t>(v) - r.base;
       if (negative || huge || id < 0 || id >= r.bound) {
         if (r.mtx)
           return fail("entry outside the size line's 1.." + std::to_string(r.bound) + " in " + quoted());

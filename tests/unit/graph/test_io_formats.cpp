@@ -117,6 +117,13 @@ TEST(GraphFiles, MatrixMarketRefusals) {
   const std::string head = "%%MatrixMarket matrix coordinate pattern general\n";
   EXPECT_NE(err(head + "3 3 2\n1 2\n4 1\n").find("m.mtx:4: entry outside the size line's 1..3"), std::string::npos);
   EXPECT_NE(err(head + "3 3 1\n0 2\n").find("m.mtx:3: entry outside"), std::string::npos);
+  // 2^63 and ids that wrap 64 bits: refused, with no signed overflow on the way (the id minus
+  // the file's base 1 was computed from 2^63 cast to a signed integer).
+  for (const std::string id : {"9223372036854775808", "18446744073709551617", "99999999999999999999999"}) {
+    std::string text = head;
+    text.append("3 3 1\n").append(id).append(" 1\n");
+    EXPECT_NE(err(text).find("m.mtx:3: entry outside"), std::string::npos) << id;
+  }
   EXPECT_NE(err(head + "3 3 2\n1 2\n").find("promises 2 entries, the file holds 1"), std::string::npos);
   EXPECT_NE(err(head + "3 4 1\n1 2\n").find("m.mtx:2: a 3 x 4 matrix is not square"), std::string::npos);
   EXPECT_NE(err(head + "3 3\n1 2\n").find("m.mtx:2: expected the size line"), std::string::npos);
