@@ -88,6 +88,9 @@ json::value run_mixed_bench(const mixed_config& cfg, std::FILE* out, bool* valid
 
 /// The named GPU tables (`--full` runs them all), in report order.
 std::vector<std::string> gpu_table_names();
+/// Tables of gpu_table_names() with no mixed operations, which `hash mixed` refuses when named and
+/// leaves out otherwise: cuckoo (a bulk build) and linear-aos-cas16 (inserts, then finds).
+bool static_only_table(const std::string& name);
 /// The tables `gpu500 hash static` runs on cuda by default: the GLHT variants worth reporting,
 /// then their peers.
 std::vector<std::string> default_static_tables();

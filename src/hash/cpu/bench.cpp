@@ -29,6 +29,8 @@ std::vector<std::string> gpu_table_names() {
           "cuckoo",         "chained",              "chained-alloc"};
 }
 
+bool static_only_table(const std::string& name) { return name == "cuckoo" || name == "linear-aos-cas16"; }
+
 std::vector<std::string> default_static_tables() {
   return {"glht-t1-rec-np-oc", "glht-t1-rec-hc-ps-oc", "glht", "linear-aos", "quadratic"};
 }
@@ -401,11 +403,9 @@ json::value run_mixed_bench(const mixed_config& cfg, std::FILE* out, bool* valid
   for (auto r : cfg.ranges)
     if (r < 1) throw usage_error("hash mixed: key ranges must be positive");
   auto tables = tables_for(cfg.tables, cfg.where, cfg.with_cpu, cfg.glht_variants);
-  for (const char* static_only : {"cuckoo", "linear-aos-cas16"}) {  // bulk build / bulk phases only
-    if (std::find(cfg.tables.begin(), cfg.tables.end(), static_only) != cfg.tables.end())
-      throw usage_error(std::string("hash mixed: table '") + static_only + "' has no mixed operations (static only)");
-    tables.erase(std::remove(tables.begin(), tables.end(), std::string(static_only)), tables.end());
-  }
+  for (const auto& t : cfg.tables)
+    if (static_only_table(t)) throw usage_error("hash mixed: table '" + t + "' has no mixed operations (static only)");
+  std::erase_if(tables, static_only_table);
   double copy_gbs = 0;
   json::value j = header("hash mixed", cfg.where, &copy_gbs);
   j["runs"] = cfg.runs;

@@ -34,7 +34,6 @@ struct gpu_table {
   virtual void insert(const key_type* k, const value_type* v, index_t n, insert_status* st) = 0;
   virtual void find(const key_type* k, index_t n, value_type* v, std::uint8_t* f) = 0;
   virtual void mixed(const op* ops, index_t n, op_result* r) = 0;
-  [[nodiscard]] virtual bool has_mixed() const { return true; }
   [[nodiscard]] virtual bool reports_status() const { return true; }
   [[nodiscard]] virtual bool has_snapshot() const { return false; }
   virtual table_snapshot snapshot() { return {}; }
@@ -56,10 +55,8 @@ struct glht_table final : gpu_table {
 
 struct probing_table final : gpu_table {
   probing_map m;
-  bool bulk_only;
   probing_table(index_t cap, probing p, bool interleaved = false, bool pair_cas = false)
-      : m(cap, p, interleaved, pair_cas), bulk_only(pair_cas) {}
-  [[nodiscard]] bool has_mixed() const override { return !bulk_only; }
+      : m(cap, p, interleaved, pair_cas) {}
   void reset() override { m.clear(); }
   void insert(const key_type* k, const value_type* v, index_t n, insert_status* st) override {
     m.insert_async(k, v, n, st, nullptr);
@@ -83,7 +80,6 @@ struct cuckoo_table final : gpu_table {
   }
   void find(const key_type* k, index_t n, value_type* v, std::uint8_t* f) override { m.find_async(k, n, v, f, nullptr); }
   void mixed(const op*, index_t, op_result*) override { throw error("cuckoo: static table"); }
-  [[nodiscard]] bool has_mixed() const override { return false; }
   [[nodiscard]] bool reports_status() const override { return false; }
 };
 
@@ -271,12 +267,12 @@ mixed_timing run_mixed(const std::string& name, const std::vector<op>& ops, inde
   mixed_timing r;
   // GLHT and chaining: buckets for every key that can be present at once (load <= 0.8); the
   // probing tables never reuse a tombstone, so they get room for every insert.
+  if (static_only_table(name)) throw usage_error("hash: table '" + name + "' has no mixed operations");
   const index_t live = std::min(range, inserts);
   const index_t buckets = std::max<index_t>(static_cast<index_t>(1.25 * static_cast<double>(live)), 1024);
   const bool probing_table = name == "linear" || name == "linear-aos" || name == "quadratic";
   auto table = make_table(name, probing_table ? std::max<index_t>(buckets, 5 * inserts / 4 + 1024) : buckets,
                           std::max<index_t>(inserts, 1));
-  if (!table->has_mixed()) throw usage_error("hash: table '" + name + "' has no mixed operations");
   const auto dops = gpu::to_device(ops);
   gpu::device_buffer<op_result> dres(n);
   std::vector<double> t;
