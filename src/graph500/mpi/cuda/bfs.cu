@@ -1,7 +1,12 @@
 // Direction-optimising BFS of the CUDA backend over MPI ranks (see bfs.hpp).
 #include "bfs.hpp"
 
+#include <limits>
+#include <string>
+
 #include "common.cuh"
+#include "gpu500/core/cuda/check.cuh"
+#include "gpu500/core/error.hpp"
 #include "gpu500/core/timer.hpp"
 #include "gpu500/dist/bitmap.hpp"
 
@@ -9,38 +14,132 @@ namespace gpu500::graph500::mpi::cuda {
 
 namespace {
 
-/// Top-down, both passes: count (send == nullptr) or write the pairs of every wanted arc of the
-/// frontier rows, one warp per row. An arc is wanted unless its head is owned here and visited.
-__global__ void expand_kernel(graph::csr_view<std::int64_t> g, const index_t* queue, index_t frontier, index_t block,
-                              int me, const std::int64_t* parent, index_t* counts, index_t* cursor,
-                              std::int64_t* send) {
-  for (index_t i : gpu::warp_stride(frontier)) {
-    const index_t u = queue[i];
-    for (index_t k = g.offsets[u] + gpu::lane_id(); k < g.offsets[u + 1]; k += gpu::warp_size) {
-      const std::int64_t v = g.columns[k];
-      const int o = owner_of(v, block);
-      if (o == me && parent[v - g.first_vertex] != -1) continue;
-      if (!send) {
-        aggregated_take(counts, o);
-      } else {
-        const index_t p = aggregated_take(cursor, o);
-        send[2 * p] = v;
-        send[2 * p + 1] = g.first_vertex + u;
-      }
+/// Top-down: rows of more arcs are cut into chunks, one warp each; a warp takes 32 rows of at most
+/// this many arcs together.
+constexpr index_t tile_max_degree = 256;
+constexpr index_t chunk_arcs = 1024;
+/// Bottom-up: arcs a thread tests in its own row before the row goes to the warp kernel, and the
+/// arcs it loads at once.
+constexpr index_t probe_arcs = 16;
+constexpr int probe_unroll = 4;
+
+/// counters_ entries (zeroed at the start of every level).
+enum counter : int { found_rows = 0, found_arcs = 1, long_count = 2, chunk_count = 3, counter_slots = 4 };
+
+constexpr unsigned full_mask = 0xffffffffu;
+
+__device__ __forceinline__ bool test_bit(const std::uint64_t* bits, std::int64_t v) {
+  return (bits[v >> 6] >> (v & 63)) & 1u;
+}
+
+/// A pair: the child's index on its owner (high half) and the parent's row here (low half).
+__device__ __forceinline__ std::uint64_t make_pair(index_t child_local, index_t parent_row) {
+  return (static_cast<std::uint64_t>(child_local) << 32) | static_cast<std::uint64_t>(parent_row);
+}
+
+/// Top-down, for one arc of frontier row `row`: counts (Write false) or writes its pair, unless
+/// the child is known to be visited.
+template <bool Write>
+__device__ __forceinline__ void offer_arc(const graph::csr_view<std::int64_t>& g, index_t arc, index_t row,
+                                          index_t block, int me, const std::int64_t* parent,
+                                          const std::uint64_t* seen, index_t* counts, index_t* cursor,
+                                          std::uint64_t* send) {
+  const std::int64_t v = g.columns[arc];
+  const int o = owner_of(v, block);
+  if (o == me ? parent[v - g.first_vertex] != -1 : (seen != nullptr && test_bit(seen, v))) return;
+  if constexpr (!Write) {
+    aggregated_take(counts, o);
+  } else {
+    send[aggregated_take(cursor, o)] = make_pair(v - static_cast<std::int64_t>(o) * block, row);
+  }
+}
+
+/// Top-down over the frontier rows of at most tile_max_degree arcs: a warp takes 32 rows and
+/// spreads their arcs over its lanes. The warp's rows' degrees are prefix-summed with shuffles;
+/// lane k of a round takes arc `base + k` of the flattened list, whose row is the last lane
+/// whose exclusive sum is at most that index (a five-step search over the lanes).
+template <bool Write>
+__global__ void expand_tiles_kernel(graph::csr_view<std::int64_t> g, const index_t* queue, index_t frontier,
+                                    index_t block, int me, const std::int64_t* parent, const std::uint64_t* seen,
+                                    index_t* counts, index_t* cursor, std::uint64_t* send) {
+  const int lane = static_cast<int>(gpu::lane_id());
+  const index_t step = gpu::grid_warps() * gpu::warp_size;
+  for (index_t t0 = gpu::global_warp_id() * gpu::warp_size; t0 < frontier; t0 += step) {  // warp-uniform
+    const index_t i = t0 + lane;
+    index_t row = 0, first = 0, degree = 0;
+    if (i < frontier) {
+      row = queue[i];
+      first = g.offsets[row];
+      degree = g.offsets[row + 1] - first;
+      if (degree > tile_max_degree) degree = 0;  // the chunk kernel's
+    }
+    index_t inclusive = degree;
+    for (int o = 1; o < gpu::warp_size; o *= 2) {
+      const index_t y = __shfl_up_sync(full_mask, inclusive, o);
+      if (lane >= o) inclusive += y;
+    }
+    const index_t total = __shfl_sync(full_mask, inclusive, gpu::warp_size - 1);
+    const index_t exclusive = inclusive - degree;
+    for (index_t base = 0; base < total; base += gpu::warp_size) {
+      const index_t k = base + lane;
+      int s = 0;  // the last lane whose exclusive sum is <= k (s + step never passes lane 31)
+      for (int w = gpu::warp_size / 2; w > 0; w /= 2)
+        if (__shfl_sync(full_mask, exclusive, s + w) <= k) s += w;
+      const index_t arc = __shfl_sync(full_mask, first, s) + (k - __shfl_sync(full_mask, exclusive, s));
+      const index_t src = __shfl_sync(full_mask, row, s);
+      if (k < total) offer_arc<Write>(g, arc, src, block, me, parent, seen, counts, cursor, send);
     }
   }
 }
 
-/// Arrived (child, parent) pairs: the first to claim an unvisited child sets its parent and
-/// queues it (found[0] rows, found[1] their arcs).
-__global__ void claim_kernel(graph::csr_view<std::int64_t> g, const std::int64_t* pairs, index_t n,
-                             std::int64_t* parent, index_t* next, index_t* found) {
+/// The frontier rows of more than tile_max_degree arcs, cut into (row, first arc) chunks.
+__global__ void make_chunks_kernel(graph::csr_view<std::int64_t> g, const index_t* queue, index_t frontier,
+                                   index_t* chunks, index_t* counters) {
+  for (index_t i : gpu::grid_stride(frontier)) {
+    const index_t row = queue[i], first = g.offsets[row], degree = g.offsets[row + 1] - first;
+    if (degree <= tile_max_degree) continue;
+    const index_t n = (degree + chunk_arcs - 1) / chunk_arcs;
+    const index_t at = atomic_add(&counters[chunk_count], n);
+    for (index_t c = 0; c < n; ++c) {
+      chunks[2 * (at + c)] = row;
+      chunks[2 * (at + c) + 1] = first + c * chunk_arcs;
+    }
+  }
+}
+
+/// Top-down over the chunks (one warp each; their number is read on the device).
+template <bool Write>
+__global__ void expand_chunks_kernel(graph::csr_view<std::int64_t> g, const index_t* chunks, const index_t* counters,
+                                     index_t block, int me, const std::int64_t* parent, const std::uint64_t* seen,
+                                     index_t* counts, index_t* cursor, std::uint64_t* send) {
+  const index_t n = counters[chunk_count];
+  for (index_t c : gpu::warp_stride(n)) {
+    const index_t row = chunks[2 * c], begin = chunks[2 * c + 1];
+    const index_t row_end = g.offsets[row + 1];
+    const index_t end = begin + chunk_arcs < row_end ? begin + chunk_arcs : row_end;
+    for (index_t k = begin + gpu::lane_id(); k < end; k += gpu::warp_size)
+      offer_arc<Write>(g, k, row, block, me, parent, seen, counts, cursor, send);
+  }
+}
+
+/// Arrived pairs (from rank r: [displs[r], displs[r + 1])): the first to claim an unvisited child
+/// sets its parent and queues it.
+__global__ void claim_kernel(graph::csr_view<std::int64_t> g, const std::uint64_t* pairs, index_t n,
+                             const index_t* displs, int ranks, index_t block, std::int64_t* parent, index_t* next,
+                             index_t* counters) {
   for (index_t i : gpu::grid_stride(n)) {
-    const index_t l = pairs[2 * i] - g.first_vertex;
+    const std::uint64_t p = pairs[i];
+    const auto l = static_cast<index_t>(p >> 32);
     if (parent[l] != -1) continue;
-    if (atomic_cas(&parent[l], -1, pairs[2 * i + 1]) == -1) {
-      next[aggregated_take(found, 0)] = l;
-      aggregated_add(&found[1], g.offsets[l + 1] - g.offsets[l]);
+    int lo = 0, hi = ranks - 1;  // the last rank whose segment starts at or before i
+    while (lo < hi) {
+      const int mid = (lo + hi + 1) / 2;
+      if (displs[mid] <= i) lo = mid; else hi = mid - 1;
+    }
+    const std::int64_t par = static_cast<std::int64_t>(lo) * block + static_cast<std::int64_t>(p & 0xffffffffu);
+    if (atomic_cas(&parent[l], -1, par) == -1) {
+      next[aggregated_take(counters, found_rows)] = l;
+      aggregated_add(&counters[found_arcs], g.offsets[l + 1] - g.offsets[l]);
     }
   }
 }
@@ -52,63 +151,119 @@ __global__ void mark_kernel(const index_t* queue, index_t frontier, std::uint64_
   }
 }
 
-/// Appends the `pending` rows a warp found (lane i holds the i-th, with its degree) to `next`
-/// with one atomic per counter, and clears them. The whole warp calls it together.
-__device__ __forceinline__ void flush_found(int& pending, index_t row, index_t degree, index_t* next, index_t* found) {
-  if (pending == 0) return;
-  const unsigned lane = gpu::lane_id();
-  index_t base = 0, arcs = lane < static_cast<unsigned>(pending) ? degree : 0;
-  for (int o = gpu::warp_size / 2; o > 0; o /= 2) arcs += __shfl_down_sync(0xffffffffu, arcs, o);
-  if (lane == 0) {
-    base = atomic_add(&found[0], pending);
-    atomic_add(&found[1], arcs);
-  }
-  base = __shfl_sync(0xffffffffu, base, 0);
-  if (lane < static_cast<unsigned>(pending)) next[base + lane] = row;
-  pending = 0;
+__global__ void or_kernel(const std::uint64_t* from, index_t words, std::uint64_t* into) {
+  for (index_t w : gpu::grid_stride(words)) into[w] |= from[w];
 }
 
-/// Bottom-up: one warp per unvisited owned row; the first arc (in row order) whose head is in the
-/// frontier bitmap gives the parent. A warp collects up to 32 found rows (one per lane) before
-/// it appends them, so the two found counters take one atomic per 32 rows, not one per row.
-__global__ void scan_kernel(graph::csr_view<std::int64_t> g, const std::uint64_t* bitmap, std::int64_t* parent,
-                            index_t* next, index_t* found) {
-  int pending = 0;  // rows found and not yet appended (warp-uniform)
-  index_t row = -1, degree = 0;  // lane i: the i-th of them
-  for (index_t l : gpu::warp_stride(g.local_vertices)) {  // warp-uniform: the warp stays converged
-    if (parent[l] != -1) continue;
-    const index_t begin = g.offsets[l], end = g.offsets[l + 1];
-    for (index_t base = begin; base < end; base += gpu::warp_size) {
-      const index_t k = base + gpu::lane_id();
-      const bool hit = k < end && ((bitmap[g.columns[k] >> 6] >> (g.columns[k] & 63)) & 1u);
-      const unsigned ballot = __ballot_sync(0xffffffffu, hit);
+/// The unvisited owned rows that have arcs, appended to `rows` (their number in *count).
+__global__ void unvisited_kernel(graph::csr_view<std::int64_t> g, const std::int64_t* parent, index_t* rows,
+                                 index_t* count) {
+  for (index_t l : gpu::grid_stride(g.local_vertices))
+    if (parent[l] == -1 && g.offsets[l + 1] > g.offsets[l]) rows[aggregated_take(count, 0)] = l;
+}
+
+/// Bottom-up, one thread per listed row: its first probe_arcs arcs, probe_unroll loads at once;
+/// the first in the frontier is the parent. Rows with no hit there go to `long_rows` when they
+/// have more arcs, else to `still` (the next level's list).
+__global__ void scan_rows_kernel(graph::csr_view<std::int64_t> g, const std::uint64_t* bitmap, const index_t* rows,
+                                 const index_t* row_count, std::int64_t* parent, index_t* next, index_t* counters,
+                                 index_t* long_rows, index_t* still, index_t* still_count) {
+  const index_t n = *row_count;
+  for (index_t i : gpu::grid_stride(n)) {
+    const index_t l = rows[i], begin = g.offsets[l], end = g.offsets[l + 1];
+    const index_t stop = begin + probe_arcs < end ? begin + probe_arcs : end;
+    std::int64_t found = -1;
+    for (index_t k = begin; k < stop && found < 0; k += probe_unroll) {
+      std::int64_t c[probe_unroll];
+#pragma unroll
+      for (int j = 0; j < probe_unroll; ++j) c[j] = k + j < stop ? g.columns[k + j] : -1;
+#pragma unroll
+      for (int j = probe_unroll - 1; j >= 0; --j)
+        if (c[j] >= 0 && test_bit(bitmap, c[j])) found = c[j];  // the first hit of the step wins
+    }
+    if (found >= 0) {
+      parent[l] = found;
+      next[aggregated_take(counters, found_rows)] = l;
+      aggregated_add(&counters[found_arcs], end - begin);
+    } else if (stop < end) {
+      long_rows[aggregated_take(counters, long_count)] = l;
+    } else {
+      still[aggregated_take(still_count, 0)] = l;
+    }
+  }
+}
+
+/// Bottom-up for the rows scan_rows_kernel left: one warp per row from its arc probe_arcs on, 32
+/// arcs at a time (a ballot takes the first hit).
+__global__ void scan_long_rows_kernel(graph::csr_view<std::int64_t> g, const std::uint64_t* bitmap,
+                                      const index_t* long_rows, std::int64_t* parent, index_t* next,
+                                      index_t* counters, index_t* still, index_t* still_count) {
+  const index_t n = counters[long_count];  // not changed by this kernel
+  const unsigned lane = gpu::lane_id();
+  for (index_t w : gpu::warp_stride(n)) {  // warp-uniform
+    const index_t l = long_rows[w], begin = g.offsets[l], end = g.offsets[l + 1];
+    std::int64_t found = -1;
+    for (index_t base = begin + probe_arcs; base < end; base += gpu::warp_size) {
+      const index_t k = base + lane;
+      const std::int64_t c = k < end ? g.columns[k] : -1;
+      const unsigned ballot = __ballot_sync(full_mask, c >= 0 && test_bit(bitmap, c));
       if (ballot) {
-        if (gpu::lane_id() == 0) parent[l] = g.columns[base + __ffs(static_cast<int>(ballot)) - 1];
-        if (gpu::lane_id() == static_cast<unsigned>(pending)) row = l, degree = end - begin;
-        if (++pending == gpu::warp_size) flush_found(pending, row, degree, next, found);
+        found = __shfl_sync(full_mask, c, __ffs(static_cast<int>(ballot)) - 1);
         break;
       }
     }
+    if (lane == 0) {
+      if (found >= 0) {
+        parent[l] = found;
+        next[atomic_add(&counters[found_rows], 1)] = l;
+        atomic_add(&counters[found_arcs], end - begin);
+      } else {
+        still[atomic_add(still_count, 1)] = l;
+      }
+    }
   }
-  flush_found(pending, row, degree, next, found);
 }
 
 }  // namespace
 
+std::size_t bfs_engine::device_bytes(index_t rows, index_t arcs, index_t n) {
+  const auto r = static_cast<std::size_t>(rows), a = static_cast<std::size_t>(arcs);
+  const std::size_t bitmaps = 2 * static_cast<std::size_t>(dist::bitmap_words(n)) * sizeof(std::uint64_t);
+  // parents, two queues, two unvisited lists and the long rows (8 bytes per row each); the pairs
+  // sent and received (8 bytes, at most one per arc each way); the chunks (16 bytes per chunk).
+  return 6 * 8 * r + 2 * 8 * a + 16 * (a / static_cast<std::size_t>(chunk_arcs) + r) + bitmaps;
+}
+
 bfs_engine::bfs_engine(device_exchange& x, const dist::block_partition& part, graph::csr_view<std::int64_t> g,
                        bfs_policy pol)
     : x_(x), part_(part), g_(g), pol_(pol) {
+  if (part.block() > static_cast<index_t>(std::numeric_limits<std::uint32_t>::max()))
+    throw usage_error("the CUDA BFS over MPI ranks takes at most 2^32 vertices per rank (" +
+                      std::to_string(part.block()) + " here): use more ranks");
   const auto rows = static_cast<std::size_t>(g.local_vertices);
   const auto R = static_cast<std::size_t>(x.comm().size());
+  int device = 0, sms = 1;
+  GPU500_CUDA_CHECK(cudaGetDevice(&device));
+  GPU500_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  resident_blocks_ = static_cast<unsigned>(sms) * (2048 / block_threads);
   parent_ = gpu::device_buffer<std::int64_t>(rows);
   queue_ = gpu::device_buffer<index_t>(rows);
   next_ = gpu::device_buffer<index_t>(rows);
+  lists_[0] = gpu::device_buffer<index_t>(rows);
+  lists_[1] = gpu::device_buffer<index_t>(rows);
+  long_rows_ = gpu::device_buffer<index_t>(rows);
+  list_n_ = gpu::device_buffer<index_t>(2);
   slice_ = gpu::device_buffer<std::uint64_t>(static_cast<std::size_t>(dist::bitmap_slice_words(part, x.comm().rank())));
   bitmap_ = gpu::device_buffer<std::uint64_t>(static_cast<std::size_t>(dist::bitmap_words(part.num_vertices())));
+  seen_ = gpu::device_buffer<std::uint64_t>(bitmap_.size());
   counts_ = gpu::device_buffer<index_t>(R);
   cursor_ = gpu::device_buffer<index_t>(R);
-  found_ = gpu::device_buffer<index_t>(2);
+  displs_ = gpu::device_buffer<index_t>(R + 1);
+  counters_ = gpu::device_buffer<index_t>(counter_slots);
+  host_counters_ = gpu::pinned_buffer<index_t>(counter_slots);
   owned_arcs_ = static_cast<std::size_t>(read_one(g.offsets + g.local_vertices));
+  // A chunk per chunk_arcs arcs of a long row, rounded up: at most one more per long row.
+  chunks_ = gpu::device_buffer<index_t>(2 * (owned_arcs_ / chunk_arcs + owned_arcs_ / tile_max_degree + 1));
   reset();
 }
 
@@ -116,57 +271,107 @@ void bfs_engine::prepare() {
   // The exchange buffers at their largest, once, here and not in a timed region (kernel 1 or a
   // search): a level sends at most one pair per owned arc and receives at most one per arc into
   // the owned rows, which in an undirected graph are as many as the owned arcs.
-  send_.reserve(2 * owned_arcs_);
-  recv_.reserve(2 * owned_arcs_);
+  send_.reserve(owned_arcs_ + 1);
+  recv_.reserve(owned_arcs_ + 1);
   reset();
 }
 
 void bfs_engine::reset() {
   if (!parent_.empty()) gpu::fill_bytes_async(parent_.data(), 0xFF, parent_.bytes(), nullptr);  // -1
+  if (!seen_.empty()) seen_.zero_async(nullptr);
   gpu::synchronize();
 }
 
-index_t bfs_engine::top_down(index_t frontier) {
-  const dist::communicator& c = x_.comm();
-  counts_.zero();
-  const unsigned grid = gpu::grid_blocks_warp_per_item(frontier, block_threads);
-  if (frontier > 0)
-    gpu::launch(expand_kernel, grid, block_threads, 0, nullptr, g_, queue_.data(), frontier, part_.block(), c.rank(),
-                parent_.data(), counts_.data(), cursor_.data(), static_cast<std::int64_t*>(nullptr));
-  const index_t total = counts_to_cursors(counts_, cursor_, host_counts_);
-  send_.reserve(static_cast<std::size_t>(2 * total));
-  if (total > 0)
-    gpu::launch(expand_kernel, grid, block_threads, 0, nullptr, g_, queue_.data(), frontier, part_.block(), c.rank(),
-                parent_.data(), counts_.data(), cursor_.data(), send_.data());
-  for (index_t& k : host_counts_) k *= 2;  // int64 elements
-  const index_t bytes = bytes_to_others(host_counts_, c.rank(), sizeof(std::int64_t));
-  stopwatch t;
-  const index_t got = x_.alltoallv(send_, host_counts_, recv_, recv_counts_) / 2;
-  comm_seconds_ += t.seconds();
-  if (got > 0)
-    gpu::launch(claim_kernel, gpu::grid_blocks(got, block_threads), block_threads, 0, nullptr, g_, recv_.data(), got,
-                parent_.data(), next_.data(), found_.data());
-  return bytes;
-}
-
-index_t bfs_engine::bottom_up(index_t frontier) {
-  const dist::communicator& c = x_.comm();
-  if (!slice_.empty()) slice_.zero();
+void bfs_engine::gather_frontier(index_t frontier) {
+  if (!slice_.empty()) slice_.zero_async(nullptr);
   if (frontier > 0)
     gpu::launch(mark_kernel, gpu::grid_blocks(frontier, block_threads), block_threads, 0, nullptr, queue_.data(),
                 frontier, slice_.data());
   stopwatch t;
   x_.allgather_bitmap(part_, slice_.data(), bitmap_.data());
   comm_seconds_ += t.seconds();
-  if (g_.local_vertices > 0)
-    gpu::launch(scan_kernel, gpu::grid_blocks_warp_per_item(g_.local_vertices, block_threads), block_threads, 0,
-                nullptr, g_, bitmap_.data(), parent_.data(), next_.data(), found_.data());
-  return static_cast<index_t>(slice_.size() * sizeof(std::uint64_t)) * (c.size() - 1);
+  const auto words = static_cast<index_t>(bitmap_.size());
+  gpu::launch(or_kernel, gpu::grid_blocks(words, block_threads), block_threads, 0, nullptr, bitmap_.data(), words,
+              seen_.data());
+}
+
+index_t bfs_engine::top_down(index_t frontier, index_t global_frontier_arcs) {
+  const dist::communicator& c = x_.comm();
+  const int R = c.size();
+  list_valid_ = false;  // rows this level claims stay in the unvisited list otherwise
+  // Once the search has gone bottom-up most children are visited. Learning which costs every
+  // rank n/8 bytes; the pairs it saves would cost a rank 8 bytes for each of its share of the
+  // frontier's arcs. Gather when those would cost more.
+  index_t gathered = 0;
+  if (R > 1 && went_bottom_up_ && global_frontier_arcs * 64 > part_.num_vertices() * R) {
+    gather_frontier(frontier);
+    gathered = static_cast<index_t>(slice_.size() * sizeof(std::uint64_t)) * (R - 1);
+  }
+  const std::uint64_t* seen = went_bottom_up_ ? seen_.data() : nullptr;
+  counts_.zero_async(nullptr);
+  const unsigned tiles = gpu::grid_blocks(frontier, block_threads);  // a warp per 32 rows
+  if (frontier > 0) {
+    gpu::launch(make_chunks_kernel, gpu::grid_blocks(frontier, block_threads), block_threads, 0, nullptr, g_,
+                queue_.data(), frontier, chunks_.data(), counters_.data());
+    gpu::launch(expand_tiles_kernel<false>, tiles, block_threads, 0, nullptr, g_, queue_.data(), frontier,
+                part_.block(), c.rank(), parent_.data(), seen, counts_.data(), cursor_.data(),
+                static_cast<std::uint64_t*>(nullptr));
+    gpu::launch(expand_chunks_kernel<false>, resident_blocks_, block_threads, 0, nullptr, g_, chunks_.data(),
+                counters_.data(), part_.block(), c.rank(), parent_.data(), seen, counts_.data(), cursor_.data(),
+                static_cast<std::uint64_t*>(nullptr));
+  }
+  const index_t total = counts_to_cursors(counts_, cursor_, host_counts_);
+  send_.reserve(static_cast<std::size_t>(total));
+  if (total > 0) {
+    gpu::launch(expand_tiles_kernel<true>, tiles, block_threads, 0, nullptr, g_, queue_.data(), frontier,
+                part_.block(), c.rank(), parent_.data(), seen, counts_.data(), cursor_.data(), send_.data());
+    gpu::launch(expand_chunks_kernel<true>, resident_blocks_, block_threads, 0, nullptr, g_, chunks_.data(),
+                counters_.data(), part_.block(), c.rank(), parent_.data(), seen, counts_.data(), cursor_.data(),
+                send_.data());
+  }
+  const index_t bytes = bytes_to_others(host_counts_, c.rank(), sizeof(std::uint64_t)) + gathered;
+  stopwatch t;
+  const index_t got = x_.alltoallv(send_, host_counts_, recv_, recv_counts_);
+  comm_seconds_ += t.seconds();
+  if (got > 0) {
+    host_displs_.assign(static_cast<std::size_t>(R) + 1, 0);
+    for (int r = 0; r < R; ++r) host_displs_[r + 1] = host_displs_[r] + recv_counts_[r];
+    gpu::copy_bytes(displs_.data(), host_displs_.data(), host_displs_.size() * sizeof(index_t));
+    gpu::launch(claim_kernel, gpu::grid_blocks(got, block_threads), block_threads, 0, nullptr, g_, recv_.data(), got,
+                displs_.data(), R, part_.block(), parent_.data(), next_.data(), counters_.data());
+  }
+  return bytes;
+}
+
+index_t bfs_engine::bottom_up(index_t frontier) {
+  const dist::communicator& c = x_.comm();
+  went_bottom_up_ = true;
+  gather_frontier(frontier);
+  const index_t bytes = static_cast<index_t>(slice_.size() * sizeof(std::uint64_t)) * (c.size() - 1);
+  if (g_.local_vertices == 0) return bytes;
+  if (!list_valid_) {  // every unvisited row with arcs
+    gpu::fill_bytes_async(list_n_.data() + list_, 0, sizeof(index_t), nullptr);
+    gpu::launch(unvisited_kernel, gpu::grid_blocks(g_.local_vertices, block_threads), block_threads, 0, nullptr, g_,
+                parent_.data(), lists_[list_].data(), list_n_.data() + list_);
+    list_valid_ = true;
+  }
+  const int other = list_ ^ 1;
+  gpu::fill_bytes_async(list_n_.data() + other, 0, sizeof(index_t), nullptr);
+  gpu::launch(scan_rows_kernel, resident_blocks_, block_threads, 0, nullptr, g_, bitmap_.data(), lists_[list_].data(),
+              list_n_.data() + list_, parent_.data(), next_.data(), counters_.data(), long_rows_.data(),
+              lists_[other].data(), list_n_.data() + other);
+  gpu::launch(scan_long_rows_kernel, resident_blocks_, block_threads, 0, nullptr, g_, bitmap_.data(),
+              long_rows_.data(), parent_.data(), next_.data(), counters_.data(), lists_[other].data(),
+              list_n_.data() + other);
+  list_ = other;
+  return bytes;
 }
 
 void bfs_engine::run(index_t root) {
   const dist::communicator& c = x_.comm();
   levels_.clear();
+  list_valid_ = false;
+  went_bottom_up_ = false;
   const index_t rows = g_.local_vertices;
   index_t frontier = 0, frontier_arcs = 0;
   if (part_.owner(root) == c.rank()) {
@@ -197,11 +402,12 @@ void bfs_engine::run(index_t root) {
       else if (bottom_up_now && static_cast<double>(sums[0]) < static_cast<double>(part_.num_vertices()) / pol_.beta)
         bottom_up_now = false;
     }
-    found_.zero();
-    last_bytes = bottom_up_now ? bottom_up(frontier) : top_down(frontier);
-    const std::vector<index_t> found = gpu::to_host(found_);
-    frontier = found[0];
-    frontier_arcs = found[1];
+    counters_.zero_async(nullptr);
+    last_bytes = bottom_up_now ? bottom_up(frontier) : top_down(frontier, sums[1]);
+    gpu::copy_bytes_async(host_counters_.data(), counters_.data(), counters_.bytes(), nullptr);
+    gpu::synchronize();
+    frontier = host_counters_.data()[found_rows];
+    frontier_arcs = host_counters_.data()[found_arcs];
     unexplored -= frontier_arcs;
     std::swap(queue_, next_);
     level_record rec;

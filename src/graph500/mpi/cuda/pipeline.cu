@@ -32,7 +32,9 @@ std::size_t device_bytes(const graph::kronecker_params& p, int ranks) {
   const std::size_t n = static_cast<std::size_t>(p.num_vertices()) / R + 64;
   const std::size_t kernel1 = 200 * m + 16 * n;
   const std::size_t rows = 2 * m * 12 + 8 * n;
-  const std::size_t searches = 2 * m * 16 * 2 + 2 * m * 24 * 2 + 80 * n + static_cast<std::size_t>(p.num_vertices()) / 8;
+  const std::size_t bfs = mpi::cuda::bfs_engine::device_bytes(static_cast<index_t>(n), static_cast<index_t>(2 * m),
+                                                               p.num_vertices());
+  const std::size_t searches = bfs + 2 * m * 24 * 2 + 56 * n;  // the SSSP engine: 56 bytes a row
   return std::max(kernel1, rows + searches) + (std::size_t{256} << 20);
 }
 
