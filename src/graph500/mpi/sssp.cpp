@@ -97,9 +97,9 @@ index_t sssp_engine::relax(const std::vector<index_t>& rows, arcs which, index_t
         constexpr index_t ahead = 16;
         if (i + 6 < nq) __builtin_prefetch(off + q[i + 6]);
         if (i + 4 < nq) {
-          const index_t at = off[q[i + 4]];
+          const index_t r = q[i + 4], at = off[r];
           __builtin_prefetch(col + at);
-          __builtin_prefetch(col + at + 8);
+          if (off[r + 1] - at > 8) __builtin_prefetch(col + at + 8);
           if (wt != nullptr) __builtin_prefetch(wt + at);
         }
         if (i + 2 < nq) {
