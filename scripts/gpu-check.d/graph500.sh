@@ -8,6 +8,8 @@
 # process: with R = REFERENCE_RANKS that is the comparison with the same ranks. Without
 # GRAPH500_REFERENCE, a Graph500 3.0.1 checkout in third_party/graph500 is built with
 # bench/graph500/reference.sh (when mpicc is there). Rows: "graph500|what|figure".
+# With two or more GPUs, last: the multi-GPU scaling (bench/graph500/scaling.sh at G500_MPI_SCALE,
+# default 24, with G500_MPI_ROOTS roots, default 8; one MPI rank per GPU), rows "graph500-mpi|...".
 #   bash scripts/gpu-check.d/graph500.sh BUILD OUT TABLE
 set -uo pipefail
 build=$1 out=$2 table=$3
@@ -114,5 +116,13 @@ if cpu["gk"] and ref["gk"]:
 print(", ".join(parts) if parts else "no valid pair")
 PY
 )"
+fi
+if [ "$(nvidia-smi -L 2>/dev/null | wc -l)" -ge 2 ]; then
+  bash bench/graph500/scaling.sh "$bin" "$out/graph500-scaling" "${G500_MPI_SCALE:-24}" "${G500_MPI_ROOTS:-8}" \
+    >"$out/graph500-scaling.log" 2>&1 || rc=1
+  grep '^graph500-mpi|' "$out/graph500-scaling/scaling.txt" >>"$table" 2>/dev/null
+  # A run that failed or passed SCALING_TIMEOUT has no row of figures: say so.
+  awk '$4 != "rc=0" { print "graph500-mpi|" $1 " (" $2 ", " $3 ")|FAILED, " $4 " (see graph500-scaling/" $1 ".txt)" }' \
+    "$out/graph500-scaling/runs.txt" >>"$table" 2>/dev/null
 fi
 exit $rc
