@@ -265,9 +265,9 @@ mixed_timing run_mixed(const std::string& name, const std::vector<op>& ops, inde
   index_t inserts = 0;
   for (const auto& o : ops) inserts += o.kind == op_kind::insert;
   mixed_timing r;
+  if (static_only_table(name)) throw usage_error("hash: table '" + name + "' has no mixed operations");
   // GLHT and chaining: buckets for every key that can be present at once (load <= 0.8); the
   // probing tables never reuse a tombstone, so they get room for every insert.
-  if (static_only_table(name)) throw usage_error("hash: table '" + name + "' has no mixed operations");
   const index_t live = std::min(range, inserts);
   const index_t buckets = std::max<index_t>(static_cast<index_t>(1.25 * static_cast<double>(live)), 1024);
   const bool probing_table = name == "linear" || name == "linear-aos" || name == "quadratic";

@@ -372,7 +372,6 @@ void bfs_engine::run(index_t root) {
   levels_.clear();
   list_valid_ = false;
   went_bottom_up_ = false;
-  const index_t rows = g_.local_vertices;
   index_t frontier = 0, frontier_arcs = 0;
   if (part_.owner(root) == c.rank()) {
     const index_t l = root - g_.first_vertex;
@@ -381,7 +380,8 @@ void bfs_engine::run(index_t root) {
     frontier = 1;
     frontier_arcs = read_one(g_.offsets + l + 1) - read_one(g_.offsets + l);
   }
-  index_t unexplored = read_one(g_.offsets + rows) - frontier_arcs;  // arcs of unvisited owned rows
+  // Arcs of the unvisited owned rows: all of them (known since construction) but the root's.
+  index_t unexplored = static_cast<index_t>(owned_arcs_) - frontier_arcs;
   bool bottom_up_now = false;
   index_t last_bytes = 0;
   for (int level = 0;; ++level) {
