@@ -242,14 +242,15 @@ void communicator::allgatherv_bytes(const void* send, void* recv, const index_t*
 #endif
 }
 
-void communicator::exchange_counts(const index_t* send_counts, index_t* recv_counts) const {
+void communicator::exchange_counts(const index_t* send_counts, index_t* recv_counts, int per_rank) const {
   if (size_ == 1 || !mpi_) {
-    recv_counts[0] = send_counts[0];
+    std::copy(send_counts, send_counts + per_rank, recv_counts);
     return;
   }
   fault_point("collective");
 #if GPU500_HAVE_MPI
-  check(MPI_Alltoall(send_counts, 1, MPI_INT64_T, recv_counts, 1, MPI_INT64_T, native(handle_)), "MPI_Alltoall");
+  check(MPI_Alltoall(send_counts, per_rank, MPI_INT64_T, recv_counts, per_rank, MPI_INT64_T, native(handle_)),
+        "MPI_Alltoall");
 #endif
 }
 

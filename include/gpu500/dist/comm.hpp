@@ -88,8 +88,9 @@ class communicator {
     return out;
   }
 
-  /// recv_counts[r] = the send_counts[rank()] of rank r (one all-to-all of size() counts).
-  void exchange_counts(const index_t* send_counts, index_t* recv_counts) const;
+  /// recv_counts[r] = the send_counts[rank()] of rank r (one all-to-all of size() counts). With
+  /// per_rank > 1, each rank's entry is a group of per_rank values (send_counts[r * per_rank + j]).
+  void exchange_counts(const index_t* send_counts, index_t* recv_counts, int per_rank = 1) const;
   /// All-to-all of variable blocks: send_counts[r] elements for rank r are stored contiguously,
   /// in rank order, from send; recv_counts[r] elements from rank r arrive, in rank order, at recv.
   void alltoallv_bytes(const void* send, const index_t* send_counts, void* recv, const index_t* recv_counts,

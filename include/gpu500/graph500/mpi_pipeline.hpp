@@ -41,8 +41,9 @@ struct mpi_options {
   bool top_down_only = false;  ///< --no-direction-optimizing: every BFS level top-down
   double alpha = 15.0;         ///< --bfs-alpha: bottom-up when frontier arcs > unexplored arcs / alpha
   double beta = 18.0;          ///< --bfs-beta: back to top-down when the frontier < n / beta vertices
-  /// --sssp-delta: bucket width; <= 0 (default) adaptive, mean arc weight / mean degree of the
-  /// non-isolated vertices (the host engine's rule).
+  /// --sssp-delta: bucket width, fixed; <= 0 (default) adaptive: on the CPU backend mean arc weight
+  /// / mean degree of the non-isolated vertices, on the CUDA backend 5.6 times that to start,
+  /// doubled in the sparse tail (see src/graph500/mpi/cuda/sssp.hpp).
   float delta = 0.f;
   bool no_light_heavy = false;  ///< --no-light-heavy: relax every edge in the bucket phase
   /// The validator asks each arc's far end of its owner even where every rank could hold one

@@ -1,6 +1,7 @@
 // The distributed-memory layer on however many ranks mpiexec gives: reductions, broadcasts,
-// all-gathers, all-to-all (one MPI call and the split point-to-point path), the block partition
-// and the bitmap all-gather. Every rank runs every check (collectives stay in step).
+// all-gathers, all-to-all (one MPI call and the split point-to-point path), the grouped exchange
+// of counts, the block partition and the bitmap all-gather. Every rank runs every check
+// (collectives stay in step).
 #include <gtest/gtest.h>
 
 #include <numeric>
@@ -81,6 +82,24 @@ TEST(Dist, AlltoallvOneCallAndSplit) {
       }
     }
     EXPECT_EQ(k, in.size());
+  }
+}
+
+TEST(Dist, ExchangeCountsInGroups) {
+  const auto c = communicator::world();
+  const int R = c.size(), me = c.rank();
+  // Rank s sends rank d the group {10 s + d, -s, d}; it gets back {10 s + me, -s, me} from each s.
+  std::vector<index_t> send(3 * static_cast<std::size_t>(R)), got(send.size(), -7);
+  for (int d = 0; d < R; ++d) {
+    send[3 * d] = 10 * me + d;
+    send[3 * d + 1] = -me;
+    send[3 * d + 2] = d;
+  }
+  c.exchange_counts(send.data(), got.data(), 3);
+  for (int s = 0; s < R; ++s) {
+    EXPECT_EQ(got[3 * s], 10 * s + me);
+    EXPECT_EQ(got[3 * s + 1], -s);
+    EXPECT_EQ(got[3 * s + 2], me);
   }
 }
 

@@ -1,9 +1,10 @@
 // The CUDA backend of the Graph500 pipeline over MPI ranks, on however many ranks mpiexec gives
 // (1 to 4, sharing the node's GPUs), against the host backend on the same ranks: valid BFS and
 // SSSP at small scales (some ranks owning no vertex), the same search keys, arcs and nedge, the
-// same levels and distances (and the oracles'); both exchange modes of shared GPUs (device buffers
-// where MPI takes them, host staging) and, with a GPU per rank, NCCL and MPI; the options and the per-level trace; the validator rejecting a
-// corrupted parent; the GPU-count and memory checks. Skipped without a GPU.
+// same levels and distances (and the oracles'), the SSSP's for every bucket width; both exchange
+// modes of shared GPUs (device buffers where MPI takes them, host staging) and, with a GPU per
+// rank, NCCL and MPI; the options and the per-level trace; the validator rejecting a corrupted
+// parent; the GPU-count and memory checks. Skipped without a GPU.
 #include <gtest/gtest.h>
 
 #include <limits>
@@ -125,6 +126,38 @@ TEST_F(Graph500MpiCuda, SameLevelsAndDistancesAsHostBackend) {
       for (std::size_t v = 0; v < dd.size(); ++v) EXPECT_EQ(dd[v], dh[v]) << "vertex " << v;
       EXPECT_EQ(dp->sssp_nedge(), hp->sssp_nedge());
       EXPECT_TRUE(dp->validate_sssp(root).ok);
+    }
+  }
+}
+
+// The SSSP's fixed point does not depend on the bucket width: narrow buckets (many phases), wide
+// ones (a bucket holds most of the graph, rows lowered many times), with and without the
+// light/heavy split, and the adaptive default, all give the host backend's distances.
+TEST_F(Graph500MpiCuda, SameDistancesForEveryBucketWidth) {
+  const auto p = params(10);
+  auto hp = make_mpi_cpu_pipeline(c, p);
+  hp->generate();
+  hp->construct();
+  const auto roots = graph::pick_search_keys(p, 2, [&](std::int64_t v) { return hp->has_edges(v); });
+  for (const float delta : {0.f, 0.004f, 0.3f, 1000.f}) {
+    for (const bool no_split : {false, true}) {
+      SCOPED_TRACE("delta " + std::to_string(delta) + (no_split ? ", no light/heavy split" : ""));
+      mpi_options o = shared();
+      o.delta = delta;
+      o.no_light_heavy = no_split;
+      auto dp = make_mpi_cuda_pipeline(c, p, o);
+      dp->generate();
+      dp->construct();
+      for (std::int64_t root : roots) {
+        dp->sssp(root);
+        hp->sssp(root);
+        const auto dd = test::gather<float>(c, dp->local_distances());
+        const auto dh = test::gather<float>(c, hp->local_distances());
+        ASSERT_EQ(dd.size(), dh.size());
+        for (std::size_t v = 0; v < dd.size(); ++v) ASSERT_EQ(dd[v], dh[v]) << "vertex " << v << ", root " << root;
+        EXPECT_EQ(dp->sssp_nedge(), hp->sssp_nedge());
+        EXPECT_TRUE(dp->validate_sssp(root).ok);
+      }
     }
   }
 }

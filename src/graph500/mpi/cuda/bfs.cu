@@ -5,6 +5,7 @@
 #include <string>
 
 #include "common.cuh"
+#include "row_arcs.cuh"
 #include "gpu500/core/cuda/check.cuh"
 #include "gpu500/core/error.hpp"
 #include "gpu500/core/timer.hpp"
@@ -14,10 +15,6 @@ namespace gpu500::graph500::mpi::cuda {
 
 namespace {
 
-/// Top-down: rows of more arcs are cut into chunks, one warp each; a warp takes 32 rows of at most
-/// this many arcs together.
-constexpr index_t tile_max_degree = 256;
-constexpr index_t chunk_arcs = 1024;
 /// Bottom-up: arcs a thread tests in its own row before the row goes to the warp kernel, and the
 /// arcs it loads at once.
 constexpr index_t probe_arcs = 16;
@@ -27,10 +24,6 @@ constexpr int probe_unroll = 4;
 enum counter : int { found_rows = 0, found_arcs = 1, long_count = 2, chunk_count = 3, counter_slots = 4 };
 
 constexpr unsigned full_mask = 0xffffffffu;
-
-__device__ __forceinline__ bool test_bit(const std::uint64_t* bits, std::int64_t v) {
-  return (bits[v >> 6] >> (v & 63)) & 1u;
-}
 
 /// A pair: the child's index on its owner (high half) and the parent's row here (low half).
 __device__ __forceinline__ std::uint64_t make_pair(index_t child_local, index_t parent_row) {
@@ -54,72 +47,29 @@ __device__ __forceinline__ void offer_arc(const graph::csr_view<std::int64_t>& g
   }
 }
 
-/// Top-down over the frontier rows of at most tile_max_degree arcs: a warp takes 32 rows and
-/// spreads their arcs over its lanes. The warp's rows' degrees are prefix-summed with shuffles;
-/// lane k of a round takes arc `base + k` of the flattened list, whose row is the last lane
-/// whose exclusive sum is at most that index (a five-step search over the lanes).
+/// Top-down over the frontier rows of at most tile_max_degree arcs, 32 rows to a warp
+/// (row_arcs.cuh).
 template <bool Write>
 __global__ void expand_tiles_kernel(graph::csr_view<std::int64_t> g, const index_t* queue, index_t frontier,
                                     index_t block, int me, const std::int64_t* parent, const std::uint64_t* seen,
                                     index_t* counts, index_t* cursor, std::uint64_t* send) {
-  const int lane = static_cast<int>(gpu::lane_id());
-  const index_t step = gpu::grid_warps() * gpu::warp_size;
-  for (index_t t0 = gpu::global_warp_id() * gpu::warp_size; t0 < frontier; t0 += step) {  // warp-uniform
-    const index_t i = t0 + lane;
-    index_t row = 0, first = 0, degree = 0;
-    if (i < frontier) {
-      row = queue[i];
-      first = g.offsets[row];
-      degree = g.offsets[row + 1] - first;
-      if (degree > tile_max_degree) degree = 0;  // the chunk kernel's
-    }
-    index_t inclusive = degree;
-    for (int o = 1; o < gpu::warp_size; o *= 2) {
-      const index_t y = __shfl_up_sync(full_mask, inclusive, o);
-      if (lane >= o) inclusive += y;
-    }
-    const index_t total = __shfl_sync(full_mask, inclusive, gpu::warp_size - 1);
-    const index_t exclusive = inclusive - degree;
-    for (index_t base = 0; base < total; base += gpu::warp_size) {
-      const index_t k = base + lane;
-      int s = 0;  // the last lane whose exclusive sum is <= k (s + step never passes lane 31)
-      for (int w = gpu::warp_size / 2; w > 0; w /= 2)
-        if (__shfl_sync(full_mask, exclusive, s + w) <= k) s += w;
-      const index_t arc = __shfl_sync(full_mask, first, s) + (k - __shfl_sync(full_mask, exclusive, s));
-      const index_t src = __shfl_sync(full_mask, row, s);
-      if (k < total) offer_arc<Write>(g, arc, src, block, me, parent, seen, counts, cursor, send);
-    }
-  }
+  for_tile_arcs(
+      g.offsets, queue, frontier, [](index_t) { return 0; },
+      [&](index_t arc, index_t row, int) {
+        offer_arc<Write>(g, arc, row, block, me, parent, seen, counts, cursor, send);
+      });
 }
 
-/// The frontier rows of more than tile_max_degree arcs, cut into (row, first arc) chunks.
-__global__ void make_chunks_kernel(graph::csr_view<std::int64_t> g, const index_t* queue, index_t frontier,
-                                   index_t* chunks, index_t* counters) {
-  for (index_t i : gpu::grid_stride(frontier)) {
-    const index_t row = queue[i], first = g.offsets[row], degree = g.offsets[row + 1] - first;
-    if (degree <= tile_max_degree) continue;
-    const index_t n = (degree + chunk_arcs - 1) / chunk_arcs;
-    const index_t at = atomic_add(&counters[chunk_count], n);
-    for (index_t c = 0; c < n; ++c) {
-      chunks[2 * (at + c)] = row;
-      chunks[2 * (at + c) + 1] = first + c * chunk_arcs;
-    }
-  }
-}
-
-/// Top-down over the chunks (one warp each; their number is read on the device).
+/// Top-down over the long rows' chunks (one warp each; their number is read on the device).
 template <bool Write>
 __global__ void expand_chunks_kernel(graph::csr_view<std::int64_t> g, const index_t* chunks, const index_t* counters,
                                      index_t block, int me, const std::int64_t* parent, const std::uint64_t* seen,
                                      index_t* counts, index_t* cursor, std::uint64_t* send) {
-  const index_t n = counters[chunk_count];
-  for (index_t c : gpu::warp_stride(n)) {
-    const index_t row = chunks[2 * c], begin = chunks[2 * c + 1];
-    const index_t row_end = g.offsets[row + 1];
-    const index_t end = begin + chunk_arcs < row_end ? begin + chunk_arcs : row_end;
-    for (index_t k = begin + gpu::lane_id(); k < end; k += gpu::warp_size)
-      offer_arc<Write>(g, k, row, block, me, parent, seen, counts, cursor, send);
-  }
+  for_chunk_arcs(
+      g.offsets, chunks, counters + chunk_count, [](index_t) { return 0; },
+      [&](index_t arc, index_t row, int) {
+        offer_arc<Write>(g, arc, row, block, me, parent, seen, counts, cursor, send);
+      });
 }
 
 /// Arrived pairs (from rank r: [displs[r], displs[r + 1])): the first to claim an unvisited child
@@ -141,13 +91,6 @@ __global__ void claim_kernel(graph::csr_view<std::int64_t> g, const std::uint64_
       next[aggregated_take(counters, found_rows)] = l;
       aggregated_add(&counters[found_arcs], g.offsets[l + 1] - g.offsets[l]);
     }
-  }
-}
-
-__global__ void mark_kernel(const index_t* queue, index_t frontier, std::uint64_t* slice) {
-  for (index_t i : gpu::grid_stride(frontier)) {
-    const index_t u = queue[i];  // the slice starts at a word boundary
-    atomicOr(reinterpret_cast<unsigned long long*>(&slice[u >> 6]), 1ull << (u & 63));
   }
 }
 
@@ -262,8 +205,7 @@ bfs_engine::bfs_engine(device_exchange& x, const dist::block_partition& part, gr
   counters_ = gpu::device_buffer<index_t>(counter_slots);
   host_counters_ = gpu::pinned_buffer<index_t>(counter_slots);
   owned_arcs_ = static_cast<std::size_t>(read_one(g.offsets + g.local_vertices));
-  // A chunk per chunk_arcs arcs of a long row, rounded up: at most one more per long row.
-  chunks_ = gpu::device_buffer<index_t>(2 * (owned_arcs_ / chunk_arcs + owned_arcs_ / tile_max_degree + 1));
+  chunks_ = gpu::device_buffer<index_t>(2 * static_cast<std::size_t>(max_chunks(static_cast<index_t>(owned_arcs_))));
   reset();
 }
 
@@ -286,7 +228,7 @@ void bfs_engine::gather_frontier(index_t frontier) {
   if (!slice_.empty()) slice_.zero_async(nullptr);
   if (frontier > 0)
     gpu::launch(mark_kernel, gpu::grid_blocks(frontier, block_threads), block_threads, 0, nullptr, queue_.data(),
-                frontier, slice_.data());
+                static_cast<const index_t*>(nullptr), frontier, slice_.data());
   stopwatch t;
   x_.allgather_bitmap(part_, slice_.data(), bitmap_.data());
   comm_seconds_ += t.seconds();
@@ -311,8 +253,9 @@ index_t bfs_engine::top_down(index_t frontier, index_t global_frontier_arcs) {
   counts_.zero_async(nullptr);
   const unsigned tiles = gpu::grid_blocks(frontier, block_threads);  // a warp per 32 rows
   if (frontier > 0) {
-    gpu::launch(make_chunks_kernel, gpu::grid_blocks(frontier, block_threads), block_threads, 0, nullptr, g_,
-                queue_.data(), frontier, chunks_.data(), counters_.data());
+    gpu::launch(make_chunks_kernel, gpu::grid_blocks(frontier, block_threads), block_threads, 0, nullptr, g_.offsets,
+                queue_.data(), static_cast<const index_t*>(nullptr), frontier, chunks_.data(),
+                counters_.data() + chunk_count);
     gpu::launch(expand_tiles_kernel<false>, tiles, block_threads, 0, nullptr, g_, queue_.data(), frontier,
                 part_.block(), c.rank(), parent_.data(), seen, counts_.data(), cursor_.data(),
                 static_cast<std::uint64_t*>(nullptr));

@@ -1,9 +1,9 @@
 // Device helpers shared by the CUDA backend's kernels over MPI ranks (internal; .cu files only):
 // 64-bit atomics on signed values, warp-aggregated counters (one atomic per warp and key instead
 // of one per thread: every arc of an expansion bumps one of only R counters, which serialises
-// on a few addresses otherwise), the owner of a vertex under the block partition, fills, and
-// the two small host steps every "bucket by owner" exchange repeats (per-rank counts -> write
-// cursors) and every search ends with (Graph500's nedge).
+// on a few addresses otherwise), the owner of a vertex under the block partition, bitmap bits,
+// fills, and the two small host steps every "bucket by owner" exchange repeats (per-rank counts
+// -> write cursors) and every search ends with (Graph500's nedge).
 #pragma once
 
 #include <cooperative_groups.h>
@@ -61,6 +61,21 @@ __device__ __forceinline__ void aggregated_add(index_t* sum, index_t v) {
 
 /// The rank owning vertex v (dist::block_partition: blocks of `block` vertices).
 __device__ __forceinline__ int owner_of(std::int64_t v, index_t block) { return static_cast<int>(v / block); }
+
+/// Bit v of a bitmap of 64-bit words.
+__device__ __forceinline__ bool test_bit(const std::uint64_t* bits, std::int64_t v) {
+  return (bits[v >> 6] >> (v & 63)) & 1u;
+}
+
+/// Sets the bits of the listed owned rows in this rank's bitmap slice (which starts at a word
+/// boundary). The list's length is *n_device when given, else n.
+static __global__ void mark_kernel(const index_t* rows, const index_t* n_device, index_t n, std::uint64_t* slice) {
+  if (n_device) n = *n_device;
+  for (index_t i : gpu::grid_stride(n)) {
+    const index_t u = rows[i];
+    atomicOr(reinterpret_cast<unsigned long long*>(&slice[u >> 6]), 1ull << (u & 63));
+  }
+}
 
 template <class T>
 __global__ void fill_kernel(T* p, index_t n, T value) {

@@ -15,21 +15,29 @@ std::byte* device_exchange::stage(gpu::pinned_buffer<std::byte>& b, std::size_t 
   return b.data();
 }
 
+void device_exchange::pack_blocks(void* to, const void* send, const index_t* send_counts,
+                                  const index_t* send_displs, std::size_t ranks, std::size_t elem_bytes) {
+  auto* o = static_cast<std::byte*>(to);
+  const auto* s = static_cast<const std::byte*>(send);
+  for (std::size_t r = 0; r < ranks; ++r) {
+    const auto b = static_cast<std::size_t>(send_counts[r]) * elem_bytes;
+    if (b) gpu::copy_bytes(o, s + static_cast<std::size_t>(send_displs[r]) * elem_bytes, b);
+    o += b;
+  }
+}
+
 void device_exchange::alltoallv_bytes(const void* send, const index_t* send_counts, void* recv,
-                                      const index_t* recv_counts, std::size_t elem_bytes) {
+                                      const index_t* recv_counts, std::size_t elem_bytes, const index_t* send_displs) {
   gpu::synchronize();  // the send buffer was written by kernels
   const auto R = static_cast<std::size_t>(c_.size());
   if (R == 1 || !c_.is_mpi()) {
-    if (send_counts[0] > 0) gpu::copy_bytes(recv, send, static_cast<std::size_t>(send_counts[0]) * elem_bytes);
+    const auto* from = static_cast<const std::byte*>(send) + (send_displs ? send_displs[0] * elem_bytes : 0);
+    if (send_counts[0] > 0) gpu::copy_bytes(recv, from, static_cast<std::size_t>(send_counts[0]) * elem_bytes);
     return;
   }
   if (nccl_) {
-    nccl_->alltoallv_bytes(send, send_counts, recv, recv_counts, elem_bytes, nullptr);
+    nccl_->alltoallv_bytes(send, send_counts, recv, recv_counts, elem_bytes, nullptr, send_displs);
     gpu::synchronize();
-    return;
-  }
-  if (mode_ == exchange_mode::device) {
-    c_.alltoallv_bytes(send, send_counts, recv, recv_counts, elem_bytes);
     return;
   }
   std::size_t out_bytes = 0, in_bytes = 0;
@@ -37,9 +45,21 @@ void device_exchange::alltoallv_bytes(const void* send, const index_t* send_coun
     out_bytes += static_cast<std::size_t>(send_counts[r]) * elem_bytes;
     in_bytes += static_cast<std::size_t>(recv_counts[r]) * elem_bytes;
   }
+  if (mode_ == exchange_mode::device) {
+    if (send_displs) {  // MPI takes blocks in rank order, without gaps
+      packed_.reserve(out_bytes);
+      pack_blocks(packed_.data(), send, send_counts, send_displs, R, elem_bytes);
+      send = packed_.data();
+    }
+    c_.alltoallv_bytes(send, send_counts, recv, recv_counts, elem_bytes);
+    return;
+  }
   std::byte* o = stage(out_, out_bytes);
   std::byte* i = stage(in_, in_bytes);
-  if (out_bytes) gpu::copy_bytes(o, send, out_bytes);
+  if (send_displs)
+    pack_blocks(o, send, send_counts, send_displs, R, elem_bytes);
+  else if (out_bytes)
+    gpu::copy_bytes(o, send, out_bytes);
   c_.alltoallv_bytes(o, send_counts, i, recv_counts, elem_bytes);
   if (in_bytes) gpu::copy_bytes(recv, i, in_bytes);
 }

@@ -37,9 +37,10 @@ class device_exchange {
   void exchange_counts(const index_t* send_counts, index_t* recv_counts) const {
     c_.exchange_counts(send_counts, recv_counts);
   }
-  /// All-to-all of variable blocks between device buffers (layout as communicator::alltoallv_bytes).
+  /// All-to-all of variable blocks between device buffers (layout as communicator::alltoallv_bytes;
+  /// with send_displs (host, elements), rank r's block starts at send + send_displs[r]).
   void alltoallv_bytes(const void* send, const index_t* send_counts, void* recv, const index_t* recv_counts,
-                       std::size_t elem_bytes);
+                       std::size_t elem_bytes, const index_t* send_displs = nullptr);
   /// Typed: exchanges the counts, makes `recv` large enough (it only grows) and exchanges the
   /// data; returns the elements received and fills recv_counts.
   template <class T>
@@ -59,10 +60,14 @@ class device_exchange {
  private:
   /// Page-locked staging areas, grown on demand.
   std::byte* stage(gpu::pinned_buffer<std::byte>& b, std::size_t bytes);
+  /// Copies the blocks at send + send_displs[r] into one contiguous run at `to` (device or host).
+  static void pack_blocks(void* to, const void* send, const index_t* send_counts, const index_t* send_displs,
+                          std::size_t ranks, std::size_t elem_bytes);
 
   const dist::communicator& c_;
   exchange_mode mode_;
   std::unique_ptr<dist::nccl_comm> nccl_;
+  gpu::device_buffer<std::byte> packed_;  // the device mode's contiguous copy of blocks with gaps
   gpu::pinned_buffer<std::byte> out_, in_;
 };
 

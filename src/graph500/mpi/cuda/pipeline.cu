@@ -34,9 +34,18 @@ std::size_t device_bytes(const graph::kronecker_params& p, int ranks) {
   const std::size_t rows = 2 * m * 12 + 8 * n;
   const std::size_t bfs = mpi::cuda::bfs_engine::device_bytes(static_cast<index_t>(n), static_cast<index_t>(2 * m),
                                                                p.num_vertices());
-  const std::size_t searches = bfs + 2 * m * 24 * 2 + 56 * n;  // the SSSP engine: 56 bytes a row
+  const std::size_t searches =
+      bfs + mpi::cuda::sssp_engine::device_bytes(static_cast<index_t>(n), static_cast<index_t>(2 * m), p.num_vertices());
   return std::max(kernel1, rows + searches) + (std::size_t{256} << 20);
 }
+
+/// Without --sssp-delta the SSSP's bucket starts as wide as the single-GPU engine's (8 x 0.7 x mean
+/// weight / mean degree: a phase over ranks costs an exchange, so wide buckets with fewer phases
+/// pay) and doubles in the sparse tail, up to 256 times that, for each bucket that relaxed fewer
+/// than 16384 rows a rank.
+constexpr float auto_delta_scale = 5.6f;
+constexpr float auto_delta_growth = 256.0f;
+constexpr index_t grow_below_per_rank = 16384;
 
 class mpi_cuda_pipeline final : public mpi_pipeline {
  public:
@@ -75,8 +84,17 @@ class mpi_cuda_pipeline final : public mpi_pipeline {
       const auto view = g_.view();
       bfs_.emplace(x_, part_, view, mpi::bfs_policy{opts_.top_down_only, opts_.alpha, opts_.beta});
       if (params_.weights) {
-        delta_ = opts_.delta > 0 ? opts_.delta : mpi::cuda::adaptive_delta(c_, g_);
-        sssp_.emplace(x_, part_, view, mpi::sssp_policy{delta_, opts_.no_light_heavy});
+        mpi::cuda::device_sssp_policy pol;
+        pol.no_light_heavy = opts_.no_light_heavy;
+        if (opts_.delta > 0) {
+          pol.delta = opts_.delta;  // fixed
+        } else {
+          pol.delta = auto_delta_scale * mpi::cuda::adaptive_delta(c_, g_);
+          pol.delta_max = auto_delta_growth * pol.delta;
+          pol.grow_below = grow_below_per_rank * c_.size();
+        }
+        delta_ = pol.delta;
+        sssp_.emplace(x_, part_, view, pol);
       }
     });
   }

@@ -1,237 +1,406 @@
 // Delta-stepping SSSP of the CUDA backend over MPI ranks (see sssp.hpp).
 #include "sssp.hpp"
 
+#include <bit>
+#include <cmath>
 #include <limits>
+#include <string>
 
 #include "common.cuh"
+#include "gpu500/core/cuda/check.cuh"
+#include "gpu500/core/error.hpp"
 #include "gpu500/core/timer.hpp"
+#include "gpu500/dist/bitmap.hpp"
+#include "row_arcs.cuh"
 
 namespace gpu500::graph500::mpi::cuda {
 
 namespace {
 
-using request = mpi::sssp_engine::request;
+using request = sssp_engine::request;
 using arcs = sssp_engine::arcs;
 
-constexpr index_t no_bucket = std::numeric_limits<index_t>::max();
+/// counters_ entries: the two frontiers' lengths, the bucket's settled rows, the long rows'
+/// chunks, and the smallest queued distance (float bits; `none` when nothing is queued).
+enum counter : int { list0 = 0, list1 = 1, settled_count = 2, chunk_count = 3, min_bits = 4, counter_slots = 5 };
+constexpr index_t none = std::numeric_limits<index_t>::max();
+constexpr unsigned long long unreached_key = ~0ull;
 
-/// The host engine's bucket of distance d, never below floor.
-__device__ __forceinline__ index_t bucket_of(float d, float delta, index_t floor) {
-  const double k = static_cast<double>(d) / static_cast<double>(delta);
-  const index_t b = k >= 9e18 ? no_bucket - 1 : static_cast<index_t>(k);
-  return b > floor ? b : floor;
-}
+/// What a relaxation pass needs (passed by value to the kernels).
+struct relax_args {
+  graph::csr_view<std::int64_t> g;
+  index_t block;
+  int me;
+  int which;  // arcs
+  float hi;   // the bucket's end
+  const float* dist;
+  unsigned* offered;                  // nullptr with one rank
+  const std::uint64_t* settled_bits;  // nullptr with one rank
+  index_t* cursor;
+  request* send;
+};
 
-/// The smallest queued bucket of the owned rows, into *out (pre-set to no_bucket).
-__global__ void min_bucket_kernel(const index_t* bucket, index_t rows, std::int64_t* out) {
-  index_t m = no_bucket;
-  for (index_t l : gpu::grid_stride(rows)) m = bucket[l] < m ? bucket[l] : m;
-  for (int o = gpu::warp_size / 2; o > 0; o /= 2) {
-    const index_t other = __shfl_down_sync(0xffffffffu, m, o);
-    m = other < m ? other : m;
+/// One arc (k) of row `row` at distance du: a request to the head's owner unless it cannot lower
+/// the head's distance (or belongs to the other kind of phase).
+__device__ __forceinline__ void relax_arc(const relax_args& a, index_t k, index_t row, float du) {
+  const float nd = du + a.g.weights[k];
+  if (a.which == static_cast<int>(arcs::light) ? !(nd < a.hi)
+                                               : (a.which == static_cast<int>(arcs::heavy) && nd < a.hi))
+    return;
+  const std::int64_t v = a.g.columns[k];
+  const int o = owner_of(v, a.block);
+  if (o == a.me) {
+    if (!(nd < a.dist[v - a.g.first_vertex])) return;
+  } else {
+    if (a.settled_bits && test_bit(a.settled_bits, v)) return;
+    const unsigned bits = __float_as_uint(nd);
+    if (bits >= a.offered[v] || bits >= atomicMin(&a.offered[v], bits)) return;
   }
-  if (gpu::lane_id() == 0 && m != no_bucket) atomic_min_nonneg(out, m);
+  a.send[aggregated_take(a.cursor, o)] =
+      request{static_cast<std::uint32_t>(v - static_cast<std::int64_t>(o) * a.block), static_cast<std::uint32_t>(row),
+              nd};
 }
 
-/// Takes bucket b's rows off the queue into the frontier; rows not yet settled by this bucket are
-/// marked and listed (count[0]: frontier, count[1]: settled).
-__global__ void take_bucket_kernel(index_t* bucket, index_t rows, index_t b, index_t* frontier, index_t* settled,
-                                   std::uint8_t* mark, index_t* count) {
+__global__ void relax_tiles_kernel(relax_args a, const index_t* list, const index_t* list_count) {
+  for_tile_arcs(
+      a.g.offsets, list, *list_count, [&](index_t row) { return a.dist[row]; },
+      [&](index_t arc, index_t row, float du) { relax_arc(a, arc, row, du); });
+}
+
+__global__ void relax_chunks_kernel(relax_args a, const index_t* chunks, const index_t* chunk_counter) {
+  for_chunk_arcs(
+      a.g.offsets, chunks, chunk_counter, [&](index_t row) { return a.dist[row]; },
+      [&](index_t arc, index_t row, float du) { relax_arc(a, arc, row, du); });
+}
+
+/// The smallest distance of a queued row, as float bits, into *out (pre-set to none).
+__global__ void min_queued_kernel(const float* dist, const std::uint8_t* queued, index_t rows, index_t* out) {
+  unsigned m = ~0u;
+  for (index_t l : gpu::grid_stride(rows))
+    if (queued[l]) m = min(m, __float_as_uint(dist[l]));
+  for (int o = gpu::warp_size / 2; o > 0; o /= 2) m = min(m, __shfl_down_sync(0xffffffffu, m, o));
+  if (gpu::lane_id() == 0 && m != ~0u) atomic_min_nonneg(out, static_cast<std::int64_t>(m));
+}
+
+/// A row taken into the bucket's frontier `list`; the first time in this bucket, also listed as settled.
+__device__ __forceinline__ void enter_bucket(index_t l, index_t* list, int list_slot, index_t* settled,
+                                             std::uint8_t* mark, index_t* counters) {
+  list[aggregated_take(counters, list_slot)] = l;
+  if (!mark[l]) {
+    mark[l] = 1;
+    settled[aggregated_take(counters, settled_count)] = l;
+  }
+}
+
+/// The bucket's first frontier: every queued row below hi.
+__global__ void take_kernel(const float* dist, std::uint8_t* queued, index_t rows, float hi, index_t* list,
+                            int list_slot, index_t* settled, std::uint8_t* mark, index_t* counters) {
   for (index_t l : gpu::grid_stride(rows)) {
-    if (bucket[l] != b) continue;
-    bucket[l] = no_bucket;
-    frontier[aggregated_take(count, 0)] = l;
-    if (!mark[l]) {
-      mark[l] = 1;
-      settled[aggregated_take(count, 1)] = l;
+    if (!queued[l] || !(dist[l] < hi)) continue;
+    queued[l] = 0;
+    enter_bucket(l, list, list_slot, settled, mark, counters);
+  }
+}
+
+/// Apply, pass 1: each arrival bids (its distance bits, its index) for its row; a row whose
+/// distance the bids lower is marked.
+__global__ void bid_kernel(const request* in, index_t n, unsigned long long* key, std::uint8_t* lowered) {
+  for (index_t i : gpu::grid_stride(n)) {
+    const index_t l = in[i].local;
+    const unsigned long long bid =
+        (static_cast<unsigned long long>(__float_as_uint(in[i].dist)) << 32) | static_cast<unsigned long long>(i);
+    const unsigned long long old = atomicMin(&key[l], bid);
+    if ((bid >> 32) < (old >> 32)) lowered[l] = 1;
+  }
+}
+
+/// Apply, pass 2: the winning arrival of each lowered row (from rank r: [displs[r], displs[r + 1]))
+/// sets its distance and parent; the row joins the next frontier when `append` and it is below
+/// hi, else it is queued for a later bucket.
+__global__ void win_kernel(const request* in, index_t n, const index_t* displs, int ranks, index_t block,
+                           const unsigned long long* key, std::uint8_t* lowered, float* dist, std::int64_t* parent,
+                           std::uint8_t* queued, int append, float hi, index_t* next, int next_slot, index_t* settled,
+                           std::uint8_t* mark, index_t* counters) {
+  for (index_t i : gpu::grid_stride(n)) {
+    const index_t l = in[i].local;
+    if (!lowered[l] || static_cast<std::uint32_t>(key[l]) != static_cast<std::uint32_t>(i)) continue;
+    lowered[l] = 0;
+    int lo = 0, up = ranks - 1;  // the last rank whose block starts at or before i
+    while (lo < up) {
+      const int mid = (lo + up + 1) / 2;
+      if (displs[mid] <= i) lo = mid; else up = mid - 1;
+    }
+    const float d = in[i].dist;
+    dist[l] = d;
+    parent[l] = static_cast<std::int64_t>(lo) * block + static_cast<std::int64_t>(in[i].row);
+    if (append && d < hi) {
+      queued[l] = 0;
+      enter_bucket(l, next, next_slot, settled, mark, counters);
+    } else {
+      queued[l] = 1;
     }
   }
 }
 
-__global__ void clear_marks_kernel(const index_t* rows, index_t n, std::uint8_t* mark) {
-  for (index_t i : gpu::grid_stride(n)) mark[rows[i]] = 0;
+__global__ void clear_marks_kernel(const index_t* rows, const index_t* count, std::uint8_t* mark) {
+  for (index_t i : gpu::grid_stride(*count)) mark[rows[i]] = 0;
 }
 
-/// Both passes of a relaxation: count (out == nullptr) or write the requests of the chosen arcs
-/// of the listed rows, one warp per row.
-__global__ void requests_kernel(graph::csr_view<std::int64_t> g, const index_t* list, index_t n, int which,
-                                float delta, index_t block, const float* dist, index_t* counts, index_t* cursor,
-                                request* out) {
-  for (index_t i : gpu::warp_stride(n)) {
-    const index_t u = list[i];
-    const float du = dist[u];
-    for (index_t k = g.offsets[u] + gpu::lane_id(); k < g.offsets[u + 1]; k += gpu::warp_size) {
-      const float w = g.weights[k];
-      if (which != static_cast<int>(arcs::all) && ((w < delta) != (which == static_cast<int>(arcs::light)))) continue;
-      const std::int64_t v = g.columns[k];
-      const int o = owner_of(v, block);
-      if (!out) {
-        aggregated_take(counts, o);
-      } else {
-        out[aggregated_take(cursor, o)] = request{g.first_vertex + u, static_cast<std::uint32_t>(v - o * block), du + w};
-      }
-    }
-  }
-}
-
-/// Apply, pass 1: distances fall to the smallest request; rows that fell are marked.
-__global__ void lower_kernel(const request* in, index_t n, float* dist, std::uint32_t* lowered) {
-  for (index_t i : gpu::grid_stride(n)) {
-    const index_t l = in[i].local;
-    const unsigned bits = __float_as_uint(in[i].dist);
-    const unsigned old = atomicMin(reinterpret_cast<unsigned*>(&dist[l]), bits);
-    if (bits < old) lowered[l] = 1;
-  }
-}
-
-/// Apply, pass 2: a lowered row forgets its parent; pass 3 gives it the smallest parent among
-/// the requests at its new distance (one of them lowered it last).
-__global__ void forget_parent_kernel(const request* in, index_t n, const std::uint32_t* lowered,
-                                     std::int64_t* parent) {
-  for (index_t i : gpu::grid_stride(n)) {
-    const index_t l = in[i].local;
-    if (lowered[l]) parent[l] = std::numeric_limits<std::int64_t>::max();
-  }
-}
-__global__ void set_parent_kernel(const request* in, index_t n, const std::uint32_t* lowered,
-                                  const float* dist, std::int64_t* parent) {
-  for (index_t i : gpu::grid_stride(n)) {
-    const index_t l = in[i].local;
-    if (lowered[l] && in[i].dist == dist[l]) atomic_min_nonneg(&parent[l], in[i].parent);
-  }
-}
-
-/// Apply, pass 4: every lowered row is queued once, no lower than floor.
-__global__ void requeue_kernel(const request* in, index_t n, std::uint32_t* lowered, const float* dist,
-                               index_t* bucket, float delta, index_t floor) {
-  for (index_t i : gpu::grid_stride(n)) {
-    const index_t l = in[i].local;
-    if (lowered[l] && atomicExch(&lowered[l], 0u) == 1u) bucket[l] = bucket_of(dist[l], delta, floor);
-  }
+/// Arcs of the owned rows per owner of their heads.
+__global__ void arcs_per_owner_kernel(graph::csr_view<std::int64_t> g, index_t arcs, index_t block, index_t* counts) {
+  for (index_t k : gpu::grid_stride(arcs)) aggregated_take(counts, owner_of(g.columns[k], block));
 }
 
 unsigned grid_for(index_t n) { return gpu::grid_blocks(n, block_threads); }
 
 }  // namespace
 
+std::size_t sssp_engine::device_bytes(index_t rows, index_t arcs, index_t n) {
+  const auto r = static_cast<std::size_t>(rows), a = static_cast<std::size_t>(arcs), v = static_cast<std::size_t>(n);
+  // Per row: distance, parent, key, three flags and three lists; per arc: a request each way;
+  // the chunks; per vertex of the graph: the offered distance and two bitmaps' bits.
+  return 48 * r + 2 * sizeof(request) * a + 16 * static_cast<std::size_t>(max_chunks(arcs)) + 4 * v + v / 4 + 64;
+}
+
 sssp_engine::sssp_engine(device_exchange& x, const dist::block_partition& part, graph::csr_view<std::int64_t> g,
-                         sssp_policy pol)
+                         device_sssp_policy pol)
     : x_(x), part_(part), g_(g), pol_(pol) {
   const auto rows = static_cast<std::size_t>(g.local_vertices);
-  const auto R = static_cast<std::size_t>(x.comm().size());
+  const int R = x.comm().size();
+  const auto limit = static_cast<index_t>(std::numeric_limits<std::uint32_t>::max());
+  if (part.block() > limit)
+    throw usage_error("the CUDA SSSP over MPI ranks takes at most 2^32 vertices per rank (" +
+                      std::to_string(part.block()) + " here): use more ranks");
+  owned_arcs_ = static_cast<std::size_t>(read_one(g.offsets + g.local_vertices));
+  if (static_cast<index_t>(owned_arcs_) >= limit)
+    throw usage_error("the CUDA SSSP over MPI ranks takes fewer than 2^32 arcs per rank (" +
+                      std::to_string(owned_arcs_) + " here): use more ranks");
+  int device = 0, sms = 1;
+  GPU500_CUDA_CHECK(cudaGetDevice(&device));
+  GPU500_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  resident_blocks_ = static_cast<unsigned>(sms) * (2048 / block_threads);
   dist_ = gpu::device_buffer<float>(rows);
   parent_ = gpu::device_buffer<std::int64_t>(rows);
-  bucket_ = gpu::device_buffer<index_t>(rows);
-  lowered_ = gpu::device_buffer<std::uint32_t>(rows);
+  key_ = gpu::device_buffer<unsigned long long>(rows);
+  lowered_ = gpu::device_buffer<std::uint8_t>(rows);
+  queued_ = gpu::device_buffer<std::uint8_t>(rows);
   settled_mark_ = gpu::device_buffer<std::uint8_t>(rows);
-  frontier_ = gpu::device_buffer<index_t>(rows);
+  lists_[0] = gpu::device_buffer<index_t>(rows);
+  lists_[1] = gpu::device_buffer<index_t>(rows);
   settled_ = gpu::device_buffer<index_t>(rows);
-  counts_ = gpu::device_buffer<index_t>(R);
-  cursor_ = gpu::device_buffer<index_t>(R);
-  scratch_ = gpu::device_buffer<index_t>(3);
-  owned_arcs_ = static_cast<std::size_t>(read_one(g.offsets + g.local_vertices));
+  if (R > 1) {
+    offered_ = gpu::device_buffer<unsigned>(static_cast<std::size_t>(part.num_vertices()));
+    slice_ = gpu::device_buffer<std::uint64_t>(static_cast<std::size_t>(dist::bitmap_slice_words(part, x.comm().rank())));
+    settled_bits_ = gpu::device_buffer<std::uint64_t>(static_cast<std::size_t>(dist::bitmap_words(part.num_vertices())));
+  }
+  counters_ = gpu::device_buffer<index_t>(counter_slots);
+  host_counters_ = gpu::pinned_buffer<index_t>(static_cast<std::size_t>(R) + 1);
+  cursor_ = gpu::device_buffer<index_t>(static_cast<std::size_t>(R));
+  seg_start_ = gpu::device_buffer<index_t>(static_cast<std::size_t>(R));
+  displs_ = gpu::device_buffer<index_t>(static_cast<std::size_t>(R) + 1);
+  host_displs_ = gpu::pinned_buffer<index_t>(static_cast<std::size_t>(R) + 1);
+  chunks_ = gpu::device_buffer<index_t>(2 * static_cast<std::size_t>(max_chunks(static_cast<index_t>(owned_arcs_))));
+  // The send buffer holds one block per owner, as long as the arcs whose heads it owns: a phase
+  // relaxes each listed row once, so a block never overflows.
+  cursor_.zero();
+  if (owned_arcs_ > 0)
+    gpu::launch(arcs_per_owner_kernel, grid_for(static_cast<index_t>(owned_arcs_)), block_threads, 0, nullptr, g,
+                static_cast<index_t>(owned_arcs_), part.block(), cursor_.data());
+  const std::vector<index_t> per_owner = gpu::to_host(cursor_);
+  host_seg_start_.assign(static_cast<std::size_t>(R), 0);
+  for (int r = 1; r < R; ++r) host_seg_start_[r] = host_seg_start_[r - 1] + per_owner[r - 1];
+  gpu::copy_bytes(seg_start_.data(), host_seg_start_.data(), host_seg_start_.size() * sizeof(index_t));
+  host_counts_.assign(static_cast<std::size_t>(R), 0);
+  recv_counts_.assign(static_cast<std::size_t>(R), 0);
+  payload_.assign(2 * static_cast<std::size_t>(R), 0);
+  recv_payload_.assign(2 * static_cast<std::size_t>(R), 0);
   reset();
 }
 
 void sssp_engine::prepare() {
   // The exchange buffers at their largest (one request per owned arc out, one per arc into the
   // owned rows in), once, here and not in a timed region (kernel 1 or a search).
-  send_.reserve(owned_arcs_);
-  recv_.reserve(owned_arcs_);
+  send_.reserve(owned_arcs_ + 1);
+  recv_.reserve(owned_arcs_ + 1);
   reset();
 }
 
 void sssp_engine::reset() {
   const index_t rows = g_.local_vertices;
   fill<float>(dist_.data(), rows, std::numeric_limits<float>::infinity());
-  fill<index_t>(bucket_.data(), rows, no_bucket);
   if (rows > 0) {
     gpu::fill_bytes_async(parent_.data(), 0xFF, parent_.bytes(), nullptr);  // -1
-    gpu::fill_bytes_async(lowered_.data(), 0, lowered_.bytes(), nullptr);
-    gpu::fill_bytes_async(settled_mark_.data(), 0, settled_mark_.bytes(), nullptr);
+    gpu::fill_bytes_async(key_.data(), 0xFF, key_.bytes(), nullptr);        // unreached_key
+    lowered_.zero_async(nullptr);
+    queued_.zero_async(nullptr);
+    settled_mark_.zero_async(nullptr);
   }
+  if (!offered_.empty()) gpu::fill_bytes_async(offered_.data(), 0xFF, offered_.bytes(), nullptr);  // above +inf
+  if (!slice_.empty()) slice_.zero_async(nullptr);
+  if (!settled_bits_.empty()) settled_bits_.zero_async(nullptr);
+  counters_.zero_async(nullptr);
   gpu::synchronize();
 }
 
-index_t sssp_engine::relax(const index_t* list, index_t rows, arcs which, index_t floor) {
-  const dist::communicator& c = x_.comm();
-  const unsigned grid = gpu::grid_blocks_warp_per_item(rows, block_threads);
-  counts_.zero();
-  if (rows > 0)
-    gpu::launch(requests_kernel, grid, block_threads, 0, nullptr, g_, list, rows, static_cast<int>(which), pol_.delta,
-                part_.block(), dist_.data(), counts_.data(), cursor_.data(), static_cast<request*>(nullptr));
-  const index_t total = counts_to_cursors(counts_, cursor_, host_counts_);
-  send_.reserve(static_cast<std::size_t>(total));
-  if (total > 0)
-    gpu::launch(requests_kernel, grid, block_threads, 0, nullptr, g_, list, rows, static_cast<int>(which), pol_.delta,
-                part_.block(), dist_.data(), counts_.data(), cursor_.data(), send_.data());
-  const index_t bytes = bytes_to_others(host_counts_, c.rank(), sizeof(request));
+void sssp_engine::gather_settled() {
   stopwatch t;
-  const index_t n = x_.alltoallv(send_, host_counts_, recv_, recv_counts_);
+  x_.allgather_bitmap(part_, slice_.data(), settled_bits_.data());
   comm_seconds_ += t.seconds();
-  if (n > 0) {
-    gpu::launch(lower_kernel, grid_for(n), block_threads, 0, nullptr, recv_.data(), n, dist_.data(),
-                lowered_.data());
-    gpu::launch(forget_parent_kernel, grid_for(n), block_threads, 0, nullptr, recv_.data(), n,
-                lowered_.data(), parent_.data());
-    gpu::launch(set_parent_kernel, grid_for(n), block_threads, 0, nullptr, recv_.data(), n, lowered_.data(),
-                dist_.data(), parent_.data());
-    gpu::launch(requeue_kernel, grid_for(n), block_threads, 0, nullptr, recv_.data(), n, lowered_.data(),
-                dist_.data(), bucket_.data(), pol_.delta, floor);
-  }
-  gpu::synchronize();
-  return bytes;
 }
 
-void sssp_engine::record(int phase, const char* what, index_t local_count, index_t bytes, double seconds) {
-  record_phase(x_.comm(), levels_, comm_seconds_, phase, what, local_count, bytes, seconds);
+index_t sssp_engine::relax(const index_t* list, const index_t* list_count, arcs which, float hi, int next) {
+  const dist::communicator& c = x_.comm();
+  const int R = c.size();
+  const auto Rs = static_cast<std::size_t>(R);
+  gpu::copy_bytes_async(cursor_.data(), seg_start_.data(), seg_start_.bytes(), nullptr);
+  gpu::fill_bytes_async(counters_.data() + chunk_count, 0, sizeof(index_t), nullptr);
+  if (next >= 0) gpu::fill_bytes_async(counters_.data() + next, 0, sizeof(index_t), nullptr);
+  const relax_args a{g_,           part_.block(),   c.rank(),       static_cast<int>(which),
+                     hi,           dist_.data(),    offered_.data(), settled_bits_.empty() ? nullptr : settled_bits_.data(),
+                     cursor_.data(), send_.data()};
+  const unsigned grid = resident_blocks_;
+  gpu::launch(make_chunks_kernel, grid, block_threads, 0, nullptr, g_.offsets, list, list_count, index_t{0},
+              chunks_.data(), counters_.data() + chunk_count);
+  gpu::launch(relax_tiles_kernel, grid, block_threads, 0, nullptr, a, list, list_count);
+  gpu::launch(relax_chunks_kernel, grid, block_threads, 0, nullptr, a, static_cast<const index_t*>(chunks_.data()),
+              static_cast<const index_t*>(counters_.data() + chunk_count));
+  gpu::copy_bytes_async(host_counters_.data(), cursor_.data(), cursor_.bytes(), nullptr);
+  gpu::copy_bytes_async(host_counters_.data() + R, list_count, sizeof(index_t), nullptr);
+  gpu::synchronize();
+  const index_t listed = host_counters_.data()[R];
+  for (std::size_t r = 0; r < Rs; ++r) {
+    host_counts_[r] = host_counters_.data()[r] - host_seg_start_[r];
+    payload_[2 * r] = host_counts_[r];
+    payload_[2 * r + 1] = listed;
+  }
+  stopwatch t;
+  c.exchange_counts(payload_.data(), recv_payload_.data(), 2);
+  index_t global = 0, total = 0;
+  for (std::size_t r = 0; r < Rs; ++r) {
+    recv_counts_[r] = recv_payload_[2 * r];
+    total += recv_counts_[r];
+    global += recv_payload_[2 * r + 1];
+  }
+  if (global == 0) {
+    comm_seconds_ += t.seconds();
+    return 0;
+  }
+  if (total >= static_cast<index_t>(std::numeric_limits<std::uint32_t>::max()))
+    throw usage_error("the CUDA SSSP over MPI ranks received 2^32 requests or more in one phase: use more ranks");
+  recv_.reserve(static_cast<std::size_t>(total));
+  x_.alltoallv_bytes(send_.data(), host_counts_.data(), recv_.data(), recv_counts_.data(), sizeof(request),
+                     host_seg_start_.data());
+  comm_seconds_ += t.seconds();
+  level_bytes_.push_back(bytes_to_others(host_counts_, c.rank(), sizeof(request)));
+  if (total > 0) {
+    index_t* d = host_displs_.data();
+    d[0] = 0;
+    for (std::size_t r = 0; r < Rs; ++r) d[r + 1] = d[r] + recv_counts_[r];
+    gpu::copy_bytes_async(displs_.data(), d, displs_.bytes(), nullptr);
+    gpu::launch(bid_kernel, grid_for(total), block_threads, 0, nullptr, static_cast<const request*>(recv_.data()), total,
+                key_.data(), lowered_.data());
+    gpu::launch(win_kernel, grid_for(total), block_threads, 0, nullptr, static_cast<const request*>(recv_.data()), total,
+                static_cast<const index_t*>(displs_.data()), R, part_.block(),
+                static_cast<const unsigned long long*>(key_.data()), lowered_.data(), dist_.data(), parent_.data(),
+                queued_.data(), next >= 0 ? 1 : 0, hi, next >= 0 ? lists_[next].data() : nullptr, next,
+                settled_.data(), settled_mark_.data(), counters_.data());
+  }
+  return global;
 }
 
 void sssp_engine::run(index_t root) {
   const dist::communicator& c = x_.comm();
   levels_.clear();
+  level_bytes_.clear();
+  settled_since_gather_ = 0;
   const index_t rows = g_.local_vertices;
   if (part_.owner(root) == c.rank()) {
     const index_t l = root - g_.first_vertex;
     write_one<float>(dist_.data() + l, 0.f);
+    write_one<unsigned long long>(key_.data() + l, unreached_key >> 32);  // distance 0, no arrival
     write_one<std::int64_t>(parent_.data() + l, root);
-    write_one<index_t>(bucket_.data() + l, 0);
+    write_one<std::uint8_t>(queued_.data() + l, 1);
   }
   const bool split = !pol_.no_light_heavy;
-  int phase = 0;
+  const bool gathers = !settled_bits_.empty();
+  float delta = pol_.delta;
+  bool peaked = false;
+  int phase = 0, cur = 0;
+  auto record = [&](const char* what, index_t global, stopwatch& sw) {
+    level_record rec;
+    rec.level = phase++;
+    rec.direction = what;
+    rec.frontier = global;
+    rec.comm_seconds = comm_seconds_;
+    rec.compute_seconds = sw.seconds() - comm_seconds_;
+    levels_.push_back(std::move(rec));
+    sw.restart();
+    comm_seconds_ = 0;
+  };
   for (;;) {
-    write_one<index_t>(scratch_.data() + 2, no_bucket);
+    stopwatch sw;
+    comm_seconds_ = 0;
+    // The bucket: from the smallest queued distance on any rank, delta wide.
+    gpu::copy_bytes_async(counters_.data() + min_bits, &none, sizeof(index_t), nullptr);
     if (rows > 0)
-      gpu::launch(min_bucket_kernel, grid_for(rows), block_threads, 0, nullptr, bucket_.data(), rows,
-                  scratch_.data() + 2);
-    const index_t b = c.allreduce(read_one(scratch_.data() + 2), dist::reduce_op::min);
-    if (b == no_bucket) break;
-    write_one<index_t>(scratch_.data() + 1, 0);  // settled by bucket b
-    index_t settled = 0;
-    for (;;) {  // light phases until bucket b stays empty on every rank
-      stopwatch sw;
-      comm_seconds_ = 0;
-      write_one<index_t>(scratch_.data(), 0);
-      if (rows > 0)
-        gpu::launch(take_bucket_kernel, grid_for(rows), block_threads, 0, nullptr, bucket_.data(), rows, b,
-                    frontier_.data(), settled_.data(), settled_mark_.data(), scratch_.data());
-      const std::vector<index_t> count = gpu::to_host(scratch_.data(), 2);
-      settled = count[1];
-      const index_t total = c.allreduce(count[0], dist::reduce_op::sum);
-      if (total == 0) break;
-      const index_t bytes = relax(frontier_.data(), count[0], split ? arcs::light : arcs::all, b);
-      record(phase++, split ? "light" : "all", count[0], bytes, sw.seconds());
+      gpu::launch(min_queued_kernel, resident_blocks_, block_threads, 0, nullptr, dist_.data(), queued_.data(), rows,
+                  counters_.data() + min_bits);
+    index_t smallest = read_one(counters_.data() + min_bits);
+    {
+      stopwatch t;
+      smallest = c.allreduce(smallest, dist::reduce_op::min);
+      comm_seconds_ += t.seconds();
     }
-    if (settled > 0)
-      gpu::launch(clear_marks_kernel, grid_for(settled), block_threads, 0, nullptr, settled_.data(), settled,
-                  settled_mark_.data());
+    if (smallest == none) break;
+    const float lo = std::bit_cast<float>(static_cast<std::uint32_t>(smallest));
+    float hi = lo + delta;
+    if (!(hi > lo)) hi = std::nextafter(lo, std::numeric_limits<float>::infinity());
+    gpu::fill_bytes_async(counters_.data() + cur, 0, sizeof(index_t), nullptr);
+    gpu::fill_bytes_async(counters_.data() + settled_count, 0, sizeof(index_t), nullptr);
+    if (rows > 0)
+      gpu::launch(take_kernel, resident_blocks_, block_threads, 0, nullptr, static_cast<const float*>(dist_.data()),
+                  queued_.data(), rows, hi, lists_[cur].data(), cur, settled_.data(), settled_mark_.data(),
+                  counters_.data());
+    // Light phases until every rank's frontier is empty.
+    index_t bucket_rows = 0;
+    for (;;) {
+      const index_t global = relax(lists_[cur].data(), counters_.data() + cur, split ? arcs::light : arcs::all, hi,
+                                   cur ^ 1);
+      if (global == 0) break;
+      bucket_rows += global;
+      record(split ? "light" : "all", global, sw);
+      cur ^= 1;
+    }
+    // The bucket's settled rows join the bitmap; it is gathered once enough rows are new to it
+    // to pay for its n/8 bytes a rank.
+    if (gathers) {
+      gpu::launch(mark_kernel, resident_blocks_, block_threads, 0, nullptr, static_cast<const index_t*>(settled_.data()),
+                  static_cast<const index_t*>(counters_.data() + settled_count), index_t{0}, slice_.data());
+      settled_since_gather_ += bucket_rows;
+      if (settled_since_gather_ * 64 >= part_.num_vertices()) {
+        gather_settled();
+        settled_since_gather_ = 0;
+      }
+    }
     if (split) {
-      stopwatch sw;
-      comm_seconds_ = 0;
-      const index_t bytes = relax(settled_.data(), settled, arcs::heavy, b + 1);
-      record(phase++, "heavy", settled, bytes, sw.seconds());
+      const index_t global = relax(settled_.data(), counters_.data() + settled_count, arcs::heavy, hi, -1);
+      if (global > 0) record("heavy", global, sw);
+    }
+    gpu::launch(clear_marks_kernel, resident_blocks_, block_threads, 0, nullptr,
+                static_cast<const index_t*>(settled_.data()), static_cast<const index_t*>(counters_.data() + settled_count),
+                settled_mark_.data());
+    // The sparse tail: after the busiest bucket, a bucket of few rows widens the next.
+    if (pol_.delta_max > delta) {
+      if (bucket_rows >= pol_.grow_below)
+        peaked = true;
+      else if (peaked && delta * 2.0f <= pol_.delta_max)
+        delta *= 2.0f;
     }
   }
+  gpu::synchronize();
+  // The trace's bytes summed over the ranks: one reduction per search (every rank ran the same phases).
+  if (!level_bytes_.empty()) c.allreduce(level_bytes_.data(), level_bytes_.size(), dist::reduce_op::sum);
+  for (std::size_t i = 0; i < levels_.size() && i < level_bytes_.size(); ++i) levels_[i].bytes = level_bytes_[i];
 }
 
 index_t sssp_engine::traversed_edges() {

@@ -1,0 +1,95 @@
+// The arcs of a list of rows spread evenly over warps (internal; .cu files only), as the BFS's
+// top-down levels and the SSSP's relaxations visit them. Rows of at most tile_max_degree arcs go
+// 32 to a warp: their degrees are prefix-summed with shuffles and lane k of a round takes arc
+// `base + k` of the flattened list, whose row is the last lane whose exclusive sum is at most that
+// index (a five-step search over the lanes). Longer rows (Kronecker hubs hold up to 10^6 arcs)
+// are cut into chunks of chunk_arcs arcs, one warp each, so that one hub does not hold up the
+// phase: make_chunks_kernel lists them, for_chunk_arcs walks them.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include "common.cuh"
+
+namespace gpu500::graph500::mpi::cuda {
+
+inline constexpr index_t tile_max_degree = 256;
+inline constexpr index_t chunk_arcs = 1024;
+
+/// Chunk entries a list of rows with `arcs` arcs in all can need (two index_t each): a chunk per
+/// chunk_arcs arcs of a long row, rounded up, so at most one more per long row.
+inline index_t max_chunks(index_t arcs) { return arcs / chunk_arcs + arcs / tile_max_degree + 1; }
+
+/// For every arc of the listed rows of at most tile_max_degree arcs (the first n entries of
+/// list): f(arc, row, value), where value = load(row) was read once per row. Call from every
+/// lane of every warp of the grid (warp-uniform loop).
+template <class Load, class F>
+__device__ __forceinline__ void for_tile_arcs(const index_t* offsets, const index_t* list, index_t n, Load load,
+                                              F f) {
+  constexpr unsigned full_mask = 0xffffffffu;
+  const int lane = static_cast<int>(gpu::lane_id());
+  const index_t step = gpu::grid_warps() * gpu::warp_size;
+  for (index_t t0 = gpu::global_warp_id() * gpu::warp_size; t0 < n; t0 += step) {  // warp-uniform
+    const index_t i = t0 + lane;
+    index_t row = 0, first = 0, degree = 0;
+    decltype(load(index_t{0})) value{};
+    if (i < n) {
+      row = list[i];
+      first = offsets[row];
+      degree = offsets[row + 1] - first;
+      if (degree > tile_max_degree) degree = 0;  // the chunks'
+      if (degree > 0) value = load(row);
+    }
+    index_t inclusive = degree;
+    for (int o = 1; o < gpu::warp_size; o *= 2) {
+      const index_t y = __shfl_up_sync(full_mask, inclusive, o);
+      if (lane >= o) inclusive += y;
+    }
+    const index_t total = __shfl_sync(full_mask, inclusive, gpu::warp_size - 1);
+    const index_t exclusive = inclusive - degree;
+    for (index_t base = 0; base < total; base += gpu::warp_size) {
+      const index_t k = base + lane;
+      int s = 0;  // the last lane whose exclusive sum is <= k (s + step never passes lane 31)
+      for (int w = gpu::warp_size / 2; w > 0; w /= 2)
+        if (__shfl_sync(full_mask, exclusive, s + w) <= k) s += w;
+      const index_t arc = __shfl_sync(full_mask, first, s) + (k - __shfl_sync(full_mask, exclusive, s));
+      const index_t src = __shfl_sync(full_mask, row, s);
+      const auto v = __shfl_sync(full_mask, value, s);
+      if (k < total) f(arc, src, v);
+    }
+  }
+}
+
+/// The listed rows of more than tile_max_degree arcs, cut into (row, first arc) chunks appended
+/// to `chunks` (their number in *chunk_count). The list's length is *n_device when given, else n.
+static __global__ void make_chunks_kernel(const index_t* offsets, const index_t* list, const index_t* n_device,
+                                          index_t n, index_t* chunks, index_t* chunk_count) {
+  if (n_device) n = *n_device;
+  for (index_t i : gpu::grid_stride(n)) {
+    const index_t row = list[i], first = offsets[row], degree = offsets[row + 1] - first;
+    if (degree <= tile_max_degree) continue;
+    const index_t parts = (degree + chunk_arcs - 1) / chunk_arcs;
+    const index_t at = atomic_add(chunk_count, parts);
+    for (index_t c = 0; c < parts; ++c) {
+      chunks[2 * (at + c)] = row;
+      chunks[2 * (at + c) + 1] = first + c * chunk_arcs;
+    }
+  }
+}
+
+/// For every arc of the chunks (a warp each; their number is *chunk_count): f(arc, row, value),
+/// value = load(row) read by every lane. Call from every lane of every warp of the grid.
+template <class Load, class F>
+__device__ __forceinline__ void for_chunk_arcs(const index_t* offsets, const index_t* chunks,
+                                               const index_t* chunk_count, Load load, F f) {
+  const index_t n = *chunk_count;
+  for (index_t c : gpu::warp_stride(n)) {
+    const index_t row = chunks[2 * c], begin = chunks[2 * c + 1];
+    const index_t row_end = offsets[row + 1];
+    const index_t end = begin + chunk_arcs < row_end ? begin + chunk_arcs : row_end;
+    const auto value = load(row);
+    for (index_t k = begin + gpu::lane_id(); k < end; k += gpu::warp_size) f(k, row, value);
+  }
+}
+
+}  // namespace gpu500::graph500::mpi::cuda
