@@ -180,6 +180,7 @@ TEST_F(Graph500MpiCuda, OptionsAndTrace) {
     EXPECT_NE(t.find("\"bfs\":[{\"level\":0"), std::string::npos) << t;
     EXPECT_NE(t.find("\"sssp\":[{\"level\":0"), std::string::npos) << t;
     EXPECT_NE(t.find("\"compute_seconds\""), std::string::npos) << t;
+    EXPECT_NE(t.find("\"sssp_delta\":"), std::string::npos) << t;
     if (o.top_down_only) {
       EXPECT_EQ(t.find("bottom-up"), std::string::npos);
       EXPECT_NE(t.find("heavy"), std::string::npos);

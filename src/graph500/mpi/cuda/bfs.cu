@@ -54,7 +54,7 @@ __global__ void expand_tiles_kernel(graph::csr_view<std::int64_t> g, const index
                                     index_t block, int me, const std::int64_t* parent, const std::uint64_t* seen,
                                     index_t* counts, index_t* cursor, std::uint64_t* send) {
   for_tile_arcs(
-      g.offsets, queue, frontier, [](index_t) { return 0; },
+      queue, frontier, whole_rows{g.offsets},
       [&](index_t arc, index_t row, int) {
         offer_arc<Write>(g, arc, row, block, me, parent, seen, counts, cursor, send);
       });
@@ -66,7 +66,7 @@ __global__ void expand_chunks_kernel(graph::csr_view<std::int64_t> g, const inde
                                      index_t block, int me, const std::int64_t* parent, const std::uint64_t* seen,
                                      index_t* counts, index_t* cursor, std::uint64_t* send) {
   for_chunk_arcs(
-      g.offsets, chunks, counters + chunk_count, [](index_t) { return 0; },
+      chunks, counters + chunk_count, [](index_t) { return 0; },
       [&](index_t arc, index_t row, int) {
         offer_arc<Write>(g, arc, row, block, me, parent, seen, counts, cursor, send);
       });
@@ -173,8 +173,8 @@ std::size_t bfs_engine::device_bytes(index_t rows, index_t arcs, index_t n) {
   const auto r = static_cast<std::size_t>(rows), a = static_cast<std::size_t>(arcs);
   const std::size_t bitmaps = 2 * static_cast<std::size_t>(dist::bitmap_words(n)) * sizeof(std::uint64_t);
   // parents, two queues, two unvisited lists and the long rows (8 bytes per row each); the pairs
-  // sent and received (8 bytes, at most one per arc each way); the chunks (16 bytes per chunk).
-  return 6 * 8 * r + 2 * 8 * a + 16 * (a / static_cast<std::size_t>(chunk_arcs) + r) + bitmaps;
+  // sent and received (8 bytes, at most one per arc each way); the chunks (24 bytes per chunk).
+  return 6 * 8 * r + 2 * 8 * a + 24 * static_cast<std::size_t>(max_chunks(arcs)) + bitmaps;
 }
 
 bfs_engine::bfs_engine(device_exchange& x, const dist::block_partition& part, graph::csr_view<std::int64_t> g,
@@ -205,7 +205,7 @@ bfs_engine::bfs_engine(device_exchange& x, const dist::block_partition& part, gr
   counters_ = gpu::device_buffer<index_t>(counter_slots);
   host_counters_ = gpu::pinned_buffer<index_t>(counter_slots);
   owned_arcs_ = static_cast<std::size_t>(read_one(g.offsets + g.local_vertices));
-  chunks_ = gpu::device_buffer<index_t>(2 * static_cast<std::size_t>(max_chunks(static_cast<index_t>(owned_arcs_))));
+  chunks_ = gpu::device_buffer<index_t>(3 * static_cast<std::size_t>(max_chunks(static_cast<index_t>(owned_arcs_))));
   reset();
 }
 
@@ -253,8 +253,8 @@ index_t bfs_engine::top_down(index_t frontier, index_t global_frontier_arcs) {
   counts_.zero_async(nullptr);
   const unsigned tiles = gpu::grid_blocks(frontier, block_threads);  // a warp per 32 rows
   if (frontier > 0) {
-    gpu::launch(make_chunks_kernel, gpu::grid_blocks(frontier, block_threads), block_threads, 0, nullptr, g_.offsets,
-                queue_.data(), static_cast<const index_t*>(nullptr), frontier, chunks_.data(),
+    gpu::launch(make_chunks_kernel<whole_rows>, gpu::grid_blocks(frontier, block_threads), block_threads, 0, nullptr,
+                whole_rows{g_.offsets}, queue_.data(), static_cast<const index_t*>(nullptr), frontier, chunks_.data(),
                 counters_.data() + chunk_count);
     gpu::launch(expand_tiles_kernel<false>, tiles, block_threads, 0, nullptr, g_, queue_.data(), frontier,
                 part_.block(), c.rank(), parent_.data(), seen, counts_.data(), cursor_.data(),

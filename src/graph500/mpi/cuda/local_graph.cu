@@ -70,12 +70,17 @@ __global__ void gather_arcs_kernel(const std::uint64_t* ids, index_t n, const st
   }
 }
 
-/// keys[j]: arc j's row; ids[j] = j; degree[row] += 1.
-__global__ void row_keys_kernel(const arc* in, index_t n, index_t first, std::uint64_t* keys, std::uint64_t* ids,
-                                index_t* degree) {
+/// Bits of a non-negative float weight (the sign bit is 0).
+constexpr int weight_bits = 31;
+
+/// keys[j]: arc j's row (then, when weighted, its weight's bits: non-negative floats order as their
+/// bits, so each row's arcs come out sorted by weight); ids[j] = j; degree[row] += 1.
+__global__ void row_keys_kernel(const arc* in, index_t n, index_t first, bool weighted, std::uint64_t* keys,
+                                std::uint64_t* ids, index_t* degree) {
   for (index_t j : gpu::grid_stride(n)) {
     const index_t row = in[j].tail - first;
-    keys[j] = static_cast<std::uint64_t>(row);
+    keys[j] = weighted ? (static_cast<std::uint64_t>(row) << weight_bits) | __float_as_uint(in[j].weight)
+                       : static_cast<std::uint64_t>(row);
     ids[j] = static_cast<std::uint64_t>(j);
     atomic_add(&degree[row], 1);
   }
@@ -205,8 +210,9 @@ device_local_graph build_device_local_graph(device_exchange& x, const dist::bloc
   gpu::device_buffer<std::uint64_t> keys(static_cast<std::size_t>(arrived)), ids(static_cast<std::size_t>(arrived));
   if (arrived > 0)
     gpu::launch(row_keys_kernel, gpu::grid_blocks(arrived, block_threads), block_threads, 0, nullptr, in.data(),
-                arrived, g.owned.first, keys.data(), ids.data(), degree.data());
-  sort_pairs(keys, ids, arrived, bits_for(static_cast<std::uint64_t>(rows > 0 ? rows - 1 : 0)));
+                arrived, g.owned.first, any_weighted, keys.data(), ids.data(), degree.data());
+  sort_pairs(keys, ids, arrived,
+             bits_for(static_cast<std::uint64_t>(rows > 0 ? rows - 1 : 0)) + (any_weighted ? weight_bits : 0));
   {
     GPU500_EXPECTS(rows + 1 < (index_t{1} << 31), "kernel 1: one rank's rows must stay below 2^31");
     std::size_t temp_bytes = 0;

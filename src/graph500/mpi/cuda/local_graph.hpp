@@ -46,7 +46,10 @@ struct device_local_graph {
 /// Kernel 1 on the device (collective; consumes the slice): every non-loop edge becomes two arcs
 /// grouped by owner with a stable radix sort (edge order kept within each owner), one all-to-all
 /// of device buffers, then a stable radix sort of the arrivals by row and a scan of the degrees
-/// into offsets. Rows hold their arcs in global edge order, as the host backend's.
+/// into offsets. Unweighted rows hold their arcs in global edge order, as the host backend's;
+/// weighted rows hold them by weight (edge order among equal weights; the weight is part of the
+/// sort key, 31 more bits), which the SSSP engine needs: the arcs that stay inside a bucket are
+/// a prefix of the row.
 device_local_graph build_device_local_graph(device_exchange& x, const dist::block_partition& part,
                                             device_edge_slice&& slice);
 

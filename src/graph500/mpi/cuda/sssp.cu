@@ -26,13 +26,50 @@ enum counter : int { list0 = 0, list1 = 1, settled_count = 2, chunk_count = 3, m
 constexpr index_t none = std::numeric_limits<index_t>::max();
 constexpr unsigned long long unreached_key = ~0ull;
 
-/// What a relaxation pass needs (passed by value to the kernels).
+/// The arcs of row `row` a phase relaxes. Rows are sorted by weight (kernel 1) and float addition
+/// is monotone in w, so the arcs with d(u) + w < hi (light: they stay inside the bucket) are a
+/// prefix of the row, found by a galloping search from its start (light prefixes are about
+/// delta x degree arcs long), and the heavy ones the rest.
+struct bucket_arcs {
+  const index_t* offsets;
+  const float* weights;
+  const float* dist;
+  float hi;
+  int which;  // arcs
+
+  __device__ row_span<float> operator()(index_t row) const {
+    const index_t first = offsets[row], n = offsets[row + 1] - first;
+    const float du = dist[row];
+    if (which == static_cast<int>(arcs::all)) return {first, n, du};
+    const float* w = weights + first;
+    index_t light = 0;
+    if (n > 0 && du + w[0] < hi) {
+      index_t good = 0, bad = n, step = 1;  // w[good] is light; w[bad] (or the end) is not
+      while (good + step < n) {
+        if (du + w[good + step] < hi) {
+          good += step;
+          step *= 2;
+        } else {
+          bad = good + step;
+          break;
+        }
+      }
+      while (bad - good > 1) {
+        const index_t mid = good + (bad - good) / 2;
+        if (du + w[mid] < hi) good = mid; else bad = mid;
+      }
+      light = good + 1;
+    }
+    if (which == static_cast<int>(arcs::light)) return {first, light, du};
+    return {first + light, n - light, du};
+  }
+};
+
+/// Where a relaxation pass's requests go (passed by value to the kernels).
 struct relax_args {
   graph::csr_view<std::int64_t> g;
   index_t block;
   int me;
-  int which;  // arcs
-  float hi;   // the bucket's end
   const float* dist;
   unsigned* offered;                  // nullptr with one rank
   const std::uint64_t* settled_bits;  // nullptr with one rank
@@ -41,12 +78,9 @@ struct relax_args {
 };
 
 /// One arc (k) of row `row` at distance du: a request to the head's owner unless it cannot lower
-/// the head's distance (or belongs to the other kind of phase).
+/// the head's distance.
 __device__ __forceinline__ void relax_arc(const relax_args& a, index_t k, index_t row, float du) {
   const float nd = du + a.g.weights[k];
-  if (a.which == static_cast<int>(arcs::light) ? !(nd < a.hi)
-                                               : (a.which == static_cast<int>(arcs::heavy) && nd < a.hi))
-    return;
   const std::int64_t v = a.g.columns[k];
   const int o = owner_of(v, a.block);
   if (o == a.me) {
@@ -61,15 +95,13 @@ __device__ __forceinline__ void relax_arc(const relax_args& a, index_t k, index_
               nd};
 }
 
-__global__ void relax_tiles_kernel(relax_args a, const index_t* list, const index_t* list_count) {
-  for_tile_arcs(
-      a.g.offsets, list, *list_count, [&](index_t row) { return a.dist[row]; },
-      [&](index_t arc, index_t row, float du) { relax_arc(a, arc, row, du); });
+__global__ void relax_tiles_kernel(relax_args a, bucket_arcs span, const index_t* list, const index_t* list_count) {
+  for_tile_arcs(list, *list_count, span, [&](index_t arc, index_t row, float du) { relax_arc(a, arc, row, du); });
 }
 
 __global__ void relax_chunks_kernel(relax_args a, const index_t* chunks, const index_t* chunk_counter) {
   for_chunk_arcs(
-      a.g.offsets, chunks, chunk_counter, [&](index_t row) { return a.dist[row]; },
+      chunks, chunk_counter, [&](index_t row) { return a.dist[row]; },
       [&](index_t arc, index_t row, float du) { relax_arc(a, arc, row, du); });
 }
 
@@ -159,7 +191,7 @@ std::size_t sssp_engine::device_bytes(index_t rows, index_t arcs, index_t n) {
   const auto r = static_cast<std::size_t>(rows), a = static_cast<std::size_t>(arcs), v = static_cast<std::size_t>(n);
   // Per row: distance, parent, key, three flags and three lists; per arc: a request each way;
   // the chunks; per vertex of the graph: the offered distance and two bitmaps' bits.
-  return 48 * r + 2 * sizeof(request) * a + 16 * static_cast<std::size_t>(max_chunks(arcs)) + 4 * v + v / 4 + 64;
+  return 48 * r + 2 * sizeof(request) * a + 24 * static_cast<std::size_t>(max_chunks(arcs)) + 4 * v + v / 4 + 64;
 }
 
 sssp_engine::sssp_engine(device_exchange& x, const dist::block_partition& part, graph::csr_view<std::int64_t> g,
@@ -199,7 +231,7 @@ sssp_engine::sssp_engine(device_exchange& x, const dist::block_partition& part, 
   seg_start_ = gpu::device_buffer<index_t>(static_cast<std::size_t>(R));
   displs_ = gpu::device_buffer<index_t>(static_cast<std::size_t>(R) + 1);
   host_displs_ = gpu::pinned_buffer<index_t>(static_cast<std::size_t>(R) + 1);
-  chunks_ = gpu::device_buffer<index_t>(2 * static_cast<std::size_t>(max_chunks(static_cast<index_t>(owned_arcs_))));
+  chunks_ = gpu::device_buffer<index_t>(3 * static_cast<std::size_t>(max_chunks(static_cast<index_t>(owned_arcs_))));
   // The send buffer holds one block per owner, as long as the arcs whose heads it owns: a phase
   // relaxes each listed row once, so a block never overflows.
   cursor_.zero();
@@ -255,13 +287,14 @@ index_t sssp_engine::relax(const index_t* list, const index_t* list_count, arcs 
   gpu::copy_bytes_async(cursor_.data(), seg_start_.data(), seg_start_.bytes(), nullptr);
   gpu::fill_bytes_async(counters_.data() + chunk_count, 0, sizeof(index_t), nullptr);
   if (next >= 0) gpu::fill_bytes_async(counters_.data() + next, 0, sizeof(index_t), nullptr);
-  const relax_args a{g_,           part_.block(),   c.rank(),       static_cast<int>(which),
-                     hi,           dist_.data(),    offered_.data(), settled_bits_.empty() ? nullptr : settled_bits_.data(),
+  const relax_args a{g_,           part_.block(),   c.rank(),
+                     dist_.data(), offered_.data(), settled_bits_.empty() ? nullptr : settled_bits_.data(),
                      cursor_.data(), send_.data()};
+  const bucket_arcs span{g_.offsets, g_.weights, dist_.data(), hi, static_cast<int>(which)};
   const unsigned grid = resident_blocks_;
-  gpu::launch(make_chunks_kernel, grid, block_threads, 0, nullptr, g_.offsets, list, list_count, index_t{0},
+  gpu::launch(make_chunks_kernel<bucket_arcs>, grid, block_threads, 0, nullptr, span, list, list_count, index_t{0},
               chunks_.data(), counters_.data() + chunk_count);
-  gpu::launch(relax_tiles_kernel, grid, block_threads, 0, nullptr, a, list, list_count);
+  gpu::launch(relax_tiles_kernel, grid, block_threads, 0, nullptr, a, span, list, list_count);
   gpu::launch(relax_chunks_kernel, grid, block_threads, 0, nullptr, a, static_cast<const index_t*>(chunks_.data()),
               static_cast<const index_t*>(counters_.data() + chunk_count));
   gpu::copy_bytes_async(host_counters_.data(), cursor_.data(), cursor_.bytes(), nullptr);

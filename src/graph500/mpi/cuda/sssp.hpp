@@ -3,7 +3,8 @@
 // distance queued on any rank (one scan of the owned rows and one MPI reduction per bucket),
 // so empty buckets cost nothing. A bucket's light phases relax, for every row of its frontier,
 // the arcs that stay inside the bucket (d(u) + w < hi, the single-GPU engine's relative light
-// arcs); rows they lower below hi form the next phase's frontier directly, with no scan. When a
+// arcs: kernel 1 sorts each row by weight, so they are a prefix of the row, found by a galloping
+// search); rows they lower below hi form the next phase's frontier directly, with no scan. When a
 // phase leaves every rank's frontier empty, one heavy phase relaxes the other arcs of every row
 // the bucket settled. delta starts wide (8 x 0.7 x mean weight / mean degree, as the single-GPU
 // engine) and, without --sssp-delta, doubles for each bucket of the sparse tail (after the busiest
