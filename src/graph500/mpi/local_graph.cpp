@@ -10,7 +10,6 @@
 
 #include "by_rank.hpp"
 #include "gpu500/core/error.hpp"
-#include "gpu500/core/timer.hpp"
 #include "gpu500/graph/arc_sort.hpp"
 
 namespace gpu500::graph500::mpi {
@@ -105,20 +104,24 @@ json::value to_json(const std::vector<level_record>& levels) {
   return a;
 }
 
-void record_phase(const dist::communicator& c, std::vector<level_record>& levels, double& comm_seconds, int phase,
-                  const char* what, index_t local_count, index_t bytes, double seconds) {
-  index_t sums[2] = {local_count, bytes};
-  stopwatch t;
-  c.allreduce(sums, 2, dist::reduce_op::sum);
-  comm_seconds += t.seconds();
+void record_phase(std::vector<level_record>& levels, double comm_seconds, int phase, const char* what,
+                  index_t local_count, index_t bytes, double seconds) {
   level_record rec;
   rec.level = phase;
   rec.direction = what;
-  rec.frontier = sums[0];
-  rec.bytes = sums[1];
+  rec.frontier = local_count;
+  rec.bytes = bytes;
   rec.comm_seconds = comm_seconds;
-  rec.compute_seconds = seconds + t.seconds() - comm_seconds;
+  rec.compute_seconds = seconds - comm_seconds;
   levels.push_back(std::move(rec));
+}
+
+void sum_over_ranks(const dist::communicator& c, std::vector<level_record>& levels) {
+  std::vector<index_t> sums;
+  sums.reserve(2 * levels.size());
+  for (const level_record& l : levels) sums.push_back(l.frontier), sums.push_back(l.bytes);
+  if (!sums.empty()) c.allreduce(sums.data(), sums.size(), dist::reduce_op::sum);
+  for (std::size_t i = 0; i < levels.size(); ++i) levels[i].frontier = sums[2 * i], levels[i].bytes = sums[2 * i + 1];
 }
 
 }  // namespace gpu500::graph500::mpi

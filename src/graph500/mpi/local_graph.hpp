@@ -52,10 +52,12 @@ struct level_record {
 
 json::value to_json(const std::vector<level_record>& levels);
 
-/// Appends the record of one SSSP phase: its count and bytes summed over the ranks (one
-/// reduction, whose time joins comm_seconds, the phase's running communication time), its
-/// compute time what is left of `seconds` after that communication.
-void record_phase(const dist::communicator& c, std::vector<level_record>& levels, double& comm_seconds, int phase,
-                  const char* what, index_t local_count, index_t bytes, double seconds);
+/// Appends the record of one SSSP phase with this rank's count and bytes, its communication time
+/// comm_seconds and its compute time what is left of `seconds`; sum_over_ranks turns the counts
+/// and bytes of a whole search into sums over the ranks with one reduction (collective: every
+/// rank recorded the same phases).
+void record_phase(std::vector<level_record>& levels, double comm_seconds, int phase, const char* what,
+                  index_t local_count, index_t bytes, double seconds);
+void sum_over_ranks(const dist::communicator& c, std::vector<level_record>& levels);
 
 }  // namespace gpu500::graph500::mpi

@@ -178,7 +178,7 @@ void sssp_engine::apply(const std::vector<request>& in, index_t floor) {
 }
 
 void sssp_engine::record(int phase, const char* what, index_t local_count, index_t bytes, double seconds) {
-  record_phase(c_, levels_, comm_seconds_, phase, what, local_count, bytes, seconds);
+  record_phase(levels_, comm_seconds_, phase, what, local_count, bytes, seconds);
 }
 
 void sssp_engine::run(index_t root) {
@@ -235,6 +235,7 @@ void sssp_engine::run(index_t root) {
       record(phase++, "heavy", static_cast<index_t>(settled_.size()), bytes, sw.seconds());
     }
   }
+  sum_over_ranks(c_, levels_);  // the trace's counts and bytes: one reduction per search
 }
 
 index_t sssp_engine::traversed_edges() const { return reached_edges(c_, g_, parent_); }

@@ -202,6 +202,10 @@ TEST(Graph500Mpi, OptionsAndTrace) {
     if (c.size() > 1) {
       EXPECT_TRUE(std::regex_search(t, std::regex("\"bytes\":[1-9]"))) << t;
     }
+    // Counts are sums over the ranks, the same on every rank: the SSSP's first phase lists the
+    // root alone, whichever rank owns it.
+    EXPECT_TRUE(std::regex_search(t, std::regex("\"sssp\":\\[\\{\"level\":0,\"direction\":\"[a-z]+\",\"frontier\":1,")))
+        << t;
   }
 }
 
