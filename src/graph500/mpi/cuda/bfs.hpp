@@ -77,7 +77,7 @@ class bfs_engine {
   gpu::pinned_buffer<index_t> host_counters_;
   gpu::device_buffer<index_t> lists_[2], list_n_;     // unvisited rows with arcs: this level's, the next's
   gpu::device_buffer<index_t> long_rows_;             // bottom-up rows left to the warp kernel
-  gpu::device_buffer<index_t> chunks_;                // top-down (row, first arc) of the long rows' chunks
+  gpu::device_buffer<index_t> chunks_;                // top-down (row, first arc, end arc) of the long rows' chunks
   gpu::device_buffer<std::uint64_t> send_, recv_;     // pairs
   std::size_t owned_arcs_ = 0;  // arcs of the owned rows: what sizes send_ and recv_
   int list_ = 0;                // lists_[list_] holds this level's unvisited rows

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# scripts/table_rows.py turns a benchmark's JSON into docs/results.md rows: from a real `gpu500 hpl
+# --json` run (its N, NB, grid, TFLOP/s and PASSED, the goal's verdict) and from a graph500-cpu.json
+# of the layout bench/graph500/cpu.sh writes (ratios and verdicts computed, not copied); a file
+# without the reference's figures is refused.
+set -uo pipefail
+bin=$1 src=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+rows="$src/scripts/table_rows.py"
+
+"$bin" hpl -N 301 -NB 32 --backend cpu --json "$tmp/h.json" >/dev/null 2>&1 || fail "gpu500 hpl"
+row=$(python3 "$rows" hpl hpl-x "a run" "$tmp/h.json" 1e9) || fail "hpl rows"
+echo "$row"
+[[ $row =~ ^hpl-x\|a\ run:\ N=301\ NB=32\ P\ x\ Q=1\ x\ 1\|[0-9]+\.[0-9]{2}\ TFLOP/s\ PASSED\;\ goal\ \>=\ 1e\+09\ TFLOP/s:\ not\ met$ ]] ||
+  fail "hpl row: $row"
+
+cat >"$tmp/c.json" <<'JSON'
+{"scales": [{"scale": 22, "valid": true, "bfs_teps": 2.878e9, "sssp_teps": 1.8e8, "gen_k1_s": 1.0,
+             "ref_bfs_teps": 2.0e8, "ref_sssp_teps": 9.0e7, "ref_gen_k1_s": 7.0}]}
+JSON
+row=$(python3 "$rows" cpu-vs-reference "$tmp/c.json" 16) || fail "cpu rows"
+echo "$row"
+want="graph500-cpu-ranks|SCALE 22, 16 MPI ranks each: gpu500 CPU backend / Graph500 3.0.1 reference|BFS 2.878 / 0.200 GTEPS x14.4 (goal 10: met); SSSP 0.180 / 0.090 GTEPS x2.0 (goal 5: not met); generation + kernel 1 1.000 / 7.000 s, x7.0 faster"
+[ "$row" = "$want" ] || fail "cpu row: $row"
+
+echo '{"scales": [{"scale": 20, "valid": true, "bfs_teps": 1e9, "sssp_teps": 1e8, "gen_k1_s": 1.0}]}' >"$tmp/n.json"
+python3 "$rows" cpu-vs-reference "$tmp/n.json" 16 >/dev/null 2>&1 && fail "a file without reference figures was accepted"
+echo "table_rows: ok"
