@@ -35,6 +35,8 @@ TITLES = {
     "graph500-cpu-ranks": "Graph500 CPU backend over MPI ranks against the reference on the same ranks",
     "hpl-default-h100": "HPL 1 x 1 on one H100: the no-flag default",
     "hpl-mxp": "HPL-MxP",
+    "hpl-mxp-4gpu": "HPL-MxP on four GPUs",
+    "hpl-mxp-2gpu": "HPL-MxP on two GPUs",
     "graph-io": "Graph files (read speed)",
     "sanitize": "compute-sanitizer",
     "energy": "Energy (GreenGraph500)",
@@ -44,7 +46,7 @@ PAGES = {
     "bellman_ford": "bellman-ford.md", "hpl": "hpl.md", "hpl-multigpu": "hpl.md", "hpl-2gpu": "hpl.md", "hpl-4gpu": "hpl.md",
     "hpl-defaults": "hpl.md", "hpl-2gpu-h100": "hpl.md", "hpl-h100-second-host": "hpl.md", "hash": "hash.md", "hash-pair-cas": "hash.md", "graph500-mpi": "distributed.md",
     "graph500-cpu-ranks": "distributed.md", "hpl-default-h100": "hpl.md",
-    "hpl-mxp": "hpl-mxp.md", "graph-io": "graph-files.md",
+    "hpl-mxp": "hpl-mxp.md", "hpl-mxp-4gpu": "hpl-mxp.md", "hpl-mxp-2gpu": "hpl-mxp.md", "graph-io": "graph-files.md",
     "sanitize": "reliability.md", "energy": "energy.md",
 }
 

@@ -14,6 +14,8 @@ result solve_cpu(const options& o);
 result solve_cpu_grid(const options& o);
 /// Throws usage_error when the program was built without the CUDA backend.
 result solve_cuda(const options& o);
+/// The CUDA backend on a P x Q grid, one GPU per process (o.device; collective).
+result solve_cuda_grid(const options& o);
 
 /// Test hooks of the CUDA backend (usage_error without it): the FP32 matrix of order n as the
 /// device generates it, and as the device LU leaves it (blocks of nb, trailing updates in p),

@@ -12,6 +12,7 @@
 #include "gpu500/core/device.hpp"
 #include "gpu500/core/error.hpp"
 #include "gpu500/hpl/defaults.hpp"
+#include "gpu500/hpl/grid.hpp"
 
 namespace gpu500::hpl_mxp {
 
@@ -46,30 +47,45 @@ constexpr std::int64_t gib = std::int64_t{1} << 30;
 std::int64_t cuda_lda(std::int64_t n) { return std::max<std::int64_t>(32, (n + 31) / 32 * 32); }
 }  // namespace
 
-std::int64_t bytes_needed(backend be, precision p, std::int64_t n, int nb) {
+std::int64_t bytes_needed(backend be, precision p, std::int64_t n, int nb, int nprow, int npcol) {
   // In double, saturated: N up to 2^31 overflows 4 N^2 in 64 bits.
   const double dn = static_cast<double>(std::max<std::int64_t>(n, 0));
   const double vectors = 8.0 * dn * (2 * gmres_restart + 8);  // V, Z, x, b, diag, work...
+  const bool grid = static_cast<long>(nprow) * npcol > 1;
+  const std::int64_t nbl = std::max(1, nb);
+  // This process's rows and columns (the 1 x 1 grid: n and n).
+  const double mp = static_cast<double>(hpl::numroc(std::max<std::int64_t>(n, 0), nbl, 0, std::max(1, nprow)));
+  const double nq = static_cast<double>(hpl::numroc(std::max<std::int64_t>(n, 0), nbl, 0, std::max(1, npcol)));
+  const double nbw = std::min(static_cast<double>(nbl), std::max(dn, 1.0));
   double total = 0;
   if (be != backend::cuda) {
-    total = 4.0 * std::max(1.0, dn) * dn + vectors + 4.0 * dn;
-  } else {
-    const double lda = static_cast<double>(cuda_lda(n)), nbw = std::min(static_cast<double>(nb), std::max(dn, 1.0));
+    total = 4.0 * std::max(1.0, mp) * nq + vectors + 4.0 * dn;
+  } else if (!grid) {
+    const double lda = static_cast<double>(cuda_lda(n));
     const double panels = p == precision::fp32 ? 0.0 : 2.0 * 2.0 * (2.0 * lda * nbw);  // two sets of L and U copies
     constexpr double max_chunks = 64;                                                 // partial products
     total = 4.0 * lda * dn + panels + vectors + 8.0 * max_chunks * dn + 4.0 * dn;
+  } else {
+    // The grid's device memory: the local matrix, two sets of received L21 / U12 in the GEMM's
+    // precision, the diagonal block, and the refinement's vectors (v and the diagonal whole, the
+    // per-column-block partial products, the local-column vector); GMRES's basis is host memory.
+    const double lld = static_cast<double>(cuda_lda(static_cast<std::int64_t>(mp)));
+    const double esize = p == precision::fp32 ? 4.0 : 2.0, blocks = std::ceil(nq / static_cast<double>(nbl));
+    total = 4.0 * lld * std::max(1.0, nq) + 2.0 * esize * nbw * (mp + nq) + 4.0 * nbw * nbw + 16.0 * dn +
+            8.0 * blocks * mp + 8.0 * mp + 4.0 * nq;
   }
   return total >= 9.2e18 ? std::numeric_limits<std::int64_t>::max() : static_cast<std::int64_t>(total);
 }
 
-std::int64_t choose_n(backend be, precision p, std::int64_t memory_bytes, int nb) {
+std::int64_t choose_n(backend be, precision p, std::int64_t memory_bytes, int nb, int nprow, int npcol) {
   if (memory_bytes <= 0 || nb < 1) return 0;
   const std::int64_t margin = be == backend::cuda ? std::max<std::int64_t>(memory_bytes * 6 / 100, 2 * gib)
                                                   : memory_bytes / 2;
   const std::int64_t usable = memory_bytes - margin;
   if (usable <= 0) return 0;
-  std::int64_t n = static_cast<std::int64_t>(std::sqrt(static_cast<double>(usable) / 4.0)) / nb * nb + nb;
-  while (n > 0 && bytes_needed(be, p, n, nb) > usable) n -= nb;
+  const double procs = static_cast<double>(nprow) * npcol;
+  std::int64_t n = static_cast<std::int64_t>(std::sqrt(static_cast<double>(usable) * procs / 4.0)) / nb * nb + nb;
+  while (n > 0 && bytes_needed(be, p, n, nb, nprow, npcol) > usable) n -= nb;
   return std::max<std::int64_t>(0, n);
 }
 
@@ -89,15 +105,12 @@ void check_options(const options& o) {
   if (o.max_iters < 1) throw usage_error("hpl-mxp: --max-iters must be >= 1, got " + std::to_string(o.max_iters));
   if (o.be == backend::opencl) throw usage_error("hpl-mxp: no opencl backend; use cpu or cuda");
   if (o.p < 1 || o.q < 1) throw usage_error("hpl-mxp: -P and -Q must be >= 1");
-  if (o.p * o.q > 1 && o.be != backend::cpu)
-    throw usage_error("hpl-mxp: a P x Q grid runs on the cpu backend only (the cuda backend uses one GPU)");
   if (o.be == backend::cpu && o.prec != precision::fp32)
     throw usage_error(std::string("hpl-mxp: --precision ") + precision_name(o.prec) +
                       " needs the cuda backend; the cpu backend factors in fp32");
   if (o.be == backend::cpu) {
     // A grid's process holds 1 / (P Q) of the matrix and every vector whole.
-    const std::int64_t grid = static_cast<std::int64_t>(o.p) * o.q;
-    const std::int64_t need = bytes_needed(o.be, o.prec, o.n, o.nb) / grid + (grid > 1 ? 8 * o.n * (2 * gmres_restart + 8) : 0);
+    const std::int64_t need = bytes_needed(o.be, o.prec, o.n, o.nb, o.p, o.q);
     const std::int64_t avail = host_available_memory();
     if (avail > 0 && need > avail)
       throw resource_error("hpl-mxp: N = " + std::to_string(o.n) + " needs " + std::to_string(need) +
@@ -115,7 +128,9 @@ void stage(const options& o, const char* what) {
 
 result solve(const options& o) {
   check_options(o);
-  result r = o.be == backend::cuda ? detail::solve_cuda(o) : o.p * o.q > 1 ? detail::solve_cpu_grid(o) : detail::solve_cpu(o);
+  const bool grid = o.p * o.q > 1;
+  result r = o.be == backend::cuda ? (grid ? detail::solve_cuda_grid(o) : detail::solve_cuda(o))
+                                   : (grid ? detail::solve_cpu_grid(o) : detail::solve_cpu(o));
   r.t_total = r.t_lu + r.t_refine;
   const double n = static_cast<double>(o.n);
   r.gflops = r.t_total > 0 ? flop_count(o.n) / r.t_total * 1e-9 : 0.0;

@@ -2,6 +2,7 @@
 // the grid against the processes started, the header (rank 0), one solve, the result block in the layout of the HPL-MxP
 // implementations ("HPL MxP Result": norms, the scaled residual with PASSED / FAILED, GFLOPS and
 // LU GFLOPS) after the reference's time lines, and the same figures as JSON.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -12,6 +13,7 @@
 #include "gpu500/core/json.hpp"
 #include "gpu500/dist/comm.hpp"
 #include "gpu500/hpl/defaults.hpp"
+#include "gpu500/hpl/placement.hpp"
 #include "gpu500/hpl_mxp/mxp.hpp"
 
 namespace gpu500::hpl_mxp {
@@ -67,11 +69,13 @@ void print_result(const result& r, int p, int q) {
   std::printf(" ||Ax-b||_oo / (EPS * (||A||_oo * ||x||_oo + ||b||_oo) * N) = %15.6E ...... %s\n\n", r.backward_error,
               r.passed ? "PASSED" : "FAILED");
   const char* per = r.be == backend::cuda ? "GPU" : "process";
+  const double procs = static_cast<double>(p) * q;
   std::printf("   N = %lld, NB = %d, NPROW = %d, NPCOL = %d, PRECISION = %s\n", static_cast<long long>(r.n), r.nb, p, q,
               precision_name(r.prec));
-  std::printf("      GFLOPS = %.4e, per %s = %10.2f ------ The HPL-MxP performance to report\n", r.gflops, per, r.gflops);
+  std::printf("      GFLOPS = %.4e, per %s = %10.2f ------ The HPL-MxP performance to report\n", r.gflops, per,
+              r.gflops / procs);
   std::printf("   LU GFLOPS = %.4e, per %s = %10.2f ------ The performance excluding the iterative solver part\n\n",
-              r.lu_gflops, per, r.lu_gflops);
+              r.lu_gflops, per, r.lu_gflops / procs);
   std::printf(" ****** HPL MxP Result    ******\n");
   std::fflush(stdout);
 }
@@ -121,11 +125,27 @@ int run_program(program_settings s) {
                       " were started (mpirun -np P*Q)");
   if (o.be == backend::cuda && !cuda_available())
     throw usage_error("hpl-mxp: --backend cuda, but no CUDA device is available (or this gpu500 has no CUDA backend)");
+  // A grid on GPUs: one process per GPU, by node-local rank, bound to the cores nearest it (as
+  // gpu500 hpl); with --share-gpus several processes may share one.
+  int sharing = 1;
+  if (o.be == backend::cuda && world.size() > 1) {
+    hpl::placement place;
+    try {
+      place = hpl::place_process(backend::cuda, s.share_gpus);
+    } catch (const usage_error& e) {  // the message names gpu500 hpl
+      const std::string what = e.what();
+      throw usage_error("hpl-mxp" + what.substr(std::min(what.size(), what.find(':'))));
+    }
+    o.device = place.gpu;
+    const int count = static_cast<int>(cuda_devices().size());
+    sharing = std::max(1, (place.local_size + std::max(1, count) - 1) / std::max(1, count));
+  }
   if (s.auto_nb) o.nb = default_nb(o.be, o.device);
   if (s.auto_n) {
-    // The memory of one process (its share of the host, or its GPU), the smallest over the grid.
-    const std::int64_t mem = world.allreduce(hpl::memory_for_sizing(o.be, o.device, world.node_size()), dist::reduce_op::min);
-    o.n = choose_n(o.be, o.prec, mem * grid, std::max(1, o.nb));
+    // The memory of one process (its share of the host, or of its GPU), the smallest over the grid.
+    const std::int64_t mem =
+        world.allreduce(hpl::memory_for_sizing(o.be, o.device, world.node_size()) / sharing, dist::reduce_op::min);
+    o.n = choose_n(o.be, o.prec, mem, std::max(1, o.nb), o.p, o.q);
     if (o.n == 0)
       throw resource_error("hpl-mxp: not even N = NB = " + std::to_string(o.nb) + " fits in " + std::to_string(mem) +
                            " bytes of memory");

@@ -2,8 +2,8 @@
 # `gpu500 hpl-mxp`: a small run on the CPU (and on every precision of the CUDA backend where a GPU
 # is present) prints the HPL-MxP result block with PASSED and writes its JSON; too few GMRES
 # iterations end in FAILED with exit code 1; bad input exits 2 with one line on stderr and
-# nothing on stdout; a matrix that cannot fit exits 3; P x Q grids run under mpiexec. Every option
-# of the command runs here.
+# nothing on stdout; a matrix that cannot fit exits 3; P x Q grids run under mpiexec, on the CPU
+# and on GPUs. Every option of the command runs here.
 set -euo pipefail
 bin=$1
 tmp=$(mktemp -d)
@@ -95,5 +95,22 @@ if "$bin" info | grep -q '^cuda device 0'; then
   "$bin" hpl-mxp -N 2048 --backend cuda --quiet >"$tmp/out"  # default NB and precision (bf16)
   expect_passed "$tmp/out"
   grep -q 'PRECISION = bf16' "$tmp/out"
+  # P x Q grids of GPUs: ranks sharing the node's GPUs (--share-gpus), NCCL where each has its
+  # own, MPI with --no-nccl; more ranks than GPUs without --share-gpus is refused (exit 2).
+  if "$bin" info | grep -q '^mpi: yes' && command -v mpiexec >/dev/null; then
+    gpus=$("$bin" info | grep -c '^cuda device ')
+    mpi 2 hpl-mxp -N 3001 -NB 256 -P 1 -Q 2 --backend cuda --share-gpus --quiet --json "$tmp/cgrid.json" >"$tmp/out" 2>&1
+    expect_passed "$tmp/out"
+    grep -q 'NPROW = 1, NPCOL = 2' "$tmp/out"
+    grep -q '"q": 2' "$tmp/cgrid.json"
+    mpi 3 hpl-mxp -N 2000 -NB 192 -P 3 -Q 1 --backend cuda --share-gpus --no-nccl --precision fp16 --quiet >"$tmp/out" 2>&1
+    expect_passed "$tmp/out"
+    if [[ $gpus -lt 4 ]]; then
+      rc=0
+      mpi 4 hpl-mxp -N 1000 -P 2 -Q 2 --backend cuda --quiet >"$tmp/out" 2>&1 || rc=$?
+      [[ $rc -eq 2 ]] || { echo "4 ranks on $gpus GPU(s) without --share-gpus: expected exit 2, got $rc"; cat "$tmp/out"; exit 1; }
+      grep -q 'one process per GPU' "$tmp/out"
+    fi
+  fi
 fi
 echo "hpl-mxp smoke: ok"

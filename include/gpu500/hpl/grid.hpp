@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <memory>
 
+#include "gpu500/core/types.hpp"
+
 namespace gpu500::hpl {
 
 namespace detail {
@@ -46,14 +48,14 @@ inline std::int64_t leading_dimension(std::int64_t rows, std::int64_t align, std
   if (ld > 1 && (ld & (ld - 1)) == 0) ld += align;
   return ld;
 }
-/// Owner process of global index g.
-inline int owner_of(std::int64_t g, std::int64_t nb, int nprocs) { return static_cast<int>((g / nb) % nprocs); }
+/// Owner process of global index g (these three also on the device).
+GPU500_HD inline int owner_of(std::int64_t g, std::int64_t nb, int nprocs) { return static_cast<int>((g / nb) % nprocs); }
 /// Local index of global index g on its owner.
-inline std::int64_t local_of(std::int64_t g, std::int64_t nb, int nprocs) {
+GPU500_HD inline std::int64_t local_of(std::int64_t g, std::int64_t nb, int nprocs) {
   return (g / (nb * nprocs)) * nb + g % nb;
 }
 /// Global index of local index l on process iproc.
-inline std::int64_t global_of(std::int64_t l, std::int64_t nb, int iproc, int nprocs) {
+GPU500_HD inline std::int64_t global_of(std::int64_t l, std::int64_t nb, int iproc, int nprocs) {
   return ((l / nb) * nprocs + iproc) * nb + l % nb;
 }
 /// First local index whose global index is >= g, on process iproc.

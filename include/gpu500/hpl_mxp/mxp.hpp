@@ -9,7 +9,8 @@
 //        ||A x - b||_oo / (||A||_oo ||x||_oo + ||b||_oo) / (N eps),  eps = 2^-53,
 //      is below the rules' threshold, 16.
 // Performance is HPL-MxP's: (2/3 N^3 + 3/2 N^2) / (LU time + refinement time); generation is
-// untimed, as in HPL. CUDA: one GPU; CPU: one process or a P x Q grid of MPI processes.
+// untimed, as in HPL. Either backend runs in one process or on a P x Q grid of MPI processes
+// (CUDA: one GPU each).
 #pragma once
 
 #include <cstdint>
@@ -34,11 +35,12 @@ inline constexpr int gmres_restart = 20;     ///< Krylov vectors per GMRES cycle
 struct options {
   std::int64_t n = 0;     ///< order of A
   int nb = 256;           ///< block size of the LU
-  int p = 1, q = 1;       ///< process grid (CPU backend over MPI; P Q = the number of processes)
+  int p = 1, q = 1;       ///< process grid over MPI (P Q = the number of processes; CUDA: a GPU each)
   backend be = backend::cpu;
   precision prec = precision::fp32;
   int max_iters = default_max_iters;     ///< GMRES iterations (preconditioned products) at most
   int device = 0;                        ///< CUDA device ordinal
+  bool nccl = true;                      ///< CUDA grid: NCCL between GPUs (else MPI) where each process has its own GPU
   diagonal diag = diagonal::reference;   ///< test matrices only: diagonal::zero must FAIL
   bool progress = false;                 ///< stage lines on stderr
 };
@@ -74,11 +76,12 @@ void check_options(const options& o);
 /// One solve: generate, factor, refine, check. Never hangs: GMRES stops after max_iters.
 result solve(const options& o);
 
-/// Bytes one solve needs (device memory on CUDA, host memory on the CPU).
-std::int64_t bytes_needed(backend be, precision p, std::int64_t n, int nb);
-/// The largest N, a multiple of nb, that fits memory_bytes less a margin (as gpu500 hpl:
-/// max(6 %, 2 GiB) of a GPU, half of the host's available memory).
-std::int64_t choose_n(backend be, precision p, std::int64_t memory_bytes, int nb);
+/// Bytes one process of a P x Q grid needs (device memory on CUDA, host memory on the CPU; the
+/// process holding the most: row and column 0).
+std::int64_t bytes_needed(backend be, precision p, std::int64_t n, int nb, int nprow = 1, int npcol = 1);
+/// The largest N, a multiple of nb, whose bytes_needed fits memory_bytes (one process's) less a
+/// margin (as gpu500 hpl: max(6 %, 2 GiB) of a GPU, half of the host's available memory).
+std::int64_t choose_n(backend be, precision p, std::int64_t memory_bytes, int nb, int nprow = 1, int npcol = 1);
 /// The default NB of a backend on this process's device.
 int default_nb(backend be, int device);
 
@@ -91,6 +94,7 @@ struct program_settings {
   bool auto_n = false;     ///< N from the memory
   bool auto_nb = false;    ///< NB from default_nb
   bool quiet = false;      ///< no stage lines on stderr
+  bool share_gpus = false; ///< CUDA grid: more processes on a node than GPUs may share them
   std::string json_path;
 };
 int run_program(program_settings s);

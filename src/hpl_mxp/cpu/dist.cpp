@@ -6,17 +6,14 @@
 //   the process column computes L21 = A21 U11^-1, the process row U12 = L11^-1 A12 (strsm);
 //   L21 goes along the process rows, U12 along the process columns; every process updates its
 //   part of A22 with one sgemm.
-// GMRES (gmres.hpp) keeps every vector whole on every process: A v sums each process's rows of
-// its columns over the grid; the triangular solves go block by block, each block row's
-// processes adding their part of the product with the solved blocks (a sum over the process
-// row), the owner of the diagonal block solving it and sending the block to all. The scalars
-// that steer GMRES (inner products, norms) are rank 0's, so every process takes the same path.
+// GMRES runs on the grid as grid_space.hpp describes, over this process's host matrix.
 #include <cblas.h>
 
 #include <algorithm>
 #include <cmath>
 
 #include "../backend.hpp"
+#include "../grid_space.hpp"
 #include "cpu/lu.hpp"
 #include "cpu/space.hpp"
 #include "gpu500/core/timer.hpp"
@@ -30,7 +27,6 @@ namespace {
 using dist::reduce_op;
 using hpl::global_of;
 using hpl::local_of;
-using hpl::local_start;
 using hpl::numroc;
 
 // This process's part of the matrix: mp x nq FP32, leading dimension lld, and the global index
@@ -84,15 +80,7 @@ row_sums generate_local(local_matrix& m, diagonal d, const process_grid& g) {
       if (m.grow[li0 + r] == m.gcol[lj]) own[m.gcol[lj]] = vals[r];
     }
   });
-  g.all.allreduce(sums.data(), sums.size(), reduce_op::sum);
-  g.all.allreduce(own.data(), own.size(), reduce_op::sum);  // each diagonal entry lives on one process
-  row_sums s;
-  s.diag.resize(static_cast<std::size_t>(m.n));
-  for (std::int64_t i = 0; i < m.n; ++i) {
-    const double off = sums[i] - std::fabs(own[i]);
-    s.diag[i] = d == diagonal::reference ? off : 0.0;
-    s.norm_inf = std::max(s.norm_inf, off + std::fabs(s.diag[i]));
-  }
+  const row_sums s = grid_row_sums(sums, own, d, g);
   for (std::int64_t li = 0; li < m.mp; ++li) {
     const std::int64_t gi = m.grow[li];
     if (hpl::owner_of(gi, m.nb, g.q) == g.mycol) *m.at(li, local_of(gi, m.nb, g.q)) = static_cast<float>(s.diag[gi]);
@@ -109,12 +97,10 @@ void factor(local_matrix& m, const process_grid& g) {
   const int ld = static_cast<int>(m.lld);
   std::vector<float> d11, lbuf, ubuf;
   for (std::int64_t k = 0; k < m.n; k += m.nb) {
-    const std::int64_t jb = std::min(m.nb, m.n - k), kb = k / m.nb;
-    const int pr = static_cast<int>(kb % g.p), pc = static_cast<int>(kb % g.q);
-    const std::int64_t li0 = local_start(k, m.nb, g.myrow, g.p), lj0 = local_start(k, m.nb, g.mycol, g.q);
-    const std::int64_t li1 = local_start(k + jb, m.nb, g.myrow, g.p), lj1 = local_start(k + jb, m.nb, g.mycol, g.q);
-    const std::int64_t mloc = m.mp - li1, nloc = m.nq - lj1;
-    const bool in_row = g.myrow == pr, in_col = g.mycol == pc;
+    const grid_step st = grid_step_at(m.n, m.nb, k, g);
+    const std::int64_t jb = st.jb, li0 = st.li0, lj0 = st.lj0, li1 = st.li1, lj1 = st.lj1, mloc = st.mloc, nloc = st.nloc;
+    const int pr = st.pr, pc = st.pc;
+    const bool in_row = st.in_row, in_col = st.in_col;
     d11.assign(static_cast<std::size_t>(jb * jb), 0.0f);
     if (in_row && in_col) {
       factor_block(m.at(li0, lj0), jb, m.lld);
@@ -143,81 +129,35 @@ void factor(local_matrix& m, const process_grid& g) {
   }
 }
 
-class grid_space final : public host_vectors {
+// This process's part for the grid's GMRES (grid_space.hpp): the host matrix and OpenBLAS.
+class host_part final : public grid_part {
  public:
-  grid_space(std::int64_t n, int restart, local_matrix& m, const process_grid& g, const row_sums& sums,
-             const std::vector<double>& b)
-      : host_vectors(n, restart), m_(m), g_(g), sums_(sums), b_(b), full_(static_cast<std::size_t>(n)),
-        y_(static_cast<std::size_t>(n)), xl_(static_cast<std::size_t>(m.nq)), s_(static_cast<std::size_t>(m.nb)) {}
-  void residual(const double* x, double* r) override {
-    product(x, r);
-    for (std::int64_t i = 0; i < n_; ++i) r[i] = b_[i] - r[i];
-  }
-  void matvec(const double* v, double* y) override { product(v, y); }
-  void precondition(const double* v, double* z) override {
-    for (std::int64_t i = 0; i < n_; ++i) y_[i] = static_cast<float>(v[i]);
-    solve_blocks(true);
-    solve_blocks(false);
-    for (std::int64_t i = 0; i < n_; ++i) z[i] = y_[i];
-  }
-  // Rank 0's values, so that every process steers GMRES the same way.
-  void project(int k, const double* w, double* h) override {
-    host_vectors::project(k, w, h);
-    g_.all.bcast_bytes(h, sizeof(double) * k, 0);
-  }
-  double nrm2(const double* v) override { return g_.all.bcast(host_vectors::nrm2(v), 0); }
-  double norm_inf(const double* v) override { return g_.all.bcast(host_vectors::norm_inf(v), 0); }
-
- private:
-  // y = A v: each process's rows of its columns, summed over the grid.
-  void product(const double* v, double* y) {
-    std::fill(full_.begin(), full_.end(), 0.0);
+  host_part(local_matrix& m, const row_sums& sums) : m_(m), sums_(sums), xl_(static_cast<std::size_t>(m.nq)) {}
+  void add_product(const double* v, double* full) override {
     walk_local(m_, [&](std::int64_t li0, std::int64_t rows, std::int64_t lj, const double* vals) {
       const std::int64_t gj = m_.gcol[lj];
       for (std::int64_t r = 0; r < rows; ++r) {
         const std::int64_t gi = m_.grow[li0 + r];
-        full_[gi] += (gi == gj ? sums_.diag[gi] : vals[r]) * v[gj];
+        full[gi] += (gi == gj ? sums_.diag[gi] : vals[r]) * v[gj];
       }
     });
-    g_.all.allreduce(full_.data(), full_.size(), reduce_op::sum);
-    std::copy(full_.begin(), full_.end(), y);
   }
-  // y_ = L^-1 y_ (lower) or U^-1 y_ by block rows (see the file comment).
-  void solve_blocks(bool lower) {
-    const std::int64_t nb = m_.nb, blocks = (n_ + nb - 1) / nb;
-    for (std::int64_t t = 0; t < blocks; ++t) {
-      const std::int64_t k = (lower ? t : blocks - 1 - t) * nb, jb = std::min(nb, n_ - k), kb = k / nb;
-      const int pr = static_cast<int>(kb % g_.p), pc = static_cast<int>(kb % g_.q);
-      if (g_.myrow == pr) {
-        const std::int64_t li0 = local_of(k, nb, g_.p);
-        // The solved blocks' columns here: global < k (lower) or >= k + jb (upper).
-        const std::int64_t c0 = lower ? 0 : local_start(k + jb, nb, g_.mycol, g_.q);
-        const std::int64_t c1 = lower ? local_start(k, nb, g_.mycol, g_.q) : m_.nq;
-        std::fill_n(s_.begin(), jb, 0.0f);
-        if (c1 > c0) {
-          for (std::int64_t l = c0; l < c1; ++l) xl_[l] = y_[m_.gcol[l]];
-          cblas_sgemv(CblasColMajor, CblasNoTrans, static_cast<int>(jb), static_cast<int>(c1 - c0), 1.0f,
-                      m_.at(li0, c0), static_cast<int>(m_.lld), xl_.data() + c0, 1, 0.0f, s_.data(), 1);
-        }
-        if (g_.row.size() > 1) g_.row.allreduce(s_.data(), static_cast<std::size_t>(jb), reduce_op::sum);
-        if (g_.mycol == pc) {
-          float* yk = y_.data() + k;
-          for (std::int64_t i = 0; i < jb; ++i) yk[i] -= s_[i];
-          const float* akk = m_.at(li0, local_of(k, nb, g_.q));
-          cblas_strsv(CblasColMajor, lower ? CblasLower : CblasUpper, CblasNoTrans, lower ? CblasUnit : CblasNonUnit,
-                      static_cast<int>(jb), akk, static_cast<int>(m_.lld), yk, 1);
-        }
-      }
-      broadcast(g_.all, y_.data() + k, jb, g_.rank_of(pr, pc));
-    }
+  void block_product(std::int64_t li0, std::int64_t jb, std::int64_t c0, std::int64_t c1, float* s) override {
+    cblas_sgemv(CblasColMajor, CblasNoTrans, static_cast<int>(jb), static_cast<int>(c1 - c0), 1.0f, m_.at(li0, c0),
+                static_cast<int>(m_.lld), xl_.data() + c0, 1, 0.0f, s, 1);
+  }
+  void diagonal_solve(bool lower, std::int64_t li0, std::int64_t lj0, std::int64_t jb, float* yk) override {
+    cblas_strsv(CblasColMajor, lower ? CblasLower : CblasUpper, CblasNoTrans, lower ? CblasUnit : CblasNonUnit,
+                static_cast<int>(jb), m_.at(li0, lj0), static_cast<int>(m_.lld), yk, 1);
+  }
+  void set_solved(std::int64_t lj0, std::int64_t jb, const float* yk) override {
+    std::copy_n(yk, jb, xl_.data() + lj0);
   }
 
+ private:
   local_matrix& m_;
-  const process_grid& g_;
   const row_sums& sums_;
-  const std::vector<double>& b_;
-  std::vector<double> full_;
-  std::vector<float> y_, xl_, s_;
+  std::vector<float> xl_;
 };
 
 // Seconds since `start`, the slowest process's.
@@ -245,18 +185,8 @@ result solve_cpu_grid(const options& o) {
   factor(m, g);
   r.t_lu = slowest(g, sw);
   stage(o, "GMRES refinement (FP64)");
-  g.all.barrier();
-  sw.restart();
-  r.norm_a = sums.norm_inf;
-  for (double v : b) r.norm_b = std::max(r.norm_b, std::fabs(v));
-  grid_space space(o.n, gmres_restart, m, g, sums, b);
-  const gmres_result gr = fgmres(space, gmres_restart, o.max_iters, r.norm_a, r.norm_b, threshold);
-  r.t_refine = slowest(g, sw);
-  r.iterations = gr.iterations;
-  r.restarts = gr.restarts;
-  r.norm_r = gr.norm_r;
-  r.norm_x = gr.norm_x;
-  r.x.assign(space.x(), space.x() + o.n);
+  host_part part(m, sums);
+  refine_on_grid(r, o, part, g, sums, b);
   return r;
 }
 

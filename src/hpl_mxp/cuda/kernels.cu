@@ -8,6 +8,7 @@
 
 #include "gpu500/core/cuda/launch.cuh"
 #include "gpu500/core/cuda/memory.hpp"
+#include "gpu500/hpl/grid.hpp"
 #include "gpu500/hpl_mxp/matgen.hpp"
 
 namespace gpu500::hpl_mxp::detail::cuda {
@@ -80,6 +81,56 @@ __global__ void combine_kernel(std::int64_t n, std::int64_t chunks, const double
     double sum = 0;
     for (std::int64_t c = 0; c < chunks; ++c) sum += partial[c * n + i];
     y[i] = (b ? b[i] : 0.0) + alpha * sum;
+  }
+}
+
+// Local row li, local column block cb of a process's part (one thread each, consecutive threads
+// consecutive rows): the walk along the row over the block's consecutive global columns.
+struct local_walk {
+  std::int64_t li, gi, lj0, gj0, width;
+  __device__ local_walk(const local_layout& l, std::int64_t t) {
+    li = t % l.mp;
+    const std::int64_t cb = t / l.mp;
+    gi = hpl::global_of(li, l.nb, l.myrow, l.p);
+    lj0 = cb * l.nb;
+    gj0 = hpl::global_of(lj0, l.nb, l.mycol, l.q);
+    width = l.nq - lj0 < l.nb ? l.nq - lj0 : l.nb;
+  }
+};
+
+__global__ void generate_local_kernel(float* a, local_layout l, hpl::lcg_jump by_n, double* own, double* partial) {
+  for (const index_t t : core::grid_stride(l.mp * l.column_blocks())) {
+    const local_walk lw(l, t);
+    row_walk w(l.n, lw.gi, lw.gj0, by_n);
+    double sum = 0;
+    for (std::int64_t j = 0; j < lw.width; ++j, w.next()) {
+      const double v = w.value();
+      a[(lw.lj0 + j) * l.lld + lw.li] = static_cast<float>(v);
+      sum += fabs(v);
+      if (lw.gj0 + j == lw.gi) own[lw.li] = v;
+    }
+    partial[(t / l.mp) * l.mp + lw.li] = sum;
+  }
+}
+
+__global__ void local_diagonal_kernel(float* a, local_layout l, const double* diag) {
+  for (const index_t li : core::grid_stride(l.mp)) {
+    const std::int64_t gi = hpl::global_of(li, l.nb, l.myrow, l.p);
+    if (hpl::owner_of(gi, l.nb, l.q) == l.mycol) a[hpl::local_of(gi, l.nb, l.q) * l.lld + li] = static_cast<float>(diag[gi]);
+  }
+}
+
+__global__ void local_matvec_kernel(local_layout l, hpl::lcg_jump by_n, const double* diag, const double* v,
+                                    double* partial) {
+  for (const index_t t : core::grid_stride(l.mp * l.column_blocks())) {
+    const local_walk lw(l, t);
+    row_walk w(l.n, lw.gi, lw.gj0, by_n);
+    double sum = 0;
+    for (std::int64_t j = 0; j < lw.width; ++j, w.next()) {
+      const std::int64_t gj = lw.gj0 + j;
+      sum += (gj == lw.gi ? diag[gj] : w.value()) * v[gj];
+    }
+    partial[(t / l.mp) * l.mp + lw.li] = sum;
   }
 }
 
@@ -175,6 +226,39 @@ void matvec(std::int64_t n, const double* diag, const double* v, double alpha, c
                w.width, w.chunks, by_n, diag, v, partial);
   core::launch(combine_kernel, elementwise_grid(n), elementwise_policy::block, 0, s, n, w.chunks,
                static_cast<const double*>(partial), alpha, b, y);
+}
+
+void generate_local(float* a, const local_layout& l, double* rowabs, double* own, double* partial, cudaStream_t s) {
+  if (l.mp == 0) return;
+  core::fill_bytes_async(own, 0, sizeof(double) * static_cast<std::size_t>(l.mp), s);
+  if (l.nq == 0) {
+    core::fill_bytes_async(rowabs, 0, sizeof(double) * static_cast<std::size_t>(l.mp), s);
+    return;
+  }
+  const hpl::lcg_jump by_n = hpl::lcg_jump_by(static_cast<std::uint64_t>(l.n));
+  core::launch(generate_local_kernel, core::grid_blocks(l.mp * l.column_blocks(), walk_policy::block),
+               walk_policy::block, 0, s, a, l, by_n, own, partial);
+  core::launch(combine_kernel, elementwise_grid(l.mp), elementwise_policy::block, 0, s, l.mp, l.column_blocks(),
+               static_cast<const double*>(partial), 1.0, static_cast<const double*>(nullptr), rowabs);
+}
+
+void set_local_diagonal(float* a, const local_layout& l, const double* diag, cudaStream_t s) {
+  if (l.mp > 0 && l.nq > 0)
+    core::launch(local_diagonal_kernel, elementwise_grid(l.mp), elementwise_policy::block, 0, s, a, l, diag);
+}
+
+void local_matvec(const local_layout& l, const double* diag, const double* v, double* y, double* partial,
+                  cudaStream_t s) {
+  if (l.mp == 0) return;
+  if (l.nq == 0) {
+    core::fill_bytes_async(y, 0, sizeof(double) * static_cast<std::size_t>(l.mp), s);
+    return;
+  }
+  const hpl::lcg_jump by_n = hpl::lcg_jump_by(static_cast<std::uint64_t>(l.n));
+  core::launch(local_matvec_kernel, core::grid_blocks(l.mp * l.column_blocks(), walk_policy::block),
+               walk_policy::block, 0, s, l, by_n, diag, v, partial);
+  core::launch(combine_kernel, elementwise_grid(l.mp), elementwise_policy::block, 0, s, l.mp, l.column_blocks(),
+               static_cast<const double*>(partial), 1.0, static_cast<const double*>(nullptr), y);
 }
 
 template <class T>

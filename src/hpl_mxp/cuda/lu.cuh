@@ -32,6 +32,32 @@ inline void cublas_check(cublasStatus_t st, const char* what) {
 /// GEMM's alpha divides it out exactly); 1 for BF16 and FP32.
 float panel_scale(precision p, std::int64_t n);
 
+/// In-place LU without pivoting of the m x m block at a (leading dimension lda) on stream s with
+/// handle h (bound to s): recursive halving, cuBLAS strsm / sgemm in FP32 down to blocks of
+/// small_lu_block factored in shared memory.
+void factor_diagonal_block(float* a, std::int64_t lda, std::int64_t m, cublasHandle_t h, cudaStream_t s);
+
+/// Rounds the m x n FP32 block src (lds) into dst (ldd) in precision p, times scale: BF16 or FP16
+/// bits, or an FP32 copy (scale 1) for fp32.
+void copy_low(const float* src, std::int64_t lds, std::int64_t m, std::int64_t n, void* dst, std::int64_t ldd,
+              precision p, float scale, cudaStream_t s);
+/// The cudaDataType of precision p's GEMM inputs, and their size in bytes.
+cudaDataType_t gemm_type(precision p);
+std::size_t gemm_bytes(precision p);
+
+/// The LU's two streams — update at the lowest priority, panel at the highest, so that the
+/// panel's small kernels take SMs as the update's GEMM tiles finish rather than queueing behind
+/// the whole GEMM — a cuBLAS handle on each, and the two events between them.
+struct lu_streams {
+  lu_streams();
+  ~lu_streams();
+  lu_streams(const lu_streams&) = delete;
+  lu_streams& operator=(const lu_streams&) = delete;
+  cudaStream_t update = nullptr, panel = nullptr;
+  cublasHandle_t h_update = nullptr, h_panel = nullptr;
+  cudaEvent_t panel_done = nullptr, strips_done = nullptr;
+};
+
 class device_lu {
  public:
   /// Buffers for order n, block nb, leading dimension lda of the matrix to factor.
@@ -43,11 +69,10 @@ class device_lu {
   /// Factors a (n x n, lda) in place; returns when both streams are done.
   void factor(float* a);
   /// The stream and handle of the update stream (the refinement's, after factor()).
-  cudaStream_t stream() const { return s_update_; }
-  cublasHandle_t handle() const { return h_update_; }
+  cudaStream_t stream() const { return st_.update; }
+  cublasHandle_t handle() const { return st_.h_update; }
 
  private:
-  void factor_diagonal(float* a, std::int64_t m);
   void panel(float* a, std::int64_t k, int set);
   void update(float* a, std::int64_t k, int set);
   void gemm(std::int64_t m, std::int64_t ncols, std::int64_t kdim, const void* l, std::int64_t ldl, const void* u,
@@ -58,9 +83,7 @@ class device_lu {
   precision prec_;
   float scale_;
   gpu::device_buffer<std::uint16_t> lcopy_[2], ucopy_[2];  // BF16 / FP16 bits
-  cudaStream_t s_update_ = nullptr, s_panel_ = nullptr;
-  cublasHandle_t h_update_ = nullptr, h_panel_ = nullptr;
-  cudaEvent_t panel_done_ = nullptr, strips_done_ = nullptr;
+  lu_streams st_;
 };
 
 }  // namespace gpu500::hpl_mxp::detail::cuda

@@ -1,10 +1,16 @@
 // The P x Q process grid of HPL-MxP's CPU backend over MPI (internal): world ranks in row-major
 // order (rank = row Q + column, HPL's default PMAP), a communicator per process row and per
 // process column (MPI_Comm_split, freed with the grid), and the index arithmetic of HPL's 2-D
-// block-cyclic layout (gpu500/hpl/grid.hpp). Without MPI only the 1 x 1 grid exists.
+// block-cyclic layout (gpu500/hpl/grid.hpp), and one step of the LU without pivoting on the grid
+// (grid_step: who holds the diagonal block and which local rows and columns the step touches),
+// shared by the CPU and CUDA backends. Without MPI only the 1 x 1 grid exists.
 #pragma once
 
+#include <algorithm>
+#include <cstdint>
+
 #include "gpu500/dist/comm.hpp"
+#include "gpu500/hpl/grid.hpp"
 
 namespace gpu500::hpl_mxp::detail {
 
@@ -24,5 +30,34 @@ class process_grid {
  private:
   void* owned_[2] = {nullptr, nullptr};  // the split MPI_Comms (heap copies)
 };
+
+/// Block column k (a multiple of nb) of the LU on process (g.myrow, g.mycol): the diagonal block
+/// A11 (jb x jb) lives on process (pr, pc) at local (li0, lj0); this process's rows below it
+/// start at li1 (mloc of them), its columns right of it at lj1 (nloc). A process in row pr holds
+/// part of U12, one in column pc part of L21.
+struct grid_step {
+  std::int64_t k = 0, jb = 0, kb = 0;
+  int pr = 0, pc = 0;
+  std::int64_t li0 = 0, lj0 = 0, li1 = 0, lj1 = 0, mloc = 0, nloc = 0;
+  bool in_row = false, in_col = false;
+};
+
+inline grid_step grid_step_at(std::int64_t n, std::int64_t nb, std::int64_t k, const process_grid& g) {
+  grid_step s;
+  s.k = k;
+  s.jb = std::min(nb, n - k);
+  s.kb = k / nb;
+  s.pr = static_cast<int>(s.kb % g.p);
+  s.pc = static_cast<int>(s.kb % g.q);
+  s.li0 = hpl::local_start(k, nb, g.myrow, g.p);
+  s.lj0 = hpl::local_start(k, nb, g.mycol, g.q);
+  s.li1 = hpl::local_start(k + s.jb, nb, g.myrow, g.p);
+  s.lj1 = hpl::local_start(k + s.jb, nb, g.mycol, g.q);
+  s.mloc = hpl::numroc(n, nb, g.myrow, g.p) - s.li1;
+  s.nloc = hpl::numroc(n, nb, g.mycol, g.q) - s.lj1;
+  s.in_row = g.myrow == s.pr;
+  s.in_col = g.mycol == s.pc;
+  return s;
+}
 
 }  // namespace gpu500::hpl_mxp::detail

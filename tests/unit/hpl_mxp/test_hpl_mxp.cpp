@@ -239,5 +239,28 @@ TEST(HplMxpSizing, LargestMultipleOfNbThatFits) {
   EXPECT_GE(choose_n(backend::cuda, precision::bf16, 80LL * 1000 * 1000 * 1000, 2048), 130000);
 }
 
+TEST(HplMxpSizing, AGridProcessHoldsItsShare) {
+  constexpr std::int64_t gib = std::int64_t{1} << 30;
+  for (const backend be : {backend::cpu, backend::cuda}) {
+    const std::int64_t n = 40000;
+    const double one = static_cast<double>(bytes_needed(be, precision::bf16, n, 512));
+    const double quarter = static_cast<double>(bytes_needed(be, precision::bf16, n, 512, 2, 2));
+    // The matrix dominates: a 2 x 2 process needs about a quarter, never less.
+    EXPECT_GT(quarter, 0.24 * one);
+    EXPECT_LT(quarter, 0.35 * one);
+    // Row and column 0 hold the most: an uneven split sizes by the larger share.
+    EXPECT_GT(bytes_needed(be, precision::bf16, n + 512, 512, 2, 2), bytes_needed(be, precision::bf16, n, 512, 2, 2));
+    // The same memory per process fits about twice the N on four processes, a multiple of NB.
+    const std::int64_t mem = be == backend::cuda ? 40 * gib : 8 * gib;
+    const std::int64_t n1 = choose_n(be, precision::bf16, mem, 512), n4 = choose_n(be, precision::bf16, mem, 512, 2, 2);
+    EXPECT_EQ(n4 % 512, 0);
+    EXPECT_GT(n4, 19 * n1 / 10);
+    EXPECT_LT(n4, 21 * n1 / 10);
+    const std::int64_t usable = be == backend::cuda ? mem - std::max<std::int64_t>(mem * 6 / 100, 2 * gib) : mem / 2;
+    EXPECT_LE(bytes_needed(be, precision::bf16, n4, 512, 2, 2), usable);
+    EXPECT_GT(bytes_needed(be, precision::bf16, n4 + 512, 512, 2, 2), usable);
+  }
+}
+
 }  // namespace
 }  // namespace gpu500::hpl_mxp

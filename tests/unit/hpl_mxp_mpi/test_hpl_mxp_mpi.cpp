@@ -68,9 +68,8 @@ TEST(HplMxpGrid, AGridThatDoesNotMatchTheRanksIsRefused) {
   s.opt = grid_options(100, 16, 1, 1);
   s.quiet = true;
   EXPECT_THROW(run_program(s), usage_error);  // started as more than one rank
-  s.opt = grid_options(100, 16, 1, dist::communicator::world().size());
-  s.opt.be = backend::cuda;
-  EXPECT_THROW(check_options(s.opt), usage_error);  // grids are CPU only
+  s.opt = grid_options(100, 16, 2, dist::communicator::world().size());
+  EXPECT_THROW(run_program(s), usage_error);  // twice as many as were started
 }
 
 }  // namespace

@@ -1,0 +1,106 @@
+// HPL-MxP's CUDA backend on P x Q grids under mpiexec (skipped without a GPU): for every grid
+// shape of the started ranks, every precision and odd N and NB, the run passes, every rank holds
+// the same solution and iteration count, and x equals the CPU one-process solution to the
+// accuracy both must reach; a run of many block columns (the look-ahead's every piece: next block
+// column and row on some processes, none on others) and the zero-diagonal matrix, which must fail.
+// Ranks take the GPU of their node rank; where they outnumber the GPUs they share them (MPI
+// broadcasts), else each has its own (NCCL, and once MPI with nccl off).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <utility>
+#include <vector>
+
+#include "gpu500/core/device.hpp"
+#include "gpu500/dist/comm.hpp"
+#include "gpu500/hpl_mxp/mxp.hpp"
+
+namespace gpu500::hpl_mxp {
+namespace {
+
+options cuda_grid(std::int64_t n, int nb, int p, int q, precision prec) {
+  const dist::communicator world = dist::communicator::world();
+  options o;
+  o.n = n;
+  o.nb = nb;
+  o.p = p;
+  o.q = q;
+  o.be = backend::cuda;
+  o.prec = prec;
+  o.device = world.node_rank() % static_cast<int>(cuda_devices().size());
+  return o;
+}
+
+std::vector<std::pair<int, int>> shapes(int ranks) {
+  std::vector<std::pair<int, int>> out;
+  for (int p = 1; p <= ranks; ++p)
+    if (ranks % p == 0) out.emplace_back(p, ranks / p);
+  return out;
+}
+
+// max |x - ref| / max |ref|, the same on every rank (checked).
+double agreed_difference(const result& r, const result& ref) {
+  const dist::communicator world = dist::communicator::world();
+  double diff = 0, xmax = 0;
+  for (std::size_t i = 0; i < ref.x.size(); ++i) {
+    diff = std::max(diff, std::fabs(r.x[i] - ref.x[i]));
+    xmax = std::max(xmax, std::fabs(ref.x[i]));
+  }
+  EXPECT_EQ(world.allreduce(diff, dist::reduce_op::max), diff) << "rank 0's x differs from another rank's";
+  return diff / xmax;
+}
+
+TEST(HplMxpCudaGrid, EveryShapeAndPrecisionMatchesTheHostSolution) {
+  if (!cuda_available()) GTEST_SKIP() << "no CUDA device";
+  const dist::communicator world = dist::communicator::world();
+  for (const auto& [n, nb] : {std::pair<std::int64_t, int>{301, 16}, {97, 37}, {50, 64}, {1000, 96}}) {
+    options host;
+    host.n = n;
+    host.nb = nb;
+    host.be = backend::cpu;
+    const result ref = solve(host);
+    ASSERT_TRUE(ref.passed);
+    for (const auto& [p, q] : shapes(world.size()))
+      for (const precision prec : {precision::bf16, precision::fp16, precision::fp32}) {
+        const result r = solve(cuda_grid(n, nb, p, q, prec));
+        EXPECT_TRUE(r.passed) << p << "x" << q << " n=" << n << " " << precision_name(prec)
+                              << " berr=" << r.backward_error;
+        EXPECT_EQ(world.allreduce(r.iterations, dist::reduce_op::min),
+                  world.allreduce(r.iterations, dist::reduce_op::max));
+        EXPECT_NEAR(r.norm_a, ref.norm_a, 1e-12 * ref.norm_a);
+        ASSERT_EQ(r.x.size(), ref.x.size());
+        EXPECT_LT(agreed_difference(r, ref), 1e-9) << p << "x" << q << " n=" << n << " " << precision_name(prec);
+      }
+  }
+}
+
+TEST(HplMxpCudaGrid, ManyBlockColumnsBothTransports) {
+  if (!cuda_available()) GTEST_SKIP() << "no CUDA device";
+  const dist::communicator world = dist::communicator::world();
+  const auto all = shapes(world.size());
+  const auto [p, q] = all[all.size() / 2];  // the squarest shape
+  options host;
+  host.n = 3001;
+  host.nb = 128;
+  host.be = backend::cpu;
+  const result ref = solve(host);
+  for (const bool nccl : {true, false}) {
+    options o = cuda_grid(3001, 128, p, q, precision::bf16);
+    o.nccl = nccl;
+    const result r = solve(o);
+    EXPECT_TRUE(r.passed) << p << "x" << q << " nccl=" << nccl << " berr=" << r.backward_error;
+    EXPECT_LT(agreed_difference(r, ref), 1e-9) << p << "x" << q << " nccl=" << nccl;
+  }
+}
+
+TEST(HplMxpCudaGrid, ZeroDiagonalFails) {
+  if (!cuda_available()) GTEST_SKIP() << "no CUDA device";
+  options o = cuda_grid(120, 16, 1, dist::communicator::world().size(), precision::bf16);
+  o.diag = diagonal::zero;
+  const result r = solve(o);
+  EXPECT_FALSE(r.passed);
+  EXPECT_LE(r.iterations, o.max_iters);
+}
+
+}  // namespace
+}  // namespace gpu500::hpl_mxp
