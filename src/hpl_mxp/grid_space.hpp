@@ -12,9 +12,8 @@
 // and the refinement step of a grid solve (refine_on_grid).
 #pragma once
 
-#include <cmath>
-
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -37,7 +36,8 @@ struct grid_part {
   /// A as generated: drawn entries and the FP64 diagonal).
   virtual void add_product(const double* v, double* full) = 0;
   /// s[0..jb) = F(li0 .. li0 + jb, c0 .. c1) xl[c0 .. c1) with the FP32 factors F (c1 > c0).
-  virtual void block_product(std::int64_t li0, std::int64_t jb, std::int64_t c0, std::int64_t c1, float* s) = 0;
+  virtual void block_product(std::int64_t li0, std::int64_t jb, std::int64_t c0, std::int64_t c1,
+                             float* s) = 0;
   /// yk = L11^-1 yk (lower: unit diagonal) or U11^-1 yk, the diagonal block at (li0, lj0).
   virtual void diagonal_solve(bool lower, std::int64_t li0, std::int64_t lj0, std::int64_t jb, float* yk) = 0;
   /// xl[lj0 .. lj0 + jb) = yk.
@@ -47,7 +47,8 @@ struct grid_part {
 /// The diagonal and ||A||_oo (the same on every process) from sums[gi] = this process's part of
 /// the sum of |A(gi, j)| over the drawn entries and own[gi] = the drawn diagonal entry where it is
 /// local (0 elsewhere); both are summed over the grid here.
-inline row_sums grid_row_sums(std::vector<double>& sums, std::vector<double>& own, diagonal d, const process_grid& g) {
+inline row_sums grid_row_sums(std::vector<double>& sums, std::vector<double>& own, diagonal d,
+                              const process_grid& g) {
   g.all.allreduce(sums.data(), sums.size(), dist::reduce_op::sum);
   g.all.allreduce(own.data(), own.size(), dist::reduce_op::sum);  // each diagonal entry lives on one process
   row_sums s;
@@ -64,8 +65,14 @@ class grid_space final : public host_vectors {
  public:
   grid_space(std::int64_t n, std::int64_t nb, int restart, grid_part& part, const process_grid& g,
              const std::vector<double>& b)
-      : host_vectors(n, restart), nb_(nb), part_(part), g_(g), b_(b), full_(static_cast<std::size_t>(n)),
-        y_(static_cast<std::size_t>(n)), s_(static_cast<std::size_t>(nb)),
+      : host_vectors(n, restart),
+        nb_(nb),
+        part_(part),
+        g_(g),
+        b_(b),
+        full_(static_cast<std::size_t>(n)),
+        y_(static_cast<std::size_t>(n)),
+        s_(static_cast<std::size_t>(nb)),
         nq_(hpl::numroc(n, nb, g.mycol, g.q)) {}
   void residual(const double* x, double* r) override {
     product(x, r);
@@ -105,14 +112,16 @@ class grid_space final : public host_vectors {
         const std::int64_t c1 = lower ? hpl::local_start(k, nb_, g_.mycol, g_.q) : nq_;
         std::fill_n(s_.begin(), jb, 0.0f);
         if (c1 > c0) part_.block_product(li0, jb, c0, c1, s_.data());
-        if (g_.row.size() > 1) g_.row.allreduce(s_.data(), static_cast<std::size_t>(jb), dist::reduce_op::sum);
+        if (g_.row.size() > 1)
+          g_.row.allreduce(s_.data(), static_cast<std::size_t>(jb), dist::reduce_op::sum);
         if (g_.mycol == pc) {
           float* yk = y_.data() + k;
           for (std::int64_t i = 0; i < jb; ++i) yk[i] -= s_[i];
           part_.diagonal_solve(lower, li0, hpl::local_of(k, nb_, g_.q), jb, yk);
         }
       }
-      if (g_.all.size() > 1) g_.all.bcast_bytes(y_.data() + k, sizeof(float) * static_cast<std::size_t>(jb), g_.rank_of(pr, pc));
+      if (g_.all.size() > 1)
+        g_.all.bcast_bytes(y_.data() + k, sizeof(float) * static_cast<std::size_t>(jb), g_.rank_of(pr, pc));
       if (g_.mycol == pc) part_.set_solved(hpl::local_of(k, nb_, g_.q), jb, y_.data() + k);
     }
   }
@@ -128,8 +137,8 @@ class grid_space final : public host_vectors {
 
 /// The refinement of a grid solve: GMRES from x = 0 over `part`; fills r's norms, iteration
 /// counts, x and t_refine (the slowest process's, from a barrier).
-inline void refine_on_grid(result& r, const options& o, grid_part& part, const process_grid& g, const row_sums& sums,
-                           const std::vector<double>& b) {
+inline void refine_on_grid(result& r, const options& o, grid_part& part, const process_grid& g,
+                           const row_sums& sums, const std::vector<double>& b) {
   g.all.barrier();
   stopwatch sw;
   r.norm_a = sums.norm_inf;

@@ -59,6 +59,9 @@ struct mpi_options {
   /// Exchange through a CUDA-aware MPI (or staging) even where NCCL could run (default: NCCL
   /// between the GPUs when the build has it and every rank has a GPU of its own).
   bool no_nccl = false;
+  /// Edges of a rank's slice per round of kernel 1 (0: the default, 2^26; the tests make it small
+  /// to run many rounds).
+  index_t kernel1_round_edges = 0;
 };
 
 /// What the harness needs (pipeline) plus the distributed run's own figures and result slices.

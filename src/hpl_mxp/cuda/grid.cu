@@ -132,23 +132,26 @@ class grid_lu {
     if (st.in_row && st.in_col) {
       factor_diagonal_block(at(a, st.li0, st.lj0), l_.lld, jb, st_.h_panel, st_.panel);
       GPU500_CUDA_CHECK(cudaMemcpy2DAsync(d11_.data(), sizeof(float) * jb, at(a, st.li0, st.lj0),
-                                          sizeof(float) * l_.lld, sizeof(float) * jb, jb, cudaMemcpyDeviceToDevice,
-                                          st_.panel));
+                                          sizeof(float) * l_.lld, sizeof(float) * jb, jb,
+                                          cudaMemcpyDeviceToDevice, st_.panel));
     }
     const std::size_t d11_bytes = sizeof(float) * static_cast<std::size_t>(jb * jb);
     if (st.in_col) (*col_)(d11_.data(), d11_bytes, st.pr);
     if (st.in_row) (*row_)(d11_.data(), d11_bytes, st.pc);
     const float one = 1.0f;
     if (st.in_col && st.mloc > 0) {
-      cublas_check(cublasStrsm(st_.h_panel, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT,
-                               static_cast<int>(st.mloc), ijb, &one, d11_.data(), ijb, at(a, st.li1, st.lj0), ld),
+      cublas_check(cublasStrsm(st_.h_panel, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N,
+                               CUBLAS_DIAG_NON_UNIT, static_cast<int>(st.mloc), ijb, &one, d11_.data(), ijb,
+                               at(a, st.li1, st.lj0), ld),
                    "cublasStrsm (L21)");
-      copy_low(at(a, st.li1, st.lj0), l_.lld, st.mloc, jb, lbuf_[set].data(), st.mloc, prec_, scale_, st_.panel);
+      copy_low(at(a, st.li1, st.lj0), l_.lld, st.mloc, jb, lbuf_[set].data(), st.mloc, prec_, scale_,
+               st_.panel);
     }
     if (st.in_row && st.nloc > 0) {
-      cublas_check(cublasStrsm(st_.h_panel, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT, ijb,
-                               static_cast<int>(st.nloc), &one, d11_.data(), ijb, at(a, st.li0, st.lj1), ld),
-                   "cublasStrsm (U12)");
+      cublas_check(
+          cublasStrsm(st_.h_panel, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT,
+                      ijb, static_cast<int>(st.nloc), &one, d11_.data(), ijb, at(a, st.li0, st.lj1), ld),
+          "cublasStrsm (U12)");
       copy_low(at(a, st.li0, st.lj1), l_.lld, jb, st.nloc, ubuf_[set].data(), jb, prec_, 1.0f, st_.panel);
     }
     // A process row shares its local rows (the same mloc), a process column its columns.
@@ -171,12 +174,13 @@ class grid_lu {
       if (rows <= 0 || cols <= 0) return;
       const float alpha = -1.0f / scale_, beta = 1.0f;
       const cudaDataType_t t = gemm_type(prec_);
-      cublas_check(cublasGemmEx(st_.h_update, CUBLAS_OP_N, CUBLAS_OP_N, static_cast<int>(rows), static_cast<int>(cols),
-                                static_cast<int>(st.jb), &alpha, lbuf_[set].data() + esize_ * row0, t,
-                                static_cast<int>(st.mloc), ubuf_[set].data() + esize_ * col0 * st.jb, t,
-                                static_cast<int>(st.jb), &beta, at(a, st.li1 + row0, st.lj1 + col0), CUDA_R_32F,
-                                static_cast<int>(l_.lld), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
-                   "cublasGemmEx (trailing update)");
+      cublas_check(
+          cublasGemmEx(st_.h_update, CUBLAS_OP_N, CUBLAS_OP_N, static_cast<int>(rows), static_cast<int>(cols),
+                       static_cast<int>(st.jb), &alpha, lbuf_[set].data() + esize_ * row0, t,
+                       static_cast<int>(st.mloc), ubuf_[set].data() + esize_ * col0 * st.jb, t,
+                       static_cast<int>(st.jb), &beta, at(a, st.li1 + row0, st.lj1 + col0), CUDA_R_32F,
+                       static_cast<int>(l_.lld), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+          "cublasGemmEx (trailing update)");
     };
     gemm(0, st.mloc, 0, cols_first);
     gemm(0, rows_first, cols_first, st.nloc - cols_first);
@@ -199,11 +203,17 @@ class grid_lu {
 class device_part final : public grid_part {
  public:
   device_part(const local_layout& l, const float* a, const double* diag, cudaStream_t s, cublasHandle_t h)
-      : l_(l), a_(a), diag_(diag), s_(s), h_(h), v_(static_cast<std::size_t>(std::max<std::int64_t>(l.n, 1))),
+      : l_(l),
+        a_(a),
+        diag_(diag),
+        s_(s),
+        h_(h),
+        v_(static_cast<std::size_t>(std::max<std::int64_t>(l.n, 1))),
         y_(static_cast<std::size_t>(std::max<std::int64_t>(l.mp, 1))),
         partial_(static_cast<std::size_t>(std::max<std::int64_t>(1, l.column_blocks() * l.mp))),
         xl_(static_cast<std::size_t>(std::max<std::int64_t>(l.nq, 1))),
-        s_dev_(static_cast<std::size_t>(std::max<std::int64_t>(l.nb, 1))), y_host_(static_cast<std::size_t>(l.mp)),
+        s_dev_(static_cast<std::size_t>(std::max<std::int64_t>(l.nb, 1))),
+        y_host_(static_cast<std::size_t>(l.mp)),
         grow_(static_cast<std::size_t>(l.mp)) {
     for (std::int64_t i = 0; i < l.mp; ++i) grow_[i] = hpl::global_of(i, l.nb, l.myrow, l.p);
   }
@@ -310,14 +320,16 @@ result solve_cuda_grid(const options& o) {
     generate_local(a.data(), l, rowabs.data(), own.data(), partial.data(), s);
     const std::vector<double> h_rowabs = gpu::to_host(rowabs.data(), static_cast<std::size_t>(l.mp));
     const std::vector<double> h_own = gpu::to_host(own.data(), static_cast<std::size_t>(l.mp));
-    std::vector<double> full_sums(static_cast<std::size_t>(l.n), 0.0), full_own(static_cast<std::size_t>(l.n), 0.0);
+    std::vector<double> full_sums(static_cast<std::size_t>(l.n), 0.0),
+        full_own(static_cast<std::size_t>(l.n), 0.0);
     for (std::int64_t i = 0; i < l.mp; ++i) {
       const std::int64_t gi = hpl::global_of(i, l.nb, l.myrow, l.p);
       full_sums[gi] = h_rowabs[i];
       full_own[gi] = h_own[i];
     }
     sums = grid_row_sums(full_sums, full_own, o.diag, g);
-    if (l.n > 0) gpu::copy_bytes(diag.data(), sums.diag.data(), sizeof(double) * static_cast<std::size_t>(l.n));
+    if (l.n > 0)
+      gpu::copy_bytes(diag.data(), sums.diag.data(), sizeof(double) * static_cast<std::size_t>(l.n));
     set_local_diagonal(a.data(), l, diag.data(), s);
     gpu::synchronize(s);
   }

@@ -95,39 +95,44 @@ TEST_F(Graph500MpiCuda, OneGpuPerRankNcclAndMpiMatchHostBackend) {
 }
 
 // SCALE 13 has rows of up to 7172 arcs (14 of more than 1024): rows cut into many top-down chunks
-// and long bottom-up warp scans run, beside the short rows of SCALE 5 and 9.
+// and long bottom-up warp scans run, beside the short rows of SCALE 5 and 9. Kernel 1 runs in one
+// round and in rounds of 97 edges (the last one short, some ranks with empty rounds).
 TEST_F(Graph500MpiCuda, SameLevelsAndDistancesAsHostBackend) {
-  for (int scale : {5, 9, 13}) {
-    SCOPED_TRACE("SCALE " + std::to_string(scale));
-    const auto p = params(scale);
-    auto dp = make_mpi_cuda_pipeline(c, p, shared());
-    auto hp = make_mpi_cpu_pipeline(c, p);
-    for (auto* x : {dp.get(), hp.get()}) {
-      x->generate();
-      x->construct();
-    }
-    for (std::int64_t v = 0; v < p.num_vertices(); ++v) ASSERT_EQ(dp->has_edges(v), hp->has_edges(v)) << v;
-    const graph::edge_list el = graph::generate_kronecker(p);
-    const auto roots = graph::pick_search_keys(p, 3, [&](std::int64_t v) { return dp->has_edges(v); });
-    for (std::int64_t root : roots) {
-      dp->bfs(root);
-      hp->bfs(root);
-      const auto ld = test::levels_of(test::gather<std::int64_t>(c, dp->local_parents(false)), root);
-      EXPECT_EQ(ld, test::levels_of(test::gather<std::int64_t>(c, hp->local_parents(false)), root));
-      EXPECT_EQ(ld, test::host_bfs(el, root).level);
-      EXPECT_EQ(dp->bfs_nedge(), hp->bfs_nedge());
-      EXPECT_TRUE(dp->validate_bfs(root).ok);
+  for (int scale : {5, 9, 13})
+    for (index_t round_edges : {index_t{0}, index_t{97}}) {
+      SCOPED_TRACE("SCALE " + std::to_string(scale) + ", kernel 1 rounds of " + std::to_string(round_edges));
+      const auto p = params(scale);
+      mpi_options o = shared();
+      o.kernel1_round_edges = round_edges;
+      auto dp = make_mpi_cuda_pipeline(c, p, o);
+      auto hp = make_mpi_cpu_pipeline(c, p);
+      for (auto* x : {dp.get(), hp.get()}) {
+        x->generate();
+        x->construct();
+      }
+      for (std::int64_t v = 0; v < p.num_vertices(); ++v) ASSERT_EQ(dp->has_edges(v), hp->has_edges(v)) << v;
+      EXPECT_EQ(dp->local_arcs(), hp->local_arcs());
+      const graph::edge_list el = graph::generate_kronecker(p);
+      const auto roots = graph::pick_search_keys(p, 3, [&](std::int64_t v) { return dp->has_edges(v); });
+      for (std::int64_t root : roots) {
+        dp->bfs(root);
+        hp->bfs(root);
+        const auto ld = test::levels_of(test::gather<std::int64_t>(c, dp->local_parents(false)), root);
+        EXPECT_EQ(ld, test::levels_of(test::gather<std::int64_t>(c, hp->local_parents(false)), root));
+        EXPECT_EQ(ld, test::host_bfs(el, root).level);
+        EXPECT_EQ(dp->bfs_nedge(), hp->bfs_nedge());
+        EXPECT_TRUE(dp->validate_bfs(root).ok);
 
-      dp->sssp(root);
-      hp->sssp(root);
-      const auto dd = test::gather<float>(c, dp->local_distances());
-      const auto dh = test::gather<float>(c, hp->local_distances());
-      ASSERT_EQ(dd.size(), dh.size());
-      for (std::size_t v = 0; v < dd.size(); ++v) EXPECT_EQ(dd[v], dh[v]) << "vertex " << v;
-      EXPECT_EQ(dp->sssp_nedge(), hp->sssp_nedge());
-      EXPECT_TRUE(dp->validate_sssp(root).ok);
+        dp->sssp(root);
+        hp->sssp(root);
+        const auto dd = test::gather<float>(c, dp->local_distances());
+        const auto dh = test::gather<float>(c, hp->local_distances());
+        ASSERT_EQ(dd.size(), dh.size());
+        for (std::size_t v = 0; v < dd.size(); ++v) EXPECT_EQ(dd[v], dh[v]) << "vertex " << v;
+        EXPECT_EQ(dp->sssp_nedge(), hp->sssp_nedge());
+        EXPECT_TRUE(dp->validate_sssp(root).ok);
+      }
     }
-  }
 }
 
 // The SSSP's fixed point does not depend on the bucket width: narrow buckets (many phases), wide
@@ -154,7 +159,8 @@ TEST_F(Graph500MpiCuda, SameDistancesForEveryBucketWidth) {
         const auto dd = test::gather<float>(c, dp->local_distances());
         const auto dh = test::gather<float>(c, hp->local_distances());
         ASSERT_EQ(dd.size(), dh.size());
-        for (std::size_t v = 0; v < dd.size(); ++v) ASSERT_EQ(dd[v], dh[v]) << "vertex " << v << ", root " << root;
+        for (std::size_t v = 0; v < dd.size(); ++v)
+          ASSERT_EQ(dd[v], dh[v]) << "vertex " << v << ", root " << root;
         EXPECT_EQ(dp->sssp_nedge(), hp->sssp_nedge());
         EXPECT_TRUE(dp->validate_sssp(root).ok);
       }
@@ -163,7 +169,8 @@ TEST_F(Graph500MpiCuda, SameDistancesForEveryBucketWidth) {
 }
 
 TEST_F(Graph500MpiCuda, OptionsAndTrace) {
-  for (mpi_options o : {mpi_options{true, 15.0, 18.0, 0.f, false}, mpi_options{false, 2.0, 50.0, 0.25f, true}}) {
+  for (mpi_options o :
+       {mpi_options{true, 15.0, 18.0, 0.f, false}, mpi_options{false, 2.0, 50.0, 0.25f, true}}) {
     o.share_gpus = true;
     run_config cfg;
     cfg.graph = params(9);
@@ -205,7 +212,8 @@ TEST_F(Graph500MpiCuda, ValidatorRejectsACorruptedParent) {
     for (std::size_t l = 0; l < par.size() && !done; ++l) {
       const std::int64_t v = dp->owned().first + static_cast<std::int64_t>(l);
       if (par[l] >= 0 && v != root) {
-        par[l] = (par[l] + 1) % p.num_vertices() == v ? (par[l] + 2) % p.num_vertices() : (par[l] + 1) % p.num_vertices();
+        par[l] = (par[l] + 1) % p.num_vertices() == v ? (par[l] + 2) % p.num_vertices()
+                                                      : (par[l] + 1) % p.num_vertices();
         done = 1;
       }
     }
@@ -216,7 +224,8 @@ TEST_F(Graph500MpiCuda, ValidatorRejectsACorruptedParent) {
 
 TEST_F(Graph500MpiCuda, GpuCountAndMemoryChecks) {
   EXPECT_THROW(make_mpi_cuda_pipeline(c, params(40), shared()), resource_error);
-  EXPECT_THROW(make_mpi_cuda_pipeline(c, params(4), shared(mpi_options{false, 0.0, 18.0, 0.f, false})), usage_error);
+  EXPECT_THROW(make_mpi_cuda_pipeline(c, params(4), shared(mpi_options{false, 0.0, 18.0, 0.f, false})),
+               usage_error);
   const int gpus = static_cast<int>(cuda_devices().size());
   // Without share_gpus, more ranks on a node than GPUs is a usage error on every rank.
   if (c.allreduce(c.node_size() > gpus ? 1 : 0, dist::reduce_op::max) == 1) {

@@ -3,14 +3,16 @@
 // Generation: each thread makes a run of consecutive edges of the slice, skipping the seed state to
 // its first edge's substream (e * 2^64 steps, device copy of the skip tables) and stepping to the
 // next edge's with A^(2^64), as src/graph/cuda's whole-graph generator does.
-// Kernel 1: arc j of the slice is direction j & 1 of edge j / 2. Keys (owner rank; R for a
-// self-loop, sorted last and not sent) and arc ids go through a stable CUB radix sort, so each
-// owner's block keeps edge order; the arcs are gathered into that order and exchanged. The owner
-// sorts what arrives by row (stable again: arrival order = rank order, then edge order), scans
-// the degrees into offsets and gathers columns and weights.
-#include <cub/cub.cuh>
-
+// Kernel 1, in rounds of at most round_edges edges of the slice, so that its memory is about 64
+// bytes per edge of the slice plus one round's: arc j of a round is direction j & 1 of edge j / 2.
+// Keys (owner rank; R for a self-loop, sorted last and not sent) and arc ids go through a CUB
+// radix sort, the arcs are gathered into that order and exchanged; the owner appends what arrives
+// to a staging area of (row, column, weight) and counts the degrees. After the last round the
+// degrees are scanned into offsets, each arc is placed in its row (an atomic cursor per row), and
+// a segmented sort orders every row: by column, or by (weight, column) when weighted. The order
+// of a row is thus fixed by its contents, whatever the rounds and the arrival order were.
 #include <bit>
+#include <cub/cub.cuh>
 #include <limits>
 
 #include "common.cuh"
@@ -29,11 +31,12 @@ struct arc {
   float weight;
 };
 
-__global__ void slice_kernel(const graph::mrg_skip_table* table, graph::mrg_state seed, graph::scramble_key key,
-                             int scale, int a, int b, int c, index_t first, index_t count, std::int64_t* src,
-                             std::int64_t* dst, float* w) {
+__global__ void slice_kernel(const graph::mrg_skip_table* table, graph::mrg_state seed,
+                             graph::scramble_key key, int scale, int a, int b, int c, index_t first,
+                             index_t count, std::int64_t* src, std::int64_t* dst, float* w) {
   for (index_t t : gpu::grid_stride(gpu::ceil_div(count, edges_per_thread))) {
-    const index_t lo = t * edges_per_thread, hi = lo + edges_per_thread < count ? lo + edges_per_thread : count;
+    const index_t lo = t * edges_per_thread,
+                  hi = lo + edges_per_thread < count ? lo + edges_per_thread : count;
     graph::mrg_state s = table->skip(seed, 0, static_cast<std::uint64_t>(first + lo), 0);
     const graph::mrg_matrix& step = table->m[8][1];  // A^(2^64): the next edge's substream
     for (index_t i = lo; i < hi; ++i) {
@@ -47,8 +50,8 @@ __global__ void slice_kernel(const graph::mrg_skip_table* table, graph::mrg_stat
 }
 
 /// keys[j]: the owner of arc j's tail (R for a self-loop); ids[j] = j; counts[owner] += 1.
-__global__ void owner_keys_kernel(const std::int64_t* src, const std::int64_t* dst, index_t m, index_t block, int R,
-                                  std::uint32_t* keys, std::uint64_t* ids, index_t* counts) {
+__global__ void owner_keys_kernel(const std::int64_t* src, const std::int64_t* dst, index_t m, index_t block,
+                                  int R, std::uint32_t* keys, std::uint64_t* ids, index_t* counts) {
   for (index_t j : gpu::grid_stride(2 * m)) {
     const index_t i = j >> 1;
     const std::int64_t u = src[i], v = dst[i];
@@ -56,6 +59,15 @@ __global__ void owner_keys_kernel(const std::int64_t* src, const std::int64_t* d
     keys[j] = k;
     ids[j] = static_cast<std::uint64_t>(j);
     if (u != v) aggregated_take(counts, static_cast<int>(k));
+  }
+}
+
+/// counts[owner] += the arcs of edges [0, m) that owner receives (self-loops excluded).
+__global__ void owner_counts_kernel(const std::int64_t* src, const std::int64_t* dst, index_t m,
+                                    index_t block, index_t* counts) {
+  for (index_t j : gpu::grid_stride(2 * m)) {
+    const std::int64_t u = src[j >> 1], v = dst[j >> 1];
+    if (u != v) aggregated_take(counts, owner_of((j & 1) ? v : u, block));
   }
 }
 
@@ -70,49 +82,81 @@ __global__ void gather_arcs_kernel(const std::uint64_t* ids, index_t n, const st
   }
 }
 
-/// Bits of a non-negative float weight (the sign bit is 0).
-constexpr int weight_bits = 31;
-
-/// keys[j]: arc j's row (then, when weighted, its weight's bits: non-negative floats order as their
-/// bits, so each row's arcs come out sorted by weight); ids[j] = j; degree[row] += 1.
-__global__ void row_keys_kernel(const arc* in, index_t n, index_t first, bool weighted, std::uint64_t* keys,
-                                std::uint64_t* ids, index_t* degree) {
+/// The arrivals appended to the staging area at `at`: row, column and weight; degree[row] += 1.
+__global__ void stage_kernel(const arc* in, index_t n, index_t first, std::uint32_t* row, std::int64_t* col,
+                             float* w, index_t* degree) {
   for (index_t j : gpu::grid_stride(n)) {
-    const index_t row = in[j].tail - first;
-    keys[j] = weighted ? (static_cast<std::uint64_t>(row) << weight_bits) | __float_as_uint(in[j].weight)
-                       : static_cast<std::uint64_t>(row);
-    ids[j] = static_cast<std::uint64_t>(j);
-    atomic_add(&degree[row], 1);
+    const auto r = static_cast<std::uint32_t>(in[j].tail - first);
+    row[j] = r;
+    col[j] = in[j].head;
+    if (w) w[j] = in[j].weight;
+    atomic_add(&degree[r], 1);
   }
 }
 
-__global__ void place_kernel(const std::uint64_t* ids, index_t n, const arc* in, std::int64_t* col, float* w) {
-  for (index_t p : gpu::grid_stride(n)) {
-    const arc& a = in[ids[p]];
-    col[p] = a.head;
-    if (w) w[p] = a.weight;
+/// Each staged arc into the next free place of its row (cursor: the row's offset, advanced).
+__global__ void place_kernel(const std::uint32_t* row, const std::int64_t* col, const float* w, index_t n,
+                             index_t* cursor, std::int64_t* out_col, float* out_w) {
+  for (index_t j : gpu::grid_stride(n)) {
+    const index_t p = atomic_add(&cursor[row[j]], 1);
+    out_col[p] = col[j];
+    if (w) out_w[p] = w[j];
   }
 }
 
-/// A stable radix sort of (key, id) pairs on the low `bits` bits of the keys.
+/// A stable radix sort of (key, id) pairs on the low `bits` bits of the keys (n below 2^31: a
+/// round's arcs).
 template <class K>
 void sort_pairs(gpu::device_buffer<K>& keys, gpu::device_buffer<std::uint64_t>& ids, index_t n, int bits) {
   if (n <= 0) return;
-  GPU500_EXPECTS(n < (index_t{1} << 31), "kernel 1: one rank's arcs must stay below 2^31 per sort");
+  GPU500_EXPECTS(n < (index_t{1} << 31), "kernel 1: a round's arcs must stay below 2^31");
   gpu::device_buffer<K> keys_out(static_cast<std::size_t>(n));
   gpu::device_buffer<std::uint64_t> ids_out(static_cast<std::size_t>(n));
   std::size_t temp_bytes = 0;
   const int items = static_cast<int>(n), end_bit = bits < 1 ? 1 : bits;
-  GPU500_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, keys.data(), keys_out.data(), ids.data(),
-                                                    ids_out.data(), items, 0, end_bit));
+  GPU500_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, keys.data(), keys_out.data(),
+                                                    ids.data(), ids_out.data(), items, 0, end_bit));
   gpu::device_buffer<unsigned char> temp(temp_bytes);
-  GPU500_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp.data(), temp_bytes, keys.data(), keys_out.data(), ids.data(),
-                                                    ids_out.data(), items, 0, end_bit));
+  GPU500_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp.data(), temp_bytes, keys.data(), keys_out.data(),
+                                                    ids.data(), ids_out.data(), items, 0, end_bit));
   keys = std::move(keys_out);
   ids = std::move(ids_out);
 }
 
 int bits_for(std::uint64_t largest) { return static_cast<int>(std::bit_width(largest)); }
+
+/// Orders every row of (col, w) by column, or by (weight, column) when w: a segmented sort by
+/// column, then a stable one by weight. The buffers are replaced by the sorted ones.
+void sort_rows(gpu::device_buffer<index_t>& offsets, index_t rows, index_t arcs,
+               gpu::device_buffer<std::int64_t>& col, gpu::device_buffer<float>& w) {
+  if (arcs <= 0 || rows <= 0) return;
+  const index_t* begin = offsets.data();
+  const index_t* end = offsets.data() + 1;
+  gpu::device_buffer<std::int64_t> col_out(static_cast<std::size_t>(arcs));
+  std::size_t temp_bytes = 0;
+  if (w.empty()) {
+    GPU500_CUDA_CHECK(cub::DeviceSegmentedSort::SortKeys(nullptr, temp_bytes, col.data(), col_out.data(),
+                                                         arcs, rows, begin, end));
+    gpu::device_buffer<unsigned char> temp(temp_bytes);
+    GPU500_CUDA_CHECK(cub::DeviceSegmentedSort::SortKeys(temp.data(), temp_bytes, col.data(), col_out.data(),
+                                                         arcs, rows, begin, end));
+    col = std::move(col_out);
+    return;
+  }
+  gpu::device_buffer<float> w_out(static_cast<std::size_t>(arcs));
+  GPU500_CUDA_CHECK(cub::DeviceSegmentedSort::SortPairs(nullptr, temp_bytes, col.data(), col_out.data(),
+                                                        w.data(), w_out.data(), arcs, rows, begin, end));
+  std::size_t stable_bytes = 0;
+  GPU500_CUDA_CHECK(cub::DeviceSegmentedSort::StableSortPairs(
+      nullptr, stable_bytes, w_out.data(), w.data(), col_out.data(), col.data(), arcs, rows, begin, end));
+  gpu::device_buffer<unsigned char> temp(std::max(temp_bytes, stable_bytes));
+  temp_bytes = temp.size();
+  GPU500_CUDA_CHECK(cub::DeviceSegmentedSort::SortPairs(temp.data(), temp_bytes, col.data(), col_out.data(),
+                                                        w.data(), w_out.data(), arcs, rows, begin, end));
+  temp_bytes = temp.size();
+  GPU500_CUDA_CHECK(cub::DeviceSegmentedSort::StableSortPairs(
+      temp.data(), temp_bytes, w_out.data(), w.data(), col_out.data(), col.data(), arcs, rows, begin, end));
+}
 
 constexpr int stat_blocks = 256;
 
@@ -156,75 +200,111 @@ device_edge_slice generate_slice(const graph::kronecker_params& p, index_t first
   gpu::copy_bytes(table.data(), &graph::mrg_skip_table::get(), sizeof(graph::mrg_skip_table));
   const index_t runs = gpu::ceil_div(count, edges_per_thread);
   gpu::launch(slice_kernel, gpu::grid_blocks(runs, block_threads), block_threads, 0, nullptr, table.data(),
-              graph::mrg_seed(p.seed1, p.seed2), graph::make_scramble_key(p.seed1, p.seed2), p.scale, p.a, p.b, p.c,
-              first, count, s.src.data(), s.dst.data(), p.weights ? s.weight.data() : nullptr);
+              graph::mrg_seed(p.seed1, p.seed2), graph::make_scramble_key(p.seed1, p.seed2), p.scale, p.a,
+              p.b, p.c, first, count, s.src.data(), s.dst.data(), p.weights ? s.weight.data() : nullptr);
   gpu::synchronize();
   return s;
 }
 
 device_local_graph build_device_local_graph(device_exchange& x, const dist::block_partition& part,
-                                            device_edge_slice&& slice) {
+                                            device_edge_slice&& slice, index_t round_edges) {
   const dist::communicator& c = x.comm();
   const int R = c.size();
   const index_t m = slice.count;
   const bool weighted = !slice.weight.empty();
-  // 1. Arcs grouped by owner, edge order kept within each owner.
-  gpu::device_buffer<arc> send;
-  std::vector<index_t> counts;
-  {
-    gpu::device_buffer<std::uint32_t> keys(static_cast<std::size_t>(2 * m));
-    gpu::device_buffer<std::uint64_t> ids(static_cast<std::size_t>(2 * m));
-    gpu::device_buffer<index_t> dcounts(static_cast<std::size_t>(R) + 1);
-    dcounts.zero();
-    if (m > 0)
-      gpu::launch(owner_keys_kernel, gpu::grid_blocks(2 * m, block_threads), block_threads, 0, nullptr,
-                  slice.src.data(), slice.dst.data(), m, part.block(), R, keys.data(), ids.data(), dcounts.data());
-    sort_pairs(keys, ids, 2 * m, bits_for(static_cast<std::uint64_t>(R)));
-    counts = gpu::to_host(dcounts.data(), static_cast<std::size_t>(R));
-    index_t sent = 0;
-    for (index_t k : counts) sent += k;
-    send = gpu::device_buffer<arc>(static_cast<std::size_t>(sent));
-    if (sent > 0)
-      gpu::launch(gather_arcs_kernel, gpu::grid_blocks(sent, block_threads), block_threads, 0, nullptr, ids.data(),
-                  sent, slice.src.data(), slice.dst.data(), weighted ? slice.weight.data() : nullptr, send.data());
-    gpu::synchronize();
-  }
-  slice = {};
-  // 2. One all-to-all of device buffers.
-  gpu::device_buffer<arc> in;
-  std::vector<index_t> got;
-  const index_t arrived = x.alltoallv(send, counts, in, got);
-  send = {};
   const bool any_weighted = c.any(weighted);
-  // 3. Rows by a stable sort of the arrivals, offsets by a scan of the degrees.
+  const index_t round = round_edges > 0 ? round_edges : default_round_edges;
   device_local_graph g;
   g.num_vertices = part.num_vertices();
   g.owned = part.range(c.rank());
-  g.arcs = arrived;
   const index_t rows = g.owned.count;
-  g.offsets = gpu::device_buffer<index_t>(static_cast<std::size_t>(rows) + 1);
-  g.columns = gpu::device_buffer<std::int64_t>(static_cast<std::size_t>(arrived));
-  if (any_weighted) g.weights = gpu::device_buffer<float>(static_cast<std::size_t>(arrived));
+  GPU500_EXPECTS(rows + 1 < (index_t{1} << 32), "kernel 1: one rank's rows must stay below 2^32");
+  // 0. The arcs this rank receives in all, for the staging area.
+  index_t arriving = 0;
+  {
+    gpu::device_buffer<index_t> dcounts(static_cast<std::size_t>(R));
+    dcounts.zero();
+    if (m > 0)
+      gpu::launch(owner_counts_kernel, gpu::grid_blocks(2 * m, block_threads), block_threads, 0, nullptr,
+                  slice.src.data(), slice.dst.data(), m, part.block(), dcounts.data());
+    const std::vector<index_t> to = gpu::to_host(dcounts.data(), static_cast<std::size_t>(R));
+    std::vector<index_t> from(static_cast<std::size_t>(R));
+    x.exchange_counts(to.data(), from.data());
+    for (index_t k : from) arriving += k;
+  }
+  gpu::device_buffer<std::uint32_t> st_row(static_cast<std::size_t>(arriving));
+  gpu::device_buffer<std::int64_t> st_col(static_cast<std::size_t>(arriving));
+  gpu::device_buffer<float> st_w(any_weighted ? static_cast<std::size_t>(arriving) : 0);
   gpu::device_buffer<index_t> degree(static_cast<std::size_t>(rows) + 1);
   degree.zero();
-  gpu::device_buffer<std::uint64_t> keys(static_cast<std::size_t>(arrived)), ids(static_cast<std::size_t>(arrived));
-  if (arrived > 0)
-    gpu::launch(row_keys_kernel, gpu::grid_blocks(arrived, block_threads), block_threads, 0, nullptr, in.data(),
-                arrived, g.owned.first, any_weighted, keys.data(), ids.data(), degree.data());
-  sort_pairs(keys, ids, arrived,
-             bits_for(static_cast<std::uint64_t>(rows > 0 ? rows - 1 : 0)) + (any_weighted ? weight_bits : 0));
-  {
-    GPU500_EXPECTS(rows + 1 < (index_t{1} << 31), "kernel 1: one rank's rows must stay below 2^31");
-    std::size_t temp_bytes = 0;
-    GPU500_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, degree.data(), g.offsets.data(),
-                                                    static_cast<int>(rows + 1)));
-    gpu::device_buffer<unsigned char> temp(temp_bytes);
-    GPU500_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(temp.data(), temp_bytes, degree.data(), g.offsets.data(),
-                                                    static_cast<int>(rows + 1)));
+  // 1. Rounds: arcs grouped by owner, one all-to-all, the arrivals staged. Every rank runs the
+  // same number of rounds (the largest slice's), with empty ones past the end of its slice.
+  const index_t most = c.allreduce(m, dist::reduce_op::max);
+  index_t staged = 0;
+  for (index_t e0 = 0; e0 < most; e0 += round) {
+    const index_t lo = std::min(e0, m), n = std::min(round, m - lo);
+    gpu::device_buffer<arc> send;
+    std::vector<index_t> counts;
+    {
+      gpu::device_buffer<std::uint32_t> keys(static_cast<std::size_t>(2 * n));
+      gpu::device_buffer<std::uint64_t> ids(static_cast<std::size_t>(2 * n));
+      gpu::device_buffer<index_t> dcounts(static_cast<std::size_t>(R) + 1);
+      dcounts.zero();
+      if (n > 0)
+        gpu::launch(owner_keys_kernel, gpu::grid_blocks(2 * n, block_threads), block_threads, 0, nullptr,
+                    slice.src.data() + lo, slice.dst.data() + lo, n, part.block(), R, keys.data(), ids.data(),
+                    dcounts.data());
+      sort_pairs(keys, ids, 2 * n, bits_for(static_cast<std::uint64_t>(R)));
+      counts = gpu::to_host(dcounts.data(), static_cast<std::size_t>(R));
+      index_t sent = 0;
+      for (index_t k : counts) sent += k;
+      send = gpu::device_buffer<arc>(static_cast<std::size_t>(sent));
+      if (sent > 0)
+        gpu::launch(gather_arcs_kernel, gpu::grid_blocks(sent, block_threads), block_threads, 0, nullptr,
+                    ids.data(), sent, slice.src.data() + lo, slice.dst.data() + lo,
+                    weighted ? slice.weight.data() + lo : nullptr, send.data());
+      gpu::synchronize();
+    }
+    gpu::device_buffer<arc> in;
+    std::vector<index_t> got;
+    const index_t arrived = x.alltoallv(send, counts, in, got);
+    send = {};
+    GPU500_EXPECTS(staged + arrived <= arriving, "kernel 1: more arcs arrived than were announced");
+    if (arrived > 0)
+      gpu::launch(stage_kernel, gpu::grid_blocks(arrived, block_threads), block_threads, 0, nullptr,
+                  in.data(), arrived, g.owned.first, st_row.data() + staged, st_col.data() + staged,
+                  any_weighted ? st_w.data() + staged : nullptr, degree.data());
+    gpu::synchronize();
+    staged += arrived;
   }
-  if (arrived > 0)
-    gpu::launch(place_kernel, gpu::grid_blocks(arrived, block_threads), block_threads, 0, nullptr, ids.data(), arrived,
-                in.data(), g.columns.data(), any_weighted ? g.weights.data() : nullptr);
+  slice = {};
+  // 2. Offsets by a scan of the degrees; each arc placed in its row; every row sorted.
+  g.arcs = staged;
+  g.offsets = gpu::device_buffer<index_t>(static_cast<std::size_t>(rows) + 1);
+  {
+    std::size_t temp_bytes = 0;
+    const auto items = static_cast<std::int64_t>(rows + 1);
+    GPU500_CUDA_CHECK(
+        cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, degree.data(), g.offsets.data(), items));
+    gpu::device_buffer<unsigned char> temp(temp_bytes);
+    GPU500_CUDA_CHECK(
+        cub::DeviceScan::ExclusiveSum(temp.data(), temp_bytes, degree.data(), g.offsets.data(), items));
+  }
+  g.columns = gpu::device_buffer<std::int64_t>(static_cast<std::size_t>(staged));
+  if (any_weighted) g.weights = gpu::device_buffer<float>(static_cast<std::size_t>(staged));
+  if (staged > 0) {
+    gpu::copy_bytes(degree.data(), g.offsets.data(),
+                    sizeof(index_t) * static_cast<std::size_t>(rows + 1));  // cursors
+    gpu::launch(place_kernel, gpu::grid_blocks(staged, block_threads), block_threads, 0, nullptr,
+                st_row.data(), st_col.data(), any_weighted ? st_w.data() : nullptr, staged, degree.data(),
+                g.columns.data(), any_weighted ? g.weights.data() : nullptr);
+  }
+  gpu::synchronize();
+  st_row = {};
+  st_col = {};
+  st_w = {};
+  degree = {};
+  sort_rows(g.offsets, rows, staged, g.columns, g.weights);
   gpu::synchronize();
   return g;
 }
@@ -249,7 +329,8 @@ float adaptive_delta(const dist::communicator& c, const device_local_graph& g) {
   const auto w = gpu::to_host(ws);
   const auto k = gpu::to_host(ne);
   double sums[3] = {0, static_cast<double>(g.arcs), 0};
-  for (int b = 0; b < stat_blocks; ++b) sums[0] += w[static_cast<std::size_t>(b)], sums[2] += static_cast<double>(k[static_cast<std::size_t>(b)]);
+  for (int b = 0; b < stat_blocks; ++b)
+    sums[0] += w[static_cast<std::size_t>(b)], sums[2] += static_cast<double>(k[static_cast<std::size_t>(b)]);
   c.allreduce(sums, 3, dist::reduce_op::sum);
   if (sums[1] == 0 || sums[2] == 0) return 0.1f;
   const double d = (sums[0] / sums[1]) / (sums[1] / sums[2]);

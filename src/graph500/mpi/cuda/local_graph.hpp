@@ -43,15 +43,18 @@ struct device_local_graph {
   [[nodiscard]] local_graph download() const;
 };
 
-/// Kernel 1 on the device (collective; consumes the slice): every non-loop edge becomes two arcs
-/// grouped by owner with a stable radix sort (edge order kept within each owner), one all-to-all
-/// of device buffers, then a stable radix sort of the arrivals by row and a scan of the degrees
-/// into offsets. Unweighted rows hold their arcs in global edge order, as the host backend's;
-/// weighted rows hold them by weight (edge order among equal weights; the weight is part of the
-/// sort key, 31 more bits), which the SSSP engine needs: the arcs that stay inside a bucket are
-/// a prefix of the row.
+/// Edges of the slice per round of kernel 1 by default (about 11 GB of device memory a round).
+inline constexpr index_t default_round_edges = index_t{1} << 26;
+
+/// Kernel 1 on the device (collective; consumes the slice), in rounds of at most round_edges
+/// edges (0: default_round_edges) so that its memory stays near 60 bytes per edge of the slice:
+/// each round's arcs grouped by owner (a radix sort on the owner), one all-to-all of device
+/// buffers, the arrivals staged; then a scan of the degrees into offsets, every arc placed in its
+/// row and every row ordered by a segmented sort: by column, or by (weight, column) when weighted,
+/// which the SSSP engine needs (the arcs that stay inside a bucket are a prefix of the row). The
+/// rows are the same whatever the rounds.
 device_local_graph build_device_local_graph(device_exchange& x, const dist::block_partition& part,
-                                            device_edge_slice&& slice);
+                                            device_edge_slice&& slice, index_t round_edges = 0);
 
 /// Adaptive delta on the device rows: mean arc weight / mean degree of the vertices with arcs
 /// (the host engine's rule), summed over the ranks (collective). 0.1 when there are no arcs.

@@ -30,7 +30,11 @@ std::size_t device_bytes(const graph::kronecker_params& p, int ranks) {
   const auto R = static_cast<std::size_t>(ranks);
   const std::size_t m = static_cast<std::size_t>(p.num_edges()) / R + 1;
   const std::size_t n = static_cast<std::size_t>(p.num_vertices()) / R + 64;
-  const std::size_t kernel1 = 200 * m + 16 * n;
+  // Kernel 1 (local_graph.hpp): the slice (20 bytes an edge) and the staged arrivals (16 bytes an
+  // arc, two arcs an edge) while the rounds run, about 100 bytes per edge of a round; then the
+  // rows (12 bytes an arc) beside the staging area, and beside their sorted copies.
+  const std::size_t round = std::min<std::size_t>(m, static_cast<std::size_t>(mpi::cuda::default_round_edges));
+  const std::size_t kernel1 = 64 * m + 100 * round + 16 * n;
   const std::size_t rows = 2 * m * 12 + 8 * n;
   const std::size_t bfs = mpi::cuda::bfs_engine::device_bytes(static_cast<index_t>(n), static_cast<index_t>(2 * m),
                                                                p.num_vertices());
@@ -78,7 +82,7 @@ class mpi_cuda_pipeline final : public mpi_pipeline {
   double construct() override {
     return timed([&] {
       GPU500_EXPECTS(generated_, "generate() before construct()");
-      g_ = mpi::cuda::build_device_local_graph(x_, part_, std::move(slice_));
+      g_ = mpi::cuda::build_device_local_graph(x_, part_, std::move(slice_), opts_.kernel1_round_edges);
       generated_ = false;
       host_.reset();
       const auto view = g_.view();
