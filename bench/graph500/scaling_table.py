@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """The multi-GPU Graph500 scaling table from the JSON files bench/graph500/scaling.sh wrote.
 
-  scaling_table.py OUT
+  scaling_table.py OUT [PART]
 
 For each run (weak-R, strong-R): GPUs, SCALE, BFS and SSSP harmonic-mean GTEPS, kernel 1 time,
 validity; weak-scaling efficiency per GPU = GTEPS(R) / (R x GTEPS(1)); strong-scaling speed-up;
 and from the per-level trace of the last BFS and SSSP, the levels/phases and this rank's
-compute / communication seconds. Rows also go to OUT/scaling.txt ("graph500-mpi|what|figure").
+compute / communication seconds. Rows also go to OUT/scaling.txt ("PART|what|figure", PART
+graph500-mpi unless given). A run made with --no-validate is marked so, never as valid.
 """
 import json
 import os
@@ -30,6 +31,7 @@ def trace_split(j, kind):
 
 def main():
     out = sys.argv[1]
+    part = sys.argv[2] if len(sys.argv) > 2 else "graph500-mpi"
     runs = {}
     for name in sorted(os.listdir(out)):
         if name.endswith(".json") and (name.startswith("weak-") or name.startswith("strong-")):
@@ -42,6 +44,10 @@ def main():
                                                          "k1 s", "valid", "BFS eff / speed-up", "trace (last BFS | SSSP)"))
     for name, j in sorted(runs.items(), key=lambda kv: (kv[0].split("-")[0], int(kv[0].split("-")[1]))):
         r = j.get("num_mpi_processes", 1)
+        # A run with --no-validate says so instead of a verdict it never reached.
+        checked = j.get("validated", True)
+        valid = str(j["valid"]) if checked else "skipped"
+        roots = len(j.get("roots", [])) or j.get("NBFS", 0)
         bfs = j["bfs"]["harmonic_mean_TEPS"] / 1e9 if "bfs" in j else 0.0
         sssp = j["sssp"]["harmonic_mean_TEPS"] / 1e9 if "sssp" in j else 0.0
         rel = ""
@@ -58,9 +64,11 @@ def main():
             ls, cs, ms, bs = trace_split(j, "sssp")
             tr = "%d lv %.1f+%.1f ms | %d ph %.0f+%.0f ms" % (lb, cb * 1e3, mb * 1e3, ls, cs * 1e3, ms * 1e3)
         print("%-9s %4d %5d %10.2f %10.2f %8.3f %6s %-28s %-28s" % (name, r, j["SCALE"], bfs, sssp,
-                                                                   j["construction_time"], j["valid"], rel, tr))
-        rows.append("graph500-mpi|%s: %d GPU(s), SCALE %d|BFS %.2f GTEPS, SSSP %.2f GTEPS, kernel 1 %.3f s, valid %s%s%s"
-                    % (name, r, j["SCALE"], bfs, sssp, j["construction_time"], j["valid"],
+                                                                   j["construction_time"], valid, rel, tr))
+        rows.append(part + "|%s: %d GPU(s), SCALE %d, %d roots|BFS %.2f GTEPS, SSSP %.2f GTEPS, kernel 1 %.3f s, "
+                    "%s%s%s"
+                    % (name, r, j["SCALE"], roots, bfs, sssp, j["construction_time"],
+                       "valid %s" % j["valid"] if checked else "NOT VALIDATED (--no-validate)",
                        ("; " + rel) if rel else "", ("; trace: compute+comm " + tr) if tr else ""))
     with open(os.path.join(out, "scaling.txt"), "w") as f:
         f.write("\n".join(rows) + "\n")
