@@ -115,34 +115,73 @@ void check_parents(const dist::block_partition& part, graph::csr_view<std::int64
   }
 }
 
-/// Rule 2 for BFS: levels from the parents, one round per level (d < 0: no level).
+/// A child's message to its parent's owner, and a level sent down to a child's owner.
+struct child_of {
+  std::int64_t parent, child;
+};
+struct level_of {
+  std::int64_t vertex;
+  float level;
+};
+
+/// Rule 2 for BFS: levels from the parents (d < 0: no level). Every reached vertex but the root
+/// tells its parent's owner that it is a child (one message a vertex); the owners keep child
+/// lists; then the levels spread from the root down those lists, one exchange per level, each
+/// vertex's level sent once. A vertex whose parent chain does not reach the root (a cycle, an
+/// unreached parent) never gets a level. Asking the parents' owners round after round instead
+/// would send every vertex without a level again in every round.
 std::vector<float> levels_from_parents(const dist::communicator& c, const dist::block_partition& part,
                                        graph::csr_view<std::int64_t> g, index_t root,
                                        std::span<const std::int64_t> parent) {
-  std::vector<float> d(static_cast<std::size_t>(g.local_vertices), -1.f);
-  std::vector<index_t> open;  // reached owned rows still without a level
-  for (index_t l = 0; l < g.local_vertices; ++l) {
-    if (g.first_vertex + l == root) d[l] = 0.f;
-    else if (parent[l] != -1) open.push_back(l);
-  }
-  for (;;) {
-    std::vector<std::int64_t> ask(open.size());
-    const auto k = static_cast<index_t>(open.size());
+  const index_t nl = g.local_vertices;
+  std::vector<float> d(static_cast<std::size_t>(nl), -1.f);
+  // 1. Child lists of the owned vertices (CSR by local index; order within a list is free).
+  std::vector<index_t> first(static_cast<std::size_t>(nl) + 1, 0);
+  std::vector<std::int64_t> children;
+  {
+    std::vector<child_of> grouped;
+    std::vector<index_t> counts, got;
+    group_by_rank<child_of>(c.size(), item_slices(nl), [&](index_t l, auto&& send) {
+      const index_t v = g.first_vertex + l, p = parent[l];
+      if (p >= 0 && v != root) send(part.owner(p), child_of{p, v});
+    }, grouped, counts);
+    const std::vector<child_of> in = c.alltoallv<child_of>(grouped, counts, &got);
+    grouped = {};
+    const auto m = static_cast<index_t>(in.size());
 #pragma omp parallel for schedule(static)
-    for (index_t i = 0; i < k; ++i) ask[i] = parent[open[i]];
-    const std::vector<float> pd = ask_owners<float>(c, part, ask, [&](index_t l) { return d[l]; });
-    std::vector<index_t> still;
-    index_t added = 0;
-#pragma omp parallel for schedule(static) reduction(+ : added)
-    for (index_t i = 0; i < k; ++i)
-      if (pd[i] >= 0) {
-        d[open[i]] = pd[i] + 1;
-        ++added;
-      }
-    for (index_t i = 0; i < k; ++i)
-      if (pd[i] < 0) still.push_back(open[i]);
-    open.swap(still);
-    if (c.allreduce(added, reduce_op::sum) == 0) break;
+    for (index_t i = 0; i < m; ++i) __atomic_fetch_add(&first[part.local(in[i].parent) + 1], 1, __ATOMIC_RELAXED);
+    for (index_t l = 0; l < nl; ++l) first[l + 1] += first[l];
+    std::vector<index_t> cursor(first.begin(), first.end() - 1);
+    children.resize(in.size());
+#pragma omp parallel for schedule(static)
+    for (index_t i = 0; i < m; ++i)
+      children[__atomic_fetch_add(&cursor[part.local(in[i].parent)], 1, __ATOMIC_RELAXED)] = in[i].child;
+  }
+  // 2. Levels down the lists, from the root.
+  std::vector<index_t> frontier;
+  if (g.first_vertex <= root && root < g.first_vertex + nl) {
+    d[root - g.first_vertex] = 0.f;
+    frontier.push_back(root - g.first_vertex);
+  }
+  while (c.allreduce(static_cast<index_t>(frontier.size()), reduce_op::sum) > 0) {
+    std::vector<level_of> grouped;
+    std::vector<index_t> counts, got;
+    group_by_rank<level_of>(c.size(), item_slices(static_cast<index_t>(frontier.size())), [&](index_t i, auto&& send) {
+      const index_t l = frontier[i];
+      for (index_t k = first[l]; k < first[l + 1]; ++k)
+        send(part.owner(children[k]), level_of{children[k], d[l] + 1.f});
+    }, grouped, counts);
+    const std::vector<level_of> in = c.alltoallv<level_of>(grouped, counts, &got);
+    // Each vertex but the root is in one list (its parent's), so it arrives once, and never
+    // had a level before: every arrival joins the next frontier.
+    const auto m = static_cast<index_t>(in.size());
+    frontier.resize(in.size());
+#pragma omp parallel for schedule(static)
+    for (index_t i = 0; i < m; ++i) {
+      const index_t l = part.local(in[i].vertex);
+      d[l] = in[i].level;
+      frontier[i] = l;
+    }
   }
   return d;
 }
@@ -167,6 +206,11 @@ validation check_arcs(const dist::communicator& c, const dist::block_partition& 
     far = ask_owners<endpoint>(c, part, heads, [&](index_t l) { return endpoint{d[l], parent[l] != -1}; });
   }
   index_t nedge = 0;
+  // Gathered: each arc reads its head's code at random (n floats, far beyond the caches at large
+  // SCALE), so the loop asks for the code of the arc prefetch_ahead arcs on, across rows.
+  constexpr index_t prefetch_ahead = 16;
+  const index_t arcs = g.offsets[g.local_vertices];
+  const float* codes = code.data();
 #pragma omp parallel reduction(+ : nedge)
   {
     violations mine;
@@ -176,6 +220,7 @@ validation check_arcs(const dist::communicator& c, const dist::block_partition& 
       const bool ru = parent[l] != -1;
       bool confirmed = !ru || u == root;
       for (index_t k = g.offsets[l]; k < g.offsets[l + 1]; ++k) {
+        if (gathered && k + prefetch_ahead < arcs) __builtin_prefetch(codes + g.columns[k + prefetch_ahead]);
         const index_t v = g.columns[k];
         const endpoint e = gathered ? endpoint_of(code[static_cast<std::size_t>(v)]) : far[static_cast<std::size_t>(k)];
         if (ru != (e.reached != 0)) {

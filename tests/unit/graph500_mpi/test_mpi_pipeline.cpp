@@ -156,6 +156,50 @@ TEST(Graph500Mpi, ValidatorRejectsACorruptedParentOnAnyRank) {
   }
 }
 
+// Parents that form a cycle never reach the root, so its vertices get no level: a reached vertex
+// made its own parent, and the parent of the last reached vertex made a child of that vertex (a
+// two-cycle when both are reached), on the last rank that reached anything.
+TEST(Graph500Mpi, ValidatorRejectsAParentCycle) {
+  const auto c = dist::communicator::world();
+  const auto p = params(9);
+  auto dp = make_mpi_cpu_pipeline(c, p);
+  dp->generate();
+  dp->construct();
+  const auto root = graph::pick_search_keys(p, 1, [&](std::int64_t v) { return dp->has_edges(v); }).front();
+  for (bool two_cycle : {false, true}) {
+    SCOPED_TRACE(two_cycle ? "two-cycle" : "self-parent");
+    dp->bfs(root);
+    ASSERT_TRUE(dp->validate_bfs(root).ok);
+    auto par = dp->local_parents(false);
+    std::int64_t mine = -1;  // the last reached owned vertex that is not the root
+    for (std::size_t l = 0; l < par.size(); ++l) {
+      const std::int64_t v = dp->owned().first + static_cast<std::int64_t>(l);
+      if (par[l] >= 0 && v != root) mine = static_cast<std::int64_t>(l);
+    }
+    const int who = c.allreduce(mine >= 0 ? c.rank() : -1, dist::reduce_op::max);
+    ASSERT_GE(who, 0);
+    if (c.rank() == who) {
+      const std::int64_t v = dp->owned().first + mine;
+      if (!two_cycle) {
+        par[static_cast<std::size_t>(mine)] = v;
+      } else {
+        // Another reached owned vertex u (not the root): u -> v and v -> u.
+        for (std::size_t l = 0; l < par.size(); ++l) {
+          const std::int64_t u = dp->owned().first + static_cast<std::int64_t>(l);
+          if (par[l] >= 0 && u != root && u != v) {
+            par[l] = v;
+            par[static_cast<std::size_t>(mine)] = u;
+            break;
+          }
+        }
+      }
+    }
+    const validation r = dp->validate_bfs(root);
+    EXPECT_FALSE(r.ok);
+    EXPECT_NE(r.message.find("not confirmed"), std::string::npos) << r.message;
+  }
+}
+
 TEST(Graph500Mpi, ValidatorRejectsABrokenRoot) {
   const auto c = dist::communicator::world();
   const auto p = params(6);
