@@ -100,11 +100,11 @@ void device_lu::panel(float* a, std::int64_t k, int set) {
   if (m2 == 0) return;
   const int ijb = static_cast<int>(jb), im2 = static_cast<int>(m2), ld = static_cast<int>(lda_);
   const float one = 1.0f;
-  cublas_check(cublasStrsm(st_.h_panel, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, im2,
-                           ijb, &one, a11, ld, a11 + jb, ld),
+  cublas_check(cublasStrsm(st_.h_panel, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT,
+                           im2, ijb, &one, a11, ld, a11 + jb, ld),
                "cublasStrsm (L21)");
-  cublas_check(cublasStrsm(st_.h_panel, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT, ijb, im2,
-                           &one, a11, ld, a11 + jb * lda_, ld),
+  cublas_check(cublasStrsm(st_.h_panel, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT, ijb,
+                           im2, &one, a11, ld, a11 + jb * lda_, ld),
                "cublasStrsm (U12)");
   if (prec_ != precision::fp32) {
     copy_low(a11 + jb, lda_, m2, jb, lcopy_[set].data(), lda_, prec_, scale_, st_.panel);

@@ -47,7 +47,7 @@ struct device_local_graph {
 inline constexpr index_t default_round_edges = index_t{1} << 26;
 
 /// Kernel 1 on the device (collective; consumes the slice), in rounds of at most round_edges
-/// edges (0: default_round_edges) so that its memory stays near 60 bytes per edge of the slice:
+/// edges (0: default_round_edges) so that its memory stays near 64 bytes per edge of the slice:
 /// each round's arcs grouped by owner (a radix sort on the owner), one all-to-all of device
 /// buffers, the arrivals staged; then a scan of the degrees into offsets, every arc placed in its
 /// row and every row ordered by a segmented sort: by column, or by (weight, column) when weighted,
