@@ -160,14 +160,14 @@ placement node_placement() {
   return p;
 }
 
-placement place_process(backend be, bool share_gpus) {
+placement place_process(backend be, bool share_gpus, const char* program) {
   placement p = node_placement();
   std::vector<std::vector<int>> near(static_cast<std::size_t>(p.local_size));
   if (be == backend::cuda) {
     const int count = detail::cuda_device_count();
     if (count < 1) throw resource_error("HPL: --backend cuda needs a CUDA device");
     if (p.local_size > count && !share_gpus)
-      throw usage_error("hpl: " + std::to_string(p.local_size) + " processes on this node and " +
+      throw usage_error(std::string(program) + ": " + std::to_string(p.local_size) + " processes on this node and " +
                         std::to_string(count) + " GPU(s): one process per GPU (--share-gpus lets them share)");
     p.gpu = p.local_rank % count;
     if (p.local_size > 1)

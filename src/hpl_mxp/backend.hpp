@@ -9,6 +9,12 @@
 
 namespace gpu500::hpl_mxp::detail {
 
+/// The CUDA backend's leading dimension for m rows: m rounded up to a multiple of 32, at least
+/// 32 (the memory plan, bytes_needed, sizes the matrix with it too).
+inline std::int64_t cuda_leading_dimension(std::int64_t m) {
+  return m < 32 ? 32 : (m + 31) / 32 * 32;
+}
+
 result solve_cpu(const options& o);
 /// The CPU backend on a P x Q grid of MPI processes (o.p o.q > 1; collective).
 result solve_cpu_grid(const options& o);

@@ -9,7 +9,7 @@
 //        process column keep it in their local-column vector for the next blocks' products.
 // The scalars that steer GMRES (inner products, norms) are rank 0's, so every process takes the
 // same path. Also here: the diagonal and ||A||_oo from each process's row sums (grid_row_sums),
-// and the refinement step of a grid solve (refine_on_grid).
+// the refinement step of a grid solve (refine_on_grid), and the grid's timing (slowest).
 #pragma once
 
 #include <algorithm>
@@ -135,6 +135,11 @@ class grid_space final : public host_vectors {
   std::int64_t nq_;
 };
 
+/// Seconds since the stopwatch started, the slowest process's.
+inline double slowest(const process_grid& g, const stopwatch& sw) {
+  return g.all.allreduce(sw.seconds(), dist::reduce_op::max);
+}
+
 /// The refinement of a grid solve: GMRES from x = 0 over `part`; fills r's norms, iteration
 /// counts, x and t_refine (the slowest process's, from a barrier).
 inline void refine_on_grid(result& r, const options& o, grid_part& part, const process_grid& g,
@@ -145,7 +150,7 @@ inline void refine_on_grid(result& r, const options& o, grid_part& part, const p
   for (double v : b) r.norm_b = std::max(r.norm_b, std::fabs(v));
   grid_space space(o.n, std::max(1, o.nb), gmres_restart, part, g, b);
   const gmres_result gr = fgmres(space, gmres_restart, o.max_iters, r.norm_a, r.norm_b, threshold);
-  r.t_refine = g.all.allreduce(sw.seconds(), dist::reduce_op::max);
+  r.t_refine = slowest(g, sw);
   r.iterations = gr.iterations;
   r.restarts = gr.restarts;
   r.norm_r = gr.norm_r;

@@ -44,7 +44,6 @@ double backward_error(double norm_r, double norm_a, double norm_x, double norm_b
 namespace {
 constexpr std::int64_t gib = std::int64_t{1} << 30;
 // The CUDA backend's leading dimension and column chunks of its generator / product kernels.
-std::int64_t cuda_lda(std::int64_t n) { return std::max<std::int64_t>(32, (n + 31) / 32 * 32); }
 }  // namespace
 
 std::int64_t bytes_needed(backend be, precision p, std::int64_t n, int nb, int nprow, int npcol) {
@@ -61,7 +60,7 @@ std::int64_t bytes_needed(backend be, precision p, std::int64_t n, int nb, int n
   if (be != backend::cuda) {
     total = 4.0 * std::max(1.0, mp) * nq + vectors + 4.0 * dn;
   } else if (!grid) {
-    const double lda = static_cast<double>(cuda_lda(n));
+    const double lda = static_cast<double>(detail::cuda_leading_dimension(n));
     const double panels = p == precision::fp32 ? 0.0 : 2.0 * 2.0 * (2.0 * lda * nbw);  // two sets of L and U copies
     constexpr double max_chunks = 64;                                                 // partial products
     total = 4.0 * lda * dn + panels + vectors + 8.0 * max_chunks * dn + 4.0 * dn;
@@ -69,7 +68,7 @@ std::int64_t bytes_needed(backend be, precision p, std::int64_t n, int nb, int n
     // The grid's device memory: the local matrix, two sets of received L21 / U12 in the GEMM's
     // precision, the diagonal block, and the refinement's vectors (v and the diagonal whole, the
     // per-column-block partial products, the local-column vector); GMRES's basis is host memory.
-    const double lld = static_cast<double>(cuda_lda(static_cast<std::int64_t>(mp)));
+    const double lld = static_cast<double>(detail::cuda_leading_dimension(static_cast<std::int64_t>(mp)));
     const double esize = p == precision::fp32 ? 4.0 : 2.0, blocks = std::ceil(nq / static_cast<double>(nbl));
     total = 4.0 * lld * std::max(1.0, nq) + 2.0 * esize * nbw * (mp + nq) + 4.0 * nbw * nbw + 16.0 * dn +
             8.0 * blocks * mp + 8.0 * mp + 4.0 * nq;

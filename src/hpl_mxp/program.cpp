@@ -129,13 +129,7 @@ int run_program(program_settings s) {
   // gpu500 hpl); with --share-gpus several processes may share one.
   int sharing = 1;
   if (o.be == backend::cuda && world.size() > 1) {
-    hpl::placement place;
-    try {
-      place = hpl::place_process(backend::cuda, s.share_gpus);
-    } catch (const usage_error& e) {  // the message names gpu500 hpl
-      const std::string what = e.what();
-      throw usage_error("hpl-mxp" + what.substr(std::min(what.size(), what.find(':'))));
-    }
+    const hpl::placement place = hpl::place_process(backend::cuda, s.share_gpus, "hpl-mxp");
     o.device = place.gpu;
     const int count = static_cast<int>(cuda_devices().size());
     sharing = std::max(1, (place.local_size + std::max(1, count) - 1) / std::max(1, count));

@@ -48,8 +48,8 @@ struct placement {
 /// Node-local rank and rank count (0 of 1 without MPI). Collective when MPI is initialised.
 placement node_placement();
 /// Choose the GPU and bind this process (see the file comment). Throws usage_error when the
-/// node's ranks outnumber its GPUs and !share_gpus.
-placement place_process(backend be, bool share_gpus);
+/// node's ranks outnumber its GPUs and !share_gpus; `program` begins the messages.
+placement place_process(backend be, bool share_gpus, const char* program = "hpl");
 /// One line: rank, node rank, GPU, cores, threads.
 std::string describe(const placement& p, int world_rank);
 

@@ -24,7 +24,6 @@ namespace gpu500::hpl_mxp::detail {
 
 namespace {
 
-using dist::reduce_op;
 using hpl::global_of;
 using hpl::local_of;
 using hpl::numroc;
@@ -159,9 +158,6 @@ class host_part final : public grid_part {
   const row_sums& sums_;
   std::vector<float> xl_;
 };
-
-// Seconds since `start`, the slowest process's.
-double slowest(const process_grid& g, const stopwatch& sw) { return g.all.allreduce(sw.seconds(), reduce_op::max); }
 
 }  // namespace
 

@@ -261,13 +261,6 @@ class device_part final : public grid_part {
   std::vector<std::int64_t> grow_;
 };
 
-std::int64_t round_up_32(std::int64_t n) { return std::max<std::int64_t>(32, (n + 31) / 32 * 32); }
-
-// Seconds since the stopwatch started, the slowest process's.
-double slowest(const process_grid& g, const stopwatch& sw) {
-  return g.all.allreduce(sw.seconds(), dist::reduce_op::max);
-}
-
 }  // namespace
 
 result solve_cuda_grid(const options& o) {
@@ -289,7 +282,7 @@ result solve_cuda_grid(const options& o) {
   l.mycol = g.mycol;
   l.mp = hpl::numroc(l.n, l.nb, g.myrow, g.p);
   l.nq = hpl::numroc(l.n, l.nb, g.mycol, g.q);
-  l.lld = round_up_32(l.mp);
+  l.lld = cuda_leading_dimension(l.mp);
 
   // Memory, checked on every process before any allocation; processes that share a GPU share
   // its free memory.

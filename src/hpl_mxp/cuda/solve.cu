@@ -133,12 +133,10 @@ class device_space final : public krylov_space {
   device_buffer<double> partial_, small_, scratch_;
 };
 
-std::int64_t round_up_32(std::int64_t n) { return std::max<std::int64_t>(32, (n + 31) / 32 * 32); }
-
 // The FP32 matrix of order n generated on the device (then factored when `factor`), as a host
 // copy with leading dimension n.
 std::vector<float> device_matrix(std::int64_t n, int nb, precision p, bool factor) {
-  const std::int64_t lda = round_up_32(n);
+  const std::int64_t lda = cuda_leading_dimension(n);
   device_lu lu(n, lda, nb, p);
   const cudaStream_t s = lu.stream();
   const std::size_t cells = static_cast<std::size_t>(std::max<std::int64_t>(n, 1));
@@ -168,7 +166,7 @@ result solve_cuda(const options& o) {
   int count = 0;
   GPU500_CUDA_CHECK(cudaGetDeviceCount(&count));
   GPU500_CUDA_CHECK(cudaSetDevice(std::max(0, o.device) % std::max(1, count)));
-  const std::int64_t n = o.n, lda = round_up_32(n);
+  const std::int64_t n = o.n, lda = cuda_leading_dimension(n);
   gpu::check_device_memory("hpl-mxp", static_cast<std::size_t>(bytes_needed(backend::cuda, o.prec, n, o.nb)));
 
   device_lu lu(n, lda, o.nb, o.prec);

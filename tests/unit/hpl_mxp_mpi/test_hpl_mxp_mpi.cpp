@@ -11,6 +11,7 @@
 #include "gpu500/core/error.hpp"
 #include "gpu500/dist/comm.hpp"
 #include "gpu500/hpl_mxp/mxp.hpp"
+#include "grid_shapes.hpp"
 
 namespace gpu500::hpl_mxp {
 namespace {
@@ -26,13 +27,6 @@ options grid_options(std::int64_t n, int nb, int p, int q) {
   return o;
 }
 
-std::vector<std::pair<int, int>> shapes(int ranks) {
-  std::vector<std::pair<int, int>> out;
-  for (int p = 1; p <= ranks; ++p)
-    if (ranks % p == 0) out.emplace_back(p, ranks / p);
-  return out;
-}
-
 TEST(HplMxpGrid, EveryShapeMatchesTheOneProcessSolution) {
   const dist::communicator world = dist::communicator::world();
   for (const auto& [n, nb] : {std::pair<std::int64_t, int>{301, 16}, {97, 37}, {50, 64}}) {
@@ -40,7 +34,7 @@ TEST(HplMxpGrid, EveryShapeMatchesTheOneProcessSolution) {
     ASSERT_TRUE(one.passed);
     double xmax = 0;
     for (double v : one.x) xmax = std::max(xmax, std::fabs(v));
-    for (const auto& [p, q] : shapes(world.size())) {
+    for (const auto& [p, q] : test::grid_shapes(world.size())) {
       const result r = solve(grid_options(n, nb, p, q));
       EXPECT_TRUE(r.passed) << p << "x" << q << " n=" << n << " berr=" << r.backward_error;
       EXPECT_EQ(world.allreduce(r.iterations, dist::reduce_op::min), world.allreduce(r.iterations, dist::reduce_op::max));

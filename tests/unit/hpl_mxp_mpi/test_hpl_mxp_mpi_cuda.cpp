@@ -14,6 +14,7 @@
 #include "gpu500/core/device.hpp"
 #include "gpu500/dist/comm.hpp"
 #include "gpu500/hpl_mxp/mxp.hpp"
+#include "grid_shapes.hpp"
 
 namespace gpu500::hpl_mxp {
 namespace {
@@ -29,13 +30,6 @@ options cuda_grid(std::int64_t n, int nb, int p, int q, precision prec) {
   o.prec = prec;
   o.device = world.node_rank() % static_cast<int>(cuda_devices().size());
   return o;
-}
-
-std::vector<std::pair<int, int>> shapes(int ranks) {
-  std::vector<std::pair<int, int>> out;
-  for (int p = 1; p <= ranks; ++p)
-    if (ranks % p == 0) out.emplace_back(p, ranks / p);
-  return out;
 }
 
 // max |x - ref| / max |ref|, the same on every rank (checked).
@@ -60,7 +54,7 @@ TEST(HplMxpCudaGrid, EveryShapeAndPrecisionMatchesTheHostSolution) {
     host.be = backend::cpu;
     const result ref = solve(host);
     ASSERT_TRUE(ref.passed);
-    for (const auto& [p, q] : shapes(world.size()))
+    for (const auto& [p, q] : test::grid_shapes(world.size()))
       for (const precision prec : {precision::bf16, precision::fp16, precision::fp32}) {
         const result r = solve(cuda_grid(n, nb, p, q, prec));
         EXPECT_TRUE(r.passed) << p << "x" << q << " n=" << n << " " << precision_name(prec)
@@ -77,7 +71,7 @@ TEST(HplMxpCudaGrid, EveryShapeAndPrecisionMatchesTheHostSolution) {
 TEST(HplMxpCudaGrid, ManyBlockColumnsBothTransports) {
   if (!cuda_available()) GTEST_SKIP() << "no CUDA device";
   const dist::communicator world = dist::communicator::world();
-  const auto all = shapes(world.size());
+  const auto all = test::grid_shapes(world.size());
   const auto [p, q] = all[all.size() / 2];  // the squarest shape
   options host;
   host.n = 3001;
