@@ -62,6 +62,9 @@ struct mpi_options {
   /// Edges of a rank's slice per round of kernel 1 (0: the default, 2^26; the tests make it small
   /// to run many rounds).
   index_t kernel1_round_edges = 0;
+  /// The BFS walks rows with 64-bit columns even where 32 bits hold every vertex id (the tests
+  /// run both widths; graphs of more than 2^32 vertices always take 64 bits).
+  bool bfs_wide_columns = false;
 };
 
 /// What the harness needs (pipeline) plus the distributed run's own figures and result slices.

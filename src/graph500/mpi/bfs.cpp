@@ -120,7 +120,7 @@ void bfs_engine::run(index_t root) {
   index_t unexplored = g_.offsets[rows];  // arcs of unvisited owned vertices
   for (index_t u : queue_) unexplored -= g_.degree(u);
   bool bottom_up_now = false;
-  index_t last_bytes = 0;
+  index_t last_bytes = 0, previous_frontier = 0;
   for (int level = 0;; ++level) {
     stopwatch sw;
     comm_seconds_ = 0;
@@ -135,11 +135,13 @@ void bfs_engine::run(index_t root) {
     const index_t frontier = sums[0], frontier_arcs = sums[1], unexplored_arcs = sums[2];
     if (frontier == 0) break;
     if (!pol_.top_down_only) {
-      if (!bottom_up_now && static_cast<double>(frontier_arcs) > static_cast<double>(unexplored_arcs) / pol_.alpha)
+      if (!bottom_up_now && frontier > previous_frontier &&
+          static_cast<double>(frontier_arcs) > static_cast<double>(unexplored_arcs) / pol_.alpha)
         bottom_up_now = true;
       else if (bottom_up_now && static_cast<double>(frontier) < static_cast<double>(part_.num_vertices()) / pol_.beta)
         bottom_up_now = false;
     }
+    previous_frontier = frontier;
     next_.clear();
     last_bytes = bottom_up_now ? bottom_up() : top_down();
     unexplored -= arcs_of(next_);

@@ -5,8 +5,9 @@
 //    owners (one all-to-all); an owner keeps the first pair for an unvisited child;
 //  - bottom-up: the frontier, as a bitmap, is all-gathered; every unvisited owned vertex looks
 //    for a neighbour in it.
-// Bottom-up when frontier arcs > unexplored arcs / alpha; back to top-down when the frontier has
-// fewer than n / beta vertices. Inside a rank the loops are OpenMP-parallel: the send buffer is
+// Bottom-up when the frontier grows and its arcs > unexplored arcs / alpha; back to top-down when
+// the frontier has fewer than n / beta vertices. (Without the growth test a shrinking tail whose
+// few arcs still outweigh the nearly explored rest would go bottom-up again and scan every row.) Inside a rank the loops are OpenMP-parallel: the send buffer is
 // grouped by rank over threads (group_by_rank), an arriving pair claims its child with a
 // compare-and-swap, the bottom-up scan is split over rows. Levels do not depend on the thread
 // count; which of several same-level parents a vertex keeps may.

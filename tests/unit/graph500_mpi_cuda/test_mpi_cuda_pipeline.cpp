@@ -96,14 +96,21 @@ TEST_F(Graph500MpiCuda, OneGpuPerRankNcclAndMpiMatchHostBackend) {
 
 // SCALE 13 has rows of up to 7172 arcs (14 of more than 1024): rows cut into many top-down chunks
 // and long bottom-up warp scans run, beside the short rows of SCALE 5 and 9. Kernel 1 runs in one
-// round and in rounds of 97 edges (the last one short, some ranks with empty rounds).
+// round and in rounds of 97 edges (the last one short, some ranks with empty rounds); the BFS
+// walks its degree-ordered rows with 32-bit columns and, as past 2^32 vertices, 64-bit ones.
 TEST_F(Graph500MpiCuda, SameLevelsAndDistancesAsHostBackend) {
+  struct setup {
+    index_t round_edges;
+    bool wide_columns;
+  };
   for (int scale : {5, 9, 13})
-    for (index_t round_edges : {index_t{0}, index_t{97}}) {
-      SCOPED_TRACE("SCALE " + std::to_string(scale) + ", kernel 1 rounds of " + std::to_string(round_edges));
+    for (const setup s : {setup{0, false}, setup{97, false}, setup{0, true}}) {
+      SCOPED_TRACE("SCALE " + std::to_string(scale) + ", kernel 1 rounds of " + std::to_string(s.round_edges) +
+                   (s.wide_columns ? ", 64-bit BFS columns" : ""));
       const auto p = params(scale);
       mpi_options o = shared();
-      o.kernel1_round_edges = round_edges;
+      o.kernel1_round_edges = s.round_edges;
+      o.bfs_wide_columns = s.wide_columns;
       auto dp = make_mpi_cuda_pipeline(c, p, o);
       auto hp = make_mpi_cpu_pipeline(c, p);
       for (auto* x : {dp.get(), hp.get()}) {

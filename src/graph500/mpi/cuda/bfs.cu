@@ -3,8 +3,11 @@
 
 #include <limits>
 #include <string>
+#include <type_traits>
+#include <utility>
 
 #include "common.cuh"
+#include "degree_order.hpp"
 #include "row_arcs.cuh"
 #include "gpu500/core/cuda/check.cuh"
 #include "gpu500/core/error.hpp"
@@ -25,51 +28,58 @@ enum counter : int { found_rows = 0, found_arcs = 1, long_count = 2, chunk_count
 
 constexpr unsigned full_mask = 0xffffffffu;
 
+/// The column type of a csr_view.
+template <class View>
+using column_of = std::remove_cvref_t<decltype(*std::declval<View>().columns)>;
+
 /// A pair: the child's index on its owner (high half) and the parent's row here (low half).
 __device__ __forceinline__ std::uint64_t make_pair(index_t child_local, index_t parent_row) {
   return (static_cast<std::uint64_t>(child_local) << 32) | static_cast<std::uint64_t>(parent_row);
 }
 
-/// Top-down, for one arc of frontier row `row`: counts (Write false) or writes its pair, unless
-/// the child is known to be visited.
-template <bool Write>
-__device__ __forceinline__ void offer_arc(const graph::csr_view<std::int64_t>& g, index_t arc, index_t row,
-                                          index_t block, int me, const std::int64_t* parent,
-                                          const std::uint64_t* seen, index_t* counts, index_t* cursor,
-                                          std::uint64_t* send) {
-  const std::int64_t v = g.columns[arc];
+/// Top-down, for one arc of frontier row `row`: writes its pair into the block of the child's
+/// owner, unless the child is known to be visited or this rank has offered it already. `seen`
+/// holds both: a bit set by this pass means this rank sends the child this level and its owner
+/// claims it, so once set a bit means "visited by the end of this level" on every rank.
+template <class V>
+__device__ __forceinline__ void offer_arc(const graph::csr_view<V>& g, index_t arc, index_t row, index_t block,
+                                          int me, const std::int64_t* parent, std::uint64_t* seen,
+                                          index_t* cursor, std::uint64_t* send) {
+  const auto v = static_cast<std::int64_t>(g.columns[arc]);
   const int o = owner_of(v, block);
-  if (o == me ? parent[v - g.first_vertex] != -1 : (seen != nullptr && test_bit(seen, v))) return;
-  if constexpr (!Write) {
-    aggregated_take(counts, o);
-  } else {
-    send[aggregated_take(cursor, o)] = make_pair(v - static_cast<std::int64_t>(o) * block, row);
-  }
+  if (o == me && parent[v - g.first_vertex] != -1) return;
+  const std::uint64_t bit = std::uint64_t{1} << (v & 63);
+  if (seen[v >> 6] & bit) return;  // a stale 0 only costs the atomic below
+  if (atomicOr(reinterpret_cast<unsigned long long*>(&seen[v >> 6]), bit) & bit) return;
+  send[aggregated_take(cursor, o)] = make_pair(v - static_cast<std::int64_t>(o) * block, row);
 }
 
 /// Top-down over the frontier rows of at most tile_max_degree arcs, 32 rows to a warp
 /// (row_arcs.cuh).
-template <bool Write>
-__global__ void expand_tiles_kernel(graph::csr_view<std::int64_t> g, const index_t* queue, index_t frontier,
-                                    index_t block, int me, const std::int64_t* parent, const std::uint64_t* seen,
-                                    index_t* counts, index_t* cursor, std::uint64_t* send) {
-  for_tile_arcs(
-      queue, frontier, whole_rows{g.offsets},
-      [&](index_t arc, index_t row, int) {
-        offer_arc<Write>(g, arc, row, block, me, parent, seen, counts, cursor, send);
-      });
+template <class V>
+__global__ void expand_tiles_kernel(graph::csr_view<V> g, const index_t* queue, index_t frontier, index_t block,
+                                    int me, const std::int64_t* parent, std::uint64_t* seen, index_t* cursor,
+                                    std::uint64_t* send) {
+  for_tile_arcs(queue, frontier, whole_rows{g.offsets}, [&](index_t arc, index_t row, int) {
+    offer_arc(g, arc, row, block, me, parent, seen, cursor, send);
+  });
 }
 
 /// Top-down over the long rows' chunks (one warp each; their number is read on the device).
-template <bool Write>
-__global__ void expand_chunks_kernel(graph::csr_view<std::int64_t> g, const index_t* chunks, const index_t* counters,
-                                     index_t block, int me, const std::int64_t* parent, const std::uint64_t* seen,
-                                     index_t* counts, index_t* cursor, std::uint64_t* send) {
+template <class V>
+__global__ void expand_chunks_kernel(graph::csr_view<V> g, const index_t* chunks, const index_t* counters,
+                                     index_t block, int me, const std::int64_t* parent, std::uint64_t* seen,
+                                     index_t* cursor, std::uint64_t* send) {
   for_chunk_arcs(
       chunks, counters + chunk_count, [](index_t) { return 0; },
-      [&](index_t arc, index_t row, int) {
-        offer_arc<Write>(g, arc, row, block, me, parent, seen, counts, cursor, send);
-      });
+      [&](index_t arc, index_t row, int) { offer_arc(g, arc, row, block, me, parent, seen, cursor, send); });
+}
+
+/// counts[o] += the arcs of the owned rows whose far end rank o owns (each owner's block of the
+/// send buffer is that long: a level sends at most one pair per arc).
+template <class V>
+__global__ void arcs_by_owner_kernel(graph::csr_view<V> g, index_t arcs, index_t block, index_t* counts) {
+  for (index_t a : gpu::grid_stride(arcs)) aggregated_take(counts, owner_of(static_cast<std::int64_t>(g.columns[a]), block));
 }
 
 /// Arrived pairs (from rank r: [displs[r], displs[r + 1])): the first to claim an unvisited child
@@ -77,20 +87,25 @@ __global__ void expand_chunks_kernel(graph::csr_view<std::int64_t> g, const inde
 __global__ void claim_kernel(graph::csr_view<std::int64_t> g, const std::uint64_t* pairs, index_t n,
                              const index_t* displs, int ranks, index_t block, std::int64_t* parent, index_t* next,
                              index_t* counters) {
-  for (index_t i : gpu::grid_stride(n)) {
-    const std::uint64_t p = pairs[i];
-    const auto l = static_cast<index_t>(p >> 32);
-    if (parent[l] != -1) continue;
-    int lo = 0, hi = ranks - 1;  // the last rank whose segment starts at or before i
-    while (lo < hi) {
-      const int mid = (lo + hi + 1) / 2;
-      if (displs[mid] <= i) lo = mid; else hi = mid - 1;
+  for (index_t base : block_steps{n}) {  // block-uniform: block_take below
+    const index_t i = base + threadIdx.x;
+    index_t l = 0, v[2] = {0, 0};
+    if (i < n) {
+      const std::uint64_t p = pairs[i];
+      l = static_cast<index_t>(p >> 32);
+      if (parent[l] == -1) {
+        int lo = 0, hi = ranks - 1;  // the last rank whose segment starts at or before i
+        while (lo < hi) {
+          const int mid = (lo + hi + 1) / 2;
+          if (displs[mid] <= i) lo = mid; else hi = mid - 1;
+        }
+        const std::int64_t par = static_cast<std::int64_t>(lo) * block + static_cast<std::int64_t>(p & 0xffffffffu);
+        if (atomic_cas(&parent[l], -1, par) == -1) v[0] = 1, v[1] = g.offsets[l + 1] - g.offsets[l];
+      }
     }
-    const std::int64_t par = static_cast<std::int64_t>(lo) * block + static_cast<std::int64_t>(p & 0xffffffffu);
-    if (atomic_cas(&parent[l], -1, par) == -1) {
-      next[aggregated_take(counters, found_rows)] = l;
-      aggregated_add(&counters[found_arcs], g.offsets[l + 1] - g.offsets[l]);
-    }
+    index_t at[2];
+    block_take<2>({counters + found_rows, counters + found_arcs}, v, at);
+    if (v[0]) next[at[0]] = l;
   }
 }
 
@@ -98,47 +113,56 @@ __global__ void or_kernel(const std::uint64_t* from, index_t words, std::uint64_
   for (index_t w : gpu::grid_stride(words)) into[w] |= from[w];
 }
 
-/// The unvisited owned rows that have arcs, appended to `rows` (their number in *count).
-__global__ void unvisited_kernel(graph::csr_view<std::int64_t> g, const std::int64_t* parent, index_t* rows,
-                                 index_t* count) {
-  for (index_t l : gpu::grid_stride(g.local_vertices))
-    if (parent[l] == -1 && g.offsets[l + 1] > g.offsets[l]) rows[aggregated_take(count, 0)] = l;
-}
-
-/// Bottom-up, one thread per listed row: its first probe_arcs arcs, probe_unroll loads at once;
-/// the first in the frontier is the parent. Rows with no hit there go to `long_rows` when they
-/// have more arcs, else to `still` (the next level's list).
-__global__ void scan_rows_kernel(graph::csr_view<std::int64_t> g, const std::uint64_t* bitmap, const index_t* rows,
+/// Bottom-up, one thread per row: its first probe_arcs arcs, probe_unroll loads at once; the first
+/// in the frontier is the parent. Rows with no hit there go to `long_rows` when they have more
+/// arcs, else to `still` (the next level's list). The rows are the unvisited ones among the first
+/// *row_count of `rows`, or, without a list (rows null), among every owned row with arcs. The
+/// appends are per block (block_take).
+template <class V>
+__global__ void scan_rows_kernel(graph::csr_view<V> g, const std::uint64_t* bitmap, const index_t* rows,
                                  const index_t* row_count, std::int64_t* parent, index_t* next, index_t* counters,
                                  index_t* long_rows, index_t* still, index_t* still_count) {
-  const index_t n = *row_count;
-  for (index_t i : gpu::grid_stride(n)) {
-    const index_t l = rows[i], begin = g.offsets[l], end = g.offsets[l + 1];
-    const index_t stop = begin + probe_arcs < end ? begin + probe_arcs : end;
+  const index_t n = rows ? *row_count : g.local_vertices;
+  for (index_t base : block_steps{n}) {  // block-uniform
+    const index_t i = base + threadIdx.x;
+    index_t l = 0, v[4] = {0, 0, 0, 0};  // found, its arcs, long, still
     std::int64_t found = -1;
-    for (index_t k = begin; k < stop && found < 0; k += probe_unroll) {
-      std::int64_t c[probe_unroll];
+    if (i < n) {
+      l = rows ? rows[i] : i;
+      const index_t begin = g.offsets[l], end = g.offsets[l + 1];
+      if (begin < end && parent[l] == -1) {  // a listed row may have been claimed by a top-down level since
+        const index_t stop = begin + probe_arcs < end ? begin + probe_arcs : end;
+        for (index_t k = begin; k < stop && found < 0; k += probe_unroll) {
+          std::int64_t c[probe_unroll];
 #pragma unroll
-      for (int j = 0; j < probe_unroll; ++j) c[j] = k + j < stop ? g.columns[k + j] : -1;
+          for (int j = 0; j < probe_unroll; ++j)
+            c[j] = k + j < stop ? static_cast<std::int64_t>(g.columns[k + j]) : -1;
 #pragma unroll
-      for (int j = probe_unroll - 1; j >= 0; --j)
-        if (c[j] >= 0 && test_bit(bitmap, c[j])) found = c[j];  // the first hit of the step wins
+          for (int j = probe_unroll - 1; j >= 0; --j)
+            if (c[j] >= 0 && test_bit(bitmap, c[j])) found = c[j];  // the first hit of the step wins
+        }
+        if (found >= 0) v[0] = 1, v[1] = end - begin;
+        else if (stop < end) v[2] = 1;
+        else v[3] = 1;
+      }
     }
-    if (found >= 0) {
+    index_t at[4];
+    block_take<4>({counters + found_rows, counters + found_arcs, counters + long_count, still_count}, v, at);
+    if (v[0]) {
       parent[l] = found;
-      next[aggregated_take(counters, found_rows)] = l;
-      aggregated_add(&counters[found_arcs], end - begin);
-    } else if (stop < end) {
-      long_rows[aggregated_take(counters, long_count)] = l;
-    } else {
-      still[aggregated_take(still_count, 0)] = l;
+      next[at[0]] = l;
+    } else if (v[2]) {
+      long_rows[at[2]] = l;
+    } else if (v[3]) {
+      still[at[3]] = l;
     }
   }
 }
 
 /// Bottom-up for the rows scan_rows_kernel left: one warp per row from its arc probe_arcs on, 32
 /// arcs at a time (a ballot takes the first hit).
-__global__ void scan_long_rows_kernel(graph::csr_view<std::int64_t> g, const std::uint64_t* bitmap,
+template <class V>
+__global__ void scan_long_rows_kernel(graph::csr_view<V> g, const std::uint64_t* bitmap,
                                       const index_t* long_rows, std::int64_t* parent, index_t* next,
                                       index_t* counters, index_t* still, index_t* still_count) {
   const index_t n = counters[long_count];  // not changed by this kernel
@@ -148,7 +172,7 @@ __global__ void scan_long_rows_kernel(graph::csr_view<std::int64_t> g, const std
     std::int64_t found = -1;
     for (index_t base = begin + probe_arcs; base < end; base += gpu::warp_size) {
       const index_t k = base + lane;
-      const std::int64_t c = k < end ? g.columns[k] : -1;
+      const std::int64_t c = k < end ? static_cast<std::int64_t>(g.columns[k]) : -1;
       const unsigned ballot = __ballot_sync(full_mask, c >= 0 && test_bit(bitmap, c));
       if (ballot) {
         found = __shfl_sync(full_mask, c, __ffs(static_cast<int>(ballot)) - 1);
@@ -172,23 +196,39 @@ __global__ void scan_long_rows_kernel(graph::csr_view<std::int64_t> g, const std
 std::size_t bfs_engine::device_bytes(index_t rows, index_t arcs, index_t n) {
   const auto r = static_cast<std::size_t>(rows), a = static_cast<std::size_t>(arcs);
   const std::size_t bitmaps = 2 * static_cast<std::size_t>(dist::bitmap_words(n)) * sizeof(std::uint64_t);
-  // parents, two queues, two unvisited lists and the long rows (8 bytes per row each); the pairs
-  // sent and received (8 bytes, at most one per arc each way); the chunks (24 bytes per chunk).
-  return 6 * 8 * r + 2 * 8 * a + 24 * static_cast<std::size_t>(max_chunks(arcs)) + bitmaps;
+  const std::size_t column = narrow_columns_fit(n) ? sizeof(std::uint32_t) : sizeof(std::int64_t);
+  // parents, two queues, two unvisited lists and the long rows (8 bytes per row each); the
+  // degree-ordered columns; the pairs sent and received (8 bytes, at most one per arc each way);
+  // the chunks (24 bytes per chunk).
+  return 6 * 8 * r + column * a + 2 * 8 * a + 24 * static_cast<std::size_t>(max_chunks(arcs)) + bitmaps;
+}
+
+std::size_t bfs_engine::construction_bytes(index_t arcs, index_t n) {
+  return degree_order_bytes(arcs, n, narrow_columns_fit(n) ? sizeof(std::uint32_t) : sizeof(std::int64_t));
 }
 
 bfs_engine::bfs_engine(device_exchange& x, const dist::block_partition& part, graph::csr_view<std::int64_t> g,
-                       bfs_policy pol)
+                       bfs_policy pol, bool wide_columns)
     : x_(x), part_(part), g_(g), pol_(pol) {
   if (part.block() > static_cast<index_t>(std::numeric_limits<std::uint32_t>::max()))
     throw usage_error("the CUDA BFS over MPI ranks takes at most 2^32 vertices per rank (" +
                       std::to_string(part.block()) + " here): use more ranks");
   const auto rows = static_cast<std::size_t>(g.local_vertices);
-  const auto R = static_cast<std::size_t>(x.comm().size());
+  const int R = x.comm().size();
   int device = 0, sms = 1;
   GPU500_CUDA_CHECK(cudaGetDevice(&device));
   GPU500_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   resident_blocks_ = static_cast<unsigned>(sms) * (2048 / block_threads);
+  owned_arcs_ = static_cast<std::size_t>(read_one(g.offsets + g.local_vertices));
+  // The rows the searches walk: degree-ordered, 32-bit columns where every id fits.
+  narrow_ = !wide_columns && narrow_columns_fit(g.num_vertices);
+  if (narrow_) {
+    narrow_columns_ = degree_ordered_columns<std::uint32_t>(x, part, g);
+    narrow_view_ = {g.num_vertices, g.first_vertex, g.local_vertices, g.offsets, narrow_columns_.data(), nullptr};
+  } else {
+    wide_columns_ = degree_ordered_columns<std::int64_t>(x, part, g);
+    wide_view_ = {g.num_vertices, g.first_vertex, g.local_vertices, g.offsets, wide_columns_.data(), nullptr};
+  }
   parent_ = gpu::device_buffer<std::int64_t>(rows);
   queue_ = gpu::device_buffer<index_t>(rows);
   next_ = gpu::device_buffer<index_t>(rows);
@@ -199,13 +239,27 @@ bfs_engine::bfs_engine(device_exchange& x, const dist::block_partition& part, gr
   slice_ = gpu::device_buffer<std::uint64_t>(static_cast<std::size_t>(dist::bitmap_slice_words(part, x.comm().rank())));
   bitmap_ = gpu::device_buffer<std::uint64_t>(static_cast<std::size_t>(dist::bitmap_words(part.num_vertices())));
   seen_ = gpu::device_buffer<std::uint64_t>(bitmap_.size());
-  counts_ = gpu::device_buffer<index_t>(R);
-  cursor_ = gpu::device_buffer<index_t>(R);
-  displs_ = gpu::device_buffer<index_t>(R + 1);
+  cursor_ = gpu::device_buffer<index_t>(static_cast<std::size_t>(R));
+  starts_ = gpu::device_buffer<index_t>(static_cast<std::size_t>(R));
+  displs_ = gpu::device_buffer<index_t>(static_cast<std::size_t>(R) + 1);
   counters_ = gpu::device_buffer<index_t>(counter_slots);
   host_counters_ = gpu::pinned_buffer<index_t>(counter_slots);
-  owned_arcs_ = static_cast<std::size_t>(read_one(g.offsets + g.local_vertices));
   chunks_ = gpu::device_buffer<index_t>(3 * static_cast<std::size_t>(max_chunks(static_cast<index_t>(owned_arcs_))));
+  // Each owner's block of the send buffer: as long as the owned arcs whose far end it owns.
+  {
+    gpu::device_buffer<index_t> counts(static_cast<std::size_t>(R));
+    counts.zero();
+    const auto arcs = static_cast<index_t>(owned_arcs_);
+    if (arcs > 0)
+      with_rows([&](auto view) {
+        gpu::launch(arcs_by_owner_kernel<column_of<decltype(view)>>, gpu::grid_blocks(arcs, block_threads),
+                    block_threads, 0, nullptr, view, arcs, part_.block(), counts.data());
+      });
+    const std::vector<index_t> by_owner = gpu::to_host(counts);
+    host_starts_.assign(static_cast<std::size_t>(R), 0);
+    for (int r = 1; r < R; ++r) host_starts_[r] = host_starts_[r - 1] + by_owner[r - 1];
+    gpu::copy_bytes(starts_.data(), host_starts_.data(), host_starts_.size() * sizeof(index_t));
+  }
   reset();
 }
 
@@ -240,7 +294,6 @@ void bfs_engine::gather_frontier(index_t frontier) {
 index_t bfs_engine::top_down(index_t frontier, index_t global_frontier_arcs) {
   const dist::communicator& c = x_.comm();
   const int R = c.size();
-  list_valid_ = false;  // rows this level claims stay in the unvisited list otherwise
   // Once the search has gone bottom-up most children are visited. Learning which costs every
   // rank n/8 bytes; the pairs it saves would cost a rank 8 bytes for each of its share of the
   // frontier's arcs. Gather when those would cost more.
@@ -249,32 +302,34 @@ index_t bfs_engine::top_down(index_t frontier, index_t global_frontier_arcs) {
     gather_frontier(frontier);
     gathered = static_cast<index_t>(slice_.size() * sizeof(std::uint64_t)) * (R - 1);
   }
-  const std::uint64_t* seen = went_bottom_up_ ? seen_.data() : nullptr;
-  counts_.zero_async(nullptr);
-  const unsigned tiles = gpu::grid_blocks(frontier, block_threads);  // a warp per 32 rows
+  // One pass: each pair goes to the next free place of its owner's block.
+  gpu::copy_bytes_async(cursor_.data(), starts_.data(), starts_.bytes(), nullptr);
   if (frontier > 0) {
     gpu::launch(make_chunks_kernel<whole_rows>, gpu::grid_blocks(frontier, block_threads), block_threads, 0, nullptr,
                 whole_rows{g_.offsets}, queue_.data(), static_cast<const index_t*>(nullptr), frontier, chunks_.data(),
                 counters_.data() + chunk_count);
-    gpu::launch(expand_tiles_kernel<false>, tiles, block_threads, 0, nullptr, g_, queue_.data(), frontier,
-                part_.block(), c.rank(), parent_.data(), seen, counts_.data(), cursor_.data(),
-                static_cast<std::uint64_t*>(nullptr));
-    gpu::launch(expand_chunks_kernel<false>, resident_blocks_, block_threads, 0, nullptr, g_, chunks_.data(),
-                counters_.data(), part_.block(), c.rank(), parent_.data(), seen, counts_.data(), cursor_.data(),
-                static_cast<std::uint64_t*>(nullptr));
+    with_rows([&](auto view) {
+      using V = column_of<decltype(view)>;
+      gpu::launch(expand_tiles_kernel<V>, gpu::grid_blocks(frontier, block_threads), block_threads, 0, nullptr, view,
+                  queue_.data(), frontier, part_.block(), c.rank(), parent_.data(), seen_.data(), cursor_.data(),
+                  send_.data());
+      gpu::launch(expand_chunks_kernel<V>, resident_blocks_, block_threads, 0, nullptr, view, chunks_.data(),
+                  counters_.data(), part_.block(), c.rank(), parent_.data(), seen_.data(), cursor_.data(),
+                  send_.data());
+    });
   }
-  const index_t total = counts_to_cursors(counts_, cursor_, host_counts_);
-  send_.reserve(static_cast<std::size_t>(total));
-  if (total > 0) {
-    gpu::launch(expand_tiles_kernel<true>, tiles, block_threads, 0, nullptr, g_, queue_.data(), frontier,
-                part_.block(), c.rank(), parent_.data(), seen, counts_.data(), cursor_.data(), send_.data());
-    gpu::launch(expand_chunks_kernel<true>, resident_blocks_, block_threads, 0, nullptr, g_, chunks_.data(),
-                counters_.data(), part_.block(), c.rank(), parent_.data(), seen, counts_.data(), cursor_.data(),
-                send_.data());
-  }
+  const std::vector<index_t> ends = gpu::to_host(cursor_);
+  host_counts_.resize(static_cast<std::size_t>(R));
+  for (std::size_t r = 0; r < host_counts_.size(); ++r) host_counts_[r] = ends[r] - host_starts_[r];
   const index_t bytes = bytes_to_others(host_counts_, c.rank(), sizeof(std::uint64_t)) + gathered;
   stopwatch t;
-  const index_t got = x_.alltoallv(send_, host_counts_, recv_, recv_counts_);
+  recv_counts_.assign(static_cast<std::size_t>(R), 0);
+  x_.exchange_counts(host_counts_.data(), recv_counts_.data());
+  index_t got = 0;
+  for (index_t k : recv_counts_) got += k;
+  recv_.reserve(static_cast<std::size_t>(got));
+  x_.alltoallv_bytes(send_.data(), host_counts_.data(), recv_.data(), recv_counts_.data(), sizeof(std::uint64_t),
+                     host_starts_.data());
   comm_seconds_ += t.seconds();
   if (got > 0) {
     host_displs_.assign(static_cast<std::size_t>(R) + 1, 0);
@@ -292,28 +347,27 @@ index_t bfs_engine::bottom_up(index_t frontier) {
   gather_frontier(frontier);
   const index_t bytes = static_cast<index_t>(slice_.size() * sizeof(std::uint64_t)) * (c.size() - 1);
   if (g_.local_vertices == 0) return bytes;
-  if (!list_valid_) {  // every unvisited row with arcs
-    gpu::fill_bytes_async(list_n_.data() + list_, 0, sizeof(index_t), nullptr);
-    gpu::launch(unvisited_kernel, gpu::grid_blocks(g_.local_vertices, block_threads), block_threads, 0, nullptr, g_,
-                parent_.data(), lists_[list_].data(), list_n_.data() + list_);
-    list_valid_ = true;
-  }
   const int other = list_ ^ 1;
   gpu::fill_bytes_async(list_n_.data() + other, 0, sizeof(index_t), nullptr);
-  gpu::launch(scan_rows_kernel, resident_blocks_, block_threads, 0, nullptr, g_, bitmap_.data(), lists_[list_].data(),
-              list_n_.data() + list_, parent_.data(), next_.data(), counters_.data(), long_rows_.data(),
-              lists_[other].data(), list_n_.data() + other);
-  gpu::launch(scan_long_rows_kernel, resident_blocks_, block_threads, 0, nullptr, g_, bitmap_.data(),
-              long_rows_.data(), parent_.data(), next_.data(), counters_.data(), lists_[other].data(),
-              list_n_.data() + other);
+  with_rows([&](auto view) {
+    using V = column_of<decltype(view)>;
+    // The search's first bottom-up level has no list yet: the kernel scans every row.
+    gpu::launch(scan_rows_kernel<V>, resident_blocks_, block_threads, 0, nullptr, view, bitmap_.data(),
+                has_list_ ? lists_[list_].data() : nullptr, list_n_.data() + list_, parent_.data(), next_.data(),
+                counters_.data(), long_rows_.data(), lists_[other].data(), list_n_.data() + other);
+    gpu::launch(scan_long_rows_kernel<V>, resident_blocks_, block_threads, 0, nullptr, view, bitmap_.data(),
+                long_rows_.data(), parent_.data(), next_.data(), counters_.data(), lists_[other].data(),
+                list_n_.data() + other);
+  });
   list_ = other;
+  has_list_ = true;
   return bytes;
 }
 
 void bfs_engine::run(index_t root) {
   const dist::communicator& c = x_.comm();
   levels_.clear();
-  list_valid_ = false;
+  has_list_ = false;
   went_bottom_up_ = false;
   index_t frontier = 0, frontier_arcs = 0;
   if (part_.owner(root) == c.rank()) {
@@ -326,7 +380,7 @@ void bfs_engine::run(index_t root) {
   // Arcs of the unvisited owned rows: all of them (known since construction) but the root's.
   index_t unexplored = static_cast<index_t>(owned_arcs_) - frontier_arcs;
   bool bottom_up_now = false;
-  index_t last_bytes = 0;
+  index_t last_bytes = 0, previous_frontier = 0;
   for (int level = 0;; ++level) {
     stopwatch sw;
     comm_seconds_ = 0;
@@ -339,12 +393,14 @@ void bfs_engine::run(index_t root) {
     }
     if (!levels_.empty()) levels_.back().bytes = sums[3];
     if (sums[0] == 0) break;
-    if (!pol_.top_down_only) {
-      if (!bottom_up_now && static_cast<double>(sums[1]) > static_cast<double>(sums[2]) / pol_.alpha)
+    if (!pol_.top_down_only) {  // the host engine's rule (../bfs.hpp)
+      if (!bottom_up_now && sums[0] > previous_frontier &&
+          static_cast<double>(sums[1]) > static_cast<double>(sums[2]) / pol_.alpha)
         bottom_up_now = true;
       else if (bottom_up_now && static_cast<double>(sums[0]) < static_cast<double>(part_.num_vertices()) / pol_.beta)
         bottom_up_now = false;
     }
+    previous_frontier = sums[0];
     counters_.zero_async(nullptr);
     last_bytes = bottom_up_now ? bottom_up(frontier) : top_down(frontier, sums[1]);
     gpu::copy_bytes_async(host_counters_.data(), counters_.data(), counters_.bytes(), nullptr);

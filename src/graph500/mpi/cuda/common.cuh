@@ -2,8 +2,8 @@
 // 64-bit atomics on signed values, warp-aggregated counters (one atomic per warp and key instead
 // of one per thread: every arc of an expansion bumps one of only R counters, which serialises
 // on a few addresses otherwise), the owner of a vertex under the block partition, bitmap bits,
-// fills, and the two small host steps every "bucket by owner" exchange repeats (per-rank counts
-// -> write cursors) and every search ends with (Graph500's nedge).
+// fills, the bytes an exchange sends to other ranks, and the step every search ends with
+// (Graph500's nedge).
 #pragma once
 
 #include <cooperative_groups.h>
@@ -59,6 +59,60 @@ __device__ __forceinline__ void aggregated_add(index_t* sum, index_t v) {
   if (arrived.thread_rank() == 0) atomic_add(sum, v);
 }
 
+/// Block-wide appends and sums: every thread of the block calls it, the same number of times
+/// (a block-uniform loop), with K values v[k] (1 or 0 for an append to list k, any count for a
+/// sum); at[k] is the thread's place, counters[k] plus the values of the threads before it. One
+/// atomic per counter and block, where per-warp aggregation makes one per warp: a level that
+/// appends tens of millions of rows to one list would otherwise queue millions of atomics on one
+/// address.
+template <int K>
+__device__ __forceinline__ void block_take(index_t* const (&counters)[K], const index_t (&v)[K], index_t (&at)[K]) {
+  constexpr int warps = block_threads / 32;
+  __shared__ index_t warp_sum[K][warps];
+  __shared__ index_t base[K];
+  const int lane = static_cast<int>(threadIdx.x) & 31, warp = static_cast<int>(threadIdx.x) >> 5;
+  index_t inclusive[K];
+#pragma unroll
+  for (int k = 0; k < K; ++k) {
+    inclusive[k] = v[k];
+    for (int o = 1; o < 32; o *= 2) {
+      const index_t y = __shfl_up_sync(0xffffffffu, inclusive[k], o);
+      if (lane >= o) inclusive[k] += y;
+    }
+    if (lane == 31) warp_sum[k][warp] = inclusive[k];
+  }
+  __syncthreads();
+  if (threadIdx.x < K) {
+    const int k = static_cast<int>(threadIdx.x);
+    index_t total = 0;
+    for (int w = 0; w < warps; ++w) {
+      const index_t t = warp_sum[k][w];
+      warp_sum[k][w] = total;
+      total += t;
+    }
+    base[k] = total > 0 ? atomic_add(counters[k], total) : 0;
+  }
+  __syncthreads();
+#pragma unroll
+  for (int k = 0; k < K; ++k) at[k] = base[k] + warp_sum[k][warp] + inclusive[k] - v[k];
+  __syncthreads();  // the next call may overwrite what was read above
+}
+
+/// The first index of a block-uniform loop over [0, n) (each block takes blockDim.x items a step).
+struct block_steps {
+  index_t n;
+  struct iterator {
+    index_t base, step;
+    __device__ index_t operator*() const { return base; }
+    __device__ iterator& operator++() { base += step; return *this; }
+    __device__ bool operator!=(index_t end) const { return base < end; }
+  };
+  __device__ iterator begin() const {
+    return {static_cast<index_t>(blockIdx.x) * blockDim.x, static_cast<index_t>(gridDim.x) * blockDim.x};
+  }
+  __device__ index_t end() const { return n; }
+};
+
 /// The rank owning vertex v (dist::block_partition: blocks of `block` vertices).
 __device__ __forceinline__ int owner_of(std::int64_t v, index_t block) { return static_cast<int>(v / block); }
 
@@ -96,19 +150,6 @@ T read_one(const T* p) {
 template <class T>
 void write_one(T* p, T x) {
   gpu::copy_bytes(p, &x, sizeof(T));
-}
-
-/// After a count kernel filled counts (device, R entries): the host counts, and `cursor`
-/// (device, R entries) set to each rank's first position in the send buffer (exclusive sums).
-/// Returns the total.
-inline index_t counts_to_cursors(const gpu::device_buffer<index_t>& counts, gpu::device_buffer<index_t>& cursor,
-                                 std::vector<index_t>& host_counts) {
-  host_counts = gpu::to_host(counts);
-  std::vector<index_t> start(host_counts.size());
-  index_t total = 0;
-  for (std::size_t r = 0; r < host_counts.size(); ++r) start[r] = total, total += host_counts[r];
-  gpu::copy_bytes(cursor.data(), start.data(), start.size() * sizeof(index_t));
-  return total;
 }
 
 /// Bytes of the counted elements that leave this rank.

@@ -64,32 +64,44 @@ void device_exchange::alltoallv_bytes(const void* send, const index_t* send_coun
   if (in_bytes) gpu::copy_bytes(recv, i, in_bytes);
 }
 
-void device_exchange::allgather_bitmap(const dist::block_partition& p, const std::uint64_t* slice,
-                                       std::uint64_t* whole) {
-  gpu::synchronize();
-  const auto words = static_cast<std::size_t>(dist::bitmap_words(p.num_vertices()));
-  const auto mine = static_cast<std::size_t>(dist::bitmap_slice_words(p, c_.rank()));
-  if (c_.size() == 1 || !c_.is_mpi()) {
-    if (mine) gpu::copy_bytes(whole, slice, mine * sizeof(std::uint64_t));
+void device_exchange::allgatherv_bytes(const void* mine, void* whole, const index_t* counts,
+                                       std::size_t elem_bytes) {
+  gpu::synchronize();  // `mine` was written by kernels
+  const auto R = static_cast<std::size_t>(c_.size());
+  const auto me = static_cast<std::size_t>(c_.rank());
+  std::vector<std::size_t> bytes(R);
+  std::size_t total = 0, mine_at = 0;
+  for (std::size_t r = 0; r < R; ++r) {
+    bytes[r] = static_cast<std::size_t>(counts[r]) * elem_bytes;
+    if (r < me) mine_at += bytes[r];
+    total += bytes[r];
+  }
+  if (R == 1 || !c_.is_mpi()) {
+    if (bytes[me]) gpu::copy_bytes(static_cast<std::byte*>(whole) + mine_at, mine, bytes[me]);
     return;
   }
   if (nccl_) {
-    std::vector<std::size_t> bytes(static_cast<std::size_t>(c_.size()));
-    for (int r = 0; r < c_.size(); ++r)
-      bytes[static_cast<std::size_t>(r)] = static_cast<std::size_t>(dist::bitmap_slice_words(p, r)) * sizeof(std::uint64_t);
-    nccl_->allgatherv_bytes(slice, whole, bytes.data(), nullptr);
+    nccl_->allgatherv_bytes(mine, whole, bytes.data(), nullptr);
     gpu::synchronize();
     return;
   }
   if (mode_ == exchange_mode::device) {
-    dist::allgather_bitmap(c_, p, slice, whole);
+    c_.allgatherv_bytes(mine, whole, counts, elem_bytes);
     return;
   }
-  auto* o = reinterpret_cast<std::uint64_t*>(stage(out_, mine * sizeof(std::uint64_t) + 8));
-  auto* i = reinterpret_cast<std::uint64_t*>(stage(in_, words * sizeof(std::uint64_t)));
-  if (mine) gpu::copy_bytes(o, slice, mine * sizeof(std::uint64_t));
-  dist::allgather_bitmap(c_, p, o, i);
-  gpu::copy_bytes(whole, i, words * sizeof(std::uint64_t));
+  std::byte* o = stage(out_, bytes[me] + 8);
+  std::byte* i = stage(in_, total + 8);
+  if (bytes[me]) gpu::copy_bytes(o, mine, bytes[me]);
+  c_.allgatherv_bytes(o, i, counts, elem_bytes);
+  if (total) gpu::copy_bytes(whole, i, total);
+}
+
+void device_exchange::allgather_bitmap(const dist::block_partition& p, const std::uint64_t* slice,
+                                       std::uint64_t* whole) {
+  // Every slice but the last is block/64 words, so the slices in rank order are the bitmap.
+  std::vector<index_t> words(static_cast<std::size_t>(c_.size()));
+  for (int r = 0; r < c_.size(); ++r) words[static_cast<std::size_t>(r)] = dist::bitmap_slice_words(p, r);
+  allgatherv_bytes(slice, whole, words.data(), sizeof(std::uint64_t));
 }
 
 }  // namespace gpu500::graph500::mpi::cuda

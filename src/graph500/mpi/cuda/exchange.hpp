@@ -1,5 +1,5 @@
-// The exchanges of the CUDA backend over MPI ranks (internal): all-to-all(v) and the bitmap
-// all-gather on DEVICE buffers, in one of three modes chosen once per pipeline:
+// The exchanges of the CUDA backend over MPI ranks (internal): all-to-all(v) and all-gather(v)
+// (the frontier bitmap, per-vertex values) on DEVICE buffers, in one of three modes chosen once per pipeline:
 //  - nccl: grouped NCCL sends and receives between the ranks' GPUs (dist/nccl.hpp), device to
 //    device over NVLink / the network; the default with one GPU per rank;
 //  - device: the device pointers go straight to MPI (a CUDA-aware MPI moves them device to
@@ -54,8 +54,19 @@ class device_exchange {
     alltoallv_bytes(send.data(), send_counts.data(), recv.data(), recv_counts.data(), sizeof(T));
     return total;
   }
+  /// Every rank's block of counts[r] elements of elem_bytes (device; `mine` holds this rank's)
+  /// -> all blocks in rank order at `whole` (device) on every rank.
+  void allgatherv_bytes(const void* mine, void* whole, const index_t* counts, std::size_t elem_bytes);
   /// Every rank's bitmap slice (device) -> the whole bitmap (device) on every rank.
   void allgather_bitmap(const dist::block_partition& p, const std::uint64_t* slice, std::uint64_t* whole);
+  /// One T per vertex: every rank's values for its owned vertices (device) -> the values of
+  /// all vertices (device, p.num_vertices() entries) on every rank.
+  template <class T>
+  void allgather_owned(const dist::block_partition& p, const T* mine, T* whole) {
+    std::vector<index_t> counts(static_cast<std::size_t>(c_.size()));
+    for (int r = 0; r < c_.size(); ++r) counts[static_cast<std::size_t>(r)] = p.range(r).count;
+    allgatherv_bytes(mine, whole, counts.data(), sizeof(T));
+  }
 
  private:
   /// Page-locked staging areas, grown on demand.

@@ -24,8 +24,9 @@ namespace gpu500::graph500 {
 namespace {
 
 /// Device bytes one rank needs at its peak with `ranks` ranks: kernel 1 (the slice, the sort
-/// keys and ids with their double buffers, the arcs sent and received, the rows being built), or
-/// afterwards the rows and both engines' state and exchange buffers.
+/// keys and ids with their double buffers, the arcs sent and received, the rows being built), the
+/// BFS engine's degree order beside the rows, or afterwards the rows and both engines' state and
+/// exchange buffers.
 std::size_t device_bytes(const graph::kronecker_params& p, int ranks) {
   const auto R = static_cast<std::size_t>(ranks);
   const std::size_t m = static_cast<std::size_t>(p.num_edges()) / R + 1;
@@ -40,7 +41,8 @@ std::size_t device_bytes(const graph::kronecker_params& p, int ranks) {
                                                                p.num_vertices());
   const std::size_t searches =
       bfs + mpi::cuda::sssp_engine::device_bytes(static_cast<index_t>(n), static_cast<index_t>(2 * m), p.num_vertices());
-  return std::max(kernel1, rows + searches) + (std::size_t{256} << 20);
+  const std::size_t order = mpi::cuda::bfs_engine::construction_bytes(static_cast<index_t>(2 * m), p.num_vertices());
+  return std::max({kernel1, rows + order, rows + searches}) + (std::size_t{256} << 20);
 }
 
 /// Without --sssp-delta the SSSP's bucket starts as wide as the single-GPU engine's (8 x 0.7 x mean
@@ -86,7 +88,8 @@ class mpi_cuda_pipeline final : public mpi_pipeline {
       generated_ = false;
       host_.reset();
       const auto view = g_.view();
-      bfs_.emplace(x_, part_, view, mpi::bfs_policy{opts_.top_down_only, opts_.alpha, opts_.beta});
+      bfs_.emplace(x_, part_, view, mpi::bfs_policy{opts_.top_down_only, opts_.alpha, opts_.beta},
+                   opts_.bfs_wide_columns);
       if (params_.weights) {
         mpi::cuda::device_sssp_policy pol;
         pol.no_light_heavy = opts_.no_light_heavy;

@@ -1,0 +1,36 @@
+// The BFS's copy of a rank's rows with every row in descending degree of its far ends (internal):
+// VS-Graph500's degree order without the relabelling, which would need a global sort of vertex
+// ids and the labels mapped back for the output and the validator. A bottom-up row scan stops at
+// its first neighbour in the frontier, and the likeliest ones come first: high-degree vertices
+// are reached at shallow levels. The columns are 32-bit where every vertex id fits (half the
+// bytes a row walk reads), else 64-bit.
+//
+// Each rank works out a one-byte degree class of its owned rows (a logarithm in eighths of an
+// octave), the classes are all-gathered (n bytes, freed again), every arc takes its far end's
+// class as its key and a stable segmented sort orders every row by it; arcs of equal class keep
+// the order the rows had (by column, or by weight), so a row's order is fixed by its contents.
+#pragma once
+
+#include <cstdint>
+
+#include "exchange.hpp"
+#include "gpu500/core/cuda/memory.hpp"
+#include "gpu500/dist/partition.hpp"
+#include "gpu500/graph/csr.hpp"
+
+namespace gpu500::graph500::mpi::cuda {
+
+/// Whether every vertex id of a graph of n vertices fits a 32-bit column.
+[[nodiscard]] inline bool narrow_columns_fit(index_t n) { return n - 1 <= index_t{0xffffffff}; }
+
+/// g's columns (device) with every row in descending degree of its far end, as C (std::uint32_t:
+/// needs narrow_columns_fit(g.num_vertices); or std::int64_t). Collective.
+template <class C>
+gpu::device_buffer<C> degree_ordered_columns(device_exchange& x, const dist::block_partition& part,
+                                             graph::csr_view<std::int64_t> g);
+
+/// Device bytes degree_ordered_columns holds at its peak besides g, C being `column_bytes` wide,
+/// for `arcs` arcs in a graph of n vertices (the result included).
+[[nodiscard]] std::size_t degree_order_bytes(index_t arcs, index_t n, std::size_t column_bytes);
+
+}  // namespace gpu500::graph500::mpi::cuda
