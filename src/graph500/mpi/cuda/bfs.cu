@@ -94,12 +94,8 @@ __global__ void claim_kernel(graph::csr_view<std::int64_t> g, const std::uint64_
       const std::uint64_t p = pairs[i];
       l = static_cast<index_t>(p >> 32);
       if (parent[l] == -1) {
-        int lo = 0, hi = ranks - 1;  // the last rank whose segment starts at or before i
-        while (lo < hi) {
-          const int mid = (lo + hi + 1) / 2;
-          if (displs[mid] <= i) lo = mid; else hi = mid - 1;
-        }
-        const std::int64_t par = static_cast<std::int64_t>(lo) * block + static_cast<std::int64_t>(p & 0xffffffffu);
+        const std::int64_t par = static_cast<std::int64_t>(sender_of(displs, ranks, i)) * block +
+                                 static_cast<std::int64_t>(p & 0xffffffffu);
         if (atomic_cas(&parent[l], -1, par) == -1) v[0] = 1, v[1] = g.offsets[l + 1] - g.offsets[l];
       }
     }

@@ -1,9 +1,9 @@
 // Device helpers shared by the CUDA backend's kernels over MPI ranks (internal; .cu files only):
 // 64-bit atomics on signed values, warp-aggregated counters (one atomic per warp and key instead
 // of one per thread: every arc of an expansion bumps one of only R counters, which serialises
-// on a few addresses otherwise), the owner of a vertex under the block partition, bitmap bits,
-// fills, the bytes an exchange sends to other ranks, and the step every search ends with
-// (Graph500's nedge).
+// on a few addresses otherwise) and block-wide appends, the owner of a vertex under the block
+// partition, the sender of an arrival, bitmap bits, fills, the bytes an exchange sends to other
+// ranks, and the step every search ends with (Graph500's nedge).
 #pragma once
 
 #include <cooperative_groups.h>
@@ -115,6 +115,17 @@ struct block_steps {
 
 /// The rank owning vertex v (dist::block_partition: blocks of `block` vertices).
 __device__ __forceinline__ int owner_of(std::int64_t v, index_t block) { return static_cast<int>(v / block); }
+
+/// The rank that sent arrival i of an all-to-all: the last r whose block of arrivals starts at or
+/// before i (displs: the R + 1 block starts).
+__device__ __forceinline__ int sender_of(const index_t* displs, int ranks, index_t i) {
+  int lo = 0, hi = ranks - 1;
+  while (lo < hi) {
+    const int mid = (lo + hi + 1) / 2;
+    if (displs[mid] <= i) lo = mid; else hi = mid - 1;
+  }
+  return lo;
+}
 
 /// Bit v of a bitmap of 64-bit words.
 __device__ __forceinline__ bool test_bit(const std::uint64_t* bits, std::int64_t v) {

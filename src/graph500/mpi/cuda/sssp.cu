@@ -114,23 +114,36 @@ __global__ void min_queued_kernel(const float* dist, const std::uint8_t* queued,
   if (gpu::lane_id() == 0 && m != ~0u) atomic_min_nonneg(out, static_cast<std::int64_t>(m));
 }
 
-/// A row taken into the bucket's frontier `list`; the first time in this bucket, also listed as settled.
-__device__ __forceinline__ void enter_bucket(index_t l, index_t* list, int list_slot, index_t* settled,
-                                             std::uint8_t* mark, index_t* counters) {
-  list[aggregated_take(counters, list_slot)] = l;
+/// A row that enters the bucket's frontier list: v[0] = 1 for that list and, the first time in
+/// this bucket (mark), v[1] = 1 for the settled list. The caller appends both a block at a time.
+__device__ __forceinline__ void enter_bucket(index_t l, std::uint8_t* mark, index_t (&v)[2]) {
+  v[0] = 1;
   if (!mark[l]) {
     mark[l] = 1;
-    settled[aggregated_take(counters, settled_count)] = l;
+    v[1] = 1;
   }
+}
+
+/// The rows enter_bucket set values for, appended to the frontier `list` and `settled`.
+__device__ __forceinline__ void append_entries(index_t l, const index_t (&v)[2], index_t* list, int list_slot,
+                                               index_t* settled, index_t* counters) {
+  index_t at[2];
+  block_take<2>({counters + list_slot, counters + settled_count}, v, at);
+  if (v[0]) list[at[0]] = l;
+  if (v[1]) settled[at[1]] = l;
 }
 
 /// The bucket's first frontier: every queued row below hi.
 __global__ void take_kernel(const float* dist, std::uint8_t* queued, index_t rows, float hi, index_t* list,
                             int list_slot, index_t* settled, std::uint8_t* mark, index_t* counters) {
-  for (index_t l : gpu::grid_stride(rows)) {
-    if (!queued[l] || !(dist[l] < hi)) continue;
-    queued[l] = 0;
-    enter_bucket(l, list, list_slot, settled, mark, counters);
+  for (index_t base : block_steps{rows}) {  // block-uniform: append_entries
+    const index_t l = base + threadIdx.x;
+    index_t v[2] = {0, 0};
+    if (l < rows && queued[l] && dist[l] < hi) {
+      queued[l] = 0;
+      enter_bucket(l, mark, v);
+    }
+    append_entries(l, v, list, list_slot, settled, counters);
   }
 }
 
@@ -153,24 +166,26 @@ __global__ void win_kernel(const request* in, index_t n, const index_t* displs, 
                            const unsigned long long* key, std::uint8_t* lowered, float* dist, std::int64_t* parent,
                            std::uint8_t* queued, int append, float hi, index_t* next, int next_slot, index_t* settled,
                            std::uint8_t* mark, index_t* counters) {
-  for (index_t i : gpu::grid_stride(n)) {
-    const index_t l = in[i].local;
-    if (!lowered[l] || static_cast<std::uint32_t>(key[l]) != static_cast<std::uint32_t>(i)) continue;
-    lowered[l] = 0;
-    int lo = 0, up = ranks - 1;  // the last rank whose block starts at or before i
-    while (lo < up) {
-      const int mid = (lo + up + 1) / 2;
-      if (displs[mid] <= i) lo = mid; else up = mid - 1;
+  for (index_t base : block_steps{n}) {  // block-uniform: append_entries
+    const index_t i = base + threadIdx.x;
+    index_t l = 0, v[2] = {0, 0};
+    if (i < n) {
+      l = in[i].local;
+      if (lowered[l] && static_cast<std::uint32_t>(key[l]) == static_cast<std::uint32_t>(i)) {
+        lowered[l] = 0;
+        const float d = in[i].dist;
+        dist[l] = d;
+        parent[l] =
+            static_cast<std::int64_t>(sender_of(displs, ranks, i)) * block + static_cast<std::int64_t>(in[i].row);
+        if (append && d < hi) {
+          queued[l] = 0;
+          enter_bucket(l, mark, v);
+        } else {
+          queued[l] = 1;
+        }
+      }
     }
-    const float d = in[i].dist;
-    dist[l] = d;
-    parent[l] = static_cast<std::int64_t>(lo) * block + static_cast<std::int64_t>(in[i].row);
-    if (append && d < hi) {
-      queued[l] = 0;
-      enter_bucket(l, next, next_slot, settled, mark, counters);
-    } else {
-      queued[l] = 1;
-    }
+    append_entries(l, v, next, next_slot, settled, counters);
   }
 }
 

@@ -23,7 +23,8 @@
 // after a bucket when enough rows were settled since the last gather to pay for its n/8 bytes).
 // Applying: a 64-bit atomicMin of (distance bits, arrival index) per row picks one winning request
 // per lowered row, whose distance and parent the row then takes; non-negative floats order as
-// their bits. Every distance is one float add of a stored weight, as the validator demands, and
+// their bits. The rows entering a frontier and the settled list take their places a block at a
+// time (one atomic per block and list). Every distance is one float add of a stored weight, as the validator demands, and
 // a row whose distance falls again is queued again (label correcting), so the result is the same
 // fixed point for any delta and any number of ranks.
 #pragma once
