@@ -3,7 +3,8 @@
 // global_thread_id(), grid_threads(), the warp and lane of a thread, and grid_stride(n): a range
 // for `for (index_t i : grid_stride(n))` that visits i = id, id + T, id + 2T, ... < n for the
 // calling thread (T = every thread of the grid). warp_stride(n) does the same with one warp per
-// item. All ids are 64-bit: a grid of 2^31 threads or a range past 2^32 needs no care.
+// item; block_stride(n) steps a whole block over a block's worth of items at a time. All ids are
+// 64-bit: a grid of 2^31 threads or a range past 2^32 needs no care.
 // launch(kernel, grid, block, shared_bytes, stream, args...) launches and checks the launch.
 #pragma once
 
@@ -58,6 +59,12 @@ __device__ __forceinline__ stride_range grid_stride(index_t n) {
 }
 /// This warp's items of [0, n), one warp per item.
 __device__ __forceinline__ stride_range warp_stride(index_t n) { return {global_warp_id(), n, grid_warps()}; }
+/// The first item of each of this block's steps over [0, n), blockDim.x items a step (item
+/// first + threadIdx.x is the thread's, when below n): every thread of a block runs the same
+/// iterations, so the loop body may hold block-wide collectives (__syncthreads).
+__device__ __forceinline__ stride_range block_stride(index_t n) {
+  return {static_cast<index_t>(blockIdx.x) * blockDim.x, n, grid_threads()};
+}
 
 /// Launches kernel<<<grid, block, shared_bytes, stream>>>(args...) and checks the launch.
 template <class... Params, class... Args>

@@ -75,19 +75,12 @@ __global__ void expand_chunks_kernel(graph::csr_view<V> g, const index_t* chunks
       [&](index_t arc, index_t row, int) { offer_arc(g, arc, row, block, me, parent, seen, cursor, send); });
 }
 
-/// counts[o] += the arcs of the owned rows whose far end rank o owns (each owner's block of the
-/// send buffer is that long: a level sends at most one pair per arc).
-template <class V>
-__global__ void arcs_by_owner_kernel(graph::csr_view<V> g, index_t arcs, index_t block, index_t* counts) {
-  for (index_t a : gpu::grid_stride(arcs)) aggregated_take(counts, owner_of(static_cast<std::int64_t>(g.columns[a]), block));
-}
-
 /// Arrived pairs (from rank r: [displs[r], displs[r + 1])): the first to claim an unvisited child
 /// sets its parent and queues it.
 __global__ void claim_kernel(graph::csr_view<std::int64_t> g, const std::uint64_t* pairs, index_t n,
                              const index_t* displs, int ranks, index_t block, std::int64_t* parent, index_t* next,
                              index_t* counters) {
-  for (index_t base : block_steps{n}) {  // block-uniform: block_take below
+  for (index_t base : gpu::block_stride(n)) {  // block-uniform: block_take below
     const index_t i = base + threadIdx.x;
     index_t l = 0, v[2] = {0, 0};
     if (i < n) {
@@ -119,7 +112,7 @@ __global__ void scan_rows_kernel(graph::csr_view<V> g, const std::uint64_t* bitm
                                  const index_t* row_count, std::int64_t* parent, index_t* next, index_t* counters,
                                  index_t* long_rows, index_t* still, index_t* still_count) {
   const index_t n = rows ? *row_count : g.local_vertices;
-  for (index_t base : block_steps{n}) {  // block-uniform
+  for (index_t base : gpu::block_stride(n)) {  // block-uniform
     const index_t i = base + threadIdx.x;
     index_t l = 0, v[4] = {0, 0, 0, 0};  // found, its arcs, long, still
     std::int64_t found = -1;
@@ -241,21 +234,7 @@ bfs_engine::bfs_engine(device_exchange& x, const dist::block_partition& part, gr
   counters_ = gpu::device_buffer<index_t>(counter_slots);
   host_counters_ = gpu::pinned_buffer<index_t>(counter_slots);
   chunks_ = gpu::device_buffer<index_t>(3 * static_cast<std::size_t>(max_chunks(static_cast<index_t>(owned_arcs_))));
-  // Each owner's block of the send buffer: as long as the owned arcs whose far end it owns.
-  {
-    gpu::device_buffer<index_t> counts(static_cast<std::size_t>(R));
-    counts.zero();
-    const auto arcs = static_cast<index_t>(owned_arcs_);
-    if (arcs > 0)
-      with_rows([&](auto view) {
-        gpu::launch(arcs_by_owner_kernel<column_of<decltype(view)>>, gpu::grid_blocks(arcs, block_threads),
-                    block_threads, 0, nullptr, view, arcs, part_.block(), counts.data());
-      });
-    const std::vector<index_t> by_owner = gpu::to_host(counts);
-    host_starts_.assign(static_cast<std::size_t>(R), 0);
-    for (int r = 1; r < R; ++r) host_starts_[r] = host_starts_[r - 1] + by_owner[r - 1];
-    gpu::copy_bytes(starts_.data(), host_starts_.data(), host_starts_.size() * sizeof(index_t));
-  }
+  host_starts_ = owner_block_starts(g, part.block(), starts_);  // the pairs' blocks
   reset();
 }
 

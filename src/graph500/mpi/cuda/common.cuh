@@ -2,8 +2,9 @@
 // 64-bit atomics on signed values, warp-aggregated counters (one atomic per warp and key instead
 // of one per thread: every arc of an expansion bumps one of only R counters, which serialises
 // on a few addresses otherwise) and block-wide appends, the owner of a vertex under the block
-// partition, the sender of an arrival, bitmap bits, fills, the bytes an exchange sends to other
-// ranks, and the step every search ends with (Graph500's nedge).
+// partition, the sender of an arrival, bitmap bits, fills, the owners' blocks of a send buffer,
+// the bytes an exchange sends to other ranks, and the step every search ends with (Graph500's
+// nedge).
 #pragma once
 
 #include <cooperative_groups.h>
@@ -60,7 +61,7 @@ __device__ __forceinline__ void aggregated_add(index_t* sum, index_t v) {
 }
 
 /// Block-wide appends and sums: every thread of the block calls it, the same number of times
-/// (a block-uniform loop), with K values v[k] (1 or 0 for an append to list k, any count for a
+/// (a gpu::block_stride loop), with K values v[k] (1 or 0 for an append to list k, any count for a
 /// sum); at[k] is the thread's place, counters[k] plus the values of the threads before it. One
 /// atomic per counter and block, where per-warp aggregation makes one per warp: a level that
 /// appends tens of millions of rows to one list would otherwise queue millions of atomics on one
@@ -70,7 +71,7 @@ __device__ __forceinline__ void block_take(index_t* const (&counters)[K], const 
   constexpr int warps = block_threads / 32;
   __shared__ index_t warp_sum[K][warps];
   __shared__ index_t base[K];
-  const int lane = static_cast<int>(threadIdx.x) & 31, warp = static_cast<int>(threadIdx.x) >> 5;
+  const int lane = gpu::lane_id(), warp = gpu::warp_in_block();
   index_t inclusive[K];
 #pragma unroll
   for (int k = 0; k < K; ++k) {
@@ -97,21 +98,6 @@ __device__ __forceinline__ void block_take(index_t* const (&counters)[K], const 
   for (int k = 0; k < K; ++k) at[k] = base[k] + warp_sum[k][warp] + inclusive[k] - v[k];
   __syncthreads();  // the next call may overwrite what was read above
 }
-
-/// The first index of a block-uniform loop over [0, n) (each block takes blockDim.x items a step).
-struct block_steps {
-  index_t n;
-  struct iterator {
-    index_t base, step;
-    __device__ index_t operator*() const { return base; }
-    __device__ iterator& operator++() { base += step; return *this; }
-    __device__ bool operator!=(index_t end) const { return base < end; }
-  };
-  __device__ iterator begin() const {
-    return {static_cast<index_t>(blockIdx.x) * blockDim.x, static_cast<index_t>(gridDim.x) * blockDim.x};
-  }
-  __device__ index_t end() const { return n; }
-};
 
 /// The rank owning vertex v (dist::block_partition: blocks of `block` vertices).
 __device__ __forceinline__ int owner_of(std::int64_t v, index_t block) { return static_cast<int>(v / block); }
@@ -161,6 +147,30 @@ T read_one(const T* p) {
 template <class T>
 void write_one(T* p, T x) {
   gpu::copy_bytes(p, &x, sizeof(T));
+}
+
+/// counts[o] += the owned arcs whose far end rank o owns.
+static __global__ void arcs_per_owner_kernel(graph::csr_view<std::int64_t> g, index_t arcs, index_t block,
+                                             index_t* counts) {
+  for (index_t k : gpu::grid_stride(arcs)) aggregated_take(counts, owner_of(g.columns[k], block));
+}
+
+/// The layout of a send buffer that takes at most one item per owned arc: a block per rank, in
+/// rank order, each as long as the owned arcs whose far end that rank owns, so that one pass can
+/// write every item at its owner's cursor and nothing overflows. Returns the blocks' starts and
+/// copies them to `starts` (device, R entries).
+inline std::vector<index_t> owner_block_starts(graph::csr_view<std::int64_t> g, index_t block,
+                                               gpu::device_buffer<index_t>& starts) {
+  const index_t arcs = read_one(g.offsets + g.local_vertices);
+  starts.zero();
+  if (arcs > 0)
+    gpu::launch(arcs_per_owner_kernel, gpu::grid_blocks(arcs, block_threads), block_threads, 0, nullptr, g, arcs,
+                block, starts.data());
+  const std::vector<index_t> per_owner = gpu::to_host(starts);
+  std::vector<index_t> start(per_owner.size(), 0);
+  for (std::size_t r = 1; r < start.size(); ++r) start[r] = start[r - 1] + per_owner[r - 1];
+  gpu::copy_bytes(starts.data(), start.data(), start.size() * sizeof(index_t));
+  return start;
 }
 
 /// Bytes of the counted elements that leave this rank.

@@ -136,7 +136,7 @@ __device__ __forceinline__ void append_entries(index_t l, const index_t (&v)[2],
 /// The bucket's first frontier: every queued row below hi.
 __global__ void take_kernel(const float* dist, std::uint8_t* queued, index_t rows, float hi, index_t* list,
                             int list_slot, index_t* settled, std::uint8_t* mark, index_t* counters) {
-  for (index_t base : block_steps{rows}) {  // block-uniform: append_entries
+  for (index_t base : gpu::block_stride(rows)) {  // block-uniform: append_entries
     const index_t l = base + threadIdx.x;
     index_t v[2] = {0, 0};
     if (l < rows && queued[l] && dist[l] < hi) {
@@ -166,7 +166,7 @@ __global__ void win_kernel(const request* in, index_t n, const index_t* displs, 
                            const unsigned long long* key, std::uint8_t* lowered, float* dist, std::int64_t* parent,
                            std::uint8_t* queued, int append, float hi, index_t* next, int next_slot, index_t* settled,
                            std::uint8_t* mark, index_t* counters) {
-  for (index_t base : block_steps{n}) {  // block-uniform: append_entries
+  for (index_t base : gpu::block_stride(n)) {  // block-uniform: append_entries
     const index_t i = base + threadIdx.x;
     index_t l = 0, v[2] = {0, 0};
     if (i < n) {
@@ -191,11 +191,6 @@ __global__ void win_kernel(const request* in, index_t n, const index_t* displs, 
 
 __global__ void clear_marks_kernel(const index_t* rows, const index_t* count, std::uint8_t* mark) {
   for (index_t i : gpu::grid_stride(*count)) mark[rows[i]] = 0;
-}
-
-/// Arcs of the owned rows per owner of their heads.
-__global__ void arcs_per_owner_kernel(graph::csr_view<std::int64_t> g, index_t arcs, index_t block, index_t* counts) {
-  for (index_t k : gpu::grid_stride(arcs)) aggregated_take(counts, owner_of(g.columns[k], block));
 }
 
 unsigned grid_for(index_t n) { return gpu::grid_blocks(n, block_threads); }
@@ -249,14 +244,7 @@ sssp_engine::sssp_engine(device_exchange& x, const dist::block_partition& part, 
   chunks_ = gpu::device_buffer<index_t>(3 * static_cast<std::size_t>(max_chunks(static_cast<index_t>(owned_arcs_))));
   // The send buffer holds one block per owner, as long as the arcs whose heads it owns: a phase
   // relaxes each listed row once, so a block never overflows.
-  cursor_.zero();
-  if (owned_arcs_ > 0)
-    gpu::launch(arcs_per_owner_kernel, grid_for(static_cast<index_t>(owned_arcs_)), block_threads, 0, nullptr, g,
-                static_cast<index_t>(owned_arcs_), part.block(), cursor_.data());
-  const std::vector<index_t> per_owner = gpu::to_host(cursor_);
-  host_seg_start_.assign(static_cast<std::size_t>(R), 0);
-  for (int r = 1; r < R; ++r) host_seg_start_[r] = host_seg_start_[r - 1] + per_owner[r - 1];
-  gpu::copy_bytes(seg_start_.data(), host_seg_start_.data(), host_seg_start_.size() * sizeof(index_t));
+  host_seg_start_ = owner_block_starts(g, part.block(), seg_start_);
   host_counts_.assign(static_cast<std::size_t>(R), 0);
   recv_counts_.assign(static_cast<std::size_t>(R), 0);
   payload_.assign(2 * static_cast<std::size_t>(R), 0);
