@@ -17,7 +17,7 @@ namespace {
 // The engine flags (of add_bfs / add_sssp) the distributed pipelines implement; any other engine
 // flag given is refused.
 constexpr const char* distributed_engine_flags[] = {"--no-direction-optimizing", "--bfs-alpha", "--bfs-beta",
-                                                    "--sssp-delta", "--sssp-no-light-heavy"};
+                                                    "--sssp-delta", "--sssp-no-light-heavy", "--sssp-no-pull"};
 }  // namespace
 
 void pipeline_flags::add_distributed(cli::parser& p) {
@@ -46,7 +46,7 @@ std::unique_ptr<graph500::mpi_pipeline> pipeline_flags::make_distributed(const d
           std::end(distributed_engine_flags))
         throw usage_error(f + over);
     if (b != gpu500::backend::cuda)
-      for (const char* f : {"--share-gpus", "--no-nccl", "--no-cuda-aware-mpi"})
+      for (const char* f : {"--share-gpus", "--no-nccl", "--no-cuda-aware-mpi", "--sssp-no-pull"})
         if (parser_->given(f)) throw usage_error(std::string(f) + " applies to the CUDA backend only (--backend cuda)");
   }
   // OpenMP inside each rank: the host's cores shared by its ranks unless OMP_NUM_THREADS says
@@ -59,6 +59,7 @@ std::unique_ptr<graph500::mpi_pipeline> pipeline_flags::make_distributed(const d
   if (parser_ != nullptr && parser_->given("--bfs-beta")) o.beta = bfs_beta_;
   o.delta = cpu.sssp.delta;
   o.no_light_heavy = cpu.sssp.no_light_heavy;
+  if (sssp_no_pull_) o.sssp_pull_share = 2.0;  // above 1: no bucket pulls
   o.share_gpus = share_gpus_;
   o.host_staging = no_cuda_aware_mpi_;
   o.no_nccl = no_nccl_;

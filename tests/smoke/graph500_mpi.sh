@@ -5,7 +5,8 @@
 # enough that some ranks own no edge runs too. Flags the distributed pipelines do not implement,
 # and the distributed-only flags on one rank or on the CPU backend, are refused with exit 2 on
 # every rank. Where a GPU is present, 2 and 3 ranks share it (--share-gpus), with and without
-# CUDA-aware MPI (--no-cuda-aware-mpi), and one rank per GPU is required otherwise.
+# CUDA-aware MPI (--no-cuda-aware-mpi) and with every heavy arc pushed (--sssp-no-pull), and one
+# rank per GPU is required otherwise.
 set -uo pipefail
 bin=$1
 # shellcheck source=tests/smoke/lib/mpi.sh
@@ -61,6 +62,7 @@ refused 1 "several MPI ranks" graph500 8 --backend cpu --quiet --share-gpus
 refused 1 "several MPI ranks" graph500 8 --backend cpu --quiet --no-cuda-aware-mpi
 refused 2 "CUDA backend only" graph500 8 --backend cpu --quiet --no-nccl
 refused 1 "several MPI ranks" graph500 8 --backend cpu --quiet --no-nccl
+refused 2 "CUDA backend only" graph500 8 --backend cpu --quiet --sssp-no-pull
 
 if "$bin" info 2>/dev/null | grep -c "^cuda device 0:" >/dev/null; then
   "$bin" graph500 10 --backend cuda --roots 8 --quiet >"$tmp/gpu1.txt" || { echo "one GPU run failed"; exit 1; }
@@ -69,6 +71,10 @@ if "$bin" info 2>/dev/null | grep -c "^cuda device 0:" >/dev/null; then
       { echo "$r ranks sharing a GPU failed"; tail -5 "$tmp/g$r.err"; exit 1; }
     diff <(key "$tmp/gpu1.txt") <(key "$tmp/g$r.txt") >/dev/null || { echo "$r ranks on the GPU: nedge differ"; exit 1; }
   done
+  # Every heavy arc pushed (no bucket pulls): the same searches, validated.
+  mpi 3 graph500 10 --backend cuda --roots 8 --quiet --share-gpus --sssp-no-pull >"$tmp/gp.txt" ||
+    { echo "3 ranks, --sssp-no-pull, failed"; exit 1; }
+  diff <(key "$tmp/gpu1.txt") <(key "$tmp/gp.txt") >/dev/null || { echo "--sssp-no-pull: nedge differ"; exit 1; }
   mpi 2 graph500 10 --backend cuda --roots 8 --quiet --share-gpus --no-cuda-aware-mpi >"$tmp/gs.txt" ||
     { echo "2 ranks, staged exchange, failed"; exit 1; }
   diff <(key "$tmp/gpu1.txt") <(key "$tmp/gs.txt") >/dev/null || { echo "staged exchange: nedge differ"; exit 1; }

@@ -97,20 +97,24 @@ TEST_F(Graph500MpiCuda, OneGpuPerRankNcclAndMpiMatchHostBackend) {
 // SCALE 13 has rows of up to 7172 arcs (14 of more than 1024): rows cut into many top-down chunks
 // and long bottom-up warp scans run, beside the short rows of SCALE 5 and 9. Kernel 1 runs in one
 // round and in rounds of 97 edges (the last one short, some ranks with empty rounds); the BFS
-// walks its degree-ordered rows with 32-bit columns and, as past 2^32 vertices, 64-bit ones.
+// walks its degree-ordered rows with 32-bit columns and, as past 2^32 vertices, 64-bit ones; the
+// SSSP pulls the heavy arcs of its large buckets (the default), of every bucket, or of none.
 TEST_F(Graph500MpiCuda, SameLevelsAndDistancesAsHostBackend) {
   struct setup {
     index_t round_edges;
     bool wide_columns;
+    double pull_share;
   };
+  const double pull_default = mpi_options{}.sssp_pull_share;
   for (int scale : {5, 9, 13})
-    for (const setup s : {setup{0, false}, setup{97, false}, setup{0, true}}) {
+    for (const setup s : {setup{0, false, pull_default}, setup{97, false, 0.0}, setup{0, true, 2.0}}) {
       SCOPED_TRACE("SCALE " + std::to_string(scale) + ", kernel 1 rounds of " + std::to_string(s.round_edges) +
-                   (s.wide_columns ? ", 64-bit BFS columns" : ""));
+                   (s.wide_columns ? ", 64-bit BFS columns" : "") + ", pull share " + std::to_string(s.pull_share));
       const auto p = params(scale);
       mpi_options o = shared();
       o.kernel1_round_edges = s.round_edges;
       o.bfs_wide_columns = s.wide_columns;
+      o.sssp_pull_share = s.pull_share;
       auto dp = make_mpi_cuda_pipeline(c, p, o);
       auto hp = make_mpi_cpu_pipeline(c, p);
       for (auto* x : {dp.get(), hp.get()}) {
@@ -144,19 +148,27 @@ TEST_F(Graph500MpiCuda, SameLevelsAndDistancesAsHostBackend) {
 
 // The SSSP's fixed point does not depend on the bucket width: narrow buckets (many phases), wide
 // ones (a bucket holds most of the graph, rows lowered many times), with and without the
-// light/heavy split, and the adaptive default, all give the host backend's distances.
+// light/heavy split, and the adaptive default, all give the host backend's distances, whether the
+// heavy arcs are pushed or pulled (every bucket, the default's large ones, none).
 TEST_F(Graph500MpiCuda, SameDistancesForEveryBucketWidth) {
   const auto p = params(10);
   auto hp = make_mpi_cpu_pipeline(c, p);
   hp->generate();
   hp->construct();
   const auto roots = graph::pick_search_keys(p, 2, [&](std::int64_t v) { return hp->has_edges(v); });
+  struct heavy {
+    bool no_split;
+    double pull_share;
+  };
+  const double pull_default = mpi_options{}.sssp_pull_share;
   for (const float delta : {0.f, 0.004f, 0.3f, 1000.f}) {
-    for (const bool no_split : {false, true}) {
-      SCOPED_TRACE("delta " + std::to_string(delta) + (no_split ? ", no light/heavy split" : ""));
+    for (const heavy h : {heavy{false, pull_default}, heavy{false, 0.0}, heavy{false, 2.0}, heavy{true, 0.0}}) {
+      SCOPED_TRACE("delta " + std::to_string(delta) + (h.no_split ? ", no light/heavy split" : "") + ", pull share " +
+                   std::to_string(h.pull_share));
       mpi_options o = shared();
       o.delta = delta;
-      o.no_light_heavy = no_split;
+      o.no_light_heavy = h.no_split;
+      o.sssp_pull_share = h.pull_share;
       auto dp = make_mpi_cuda_pipeline(c, p, o);
       dp->generate();
       dp->construct();
@@ -175,9 +187,12 @@ TEST_F(Graph500MpiCuda, SameDistancesForEveryBucketWidth) {
   }
 }
 
+// The options reach the engines and the trace names what ran: top-down only with every heavy arc
+// pushed, then every bucket pulling, then no light/heavy split (neither heavy nor pull phases).
 TEST_F(Graph500MpiCuda, OptionsAndTrace) {
-  for (mpi_options o :
-       {mpi_options{true, 15.0, 18.0, 0.f, false}, mpi_options{false, 2.0, 50.0, 0.25f, true}}) {
+  for (mpi_options o : {mpi_options{true, 15.0, 18.0, 0.f, false, 2.0},
+                        mpi_options{false, 15.0, 18.0, 0.f, false, 0.0},
+                        mpi_options{false, 2.0, 50.0, 0.25f, true}}) {
     o.share_gpus = true;
     run_config cfg;
     cfg.graph = params(9);
@@ -195,13 +210,10 @@ TEST_F(Graph500MpiCuda, OptionsAndTrace) {
     EXPECT_NE(t.find("\"sssp\":[{\"level\":0"), std::string::npos) << t;
     EXPECT_NE(t.find("\"compute_seconds\""), std::string::npos) << t;
     EXPECT_NE(t.find("\"sssp_delta\":"), std::string::npos) << t;
-    if (o.top_down_only) {
-      EXPECT_EQ(t.find("bottom-up"), std::string::npos);
-      EXPECT_NE(t.find("heavy"), std::string::npos);
-    } else {
-      EXPECT_NE(t.find("bottom-up"), std::string::npos);
-      EXPECT_EQ(t.find("heavy"), std::string::npos);
-    }
+    EXPECT_EQ(t.find("bottom-up") == std::string::npos, o.top_down_only) << t;
+    const bool split = !o.no_light_heavy, pulls = split && o.sssp_pull_share == 0.0;
+    EXPECT_EQ(t.find("\"heavy\"") != std::string::npos, split && !pulls) << t;
+    EXPECT_EQ(t.find("\"pull\"") != std::string::npos, pulls) << t;
   }
 }
 

@@ -93,6 +93,7 @@ class mpi_cuda_pipeline final : public mpi_pipeline {
       if (params_.weights) {
         mpi::cuda::device_sssp_policy pol;
         pol.no_light_heavy = opts_.no_light_heavy;
+        pol.pull_share = opts_.sssp_pull_share;
         if (opts_.delta > 0) {
           pol.delta = opts_.delta;  // fixed
         } else {

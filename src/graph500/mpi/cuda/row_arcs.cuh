@@ -4,9 +4,10 @@
 // `base + k` of the flattened list, whose row is the last lane whose exclusive sum is at most that
 // index (a five-step search over the lanes). Longer rows (Kronecker hubs hold up to 10^6 arcs)
 // are cut into chunks of chunk_arcs arcs, one warp each, so that one hub does not hold up the
-// phase: make_chunks_kernel lists them, for_chunk_arcs walks them. Which arcs of a row a pass
-// visits is a span functor's choice (every arc for the BFS, a bucket's light prefix or heavy
-// suffix of a weight-sorted row for the SSSP).
+// phase: make_chunks_kernel lists them (or for_tile_arcs does, where a span costs more than a
+// read to find), for_chunk_arcs walks them. Which arcs of a row a pass visits is a span
+// functor's choice (every arc for the BFS, a bucket's light prefix or heavy suffix of a
+// weight-sorted row for the SSSP).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -37,11 +38,27 @@ struct whole_rows {
   __device__ row_span<int> operator()(index_t row) const { return {offsets[row], offsets[row + 1] - offsets[row], 0}; }
 };
 
+/// The span [first, first + count) of `row`, cut into (row, first arc, end arc) chunks appended to
+/// `chunks` (their number in *chunk_count).
+__device__ __forceinline__ void append_chunks(index_t row, index_t first, index_t count, index_t* chunks,
+                                              index_t* chunk_count) {
+  const index_t parts = (count + chunk_arcs - 1) / chunk_arcs, end = first + count;
+  const index_t at = atomic_add(chunk_count, parts);
+  for (index_t c = 0; c < parts; ++c) {
+    const index_t begin = first + c * chunk_arcs;
+    chunks[3 * (at + c)] = row;
+    chunks[3 * (at + c) + 1] = begin;
+    chunks[3 * (at + c) + 2] = begin + chunk_arcs < end ? begin + chunk_arcs : end;
+  }
+}
+
 /// For every arc of the spans of the listed rows (the first n entries of list) whose spans hold
-/// at most tile_max_degree arcs: f(arc, row, value). Call from every lane of every warp of the
-/// grid (warp-uniform loop).
+/// at most tile_max_degree arcs: f(arc, row, value); the longer spans are appended as chunks when
+/// `chunks` is given (else make_chunks_kernel lists them). Call from every lane of every warp of
+/// the grid (warp-uniform loop).
 template <class Span, class F>
-__device__ __forceinline__ void for_tile_arcs(const index_t* list, index_t n, Span span, F f) {
+__device__ __forceinline__ void for_tile_arcs(const index_t* list, index_t n, Span span, F f,
+                                              index_t* chunks = nullptr, index_t* chunk_count = nullptr) {
   constexpr unsigned full_mask = 0xffffffffu;
   const int lane = static_cast<int>(gpu::lane_id());
   const index_t step = gpu::grid_warps() * gpu::warp_size;
@@ -54,6 +71,7 @@ __device__ __forceinline__ void for_tile_arcs(const index_t* list, index_t n, Sp
       const auto s = span(row);
       first = s.first;
       degree = s.count > tile_max_degree ? 0 : s.count;  // longer spans are the chunks'
+      if (degree == 0 && s.count > 0 && chunks != nullptr) append_chunks(row, s.first, s.count, chunks, chunk_count);
       value = s.value;
     }
     index_t inclusive = degree;
@@ -86,15 +104,7 @@ __global__ void make_chunks_kernel(Span span, const index_t* list, const index_t
   for (index_t i : gpu::grid_stride(n)) {
     const index_t row = list[i];
     const auto s = span(row);
-    if (s.count <= tile_max_degree) continue;
-    const index_t parts = (s.count + chunk_arcs - 1) / chunk_arcs, end = s.first + s.count;
-    const index_t at = atomic_add(chunk_count, parts);
-    for (index_t c = 0; c < parts; ++c) {
-      const index_t begin = s.first + c * chunk_arcs;
-      chunks[3 * (at + c)] = row;
-      chunks[3 * (at + c) + 1] = begin;
-      chunks[3 * (at + c) + 2] = begin + chunk_arcs < end ? begin + chunk_arcs : end;
-    }
+    if (s.count > tile_max_degree) append_chunks(row, s.first, s.count, chunks, chunk_count);
   }
 }
 

@@ -18,11 +18,21 @@ namespace gpu500::graph500::mpi::cuda {
 namespace {
 
 using request = sssp_engine::request;
+using settled_row = sssp_engine::settled_row;
 using arcs = sssp_engine::arcs;
 
-/// counters_ entries: the two frontiers' lengths, the bucket's settled rows, the long rows'
-/// chunks, and the smallest queued distance (float bits; `none` when nothing is queued).
-enum counter : int { list0 = 0, list1 = 1, settled_count = 2, chunk_count = 3, min_bits = 4, counter_slots = 5 };
+/// counters_ entries: the two frontiers' lengths, the bucket's settled rows and their arcs (next
+/// to each other: one copy reads both), the long rows' chunks, and the smallest queued distance
+/// (float bits; `none` when nothing is queued).
+enum counter : int {
+  list0 = 0,
+  list1 = 1,
+  settled_count = 2,
+  settled_arcs = 3,
+  chunk_count = 4,
+  min_bits = 5,
+  counter_slots = 6
+};
 constexpr index_t none = std::numeric_limits<index_t>::max();
 constexpr unsigned long long unreached_key = ~0ull;
 
@@ -95,8 +105,13 @@ __device__ __forceinline__ void relax_arc(const relax_args& a, index_t k, index_
               nd};
 }
 
-__global__ void relax_tiles_kernel(relax_args a, bucket_arcs span, const index_t* list, const index_t* list_count) {
-  for_tile_arcs(list, *list_count, span, [&](index_t arc, index_t row, float du) { relax_arc(a, arc, row, du); });
+/// The arcs of the listed rows' short spans; the long spans become chunks (one search of a row's
+/// light cut serves both), relaxed by relax_chunks_kernel after this kernel.
+__global__ void relax_tiles_kernel(relax_args a, bucket_arcs span, const index_t* list, const index_t* list_count,
+                                   index_t* chunks, index_t* chunk_count) {
+  for_tile_arcs(
+      list, *list_count, span, [&](index_t arc, index_t row, float du) { relax_arc(a, arc, row, du); }, chunks,
+      chunk_count);
 }
 
 __global__ void relax_chunks_kernel(relax_args a, const index_t* chunks, const index_t* chunk_counter) {
@@ -114,36 +129,58 @@ __global__ void min_queued_kernel(const float* dist, const std::uint8_t* queued,
   if (gpu::lane_id() == 0 && m != ~0u) atomic_min_nonneg(out, static_cast<std::int64_t>(m));
 }
 
-/// A row that enters the bucket's frontier list: v[0] = 1 for that list and, the first time in
-/// this bucket (mark), v[1] = 1 for the settled list. The caller appends both a block at a time.
-__device__ __forceinline__ void enter_bucket(index_t l, std::uint8_t* mark, index_t (&v)[2]) {
-  v[0] = 1;
-  if (!mark[l]) {
-    mark[l] = 1;
-    v[1] = 1;
-  }
+/// A row that enters the bucket's frontier list: v[0] += 1 for that list and, the first time in
+/// this bucket (mark), v[1] += 1 for the settled list and v[2] += its arcs. Returns whether it is
+/// new to the bucket. The caller appends a block at a time.
+__device__ __forceinline__ bool enter_bucket(index_t l, std::uint8_t* mark, const index_t* offsets, index_t (&v)[3]) {
+  ++v[0];
+  if (mark[l]) return false;
+  mark[l] = 1;
+  ++v[1];
+  v[2] += offsets[l + 1] - offsets[l];
+  return true;
 }
 
-/// The rows enter_bucket set values for, appended to the frontier `list` and `settled`.
-__device__ __forceinline__ void append_entries(index_t l, const index_t (&v)[2], index_t* list, int list_slot,
-                                               index_t* settled, index_t* counters) {
-  index_t at[2];
-  block_take<2>({counters + list_slot, counters + settled_count}, v, at);
-  if (v[0]) list[at[0]] = l;
-  if (v[1]) settled[at[1]] = l;
+/// Places for what enter_bucket counted: at[0] in the frontier list, at[1] in the settled list
+/// (and the settled rows' arcs summed into their counter). Block-wide (block_take).
+__device__ __forceinline__ void take_places(const index_t (&v)[3], int list_slot, index_t* counters,
+                                            index_t (&at)[3]) {
+  block_take<3>({counters + list_slot, counters + settled_count, counters + settled_arcs}, v, at);
 }
 
-/// The bucket's first frontier: every queued row below hi.
-__global__ void take_kernel(const float* dist, std::uint8_t* queued, index_t rows, float hi, index_t* list,
-                            int list_slot, index_t* settled, std::uint8_t* mark, index_t* counters) {
-  for (index_t base : gpu::block_stride(rows)) {  // block-uniform: append_entries
-    const index_t l = base + threadIdx.x;
-    index_t v[2] = {0, 0};
-    if (l < rows && queued[l] && dist[l] < hi) {
-      queued[l] = 0;
-      enter_bucket(l, mark, v);
+/// The bucket's first frontier: every queued row below hi. A thread looks at 16 rows at a time,
+/// their queued flags read as one 16-byte load (most are clear), so the block-wide appends come
+/// once per 4096 rows.
+__global__ void take_kernel(const float* dist, std::uint8_t* queued, const index_t* offsets, index_t rows, float hi,
+                            index_t* list, int list_slot, index_t* settled, std::uint8_t* mark, index_t* counters) {
+  constexpr int per = 16;
+  const index_t groups = (rows + per - 1) / per;
+  for (index_t base : gpu::block_stride(groups)) {  // block-uniform: take_places
+    const index_t first = (base + threadIdx.x) * per;
+    unsigned taken = 0, fresh = 0;  // bit i: row first + i enters the frontier / the settled list
+    index_t v[3] = {0, 0, 0};
+    if (first < rows) {
+      std::uint8_t flag[per];
+      if (first + per <= rows) {
+        const uint4 q = *reinterpret_cast<const uint4*>(queued + first);  // first is a multiple of 16
+        memcpy(flag, &q, sizeof q);
+      } else {
+        for (int i = 0; i < per; ++i) flag[i] = first + i < rows ? queued[first + i] : 0;
+      }
+      for (int i = 0; i < per; ++i) {
+        const index_t l = first + i;
+        if (!flag[i] || !(dist[l] < hi)) continue;
+        queued[l] = 0;
+        taken |= 1u << i;
+        if (enter_bucket(l, mark, offsets, v)) fresh |= 1u << i;
+      }
     }
-    append_entries(l, v, list, list_slot, settled, counters);
+    index_t at[3];
+    take_places(v, list_slot, counters, at);
+    for (int i = 0; i < per; ++i) {
+      if ((taken >> i) & 1u) list[at[0]++] = first + i;
+      if ((fresh >> i) & 1u) settled[at[1]++] = first + i;
+    }
   }
 }
 
@@ -165,10 +202,10 @@ __global__ void bid_kernel(const request* in, index_t n, unsigned long long* key
 __global__ void win_kernel(const request* in, index_t n, const index_t* displs, int ranks, index_t block,
                            const unsigned long long* key, std::uint8_t* lowered, float* dist, std::int64_t* parent,
                            std::uint8_t* queued, int append, float hi, index_t* next, int next_slot, index_t* settled,
-                           std::uint8_t* mark, index_t* counters) {
-  for (index_t base : gpu::block_stride(n)) {  // block-uniform: append_entries
+                           std::uint8_t* mark, const index_t* offsets, index_t* counters) {
+  for (index_t base : gpu::block_stride(n)) {  // block-uniform: take_places
     const index_t i = base + threadIdx.x;
-    index_t l = 0, v[2] = {0, 0};
+    index_t l = 0, v[3] = {0, 0, 0};
     if (i < n) {
       l = in[i].local;
       if (lowered[l] && static_cast<std::uint32_t>(key[l]) == static_cast<std::uint32_t>(i)) {
@@ -179,13 +216,134 @@ __global__ void win_kernel(const request* in, index_t n, const index_t* displs, 
             static_cast<std::int64_t>(sender_of(displs, ranks, i)) * block + static_cast<std::int64_t>(in[i].row);
         if (append && d < hi) {
           queued[l] = 0;
-          enter_bucket(l, mark, v);
+          enter_bucket(l, mark, offsets, v);
         } else {
           queued[l] = 1;
         }
       }
     }
-    append_entries(l, v, next, next_slot, settled, counters);
+    index_t at[3];
+    take_places(v, next_slot, counters, at);
+    if (v[0]) next[at[0]] = l;
+    if (v[1]) settled[at[1]] = l;
+  }
+}
+
+/// The pull's first step: this rank's settled rows of the bucket and their distances.
+__global__ void pack_settled_kernel(const index_t* rows, index_t n, const float* dist, settled_row* out) {
+  for (index_t i : gpu::grid_stride(n)) {
+    const index_t l = rows[i];
+    out[i] = settled_row{static_cast<std::uint32_t>(l), dist[l]};
+  }
+}
+
+/// Every rank's settled rows of the bucket (from rank r: [displs[r], displs[r + 1])) into the
+/// bitmap of the bucket's vertices and their distances (float bits, one per vertex of the graph).
+__global__ void bucket_scatter_kernel(const settled_row* in, index_t n, const index_t* displs, int ranks,
+                                      index_t block, std::uint64_t* bits, unsigned* dist_bits) {
+  for (index_t i : gpu::grid_stride(n)) {
+    const std::int64_t v = static_cast<std::int64_t>(sender_of(displs, ranks, i)) * block + in[i].local;
+    atomicOr(reinterpret_cast<unsigned long long*>(&bits[v >> 6]), 1ull << (v & 63));
+    dist_bits[v] = __float_as_uint(in[i].dist);
+  }
+}
+
+/// What the pull kernel reads and writes (passed by value).
+struct pull_args {
+  graph::csr_view<std::int64_t> g;
+  float* dist;
+  std::int64_t* parent;
+  unsigned long long* key;
+  std::uint8_t* queued;
+  const std::uint64_t* bucket_bits;  // the bucket's vertices
+  const unsigned* bucket_dist;       // their distances (float bits)
+  float lo, hi;
+};
+
+/// The pull: every owned row not settled (d >= hi) scans its weight-sorted row for the bucket's
+/// vertices u and takes the best d(u) + w, leaving the row once lo + w reaches the best so far
+/// (d(u) >= lo and float addition is monotone, so no later arc can win). A lane scans its row's
+/// first arcs alone; the warp then finishes the rows still open, 32 arcs a step. A row that is
+/// lowered takes the distance and parent and is queued for a later bucket.
+__global__ void pull_kernel(pull_args a) {
+  constexpr unsigned full_mask = 0xffffffffu;
+  constexpr int lane_first = 4;  // arcs a lane scans alone
+  const int lane = static_cast<int>(gpu::lane_id());
+  const index_t rows = a.g.local_vertices;
+  const auto member = [&](std::int64_t u) { return test_bit(a.bucket_bits, u); };
+  const auto reach = [&](std::int64_t u, float w) { return __float_as_uint(__uint_as_float(a.bucket_dist[u]) + w); };
+  for (index_t b = gpu::global_warp_id() * gpu::warp_size; b < rows;
+       b += gpu::grid_warps() * gpu::warp_size) {  // warp-uniform
+    const index_t v = b + lane;
+    bool open = false;
+    index_t k = 0, end = 0;
+    unsigned start = ~0u, best = ~0u;  // float bits (non-negative floats order as their bits)
+    std::int64_t from = -1;
+    if (v < rows) {
+      const float dv = a.dist[v];
+      if (!(dv < a.hi)) {
+        k = a.g.offsets[v];
+        end = a.g.offsets[v + 1];
+        open = end > k;
+        start = best = __float_as_uint(dv);
+      }
+    }
+    for (int i = 0; i < lane_first && open; ++i, ++k) {
+      if (k >= end || __float_as_uint(a.lo + a.g.weights[k]) >= best) {
+        open = false;
+        break;
+      }
+      const std::int64_t u = a.g.columns[k];
+      if (member(u)) {
+        const unsigned d = reach(u, a.g.weights[k]);
+        if (d < best) {
+          best = d;
+          from = u;
+        }
+      }
+    }
+    if (open && k >= end) open = false;
+    for (unsigned pending = __ballot_sync(full_mask, open); pending != 0; pending &= pending - 1) {
+      const int src = __ffs(static_cast<int>(pending)) - 1;
+      const index_t first = __shfl_sync(full_mask, k, src), last = __shfl_sync(full_mask, end, src);
+      unsigned row_best = __shfl_sync(full_mask, best, src);
+      std::int64_t row_from = __shfl_sync(full_mask, from, src);
+      for (index_t k0 = first; k0 < last; k0 += gpu::warp_size) {
+        const index_t x = k0 + lane;
+        unsigned d = ~0u;
+        std::int64_t u = -1;
+        bool stop = false;
+        if (x < last) {
+          const float w = a.g.weights[x];
+          if (__float_as_uint(a.lo + w) >= row_best) {
+            stop = true;  // and every later arc
+          } else {
+            u = a.g.columns[x];
+            if (member(u)) d = reach(u, w);
+          }
+        }
+        unsigned long long m = static_cast<unsigned long long>(d) << 32 | static_cast<unsigned>(lane);
+        for (int o = gpu::warp_size / 2; o > 0; o /= 2) {
+          const unsigned long long y = __shfl_xor_sync(full_mask, m, o);
+          m = y < m ? y : m;
+        }
+        if (static_cast<unsigned>(m >> 32) < row_best) {  // warp-uniform
+          row_best = static_cast<unsigned>(m >> 32);
+          row_from = __shfl_sync(full_mask, u, static_cast<int>(m & 31u));
+        }
+        if (__any_sync(full_mask, stop)) break;
+      }
+      if (lane == src) {
+        best = row_best;
+        from = row_from;
+      }
+    }
+    if (best < start) {
+      a.dist[v] = __uint_as_float(best);
+      a.parent[v] = from;
+      a.key[v] = static_cast<unsigned long long>(best) << 32 | 0xFFFFFFFFull;  // no arrival won
+      a.queued[v] = 1;
+    }
   }
 }
 
@@ -195,13 +353,17 @@ __global__ void clear_marks_kernel(const index_t* rows, const index_t* count, st
 
 unsigned grid_for(index_t n) { return gpu::grid_blocks(n, block_threads); }
 
+/// Numbers each rank sends every other after a phase: the requests for it, its frontier's length,
+/// and the bucket's settled rows and their arcs so far.
+constexpr int payload_width = 4;
+
 }  // namespace
 
 std::size_t sssp_engine::device_bytes(index_t rows, index_t arcs, index_t n) {
   const auto r = static_cast<std::size_t>(rows), a = static_cast<std::size_t>(arcs), v = static_cast<std::size_t>(n);
   // Per row: distance, parent, key, three flags and three lists; per arc: a request each way;
-  // the chunks; per vertex of the graph: the offered distance and two bitmaps' bits.
-  return 48 * r + 2 * sizeof(request) * a + 24 * static_cast<std::size_t>(max_chunks(arcs)) + 4 * v + v / 4 + 64;
+  // the chunks; per vertex of the graph: the offered distance and three bitmaps' bits.
+  return 48 * r + 2 * sizeof(request) * a + 24 * static_cast<std::size_t>(max_chunks(arcs)) + 4 * v + 3 * v / 8 + 64;
 }
 
 sssp_engine::sssp_engine(device_exchange& x, const dist::block_partition& part, graph::csr_view<std::int64_t> g,
@@ -230,13 +392,15 @@ sssp_engine::sssp_engine(device_exchange& x, const dist::block_partition& part, 
   lists_[0] = gpu::device_buffer<index_t>(rows);
   lists_[1] = gpu::device_buffer<index_t>(rows);
   settled_ = gpu::device_buffer<index_t>(rows);
+  const auto n = static_cast<std::size_t>(part.num_vertices());
+  if (R > 1 || pol.pull_share <= 1) offered_ = gpu::device_buffer<unsigned>(n);
+  if (pol.pull_share <= 1) bucket_bits_ = gpu::device_buffer<std::uint64_t>(static_cast<std::size_t>(dist::bitmap_words(part.num_vertices())));
   if (R > 1) {
-    offered_ = gpu::device_buffer<unsigned>(static_cast<std::size_t>(part.num_vertices()));
     slice_ = gpu::device_buffer<std::uint64_t>(static_cast<std::size_t>(dist::bitmap_slice_words(part, x.comm().rank())));
     settled_bits_ = gpu::device_buffer<std::uint64_t>(static_cast<std::size_t>(dist::bitmap_words(part.num_vertices())));
   }
   counters_ = gpu::device_buffer<index_t>(counter_slots);
-  host_counters_ = gpu::pinned_buffer<index_t>(static_cast<std::size_t>(R) + 1);
+  host_counters_ = gpu::pinned_buffer<index_t>(static_cast<std::size_t>(R) + 3);
   cursor_ = gpu::device_buffer<index_t>(static_cast<std::size_t>(R));
   seg_start_ = gpu::device_buffer<index_t>(static_cast<std::size_t>(R));
   displs_ = gpu::device_buffer<index_t>(static_cast<std::size_t>(R) + 1);
@@ -247,8 +411,10 @@ sssp_engine::sssp_engine(device_exchange& x, const dist::block_partition& part, 
   host_seg_start_ = owner_block_starts(g, part.block(), seg_start_);
   host_counts_.assign(static_cast<std::size_t>(R), 0);
   recv_counts_.assign(static_cast<std::size_t>(R), 0);
-  payload_.assign(2 * static_cast<std::size_t>(R), 0);
-  recv_payload_.assign(2 * static_cast<std::size_t>(R), 0);
+  payload_.assign(static_cast<std::size_t>(payload_width * R), 0);
+  recv_payload_.assign(static_cast<std::size_t>(payload_width * R), 0);
+  bucket_rows_.assign(static_cast<std::size_t>(R), 0);
+  total_arcs_ = x.comm().allreduce(static_cast<index_t>(owned_arcs_), dist::reduce_op::sum);
   reset();
 }
 
@@ -273,6 +439,7 @@ void sssp_engine::reset() {
   if (!offered_.empty()) gpu::fill_bytes_async(offered_.data(), 0xFF, offered_.bytes(), nullptr);  // above +inf
   if (!slice_.empty()) slice_.zero_async(nullptr);
   if (!settled_bits_.empty()) settled_bits_.zero_async(nullptr);
+  if (!bucket_bits_.empty()) bucket_bits_.zero_async(nullptr);
   counters_.zero_async(nullptr);
   gpu::synchronize();
 }
@@ -295,27 +462,34 @@ index_t sssp_engine::relax(const index_t* list, const index_t* list_count, arcs 
                      cursor_.data(), send_.data()};
   const bucket_arcs span{g_.offsets, g_.weights, dist_.data(), hi, static_cast<int>(which)};
   const unsigned grid = resident_blocks_;
-  gpu::launch(make_chunks_kernel<bucket_arcs>, grid, block_threads, 0, nullptr, span, list, list_count, index_t{0},
-              chunks_.data(), counters_.data() + chunk_count);
-  gpu::launch(relax_tiles_kernel, grid, block_threads, 0, nullptr, a, span, list, list_count);
+  gpu::launch(relax_tiles_kernel, grid, block_threads, 0, nullptr, a, span, list, list_count, chunks_.data(),
+              counters_.data() + chunk_count);
   gpu::launch(relax_chunks_kernel, grid, block_threads, 0, nullptr, a, static_cast<const index_t*>(chunks_.data()),
               static_cast<const index_t*>(counters_.data() + chunk_count));
   gpu::copy_bytes_async(host_counters_.data(), cursor_.data(), cursor_.bytes(), nullptr);
   gpu::copy_bytes_async(host_counters_.data() + R, list_count, sizeof(index_t), nullptr);
+  gpu::copy_bytes_async(host_counters_.data() + R + 1, counters_.data() + settled_count, 2 * sizeof(index_t), nullptr);
   gpu::synchronize();
-  const index_t listed = host_counters_.data()[R];
+  const index_t* h = host_counters_.data();
   for (std::size_t r = 0; r < Rs; ++r) {
-    host_counts_[r] = host_counters_.data()[r] - host_seg_start_[r];
-    payload_[2 * r] = host_counts_[r];
-    payload_[2 * r + 1] = listed;
+    host_counts_[r] = h[r] - host_seg_start_[r];
+    index_t* p = payload_.data() + static_cast<std::size_t>(payload_width) * r;
+    p[0] = host_counts_[r];
+    p[1] = h[R];      // listed
+    p[2] = h[R + 1];  // the bucket's settled rows so far
+    p[3] = h[R + 2];  // and their arcs
   }
   stopwatch t;
-  c.exchange_counts(payload_.data(), recv_payload_.data(), 2);
+  c.exchange_counts(payload_.data(), recv_payload_.data(), payload_width);
   index_t global = 0, total = 0;
+  bucket_arcs_ = 0;
   for (std::size_t r = 0; r < Rs; ++r) {
-    recv_counts_[r] = recv_payload_[2 * r];
+    const index_t* p = recv_payload_.data() + static_cast<std::size_t>(payload_width) * r;
+    recv_counts_[r] = p[0];
     total += recv_counts_[r];
-    global += recv_payload_[2 * r + 1];
+    global += p[1];
+    bucket_rows_[r] = p[2];
+    bucket_arcs_ += p[3];
   }
   if (global == 0) {
     comm_seconds_ += t.seconds();
@@ -339,9 +513,47 @@ index_t sssp_engine::relax(const index_t* list, const index_t* list_count, arcs 
                 static_cast<const index_t*>(displs_.data()), R, part_.block(),
                 static_cast<const unsigned long long*>(key_.data()), lowered_.data(), dist_.data(), parent_.data(),
                 queued_.data(), next >= 0 ? 1 : 0, hi, next >= 0 ? lists_[next].data() : nullptr, next,
-                settled_.data(), settled_mark_.data(), counters_.data());
+                settled_.data(), settled_mark_.data(), static_cast<const index_t*>(g_.offsets), counters_.data());
   }
   return global;
+}
+
+index_t sssp_engine::pull(float lo, float hi) {
+  const dist::communicator& c = x_.comm();
+  const int R = c.size();
+  const auto me = static_cast<std::size_t>(c.rank());
+  index_t total = 0;
+  for (index_t k : bucket_rows_) total += k;
+  const index_t mine = bucket_rows_[me];
+  // The request buffers are free during a pull and hold a settled row each (8 bytes < 12) for
+  // every owned arc; recv_ grows if the bucket is larger than this rank's arcs.
+  auto words = [](index_t k) { return static_cast<std::size_t>((k * sizeof(settled_row) + sizeof(request) - 1) / sizeof(request)) + 1; };
+  auto* out = reinterpret_cast<settled_row*>(send_.reserve(words(mine)));
+  auto* in = reinterpret_cast<settled_row*>(recv_.reserve(words(total)));
+  if (mine > 0)
+    gpu::launch(pack_settled_kernel, grid_for(mine), block_threads, 0, nullptr, static_cast<const index_t*>(settled_.data()),
+                mine, static_cast<const float*>(dist_.data()), out);
+  {
+    stopwatch t;
+    x_.allgatherv_bytes(out, in, bucket_rows_.data(), sizeof(settled_row));
+    comm_seconds_ += t.seconds();
+  }
+  level_bytes_.push_back(mine * static_cast<index_t>(sizeof(settled_row)) * (R - 1));
+  index_t* d = host_displs_.data();
+  d[0] = 0;
+  for (std::size_t r = 0; r < bucket_rows_.size(); ++r) d[r + 1] = d[r] + bucket_rows_[r];
+  gpu::copy_bytes_async(displs_.data(), d, displs_.bytes(), nullptr);
+  if (total > 0)
+    gpu::launch(bucket_scatter_kernel, grid_for(total), block_threads, 0, nullptr, static_cast<const settled_row*>(in),
+                total, static_cast<const index_t*>(displs_.data()), R, part_.block(), bucket_bits_.data(),
+                offered_.data());
+  if (g_.local_vertices > 0)
+    gpu::launch(pull_kernel, resident_blocks_, block_threads, 0, nullptr,
+                pull_args{g_, dist_.data(), parent_.data(), key_.data(), queued_.data(), bucket_bits_.data(),
+                          offered_.data(), lo, hi});
+  bucket_bits_.zero_async(nullptr);
+  gpu::synchronize();  // the trace times the pull's kernels in its own phase
+  return total;
 }
 
 void sssp_engine::run(index_t root) {
@@ -393,10 +605,11 @@ void sssp_engine::run(index_t root) {
     if (!(hi > lo)) hi = std::nextafter(lo, std::numeric_limits<float>::infinity());
     gpu::fill_bytes_async(counters_.data() + cur, 0, sizeof(index_t), nullptr);
     gpu::fill_bytes_async(counters_.data() + settled_count, 0, sizeof(index_t), nullptr);
+    gpu::fill_bytes_async(counters_.data() + settled_arcs, 0, sizeof(index_t), nullptr);
     if (rows > 0)
       gpu::launch(take_kernel, resident_blocks_, block_threads, 0, nullptr, static_cast<const float*>(dist_.data()),
-                  queued_.data(), rows, hi, lists_[cur].data(), cur, settled_.data(), settled_mark_.data(),
-                  counters_.data());
+                  queued_.data(), static_cast<const index_t*>(g_.offsets), rows, hi, lists_[cur].data(), cur,
+                  settled_.data(), settled_mark_.data(), counters_.data());
     // Light phases until every rank's frontier is empty.
     index_t bucket_rows = 0;
     for (;;) {
@@ -418,7 +631,12 @@ void sssp_engine::run(index_t root) {
         settled_since_gather_ = 0;
       }
     }
-    if (split) {
+    // The heavy arcs: pulled when the bucket's rows hold enough of the graph's arcs (the
+    // light phases' last exchange told every rank bucket_rows_ and bucket_arcs_), else pushed.
+    if (split && !bucket_bits_.empty() && bucket_arcs_ > 0 &&
+        static_cast<double>(bucket_arcs_) >= pol_.pull_share * static_cast<double>(total_arcs_)) {
+      record("pull", pull(lo, hi), sw);
+    } else if (split) {
       const index_t global = relax(settled_.data(), counters_.data() + settled_count, arcs::heavy, hi, -1);
       if (global > 0) record("heavy", global, sw);
     }

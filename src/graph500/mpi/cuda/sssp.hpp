@@ -10,23 +10,35 @@
 // engine) and, without --sssp-delta, doubles for each bucket of the sparse tail (after the busiest
 // bucket, one that relaxed fewer than grow_below rows in all), up to delta_max.
 //
-// A phase is one kernel pass over the frontier's arcs (row_arcs.cuh's warp tiles and hub chunks),
-// one device-to-host copy, one MPI all-to-all of two numbers per rank (the requests for that rank
-// and this rank's frontier: the sum of the latter says whether the bucket is done), the device
-// all-to-all of the requests and two passes over the arrivals. A request is 12 bytes: the
-// vertex's row at its owner, the sender's row (the receiver knows the sender from the block it
-// arrived in) and the distance. Senders write into fixed per-owner blocks of the send buffer
-// (sized by the arcs each owner holds the heads of), so one pass decides, counts and writes.
-// Requests that cannot lower a distance are not sent: for an owned vertex the row's distance is
-// read; for another rank's vertex, the smallest distance this rank has offered it in this search
-// (one float per vertex of the graph) and a bitmap of vertices settled everywhere (all-gathered
-// after a bucket when enough rows were settled since the last gather to pay for its n/8 bytes).
-// Applying: a 64-bit atomicMin of (distance bits, arrival index) per row picks one winning request
-// per lowered row, whose distance and parent the row then takes; non-negative floats order as
-// their bits. The rows entering a frontier and the settled list take their places a block at a
-// time (one atomic per block and list). Every distance is one float add of a stored weight, as the validator demands, and
-// a row whose distance falls again is queued again (label correcting), so the result is the same
+// A phase is one kernel pass over the frontier's arcs (row_arcs.cuh's warp tiles and hub chunks;
+// the tiles pass lists the chunks, so a row's light cut is searched once), one device-to-host
+// copy, one MPI all-to-all of four numbers per rank (the requests for that rank, this rank's
+// frontier, whose sum says whether the bucket is done, and the bucket's settled rows and their
+// arcs so far), the device all-to-all of the requests and two passes over the arrivals. A request
+// is 12 bytes: the vertex's row at its owner, the sender's row (the receiver knows the sender from
+// the block it arrived in) and the distance. Senders write into fixed per-owner blocks of the send
+// buffer (sized by the arcs each owner holds the heads of), so one pass decides, counts and
+// writes. Requests that cannot lower a distance are not sent: for an owned vertex the row's
+// distance is read; for another rank's vertex, the smallest distance this rank has offered it in
+// this search (one float per vertex of the graph) and a bitmap of vertices settled everywhere
+// (all-gathered after a bucket when enough rows were settled since the last gather to pay for its
+// n/8 bytes). Applying: a 64-bit atomicMin of (distance bits, arrival index) per row picks one
+// winning request per lowered row, whose distance and parent the row then takes; non-negative
+// floats order as their bits. The rows entering a frontier and the settled list take their places
+// a block at a time (one atomic per block and list; the bucket's first frontier is taken 16 rows
+// a thread). Every distance is one float add of a stored weight, as the validator demands, and a
+// row whose distance falls again is queued again (label correcting), so the result is the same
 // fixed point for any delta and any number of ranks.
+//
+// A bucket whose settled rows hold many arcs pulls instead of running its heavy phase (the
+// single-GPU engine's pull, over ranks): the bucket's rows and distances (8 bytes a row) are
+// all-gathered into a bitmap of the bucket's vertices and their distances (in `offered`, which a
+// final distance may take: it is below anything offered), and every owned row not yet settled
+// scans its weight-sorted row for the bucket's vertices, keeping the best d(u) + w and leaving
+// the row once lo + w reaches it. The graph is symmetric, so this is what pushing the heavy arcs
+// gives (a light arc into a row would have settled it), with no request sent. The light phases'
+// exchange of counts carries the settled rows and their arcs, so every rank takes the same
+// decision with no extra collective.
 #pragma once
 
 #include <cstdint>
@@ -45,6 +57,9 @@ struct device_sssp_policy {
   float delta_max = 0.f;         ///< widest bucket (<= delta: delta stays fixed)
   index_t grow_below = 0;        ///< a tail bucket that relaxed fewer rows in all doubles delta
   bool no_light_heavy = false;   ///< every arc in the bucket's phases, no heavy phase
+  /// A bucket whose settled rows hold at least this share of the graph's arcs pulls instead of
+  /// pushing its heavy arcs (0: every bucket; above 1: none; mpi_options::sssp_pull_share).
+  double pull_share = 0.1;
 };
 
 class sssp_engine {
@@ -78,6 +93,13 @@ class sssp_engine {
   /// Which arcs a phase relaxes: those that stay inside the bucket, the others, or all.
   enum class arcs : int { light, heavy, all };
 
+  /// A settled row and its distance, as the pull all-gathers them (8 bytes).
+  struct settled_row {
+    std::uint32_t local;  ///< the row's index among its owner's rows
+    float dist;
+  };
+  static_assert(sizeof(settled_row) == 8);
+
  private:
   /// The search state back to "nothing reached".
   void reset();
@@ -88,6 +110,9 @@ class sssp_engine {
   /// The rows settled since the last gather as bits of this rank's slice, all-gathered into
   /// settled_bits_.
   void gather_settled();
+  /// The bucket [lo, hi)'s heavy phase as a pull (collective; every rank's settled rows are in
+  /// bucket_rows_). Returns the bucket's rows summed over the ranks.
+  index_t pull(float lo, float hi);
 
   device_exchange& x_;
   dist::block_partition part_;
@@ -99,6 +124,7 @@ class sssp_engine {
   gpu::device_buffer<unsigned long long> key_;      // (distance bits << 32) | winning arrival
   gpu::device_buffer<std::uint8_t> lowered_, queued_, settled_mark_;
   gpu::device_buffer<unsigned> offered_;            // per vertex of the graph: float bits
+  gpu::device_buffer<std::uint64_t> bucket_bits_;   // per vertex of the graph: in the pulled bucket
   gpu::device_buffer<std::uint64_t> slice_, settled_bits_;
   gpu::device_buffer<index_t> lists_[2], settled_;  // frontiers (owned rows), rows settled by the bucket
   gpu::device_buffer<index_t> counters_;            // see sssp.cu
@@ -110,6 +136,9 @@ class sssp_engine {
   gpu::device_buffer<request> send_, recv_;
   std::size_t owned_arcs_ = 0;
   std::vector<index_t> host_seg_start_, host_counts_, payload_, recv_payload_, recv_counts_;
+  std::vector<index_t> bucket_rows_;  // per rank: the rows its bucket settled (known after the light phases)
+  index_t bucket_arcs_ = 0;           // the arcs of the bucket's settled rows, summed over the ranks
+  index_t total_arcs_ = 0;            // the graph's arcs, summed over the ranks
   index_t settled_since_gather_ = 0;  // rows (all ranks) settled since settled_bits_ was gathered
   std::vector<level_record> levels_;
   std::vector<index_t> level_bytes_;  // this rank's bytes per phase, summed over the ranks at the end
