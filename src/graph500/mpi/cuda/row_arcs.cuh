@@ -53,22 +53,19 @@ __device__ __forceinline__ void append_chunks(index_t row, index_t first, index_
 }
 
 /// For every arc of the spans of the listed rows (the first n entries of list) whose spans hold
-/// at most tile_max_degree arcs, U at a time per lane: f(arc, row, value, valid) with arrays of U
-/// (the lane's arcs of U consecutive warp rounds) and bit u of `valid` set where arc u exists, so
-/// that a pass can issue the loads of U arcs before it waits on any. The longer spans are appended
-/// as chunks when `chunks` is given (else make_chunks_kernel lists them). Call from every lane of
-/// every warp of the grid (warp-uniform loop).
-template <int U, class Span, class F>
-__device__ __forceinline__ void for_tile_arc_batches(const index_t* list, index_t n, Span span, F f,
-                                                     index_t* chunks = nullptr, index_t* chunk_count = nullptr) {
+/// at most tile_max_degree arcs: f(arc, row, value); the longer spans are appended as chunks when
+/// `chunks` is given (else make_chunks_kernel lists them). Call from every lane of every warp of
+/// the grid (warp-uniform loop).
+template <class Span, class F>
+__device__ __forceinline__ void for_tile_arcs(const index_t* list, index_t n, Span span, F f,
+                                              index_t* chunks = nullptr, index_t* chunk_count = nullptr) {
   constexpr unsigned full_mask = 0xffffffffu;
-  using value_t = decltype(span(index_t{0}).value);
   const int lane = static_cast<int>(gpu::lane_id());
   const index_t step = gpu::grid_warps() * gpu::warp_size;
   for (index_t t0 = gpu::global_warp_id() * gpu::warp_size; t0 < n; t0 += step) {  // warp-uniform
     const index_t i = t0 + lane;
     index_t row = 0, first = 0, degree = 0;
-    value_t value{};
+    decltype(span(index_t{0}).value) value{};
     if (i < n) {
       row = list[i];
       const auto s = span(row);
@@ -84,37 +81,17 @@ __device__ __forceinline__ void for_tile_arc_batches(const index_t* list, index_
     }
     const index_t total = __shfl_sync(full_mask, inclusive, gpu::warp_size - 1);
     const index_t exclusive = inclusive - degree;
-    for (index_t base = 0; base < total; base += U * gpu::warp_size) {
-      index_t arc[U], src[U];
-      value_t v[U];
-      unsigned valid = 0;
-#pragma unroll
-      for (int u = 0; u < U; ++u) {
-        const index_t k = base + u * gpu::warp_size + lane;
-        int s = 0;  // the last lane whose exclusive sum is <= k (s + step never passes lane 31)
-        for (int w = gpu::warp_size / 2; w > 0; w /= 2)
-          if (__shfl_sync(full_mask, exclusive, s + w) <= k) s += w;
-        arc[u] = __shfl_sync(full_mask, first, s) + (k - __shfl_sync(full_mask, exclusive, s));
-        src[u] = __shfl_sync(full_mask, row, s);
-        v[u] = __shfl_sync(full_mask, value, s);
-        if (k < total) valid |= 1u << u;
-      }
-      f(arc, src, v, valid);
+    for (index_t base = 0; base < total; base += gpu::warp_size) {
+      const index_t k = base + lane;
+      int s = 0;  // the last lane whose exclusive sum is <= k (s + step never passes lane 31)
+      for (int w = gpu::warp_size / 2; w > 0; w /= 2)
+        if (__shfl_sync(full_mask, exclusive, s + w) <= k) s += w;
+      const index_t arc = __shfl_sync(full_mask, first, s) + (k - __shfl_sync(full_mask, exclusive, s));
+      const index_t src = __shfl_sync(full_mask, row, s);
+      const auto v = __shfl_sync(full_mask, value, s);
+      if (k < total) f(arc, src, v);
     }
   }
-}
-
-/// for_tile_arc_batches one arc at a time: f(arc, row, value) for every arc.
-template <class Span, class F>
-__device__ __forceinline__ void for_tile_arcs(const index_t* list, index_t n, Span span, F f,
-                                              index_t* chunks = nullptr, index_t* chunk_count = nullptr) {
-  using value_t = decltype(span(index_t{0}).value);
-  for_tile_arc_batches<1>(
-      list, n, span,
-      [&](const index_t (&arc)[1], const index_t (&row)[1], const value_t (&v)[1], unsigned valid) {
-        if (valid) f(arc[0], row[0], v[0]);
-      },
-      chunks, chunk_count);
 }
 
 /// The listed rows whose spans hold more than tile_max_degree arcs, cut into (row, first arc,
@@ -131,41 +108,17 @@ __global__ void make_chunks_kernel(Span span, const index_t* list, const index_t
   }
 }
 
-/// For every arc of the chunks (a warp each; their number is *chunk_count), U at a time per lane:
-/// f(arc, row, value, valid) as for_tile_arc_batches, value = value_of(row) read by every lane.
-/// Call from every lane of every warp of the grid.
-template <int U, class Value, class F>
-__device__ __forceinline__ void for_chunk_arc_batches(const index_t* chunks, const index_t* chunk_count, Value value_of,
-                                                      F f) {
+/// For every arc of the chunks (a warp each; their number is *chunk_count): f(arc, row, value),
+/// value = value_of(row) read by every lane. Call from every lane of every warp of the grid.
+template <class Value, class F>
+__device__ __forceinline__ void for_chunk_arcs(const index_t* chunks, const index_t* chunk_count, Value value_of,
+                                               F f) {
   const index_t n = *chunk_count;
   for (index_t c : gpu::warp_stride(n)) {
     const index_t row = chunks[3 * c], begin = chunks[3 * c + 1], end = chunks[3 * c + 2];
     const auto value = value_of(row);
-    for (index_t k0 = begin + gpu::lane_id(); k0 < end; k0 += U * gpu::warp_size) {
-      index_t arc[U], src[U];
-      decltype(value_of(row)) v[U];
-      unsigned valid = 0;
-#pragma unroll
-      for (int u = 0; u < U; ++u) {
-        arc[u] = k0 + u * gpu::warp_size;
-        src[u] = row;
-        v[u] = value;
-        if (arc[u] < end) valid |= 1u << u;
-      }
-      f(arc, src, v, valid);
-    }
+    for (index_t k = begin + gpu::lane_id(); k < end; k += gpu::warp_size) f(k, row, value);
   }
-}
-
-/// for_chunk_arc_batches one arc at a time: f(arc, row, value) for every arc.
-template <class Value, class F>
-__device__ __forceinline__ void for_chunk_arcs(const index_t* chunks, const index_t* chunk_count, Value value_of,
-                                               F f) {
-  using value_t = decltype(value_of(index_t{0}));
-  for_chunk_arc_batches<1>(chunks, chunk_count, value_of,
-                           [&](const index_t (&arc)[1], const index_t (&row)[1], const value_t (&v)[1], unsigned valid) {
-                             if (valid) f(arc[0], row[0], v[0]);
-                           });
 }
 
 }  // namespace gpu500::graph500::mpi::cuda

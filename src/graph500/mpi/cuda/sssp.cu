@@ -87,62 +87,37 @@ struct relax_args {
   request* send;
 };
 
-/// Arcs a lane relaxes at once: their loads, then their filters' loads and atomics, are issued
-/// together (the passes wait on memory, not on arithmetic).
-constexpr int relax_batch = 4;
-
-/// The arcs k[u] (valid bit u) of rows row[u] at distances du[u]: a request to each head's owner
-/// unless it cannot lower the head's distance.
-__device__ __forceinline__ void relax_arcs(const relax_args& a, const index_t (&k)[relax_batch],
-                                           const index_t (&row)[relax_batch], const float (&du)[relax_batch],
-                                           unsigned valid) {
-  float nd[relax_batch];
-  std::int64_t v[relax_batch];
-  int o[relax_batch];
-  bool send[relax_batch];
-#pragma unroll
-  for (int u = 0; u < relax_batch; ++u)
-    if ((valid >> u) & 1u) {
-      nd[u] = du[u] + a.g.weights[k[u]];
-      v[u] = a.g.columns[k[u]];
-    }
-#pragma unroll
-  for (int u = 0; u < relax_batch; ++u) {
-    send[u] = false;
-    if (!((valid >> u) & 1u)) continue;
-    o[u] = owner_of(v[u], a.block);
-    if (o[u] == a.me)
-      send[u] = nd[u] < a.dist[v[u] - a.g.first_vertex];
-    else
-      send[u] = !(a.settled_bits && test_bit(a.settled_bits, v[u])) && __float_as_uint(nd[u]) < a.offered[v[u]];
+/// One arc (k) of row `row` at distance du: a request to the head's owner unless it cannot lower
+/// the head's distance.
+__device__ __forceinline__ void relax_arc(const relax_args& a, index_t k, index_t row, float du) {
+  const float nd = du + a.g.weights[k];
+  const std::int64_t v = a.g.columns[k];
+  const int o = owner_of(v, a.block);
+  if (o == a.me) {
+    if (!(nd < a.dist[v - a.g.first_vertex])) return;
+  } else {
+    if (a.settled_bits && test_bit(a.settled_bits, v)) return;
+    const unsigned bits = __float_as_uint(nd);
+    if (bits >= a.offered[v] || bits >= atomicMin(&a.offered[v], bits)) return;
   }
-#pragma unroll
-  for (int u = 0; u < relax_batch; ++u)
-    if (send[u] && o[u] != a.me) send[u] = __float_as_uint(nd[u]) < atomicMin(&a.offered[v[u]], __float_as_uint(nd[u]));
-#pragma unroll
-  for (int u = 0; u < relax_batch; ++u)
-    if (send[u])
-      a.send[aggregated_take(a.cursor, o[u])] = request{
-          static_cast<std::uint32_t>(v[u] - static_cast<std::int64_t>(o[u]) * a.block), static_cast<std::uint32_t>(row[u]),
-          nd[u]};
+  a.send[aggregated_take(a.cursor, o)] =
+      request{static_cast<std::uint32_t>(v - static_cast<std::int64_t>(o) * a.block), static_cast<std::uint32_t>(row),
+              nd};
 }
 
 /// The arcs of the listed rows' short spans; the long spans become chunks (one search of a row's
 /// light cut serves both), relaxed by relax_chunks_kernel after this kernel.
 __global__ void relax_tiles_kernel(relax_args a, bucket_arcs span, const index_t* list, const index_t* list_count,
                                    index_t* chunks, index_t* chunk_count) {
-  for_tile_arc_batches<relax_batch>(
-      list, *list_count, span,
-      [&](const index_t (&arc)[relax_batch], const index_t (&row)[relax_batch], const float (&du)[relax_batch],
-          unsigned valid) { relax_arcs(a, arc, row, du, valid); },
-      chunks, chunk_count);
+  for_tile_arcs(
+      list, *list_count, span, [&](index_t arc, index_t row, float du) { relax_arc(a, arc, row, du); }, chunks,
+      chunk_count);
 }
 
 __global__ void relax_chunks_kernel(relax_args a, const index_t* chunks, const index_t* chunk_counter) {
-  for_chunk_arc_batches<relax_batch>(
+  for_chunk_arcs(
       chunks, chunk_counter, [&](index_t row) { return a.dist[row]; },
-      [&](const index_t (&arc)[relax_batch], const index_t (&row)[relax_batch], const float (&du)[relax_batch],
-          unsigned valid) { relax_arcs(a, arc, row, du, valid); });
+      [&](index_t arc, index_t row, float du) { relax_arc(a, arc, row, du); });
 }
 
 /// The smallest distance of a queued row, as float bits, into *out (pre-set to none).
@@ -223,55 +198,34 @@ __global__ void bid_kernel(const request* in, index_t n, unsigned long long* key
 
 /// Apply, pass 2: the winning arrival of each lowered row (from rank r: [displs[r], displs[r + 1]))
 /// sets its distance and parent; the row joins the next frontier when `append` and it is below
-/// hi, else it is queued for a later bucket. A thread takes win_batch arrivals a block step (the
-/// block's arrivals are consecutive, a thread's blockDim apart), so their loads are in flight
-/// together and the block-wide appends come once per win_batch x blockDim arrivals.
-constexpr int win_batch = 4;
+/// hi, else it is queued for a later bucket.
 __global__ void win_kernel(const request* in, index_t n, const index_t* displs, int ranks, index_t block,
                            const unsigned long long* key, std::uint8_t* lowered, float* dist, std::int64_t* parent,
                            std::uint8_t* queued, int append, float hi, index_t* next, int next_slot, index_t* settled,
                            std::uint8_t* mark, const index_t* offsets, index_t* counters) {
-  const index_t steps = (n + win_batch - 1) / win_batch;
-  for (index_t base : gpu::block_stride(steps)) {  // block-uniform: take_places
-    const index_t first = base * win_batch + threadIdx.x;  // the block's first arrival, plus this thread
-    index_t l[win_batch];
-    bool won[win_batch];
-    unsigned entered = 0, fresh = 0;
-    index_t v[3] = {0, 0, 0};
-#pragma unroll
-    for (int j = 0; j < win_batch; ++j) {
-      const index_t i = first + static_cast<index_t>(j) * blockDim.x;
-      won[j] = false;
-      if (i < n) l[j] = in[i].local;
-    }
-#pragma unroll
-    for (int j = 0; j < win_batch; ++j) {
-      const index_t i = first + static_cast<index_t>(j) * blockDim.x;
-      if (i < n) won[j] = lowered[l[j]] && static_cast<std::uint32_t>(key[l[j]]) == static_cast<std::uint32_t>(i);
-    }
-#pragma unroll
-    for (int j = 0; j < win_batch; ++j) {
-      if (!won[j]) continue;
-      const index_t i = first + static_cast<index_t>(j) * blockDim.x;
-      lowered[l[j]] = 0;
-      const float d = in[i].dist;
-      dist[l[j]] = d;
-      parent[l[j]] = static_cast<std::int64_t>(sender_of(displs, ranks, i)) * block + static_cast<std::int64_t>(in[i].row);
-      if (append && d < hi) {
-        queued[l[j]] = 0;
-        entered |= 1u << j;
-        if (enter_bucket(l[j], mark, offsets, v)) fresh |= 1u << j;
-      } else {
-        queued[l[j]] = 1;
+  for (index_t base : gpu::block_stride(n)) {  // block-uniform: take_places
+    const index_t i = base + threadIdx.x;
+    index_t l = 0, v[3] = {0, 0, 0};
+    if (i < n) {
+      l = in[i].local;
+      if (lowered[l] && static_cast<std::uint32_t>(key[l]) == static_cast<std::uint32_t>(i)) {
+        lowered[l] = 0;
+        const float d = in[i].dist;
+        dist[l] = d;
+        parent[l] =
+            static_cast<std::int64_t>(sender_of(displs, ranks, i)) * block + static_cast<std::int64_t>(in[i].row);
+        if (append && d < hi) {
+          queued[l] = 0;
+          enter_bucket(l, mark, offsets, v);
+        } else {
+          queued[l] = 1;
+        }
       }
     }
     index_t at[3];
     take_places(v, next_slot, counters, at);
-#pragma unroll
-    for (int j = 0; j < win_batch; ++j) {
-      if ((entered >> j) & 1u) next[at[0]++] = l[j];
-      if ((fresh >> j) & 1u) settled[at[1]++] = l[j];
-    }
+    if (v[0]) next[at[0]] = l;
+    if (v[1]) settled[at[1]] = l;
   }
 }
 
@@ -555,7 +509,7 @@ index_t sssp_engine::relax(const index_t* list, const index_t* list_count, arcs 
     gpu::copy_bytes_async(displs_.data(), d, displs_.bytes(), nullptr);
     gpu::launch(bid_kernel, grid_for(total), block_threads, 0, nullptr, static_cast<const request*>(recv_.data()), total,
                 key_.data(), lowered_.data());
-    gpu::launch(win_kernel, grid_for((total + win_batch - 1) / win_batch), block_threads, 0, nullptr, static_cast<const request*>(recv_.data()), total,
+    gpu::launch(win_kernel, grid_for(total), block_threads, 0, nullptr, static_cast<const request*>(recv_.data()), total,
                 static_cast<const index_t*>(displs_.data()), R, part_.block(),
                 static_cast<const unsigned long long*>(key_.data()), lowered_.data(), dist_.data(), parent_.data(),
                 queued_.data(), next >= 0 ? 1 : 0, hi, next >= 0 ? lists_[next].data() : nullptr, next,
