@@ -5,6 +5,12 @@ number typed by hand.
 
   table_rows.py cpu-vs-reference GRAPH500_CPU_JSON RANKS  # bench/graph500/cpu.sh's graph500-cpu.json
   table_rows.py hpl PART WHAT HPL_JSON [GOAL_TFLOPS]      # `gpu500 hpl --json`'s file
+  table_rows.py graph500-compare PART LABEL=JSON ...      # `gpu500 graph500 --json` files of one call
+
+graph500-compare: one row per run, in the order given, with its SSSP and BFS harmonic means (the
+kernels it ran), each as a ratio to the first run of the same SCALE and rank count, the search
+times, the phases and compute / communication milliseconds of its last SSSP's trace (runs over
+ranks), and whether it was validated.
 """
 import json
 import sys
@@ -36,9 +42,42 @@ def hpl(part, what, path, goal=None):
         print(f"{part}|{what}: N={t['n']} NB={t['nb']} P x Q={t['p']} x {t['q']}|{tflops:.2f} TFLOP/s {result}{extra}")
 
 
+def graph500_compare(part, runs):
+    first = {}
+    for arg in runs:
+        label, _, path = arg.partition("=")
+        if not path:
+            sys.exit(f"{arg}: expected LABEL=FILE")
+        j = json.load(open(path))
+        key = (j["SCALE"], j.get("num_mpi_processes", 1))
+        base = first.setdefault(key, j)
+        figures = []
+        for kernel in ("sssp", "bfs"):
+            k = j.get(kernel) or {}
+            if not k.get("harmonic_mean_TEPS"):
+                continue
+            g = k["harmonic_mean_TEPS"] / 1e9
+            rel = ""
+            if base is not j and (base.get(kernel) or {}).get("harmonic_mean_TEPS"):
+                rel = f" (x{g / (base[kernel]['harmonic_mean_TEPS'] / 1e9):.2f})"
+            times = " / ".join(f"{t * 1e3:.1f}" for t in k.get("time", []))
+            figures.append(f"{kernel.upper()} {g:.2f} GTEPS{rel}, searches {times} ms")
+        trace = (j.get("trace") or {}).get("sssp") or []
+        if trace and key[1] > 1:
+            comp = sum(e.get("compute_seconds", 0) for e in trace) * 1e3
+            comm = sum(e.get("comm_seconds", 0) for e in trace) * 1e3
+            figures.append(f"last SSSP {len(trace)} phases, {comp:.1f} + {comm:.1f} ms")
+        checked = j.get("validated", True)
+        figures.append(("valid " + str(j["valid"])) if checked else "not validated (--no-validate)")
+        roots = len(j.get("roots", [])) or j.get("NBFS", 0)
+        print(f"{part}|{label}: {key[1]} rank(s), SCALE {key[0]}, {roots} roots|" + "; ".join(figures))
+
+
 if __name__ == "__main__":
     if len(sys.argv) == 4 and sys.argv[1] == "cpu-vs-reference":
         cpu_vs_reference(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) >= 4 and sys.argv[1] == "graph500-compare":
+        graph500_compare(sys.argv[2], sys.argv[3:])
     elif len(sys.argv) in (5, 6) and sys.argv[1] == "hpl":
         hpl(sys.argv[2], sys.argv[3], sys.argv[4], float(sys.argv[5]) if len(sys.argv) == 6 else None)
     else:

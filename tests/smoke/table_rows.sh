@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # scripts/table_rows.py turns a benchmark's JSON into docs/results.md rows: from a real `gpu500 hpl
-# --json` run (its N, NB, grid, TFLOP/s and PASSED, the goal's verdict) and from a graph500-cpu.json
-# of the layout bench/graph500/cpu.sh writes (ratios and verdicts computed, not copied); a file
-# without the reference's figures is refused.
+# --json` run (its N, NB, grid, TFLOP/s and PASSED, the goal's verdict), from a graph500-cpu.json
+# of the layout bench/graph500/cpu.sh writes (ratios and verdicts computed, not copied; a file
+# without the reference's figures is refused), and from two real `gpu500 graph500 --json` runs
+# compared (the second's ratio to the first, validated or not).
 set -uo pipefail
 bin=$1 src=$2
 tmp=$(mktemp -d)
@@ -27,4 +28,15 @@ want="graph500-cpu-ranks|SCALE 22, 16 MPI ranks each: gpu500 CPU backend / Graph
 
 echo '{"scales": [{"scale": 20, "valid": true, "bfs_teps": 1e9, "sssp_teps": 1e8, "gen_k1_s": 1.0}]}' >"$tmp/n.json"
 python3 "$rows" cpu-vs-reference "$tmp/n.json" 16 >/dev/null 2>&1 && fail "a file without reference figures was accepted"
+"$bin" graph500 9 --backend cpu --roots 2 --quiet --json "$tmp/g1.json" >/dev/null 2>&1 || fail "gpu500 graph500"
+"$bin" graph500 9 --backend cpu --roots 2 --quiet --skip-bfs --no-validate --json "$tmp/g2.json" >/dev/null 2>&1 ||
+  fail "gpu500 graph500 --skip-bfs"
+out=$(python3 "$rows" graph500-compare g5 "base=$tmp/g1.json" "sssp only=$tmp/g2.json") || fail "graph500-compare rows"
+echo "$out"
+[[ $(sed -n 1p <<<"$out") =~ ^g5\|base:\ 1\ rank\(s\),\ SCALE\ 9,\ 2\ roots\|SSSP\ [0-9.]+\ GTEPS,\ searches\ [0-9.]+\ /\ [0-9.]+\ ms\;\ BFS\ [0-9.]+\ GTEPS,.*\;\ valid\ True$ ]] ||
+  fail "first compare row: $out"
+[[ $(sed -n 2p <<<"$out") =~ ^g5\|sssp\ only:.*\|SSSP\ [0-9.]+\ GTEPS\ \(x[0-9]+\.[0-9]{2}\),\ searches.*\;\ not\ validated\ \(--no-validate\)$ ]] ||
+  fail "second compare row: $out"
+[ "$(wc -l <<<"$out")" -eq 2 ] || fail "two runs, two rows: $out"
+python3 "$rows" graph500-compare g5 "$tmp/g1.json" >/dev/null 2>&1 && fail "a run without a label was accepted"
 echo "table_rows: ok"
