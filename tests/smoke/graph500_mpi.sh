@@ -62,7 +62,12 @@ refused 1 "several MPI ranks" graph500 8 --backend cpu --quiet --share-gpus
 refused 1 "several MPI ranks" graph500 8 --backend cpu --quiet --no-cuda-aware-mpi
 refused 2 "CUDA backend only" graph500 8 --backend cpu --quiet --no-nccl
 refused 1 "several MPI ranks" graph500 8 --backend cpu --quiet --no-nccl
-refused 2 "CUDA backend only" graph500 8 --backend cpu --quiet --sssp-no-pull
+# A build without CUDA does not know --sssp-no-pull at all (an unknown flag, also exit 2).
+if grep -q -e --sssp-no-pull <<<"$("$bin" graph500 --help 2>&1)"; then
+  refused 2 "CUDA backend only" graph500 8 --backend cpu --quiet --sssp-no-pull
+else
+  refused 2 "unknown option '--sssp-no-pull'" graph500 8 --backend cpu --quiet --sssp-no-pull
+fi
 
 if "$bin" info 2>/dev/null | grep -c "^cuda device 0:" >/dev/null; then
   "$bin" graph500 10 --backend cuda --roots 8 --quiet >"$tmp/gpu1.txt" || { echo "one GPU run failed"; exit 1; }
