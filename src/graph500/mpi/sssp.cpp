@@ -15,6 +15,8 @@ namespace {
 
 constexpr float unreached = std::numeric_limits<float>::infinity();
 constexpr index_t no_bucket = std::numeric_limits<index_t>::max();
+/// offered_bucket_ of a vertex this rank has offered nothing in the search.
+constexpr std::uint8_t no_offer = 255;
 
 }  // namespace
 
@@ -28,6 +30,7 @@ sssp_engine::sssp_engine(const dist::communicator& c, const dist::block_partitio
   settled_mark_.assign(rows, 0);
   lowered_.assign(rows, 0);
   offered_.assign(static_cast<std::size_t>(part.num_vertices()), unreached);
+  offered_bucket_.assign(static_cast<std::size_t>(part.num_vertices()), no_offer);
   if (pol.no_light_heavy || g.weights == nullptr) return;
   // The light arcs, row by row in the rows' order (so the requests are the same, in the same
   // order, as a filter of the whole rows would give).
@@ -59,6 +62,7 @@ void sssp_engine::prepare() {
   std::fill(parent_.begin(), parent_.end(), -1);
   std::fill(bucket_.begin(), bucket_.end(), -1);
   std::fill(offered_.begin(), offered_.end(), unreached);
+  std::fill(offered_bucket_.begin(), offered_bucket_.end(), no_offer);
   buckets_.clear();
 }
 
@@ -83,6 +87,8 @@ index_t sssp_engine::relax(const std::vector<index_t>& rows, arcs which, index_t
   const auto nq = static_cast<index_t>(rows.size());
   const float* dist = dist_.data();
   float* offered = offered_.data();
+  std::uint8_t* offered_bucket = offered_bucket_.data();
+  const double per_bucket = 1.0 / static_cast<double>(delta);
   group_by_rank_once<request>(
       c_.size(), arc_slices(q, nq, off),
       [&](index_t i, auto&& send) {
@@ -104,23 +110,32 @@ index_t sssp_engine::relax(const std::vector<index_t>& rows, arcs which, index_t
         }
         if (i + 2 < nq) {
           const index_t r = q[i + 2], b = off[r], e = std::min(off[r + 1], b + ahead);
-          for (index_t k = b; k < e; ++k) __builtin_prefetch(offered + col[k]);
+          for (index_t k = b; k < e; ++k) __builtin_prefetch(offered_bucket + col[k]);
         }
         const index_t u = q[i];
         const float du = dist[u];
         const index_t end = off[u + 1];
         for (index_t k = off[u]; k < end; ++k) {
-          if (k + ahead < end) __builtin_prefetch(offered + col[k + ahead]);
+          if (k + ahead < end) __builtin_prefetch(offered_bucket + col[k + ahead]);
           if (!chosen(k)) continue;
           // A distance above one this rank already offered the vertex cannot lower it (the
           // owner applied or applies the smaller one in the same phase): not sent. Equal ones
-          // are (the smallest parent at the final distance wins). A race between threads here
-          // only lets a redundant request through.
+          // are (the smallest parent at the final distance wins). The byte of the vertex's
+          // smallest offer's bucket answers first: a later bucket is above that offer, an
+          // earlier one (or none yet) below it; only a distance in the same bucket reads the
+          // float. A race between threads here only lets a redundant request through.
           const float d = du + wt[k];
-          std::atomic_ref<float> best(offered[col[k]]);
-          if (d > best.load(std::memory_order_relaxed)) continue;
+          const std::int64_t v = col[k];
+          const double kd = static_cast<double>(d) * per_bucket;
+          const auto bd = static_cast<std::uint8_t>(kd < no_offer - 1 ? kd : no_offer - 1);
+          std::atomic_ref<std::uint8_t> ob(offered_bucket[v]);
+          const std::uint8_t known = ob.load(std::memory_order_relaxed);
+          if (bd > known) continue;
+          std::atomic_ref<float> best(offered[v]);
+          if (bd == known && d > best.load(std::memory_order_relaxed)) continue;
           best.store(d, std::memory_order_relaxed);
-          send(part_.owner(col[k]), request{first + u, static_cast<std::uint32_t>(part_.local(col[k])), d});
+          if (bd < known) ob.store(bd, std::memory_order_relaxed);
+          send(part_.owner(v), request{first + u, static_cast<std::uint32_t>(part_.local(v)), d});
         }
       },
       scratch_, out_, counts_);

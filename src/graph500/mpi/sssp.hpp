@@ -5,7 +5,8 @@
 // bucket stays empty everywhere, then relax the heavy arcs of every vertex the bucket settled
 // once. A relaxation is a request (the vertex's row at its owner, distance, parent) sent to the vertex's owner, which
 // keeps it when it lowers the distance; a rank does not send a vertex a distance above one it
-// has already offered it. Distances are single float adds of the stored weights,
+// has already offered it (a byte per vertex, that offer's bucket, decides most of those tests
+// without the offered float). Distances are single float adds of the stored weights,
 // as the validator demands. A vertex whose distance falls again is queued again (label
 // correcting), so the result does not depend on rounding at bucket borders. Inside a rank the
 // relaxations and their application are OpenMP-parallel (a compare-and-swap minimum per vertex);
@@ -77,8 +78,10 @@ class sssp_engine {
   std::map<index_t, std::vector<index_t>> buckets_;  // bucket -> rows (stale entries skipped)
   std::vector<char> settled_mark_, lowered_;
   // Per vertex of the whole graph: the smallest distance this rank has offered it in this search
-  // (requests that cannot lower a distance are not sent).
+  // (requests that cannot lower a distance are not sent), and that distance's bucket as a byte
+  // (254 for any later bucket, 255 before any offer), which answers most tests without the float.
   std::vector<float> offered_;
+  std::vector<std::uint8_t> offered_bucket_;
   // The light arcs (w < delta) of every owned row, in row order, built with the engine (kernel 1):
   // the light phases, which may expand a vertex several times, read only these.
   std::vector<index_t> light_off_;
