@@ -14,7 +14,11 @@
 
 // The panel runs its own OpenMP threads over the O rows; OpenBLAS is switched to one thread
 // meanwhile (two spinning thread pools on the same cores would fight). Weak, so that another
-// BLAS links too.
+// BLAS links too; declared here, since only OpenBLAS's cblas.h declares them.
+extern "C" {
+void openblas_set_num_threads(int);
+int openblas_get_num_threads(void);
+}
 #pragma weak openblas_set_num_threads
 #pragma weak openblas_get_num_threads
 
