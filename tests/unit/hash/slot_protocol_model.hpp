@@ -69,6 +69,19 @@ inline table stash_table() {
   return t;
 }
 
+/// Key 4 (value 40) in stash pair 0 while bucket 0 names no slot (its members were erased after
+/// key 4 overflowed), key 11 of bucket 1 in slot 3: a find of 4 reads a word with an empty
+/// bitmap and must still look in the stash, which the overflow flag says.
+inline table stash_only_table() {
+  table t;
+  t.mem.key[3] = 11, t.mem.value[3] = 110;
+  t.mem.meta[0].overflow = 1;
+  t.mem.meta[1].bitmap = 0b100;
+  t.mem.stash_key[0] = 4, t.mem.stash_value[0] = 40;
+  t.value_of_4 = 40;
+  return t;
+}
+
 /// How a find falls back after its optimistic attempts.
 enum class fallback {
   ordered_scan,  ///< the former fallback: scan the window in order, key, hop bit, value, key again
@@ -360,7 +373,8 @@ class checker {
     return false;
   }
 
-  /// The find's steps: pcs 0-4 the optimistic probe (4: the stash of a flagged bucket), 10-13 the
+  /// The find's steps: pcs 0-4 the optimistic probe (4: the stash of a flagged bucket; an even
+  /// word naming no member and no stash answers absent at once), 10-13 the
   /// ordered scan, 20-24 the locked look-up, 30 the answer (checked against `seen`).
   bool find_step(node& n, thread_state& s, const operation& o, int h, std::string& what,
                  const std::function<void()>& next_op) {
@@ -371,6 +385,10 @@ class checker {
         s.m_bitmap = m.bitmap, s.m_version = m.version, s.m_overflow = m.overflow, s.i = 0, s.found = false;
         what += "loads the bucket word (version " + std::to_string(m.version) + ")";
         s.pc = m.version & 1u ? 3 : 1;
+        if (!(m.version & 1u) && m.bitmap == 0 && !m.overflow) {  // no member, no stash: absent now
+          s.pc = 30;
+          what += ", which names no member";
+        }
         return true;
       case 1: {  // one named key per step
         while (s.i < kWindow && !((s.m_bitmap >> s.i) & 1u)) ++s.i;

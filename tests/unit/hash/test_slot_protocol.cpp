@@ -67,6 +67,18 @@ TEST(SlotProtocol, StashIsLinearisable) {
   }
 }
 
+TEST(SlotProtocol, AWordNamingNoSlotStillSendsTheFindToTheStash) {
+  // A find answers "absent" from the bucket word alone only when it names no member and no
+  // stash: here bucket 0's bitmap is empty but key 4 is in the stash, while writers erase it,
+  // reuse its pair and insert it again (into slot 0, now free).
+  for (int tries : {1, 2}) {
+    checker c({{{kind::find, 4}}, kSlotReuse}, fallback::locked, tries, stash_only_table());
+    const auto r = c.explore();
+    EXPECT_FALSE(r.violation) << r.trace;
+    EXPECT_GT(r.states, 100u);
+  }
+}
+
 TEST(SlotProtocol, AStashEraseWithoutAVersionBumpIsCaught) {
   checker c({{{kind::find, 4}}, kSlotReuse}, fallback::locked, 2, stash_table(), /*stash_erase_bumps_version=*/false);
   const auto r = c.explore();

@@ -1,6 +1,6 @@
 // gpu500/hash/detail/device_atomics.cuh — the memory-model primitives of the GPU hash tables:
 // relaxed / acquire loads, relaxed / release stores (cuda::atomic_ref at device scope), the 16-byte
-// pair store, acquire atomicOr and CAS, the acq_rel fence, the spin back-off, the stress harness's
+// pair load and store, acquire atomicOr and CAS, the acq_rel fence, the spin back-off, the stress harness's
 // scheduling jitter, and the fields of a
 // bucket word (gpu500/hash/hopscotch_map.hpp, namespace layout). Shared by GLHT and its baselines.
 #pragma once
@@ -49,16 +49,21 @@ template <class T>
 __device__ __forceinline__ T ld_maybe_acquire(const T* p, bool acquire) {
   return acquire ? ld_acquire(p) : ld_relaxed(p);
 }
-/// {p[0], p[1]} (16-byte aligned) with one 16-byte acquire load: no later load or store of this
-/// thread is performed before either half is read.
-__device__ __forceinline__ void ld_acquire_pair(const std::uint64_t* p, std::uint64_t& a, std::uint64_t& b) {
+/// {p[0], p[1]} (16-byte aligned) with one 16-byte load, acquire (no later load or store of this
+/// thread is performed before either half is read) or relaxed: one request to the L2 where two
+/// 8-byte loads make two. In the memory model it is two 8-byte accesses, unordered with each
+/// other, as the pair store.
+__device__ __forceinline__ void ld_pair(const std::uint64_t* p, std::uint64_t& a, std::uint64_t& b, bool acquire) {
 #if defined(__CUDA_ARCH__)
   unsigned long long x, y;
-  asm volatile("ld.acquire.gpu.global.v2.u64 {%0, %1}, [%2];" : "=l"(x), "=l"(y) : "l"(p) : "memory");
+  if (acquire)
+    asm volatile("ld.acquire.gpu.global.v2.u64 {%0, %1}, [%2];" : "=l"(x), "=l"(y) : "l"(p) : "memory");
+  else
+    asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];" : "=l"(x), "=l"(y) : "l"(p) : "memory");
   a = x, b = y;
 #else
-  a = ld_acquire(p);
-  b = ld_acquire(p + 1);
+  a = ld_maybe_acquire(p, acquire);
+  b = ld_maybe_acquire(p + 1, acquire);
 #endif
 }
 /// atomicOr with acquire semantics (atom.or.acquire.gpu): no later load or store of this thread
