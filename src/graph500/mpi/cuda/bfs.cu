@@ -233,6 +233,7 @@ bfs_engine::bfs_engine(device_exchange& x, const dist::block_partition& part, gr
   displs_ = gpu::device_buffer<index_t>(static_cast<std::size_t>(R) + 1);
   counters_ = gpu::device_buffer<index_t>(counter_slots);
   host_counters_ = gpu::pinned_buffer<index_t>(counter_slots);
+  host_cursor_ = gpu::pinned_buffer<index_t>(static_cast<std::size_t>(R));
   chunks_ = gpu::device_buffer<index_t>(3 * static_cast<std::size_t>(max_chunks(static_cast<index_t>(owned_arcs_))));
   host_starts_ = owner_block_starts(g, part.block(), starts_);  // the pairs' blocks
   reset();
@@ -293,18 +294,12 @@ index_t bfs_engine::top_down(index_t frontier, index_t global_frontier_arcs) {
                   send_.data());
     });
   }
-  const std::vector<index_t> ends = gpu::to_host(cursor_);
+  gpu::copy_bytes(host_cursor_.data(), cursor_.data(), cursor_.bytes());  // into pinned memory: one copy
   host_counts_.resize(static_cast<std::size_t>(R));
-  for (std::size_t r = 0; r < host_counts_.size(); ++r) host_counts_[r] = ends[r] - host_starts_[r];
+  for (std::size_t r = 0; r < host_counts_.size(); ++r) host_counts_[r] = host_cursor_[r] - host_starts_[r];
   const index_t bytes = bytes_to_others(host_counts_, c.rank(), sizeof(std::uint64_t)) + gathered;
   stopwatch t;
-  recv_counts_.assign(static_cast<std::size_t>(R), 0);
-  x_.exchange_counts(host_counts_.data(), recv_counts_.data());
-  index_t got = 0;
-  for (index_t k : recv_counts_) got += k;
-  recv_.reserve(static_cast<std::size_t>(got));
-  x_.alltoallv_bytes(send_.data(), host_counts_.data(), recv_.data(), recv_counts_.data(), sizeof(std::uint64_t),
-                     host_starts_.data());
+  const index_t got = x_.alltoallv(send_, host_counts_, recv_, recv_counts_, host_starts_.data());
   comm_seconds_ += t.seconds();
   if (got > 0) {
     host_displs_.assign(static_cast<std::size_t>(R) + 1, 0);

@@ -101,6 +101,7 @@ class bfs_engine {
   gpu::device_buffer<index_t> displs_;                // first arrival of each rank (R + 1)
   gpu::device_buffer<index_t> counters_;              // see bfs.cu: found rows and arcs, long rows, chunks
   gpu::pinned_buffer<index_t> host_counters_;
+  gpu::pinned_buffer<index_t> host_cursor_;  // cursor_ read back after a top-down level's expansion
   gpu::device_buffer<index_t> lists_[2], list_n_;     // unvisited rows with arcs: this level's, the next's
   gpu::device_buffer<index_t> long_rows_;             // bottom-up rows left to the warp kernel
   gpu::device_buffer<index_t> chunks_;                // top-down (row, first arc, end arc) of the long rows' chunks

@@ -42,16 +42,17 @@ class device_exchange {
   void alltoallv_bytes(const void* send, const index_t* send_counts, void* recv, const index_t* recv_counts,
                        std::size_t elem_bytes, const index_t* send_displs = nullptr);
   /// Typed: exchanges the counts, makes `recv` large enough (it only grows) and exchanges the
-  /// data; returns the elements received and fills recv_counts.
+  /// data; returns the elements received and fills recv_counts. send_displs as above.
   template <class T>
   index_t alltoallv(const gpu::device_buffer<T>& send, const std::vector<index_t>& send_counts,
-                    gpu::device_buffer<T>& recv, std::vector<index_t>& recv_counts) {
+                    gpu::device_buffer<T>& recv, std::vector<index_t>& recv_counts,
+                    const index_t* send_displs = nullptr) {
     recv_counts.assign(send_counts.size(), 0);
     exchange_counts(send_counts.data(), recv_counts.data());
     index_t total = 0;
     for (index_t x : recv_counts) total += x;
     recv.reserve(static_cast<std::size_t>(total));
-    alltoallv_bytes(send.data(), send_counts.data(), recv.data(), recv_counts.data(), sizeof(T));
+    alltoallv_bytes(send.data(), send_counts.data(), recv.data(), recv_counts.data(), sizeof(T), send_displs);
     return total;
   }
   /// Every rank's block of counts[r] elements of elem_bytes (device; `mine` holds this rank's)
