@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """docs/results.md from runs of scripts/gpu-check.sh: one current table per component.
 
-  results_md.py OUT [OUT2 ...] > docs/results.md
+  results_md.py [--base PAGE] OUT[@PART=NEW,...] [OUT2 ...] > docs/results.md
+
 
 Each OUT is a check's output folder: table.txt (rows "part|what|figure", written by the part
 scripts) and meta.txt ("key: value" lines: gpu, host, date, commit, command). The first folder's
@@ -10,6 +11,12 @@ its parts, and a part it repeats replaces the earlier rows; a part whose run dif
 page's head names its own device, commit and command. Nothing here is typed by hand: the page is
 regenerated from runs, and each row names what its figure is compared with (a baseline or peer
 measured in the same run, or a hardware limit).
+
+--base PAGE starts from a page this script made earlier (its head and sections kept as they
+are) and lets the folders replace the sections of the parts they hold: one component is measured
+again without the raw folders of the others. OUT@PART=NEW files a folder's rows of PART under
+the part NEW (e.g. a CPU comparison run by the graph500 part script as graph500-cpu-ranks);
+OUT@PART= leaves them out.
 """
 import os
 import sys
@@ -79,16 +86,57 @@ def read_rows(path):
     return parts, order
 
 
-def render(out_dirs):
-    meta = read_meta(os.path.join(out_dirs[0], "meta.txt"))
+def split_dir(arg):
+    """OUT[@PART=NEW,...] -> (OUT, {PART: NEW})."""
+    d, _, spec = arg.partition("@")
+    renames = {}
+    for item in filter(None, spec.split(",")):
+        old, eq, new = item.partition("=")
+        if not eq:
+            sys.exit(f"results_md.py: {arg}: expected PART=NEW after @")
+        renames[old] = new
+    return d, renames
+
+
+def read_base(path):
+    """A page made by render(): (head meta, [(title, section lines)])."""
+    meta, sections, current = {}, [], None
+    keys = {"Device": "gpu", "Host": "host", "Command": "command"}
+    for line in open(path).read().split("\n"):
+        if line.startswith("## "):
+            current = (line[3:], [])
+            sections.append(current)
+        elif current is not None:
+            current[1].append(line)
+        elif line.startswith("- **Date:** "):
+            date, _, commit = line[len("- **Date:** "):].partition("; **commit:** ")
+            meta["date"], meta["commit"] = date, commit
+        elif line.startswith("- **"):
+            key, _, value = line[4:].partition(":** ")
+            if key in keys:
+                meta[keys[key]] = value.strip("`") if key == "Command" else value
+    for _, body in sections:
+        while body and not body[-1]:
+            body.pop()
+    return meta, sections
+
+
+def render(out_dirs, base=None):
+    base_meta, base_sections = read_base(base) if base else ({}, [])
+    first = split_dir(out_dirs[0])[0] if out_dirs else None
+    meta = base_meta if base else read_meta(os.path.join(first, "meta.txt"))
     parts, order, origin = {}, [], {}
-    for d in out_dirs:
+    for arg in out_dirs:
+        d, renames = split_dir(arg)
         p, o = read_rows(os.path.join(d, "table.txt"))
         for part in o:
-            if part not in parts:
-                order.append(part)
-            parts[part] = p[part]
-            origin[part] = read_meta(os.path.join(d, "meta.txt"))
+            name = renames.get(part, part)
+            if not name:
+                continue
+            if name not in parts:
+                order.append(name)
+            parts[name] = p[part]
+            origin[name] = read_meta(os.path.join(d, "meta.txt"))
     gpu = meta.get("gpu", "unknown GPU")
     lines = [
         "# Measured results",
@@ -105,27 +153,44 @@ def render(out_dirs):
         f"- **Command:** `{meta.get('command', 'bash scripts/gpu-check.sh')}`",
         "",
     ]
-    for part in order:
+    def section(part):
         title = TITLES.get(part, part)
         page = PAGES.get(part)
-        lines.append(f"## {title}")
+        out = [f"## {title}"]
         if page:
-            lines.append(f"Details: [{page}]({page}).")
+            out.append(f"Details: [{page}]({page}).")
         m = origin[part]
         if any(m.get(k) != meta.get(k) for k in ("gpu", "commit", "command")):
-            lines.append(f"Measured on {m.get('gpu', 'unknown')} ({m.get('host', 'unknown host')}), "
-                         f"{m.get('date', 'unknown date')}, commit {m.get('commit', 'unknown')}: "
-                         f"`{m.get('command', '?')}`.")
-        lines.append("")
-        lines.append("| measurement | figure |")
-        lines.append("|---|---|")
+            out.append(f"Measured on {m.get('gpu', 'unknown')} ({m.get('host', 'unknown host')}), "
+                       f"{m.get('date', 'unknown date')}, commit {m.get('commit', 'unknown')}: "
+                       f"`{m.get('command', '?')}`.")
+        out += ["", "| measurement | figure |", "|---|---|"]
         for what, figure in parts[part]:
-            lines.append(f"| {what.replace('|', '/')} | {figure.replace('|', '/')} |")
-        lines.append("")
+            out.append(f"| {what.replace('|', '/')} | {figure.replace('|', '/')} |")
+        return out + [""]
+
+    by_title = {TITLES.get(part, part): part for part in order}
+    done = set()
+    for title, body in base_sections:  # the base page's sections, in place, or the folders' parts instead
+        part = by_title.get(title)
+        if part is None:
+            lines += [f"## {title}"] + body + [""]
+        elif part not in done:
+            lines += section(part)
+            done.add(part)
+    for part in order:
+        if part not in done:
+            lines += section(part)
     return "\n".join(lines)
 
 
 if __name__ == "__main__":
-    if len(sys.argv) < 2:
+    args = sys.argv[1:]
+    base = None
+    if args[:1] == ["--base"]:
+        if len(args) < 2:
+            sys.exit(__doc__)
+        base, args = args[1], args[2:]
+    if not args:
         sys.exit(__doc__)
-    sys.stdout.write(render(sys.argv[1:]))
+    sys.stdout.write(render(args, base))
