@@ -3,7 +3,6 @@
 
   results_md.py [--base PAGE] OUT[@PART=NEW,...] [OUT2 ...] > docs/results.md
 
-
 Each OUT is a check's output folder: table.txt (rows "part|what|figure", written by the part
 scripts) and meta.txt ("key: value" lines: gpu, host, date, commit, command). The first folder's
 meta heads the page; a later folder (another machine, e.g. several GPUs, or a later commit) adds
