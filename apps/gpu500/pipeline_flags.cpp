@@ -96,6 +96,10 @@ void pipeline_flags::add_bfs(cli::parser& p) {
            "CUDA BFS: degree of the cached key vertices (default 100)", "N");
   p.option("--gamma", checked(b.gamma, "--gamma", "in [0, 1]", [](double x) { return x >= 0 && x <= 1; }),
            "CUDA BFS: go bottom-up when this fraction of the hubs is in the frontier (default 0.30)", "X");
+  p.option("--bfs-sm-share", checked(b.grid_sm_share, "--bfs-sm-share", "in (0, 1]", [](double x) { return x > 0 && x <= 1; }),
+           "CUDA BFS: size the search's grids for this share of the SMs (default 1; below 1, fewer warps in flight: "
+           "less power, less speed; docs/energy.md)",
+           "X");
   p.option("--device", checked(cuda.device, "--device", "in 0..1023", [](double x) { return x >= 0 && x <= 1023; }),
            "CUDA device ordinal (default 0)", "N");
 #endif
@@ -105,11 +109,12 @@ void pipeline_flags::apply_bfs(gpu500::backend b) {
   static const char* const cpu_only[] = {"--bfs-threads", "--no-direction-optimizing"};
   static const char* const cuda_only[] = {"--bfs",          "--no-ts",         "--no-wb",          "--no-hc",
                                           "--no-hub-cache", "--no-device-loop", "--no-bitmap",      "--no-sort",
-                                          "--hub-threshold", "--priority-degree", "--gamma",        "--device"};
+                                          "--hub-threshold", "--priority-degree", "--gamma",        "--bfs-sm-share",
+                                          "--device"};
   static const char* const engine_flags[] = {"--bfs-alpha", "--bfs-beta", "--bfs-threads", "--no-direction-optimizing",
                                              "--bfs", "--no-ts", "--no-wb", "--no-hc", "--no-hub-cache",
                                              "--no-device-loop", "--no-bitmap", "--hub-threshold",
-                                             "--priority-degree", "--gamma"};
+                                             "--priority-degree", "--gamma", "--bfs-sm-share"};
   if (!bfs_runs_)
     for (const char* f : engine_flags)
       if (parser_ && parser_->given(f)) throw usage_error(std::string(f) + " applies to BFS, which this run does not do");

@@ -52,12 +52,15 @@ expect2 "--bfs-beta applies to BFS" sssp --graph "$tmp/w.txt" --backend cpu --bf
 
 # The CUDA engine's flags: errors on the CPU backend.
 cuda_flags=(--no-ts --no-wb --no-hc --no-hub-cache --no-device-loop --no-bitmap --no-sort
-            "--bfs baseline" "--hub-threshold 50" "--priority-degree 50" "--gamma 0.2" "--device 0")
+            "--bfs baseline" "--hub-threshold 50" "--priority-degree 50" "--gamma 0.2" "--bfs-sm-share 0.5"
+            "--device 0")
 for f in "${cuda_flags[@]}"; do
   # shellcheck disable=SC2086
   expect2 "" graph500 8 --backend cpu $f
 done
 $cuda_built && expect2 "--bfs: expected enterprise or baseline" graph500 8 --bfs bogus
+$cuda_built && expect2 "--bfs-sm-share must be in (0, 1]" graph500 8 --bfs-sm-share 0
+$cuda_built && expect2 "--bfs-sm-share must be in (0, 1]" graph500 8 --bfs-sm-share 1.5
 
 # ... and validated searches where a CUDA device is present.
 if "$bin" info | grep -c '^cuda device 0:' >/dev/null; then
@@ -68,6 +71,7 @@ if "$bin" info | grep -c '^cuda device 0:' >/dev/null; then
   valid_run 12 --backend cuda --kernels bfs --roots 4 --quiet --bfs enterprise --no-wb --no-device-loop --no-bitmap
   valid_run 12 --backend cuda --kernels bfs --roots 4 --quiet --no-ts --no-hc --no-sort
   valid_run 12 --backend cuda --kernels bfs --roots 4 --quiet --no-hub-cache --hub-threshold 50 --priority-degree 50 --gamma 0.2
+  valid_run 12 --backend cuda --kernels bfs --roots 4 --quiet --bfs-sm-share 0.01
   out=$("$bin" bfs --graph "$tmp/g.txt" --root 0 --backend cuda 2>/dev/null) || fail "bfs on cuda: $out"
   grep -q 'valid$' <<<"$out" || fail "bfs on cuda: $out"
 else

@@ -41,6 +41,10 @@ struct options {
   double gamma = 0.30;  ///< top-down -> bottom-up when hubs in frontier / all hubs > gamma
   double alpha = 14.0;  ///< Beamer: top-down -> bottom-up when frontier arcs > unexplored arcs / alpha
   double beta = 24.0;   ///< bottom-up -> top-down when the frontier shrinks below active / beta
+  /// The search's grids are sized for this share of the device's SMs, in (0, 1]: below 1 fewer
+  /// warps are in flight, which lowers the board's power more than the search's speed near 0.75
+  /// (energy per edge, docs/energy.md).
+  double grid_sm_share = 1.0;
 
   [[nodiscard]] bool ts() const { return !no_ts; }
   [[nodiscard]] bool wb() const { return ts() && !no_wb; }

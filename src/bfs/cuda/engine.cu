@@ -11,6 +11,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <cstdio>
 #include <limits>
 
 #include "engine_impl.cuh"
@@ -19,13 +21,19 @@
 namespace gpu500::bfs::cuda {
 
 std::string describe(const options& o) {
-  if (!o.ts() && !o.hc() && !o.hub_cache()) return "bl";
   std::string s = o.ts() ? "ts" : "bl";
-  if (o.wb()) s += "+wb";
-  if (o.hc()) s += "+hc";
-  if (o.hub_cache()) s += "+cache";
-  if (o.device_loop()) s += "+loop";
-  if (o.bitmap()) s += "+bitmap";
+  if (o.ts() || o.hc() || o.hub_cache()) {
+    if (o.wb()) s += "+wb";
+    if (o.hc()) s += "+hc";
+    if (o.hub_cache()) s += "+cache";
+    if (o.device_loop()) s += "+loop";
+    if (o.bitmap()) s += "+bitmap";
+  }
+  if (o.grid_sm_share < 1) {
+    char share[32];
+    std::snprintf(share, sizeof share, "+sms%.3g", o.grid_sm_share);
+    s += share;
+  }
   return s;
 }
 
@@ -150,10 +158,12 @@ engine<V>::engine(csr_view<V> g, bool degree_sorted, options o) : impl_(std::mak
   GPU500_EXPECTS(static_cast<std::uint64_t>(m.n) < static_cast<std::uint64_t>(std::numeric_limits<V>::max()),
                  "BFS: the vertex count must be below the largest vertex id (it marks empty cache slots)");
   GPU500_EXPECTS(o.hub_threshold >= 1 && o.priority_degree >= 1, "BFS: hub degrees must be >= 1");
+  GPU500_EXPECTS(o.grid_sm_share > 0 && o.grid_sm_share <= 1, "BFS: the grids' share of the SMs must be in (0, 1]");
   gpu::copy_bytes(&m.arcs, g.offsets + m.n, sizeof(index_t));
   int dev = 0;
   GPU500_CUDA_CHECK(cudaGetDevice(&dev));
   GPU500_CUDA_CHECK(cudaDeviceGetAttribute(&m.sms, cudaDevAttrMultiProcessorCount, dev));
+  m.sms = std::max(1, static_cast<int>(std::lround(m.sms * o.grid_sm_share)));
   m.gen_grid = static_cast<unsigned>(m.sms * bfs_policy::gen_blocks_per_sm);
   m.gen_warps = static_cast<index_t>(m.gen_grid) * bfs_policy::block / 32;
   const auto N = static_cast<std::size_t>(m.n);

@@ -136,6 +136,22 @@ TEST_F(BfsCuda, LongPath) {
   check_graph(g, full_no_loop);
 }
 
+// Grids sized for a share of the SMs (--bfs-sm-share): the grid-stride loops cover every vertex
+// and arc with as few as one SM's blocks, on the full stack and on the baseline.
+TEST_F(BfsCuda, GridsForAShareOfTheSms) {
+  const auto k = with_roots(test::kronecker(14, 5700, 1900, 1900, "kronecker-14"), 3);
+  for (const double share : {0.001, 0.5, 0.75}) {
+    graph500::cuda_options full;
+    full.bfs.grid_sm_share = share;
+    graph500::cuda_options bl = full;
+    bl.bfs.baseline();
+    for (const auto& g : {test::star(70000), test::path(3000), k}) {
+      check_graph(g, full);
+      check_graph(g, bl);
+    }
+  }
+}
+
 TEST_F(BfsCuda, SixtyFourBitIds) {
   const auto k = with_roots(test::kronecker(12, 5700, 1900, 1900, "kronecker-12"), 2);
   for (const auto& g : {test::disconnected(), test::star(70000), k}) {
@@ -175,4 +191,8 @@ TEST(BfsCudaOptions, SwitchesAndDescription) {
   EXPECT_FALSE(b.bfs.ts());
   EXPECT_FALSE(b.bfs.hc());
   EXPECT_EQ(graph500::describe(b), "enterprise bl");
+  b.bfs.grid_sm_share = 0.75;
+  EXPECT_EQ(graph500::describe(b), "enterprise bl+sms0.75");
+  o.bfs.grid_sm_share = 0.5;
+  EXPECT_EQ(graph500::describe(o), "enterprise ts+hc+loop+sms0.5+sort");
 }
