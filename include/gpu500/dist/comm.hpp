@@ -45,6 +45,9 @@ class communicator {
   /// This rank's place among them (0 .. node_size() - 1): the node-local rank that picks a GPU.
   [[nodiscard]] int node_rank() const { return node_rank_; }
   [[nodiscard]] bool is_mpi() const { return mpi_; }
+  /// The MPI_Comm's bits (an MPI_Comm is a pointer or an int), for the layers that build MPI
+  /// objects of their own over this communicator (node_shared.hpp); 0 without MPI.
+  [[nodiscard]] std::uint64_t native_bits() const { return handle_; }
 
   void barrier() const;
   /// In-place reduction of n elements over all ranks. T: int, std::int64_t, std::uint64_t, float, double.

@@ -112,7 +112,8 @@ std::unique_ptr<mpi_pipeline> make_mpi_cuda_pipeline(const dist::communicator& c
 run_result run_and_report_distributed(mpi_pipeline& p, run_config cfg, const dist::communicator& comm, std::FILE* out,
                                       const std::string& json_path);
 
-/// Host bytes one rank needs at its peak with `ranks` ranks (an even share of the graph).
-std::size_t mpi_pipeline_bytes(const graph::kronecker_params& p, int ranks);
+/// Host bytes one rank needs at its peak with `ranks` ranks (an even share of the graph), of which
+/// `ranks_per_host` run on its host (they share the SSSP's offered distances).
+std::size_t mpi_pipeline_bytes(const graph::kronecker_params& p, int ranks, int ranks_per_host = 1);
 
 }  // namespace gpu500::graph500

@@ -149,7 +149,7 @@ class mpi_cpu_pipeline final : public mpi_pipeline {
 
 }  // namespace
 
-std::size_t mpi_pipeline_bytes(const graph::kronecker_params& p, int ranks) {
+std::size_t mpi_pipeline_bytes(const graph::kronecker_params& p, int ranks, int ranks_per_host) {
   const auto R = static_cast<std::size_t>(ranks);
   const auto m = static_cast<std::size_t>(p.num_edges()) / R + 1, n = static_cast<std::size_t>(p.num_vertices()) / R + 64;
   const std::size_t w = p.weights ? sizeof(float) : 0;
@@ -157,13 +157,18 @@ std::size_t mpi_pipeline_bytes(const graph::kronecker_params& p, int ranks) {
   // each, two per edge), the rows being built (id + weight per arc, offsets).
   const std::size_t kernel1 = m * (16 + w) + 2 * m * 24 * 2 + 2 * m * (8 + w) + n * 8;
   // Afterwards: the rows, the BFS (parents, two queues, the whole frontier bitmap), the SSSP
-  // (distance, parent, bucket, marks, queues, the distance offered to every vertex of the graph
-  // and its bucket's byte, its copy of the light arcs: counted as half the arcs, delta being at
-  // most about 0.5) and the validator's requests and replies (about 40 bytes per arc).
+  // (distance, parent, bucket, marks, queues, its share of the host's distance offered to every
+  // vertex of the graph and its bucket's byte, its copy of the light arcs: counted as half the
+  // arcs, delta being at most about 0.5) and the validator's requests and replies (about 40 bytes
+  // per arc).
   const std::size_t rows = 2 * m * (8 + w) + n * 8;
   const std::size_t searches =
       n * 32 + static_cast<std::size_t>(p.num_vertices()) / 8 +
-      (p.weights ? n * 48 + static_cast<std::size_t>(p.num_vertices()) * (sizeof(float) + 1) + m * (8 + w) : 0);
+      (p.weights ? n * 48 +
+                       static_cast<std::size_t>(p.num_vertices()) * (sizeof(float) + 1) /
+                           static_cast<std::size_t>(std::max(1, ranks_per_host)) +
+                       m * (8 + w)
+                 : 0);
   const std::size_t validator = 2 * m * 40;
   return std::max(kernel1, rows + searches + validator);
 }
@@ -174,7 +179,7 @@ std::unique_ptr<mpi_pipeline> make_mpi_cpu_pipeline(const dist::communicator& co
   if (o.alpha <= 0 || o.beta <= 0) throw usage_error("--bfs-alpha and --bfs-beta must be > 0");
   // Each rank's share against its part of its host's available memory; the ranks agree before
   // anyone throws, so that all of them do.
-  const auto need = static_cast<std::int64_t>(mpi_pipeline_bytes(p, comm.size()));
+  const auto need = static_cast<std::int64_t>(mpi_pipeline_bytes(p, comm.size(), comm.node_size()));
   const std::int64_t avail = host_available_memory() / std::max(1, comm.node_size());
   const bool fits = avail <= 0 || need <= avail;
   if (!comm.all(fits)) {

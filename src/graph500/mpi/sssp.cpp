@@ -22,15 +22,20 @@ constexpr std::uint8_t no_offer = 255;
 
 sssp_engine::sssp_engine(const dist::communicator& c, const dist::block_partition& part,
                          graph::csr_view<std::int64_t> g, sssp_policy pol)
-    : c_(c), part_(part), g_(g), pol_(pol) {
+    : c_(c),
+      part_(part),
+      g_(g),
+      pol_(pol),
+      offers_(c, static_cast<std::size_t>(part.num_vertices()) * (sizeof(float) + 1)) {
   const auto rows = static_cast<std::size_t>(g.local_vertices);
   dist_.assign(rows, unreached);
   parent_.assign(rows, -1);
   bucket_.assign(rows, -1);
   settled_mark_.assign(rows, 0);
   lowered_.assign(rows, 0);
-  offered_.assign(static_cast<std::size_t>(part.num_vertices()), unreached);
-  offered_bucket_.assign(static_cast<std::size_t>(part.num_vertices()), no_offer);
+  offered_ = static_cast<float*>(offers_.data());
+  offered_bucket_ = reinterpret_cast<std::uint8_t*>(offered_ + part.num_vertices());
+  clear_offers();
   if (pol.no_light_heavy || g.weights == nullptr) return;
   // The light arcs, row by row in the rows' order (so the requests are the same, in the same
   // order, as a filter of the whole rows would give).
@@ -57,12 +62,21 @@ sssp_engine::sssp_engine(const dist::communicator& c, const dist::block_partitio
   }
 }
 
+void sssp_engine::clear_offers() {
+  // Each rank of the host clears its slice (its pages then sit near it); no rank offers anything
+  // before all of them are done (an offer left from the last search would drop a needed request).
+  const index_t n = part_.num_vertices(), ranks = offers_.ranks(), r = offers_.rank();
+  const index_t first = n * r / ranks, end = n * (r + 1) / ranks;
+  std::fill(offered_ + first, offered_ + end, unreached);
+  std::fill(offered_bucket_ + first, offered_bucket_ + end, no_offer);
+  offers_.sync();
+}
+
 void sssp_engine::prepare() {
   std::fill(dist_.begin(), dist_.end(), unreached);
   std::fill(parent_.begin(), parent_.end(), -1);
   std::fill(bucket_.begin(), bucket_.end(), -1);
-  std::fill(offered_.begin(), offered_.end(), unreached);
-  std::fill(offered_bucket_.begin(), offered_bucket_.end(), no_offer);
+  clear_offers();
   buckets_.clear();
 }
 
@@ -86,8 +100,8 @@ index_t sssp_engine::relax(const std::vector<index_t>& rows, arcs which, index_t
   const index_t* q = rows.data();
   const auto nq = static_cast<index_t>(rows.size());
   const float* dist = dist_.data();
-  float* offered = offered_.data();
-  std::uint8_t* offered_bucket = offered_bucket_.data();
+  float* offered = offered_;
+  std::uint8_t* offered_bucket = offered_bucket_;
   const double per_bucket = 1.0 / static_cast<double>(delta);
   group_by_rank_once<request>(
       c_.size(), arc_slices(q, nq, off),
@@ -118,12 +132,15 @@ index_t sssp_engine::relax(const std::vector<index_t>& rows, arcs which, index_t
         for (index_t k = off[u]; k < end; ++k) {
           if (k + ahead < end) __builtin_prefetch(offered_bucket + col[k + ahead]);
           if (!chosen(k)) continue;
-          // A distance above one this rank already offered the vertex cannot lower it (the
-          // owner applied or applies the smaller one in the same phase): not sent. Equal ones
-          // are (the smallest parent at the final distance wins). The byte of the vertex's
-          // smallest offer's bucket answers first: a later bucket is above that offer, an
-          // earlier one (or none yet) below it; only a distance in the same bucket reads the
-          // float. A race between threads here only lets a redundant request through.
+          // A distance above one this rank or another of its host already offered the vertex
+          // cannot lower it (the owner applied or applies the smaller one in the same phase:
+          // the ranks relax in step, a phase's offers all sent before any rank's next phase):
+          // not sent. Equal ones are (the smallest parent at the final distance wins). The byte
+          // of the vertex's smallest offer's bucket answers first: a later bucket is above that
+          // offer, an earlier one (or none yet) below it; only a distance in the same bucket
+          // reads the float. Every byte and float stored is of an offer that was sent, so a
+          // race between threads or ranks here (a larger offer stored over a smaller one) only
+          // lets a redundant request through.
           const float d = du + wt[k];
           const std::int64_t v = col[k];
           const double kd = static_cast<double>(d) * per_bucket;

@@ -5,7 +5,8 @@
 // bucket stays empty everywhere, then relax the heavy arcs of every vertex the bucket settled
 // once. A relaxation is a request (the vertex's row at its owner, distance, parent) sent to the vertex's owner, which
 // keeps it when it lowers the distance; a rank does not send a vertex a distance above one it
-// has already offered it (a byte per vertex, that offer's bucket, decides most of those tests
+// or another rank of its host has already offered it (the ranks of a host share one array of
+// offers, dist::node_shared; a byte per vertex, that offer's bucket, decides most of those tests
 // without the offered float). Distances are single float adds of the stored weights,
 // as the validator demands. A vertex whose distance falls again is queued again (label
 // correcting), so the result does not depend on rounding at bucket borders. Inside a rank the
@@ -20,6 +21,7 @@
 #include <vector>
 
 #include "gpu500/dist/comm.hpp"
+#include "gpu500/dist/node_shared.hpp"
 #include "gpu500/dist/partition.hpp"
 #include "gpu500/graph/csr.hpp"
 #include "local_graph.hpp"
@@ -46,7 +48,7 @@ class sssp_engine {
   sssp_engine(const dist::communicator& c, const dist::block_partition& part, graph::csr_view<std::int64_t> g,
               sssp_policy pol);
 
-  /// Untimed reset (the reference's clean_shortest).
+  /// Untimed reset (the reference's clean_shortest; collective over the host's ranks).
   void prepare();
   /// The timed search (collective).
   void run(index_t root);
@@ -77,11 +79,16 @@ class sssp_engine {
   std::vector<index_t> bucket_;                     // the bucket an owned row is queued in, -1 none
   std::map<index_t, std::vector<index_t>> buckets_;  // bucket -> rows (stale entries skipped)
   std::vector<char> settled_mark_, lowered_;
-  // Per vertex of the whole graph: the smallest distance this rank has offered it in this search
-  // (requests that cannot lower a distance are not sent), and that distance's bucket as a byte
-  // (254 for any later bucket, 255 before any offer), which answers most tests without the float.
-  std::vector<float> offered_;
-  std::vector<std::uint8_t> offered_bucket_;
+  // Per vertex of the whole graph: a distance this rank or another rank of its host has offered
+  // it in this search, the smallest one unless two offers raced (requests that cannot lower a
+  // distance are not sent), and an offer's bucket as a byte (254 for any later bucket, 255 before
+  // any offer), which answers most tests without the float. One copy per host, in offers_, so
+  // that the host's caches hold one (16 ranks' copies of their own overflowed them).
+  dist::node_shared offers_;
+  float* offered_ = nullptr;
+  std::uint8_t* offered_bucket_ = nullptr;
+  /// Resets this rank's share of the offers, then waits for the host's other ranks.
+  void clear_offers();
   // The light arcs (w < delta) of every owned row, in row order, built with the engine (kernel 1):
   // the light phases, which may expand a vertex several times, read only these.
   std::vector<index_t> light_off_;
