@@ -18,6 +18,7 @@
 #if __has_include(<mpi-ext.h>)
 #include <mpi-ext.h>
 #endif
+#include "mpi_handles.hpp"
 #endif
 
 namespace gpu500::dist {
@@ -25,17 +26,9 @@ namespace gpu500::dist {
 #if GPU500_HAVE_MPI
 namespace {
 
-static_assert(sizeof(MPI_Comm) <= sizeof(std::uint64_t), "an MPI_Comm must fit 64 bits");
+using detail::check;
 
-MPI_Comm native(std::uint64_t h) {
-  MPI_Comm c;
-  std::memcpy(&c, &h, sizeof c);
-  return c;
-}
-
-void check(int rc, const char* what) {
-  if (rc != MPI_SUCCESS) throw error(std::string("MPI call failed: ") + what);
-}
+MPI_Comm native(std::uint64_t h) { return detail::handle_of<MPI_Comm>(h); }
 
 template <class T>
 MPI_Datatype mpi_type() {

@@ -9,42 +9,24 @@
 #include "gpu500/core/error.hpp"
 
 #if GPU500_HAVE_MPI
-#include <mpi.h>
+#include "mpi_handles.hpp"
 #endif
 
 namespace gpu500::dist {
 
 #if GPU500_HAVE_MPI
-namespace {
-
-static_assert(sizeof(MPI_Win) <= sizeof(std::uint64_t) && sizeof(MPI_Comm) <= sizeof(std::uint64_t),
-              "an MPI handle must fit 64 bits");
-
-template <class H>
-std::uint64_t bits_of(H h) {
-  std::uint64_t b = 0;
-  std::memcpy(&b, &h, sizeof h);
-  return b;
-}
-template <class H>
-H handle_of(std::uint64_t b) {
-  H h;
-  std::memcpy(&h, &b, sizeof h);
-  return h;
-}
-
-void check(int rc, const char* what) {
-  if (rc != MPI_SUCCESS) throw error(std::string("MPI call failed: ") + what);
-}
-
-}  // namespace
+using detail::bits_of;
+using detail::check;
+using detail::handle_of;
 #endif
 
 node_shared::node_shared(const communicator& c, std::size_t bytes) : bytes_(bytes) {
 #if GPU500_HAVE_MPI
   if (c.is_mpi() && c.size() > 1) {
     MPI_Comm node = MPI_COMM_NULL;
-    check(MPI_Comm_split_type(handle_of<MPI_Comm>(c.native_bits()), MPI_COMM_TYPE_SHARED, c.rank(), MPI_INFO_NULL, &node), "MPI_Comm_split_type");
+    check(MPI_Comm_split_type(handle_of<MPI_Comm>(c.native_bits()), MPI_COMM_TYPE_SHARED, c.rank(),
+                              MPI_INFO_NULL, &node),
+          "MPI_Comm_split_type");
     MPI_Comm_size(node, &ranks_);
     MPI_Comm_rank(node, &rank_);
     node_comm_ = bits_of(node);

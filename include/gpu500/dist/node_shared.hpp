@@ -44,7 +44,7 @@ class node_shared {
   std::size_t bytes_ = 0;
   int ranks_ = 1, rank_ = 0;
   std::uint64_t win_ = 0, node_comm_ = 0;  // the MPI_Win and MPI_Comm's bits; 0 without them
-  std::vector<std::byte> own_;              // the block without MPI (64 bytes of slack)
+  std::vector<std::byte> own_;             // the block without MPI (64 bytes of slack)
 };
 
 }  // namespace gpu500::dist
