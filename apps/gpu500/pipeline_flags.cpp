@@ -97,8 +97,8 @@ void pipeline_flags::add_bfs(cli::parser& p) {
   p.option("--gamma", checked(b.gamma, "--gamma", "in [0, 1]", [](double x) { return x >= 0 && x <= 1; }),
            "CUDA BFS: go bottom-up when this fraction of the hubs is in the frontier (default 0.30)", "X");
   p.option("--bfs-sm-share", checked(b.grid_sm_share, "--bfs-sm-share", "in (0, 1]", [](double x) { return x > 0 && x <= 1; }),
-           "CUDA BFS: size the search's grids for this share of the SMs (default 1; below 1, fewer warps in flight: "
-           "less power, less speed; docs/energy.md)",
+           "CUDA BFS: size the search's grids for this share of the SMs, in (0, 1] (default 1); below 1 fewer warps "
+           "are in flight: less power, less speed (docs/energy.md)",
            "X");
   p.option("--device", checked(cuda.device, "--device", "in 0..1023", [](double x) { return x >= 0 && x <= 1023; }),
            "CUDA device ordinal (default 0)", "N");
