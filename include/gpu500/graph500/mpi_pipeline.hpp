@@ -53,6 +53,9 @@ struct mpi_options {
   /// The validator asks each arc's far end of its owner even where every rank could hold one
   /// float per vertex (by default it all-gathers those when they fit; the tests check both ways).
   bool validator_asks_owners = false;
+  /// The BFS walks rows with 64-bit columns even where 32 bits hold every vertex id (both
+  /// backends; the tests run both widths; graphs of more than 2^32 vertices always take 64 bits).
+  bool bfs_wide_columns = false;
   // CUDA backend only:
   /// Let several ranks of a node use one GPU (ranks on a node beyond its GPUs are otherwise a
   /// usage_error). Rank k of a node takes GPU k mod (GPUs of the node).
@@ -66,9 +69,6 @@ struct mpi_options {
   /// Edges of a rank's slice per round of kernel 1 (0: the default, 2^26; the tests make it small
   /// to run many rounds).
   index_t kernel1_round_edges = 0;
-  /// The BFS walks rows with 64-bit columns even where 32 bits hold every vertex id (the tests
-  /// run both widths; graphs of more than 2^32 vertices always take 64 bits).
-  bool bfs_wide_columns = false;
 };
 
 /// What the harness needs (pipeline) plus the distributed run's own figures and result slices.

@@ -3,7 +3,9 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <atomic>
+#include <limits>
 
 #include "by_rank.hpp"
 #include "gpu500/core/timer.hpp"
@@ -21,23 +23,77 @@ bfs_engine::bfs_engine(const dist::communicator& c, const dist::block_partition&
   slice_.assign(static_cast<std::size_t>(dist::bitmap_slice_words(part, c.rank())), 0);
   bitmap_.assign(static_cast<std::size_t>(dist::bitmap_words(part.num_vertices())), 0);
   counts_.assign(static_cast<std::size_t>(c.size()), 0);
+  order_rows_by_degree();
+}
+
+void bfs_engine::order_rows_by_degree() {
+  // Every vertex's degree, capped at 2^16 - 1 (past that only hubs tie), from its owner.
+  const index_t n = part_.num_vertices(), rows = g_.local_vertices;
+  std::vector<std::uint16_t> mine(static_cast<std::size_t>(rows)), degree(static_cast<std::size_t>(n));
+#pragma omp parallel for schedule(static)
+  for (index_t u = 0; u < rows; ++u)
+    mine[u] = static_cast<std::uint16_t>(std::min<index_t>(g_.degree(u), std::numeric_limits<std::uint16_t>::max()));
+  std::vector<index_t> counts(static_cast<std::size_t>(c_.size()));
+  for (int r = 0; r < c_.size(); ++r) counts[r] = part_.range(r).count;
+  c_.allgatherv_bytes(mine.data(), degree.data(), counts.data(), sizeof(std::uint16_t));
+  // The columns in 32 bits where every id fits (half the bytes a row scan streams), else in 64;
+  // ties in degree keep ascending ids, so a row's order depends on its contents alone.
+  const index_t base = g_.offsets[0], arcs = g_.offsets[rows] - base;
+  const std::uint16_t* deg = degree.data();
+  if (!pol_.wide_columns && n <= static_cast<index_t>(std::numeric_limits<std::uint32_t>::max())) {
+    cols32_.resize(static_cast<std::size_t>(arcs));
+    std::uint32_t* cols = cols32_.data() - base;
+#pragma omp parallel
+    {
+      std::vector<std::uint64_t> keys;  // (65535 - degree, id): an integer sort, no lookups in it
+#pragma omp for schedule(dynamic, 256)
+      for (index_t u = 0; u < rows; ++u) {
+        const index_t b = g_.offsets[u], e = g_.offsets[u + 1];
+        keys.resize(static_cast<std::size_t>(e - b));
+        for (index_t k = b; k < e; ++k) {
+          const auto v = static_cast<std::uint64_t>(g_.columns[k]);
+          keys[k - b] = (std::uint64_t{0xFFFFu - deg[v]} << 32) | v;
+        }
+        std::sort(keys.begin(), keys.end());
+        for (index_t k = b; k < e; ++k) cols[k] = static_cast<std::uint32_t>(keys[k - b]);
+      }
+    }
+    return;
+  }
+  cols_.assign(g_.columns + base, g_.columns + base + arcs);
+  std::int64_t* cols = cols_.data() - base;
+#pragma omp parallel for schedule(dynamic, 256)
+  for (index_t u = 0; u < rows; ++u)
+    std::sort(cols + g_.offsets[u], cols + g_.offsets[u + 1], [deg](std::int64_t a, std::int64_t b) {
+      return deg[a] != deg[b] ? deg[a] > deg[b] : a < b;
+    });
 }
 
 void bfs_engine::prepare() { std::fill(parent_.begin(), parent_.end(), -1); }
 
 index_t bfs_engine::top_down() {
+  return cols32_.empty() ? top_down(cols_.data() - g_.offsets[0]) : top_down(cols32_.data() - g_.offsets[0]);
+}
+
+index_t bfs_engine::bottom_up() {
+  return cols32_.empty() ? bottom_up(cols_.data() - g_.offsets[0]) : bottom_up(cols32_.data() - g_.offsets[0]);
+}
+
+template <class C>
+index_t bfs_engine::top_down(const C* col) {
   const int me = c_.rank();
   const index_t first = g_.first_vertex;
   const index_t* off = g_.offsets;
-  const std::int64_t* col = g_.columns;
   const std::int64_t* par = parent_.data();
   const index_t* q = queue_.data();
   // A child owned here and already visited needs no message; every other arc does.
   auto wanted = [&](std::int64_t v) { return part_.owner(v) != me || par[v - first] == -1; };
   group_by_rank<pair>(c_.size(), arc_slices(q, static_cast<index_t>(queue_.size()), off), [&](index_t i, auto&& send) {
     const index_t u = q[i];
-    for (index_t k = off[u]; k < off[u + 1]; ++k)
-      if (wanted(col[k])) send(part_.owner(col[k]), pair{col[k], first + u});
+    for (index_t k = off[u]; k < off[u + 1]; ++k) {
+      const auto v = static_cast<std::int64_t>(col[k]);
+      if (wanted(v)) send(part_.owner(v), pair{v, first + u});
+    }
   }, send_, counts_);
   index_t bytes = 0;
   for (std::size_t r = 0; r < counts_.size(); ++r)
@@ -63,7 +119,8 @@ index_t bfs_engine::top_down() {
   return bytes;
 }
 
-index_t bfs_engine::bottom_up() {
+template <class C>
+index_t bfs_engine::bottom_up(const C* col) {
   std::fill(slice_.begin(), slice_.end(), 0);
   const auto frontier = static_cast<index_t>(queue_.size());
   std::uint64_t* slice = slice_.data();
@@ -76,16 +133,19 @@ index_t bfs_engine::bottom_up() {
   dist::allgather_bitmap(c_, part_, slice_.data(), bitmap_.data());
   comm_seconds_ += t.seconds();
   const index_t rows = g_.local_vertices;
+  const index_t* off = g_.offsets;
   const std::uint64_t* bits = bitmap_.data();
+  std::int64_t* parent = parent_.data();
 #pragma omp parallel
   {
     std::vector<index_t> mine;
 #pragma omp for schedule(dynamic, 1024) nowait
     for (index_t l = 0; l < rows; ++l) {
-      if (parent_[l] != -1) continue;
-      for (index_t k = g_.offsets[l]; k < g_.offsets[l + 1]; ++k)
-        if (dist::test_bit(bits, g_.columns[k])) {
-          parent_[l] = g_.columns[k];
+      if (parent[l] != -1) continue;
+      const index_t end = off[l + 1];
+      for (index_t k = off[l]; k < end; ++k)
+        if (dist::test_bit(bits, static_cast<index_t>(col[k]))) {
+          parent[l] = static_cast<std::int64_t>(col[k]);
           mine.push_back(l);
           break;
         }

@@ -11,6 +11,10 @@
 // grouped by rank over threads (group_by_rank), an arriving pair claims its child with a
 // compare-and-swap, the bottom-up scan is split over rows. Levels do not depend on the thread
 // count; which of several same-level parents a vertex keeps may.
+// The engine walks its own copy of the owned rows' columns, each row in descending degree of its
+// far ends (VS-Graph500's order, as the CUDA backend's engine; the degrees all-gathered once when
+// the engine is built, inside kernel 1), so that a bottom-up row meets the frontier's hubs first,
+// and in 32 bits where the ids fit, so that a row that finds no parent streams half the bytes.
 #pragma once
 
 #include <cstdint>
@@ -27,6 +31,7 @@ namespace gpu500::graph500::mpi {
 struct bfs_policy {
   bool top_down_only = false;
   double alpha = 15.0, beta = 18.0;
+  bool wide_columns = false;  ///< 64-bit columns even where 32 bits hold every id (tests)
 };
 
 class bfs_engine {
@@ -49,8 +54,15 @@ class bfs_engine {
   index_t top_down();
   /// One bottom-up level: queue_ (as a bitmap) -> next_.
   index_t bottom_up();
+  /// The two over the rows' columns `col` (indexed by the graph's offsets), in 32 or 64 bits.
+  template <class C>
+  index_t top_down(const C* col);
+  template <class C>
+  index_t bottom_up(const C* col);
   /// Appends rows found by one thread to next_ (thread-safe).
   void append(const std::vector<index_t>& rows);
+  /// Copies the owned rows into cols_, each in descending degree of its far ends (collective).
+  void order_rows_by_degree();
   /// Arcs of the given rows (the degrees summed).
   [[nodiscard]] index_t arcs_of(const std::vector<index_t>& rows) const;
 
@@ -62,6 +74,10 @@ class bfs_engine {
   dist::block_partition part_;
   graph::csr_view<std::int64_t> g_;
   bfs_policy pol_;
+  // The owned rows' columns, each row in descending far-end degree: in 32 bits when every vertex
+  // id fits (cols32_), else in 64 (cols_); the other stays empty.
+  std::vector<std::uint32_t> cols32_;
+  std::vector<std::int64_t> cols_;
   std::vector<std::int64_t> parent_;
   std::vector<index_t> queue_, next_;  // owned rows
   std::vector<std::uint64_t> slice_, bitmap_;  // frontier: own words, all words
