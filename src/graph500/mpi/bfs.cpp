@@ -5,6 +5,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
+#include <type_traits>
+#include <utility>
 #include <limits>
 
 #include "by_rank.hpp"
@@ -27,46 +30,44 @@ bfs_engine::bfs_engine(const dist::communicator& c, const dist::block_partition&
 }
 
 void bfs_engine::order_rows_by_degree() {
-  // Every vertex's degree, capped at 2^16 - 1 (past that only hubs tie), from its owner.
+  // Every vertex's degree class, the bit width of its degree (0 isolated, 1 degree 1, 2 degrees
+  // 2-3, ... ), from its owner: a byte a vertex to all-gather, and a key a counting pass can order
+  // rows by (a comparison sort of every row made kernel 1 half again as long).
   const index_t n = part_.num_vertices(), rows = g_.local_vertices;
-  std::vector<std::uint16_t> mine(static_cast<std::size_t>(rows)), degree(static_cast<std::size_t>(n));
+  constexpr int classes = 64;
+  std::vector<std::uint8_t> mine(static_cast<std::size_t>(rows)), degree_class(static_cast<std::size_t>(n));
 #pragma omp parallel for schedule(static)
   for (index_t u = 0; u < rows; ++u)
-    mine[u] = static_cast<std::uint16_t>(std::min<index_t>(g_.degree(u), std::numeric_limits<std::uint16_t>::max()));
+    mine[u] = static_cast<std::uint8_t>(std::bit_width(static_cast<std::uint64_t>(g_.degree(u))));
   std::vector<index_t> counts(static_cast<std::size_t>(c_.size()));
   for (int r = 0; r < c_.size(); ++r) counts[r] = part_.range(r).count;
-  c_.allgatherv_bytes(mine.data(), degree.data(), counts.data(), sizeof(std::uint16_t));
-  // The columns in 32 bits where every id fits (half the bytes a row scan streams), else in 64;
-  // ties in degree keep ascending ids, so a row's order depends on its contents alone.
+  c_.allgatherv_bytes(mine.data(), degree_class.data(), counts.data(), 1);
+  // Each row in descending class, its arcs' order kept within a class (a stable counting pass),
+  // copied into 32-bit columns where every id fits (half the bytes a row scan streams), else 64.
   const index_t base = g_.offsets[0], arcs = g_.offsets[rows] - base;
-  const std::uint16_t* deg = degree.data();
-  if (!pol_.wide_columns && n <= static_cast<index_t>(std::numeric_limits<std::uint32_t>::max())) {
-    cols32_.resize(static_cast<std::size_t>(arcs));
-    std::uint32_t* cols = cols32_.data() - base;
-#pragma omp parallel
-    {
-      std::vector<std::uint64_t> keys;  // (65535 - degree, id): an integer sort, no lookups in it
-#pragma omp for schedule(dynamic, 256)
-      for (index_t u = 0; u < rows; ++u) {
-        const index_t b = g_.offsets[u], e = g_.offsets[u + 1];
-        keys.resize(static_cast<std::size_t>(e - b));
-        for (index_t k = b; k < e; ++k) {
-          const auto v = static_cast<std::uint64_t>(g_.columns[k]);
-          keys[k - b] = (std::uint64_t{0xFFFFu - deg[v]} << 32) | v;
-        }
-        std::sort(keys.begin(), keys.end());
-        for (index_t k = b; k < e; ++k) cols[k] = static_cast<std::uint32_t>(keys[k - b]);
+  const std::uint8_t* cls = degree_class.data();
+  const auto order = [&](auto* cols) {
+    using C = std::remove_pointer_t<decltype(cols)>;
+#pragma omp parallel for schedule(dynamic, 256)
+    for (index_t u = 0; u < rows; ++u) {
+      const index_t b = g_.offsets[u], e = g_.offsets[u + 1];
+      index_t at[classes] = {};
+      for (index_t k = b; k < e; ++k) ++at[classes - 1 - cls[g_.columns[k]]];
+      index_t next = b;  // at[j]: where class slot j's arcs start
+      for (index_t& a : at) next += std::exchange(a, next);
+      for (index_t k = b; k < e; ++k) {
+        const std::int64_t v = g_.columns[k];
+        cols[at[classes - 1 - cls[v]]++] = static_cast<C>(v);
       }
     }
-    return;
+  };
+  if (!pol_.wide_columns && n <= static_cast<index_t>(std::numeric_limits<std::uint32_t>::max())) {
+    cols32_.resize(static_cast<std::size_t>(arcs));
+    order(cols32_.data() - base);
+  } else {
+    cols_.resize(static_cast<std::size_t>(arcs));
+    order(cols_.data() - base);
   }
-  cols_.assign(g_.columns + base, g_.columns + base + arcs);
-  std::int64_t* cols = cols_.data() - base;
-#pragma omp parallel for schedule(dynamic, 256)
-  for (index_t u = 0; u < rows; ++u)
-    std::sort(cols + g_.offsets[u], cols + g_.offsets[u + 1], [deg](std::int64_t a, std::int64_t b) {
-      return deg[a] != deg[b] ? deg[a] > deg[b] : a < b;
-    });
 }
 
 void bfs_engine::prepare() { std::fill(parent_.begin(), parent_.end(), -1); }

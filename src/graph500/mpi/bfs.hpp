@@ -11,10 +11,11 @@
 // grouped by rank over threads (group_by_rank), an arriving pair claims its child with a
 // compare-and-swap, the bottom-up scan is split over rows. Levels do not depend on the thread
 // count; which of several same-level parents a vertex keeps may.
-// The engine walks its own copy of the owned rows' columns, each row in descending degree of its
-// far ends (VS-Graph500's order, as the CUDA backend's engine; the degrees all-gathered once when
-// the engine is built, inside kernel 1), so that a bottom-up row meets the frontier's hubs first,
-// and in 32 bits where the ids fit, so that a row that finds no parent streams half the bytes.
+// The engine walks its own copy of the owned rows' columns, each row in descending degree class
+// of its far ends (the bit width of the degree: VS-Graph500's order, as the CUDA backend's engine,
+// by a counting pass; the classes all-gathered once when the engine is built, inside kernel 1),
+// so that a bottom-up row meets the frontier's hubs first, and in 32 bits where the ids fit, so
+// that a row that finds no parent streams half the bytes.
 #pragma once
 
 #include <cstdint>
@@ -61,7 +62,8 @@ class bfs_engine {
   index_t bottom_up(const C* col);
   /// Appends rows found by one thread to next_ (thread-safe).
   void append(const std::vector<index_t>& rows);
-  /// Copies the owned rows into cols_, each in descending degree of its far ends (collective).
+  /// Copies the owned rows into cols32_ or cols_, each in descending degree class of its far ends
+  /// (collective).
   void order_rows_by_degree();
   /// Arcs of the given rows (the degrees summed).
   [[nodiscard]] index_t arcs_of(const std::vector<index_t>& rows) const;
@@ -74,7 +76,7 @@ class bfs_engine {
   dist::block_partition part_;
   graph::csr_view<std::int64_t> g_;
   bfs_policy pol_;
-  // The owned rows' columns, each row in descending far-end degree: in 32 bits when every vertex
+  // The owned rows' columns, each row in descending far-end degree class: in 32 bits when every vertex
   // id fits (cols32_), else in 64 (cols_); the other stays empty.
   std::vector<std::uint32_t> cols32_;
   std::vector<std::int64_t> cols_;
