@@ -157,15 +157,14 @@ std::size_t mpi_pipeline_bytes(const graph::kronecker_params& p, int ranks, int 
   // each, two per edge), the rows being built (id + weight per arc, offsets).
   const std::size_t kernel1 = m * (16 + w) + 2 * m * 24 * 2 + 2 * m * (8 + w) + n * 8;
   // Afterwards: the rows, the BFS (parents, two queues, the whole frontier bitmap, its copy of
-  // the columns in degree order and, while it builds that, every vertex's degree), the SSSP
+  // the columns in degree order and, while it builds that, every vertex's degree class), the SSSP
   // (distance, parent, bucket, marks, queues, its share of the host's distance offered to every
   // vertex of the graph and its bucket's byte, its copy of the light arcs: counted as half the
   // arcs, delta being at most about 0.5) and the validator's requests and replies (about 40 bytes
   // per arc).
   const std::size_t rows = 2 * m * (8 + w) + n * 8;
   const std::size_t searches =
-      n * 32 + static_cast<std::size_t>(p.num_vertices()) / 8 + 2 * m * 8 +
-      static_cast<std::size_t>(p.num_vertices()) * sizeof(std::uint16_t) +
+      n * 32 + static_cast<std::size_t>(p.num_vertices()) / 8 + 2 * m * 8 + static_cast<std::size_t>(p.num_vertices()) +
       (p.weights ? n * 48 +
                        static_cast<std::size_t>(p.num_vertices()) * (sizeof(float) + 1) /
                            static_cast<std::size_t>(std::max(1, ranks_per_host)) +
