@@ -6,9 +6,9 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
+#include <limits>
 #include <type_traits>
 #include <utility>
-#include <limits>
 
 #include "by_rank.hpp"
 #include "gpu500/core/timer.hpp"

@@ -76,8 +76,8 @@ class bfs_engine {
   dist::block_partition part_;
   graph::csr_view<std::int64_t> g_;
   bfs_policy pol_;
-  // The owned rows' columns, each row in descending far-end degree class: in 32 bits when every vertex
-  // id fits (cols32_), else in 64 (cols_); the other stays empty.
+  // The owned rows' columns, each row in descending far-end degree class: in 32 bits when every
+  // vertex id fits (cols32_), else in 64 (cols_); the other stays empty.
   std::vector<std::uint32_t> cols32_;
   std::vector<std::int64_t> cols_;
   std::vector<std::int64_t> parent_;

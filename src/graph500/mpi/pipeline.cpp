@@ -48,7 +48,8 @@ class mpi_cpu_pipeline final : public mpi_pipeline {
       g_ = mpi::build_local_graph(c_, part_, edges_);
       edges_ = {};
       const auto view = g_.view();
-      bfs_.emplace(c_, part_, view, mpi::bfs_policy{opts_.top_down_only, opts_.alpha, opts_.beta, opts_.bfs_wide_columns});
+      bfs_.emplace(c_, part_, view,
+                   mpi::bfs_policy{opts_.top_down_only, opts_.alpha, opts_.beta, opts_.bfs_wide_columns});
       if (params_.weights) {
         delta_ = opts_.delta > 0 ? opts_.delta : adaptive_delta();
         sssp_.emplace(c_, part_, view, mpi::sssp_policy{delta_, opts_.no_light_heavy});
