@@ -46,9 +46,9 @@ struct mpi_options {
   /// doubled in the sparse tail (see src/graph500/mpi/cuda/sssp.hpp).
   float delta = 0.f;
   bool no_light_heavy = false;  ///< --no-light-heavy: relax every edge in the bucket phase
-  /// CUDA backend: a bucket whose settled rows hold at least this share of the graph's arcs pulls
-  /// its heavy arcs (the rows not yet settled look for the bucket's vertices) instead of pushing
-  /// them; 0: every bucket, above 1 (--sssp-no-pull): none.
+  /// A bucket whose settled rows hold at least this share of the graph's arcs pulls its heavy arcs
+  /// (the rows not yet settled look for the bucket's vertices) instead of pushing them, on either
+  /// backend; 0: every bucket, above 1 (--sssp-no-pull, a flag of CUDA builds): none.
   double sssp_pull_share = 0.1;
   /// The validator asks each arc's far end of its owner even where every rank could hold one
   /// float per vertex (by default it all-gathers those when they fit; the tests check both ways).

@@ -52,7 +52,7 @@ class mpi_cpu_pipeline final : public mpi_pipeline {
                    mpi::bfs_policy{opts_.top_down_only, opts_.alpha, opts_.beta, opts_.bfs_wide_columns});
       if (params_.weights) {
         delta_ = opts_.delta > 0 ? opts_.delta : adaptive_delta();
-        sssp_.emplace(c_, part_, view, mpi::sssp_policy{delta_, opts_.no_light_heavy});
+        sssp_.emplace(c_, part_, view, mpi::sssp_policy{delta_, opts_.no_light_heavy, opts_.sssp_pull_share});
       }
     });
   }
@@ -160,16 +160,16 @@ std::size_t mpi_pipeline_bytes(const graph::kronecker_params& p, int ranks, int 
   // Afterwards: the rows, the BFS (parents, two queues, the whole frontier bitmap, its copy of
   // the columns in degree order and, while it builds that, every vertex's degree class), the SSSP
   // (distance, parent, bucket, marks, queues, its share of the host's distance offered to every
-  // vertex of the graph and its bucket's byte, its copy of the light arcs: counted as half the
-  // arcs, delta being at most about 0.5) and the validator's requests and replies (about 40 bytes
-  // per arc).
+  // vertex of the graph and its bucket's byte, its copies of the light arcs and of the heavy ones
+  // in weight order: every arc once, and the pulls' bitmap of the whole graph) and the
+  // validator's requests and replies (about 40 bytes per arc).
   const std::size_t rows = 2 * m * (8 + w) + n * 8;
   const std::size_t searches =
       n * 32 + static_cast<std::size_t>(p.num_vertices()) / 8 + 2 * m * 8 + static_cast<std::size_t>(p.num_vertices()) +
       (p.weights ? n * 48 +
                        static_cast<std::size_t>(p.num_vertices()) * (sizeof(float) + 1) /
                            static_cast<std::size_t>(std::max(1, ranks_per_host)) +
-                       m * (8 + w)
+                       2 * m * (8 + w) + static_cast<std::size_t>(p.num_vertices()) / 8
                  : 0);
   const std::size_t validator = 2 * m * 40;
   return std::max(kernel1, rows + searches + validator);

@@ -4,10 +4,12 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <limits>
 
 #include "by_rank.hpp"
 #include "gpu500/core/timer.hpp"
+#include "gpu500/dist/bitmap.hpp"
 
 namespace gpu500::graph500::mpi {
 
@@ -36,7 +38,15 @@ sssp_engine::sssp_engine(const dist::communicator& c, const dist::block_partitio
   offered_ = static_cast<float*>(offers_.data());
   offered_bucket_ = reinterpret_cast<std::uint8_t*>(offered_ + part.num_vertices());
   clear_offers();
-  if (pol.no_light_heavy || g.weights == nullptr) return;
+  build_light_rows();
+  build_pull_rows();
+}
+
+void sssp_engine::build_light_rows() {
+  if (pol_.no_light_heavy || g_.weights == nullptr) return;
+  const graph::csr_view<std::int64_t>& g = g_;
+  const sssp_policy& pol = pol_;
+  const auto rows = static_cast<std::size_t>(g.local_vertices);
   // The light arcs, row by row in the rows' order (so the requests are the same, in the same
   // order, as a filter of the whole rows would give).
   const auto n = static_cast<index_t>(rows);
@@ -60,6 +70,48 @@ sssp_engine::sssp_engine(const dist::communicator& c, const dist::block_partitio
     for (index_t k = g.offsets[u]; k < g.offsets[u + 1]; ++k)
       if (g.weights[k] < pol.delta) light_col_[p] = g.columns[k], light_wt_[p++] = g.weights[k];
   }
+}
+
+void sssp_engine::build_pull_rows() {
+  // Pulls need heavy arcs somewhere; the ranks agree on that and on the graph's arcs (collective,
+  // whatever this rank holds).
+  const index_t rows = g_.local_vertices, arcs = g_.offsets[rows] - g_.offsets[0];
+  // (A rank that owns no vertex holds no weights either: whether the search splits the arcs is
+  // the policy's, the same on every rank.)
+  const bool split = !pol_.no_light_heavy;
+  const index_t heavy = split && g_.weights != nullptr ? arcs - (light_off_.empty() ? arcs : light_off_[rows]) : 0;
+  index_t sums[2] = {arcs, heavy};
+  c_.allreduce(sums, 2, dist::reduce_op::sum);
+  graph_arcs_ = sums[0];
+  pulls_ = split && sums[1] > 0 && pol_.pull_share <= 1;
+  if (!pulls_) return;
+  // Each row's heavy arcs in ascending weight, so that a pull leaves a row once lo + w reaches
+  // its best candidate (d(u) >= lo for every vertex of the bucket).
+  heavy_off_.assign(static_cast<std::size_t>(rows) + 1, 0);
+  for (index_t u = 0; u < rows; ++u)  // no light rows here: every arc of this rank is light
+    heavy_off_[u + 1] = heavy_off_[u] + (light_off_.empty() ? 0 : g_.degree(u) - (light_off_[u + 1] - light_off_[u]));
+  heavy_col_.resize(static_cast<std::size_t>(heavy_off_[rows]));
+  heavy_wt_.resize(static_cast<std::size_t>(heavy_off_[rows]));
+#pragma omp parallel
+  {
+    std::vector<std::uint64_t> keys;  // (weight's bits, arc): non-negative floats sort as integers
+#pragma omp for schedule(dynamic, 256)
+    for (index_t u = 0; u < rows; ++u) {
+      keys.clear();
+      for (index_t k = g_.offsets[u]; k < g_.offsets[u + 1]; ++k)
+        if (g_.weights[k] >= pol_.delta)
+          keys.push_back(std::uint64_t{std::bit_cast<std::uint32_t>(g_.weights[k])} << 32 |
+                         static_cast<std::uint64_t>(k - g_.offsets[u]));
+      std::sort(keys.begin(), keys.end());
+      index_t p = heavy_off_[u];
+      for (const std::uint64_t key : keys) {
+        const index_t k = g_.offsets[u] + static_cast<index_t>(key & 0xFFFFFFFFu);
+        heavy_col_[p] = g_.columns[k];
+        heavy_wt_[p++] = g_.weights[k];
+      }
+    }
+  }
+  bucket_bits_.assign(static_cast<std::size_t>(dist::bitmap_words(part_.num_vertices())), 0);
 }
 
 void sssp_engine::clear_offers() {
@@ -263,11 +315,112 @@ void sssp_engine::run(index_t root) {
     if (split) {
       stopwatch sw;
       comm_seconds_ = 0;
-      const index_t bytes = relax(settled_, arcs::heavy, b + 1);
-      record(phase++, "heavy", static_cast<index_t>(settled_.size()), bytes, sw.seconds());
+      const bool pull_now = pulls_ && wants_pull();
+      const index_t bytes = pull_now ? pull(b) : relax(settled_, arcs::heavy, b + 1);
+      record(phase++, pull_now ? "pull" : "heavy", static_cast<index_t>(settled_.size()), bytes, sw.seconds());
     }
   }
   sum_over_ranks(c_, levels_);  // the trace's counts and bytes: one reduction per search
+}
+
+bool sssp_engine::wants_pull() {
+  index_t arcs = 0;
+  for (const index_t l : settled_) arcs += g_.degree(l);
+  stopwatch t;
+  arcs = c_.allreduce(arcs, dist::reduce_op::sum);
+  comm_seconds_ += t.seconds();
+  return static_cast<double>(arcs) >= pol_.pull_share * static_cast<double>(graph_arcs_);
+}
+
+index_t sssp_engine::pull(index_t b) {
+  // 1. Every rank's rows of the bucket and their distances, to every rank.
+  pulled_mine_.clear();
+  for (const index_t l : settled_) pulled_mine_.push_back({static_cast<std::uint32_t>(l), dist_[l]});
+  stopwatch t;
+  const std::vector<index_t> counts = c_.allgather(static_cast<index_t>(pulled_mine_.size()));
+  index_t total = 0;
+  for (const index_t n : counts) total += n;
+  pulled_all_.resize(static_cast<std::size_t>(total));
+  c_.allgatherv_bytes(pulled_mine_.data(), pulled_all_.data(), counts.data(), sizeof(pulled));
+  comm_seconds_ += t.seconds();
+  // 2. The bucket's vertices into the bitmap, their distances into the offers (a final distance is
+  //    at or below every offer, so the filter stays right; every rank of a host stores the same
+  //    values, and no rank relaxes until all have pulled), and the smallest of them, lo.
+  std::vector<index_t> first(counts.size() + 1, 0);  // where each rank's pairs start
+  for (std::size_t r = 0; r < counts.size(); ++r) first[r + 1] = first[r] + counts[r];
+  std::uint64_t* bits = bucket_bits_.data();
+  float* offered = offered_;
+  std::uint8_t* offered_bucket = offered_bucket_;
+  const double per_bucket = 1.0 / static_cast<double>(pol_.delta);
+  float lo = unreached;
+  for (std::size_t r = 0; r < counts.size(); ++r) {
+    const index_t base = part_.range(static_cast<int>(r)).first;
+#pragma omp parallel for schedule(static) reduction(min : lo)
+    for (index_t i = first[r]; i < first[r + 1]; ++i) {
+      const index_t v = base + pulled_all_[i].local;
+      const float d = pulled_all_[i].dist;
+      std::atomic_ref<std::uint64_t>(bits[v >> 6]).fetch_or(std::uint64_t{1} << (v & 63), std::memory_order_relaxed);
+      std::atomic_ref<float>(offered[v]).store(d, std::memory_order_relaxed);
+      const double kd = static_cast<double>(d) * per_bucket;
+      std::atomic_ref<std::uint8_t>(offered_bucket[v])
+          .store(static_cast<std::uint8_t>(kd < no_offer - 1 ? kd : no_offer - 1), std::memory_order_relaxed);
+      lo = std::min(lo, d);
+    }
+  }
+  // 3. Every owned row not settled (queued in a later bucket, or not reached) scans its heavy arcs
+  //    in ascending weight for the bucket's vertices and keeps the best d(u) + w, the smallest u
+  //    among equals, as the push's requests would give it (the graph is symmetric: the arcs into
+  //    the row are the row's arcs). It leaves the row once lo + w is above the best with room for
+  //    the float rounding of d(u) + w. Only this rank's rows change: no request is sent.
+  const index_t rows = g_.local_vertices;
+  const index_t* off = heavy_off_.data();
+  const std::int64_t* col = heavy_col_.data();
+  const float* wt = heavy_wt_.data();
+  float* dist = dist_.data();
+  std::int64_t* parent = parent_.data();
+  const double margin = 1.0 + 4.0 * std::numeric_limits<float>::epsilon();
+  pull_lowered_.clear();
+#pragma omp parallel
+  {
+    std::vector<index_t> lowered;
+#pragma omp for schedule(dynamic, 1024) nowait
+    for (index_t v = 0; v < rows; ++v) {
+      if (off[v] == off[v + 1] || (bucket_[v] == -1 && dist[v] != unreached)) continue;  // none, or settled
+      float best = dist[v];
+      std::int64_t from = parent[v];
+      bool lower = false;
+      for (index_t k = off[v]; k < off[v + 1]; ++k) {
+        if (static_cast<double>(lo) + wt[k] > static_cast<double>(best) * margin) break;
+        const std::int64_t u = col[k];
+        if (!dist::test_bit(bits, u)) continue;
+        const float d = std::atomic_ref<float>(offered[u]).load(std::memory_order_relaxed) + wt[k];
+        if (d < best) {
+          best = d, from = u, lower = true;
+        } else if (lower && d == best && u < from) {
+          from = u;
+        }
+      }
+      if (lower) {
+        dist[v] = best;
+        parent[v] = from;
+        lowered.push_back(v);
+      }
+    }
+#pragma omp critical(gpu500_mpi_sssp_pull)
+    pull_lowered_.insert(pull_lowered_.end(), lowered.begin(), lowered.end());
+  }
+  std::sort(pull_lowered_.begin(), pull_lowered_.end());  // queued in row order, whatever the threads did
+  for (const index_t v : pull_lowered_) enqueue(v, dist[v], b + 1);
+  // 4. The bitmap cleared for the next pull (whole words: only this bucket's bits are set).
+  for (std::size_t r = 0; r < counts.size(); ++r) {
+    const index_t base = part_.range(static_cast<int>(r)).first;
+#pragma omp parallel for schedule(static)
+    for (index_t i = first[r]; i < first[r + 1]; ++i) {
+      const index_t v = base + pulled_all_[i].local;
+      std::atomic_ref<std::uint64_t>(bits[v >> 6]).store(0, std::memory_order_relaxed);
+    }
+  }
+  return (total - counts[static_cast<std::size_t>(c_.rank())]) * static_cast<index_t>(sizeof(pulled));
 }
 
 index_t sssp_engine::traversed_edges() const { return reached_edges(c_, g_, parent_); }

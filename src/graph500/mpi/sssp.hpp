@@ -13,6 +13,11 @@
 // relaxations and their application are OpenMP-parallel (a compare-and-swap minimum per vertex);
 // the bucket structure is kept by one thread. The light arcs are copied into rows of their own
 // when the engine is built (kernel 1), so a light phase reads none of the heavy ones.
+// A bucket whose settled rows hold a large share of the graph's arcs (the hubs' early buckets)
+// pulls instead of pushing its heavy arcs, as the CUDA engine does: the ranks all-gather the
+// bucket's vertices and distances, and every row not yet settled scans its own heavy arcs, kept
+// in ascending weight, for them, leaving the row once lo + w passes its best candidate (the graph
+// is symmetric, so the row's arcs are the arcs into it). No request is sent for that bucket.
 #pragma once
 
 #include <cstdint>
@@ -31,6 +36,9 @@ namespace gpu500::graph500::mpi {
 struct sssp_policy {
   float delta = 0.1f;           ///< bucket width (> 0)
   bool no_light_heavy = false;  ///< every arc in the bucket's phases, no heavy phase
+  /// A bucket whose settled rows hold at least this share of the graph's arcs pulls its heavy
+  /// arcs instead of pushing them (0: every bucket; above 1: none).
+  double pull_share = 0.1;
 };
 
 class sssp_engine {
@@ -68,6 +76,15 @@ class sssp_engine {
   index_t relax(const std::vector<index_t>& rows, arcs which, index_t floor);
   /// Applies arrived requests: distances lowered, parents set, lowered vertices queued.
   void apply(const std::vector<request>& in, index_t floor);
+  /// The engine's copies of the rows, built with it (kernel 1): the light arcs, and, where pulls
+  /// can happen, the heavy arcs in ascending weight (collective).
+  void build_light_rows();
+  void build_pull_rows();
+  /// Whether bucket settled_ pulls its heavy arcs (collective: one reduction).
+  [[nodiscard]] bool wants_pull();
+  /// The heavy step of bucket b as a pull: the bucket's rows and distances all-gathered, every
+  /// owned row not yet settled looks for them among its heavy arcs; returns the bytes received.
+  index_t pull(index_t b);
   void record(int phase, const char* what, index_t local_count, index_t bytes, double seconds);
 
   const dist::communicator& c_;
@@ -94,6 +111,20 @@ class sssp_engine {
   std::vector<index_t> light_off_;
   std::vector<std::int64_t> light_col_;
   std::vector<float> light_wt_;
+  // Pulls: each owned row's heavy arcs in ascending weight, a bitmap of the pulled bucket's
+  // vertices over the whole graph (cleared after each pull), the pairs all-gathered.
+  struct pulled {
+    std::uint32_t local;
+    float dist;
+  };
+  bool pulls_ = false;
+  index_t graph_arcs_ = 0;
+  std::vector<index_t> heavy_off_;
+  std::vector<std::int64_t> heavy_col_;
+  std::vector<float> heavy_wt_;
+  std::vector<std::uint64_t> bucket_bits_;
+  std::vector<pulled> pulled_mine_, pulled_all_;
+  std::vector<index_t> pull_lowered_;  // the rows a pull lowered
   std::vector<index_t> frontier_, settled_;
   std::vector<level_record> levels_;
   // The exchange's buffers, kept between phases: per-thread-per-rank requests, the send buffer,

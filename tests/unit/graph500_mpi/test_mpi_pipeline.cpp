@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <limits>
 #include <regex>
+#include <string>
 
 #include "gpu500/core/error.hpp"
 #include "gpu500/graph500/cpu_pipeline.hpp"
@@ -81,45 +82,61 @@ TEST(Graph500Mpi, EdgeCountAndHasEdgesMatchOneProcess) {
 TEST(Graph500Mpi, SameLevelsAndDistancesAsOneRankAndOracle) {
   const auto c = dist::communicator::world();
   const dist::communicator one;  // the same pipeline on one rank, in every process
-  for (int scale : {5, 9}) {
-    SCOPED_TRACE("SCALE " + std::to_string(scale));
-    const auto p = params(scale);
-    mpi_options wide;
-    wide.bfs_wide_columns = scale == 9;  // the BFS's rows in 64 bits (32 where the ids fit)
-    auto dp = make_mpi_cpu_pipeline(c, p, wide);
-    auto sp = make_mpi_cpu_pipeline(one, p);
-    for (auto* x : {dp.get(), sp.get()}) {
-      x->generate();
-      x->construct();
-    }
-    const graph::edge_list el = graph::generate_kronecker(p);
-    const auto roots = graph::pick_search_keys(p, 3, [&](std::int64_t v) { return dp->has_edges(v); });
-    for (std::int64_t root : roots) {
-      dp->bfs(root);
-      sp->bfs(root);
-      const auto pd = test::gather<std::int64_t>(c, dp->local_parents(false));
-      const auto ps = std::vector<std::int64_t>(sp->local_parents(false).begin(), sp->local_parents(false).end());
-      const auto ld = test::levels_of(pd, root);
-      EXPECT_EQ(ld, test::levels_of(ps, root));
-      EXPECT_EQ(ld, test::host_bfs(el, root).level);
-      EXPECT_TRUE(dp->validate_bfs(root).ok);
-
-      dp->sssp(root);
-      sp->sssp(root);
-      const auto dd = test::gather<float>(c, dp->local_distances());
-      const auto ds = std::vector<float>(sp->local_distances().begin(), sp->local_distances().end());
-      std::vector<std::int64_t> op;
-      std::vector<float> od;
-      test::host_sssp(el, root, op, od);
-      for (std::size_t v = 0; v < dd.size(); ++v) {
-        const float a = dd[v] == std::numeric_limits<float>::infinity() ? -1.f : dd[v];
-        const float b = ds[v] == std::numeric_limits<float>::infinity() ? -1.f : ds[v];
-        EXPECT_EQ(a, b) << "vertex " << v;
-        EXPECT_EQ(a, od[v]) << "vertex " << v;
+  // The SSSP's heavy steps pushed (share above 1), pulled where a bucket holds a tenth of the arcs
+  // (the default) and pulled in every bucket (share 0); the one-rank pipeline keeps the default.
+  for (const double pull_share : {2.0, 0.1, 0.0})
+    for (int scale : {5, 9}) {
+      SCOPED_TRACE("SCALE " + std::to_string(scale) + ", pull share " + std::to_string(pull_share));
+      const auto p = params(scale);
+      mpi_options o;
+      o.bfs_wide_columns = scale == 9;  // the BFS's rows in 64 bits (32 where the ids fit)
+      o.sssp_pull_share = pull_share;
+      auto dp = make_mpi_cpu_pipeline(c, p, o);
+      auto sp = make_mpi_cpu_pipeline(one, p);
+      for (auto* x : {dp.get(), sp.get()}) {
+        x->generate();
+        x->construct();
       }
-      EXPECT_TRUE(dp->validate_sssp(root).ok);
+      const graph::edge_list el = graph::generate_kronecker(p);
+      const auto roots = graph::pick_search_keys(p, 3, [&](std::int64_t v) { return dp->has_edges(v); });
+      for (std::int64_t root : roots) {
+        dp->bfs(root);
+        sp->bfs(root);
+        const auto pd = test::gather<std::int64_t>(c, dp->local_parents(false));
+        const auto ps = std::vector<std::int64_t>(sp->local_parents(false).begin(), sp->local_parents(false).end());
+        const auto ld = test::levels_of(pd, root);
+        EXPECT_EQ(ld, test::levels_of(ps, root));
+        EXPECT_EQ(ld, test::host_bfs(el, root).level);
+        EXPECT_TRUE(dp->validate_bfs(root).ok);
+
+        dp->sssp(root);
+        sp->sssp(root);
+        const auto dd = test::gather<float>(c, dp->local_distances());
+        const auto ds = std::vector<float>(sp->local_distances().begin(), sp->local_distances().end());
+        std::vector<std::int64_t> op;
+        std::vector<float> od;
+        test::host_sssp(el, root, op, od);
+        for (std::size_t v = 0; v < dd.size(); ++v) {
+          const float a = dd[v] == std::numeric_limits<float>::infinity() ? -1.f : dd[v];
+          const float b = ds[v] == std::numeric_limits<float>::infinity() ? -1.f : ds[v];
+          EXPECT_EQ(a, b) << "vertex " << v;
+          EXPECT_EQ(a, od[v]) << "vertex " << v;
+        }
+        EXPECT_TRUE(dp->validate_sssp(root).ok);
+        // The trace says which heavy steps pulled: none, or every one, as the share asks.
+        const std::string t = dp->trace().dump(-1);
+        const std::string sssp = t.substr(t.find("\"sssp\""));
+        const bool pulled = sssp.find("\"direction\":\"pull\"") != std::string::npos;
+        const bool pushed = sssp.find("\"direction\":\"heavy\"") != std::string::npos;
+        if (pull_share > 1) {
+          EXPECT_FALSE(pulled) << sssp;
+        }
+        if (pull_share == 0) {
+          EXPECT_FALSE(pushed) << sssp;
+        }
+        EXPECT_TRUE(pulled || pushed) << sssp;
+      }
     }
-  }
 }
 
 TEST(Graph500Mpi, ValidatorRejectsACorruptedParentOnAnyRank) {
