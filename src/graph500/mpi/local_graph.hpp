@@ -44,7 +44,7 @@ index_t reached_edges(const dist::communicator& c, graph::csr_view<std::int64_t>
 /// One level (BFS) or one phase (SSSP) of a search.
 struct level_record {
   int level = 0;
-  std::string direction;      ///< "top-down", "bottom-up", "light", "heavy"
+  std::string direction;      ///< "top-down", "bottom-up", "light", "heavy", "pull", "all"
   index_t frontier = 0;       ///< vertices expanded, summed over ranks
   index_t bytes = 0;          ///< bytes sent to other ranks, summed over ranks
   double compute_seconds = 0, comm_seconds = 0;  ///< this rank's
