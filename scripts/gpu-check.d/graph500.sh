@@ -54,8 +54,8 @@ if [ -z "${GRAPH500_REFERENCE:-}" ] && [ -f third_party/graph500/src/main.c ] &&
   fi
 fi
 ranks=${G500_CPU_RANKS:-1}
-no_validate=()
-[ "${G500_CPU_NO_VALIDATE:-0}" = 1 ] && no_validate=(--no-validate)
+no_validate=() ref_no_validate=()
+[ "${G500_CPU_NO_VALIDATE:-0}" = 1 ] && no_validate=(--no-validate) ref_no_validate=(-x SKIP_VALIDATION=1)
 cpu_run() {  # JSON TEXT: the CPU backend at SCALE cs, one process or G500_CPU_RANKS ranks
   if [ "$ranks" -gt 1 ]; then
     OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun --oversubscribe --bind-to none -np "$ranks" \
@@ -79,10 +79,8 @@ for k in $(seq 1 "$reps"); do
     row "cpu SCALE $cs${sfx:+ run $k}" "FAILED"
   fi
   if [ -n "${GRAPH500_REFERENCE:-}" ]; then
-    # shellcheck disable=SC2046
     OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
-      mpirun --oversubscribe -np "${REFERENCE_RANKS:-16}" \
-      $([ ${#no_validate[@]} -gt 0 ] && echo -x SKIP_VALIDATION=1) "$GRAPH500_REFERENCE" "$cs" \
+      mpirun --oversubscribe -np "${REFERENCE_RANKS:-16}" "${ref_no_validate[@]}" "$GRAPH500_REFERENCE" "$cs" \
       >"$out/g500-ref-s$cs$sfx.txt" 2>/dev/null
     row "reference SCALE $cs (${REFERENCE_RANKS:-16} ranks)${sfx:+ run $k}" \
       "$(awk '/harmonic_mean_TEPS/ {printf "%s %.3f GTEPS, ", toupper($1), $NF/1e9}

@@ -289,6 +289,8 @@ void sssp_engine::run(index_t root) {
     b = c_.allreduce(mine, dist::reduce_op::min);
     if (b == no_bucket) break;
     settled_.clear();
+    index_t settled_arcs = 0;  // of this rank's rows settled in bucket b
+    index_t bucket_arcs = 0;   // of every rank's, known when the bucket is done
     for (;;) {  // light phases until bucket b stays empty on every rank
       stopwatch sw;
       comm_seconds_ = 0;
@@ -301,13 +303,20 @@ void sssp_engine::run(index_t root) {
           }
         buckets_.erase(it);
       }
-      const index_t total = c_.allreduce(static_cast<index_t>(frontier_.size()), dist::reduce_op::sum);
-      if (total == 0) break;
       for (index_t l : frontier_)
         if (!settled_mark_[l]) {
           settled_mark_[l] = 1;
           settled_.push_back(l);
+          settled_arcs += g_.degree(l);
         }
+      // One reduction: the phase's frontier everywhere (none ends the bucket) and the arcs of the
+      // rows the bucket settled, which decide whether its heavy step pulls.
+      index_t sums[2] = {static_cast<index_t>(frontier_.size()), settled_arcs};
+      c_.allreduce(sums, 2, dist::reduce_op::sum);
+      if (sums[0] == 0) {
+        bucket_arcs = sums[1];
+        break;
+      }
       const index_t bytes = relax(frontier_, split ? arcs::light : arcs::all, b);
       record(phase++, split ? "light" : "all", static_cast<index_t>(frontier_.size()), bytes, sw.seconds());
     }
@@ -315,21 +324,13 @@ void sssp_engine::run(index_t root) {
     if (split) {
       stopwatch sw;
       comm_seconds_ = 0;
-      const bool pull_now = pulls_ && wants_pull();
+      const bool pull_now =
+          pulls_ && static_cast<double>(bucket_arcs) >= pol_.pull_share * static_cast<double>(graph_arcs_);
       const index_t bytes = pull_now ? pull(b) : relax(settled_, arcs::heavy, b + 1);
       record(phase++, pull_now ? "pull" : "heavy", static_cast<index_t>(settled_.size()), bytes, sw.seconds());
     }
   }
   sum_over_ranks(c_, levels_);  // the trace's counts and bytes: one reduction per search
-}
-
-bool sssp_engine::wants_pull() {
-  index_t arcs = 0;
-  for (const index_t l : settled_) arcs += g_.degree(l);
-  stopwatch t;
-  arcs = c_.allreduce(arcs, dist::reduce_op::sum);
-  comm_seconds_ += t.seconds();
-  return static_cast<double>(arcs) >= pol_.pull_share * static_cast<double>(graph_arcs_);
 }
 
 index_t sssp_engine::pull(index_t b) {
@@ -343,30 +344,33 @@ index_t sssp_engine::pull(index_t b) {
   pulled_all_.resize(static_cast<std::size_t>(total));
   c_.allgatherv_bytes(pulled_mine_.data(), pulled_all_.data(), counts.data(), sizeof(pulled));
   comm_seconds_ += t.seconds();
+  // f(i, v) for every pair i and its vertex v, in parallel (a pair names its row on its rank).
+  const auto for_each_pair = [&](auto&& f) {
+    index_t at = 0;
+    for (std::size_t r = 0; r < counts.size(); ++r) {
+      const index_t base = part_.range(static_cast<int>(r)).first, end = at + counts[r];
+#pragma omp parallel for schedule(static)
+      for (index_t i = at; i < end; ++i) f(i, base + pulled_all_[i].local);
+      at = end;
+    }
+  };
   // 2. The bucket's vertices into the bitmap, their distances into the offers (a final distance is
   //    at or below every offer, so the filter stays right; every rank of a host stores the same
   //    values, and no rank relaxes until all have pulled), and the smallest of them, lo.
-  std::vector<index_t> first(counts.size() + 1, 0);  // where each rank's pairs start
-  for (std::size_t r = 0; r < counts.size(); ++r) first[r + 1] = first[r] + counts[r];
   std::uint64_t* bits = bucket_bits_.data();
   float* offered = offered_;
   std::uint8_t* offered_bucket = offered_bucket_;
   const double per_bucket = 1.0 / static_cast<double>(pol_.delta);
+  for_each_pair([&](index_t i, index_t v) {
+    const float d = pulled_all_[i].dist;
+    std::atomic_ref<std::uint64_t>(bits[v >> 6]).fetch_or(std::uint64_t{1} << (v & 63), std::memory_order_relaxed);
+    std::atomic_ref<float>(offered[v]).store(d, std::memory_order_relaxed);
+    const double kd = static_cast<double>(d) * per_bucket;
+    std::atomic_ref<std::uint8_t>(offered_bucket[v])
+        .store(static_cast<std::uint8_t>(kd < no_offer - 1 ? kd : no_offer - 1), std::memory_order_relaxed);
+  });
   float lo = unreached;
-  for (std::size_t r = 0; r < counts.size(); ++r) {
-    const index_t base = part_.range(static_cast<int>(r)).first;
-#pragma omp parallel for schedule(static) reduction(min : lo)
-    for (index_t i = first[r]; i < first[r + 1]; ++i) {
-      const index_t v = base + pulled_all_[i].local;
-      const float d = pulled_all_[i].dist;
-      std::atomic_ref<std::uint64_t>(bits[v >> 6]).fetch_or(std::uint64_t{1} << (v & 63), std::memory_order_relaxed);
-      std::atomic_ref<float>(offered[v]).store(d, std::memory_order_relaxed);
-      const double kd = static_cast<double>(d) * per_bucket;
-      std::atomic_ref<std::uint8_t>(offered_bucket[v])
-          .store(static_cast<std::uint8_t>(kd < no_offer - 1 ? kd : no_offer - 1), std::memory_order_relaxed);
-      lo = std::min(lo, d);
-    }
-  }
+  for (const pulled& x : pulled_all_) lo = std::min(lo, x.dist);
   // 3. Every owned row not settled (queued in a later bucket, or not reached) scans its heavy arcs
   //    in ascending weight for the bucket's vertices and keeps the best d(u) + w, the smallest u
   //    among equals, as the push's requests would give it (the graph is symmetric: the arcs into
@@ -412,14 +416,8 @@ index_t sssp_engine::pull(index_t b) {
   std::sort(pull_lowered_.begin(), pull_lowered_.end());  // queued in row order, whatever the threads did
   for (const index_t v : pull_lowered_) enqueue(v, dist[v], b + 1);
   // 4. The bitmap cleared for the next pull (whole words: only this bucket's bits are set).
-  for (std::size_t r = 0; r < counts.size(); ++r) {
-    const index_t base = part_.range(static_cast<int>(r)).first;
-#pragma omp parallel for schedule(static)
-    for (index_t i = first[r]; i < first[r + 1]; ++i) {
-      const index_t v = base + pulled_all_[i].local;
-      std::atomic_ref<std::uint64_t>(bits[v >> 6]).store(0, std::memory_order_relaxed);
-    }
-  }
+  for_each_pair(
+      [&](index_t, index_t v) { std::atomic_ref<std::uint64_t>(bits[v >> 6]).store(0, std::memory_order_relaxed); });
   return (total - counts[static_cast<std::size_t>(c_.rank())]) * static_cast<index_t>(sizeof(pulled));
 }
 

@@ -80,8 +80,6 @@ class sssp_engine {
   /// can happen, the heavy arcs in ascending weight (collective).
   void build_light_rows();
   void build_pull_rows();
-  /// Whether bucket settled_ pulls its heavy arcs (collective: one reduction).
-  [[nodiscard]] bool wants_pull();
   /// The heavy step of bucket b as a pull: the bucket's rows and distances all-gathered, every
   /// owned row not yet settled looks for them among its heavy arcs; returns the bytes received.
   index_t pull(index_t b);
