@@ -11,7 +11,8 @@
 # of that comparison on both sides (`--no-validate`, the reference's SKIP_VALIDATION): the same
 # timed searches in a fraction of the time. Rows: "graph500|what|figure".
 # With two or more GPUs, last: the multi-GPU scaling (bench/graph500/scaling.sh at G500_MPI_SCALE,
-# default 24, with G500_MPI_ROOTS roots, default 8; one MPI rank per GPU), rows "graph500-mpi|...".
+# default 24, with G500_MPI_ROOTS roots, default 8; one MPI rank per GPU), rows "graph500-mpi|...";
+# G500_MPI=0 leaves it out.
 #   bash scripts/gpu-check.d/graph500.sh BUILD OUT TABLE
 set -uo pipefail
 build=$1 out=$2 table=$3
@@ -124,7 +125,7 @@ print(", ".join(parts) if parts else "no valid pair")
 PY
 )"
 fi
-if [ "$(nvidia-smi -L 2>/dev/null | wc -l)" -ge 2 ]; then
+if [ "${G500_MPI:-1}" != 0 ] && [ "$(nvidia-smi -L 2>/dev/null | wc -l)" -ge 2 ]; then
   bash bench/graph500/scaling.sh "$bin" "$out/graph500-scaling" "${G500_MPI_SCALE:-24}" "${G500_MPI_ROOTS:-8}" \
     >"$out/graph500-scaling.log" 2>&1 || rc=1
   grep '^graph500-mpi|' "$out/graph500-scaling/scaling.txt" >>"$table" 2>/dev/null
