@@ -5,8 +5,9 @@
 
 For each run (weak-R, strong-R): GPUs, SCALE, BFS and SSSP harmonic-mean GTEPS, kernel 1 time,
 validity; weak-scaling efficiency per GPU = GTEPS(R) / (R x GTEPS(1)); strong-scaling speed-up;
-and from the per-level trace of the last BFS and SSSP, the levels/phases and this rank's
-compute / communication seconds. Rows also go to OUT/scaling.txt ("PART|what|figure", PART
+and from the per-level trace of the last BFS and SSSP, the levels/phases, rank 0's compute /
+communication seconds and the critical compute: each level's slowest rank's compute, summed (what
+the others' communication time waits for). Rows also go to OUT/scaling.txt ("PART|what|figure", PART
 graph500-mpi unless given). A run made with --no-validate is marked so, never as valid.
 """
 import json
@@ -26,7 +27,8 @@ def trace_split(j, kind):
     t = (j.get("trace") or {}).get(kind) or []
     comp = sum(e.get("compute_seconds", 0) for e in t)
     comm = sum(e.get("comm_seconds", 0) for e in t)
-    return len(t), comp, comm, sum(e.get("bytes", 0) for e in t)
+    critical = sum(max(e.get("compute_seconds_by_rank") or [e.get("compute_seconds", 0)]) for e in t)
+    return len(t), comp, comm, critical
 
 
 def main():
@@ -60,9 +62,10 @@ def main():
                                              sssp / (base["sssp"]["harmonic_mean_TEPS"] / 1e9))
         tr = ""
         if r > 1:
-            lb, cb, mb, _ = trace_split(j, "bfs")
-            ls, cs, ms, bs = trace_split(j, "sssp")
-            tr = "%d lv %.1f+%.1f ms | %d ph %.0f+%.0f ms" % (lb, cb * 1e3, mb * 1e3, ls, cs * 1e3, ms * 1e3)
+            lb, cb, mb, xb = trace_split(j, "bfs")
+            ls, cs, ms, xs = trace_split(j, "sssp")
+            tr = "%d lv %.1f+%.1f ms (critical %.1f) | %d ph %.0f+%.0f ms (critical %.0f)" % (
+                lb, cb * 1e3, mb * 1e3, xb * 1e3, ls, cs * 1e3, ms * 1e3, xs * 1e3)
         print("%-9s %4d %5d %10.2f %10.2f %8.3f %6s %-28s %-28s" % (name, r, j["SCALE"], bfs, sssp,
                                                                    j["construction_time"], valid, rel, tr))
         rows.append(part + "|%s: %d GPU(s), SCALE %d, %d roots|BFS %.2f GTEPS, SSSP %.2f GTEPS, kernel 1 %.3f s, "

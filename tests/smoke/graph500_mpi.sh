@@ -34,9 +34,15 @@ j = json.load(open(sys.argv[1]))
 assert j["valid"], "invalid run"
 t = j["trace"]
 assert t["bfs"] and t["sssp"], "empty trace"
-for e in t["bfs"]:
+ranks = int(sys.argv[2])
+for e in t["bfs"] + t["sssp"]:
     for k in ("level", "direction", "frontier", "bytes", "compute_seconds", "comm_seconds"):
         assert k in e, k
+    # Every rank's seconds, rank 0's first.
+    for k in ("compute_seconds", "comm_seconds"):
+        by_rank = e[k + "_by_rank"]
+        assert len(by_rank) == ranks, (k, by_rank)
+        assert by_rank[0] == e[k] and min(by_rank) >= 0, (k, e)
 PY
   done
 }

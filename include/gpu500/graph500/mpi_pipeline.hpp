@@ -86,8 +86,9 @@ class mpi_pipeline : public pipeline {
   /// The bucket width the SSSP uses (after the adaptive rule).
   [[nodiscard]] virtual float sssp_delta() const = 0;
   /// Per-level record of the last BFS and the last SSSP: {"bfs": [...], "sssp": [...]}, each entry
-  /// {level, direction, frontier, bytes, compute_seconds, comm_seconds}: frontier and bytes summed
-  /// over the ranks, seconds this rank's. Not collective.
+  /// {level, direction, frontier, bytes, compute_seconds, comm_seconds, compute_seconds_by_rank,
+  /// comm_seconds_by_rank}: frontier and bytes summed over the ranks, the plain seconds rank 0's,
+  /// the _by_rank arrays every rank's in rank order. Collective (it gathers the seconds).
   [[nodiscard]] virtual json::value trace() const = 0;
 };
 

@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <limits>
+#include <span>
+#include <stdexcept>
 
 #include "by_rank.hpp"
 #include "gpu500/core/error.hpp"
@@ -89,16 +91,31 @@ index_t reached_edges(const dist::communicator& c, graph::csr_view<std::int64_t>
   return c.allreduce(sum, dist::reduce_op::sum) / 2;
 }
 
-json::value to_json(const std::vector<level_record>& levels) {
+json::value to_json(const dist::communicator& c, const std::vector<level_record>& levels) {
+  std::vector<double> mine;
+  mine.reserve(2 * levels.size());
+  for (const level_record& l : levels) mine.push_back(l.compute_seconds), mine.push_back(l.comm_seconds);
+  const std::vector<double> all = c.allgatherv(std::span<const double>(mine));
+  const auto R = static_cast<std::size_t>(c.size());
+  if (all.size() != R * mine.size())
+    throw std::logic_error("the ranks recorded different numbers of levels for the trace");
   json::value a = json::value::make_array();
-  for (const level_record& l : levels) {
+  for (std::size_t i = 0; i < levels.size(); ++i) {
+    const level_record& l = levels[i];
     json::value e;
     e["level"] = l.level;
     e["direction"] = l.direction;
     e["frontier"] = l.frontier;
     e["bytes"] = l.bytes;
-    e["compute_seconds"] = l.compute_seconds;
-    e["comm_seconds"] = l.comm_seconds;
+    e["compute_seconds"] = all[2 * i];  // rank 0's
+    e["comm_seconds"] = all[2 * i + 1];
+    json::value compute = json::value::make_array(), comm = json::value::make_array();
+    for (std::size_t r = 0; r < R; ++r) {
+      compute.push_back(all[r * mine.size() + 2 * i]);
+      comm.push_back(all[r * mine.size() + 2 * i + 1]);
+    }
+    e["compute_seconds_by_rank"] = std::move(compute);
+    e["comm_seconds_by_rank"] = std::move(comm);
     a.push_back(std::move(e));
   }
   return a;

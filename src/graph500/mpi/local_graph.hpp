@@ -50,7 +50,12 @@ struct level_record {
   double compute_seconds = 0, comm_seconds = 0;  ///< this rank's
 };
 
-json::value to_json(const std::vector<level_record>& levels);
+/// The trace's entries: frontier and bytes as recorded, compute_seconds and comm_seconds rank 0's,
+/// and every rank's seconds in rank order (compute_seconds_by_rank, comm_seconds_by_rank), so
+/// that the slowest rank of a level shows. Collective: every rank recorded the same levels (the
+/// level loop and the phase loop end on global counts); a rank whose count differs is a
+/// logic_error on every rank.
+json::value to_json(const dist::communicator& c, const std::vector<level_record>& levels);
 
 /// Appends the record of one SSSP phase with this rank's count and bytes, its communication time
 /// comm_seconds and its compute time what is left of `seconds`; sum_over_ranks turns the counts

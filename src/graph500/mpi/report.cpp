@@ -20,12 +20,14 @@ run_result run_and_report_distributed(mpi_pipeline& p, run_config cfg, const dis
   cfg.sum_over_ranks = [&comm](double x) { return comm.allreduce(x, dist::reduce_op::sum); };
   cfg.max_over_ranks = [&comm](double x) { return comm.allreduce(x, dist::reduce_op::max); };
   run_result r = run(p, cfg);
+  json::value trace;  // collective: every rank's seconds of each level
+  if (!json_path.empty()) trace = p.trace();
   if (root) {
     print_output_block(out, cfg, r);
     std::fflush(out);
     if (!json_path.empty()) {
       json::value j = to_json(cfg, r, p);
-      j["trace"] = p.trace();
+      j["trace"] = std::move(trace);
       json::write_file(json_path, j);
     }
   }

@@ -253,6 +253,7 @@ TEST(Graph500Mpi, OptionsAndTrace) {
     const std::string t = dp->trace().dump(-1);
     EXPECT_NE(t.find("\"bfs\":[{\"level\":0"), std::string::npos) << t;
     EXPECT_NE(t.find("\"sssp\":[{\"level\":0"), std::string::npos) << t;
+    EXPECT_EQ(test::per_rank_seconds_problem(t, c.size()), "") << t;
     if (o.top_down_only) {
       EXPECT_EQ(t.find("bottom-up"), std::string::npos);
     }

@@ -209,6 +209,7 @@ TEST_F(Graph500MpiCuda, OptionsAndTrace) {
     EXPECT_NE(t.find("\"bfs\":[{\"level\":0"), std::string::npos) << t;
     EXPECT_NE(t.find("\"sssp\":[{\"level\":0"), std::string::npos) << t;
     EXPECT_NE(t.find("\"compute_seconds\""), std::string::npos) << t;
+    EXPECT_EQ(test::per_rank_seconds_problem(t, c.size()), "") << t;
     EXPECT_NE(t.find("\"sssp_delta\":"), std::string::npos) << t;
     EXPECT_EQ(t.find("bottom-up") == std::string::npos, o.top_down_only) << t;
     const bool split = !o.no_light_heavy, pulls = split && o.sssp_pull_share == 0.0;

@@ -166,8 +166,8 @@ class mpi_cuda_pipeline final : public mpi_pipeline {
   float sssp_delta() const override { return delta_; }
   json::value trace() const override {
     json::value j;
-    j["bfs"] = bfs_ ? mpi::to_json(bfs_->levels()) : json::value::make_array();
-    j["sssp"] = sssp_ ? mpi::to_json(sssp_->levels()) : json::value::make_array();
+    j["bfs"] = bfs_ ? mpi::to_json(c_, bfs_->levels()) : json::value::make_array();
+    j["sssp"] = sssp_ ? mpi::to_json(c_, sssp_->levels()) : json::value::make_array();
     if (sssp_) j["sssp_delta"] = static_cast<double>(delta_);  // the (first) bucket width
     return j;
   }
