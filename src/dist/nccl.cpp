@@ -1,6 +1,5 @@
 // NCCL between the GPUs of an MPI communicator's ranks (see gpu500/dist/nccl.hpp): the
-// communicator made from a unique id broadcast by MPI, grouped point-to-point exchanges, and
-// NCCL's own all-gather where every block is the same size.
+// communicator made from a unique id broadcast by MPI, and grouped point-to-point exchanges.
 #include "gpu500/dist/nccl.hpp"
 
 #include <string>
@@ -70,12 +69,6 @@ void nccl_comm::allgatherv_bytes(const void* mine, void* whole, const std::size_
   std::size_t mine_at = 0;
   for (int r = 0; r < rank_; ++r) mine_at += bytes[r];
   const std::size_t mine_bytes = bytes[rank_];
-  bool equal = true;
-  for (int r = 0; r < size_; ++r) equal = equal && bytes[r] == mine_bytes;
-  if (equal) {  // NCCL's collective (rings over NVLink) beats R - 1 pairs of sends and receives
-    if (mine_bytes) check(ncclAllGather(mine, d, mine_bytes, ncclChar, native(comm_), stream), "ncclAllGather");
-    return;
-  }
   check(ncclGroupStart(), "ncclGroupStart");
   std::size_t at = 0;
   for (int r = 0; r < size_; ++r) {

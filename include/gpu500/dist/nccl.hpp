@@ -37,8 +37,7 @@ class nccl_comm {
   void alltoallv_bytes(const void* send, const index_t* send_counts, void* recv, const index_t* recv_counts,
                        std::size_t elem_bytes, cudaStream_t stream, const index_t* send_displs = nullptr) const;
   /// Rank r's block of bytes[r] bytes (mine: this rank's) lands at whole + (sum of bytes[0..r)),
-  /// on every rank. Enqueued on `stream`. Blocks all of one size go through ncclAllGather (mine
-  /// may then be whole's own block, in place); others through grouped sends and receives.
+  /// on every rank. Enqueued on `stream`.
   void allgatherv_bytes(const void* mine, void* whole, const std::size_t* bytes, cudaStream_t stream) const;
   /// As allgatherv_bytes, but only rank root receives (whole is unused elsewhere).
   void gatherv_bytes(const void* mine, void* whole, const std::size_t* bytes, int root, cudaStream_t stream) const;
