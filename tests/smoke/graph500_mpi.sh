@@ -90,6 +90,8 @@ if "$bin" info 2>/dev/null | grep -c "^cuda device 0:" >/dev/null; then
     { echo "2 ranks, staged exchange, failed"; exit 1; }
   diff <(key "$tmp/gpu1.txt") <(key "$tmp/gs.txt") >/dev/null || { echo "staged exchange: nedge differ"; exit 1; }
   gpus=$(nvidia-smi -L 2>/dev/null | wc -l)
+  # The GPUs the program sees: CUDA_VISIBLE_DEVICES narrows what nvidia-smi lists.
+  if [ -n "${CUDA_VISIBLE_DEVICES+set}" ]; then gpus=$(tr ',' '\n' <<<"$CUDA_VISIBLE_DEVICES" | grep -c .); fi
   # One rank per GPU where the host has several: NCCL between them (the default), then MPI.
   if [ "$gpus" -ge 2 ]; then
     for how in "" --no-nccl; do
