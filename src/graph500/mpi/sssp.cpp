@@ -354,21 +354,31 @@ index_t sssp_engine::pull(index_t b) {
       at = end;
     }
   };
-  // 2. The bucket's vertices into the bitmap, their distances into the offers (a final distance is
-  //    at or below every offer, so the filter stays right; every rank of a host stores the same
-  //    values, and no rank relaxes until all have pulled), and the smallest of them, lo.
+  // 2. The bucket's vertices into this rank's bitmap, their distances into the host's offers (a
+  //    final distance is at or below every offer, so the filter stays right, and no rank relaxes
+  //    until all have pulled), and the smallest of them, lo. The offers are one array per host:
+  //    each of its ranks stores a 1/ranks share of the pairs, and all have stored before any
+  //    reads (16 ranks each storing every pair wrote each line 16 times, from 16 cores).
   std::uint64_t* bits = bucket_bits_.data();
   float* offered = offered_;
   std::uint8_t* offered_bucket = offered_bucket_;
   const double per_bucket = 1.0 / static_cast<double>(pol_.delta);
+  const index_t share_first = total * offers_.rank() / offers_.ranks();
+  const index_t share_end = total * (offers_.rank() + 1) / offers_.ranks();
   for_each_pair([&](index_t i, index_t v) {
-    const float d = pulled_all_[i].dist;
     std::atomic_ref<std::uint64_t>(bits[v >> 6]).fetch_or(std::uint64_t{1} << (v & 63), std::memory_order_relaxed);
+    if (i < share_first || i >= share_end) return;
+    const float d = pulled_all_[i].dist;
     std::atomic_ref<float>(offered[v]).store(d, std::memory_order_relaxed);
     const double kd = static_cast<double>(d) * per_bucket;
     std::atomic_ref<std::uint8_t>(offered_bucket[v])
         .store(static_cast<std::uint8_t>(kd < no_offer - 1 ? kd : no_offer - 1), std::memory_order_relaxed);
   });
+  {
+    stopwatch ts;
+    offers_.sync();
+    comm_seconds_ += ts.seconds();
+  }
   float lo = unreached;
   for (const pulled& x : pulled_all_) lo = std::min(lo, x.dist);
   // 3. Every owned row not settled (queued in a later bucket, or not reached) scans its heavy arcs
