@@ -259,6 +259,7 @@ void bfs_engine::gather_frontier(index_t frontier) {
   if (frontier > 0)
     gpu::launch(mark_kernel, gpu::grid_blocks(frontier, block_threads), block_threads, 0, nullptr, queue_.data(),
                 static_cast<const index_t*>(nullptr), frontier, slice_.data());
+  gpu::synchronize();  // the marking is compute: the communication clock starts after it
   stopwatch t;
   x_.allgather_bitmap(part_, slice_.data(), bitmap_.data());
   comm_seconds_ += t.seconds();

@@ -445,6 +445,7 @@ void sssp_engine::reset() {
 }
 
 void sssp_engine::gather_settled() {
+  gpu::synchronize();  // kernels that wrote the slice are compute: the communication clock starts after them
   stopwatch t;
   x_.allgather_bitmap(part_, slice_.data(), settled_bits_.data());
   comm_seconds_ += t.seconds();
@@ -534,6 +535,7 @@ index_t sssp_engine::pull(float lo, float hi) {
     gpu::launch(pack_settled_kernel, grid_for(mine), block_threads, 0, nullptr, static_cast<const index_t*>(settled_.data()),
                 mine, static_cast<const float*>(dist_.data()), out);
   {
+    gpu::synchronize();  // the packing is compute
     stopwatch t;
     x_.allgatherv_bytes(out, in, bucket_rows_.data(), sizeof(settled_row));
     comm_seconds_ += t.seconds();
