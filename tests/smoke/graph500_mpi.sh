@@ -91,7 +91,10 @@ if "$bin" info 2>/dev/null | grep -c "^cuda device 0:" >/dev/null; then
   diff <(key "$tmp/gpu1.txt") <(key "$tmp/gs.txt") >/dev/null || { echo "staged exchange: nedge differ"; exit 1; }
   gpus=$(nvidia-smi -L 2>/dev/null | wc -l)
   # The GPUs the program sees: CUDA_VISIBLE_DEVICES narrows what nvidia-smi lists.
-  if [ -n "${CUDA_VISIBLE_DEVICES+set}" ]; then gpus=$(tr ',' '\n' <<<"$CUDA_VISIBLE_DEVICES" | grep -c .); fi
+  # (awk, not grep -c: an empty list counts 0 and still exits 0, as errexit would want)
+  if [ -n "${CUDA_VISIBLE_DEVICES+set}" ]; then
+    gpus=$(awk -F, '{ n = 0; for (i = 1; i <= NF; i++) if ($i != "") n++; print n }' <<<"$CUDA_VISIBLE_DEVICES")
+  fi
   # One rank per GPU where the host has several: NCCL between them (the default), then MPI.
   if [ "$gpus" -ge 2 ]; then
     for how in "" --no-nccl; do
