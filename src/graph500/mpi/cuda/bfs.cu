@@ -38,16 +38,18 @@ __device__ __forceinline__ std::uint64_t make_pair(index_t child_local, index_t 
 }
 
 /// Top-down, for one arc of frontier row `row`: writes its pair into the block of the child's
-/// owner, unless the child is known to be visited or this rank has offered it already. `seen`
+/// owner, unless the child is known to be visited (an owned child: its bit in `visited`, the owned
+/// rows' bitmap, which stays in the L2 cache where the parents would not) or this rank has offered
+/// it already. `seen`
 /// holds both: a bit set by this pass means this rank sends the child this level and its owner
 /// claims it, so once set a bit means "visited by the end of this level" on every rank.
 template <class V>
 __device__ __forceinline__ void offer_arc(const graph::csr_view<V>& g, index_t arc, index_t row, index_t block,
-                                          int me, const std::int64_t* parent, std::uint64_t* seen,
+                                          int me, const std::uint64_t* visited, std::uint64_t* seen,
                                           index_t* cursor, std::uint64_t* send) {
   const auto v = static_cast<std::int64_t>(g.columns[arc]);
   const int o = owner_of(v, block);
-  if (o == me && parent[v - g.first_vertex] != -1) return;
+  if (o == me && test_bit(visited, v - g.first_vertex)) return;
   const std::uint64_t bit = std::uint64_t{1} << (v & 63);
   if (seen[v >> 6] & bit) return;  // a stale 0 only costs the atomic below
   if (atomicOr(reinterpret_cast<unsigned long long*>(&seen[v >> 6]), bit) & bit) return;
@@ -58,38 +60,42 @@ __device__ __forceinline__ void offer_arc(const graph::csr_view<V>& g, index_t a
 /// (row_arcs.cuh).
 template <class V>
 __global__ void expand_tiles_kernel(graph::csr_view<V> g, const index_t* queue, index_t frontier, index_t block,
-                                    int me, const std::int64_t* parent, std::uint64_t* seen, index_t* cursor,
+                                    int me, const std::uint64_t* visited, std::uint64_t* seen, index_t* cursor,
                                     std::uint64_t* send) {
   for_tile_arcs(queue, frontier, whole_rows{g.offsets}, [&](index_t arc, index_t row, int) {
-    offer_arc(g, arc, row, block, me, parent, seen, cursor, send);
+    offer_arc(g, arc, row, block, me, visited, seen, cursor, send);
   });
 }
 
 /// Top-down over the long rows' chunks (one warp each; their number is read on the device).
 template <class V>
 __global__ void expand_chunks_kernel(graph::csr_view<V> g, const index_t* chunks, const index_t* counters,
-                                     index_t block, int me, const std::int64_t* parent, std::uint64_t* seen,
+                                     index_t block, int me, const std::uint64_t* visited, std::uint64_t* seen,
                                      index_t* cursor, std::uint64_t* send) {
   for_chunk_arcs(
       chunks, counters + chunk_count, [](index_t) { return 0; },
-      [&](index_t arc, index_t row, int) { offer_arc(g, arc, row, block, me, parent, seen, cursor, send); });
+      [&](index_t arc, index_t row, int) { offer_arc(g, arc, row, block, me, visited, seen, cursor, send); });
 }
 
 /// Arrived pairs (from rank r: [displs[r], displs[r + 1])): the first to claim an unvisited child
-/// sets its parent and queues it.
+/// (not in `visited`) sets its bit in the next frontier's slice with an atomic or, which decides
+/// the claim; the claimer sets the parent and queues the child. Both bitmaps stay in the L2 cache,
+/// so a pair whose child is taken costs no access to the parents.
 __global__ void claim_kernel(graph::csr_view<std::int64_t> g, const std::uint64_t* pairs, index_t n,
-                             const index_t* displs, int ranks, index_t block, std::int64_t* parent, index_t* next,
-                             index_t* counters) {
+                             const index_t* displs, int ranks, index_t block, const std::uint64_t* visited,
+                             std::int64_t* parent, index_t* next, std::uint64_t* next_slice, index_t* counters) {
   for (index_t base : gpu::block_stride(n)) {  // block-uniform: block_take below
     const index_t i = base + threadIdx.x;
     index_t l = 0, v[2] = {0, 0};
     if (i < n) {
       const std::uint64_t p = pairs[i];
       l = static_cast<index_t>(p >> 32);
-      if (parent[l] == -1) {
-        const std::int64_t par = static_cast<std::int64_t>(sender_of(displs, ranks, i)) * block +
-                                 static_cast<std::int64_t>(p & 0xffffffffu);
-        if (atomic_cas(&parent[l], -1, par) == -1) v[0] = 1, v[1] = g.offsets[l + 1] - g.offsets[l];
+      const std::uint64_t bit = std::uint64_t{1} << (l & 63);
+      auto* word = reinterpret_cast<unsigned long long*>(&next_slice[l >> 6]);
+      if (!((visited[l >> 6] | *word) & bit) && !(atomicOr(word, bit) & bit)) {
+        parent[l] = static_cast<std::int64_t>(sender_of(displs, ranks, i)) * block +
+                    static_cast<std::int64_t>(p & 0xffffffffu);
+        v[0] = 1, v[1] = g.offsets[l + 1] - g.offsets[l];
       }
     }
     index_t at[2];
@@ -106,11 +112,14 @@ __global__ void or_kernel(const std::uint64_t* from, index_t words, std::uint64_
 /// in the frontier is the parent. Rows with no hit there go to `long_rows` when they have more
 /// arcs, else to `still` (the next level's list). The rows are the unvisited ones among the first
 /// *row_count of `rows`, or, without a list (rows null), among every owned row with arcs. The
-/// appends are per block (block_take).
+/// appends are per block (block_take); a found row's bit is set in the next frontier's slice (one
+/// atomic per word where the rows are consecutive, as without a list).
 template <class V>
 __global__ void scan_rows_kernel(graph::csr_view<V> g, const std::uint64_t* bitmap, const index_t* rows,
-                                 const index_t* row_count, std::int64_t* parent, index_t* next, index_t* counters,
-                                 index_t* long_rows, index_t* still, index_t* still_count) {
+                                 const index_t* row_count, const std::uint64_t* visited, std::int64_t* parent,
+                                 index_t* next,
+                                 std::uint64_t* next_slice, index_t* counters, index_t* long_rows, index_t* still,
+                                 index_t* still_count) {
   const index_t n = rows ? *row_count : g.local_vertices;
   for (index_t base : gpu::block_stride(n)) {  // block-uniform
     const index_t i = base + threadIdx.x;
@@ -119,7 +128,7 @@ __global__ void scan_rows_kernel(graph::csr_view<V> g, const std::uint64_t* bitm
     if (i < n) {
       l = rows ? rows[i] : i;
       const index_t begin = g.offsets[l], end = g.offsets[l + 1];
-      if (begin < end && parent[l] == -1) {  // a listed row may have been claimed by a top-down level since
+      if (begin < end && !test_bit(visited, l)) {  // a listed row may have been claimed top-down since
         const index_t stop = begin + probe_arcs < end ? begin + probe_arcs : end;
         for (index_t k = begin; k < stop && found < 0; k += probe_unroll) {
           std::int64_t c[probe_unroll];
@@ -137,6 +146,7 @@ __global__ void scan_rows_kernel(graph::csr_view<V> g, const std::uint64_t* bitm
     }
     index_t at[4];
     block_take<4>({counters + found_rows, counters + found_arcs, counters + long_count, still_count}, v, at);
+    warp_mark_rows(next_slice, l, v[0] != 0);
     if (v[0]) {
       parent[l] = found;
       next[at[0]] = l;
@@ -153,7 +163,8 @@ __global__ void scan_rows_kernel(graph::csr_view<V> g, const std::uint64_t* bitm
 template <class V>
 __global__ void scan_long_rows_kernel(graph::csr_view<V> g, const std::uint64_t* bitmap,
                                       const index_t* long_rows, std::int64_t* parent, index_t* next,
-                                      index_t* counters, index_t* still, index_t* still_count) {
+                                      std::uint64_t* next_slice, index_t* counters, index_t* still,
+                                      index_t* still_count) {
   const index_t n = counters[long_count];  // not changed by this kernel
   const unsigned lane = gpu::lane_id();
   for (index_t w : gpu::warp_stride(n)) {  // warp-uniform
@@ -173,6 +184,7 @@ __global__ void scan_long_rows_kernel(graph::csr_view<V> g, const std::uint64_t*
         parent[l] = found;
         next[atomic_add(&counters[found_rows], 1)] = l;
         atomic_add(&counters[found_arcs], end - begin);
+        atomicOr(reinterpret_cast<unsigned long long*>(&next_slice[l >> 6]), 1ull << (l & 63));
       } else {
         still[atomic_add(still_count, 1)] = l;
       }
@@ -184,7 +196,10 @@ __global__ void scan_long_rows_kernel(graph::csr_view<V> g, const std::uint64_t*
 
 std::size_t bfs_engine::device_bytes(index_t rows, index_t arcs, index_t n) {
   const auto r = static_cast<std::size_t>(rows), a = static_cast<std::size_t>(arcs);
-  const std::size_t bitmaps = 2 * static_cast<std::size_t>(dist::bitmap_words(n)) * sizeof(std::uint64_t);
+  // the gathered frontier and seen_ (n bits each); the owned rows' frontier, next frontier and
+  // visited bits
+  const std::size_t bitmaps = (2 * static_cast<std::size_t>(dist::bitmap_words(n)) + 3 * (r / 64 + 1)) *
+                              sizeof(std::uint64_t);
   const std::size_t column = narrow_columns_fit(n) ? sizeof(std::uint32_t) : sizeof(std::int64_t);
   // parents, two queues, two unvisited lists and the long rows (8 bytes per row each); the
   // degree-ordered columns; the pairs sent and received (8 bytes, at most one per arc each way);
@@ -226,6 +241,8 @@ bfs_engine::bfs_engine(device_exchange& x, const dist::block_partition& part, gr
   long_rows_ = gpu::device_buffer<index_t>(rows);
   list_n_ = gpu::device_buffer<index_t>(2);
   slice_ = gpu::device_buffer<std::uint64_t>(static_cast<std::size_t>(dist::bitmap_slice_words(part, x.comm().rank())));
+  next_slice_ = gpu::device_buffer<std::uint64_t>(slice_.size());
+  visited_ = gpu::device_buffer<std::uint64_t>(slice_.size());
   bitmap_ = gpu::device_buffer<std::uint64_t>(static_cast<std::size_t>(dist::bitmap_words(part.num_vertices())));
   seen_ = gpu::device_buffer<std::uint64_t>(bitmap_.size());
   cursor_ = gpu::device_buffer<index_t>(static_cast<std::size_t>(R));
@@ -254,12 +271,8 @@ void bfs_engine::reset() {
   gpu::synchronize();
 }
 
-void bfs_engine::gather_frontier(index_t frontier) {
-  if (!slice_.empty()) slice_.zero_async(nullptr);
-  if (frontier > 0)
-    gpu::launch(mark_kernel, gpu::grid_blocks(frontier, block_threads), block_threads, 0, nullptr, queue_.data(),
-                static_cast<const index_t*>(nullptr), frontier, slice_.data());
-  gpu::synchronize();  // the marking is compute: the communication clock starts after it
+void bfs_engine::gather_frontier() {
+  gpu::synchronize();  // the level that found the frontier set slice_: compute, not communication
   stopwatch t;
   x_.allgather_bitmap(part_, slice_.data(), bitmap_.data());
   comm_seconds_ += t.seconds();
@@ -276,7 +289,7 @@ index_t bfs_engine::top_down(index_t frontier, index_t global_frontier_arcs) {
   // frontier's arcs. Gather when those would cost more.
   index_t gathered = 0;
   if (R > 1 && went_bottom_up_ && global_frontier_arcs * 64 > part_.num_vertices() * R) {
-    gather_frontier(frontier);
+    gather_frontier();
     gathered = static_cast<index_t>(slice_.size() * sizeof(std::uint64_t)) * (R - 1);
   }
   // One pass: each pair goes to the next free place of its owner's block.
@@ -288,10 +301,10 @@ index_t bfs_engine::top_down(index_t frontier, index_t global_frontier_arcs) {
     with_rows([&](auto view) {
       using V = column_of<decltype(view)>;
       gpu::launch(expand_tiles_kernel<V>, gpu::grid_blocks(frontier, block_threads), block_threads, 0, nullptr, view,
-                  queue_.data(), frontier, part_.block(), c.rank(), parent_.data(), seen_.data(), cursor_.data(),
+                  queue_.data(), frontier, part_.block(), c.rank(), visited_.data(), seen_.data(), cursor_.data(),
                   send_.data());
       gpu::launch(expand_chunks_kernel<V>, resident_blocks_, block_threads, 0, nullptr, view, chunks_.data(),
-                  counters_.data(), part_.block(), c.rank(), parent_.data(), seen_.data(), cursor_.data(),
+                  counters_.data(), part_.block(), c.rank(), visited_.data(), seen_.data(), cursor_.data(),
                   send_.data());
     });
   }
@@ -307,15 +320,16 @@ index_t bfs_engine::top_down(index_t frontier, index_t global_frontier_arcs) {
     for (int r = 0; r < R; ++r) host_displs_[r + 1] = host_displs_[r] + recv_counts_[r];
     gpu::copy_bytes(displs_.data(), host_displs_.data(), host_displs_.size() * sizeof(index_t));
     gpu::launch(claim_kernel, gpu::grid_blocks(got, block_threads), block_threads, 0, nullptr, g_, recv_.data(), got,
-                displs_.data(), R, part_.block(), parent_.data(), next_.data(), counters_.data());
+                displs_.data(), R, part_.block(), visited_.data(), parent_.data(), next_.data(), next_slice_.data(),
+                counters_.data());
   }
   return bytes;
 }
 
-index_t bfs_engine::bottom_up(index_t frontier) {
+index_t bfs_engine::bottom_up() {
   const dist::communicator& c = x_.comm();
   went_bottom_up_ = true;
-  gather_frontier(frontier);
+  gather_frontier();
   const index_t bytes = static_cast<index_t>(slice_.size() * sizeof(std::uint64_t)) * (c.size() - 1);
   if (g_.local_vertices == 0) return bytes;
   const int other = list_ ^ 1;
@@ -324,11 +338,12 @@ index_t bfs_engine::bottom_up(index_t frontier) {
     using V = column_of<decltype(view)>;
     // The search's first bottom-up level has no list yet: the kernel scans every row.
     gpu::launch(scan_rows_kernel<V>, resident_blocks_, block_threads, 0, nullptr, view, bitmap_.data(),
-                has_list_ ? lists_[list_].data() : nullptr, list_n_.data() + list_, parent_.data(), next_.data(),
-                counters_.data(), long_rows_.data(), lists_[other].data(), list_n_.data() + other);
-    gpu::launch(scan_long_rows_kernel<V>, resident_blocks_, block_threads, 0, nullptr, view, bitmap_.data(),
-                long_rows_.data(), parent_.data(), next_.data(), counters_.data(), lists_[other].data(),
+                has_list_ ? lists_[list_].data() : nullptr, list_n_.data() + list_, visited_.data(), parent_.data(),
+                next_.data(), next_slice_.data(), counters_.data(), long_rows_.data(), lists_[other].data(),
                 list_n_.data() + other);
+    gpu::launch(scan_long_rows_kernel<V>, resident_blocks_, block_threads, 0, nullptr, view, bitmap_.data(),
+                long_rows_.data(), parent_.data(), next_.data(), next_slice_.data(), counters_.data(),
+                lists_[other].data(), list_n_.data() + other);
   });
   list_ = other;
   has_list_ = true;
@@ -341,10 +356,14 @@ void bfs_engine::run(index_t root) {
   has_list_ = false;
   went_bottom_up_ = false;
   index_t frontier = 0, frontier_arcs = 0;
+  if (!slice_.empty()) slice_.zero_async(nullptr);
+  if (!visited_.empty()) visited_.zero_async(nullptr);
   if (part_.owner(root) == c.rank()) {
     const index_t l = root - g_.first_vertex;
     write_one<std::int64_t>(parent_.data() + l, root);
     write_one<index_t>(queue_.data(), l);
+    write_one<std::uint64_t>(slice_.data() + (l >> 6), std::uint64_t{1} << (l & 63));
+    write_one<std::uint64_t>(visited_.data() + (l >> 6), std::uint64_t{1} << (l & 63));
     frontier = 1;
     frontier_arcs = read_one(g_.offsets + l + 1) - read_one(g_.offsets + l);
   }
@@ -373,13 +392,19 @@ void bfs_engine::run(index_t root) {
     }
     previous_frontier = sums[0];
     counters_.zero_async(nullptr);
-    last_bytes = bottom_up_now ? bottom_up(frontier) : top_down(frontier, sums[1]);
+    if (!next_slice_.empty()) next_slice_.zero_async(nullptr);
+    last_bytes = bottom_up_now ? bottom_up() : top_down(frontier, sums[1]);
     gpu::copy_bytes_async(host_counters_.data(), counters_.data(), counters_.bytes(), nullptr);
+    const auto slice_words = static_cast<index_t>(visited_.size());
+    if (slice_words > 0)  // the rows this level found are visited from now on
+      gpu::launch(or_kernel, gpu::grid_blocks(slice_words, block_threads), block_threads, 0, nullptr,
+                  next_slice_.data(), slice_words, visited_.data());
     gpu::synchronize();
     frontier = host_counters_.data()[found_rows];
     frontier_arcs = host_counters_.data()[found_arcs];
     unexplored -= frontier_arcs;
     std::swap(queue_, next_);
+    std::swap(slice_, next_slice_);
     level_record rec;
     rec.level = level;
     rec.direction = bottom_up_now ? "bottom-up" : "top-down";

@@ -20,8 +20,11 @@
 //    for every arc that would find its child visited) and the children this rank has already
 //    offered (set by an atomic or as the pair is written: one pair per child and sender, where a
 //    hub-heavy frontier would send each child once per frontier neighbour). A kernel claims the
-//    arriving children with atomicCAS and queues them.
-//  - bottom-up: the frontier's bitmap slice is set on the device and all-gathered; the unvisited
+//    arriving children with an atomic or on the next frontier's bitmap slice and queues them.
+//    Whether an owned vertex is visited is read from the owned rows' bitmap (`visited_`, a bit a
+//    row, in the L2 cache), not from the parents (8 bytes a row, in device memory).
+//  - bottom-up: the frontier's bitmap slice, whose bits the kernels that found the frontier set as
+//    they queued its rows (no pass over the queue), is all-gathered; the unvisited
 //    owned rows that have arcs are kept in a device list that shrinks level by level (Enterprise's
 //    unvisited queue). The search's first bottom-up level scans every owned row, skipping the
 //    visited ones and those with no arc, and makes the list from the rows it leaves; rows that
@@ -73,10 +76,10 @@ class bfs_engine {
  private:
   /// The search state back to "nothing reached".
   void reset();
-  /// The frontier queue as this rank's bitmap slice, all-gathered into bitmap_ and added to seen_.
-  void gather_frontier(index_t frontier);
+  /// The frontier's bitmap slice (slice_) all-gathered into bitmap_ and added to seen_.
+  void gather_frontier();
   index_t top_down(index_t frontier, index_t global_frontier_arcs);
-  index_t bottom_up(index_t frontier);
+  index_t bottom_up();
   /// f(view) with the degree-ordered rows' view (32- or 64-bit columns).
   template <class F>
   void with_rows(F&& f) const {
@@ -96,6 +99,8 @@ class bfs_engine {
   gpu::device_buffer<std::int64_t> parent_;
   gpu::device_buffer<index_t> queue_, next_;          // owned rows
   gpu::device_buffer<std::uint64_t> slice_, bitmap_;  // frontier: own words, all words
+  gpu::device_buffer<std::uint64_t> next_slice_;      // the next frontier's own words, set as rows are found
+  gpu::device_buffer<std::uint64_t> visited_;         // own words: the rows visited before this level
   gpu::device_buffer<std::uint64_t> seen_;            // known visited, or offered from here (all words)
   gpu::device_buffer<index_t> cursor_, starts_;       // per rank: next free pair, block start
   gpu::device_buffer<index_t> displs_;                // first arrival of each rank (R + 1)
