@@ -43,7 +43,8 @@ nccl_comm::~nccl_comm() {
 }
 
 void nccl_comm::alltoallv_bytes(const void* send, const index_t* send_counts, void* recv, const index_t* recv_counts,
-                                std::size_t elem_bytes, cudaStream_t stream, const index_t* send_displs) const {
+                                std::size_t elem_bytes, cudaStream_t stream, const index_t* send_displs,
+                                const index_t* recv_displs) const {
   const auto* s = static_cast<const char*>(send);
   auto* d = static_cast<char*>(recv);
   std::size_t so = 0, ro = 0;
@@ -52,6 +53,7 @@ void nccl_comm::alltoallv_bytes(const void* send, const index_t* send_counts, vo
     const auto sb = static_cast<std::size_t>(send_counts[r]) * elem_bytes;
     const auto rb = static_cast<std::size_t>(recv_counts[r]) * elem_bytes;
     if (send_displs) so = static_cast<std::size_t>(send_displs[r]) * elem_bytes;
+    if (recv_displs) ro = static_cast<std::size_t>(recv_displs[r]) * elem_bytes;
     if (r == rank_) {
       if (sb) check(cudaMemcpyAsync(d + ro, s + so, sb, cudaMemcpyDeviceToDevice, stream), "own block");
     } else {
@@ -117,7 +119,7 @@ bool nccl_available() { return false; }
 nccl_comm::nccl_comm(const communicator&) { throw usage_error("this build of gpu500 has no NCCL"); }
 nccl_comm::~nccl_comm() = default;
 void nccl_comm::alltoallv_bytes(const void*, const index_t*, void*, const index_t*, std::size_t, cudaStream_t,
-                                const index_t*) const {}
+                                const index_t*, const index_t*) const {}
 void nccl_comm::allgatherv_bytes(const void*, void*, const std::size_t*, cudaStream_t) const {}
 void nccl_comm::gatherv_bytes(const void*, void*, const std::size_t*, int, cudaStream_t) const {}
 void nccl_comm::bcast_bytes(void*, std::size_t, int, cudaStream_t) const {}

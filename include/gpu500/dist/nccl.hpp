@@ -33,9 +33,11 @@ class nccl_comm {
 
   /// send_counts[r] elements of elem_bytes for rank r lie contiguously in rank order from send
   /// (or, when send_displs is given, from send + send_displs[r] elements: blocks with gaps);
-  /// recv_counts[r] from rank r arrive in rank order at recv. Enqueued on `stream`.
+  /// recv_counts[r] from rank r arrive in rank order at recv (or, with recv_displs, at recv +
+  /// recv_displs[r] elements). Enqueued on `stream`.
   void alltoallv_bytes(const void* send, const index_t* send_counts, void* recv, const index_t* recv_counts,
-                       std::size_t elem_bytes, cudaStream_t stream, const index_t* send_displs = nullptr) const;
+                       std::size_t elem_bytes, cudaStream_t stream, const index_t* send_displs = nullptr,
+                       const index_t* recv_displs = nullptr) const;
   /// Rank r's block of bytes[r] bytes (mine: this rank's) lands at whole + (sum of bytes[0..r)),
   /// on every rank. Enqueued on `stream`.
   void allgatherv_bytes(const void* mine, void* whole, const std::size_t* bytes, cudaStream_t stream) const;

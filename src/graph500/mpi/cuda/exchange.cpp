@@ -64,6 +64,54 @@ void device_exchange::alltoallv_bytes(const void* send, const index_t* send_coun
   if (in_bytes) gpu::copy_bytes(recv, i, in_bytes);
 }
 
+void device_exchange::exchange_counts_inline(const void* send, const index_t* send_counts, index_t* recv_counts,
+                                            std::size_t elem_bytes, const index_t* send_displs) {
+  constexpr std::size_t words = 1 + inline_bytes / sizeof(index_t);
+  const auto R = static_cast<std::size_t>(c_.size());
+  if (out_records_.size() < R * words) {
+    out_records_ = gpu::pinned_buffer<index_t>(R * words);
+    in_records_ = gpu::pinned_buffer<index_t>(R * words);
+  }
+  send_at_.assign(R + 1, 0);
+  bool copied = false;
+  for (std::size_t r = 0; r < R; ++r) {
+    send_at_[r] = send_displs ? send_displs[r] : (r ? send_at_[r - 1] + send_counts[r - 1] : 0);
+    index_t* rec = out_records_.data() + r * words;
+    rec[0] = send_counts[r];
+    if (inlined(send_counts[r], elem_bytes, static_cast<int>(r))) {
+      gpu::copy_bytes_async(rec + 1, static_cast<const std::byte*>(send) + static_cast<std::size_t>(send_at_[r]) * elem_bytes,
+                            static_cast<std::size_t>(send_counts[r]) * elem_bytes, nullptr);
+      copied = true;
+    }
+  }
+  if (copied) gpu::synchronize();
+  c_.exchange_counts(out_records_.data(), in_records_.data(), static_cast<int>(words));
+  for (std::size_t r = 0; r < R; ++r) recv_counts[r] = in_records_.data()[r * words];
+}
+
+void device_exchange::alltoallv_rest(const void* send, const index_t* send_counts, void* recv,
+                                     const index_t* recv_counts, std::size_t elem_bytes) {
+  constexpr std::size_t words = 1 + inline_bytes / sizeof(index_t);
+  const auto R = static_cast<std::size_t>(c_.size());
+  recv_at_.assign(R, 0);
+  big_send_.assign(R, 0);
+  big_recv_.assign(R, 0);
+  for (std::size_t r = 0; r < R; ++r) {
+    if (r > 0) recv_at_[r] = recv_at_[r - 1] + recv_counts[r - 1];
+    const int peer = static_cast<int>(r);
+    if (inlined(recv_counts[r], elem_bytes, peer))
+      gpu::copy_bytes_async(static_cast<std::byte*>(recv) + static_cast<std::size_t>(recv_at_[r]) * elem_bytes,
+                            in_records_.data() + r * words + 1, static_cast<std::size_t>(recv_counts[r]) * elem_bytes,
+                            nullptr);
+    else
+      big_recv_[r] = recv_counts[r];
+    if (!inlined(send_counts[r], elem_bytes, peer)) big_send_[r] = send_counts[r];
+  }
+  nccl_->alltoallv_bytes(send, big_send_.data(), recv, big_recv_.data(), elem_bytes, nullptr, send_at_.data(),
+                         recv_at_.data());
+  gpu::synchronize();
+}
+
 void device_exchange::allgatherv_bytes(const void* mine, void* whole, const index_t* counts,
                                        std::size_t elem_bytes) {
   gpu::synchronize();  // `mine` was written by kernels
