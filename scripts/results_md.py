@@ -40,6 +40,8 @@ TITLES = {
     "graph500-mpi": "Graph500 over MPI ranks (weak scaling at 2^26 vertices per GPU, strong scaling at SCALE 26)",
     "graph500-cpu-ranks": "Graph500 CPU backend over MPI ranks against the reference on the same ranks",
     "graph500-mpi-sssp": "Graph500 over MPI ranks: the CUDA SSSP's pull and bucket width, compared in one call",
+    "graph500-mpi-bfs-bits": "Graph500 over MPI ranks: the CUDA BFS's frontier bits and visited bitmap, compared in one call",
+    "graph500-mpi-bfs": "Graph500 over MPI ranks: the CUDA BFS's small blocks in the count exchange, compared in one call",
     "hpl-default-h100": "HPL 1 x 1 on one H100: the no-flag default",
     "hpl-mxp": "HPL-MxP",
     "hpl-mxp-4gpu": "HPL-MxP on four GPUs",
@@ -52,7 +54,8 @@ PAGES = {
     "graph500": "graph500.md", "bfs": "bfs-gpu.md", "sssp": "sssp-gpu.md", "sssp-gpu": "sssp-gpu.md",
     "bellman_ford": "bellman-ford.md", "hpl": "hpl.md", "hpl-multigpu": "hpl.md", "hpl-2gpu": "hpl.md", "hpl-4gpu": "hpl.md",
     "hpl-defaults": "hpl.md", "hpl-2gpu-h100": "hpl.md", "hpl-h100-second-host": "hpl.md", "hash": "hash.md", "hash-pair-cas": "hash.md", "graph500-mpi": "distributed.md",
-    "graph500-cpu-ranks": "distributed.md", "graph500-mpi-sssp": "distributed.md", "hpl-default-h100": "hpl.md",
+    "graph500-cpu-ranks": "distributed.md", "graph500-mpi-sssp": "distributed.md", "graph500-mpi-bfs-bits": "distributed.md",
+    "graph500-mpi-bfs": "distributed.md", "hpl-default-h100": "hpl.md",
     "hpl-mxp": "hpl-mxp.md", "hpl-mxp-4gpu": "hpl-mxp.md", "hpl-mxp-2gpu": "hpl-mxp.md", "graph-io": "graph-files.md",
     "sanitize": "reliability.md", "energy": "energy.md",
 }
