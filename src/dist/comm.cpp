@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <stdexcept>
 
 #include "gpu500/config.hpp"
 #include "gpu500/core/error.hpp"
@@ -248,7 +249,7 @@ void communicator::exchange_counts(const index_t* send_counts, index_t* recv_cou
 }
 
 void communicator::alltoallv_bytes(const void* send, const index_t* send_counts, void* recv,
-                                   const index_t* recv_counts, std::size_t elem_bytes) const {
+                                   const index_t* recv_counts, std::size_t elem_bytes, index_t bound) const {
   if (size_ == 1 || !mpi_) {
     if (send_counts[0] > 0) std::memmove(recv, send, static_cast<std::size_t>(send_counts[0]) * elem_bytes);
     return;
@@ -262,11 +263,16 @@ void communicator::alltoallv_bytes(const void* send, const index_t* send_counts,
     rdispl[r + 1] = rdispl[r] + recv_counts[r];
   }
   // One collective when every count and displacement fits an int (and the message limit); the
-  // decision must be the same on every rank, hence the reduction.
+  // decision must be the same on every rank, hence the reduction, or the caller's bound.
   const index_t limit = max_message_bytes_ ? static_cast<index_t>(max_message_bytes_ / elem_bytes) : INT_MAX;
   index_t largest[1] = {std::max(sdispl[R], rdispl[R])};
   for (std::size_t r = 0; r < R; ++r) largest[0] = std::max({largest[0], send_counts[r], recv_counts[r]});
-  allreduce(largest, 1, reduce_op::max);
+  if (bound >= 0) {
+    if (largest[0] > bound) throw std::logic_error("communicator::alltoallv_bytes: a count passes the caller's bound");
+    largest[0] = bound;
+  } else {
+    allreduce(largest, 1, reduce_op::max);
+  }
   const auto* in = static_cast<const char*>(send);
   auto* out = static_cast<char*>(recv);
   if (largest[0] <= std::min<index_t>(limit, INT_MAX) && sdispl[R] <= INT_MAX && rdispl[R] <= INT_MAX) {

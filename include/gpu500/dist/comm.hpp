@@ -96,15 +96,19 @@ class communicator {
   void exchange_counts(const index_t* send_counts, index_t* recv_counts, int per_rank = 1) const;
   /// All-to-all of variable blocks: send_counts[r] elements for rank r are stored contiguously,
   /// in rank order, from send; recv_counts[r] elements from rank r arrive, in rank order, at recv.
+  /// Choosing between one MPI collective and messages in pieces takes a reduction of the largest
+  /// count, unless `bound` (>= 0) is given: a number, the same on every rank, that no rank's count
+  /// nor total sent or received in this call exceeds (the graph's arcs, for an exchange of at most
+  /// one item per arc), which decides alone.
   void alltoallv_bytes(const void* send, const index_t* send_counts, void* recv, const index_t* recv_counts,
-                       std::size_t elem_bytes) const;
+                       std::size_t elem_bytes, index_t bound = -1) const;
   /// Typed all-to-all: returns what arrived (in rank order); recv_counts, when given, gets the
-  /// count from each rank.
+  /// count from each rank. bound as above.
   template <class T>
   [[nodiscard]] std::vector<T> alltoallv(std::span<const T> send, std::span<const index_t> send_counts,
-                                         std::vector<index_t>* recv_counts = nullptr) const {
+                                         std::vector<index_t>* recv_counts = nullptr, index_t bound = -1) const {
     std::vector<T> out;
-    alltoallv_into(send, send_counts, out, recv_counts);
+    alltoallv_into(send, send_counts, out, recv_counts, bound);
     return out;
   }
 
@@ -112,14 +116,14 @@ class communicator {
   /// allocating once it has grown).
   template <class T>
   void alltoallv_into(std::span<const T> send, std::span<const index_t> send_counts, std::vector<T>& out,
-                      std::vector<index_t>* recv_counts = nullptr) const {
+                      std::vector<index_t>* recv_counts = nullptr, index_t bound = -1) const {
     static_assert(std::is_trivially_copyable_v<T>);
     std::vector<index_t> rc(static_cast<std::size_t>(size_));
     exchange_counts(send_counts.data(), rc.data());
     index_t total = 0;
     for (index_t c : rc) total += c;
     out.resize(static_cast<std::size_t>(total));
-    alltoallv_bytes(send.data(), send_counts.data(), out.data(), rc.data(), sizeof(T));
+    alltoallv_bytes(send.data(), send_counts.data(), out.data(), rc.data(), sizeof(T), bound);
     if (recv_counts) *recv_counts = std::move(rc);
   }
 

@@ -26,6 +26,7 @@ bfs_engine::bfs_engine(const dist::communicator& c, const dist::block_partition&
   slice_.assign(static_cast<std::size_t>(dist::bitmap_slice_words(part, c.rank())), 0);
   bitmap_.assign(static_cast<std::size_t>(dist::bitmap_words(part.num_vertices())), 0);
   counts_.assign(static_cast<std::size_t>(c.size()), 0);
+  graph_arcs_ = c.allreduce(g.offsets[g.local_vertices] - g.offsets[0], dist::reduce_op::sum);
   order_rows_by_degree();
 }
 
@@ -100,7 +101,8 @@ index_t bfs_engine::top_down(const C* col) {
   for (std::size_t r = 0; r < counts_.size(); ++r)
     if (static_cast<int>(r) != me) bytes += counts_[r] * static_cast<index_t>(sizeof(pair));
   stopwatch t;
-  const std::vector<pair> in = c_.alltoallv<pair>(send_, counts_);
+  // At most one pair per arc leaves or reaches a rank: the graph's arcs bound the exchange.
+  const std::vector<pair> in = c_.alltoallv<pair>(send_, counts_, nullptr, graph_arcs_);
   comm_seconds_ += t.seconds();
   // An unvisited child takes the parent of whichever pair claims it first.
   const auto received = static_cast<index_t>(in.size());

@@ -84,6 +84,7 @@ class bfs_engine {
   std::vector<index_t> queue_, next_;  // owned rows
   std::vector<std::uint64_t> slice_, bitmap_;  // frontier: own words, all words
   std::vector<index_t> counts_;
+  index_t graph_arcs_ = 0;  // over every rank: bounds every count of a level's exchange
   std::vector<pair> send_;
   std::vector<level_record> levels_;
   double comm_seconds_ = 0;  // this level's time in exchanges

@@ -212,7 +212,9 @@ index_t sssp_engine::relax(const std::vector<index_t>& rows, arcs which, index_t
   for (std::size_t r = 0; r < counts_.size(); ++r)
     if (static_cast<int>(r) != c_.rank()) bytes += counts_[r] * static_cast<index_t>(sizeof(request));
   stopwatch t;
-  c_.alltoallv_into<request>(out_, counts_, in_);
+  // A phase sends at most one request per owned arc and receives at most one per arc into the
+  // owned rows: the graph's arcs bound every count, so no reduction picks the MPI call.
+  c_.alltoallv_into<request>(out_, counts_, in_, nullptr, graph_arcs_);
   comm_seconds_ += t.seconds();
   apply(in_, floor);
   return bytes;

@@ -116,7 +116,7 @@ class sssp_engine {
     float dist;
   };
   bool pulls_ = false;
-  index_t graph_arcs_ = 0;
+  index_t graph_arcs_ = 0;  // over every rank (also the bound of a phase's exchange)
   std::vector<index_t> heavy_off_;
   std::vector<std::int64_t> heavy_col_;
   std::vector<float> heavy_wt_;
