@@ -293,7 +293,7 @@ void sssp_engine::run(index_t root) {
     settled_.clear();
     index_t settled_arcs = 0;  // of this rank's rows settled in bucket b
     index_t bucket_arcs = 0;   // of every rank's, known when the bucket is done
-    for (;;) {  // light phases until bucket b stays empty on every rank
+    for (bool first = true;; first = false) {  // light phases until bucket b stays empty on every rank
       stopwatch sw;
       comm_seconds_ = 0;
       frontier_.clear();
@@ -312,12 +312,16 @@ void sssp_engine::run(index_t root) {
           settled_arcs += g_.degree(l);
         }
       // One reduction: the phase's frontier everywhere (none ends the bucket) and the arcs of the
-      // rows the bucket settled, which decide whether its heavy step pulls.
-      index_t sums[2] = {static_cast<index_t>(frontier_.size()), settled_arcs};
-      c_.allreduce(sums, 2, dist::reduce_op::sum);
-      if (sums[0] == 0) {
-        bucket_arcs = sums[1];
-        break;
+      // rows the bucket settled, which decide whether its heavy step pulls. Not in a bucket's
+      // first phase: b is the smallest bucket with a live entry on some rank, so that phase's
+      // frontier is not empty everywhere (and the settled arcs are summed when the bucket ends).
+      if (!first) {
+        index_t sums[2] = {static_cast<index_t>(frontier_.size()), settled_arcs};
+        c_.allreduce(sums, 2, dist::reduce_op::sum);
+        if (sums[0] == 0) {
+          bucket_arcs = sums[1];
+          break;
+        }
       }
       const index_t bytes = relax(frontier_, split ? arcs::light : arcs::all, b);
       record(phase++, split ? "light" : "all", static_cast<index_t>(frontier_.size()), bytes, sw.seconds());
