@@ -141,12 +141,17 @@ void sssp_engine::enqueue(index_t l, float d, index_t floor) {
 
 index_t sssp_engine::relax(const std::vector<index_t>& rows, arcs which, index_t floor) {
   const float delta = pol_.delta;
+  // The light phases read the light rows, and the heavy ones the pulls' weight-ordered heavy rows
+  // where they were built (the same arcs as a filter of the whole rows, in another order within a
+  // row: the requests are the same, and applying them does not depend on their order).
   const bool light_rows = which == arcs::light && !light_off_.empty();
-  const index_t* off = light_rows ? light_off_.data() : g_.offsets;
-  const std::int64_t* col = light_rows ? light_col_.data() : g_.columns;
-  const float* wt = light_rows ? light_wt_.data() : g_.weights;
+  const bool heavy_rows = which == arcs::heavy && pulls_;
+  const bool own_rows = light_rows || heavy_rows;
+  const index_t* off = light_rows ? light_off_.data() : heavy_rows ? heavy_off_.data() : g_.offsets;
+  const std::int64_t* col = light_rows ? light_col_.data() : heavy_rows ? heavy_col_.data() : g_.columns;
+  const float* wt = light_rows ? light_wt_.data() : heavy_rows ? heavy_wt_.data() : g_.weights;
   auto chosen = [&](index_t k) {
-    return light_rows || which == arcs::all || ((wt[k] < delta) == (which == arcs::light));
+    return own_rows || which == arcs::all || ((wt[k] < delta) == (which == arcs::light));
   };
   const index_t first = g_.first_vertex;
   const index_t* q = rows.data();

@@ -12,7 +12,8 @@
 // correcting), so the result does not depend on rounding at bucket borders. Inside a rank the
 // relaxations and their application are OpenMP-parallel (a compare-and-swap minimum per vertex);
 // the bucket structure is kept by one thread. The light arcs are copied into rows of their own
-// when the engine is built (kernel 1), so a light phase reads none of the heavy ones.
+// when the engine is built (kernel 1), so a light phase reads none of the heavy ones; a heavy
+// phase reads the pulls' heavy rows (below) where they were built.
 // A bucket whose settled rows hold a large share of the graph's arcs (the hubs' early buckets)
 // pulls instead of pushing its heavy arcs, as the CUDA engine does: the ranks all-gather the
 // bucket's vertices and distances, and every row not yet settled scans its own heavy arcs, kept
