@@ -130,13 +130,18 @@ void sssp_engine::prepare() {
   std::fill(bucket_.begin(), bucket_.end(), -1);
   clear_offers();
   buckets_.clear();
+  last_rows_ = nullptr;
 }
 
 void sssp_engine::enqueue(index_t l, float d, index_t floor) {
   const double k = static_cast<double>(d) / static_cast<double>(pol_.delta);
   const index_t b = std::max(floor, k >= 9e18 ? no_bucket - 1 : static_cast<index_t>(k));
   bucket_[l] = b;
-  buckets_[b].push_back(l);
+  if (last_rows_ == nullptr || last_bucket_ != b) {  // most rows of a phase go to one bucket
+    last_bucket_ = b;
+    last_rows_ = &buckets_[b];
+  }
+  last_rows_->push_back(l);
 }
 
 index_t sssp_engine::relax(const std::vector<index_t>& rows, arcs which, index_t floor) {
@@ -291,6 +296,7 @@ void sssp_engine::run(index_t root) {
         mine = it->first;
         break;
       }
+      if (last_rows_ == &it->second) last_rows_ = nullptr;
       it = buckets_.erase(it);
     }
     b = c_.allreduce(mine, dist::reduce_op::min);
@@ -308,6 +314,7 @@ void sssp_engine::run(index_t root) {
             bucket_[l] = -1;
             frontier_.push_back(l);
           }
+        if (last_rows_ == &it->second) last_rows_ = nullptr;
         buckets_.erase(it);
       }
       for (index_t l : frontier_)

@@ -94,6 +94,8 @@ class sssp_engine {
   std::vector<std::int64_t> parent_;
   std::vector<index_t> bucket_;                     // the bucket an owned row is queued in, -1 none
   std::map<index_t, std::vector<index_t>> buckets_;  // bucket -> rows (stale entries skipped)
+  index_t last_bucket_ = 0;                         // the bucket enqueue last appended to,
+  std::vector<index_t>* last_rows_ = nullptr;       // and its rows (null once erased)
   std::vector<char> settled_mark_, lowered_;
   // Per vertex of the whole graph: a distance this rank or another rank of its host has offered
   // it in this search, the smallest one unless two offers raced (requests that cannot lower a
