@@ -147,8 +147,10 @@ void sssp_engine::enqueue(index_t l, float d, index_t floor) {
 index_t sssp_engine::relax(const std::vector<index_t>& rows, arcs which, index_t floor) {
   const float delta = pol_.delta;
   // The light phases read the light rows, and the heavy ones the pulls' weight-ordered heavy rows
-  // where they were built (the same arcs as a filter of the whole rows, in another order within a
-  // row: the requests are the same, and applying them does not depend on their order).
+  // where they were built: the same arcs as a filter of the whole rows, in another order within a
+  // row. The offers may then drop other requests (of a vertex twice in a row, the heavier arc's
+  // when it comes second), but only ones that cannot lower a distance, so the distances and the
+  // parents, the smallest at each final distance, are the same.
   const bool light_rows = which == arcs::light && !light_off_.empty();
   const bool heavy_rows = which == arcs::heavy && pulls_;
   const bool own_rows = light_rows || heavy_rows;
