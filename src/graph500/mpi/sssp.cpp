@@ -130,18 +130,21 @@ void sssp_engine::prepare() {
   std::fill(bucket_.begin(), bucket_.end(), -1);
   clear_offers();
   buckets_.clear();
-  last_rows_ = nullptr;
+  recent_.fill({});
 }
 
 void sssp_engine::enqueue(index_t l, float d, index_t floor) {
   const double k = static_cast<double>(d) / static_cast<double>(pol_.delta);
   const index_t b = std::max(floor, k >= 9e18 ? no_bucket - 1 : static_cast<index_t>(k));
   bucket_[l] = b;
-  if (last_rows_ == nullptr || last_bucket_ != b) {  // most rows of a phase go to one bucket
-    last_bucket_ = b;
-    last_rows_ = &buckets_[b];
-  }
-  last_rows_->push_back(l);
+  recent_bucket& r = recent_[static_cast<std::size_t>(b) % recent_.size()];
+  if (r.rows == nullptr || r.bucket != b) r = {b, &buckets_[b]};
+  r.rows->push_back(l);
+}
+
+void sssp_engine::forget(const std::map<index_t, std::vector<index_t>>::iterator& it) {
+  recent_bucket& r = recent_[static_cast<std::size_t>(it->first) % recent_.size()];
+  if (r.rows == &it->second) r.rows = nullptr;
 }
 
 index_t sssp_engine::relax(const std::vector<index_t>& rows, arcs which, index_t floor) {
@@ -298,7 +301,7 @@ void sssp_engine::run(index_t root) {
         mine = it->first;
         break;
       }
-      if (last_rows_ == &it->second) last_rows_ = nullptr;
+      forget(it);
       it = buckets_.erase(it);
     }
     b = c_.allreduce(mine, dist::reduce_op::min);
@@ -316,7 +319,7 @@ void sssp_engine::run(index_t root) {
             bucket_[l] = -1;
             frontier_.push_back(l);
           }
-        if (last_rows_ == &it->second) last_rows_ = nullptr;
+        forget(it);
         buckets_.erase(it);
       }
       for (index_t l : frontier_)

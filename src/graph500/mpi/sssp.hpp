@@ -21,6 +21,7 @@
 // is symmetric, so the row's arcs are the arcs into it). No request is sent for that bucket.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <span>
@@ -72,6 +73,8 @@ class sssp_engine {
   enum class arcs { light, heavy, all };
   /// Queue owned row l (distance d) in its bucket, never below `floor`.
   void enqueue(index_t l, float d, index_t floor);
+  /// Drops the recent entry (recent_) of a bucket about to be erased.
+  void forget(const std::map<index_t, std::vector<index_t>>::iterator& it);
   /// Relaxes the chosen arcs of `rows`, exchanges the requests and applies the arrivals; returns
   /// the bytes sent to other ranks.
   index_t relax(const std::vector<index_t>& rows, arcs which, index_t floor);
@@ -94,8 +97,13 @@ class sssp_engine {
   std::vector<std::int64_t> parent_;
   std::vector<index_t> bucket_;                     // the bucket an owned row is queued in, -1 none
   std::map<index_t, std::vector<index_t>> buckets_;  // bucket -> rows (stale entries skipped)
-  index_t last_bucket_ = 0;                         // the bucket enqueue last appended to,
-  std::vector<index_t>* last_rows_ = nullptr;       // and its rows (null once erased)
+  // The buckets enqueue appended to lately, by bucket modulo their number (a phase's lowered rows
+  // fall into a few buckets near the current one): each spares a walk down the map.
+  struct recent_bucket {
+    index_t bucket = 0;
+    std::vector<index_t>* rows = nullptr;  // null: none (or erased since)
+  };
+  std::array<recent_bucket, 64> recent_{};
   std::vector<char> settled_mark_, lowered_;
   // Per vertex of the whole graph: a distance this rank or another rank of its host has offered
   // it in this search, the smallest one unless two offers raced (requests that cannot lower a
