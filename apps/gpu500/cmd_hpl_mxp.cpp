@@ -23,7 +23,7 @@ GPU500_COMMAND(hpl_mxp, "Mixed-precision HPL (HPL-MxP): low-precision LU, FP64 G
       .option("-P", s.opt.p, "process rows (1; P x Q > 1: under mpirun -np P*Q, one GPU per process on cuda)")
       .option("-Q", s.opt.q, "process columns (1)")
       .option("--backend", backend_s, "auto|cpu|cuda (auto: cuda when a GPU is present)")
-      .option("--precision", precision_s, "bf16|fp16|fp32: trailing-update inputs (default bf16 on cuda, fp32 on cpu)")
+      .option("--precision", precision_s, "bf16|fp16|fp32|fp8: trailing-update inputs (default bf16 on cuda, fp32 on cpu; fp8: cuda, NB a multiple of 16, not a valid submission)")
       .option("--max-iters", s.opt.max_iters, "GMRES iterations at most (default 50)")
       .flag("--share-gpus", s.share_gpus, "cuda grid: let more processes than GPUs on a node share them")
       .flag("--no-nccl", no_nccl, "cuda grid: broadcasts by MPI instead of NCCL")

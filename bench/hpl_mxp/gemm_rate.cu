@@ -1,12 +1,16 @@
 // The GEMM rate HPL-MxP's trailing update can reach on this GPU:
-//   bench_hpl_mxp_gemm bf16|fp16|fp32 M K [reps]
+//   bench_hpl_mxp_gemm bf16|fp16|fp32|fp8 M K [reps]
 // times cublasGemmEx C(M x M, FP32) += A(M x K) B(K x M) with inputs of the given type, FP32
-// accumulation (CUBLAS_COMPUTE_32F), the shape and types of the library's update; random inputs
-// in [-0.5, 0.5) (constant data would draw less power and run faster than the benchmark's).
-// Prints one JSON object: the best of reps timed calls after one warm-up.
+// accumulation (CUBLAS_COMPUTE_32F), the shape and types of the library's update; fp8 times
+// cuBLASLt's FP8 GEMM as the library calls it: E4M3 inputs, A stored transposed ("TN"), scales
+// by device pointer, FP32 C and D in place (M and K multiples of 16; compute capability 8.9+).
+// Random inputs in [-0.5, 0.5) (constant data would draw less power and run faster than the
+// benchmark's). Prints one JSON object: the best of reps timed calls after one warm-up.
+#include <cublasLt.h>
 #include <cublas_v2.h>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <cuda_fp8.h>
 
 #include <algorithm>
 #include <chrono>
@@ -14,6 +18,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -29,9 +34,11 @@ double now() { return std::chrono::duration<double>(std::chrono::steady_clock::n
   std::exit(2);
 }
 
-// n values in [-0.5, 0.5) as the element type (2 or 4 bytes each), from a 64-bit LCG.
+std::size_t element_bytes(const std::string& type) { return type == "fp32" ? 4 : type == "fp8" ? 1 : 2; }
+
+// n values in [-0.5, 0.5) as the element type (1, 2 or 4 bytes each), from a 64-bit LCG.
 std::vector<unsigned char> random_values(std::size_t n, const std::string& type) {
-  const std::size_t es = type == "fp32" ? 4 : 2;
+  const std::size_t es = element_bytes(type);
   std::vector<unsigned char> out(n * es);
   std::uint64_t x = 12345;
   for (std::size_t i = 0; i < n; ++i) {
@@ -43,6 +50,8 @@ std::vector<unsigned char> random_values(std::size_t n, const std::string& type)
     } else if (type == "fp16") {
       const __half h = __float2half(v);
       std::memcpy(&out[i * es], &h, es);
+    } else if (type == "fp8") {
+      out[i] = __nv_cvt_float_to_fp8(v, __NV_SATFINITE, __NV_E4M3);
     } else {
       std::memcpy(&out[i * es], &v, es);
     }
@@ -50,17 +59,73 @@ std::vector<unsigned char> random_values(std::size_t n, const std::string& type)
   return out;
 }
 
+void lt(cublasStatus_t st, const char* what) {
+  if (st != CUBLAS_STATUS_SUCCESS) fail(std::string(what) + ": " + cublasGetStatusString(st));
+}
+
+// cuBLASLt's FP8 GEMM C(m x m) -= A^T B, A and B (k x m, E4M3, leading dimension k), unit scales
+// by device pointer, 32 MiB of workspace; returns a callable that enqueues one call.
+struct fp8_gemm {
+  cublasLtHandle_t h = nullptr;
+  cublasLtMatmulDesc_t op = nullptr;
+  cublasLtMatrixLayout_t la = nullptr, lc = nullptr;
+  cublasLtMatmulHeuristicResult_t algo{};
+  gpu500::gpu::device_buffer<char> ws{std::size_t{32} << 20};
+  gpu500::gpu::device_buffer<float> scales{2};
+  fp8_gemm(long m, long k) {
+    const float one[2] = {1.0f, 1.0f};
+    gpu500::gpu::copy_bytes(scales.data(), one, sizeof(one));
+    lt(cublasLtCreate(&h), "cublasLtCreate");
+    lt(cublasLtMatmulDescCreate(&op, CUBLAS_COMPUTE_32F, CUDA_R_32F), "cublasLtMatmulDescCreate");
+    const cublasOperation_t t = CUBLAS_OP_T, n = CUBLAS_OP_N;
+    const float* sa = scales.data();
+    const float* sb = scales.data() + 1;
+    lt(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_TRANSA, &t, sizeof(t)), "TRANSA");
+    lt(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_TRANSB, &n, sizeof(n)), "TRANSB");
+    lt(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &sa, sizeof(sa)), "A_SCALE");
+    lt(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &sb, sizeof(sb)), "B_SCALE");
+    lt(cublasLtMatrixLayoutCreate(&la, CUDA_R_8F_E4M3, k, m, k), "layout A/B");
+    lt(cublasLtMatrixLayoutCreate(&lc, CUDA_R_32F, m, m, m), "layout C");
+    cublasLtMatmulPreference_t pref = nullptr;
+    lt(cublasLtMatmulPreferenceCreate(&pref), "cublasLtMatmulPreferenceCreate");
+    const std::size_t bytes = ws.size();
+    lt(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &bytes, sizeof(bytes)),
+       "MAX_WORKSPACE_BYTES");
+    int found = 0;
+    lt(cublasLtMatmulAlgoGetHeuristic(h, op, la, la, lc, lc, pref, 1, &algo, &found), "cublasLtMatmulAlgoGetHeuristic");
+    cublasLtMatmulPreferenceDestroy(pref);
+    if (found == 0) fail("cuBLASLt has no FP8 GEMM for this shape");
+  }
+  ~fp8_gemm() {
+    cublasLtMatrixLayoutDestroy(lc);
+    cublasLtMatrixLayoutDestroy(la);
+    cublasLtMatmulDescDestroy(op);
+    cublasLtDestroy(h);
+  }
+  cublasStatus_t operator()(const void* a, const void* b, float* c, const float* alpha, const float* beta) {
+    return cublasLtMatmul(h, op, alpha, a, la, b, la, beta, c, lc, c, lc, &algo.algo, ws.data(), ws.size(), nullptr);
+  }
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 4) fail("usage: bench_hpl_mxp_gemm bf16|fp16|fp32 M K [reps]");
+  if (argc < 4) fail("usage: bench_hpl_mxp_gemm bf16|fp16|fp32|fp8 M K [reps]");
   const std::string type = argv[1];
   const long m = std::atol(argv[2]), k = std::atol(argv[3]);
   const int reps = argc > 4 ? std::max(1, std::atoi(argv[4])) : 3;
-  if (type != "bf16" && type != "fp16" && type != "fp32") fail("type must be bf16, fp16 or fp32");
+  if (type != "bf16" && type != "fp16" && type != "fp32" && type != "fp8") fail("type must be bf16, fp16, fp32 or fp8");
   if (m < 1 || k < 1 || m > 2147483647 || k > 2147483647) fail("M and K must be in [1, 2^31)");
+  if (type == "fp8" && (m % 16 != 0 || k % 16 != 0)) fail("fp8 needs M and K multiples of 16");
+  if (type == "fp8") {
+    int dev = 0, major = 0, minor = 0;
+    GPU500_CUDA_CHECK(cudaGetDevice(&dev));
+    GPU500_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
+    GPU500_CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev));
+    if (major * 10 + minor < 89) fail("fp8 needs a GPU of compute capability 8.9 or newer");
+  }
   const cudaDataType_t dt = type == "bf16" ? CUDA_R_16BF : type == "fp16" ? CUDA_R_16F : CUDA_R_32F;
-  const std::size_t es = type == "fp32" ? 4 : 2;
+  const std::size_t es = element_bytes(type);
   gpu500::gpu::check_device_memory("bench_hpl_mxp_gemm", (2 * m * k) * es + 4 * static_cast<std::size_t>(m) * m);
   gpu500::gpu::device_buffer<unsigned char> a(m * k * es), b(k * m * es);
   gpu500::gpu::device_buffer<float> c(static_cast<std::size_t>(m) * m);
@@ -70,18 +135,22 @@ int main(int argc, char** argv) {
   c.zero();
   cublasHandle_t h;
   if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) fail("cublasCreate");
+  std::unique_ptr<fp8_gemm> f8;
+  if (type == "fp8") f8 = std::make_unique<fp8_gemm>(m, k);
   const float alpha = -1.0f, beta = 1.0f;
   double best = 1e30;
   for (int r = 0; r <= reps; ++r) {
     GPU500_CUDA_CHECK(cudaDeviceSynchronize());
     const double t0 = now();
-    const cublasStatus_t st = cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, int(m), int(m), int(k), &alpha, a.data(), dt,
-                                           int(m), b.data(), dt, int(k), &beta, c.data(), CUDA_R_32F, int(m),
-                                           CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
-    if (st != CUBLAS_STATUS_SUCCESS) fail(std::string("cublasGemmEx: ") + cublasGetStatusString(st));
+    const cublasStatus_t st =
+        f8 ? (*f8)(a.data(), b.data(), c.data(), &alpha, &beta)
+           : cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, int(m), int(m), int(k), &alpha, a.data(), dt, int(m), b.data(),
+                          dt, int(k), &beta, c.data(), CUDA_R_32F, int(m), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+    if (st != CUBLAS_STATUS_SUCCESS) fail(std::string(f8 ? "cublasLtMatmul: " : "cublasGemmEx: ") + cublasGetStatusString(st));
     GPU500_CUDA_CHECK(cudaDeviceSynchronize());
     if (r > 0) best = std::min(best, now() - t0);  // the first call warms up
   }
+  f8.reset();
   cublasDestroy(h);
   const double flops = 2.0 * m * m * k;
   std::printf("{\"type\":\"%s\",\"m\":%ld,\"k\":%ld,\"time_s\":%.6f,\"tflops\":%.3f}\n", type.c_str(), m, k, best,

@@ -15,6 +15,16 @@ inline std::int64_t cuda_leading_dimension(std::int64_t m) {
   return m < 32 ? 32 : (m + 31) / 32 * 32;
 }
 
+/// The CUDA backend's FP8 panel copies (cuBLASLt wants 16-byte multiples): the transposed L21
+/// copy has its rows (and each GEMM's C its rows) padded to fp8_rows, zeros in the padding; every
+/// copy is followed by a slot of fp8_scale_slot bytes holding its scale (one float), so that a
+/// broadcast carries both; the FP8 GEMMs share one workspace; the amax reduction one scratch of
+/// fp8_amax_blocks floats.
+inline std::int64_t fp8_rows(std::int64_t m) { return (m + 15) / 16 * 16; }
+inline constexpr std::int64_t fp8_scale_slot = 16;
+inline constexpr std::int64_t fp8_workspace_bytes = std::int64_t{32} << 20;
+inline constexpr int fp8_amax_blocks = 1024;
+
 result solve_cpu(const options& o);
 /// The CPU backend on a P x Q grid of MPI processes (o.p o.q > 1; collective).
 result solve_cpu_grid(const options& o);

@@ -20,16 +20,19 @@ const char* precision_name(precision p) {
   switch (p) {
     case precision::bf16: return "bf16";
     case precision::fp16: return "fp16";
+    case precision::fp8: return "fp8";
     case precision::fp32: break;
   }
   return "fp32";
 }
 
 precision parse_precision(const std::string& s, const std::string& flag) {
-  for (precision p : {precision::bf16, precision::fp16, precision::fp32})
+  for (precision p : {precision::bf16, precision::fp16, precision::fp32, precision::fp8})
     if (s == precision_name(p)) return p;
-  throw usage_error("hpl-mxp: " + flag + " must be bf16, fp16 or fp32, got '" + s + "'");
+  throw usage_error("hpl-mxp: " + flag + " must be bf16, fp16, fp32 or fp8, got '" + s + "'");
 }
+
+bool valid_for_submission(precision p) { return p != precision::fp8; }
 
 double flop_count(std::int64_t n) {
   const double d = static_cast<double>(n);
@@ -43,7 +46,10 @@ double backward_error(double norm_r, double norm_a, double norm_x, double norm_b
 
 namespace {
 constexpr std::int64_t gib = std::int64_t{1} << 30;
-// The CUDA backend's leading dimension and column chunks of its generator / product kernels.
+// The CUDA backend's FP8 GEMMs: cuBLASLt's workspace and the amax reduction's scratch.
+double fp8_extra() {
+  return static_cast<double>(detail::fp8_workspace_bytes) + 4.0 * detail::fp8_amax_blocks;
+}
 }  // namespace
 
 std::int64_t bytes_needed(backend be, precision p, std::int64_t n, int nb, int nprow, int npcol) {
@@ -61,7 +67,12 @@ std::int64_t bytes_needed(backend be, precision p, std::int64_t n, int nb, int n
     total = 4.0 * std::max(1.0, mp) * nq + vectors + 4.0 * dn;
   } else if (!grid) {
     const double lda = static_cast<double>(detail::cuda_leading_dimension(n));
-    const double panels = p == precision::fp32 ? 0.0 : 2.0 * 2.0 * (2.0 * lda * nbw);  // two sets of L and U copies
+    // Two sets of L and U copies: 2 bytes an entry, or 1 (fp8: the transposed L21 copy's rows
+    // padded to 16, at most lda, a scale slot after each copy, and the GEMMs' workspace).
+    const double panels = p == precision::fp32 ? 0.0
+                          : p == precision::fp8
+                              ? 2.0 * 2.0 * (lda * nbw + detail::fp8_scale_slot) + fp8_extra()
+                              : 2.0 * 2.0 * (2.0 * lda * nbw);
     constexpr double max_chunks = 64;                                                 // partial products
     total = 4.0 * lda * dn + panels + vectors + 8.0 * max_chunks * dn + 4.0 * dn;
   } else {
@@ -69,9 +80,16 @@ std::int64_t bytes_needed(backend be, precision p, std::int64_t n, int nb, int n
     // precision, the diagonal block, and the refinement's vectors (v and the diagonal whole, the
     // per-column-block partial products, the local-column vector); GMRES's basis is host memory.
     const double lld = static_cast<double>(detail::cuda_leading_dimension(static_cast<std::int64_t>(mp)));
-    const double esize = p == precision::fp32 ? 4.0 : 2.0, blocks = std::ceil(nq / static_cast<double>(nbl));
-    total = 4.0 * lld * std::max(1.0, nq) + 2.0 * esize * nbw * (mp + nq) + 4.0 * nbw * nbw + 16.0 * dn +
-            8.0 * blocks * mp + 8.0 * mp + 4.0 * nq;
+    const double blocks = std::ceil(nq / static_cast<double>(nbl));
+    // fp8: 1 byte an entry, L21's rows padded to 16, a scale slot after each copy, the workspace.
+    const double panels =
+        p == precision::fp8
+            ? 2.0 * (nbw * (static_cast<double>(detail::fp8_rows(static_cast<std::int64_t>(mp))) + nq) +
+                     2.0 * detail::fp8_scale_slot) +
+                  fp8_extra()
+            : 2.0 * (p == precision::fp32 ? 4.0 : 2.0) * nbw * (mp + nq);
+    total = 4.0 * lld * std::max(1.0, nq) + panels + 4.0 * nbw * nbw + 16.0 * dn + 8.0 * blocks * mp + 8.0 * mp +
+            4.0 * nq;
   }
   return total >= 9.2e18 ? std::numeric_limits<std::int64_t>::max() : static_cast<std::int64_t>(total);
 }
@@ -107,6 +125,20 @@ void check_options(const options& o) {
   if (o.be == backend::cpu && o.prec != precision::fp32)
     throw usage_error(std::string("hpl-mxp: --precision ") + precision_name(o.prec) +
                       " needs the cuda backend; the cpu backend factors in fp32");
+  if (o.be == backend::cuda && o.prec == precision::fp8) {
+    // cuBLASLt's FP8 GEMM: k (NB) a multiple of 16, FP8 tensor cores (compute capability 8.9+).
+    if (o.nb % fp8_nb_multiple != 0)
+      throw usage_error("hpl-mxp: --precision fp8 needs -NB a multiple of " + std::to_string(fp8_nb_multiple) +
+                        " (cuBLASLt's FP8 GEMM), got " + std::to_string(o.nb));
+    const auto devs = cuda_devices();
+    if (!devs.empty()) {
+      const auto& d = devs[static_cast<std::size_t>(std::max(0, o.device)) % devs.size()];
+      if (d.sm_major * 10 + d.sm_minor < 89)
+        throw usage_error("hpl-mxp: --precision fp8 needs a GPU of compute capability 8.9 or newer (FP8 tensor "
+                          "cores); " + d.name + " is " + std::to_string(d.sm_major) + "." +
+                          std::to_string(d.sm_minor));
+    }
+  }
   if (o.be == backend::cpu) {
     // A grid's process holds 1 / (P Q) of the matrix and every vector whole.
     const std::int64_t need = bytes_needed(o.be, o.prec, o.n, o.nb, o.p, o.q);

@@ -1,7 +1,8 @@
 // The `gpu500 hpl-mxp` run (run_program in gpu500/hpl_mxp/mxp.hpp): MPI, defaults for N and NB,
 // the grid against the processes started, the header (rank 0), one solve, the result block in the layout of the HPL-MxP
 // implementations ("HPL MxP Result": norms, the scaled residual with PASSED / FAILED, GFLOPS and
-// LU GFLOPS) after the reference's time lines, and the same figures as JSON.
+// LU GFLOPS) after the reference's time lines, and the same figures as JSON. A run in a precision
+// the rules no longer accept (fp8: below 16 bits) says so in one line and in "valid_submission".
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -76,6 +77,8 @@ void print_result(const result& r, int p, int q) {
               r.gflops / procs);
   std::printf("   LU GFLOPS = %.4e, per %s = %10.2f ------ The performance excluding the iterative solver part\n\n",
               r.lu_gflops, per, r.lu_gflops / procs);
+  if (!valid_for_submission(r.prec))
+    std::printf("   %s: not a valid HPL-MxP submission (the rules ask for at least 16 bits)\n\n", precision_name(r.prec));
   std::printf(" ****** HPL MxP Result    ******\n");
   std::fflush(stdout);
 }
@@ -107,6 +110,8 @@ json::value to_json(const result& r, const options& o) {
   v["norm_b"] = r.norm_b;
   v["backward_error"] = r.backward_error;
   v["passed"] = r.passed;
+  // A result the rules accept: passed, and computed in at least 16 bits (never for fp8).
+  v["valid_submission"] = r.passed && valid_for_submission(r.prec);
   return v;
 }
 

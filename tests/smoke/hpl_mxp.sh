@@ -2,8 +2,10 @@
 # `gpu500 hpl-mxp`: a small run on the CPU (and on every precision of the CUDA backend where a GPU
 # is present) prints the HPL-MxP result block with PASSED and writes its JSON; too few GMRES
 # iterations end in FAILED with exit code 1; bad input exits 2 with one line on stderr and
-# nothing on stdout; a matrix that cannot fit exits 3; P x Q grids run under mpiexec, on the CPU
-# and on GPUs. Every option of the command runs here.
+# nothing on stdout (fp8 on the CPU, fp8 with NB not a multiple of 16 or on a GPU without FP8);
+# a matrix that cannot fit exits 3; P x Q grids run under mpiexec, on the CPU and on GPUs; an fp8
+# run says it is no valid submission, on stdout and in the JSON. Every option of the command
+# runs here.
 set -euo pipefail
 bin=$1
 tmp=$(mktemp -d)
@@ -26,6 +28,8 @@ expect_passed "$tmp/out"
 grep -q '"passed": true' "$tmp/mxp.json"
 grep -q '"benchmark": "hpl-mxp"' "$tmp/mxp.json"
 grep -q '"n": 333' "$tmp/mxp.json"
+grep -q '"valid_submission": true' "$tmp/mxp.json"
+! grep -q 'not a valid HPL-MxP submission' "$tmp/out" || { echo "fp32 run called invalid"; exit 1; }
 grep -Eq '"iterations": [1-9]' "$tmp/mxp.json"
 for key in device time_generate time_lu time_refine time_total gflops backward_error norm_a norm_x; do
   grep -q "\"$key\":" "$tmp/mxp.json" || { echo "JSON lacks $key"; exit 1; }
@@ -52,6 +56,8 @@ bad() {
 bad -N -5 --backend cpu
 bad -N 100 -NB 0 --backend cpu
 bad -N 100 --backend cpu --precision fp8
+grep -q 'fp8 needs the cuda backend' "$tmp/berr" || { echo "fp8 on the cpu: wrong reason"; cat "$tmp/berr"; exit 1; }
+bad -N 100 --backend cpu --precision fp4
 bad -N 100 --backend cpu --precision bf16
 bad -N 100 --backend cpu --precision fp16
 bad -N 100 --backend cpu -P 2   # a 2 x 1 grid needs two processes
@@ -86,12 +92,33 @@ fi
 
 # CUDA: every precision, odd N, several panels, against the same verdict.
 if "$bin" info | grep -q '^cuda device 0'; then
-  for p in bf16 fp16 fp32; do
+  sm=$("$bin" info | sed -n 's/^cuda device 0: .*, sm_\([0-9]*\),.*/\1/p')
+  precisions="bf16 fp16 fp32"
+  if [[ ${sm:-0} -ge 89 ]]; then precisions="$precisions fp8"; fi
+  for p in $precisions; do
     "$bin" hpl-mxp -N 3001 -NB 512 --backend cuda --precision $p --quiet --json "$tmp/cuda-$p.json" >"$tmp/out"
     cat "$tmp/out"
     expect_passed "$tmp/out"
     grep -q "\"precision\": \"$p\"" "$tmp/cuda-$p.json"
+    grep -Eq '"iterations": [1-9]' "$tmp/cuda-$p.json"
+    if [[ $p == fp8 ]]; then
+      # Below the rules' 16 bits: PASSED by the backward error, but said to be no valid submission.
+      grep -q '^   fp8: not a valid HPL-MxP submission (the rules ask for at least 16 bits)$' "$tmp/out" \
+        || { echo "fp8 run not marked invalid"; exit 1; }
+      grep -q '"valid_submission": false' "$tmp/cuda-$p.json"
+      grep -q 'PRECISION = fp8' "$tmp/out"
+    else
+      grep -q '"valid_submission": true' "$tmp/cuda-$p.json"
+      ! grep -q 'not a valid HPL-MxP submission' "$tmp/out" || { echo "$p run called invalid"; exit 1; }
+    fi
   done
+  # fp8: NB a multiple of 16 (cuBLASLt's FP8 GEMM); a GPU below compute capability 8.9 refuses it.
+  bad -N 1000 -NB 100 --backend cuda --precision fp8
+  grep -q 'multiple of 16' "$tmp/berr" || { echo "fp8 NB 100: wrong reason"; cat "$tmp/berr"; exit 1; }
+  if [[ ${sm:-0} -lt 89 ]]; then
+    bad -N 1000 -NB 128 --backend cuda --precision fp8
+    grep -q 'compute capability 8.9' "$tmp/berr"
+  fi
   "$bin" hpl-mxp -N 2048 --backend cuda --quiet >"$tmp/out"  # default NB and precision (bf16)
   expect_passed "$tmp/out"
   grep -q 'PRECISION = bf16' "$tmp/out"
@@ -105,6 +132,11 @@ if "$bin" info | grep -q '^cuda device 0'; then
     grep -q '"q": 2' "$tmp/cgrid.json"
     mpi 3 hpl-mxp -N 2000 -NB 192 -P 3 -Q 1 --backend cuda --share-gpus --no-nccl --precision fp16 --quiet >"$tmp/out" 2>&1
     expect_passed "$tmp/out"
+    if [[ ${sm:-0} -ge 89 ]]; then
+      mpi 2 hpl-mxp -N 3001 -NB 256 -P 2 -Q 1 --backend cuda --share-gpus --precision fp8 --quiet >"$tmp/out" 2>&1
+      expect_passed "$tmp/out"
+      grep -q 'fp8: not a valid HPL-MxP submission' "$tmp/out"
+    fi
     if [[ $gpus -lt 4 ]]; then
       rc=0
       mpi 4 hpl-mxp -N 1000 -P 2 -Q 2 --backend cuda --quiet >"$tmp/out" 2>&1 || rc=$?

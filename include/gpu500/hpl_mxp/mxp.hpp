@@ -2,8 +2,8 @@
 // reference implementation of Tsai, Luszczek and Dongarra): solve A x = b for the reference's
 // diagonally dominant matrix (gpu500/hpl_mxp/matgen.hpp) by
 //   1. LU without pivoting in low precision: FP32 blocked right-looking LU whose trailing
-//      updates take BF16, FP16 or FP32 inputs with FP32 accumulation (CUDA), or FP32 throughout
-//      (CPU, OpenBLAS);
+//      updates take BF16, FP16, FP32 or FP8 (E4M3, per-tensor scales; not a valid submission
+//      under the rules) inputs with FP32 accumulation (CUDA), or FP32 throughout (CPU, OpenBLAS);
 //   2. iterative refinement in FP64: restarted flexible GMRES (Saad) preconditioned by the
 //      low-precision factors, until the backward error
 //        ||A x - b||_oo / (||A||_oo ||x||_oo + ||b||_oo) / (N eps),  eps = 2^-53,
@@ -22,11 +22,18 @@
 
 namespace gpu500::hpl_mxp {
 
-/// The input type of the trailing-matrix GEMMs (the matrix itself is kept in FP32).
-enum class precision { bf16, fp16, fp32 };
+/// The input type of the trailing-matrix GEMMs (the matrix itself is kept in FP32). fp8 is
+/// E4M3 (3 mantissa bits, largest value 448) with a scale per panel copy, CUDA only (cuBLASLt,
+/// a GPU of compute capability 8.9 or newer, NB a multiple of 16).
+enum class precision { bf16, fp16, fp32, fp8 };
 const char* precision_name(precision p);
-/// "bf16|fp16|fp32" -> precision; throws usage_error naming `flag` otherwise.
+/// "bf16|fp16|fp32|fp8" -> precision; throws usage_error naming `flag` otherwise.
 precision parse_precision(const std::string& s, const std::string& flag);
+/// The rules (hpl-mxp.org) accept results computed in at least 16 bits: false for fp8, whose
+/// runs are reported (PASSED / FAILED by the backward error) but marked as no valid submission.
+bool valid_for_submission(precision p);
+/// cuBLASLt's FP8 GEMM takes k (here NB) a multiple of this.
+inline constexpr int fp8_nb_multiple = 16;
 
 inline constexpr double threshold = 16.0;    ///< the rules' bound on the backward error
 inline constexpr int default_max_iters = 50; ///< the reference's GMRES iteration limit
@@ -70,7 +77,8 @@ double flop_count(std::int64_t n);
 double backward_error(double norm_r, double norm_a, double norm_x, double norm_b, std::int64_t n);
 
 /// Throws usage_error when an option is out of range or cannot apply to the backend (the CPU
-/// backend has FP32 only), resource_error when the problem cannot fit in memory.
+/// backend has FP32 only; fp8 needs NB a multiple of 16 and a GPU of compute capability 8.9 or
+/// newer), resource_error when the problem cannot fit in memory.
 void check_options(const options& o);
 
 /// One solve: generate, factor, refine, check. Never hangs: GMRES stops after max_iters.

@@ -7,11 +7,14 @@
 //     halving, lu.cuh) and broadcasts it along its process column and row; the process column
 //     computes L21 = A21 U11^-1, the process row U12 = L11^-1 A12 (cublasStrsm, FP32), each
 //     rounds its part into the GEMM's precision (BF16 / FP16 / FP32; FP16 L21 scaled by a power
-//     of two), and L21 goes along the process rows, U12 along the process columns;
-//   update stream: A22 -= L21 U12 (cublasGemmEx, FP32 accumulation) on the process's part, in
-//     three pieces: the next block column's local columns and the next block row's local rows
-//     first (an event lets the panel stream start the next block column: look-ahead), then the
-//     rest, which runs while the next panel is factored and broadcast.
+//     of two; FP8 as on one GPU, fp8.cuh: L21 transposed, rows padded to 16, each part with its
+//     own scale from its own amax, sent in the same broadcast as the part), and L21 goes along
+//     the process rows, U12 along the process columns;
+//   update stream: A22 -= L21 U12 (cublasGemmEx, FP32 accumulation; FP8: cuBLASLt with the two
+//     received parts' scales, C rows padded to 16 into the local part's padding rows) on the
+//     process's part, in three pieces: the next block column's local columns and the next block
+//     row's local rows first (an event lets the panel stream start the next block column:
+//     look-ahead), then the rest, which runs while the next panel is factored and broadcast.
 //   Two sets of L21 / U12 buffers alternate, as on one GPU.
 // The broadcasts go GPU to GPU with NCCL on the panel stream where every process has its own
 // GPU; processes that share a GPU (--share-gpus, the tests) use MPI on the device buffers when
@@ -84,9 +87,22 @@ class grid_lu {
   grid_lu(const local_layout& l, const process_grid& g, precision p, bool nccl)
       : l_(l), g_(g), prec_(p), scale_(panel_scale(p, l.n)), esize_(gemm_bytes(p)) {
     const std::size_t w = static_cast<std::size_t>(std::min(l.nb, std::max<std::int64_t>(l.n, 1)));
+    const bool fp8 = p == precision::fp8;
+    if (fp8) {
+      require_fp8_device();
+      GPU500_EXPECTS(l.nb % fp8_nb_multiple == 0, "fp8 needs NB a multiple of 16");
+      GPU500_EXPECTS(l.lld >= fp8_rows(l.mp), "the FP8 GEMMs' padding rows lie inside the local part");
+    }
+    // fp8: the transposed L21 part's rows padded to 16, a scale slot after each part.
+    const std::size_t lrows = static_cast<std::size_t>(fp8 ? fp8_rows(l.mp) : l.mp);
+    const std::size_t slot = fp8 ? static_cast<std::size_t>(fp8_scale_slot) : 0;
     for (int s = 0; s < 2; ++s) {
-      lbuf_[s] = device_buffer<char>(std::max<std::size_t>(1, esize_ * w * static_cast<std::size_t>(l.mp)));
-      ubuf_[s] = device_buffer<char>(std::max<std::size_t>(1, esize_ * w * static_cast<std::size_t>(l.nq)));
+      lbuf_[s] = device_buffer<char>(std::max<std::size_t>(1, esize_ * w * lrows + slot));
+      ubuf_[s] = device_buffer<char>(std::max<std::size_t>(1, esize_ * w * static_cast<std::size_t>(l.nq) + slot));
+    }
+    if (fp8) {
+      amax_ = device_buffer<float>(fp8_scratch_floats);
+      lt_ = std::make_unique<fp8_gemm>(st_.update);
     }
     d11_ = device_buffer<float>(w * w);
     // Made in the same order on every process: the row's communicators, then the column's.
@@ -96,6 +112,7 @@ class grid_lu {
   ~grid_lu() {
     row_.reset();  // the NCCL communicators before the streams
     col_.reset();
+    lt_.reset();  // cuBLASLt before its stream
   }
   grid_lu(const grid_lu&) = delete;
   grid_lu& operator=(const grid_lu&) = delete;
@@ -106,6 +123,7 @@ class grid_lu {
   // Factors this process's part a (lld) in place; returns when both streams are done.
   void factor(float* a) {
     if (l_.n == 0) return;
+    if (prec_ == precision::fp8) zero_fp8_padding(a, l_.lld, l_.mp, l_.nq, st_.panel);
     panel(a, grid_step_at(l_.n, l_.nb, 0, g_), 0);
     GPU500_CUDA_CHECK(cudaEventRecord(st_.panel_done, st_.panel));
     int set = 0;
@@ -144,19 +162,29 @@ class grid_lu {
                                CUBLAS_DIAG_NON_UNIT, static_cast<int>(st.mloc), ijb, &one, d11_.data(), ijb,
                                at(a, st.li1, st.lj0), ld),
                    "cublasStrsm (L21)");
-      copy_low(at(a, st.li1, st.lj0), l_.lld, st.mloc, jb, lbuf_[set].data(), st.mloc, prec_, scale_,
-               st_.panel);
+      if (prec_ == precision::fp8)
+        copy_fp8(at(a, st.li1, st.lj0), l_.lld, st.mloc, jb, true, lbuf_[set].data(), amax_.data(), st_.panel);
+      else
+        copy_low(at(a, st.li1, st.lj0), l_.lld, st.mloc, jb, lbuf_[set].data(), st.mloc, prec_, scale_,
+                 st_.panel);
     }
     if (st.in_row && st.nloc > 0) {
       cublas_check(
           cublasStrsm(st_.h_panel, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT,
                       ijb, static_cast<int>(st.nloc), &one, d11_.data(), ijb, at(a, st.li0, st.lj1), ld),
           "cublasStrsm (U12)");
-      copy_low(at(a, st.li0, st.lj1), l_.lld, jb, st.nloc, ubuf_[set].data(), jb, prec_, 1.0f, st_.panel);
+      if (prec_ == precision::fp8)
+        copy_fp8(at(a, st.li0, st.lj1), l_.lld, jb, st.nloc, false, ubuf_[set].data(), amax_.data(), st_.panel);
+      else
+        copy_low(at(a, st.li0, st.lj1), l_.lld, jb, st.nloc, ubuf_[set].data(), jb, prec_, 1.0f, st_.panel);
     }
-    // A process row shares its local rows (the same mloc), a process column its columns.
-    (*row_)(lbuf_[set].data(), esize_ * static_cast<std::size_t>(st.mloc * jb), st.pc);
-    (*col_)(ubuf_[set].data(), esize_ * static_cast<std::size_t>(st.nloc * jb), st.pr);
+    // A process row shares its local rows (the same mloc), a process column its columns; an FP8
+    // part travels with its padding and scale.
+    const bool fp8 = prec_ == precision::fp8;
+    (*row_)(lbuf_[set].data(),
+            fp8 ? fp8_copy_bytes(st.mloc, jb, true) : esize_ * static_cast<std::size_t>(st.mloc * jb), st.pc);
+    (*col_)(ubuf_[set].data(),
+            fp8 ? fp8_copy_bytes(jb, st.nloc, false) : esize_ * static_cast<std::size_t>(st.nloc * jb), st.pr);
   }
 
   // A22 -= L21 U12 on this process's part: the next block column's and block row's local
@@ -170,8 +198,19 @@ class grid_lu {
     const bool more = next < l_.n;
     const std::int64_t cols_first = more && g_.mycol == (st.kb + 1) % g_.q ? jn : 0;
     const std::int64_t rows_first = more && g_.myrow == (st.kb + 1) % g_.p ? jn : 0;
+    // fp8: row0 is 0 or a whole block (a multiple of 16), so rows padded to 16 end at most at
+    // fp8_rows(mloc), inside the L21 part's zero padding and the local part's padding rows.
+    const char* l8 = lbuf_[set].data();
+    const char* u8 = ubuf_[set].data();
+    const float* sl = fp8_scale_in(l8, fp8_data_bytes(st.mloc, st.jb, true));
+    const float* su = fp8_scale_in(u8, fp8_data_bytes(st.jb, st.nloc, false));
     auto gemm = [&](std::int64_t row0, std::int64_t rows, std::int64_t col0, std::int64_t cols) {
       if (rows <= 0 || cols <= 0) return;
+      if (prec_ == precision::fp8) {
+        lt_->run(fp8_rows(rows), cols, st.jb, l8 + row0 * st.jb, st.jb, sl, u8 + col0 * st.jb, st.jb, su,
+                 at(a, st.li1 + row0, st.lj1 + col0), l_.lld);
+        return;
+      }
       const float alpha = -1.0f / scale_, beta = 1.0f;
       const cudaDataType_t t = gemm_type(prec_);
       cublas_check(
@@ -194,8 +233,9 @@ class grid_lu {
   float scale_;
   std::size_t esize_;
   device_buffer<char> lbuf_[2], ubuf_[2];
-  device_buffer<float> d11_;
+  device_buffer<float> d11_, amax_;
   lu_streams st_;
+  std::unique_ptr<fp8_gemm> lt_;  // fp8: cuBLASLt on the update stream
   std::unique_ptr<device_bcast> row_, col_;
 };
 

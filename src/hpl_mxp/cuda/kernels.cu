@@ -2,6 +2,8 @@
 // its policy struct, every launch goes through gpu::launch (checked).
 #include "kernels.cuh"
 
+#include <cuda_fp8.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -29,6 +31,13 @@ struct norm_policy {
 };
 struct small_lu_policy {
   static constexpr int block = 256;
+};
+// FP8 copies: 32 x 32 tiles, a block of 32 x 8 threads (each thread 4 entries of a tile), the
+// amax reduction's blocks one partial maximum each.
+struct fp8_policy {
+  static constexpr int tile = 32, block = 256, rows_per_pass = block / tile;
+  static constexpr unsigned max_blocks = fp8_scratch_floats;
+  static constexpr unsigned max_convert_blocks = 65536;
 };
 
 // Row i, chunk c of the walk over (rows x chunks) threads: consecutive threads, consecutive rows.
@@ -170,6 +179,101 @@ __global__ void max_kernel(const double* v, std::int64_t n, bool abs_values, dou
   if (threadIdx.x == 0) out[blockIdx.x] = buf[0];
 }
 
+// The tiles of a rows x cols block (fp8_policy::tile square, the last ones partial), in
+// column-major tile order: tile t covers rows (t % xtiles) * tile.., columns (t / xtiles) * tile...
+struct tile_grid {
+  std::int64_t rows, cols, xtiles, count;
+  __host__ __device__ tile_grid(std::int64_t r, std::int64_t c)
+      : rows(r), cols(c), xtiles((r + fp8_policy::tile - 1) / fp8_policy::tile),
+        count(xtiles * ((c + fp8_policy::tile - 1) / fp8_policy::tile)) {}
+};
+
+__device__ __forceinline__ float nan_max_f(float a, float b) { return (a != a || b != b) ? a + b : fmaxf(a, b); }
+
+// The block's maximum of v over blockDim.x threads (the result in thread 0).
+__device__ float block_max(float v) {
+  __shared__ float buf[fp8_policy::block];
+  buf[threadIdx.x] = v;
+  __syncthreads();
+  for (int half = blockDim.x / 2; half > 0; half /= 2) {
+    if (static_cast<int>(threadIdx.x) < half) buf[threadIdx.x] = nan_max_f(buf[threadIdx.x], buf[threadIdx.x + half]);
+    __syncthreads();
+  }
+  return buf[0];
+}
+
+// Each block: the largest |entry| of its tiles (block-strided over the tiles) into out[blockIdx.x].
+__global__ void amax_kernel(const float* src, std::int64_t lds, tile_grid g, float* out) {
+  const int tx = static_cast<int>(threadIdx.x) % fp8_policy::tile, ty = static_cast<int>(threadIdx.x) / fp8_policy::tile;
+  float m = 0.0f;
+  for (std::int64_t t = blockIdx.x; t < g.count; t += gridDim.x) {
+    const std::int64_t i = (t % g.xtiles) * fp8_policy::tile + tx, j0 = (t / g.xtiles) * fp8_policy::tile;
+    if (i >= g.rows) continue;
+    for (int jj = ty; jj < fp8_policy::tile && j0 + jj < g.cols; jj += fp8_policy::rows_per_pass)
+      m = nan_max_f(m, fabsf(src[(j0 + jj) * lds + i]));
+  }
+  m = block_max(m);
+  if (threadIdx.x == 0) out[blockIdx.x] = m;
+}
+
+// One block: the partial maxima to the scale, 2^ceil(log2(amax / 448)) computed exactly with
+// frexp (at least 2^-126, a normal float); 1 for amax 0; NaN for NaN or infinite amax.
+__global__ void fp8_scale_kernel(const float* partial, int count, float* scale) {
+  float m = 0.0f;
+  for (int b = threadIdx.x; b < count; b += blockDim.x) m = nan_max_f(m, partial[b]);
+  m = block_max(m);
+  if (threadIdx.x != 0) return;
+  if (!(m <= 3.402823466e38f)) {
+    *scale = __int_as_float(0x7fffffff);  // NaN: every converted entry NaN
+  } else if (m == 0.0f) {
+    *scale = 1.0f;
+  } else {
+    int e = 0;
+    const float f = frexpf(m / 448.0f, &e);  // m / 448 = f 2^e, f in [0.5, 1)
+    if (f == 0.5f) e -= 1;                   // an exact power of two
+    *scale = ldexpf(1.0f, e < -126 ? -126 : e);
+  }
+}
+
+__device__ __forceinline__ std::uint8_t to_e4m3(float v) {
+  return static_cast<std::uint8_t>(__nv_cvt_float_to_fp8(v, __NV_SATFINITE, __NV_E4M3));
+}
+
+// dst(i, j) = src(i, j) / scale, tile by tile (reads and writes along columns: coalesced).
+__global__ void fp8_copy_kernel(const float* src, std::int64_t lds, tile_grid g, std::uint8_t* dst, std::int64_t ldd,
+                                const float* scale) {
+  const float inv = 1.0f / *scale;  // a power of two: exact
+  const int tx = static_cast<int>(threadIdx.x) % fp8_policy::tile, ty = static_cast<int>(threadIdx.x) / fp8_policy::tile;
+  for (std::int64_t t = blockIdx.x; t < g.count; t += gridDim.x) {
+    const std::int64_t i = (t % g.xtiles) * fp8_policy::tile + tx, j0 = (t / g.xtiles) * fp8_policy::tile;
+    if (i >= g.rows) continue;
+    for (int jj = ty; jj < fp8_policy::tile && j0 + jj < g.cols; jj += fp8_policy::rows_per_pass)
+      dst[(j0 + jj) * ldd + i] = to_e4m3(src[(j0 + jj) * lds + i] * inv);
+  }
+}
+
+// dst(j, i) = src(i, j) / scale for i < rows, 0 for rows <= i < g.rows (the padding): a tile of
+// src read along its columns into shared memory, written along the rows of dst.
+__global__ void fp8_transpose_kernel(const float* src, std::int64_t lds, std::int64_t rows, tile_grid g,
+                                     std::uint8_t* dst, std::int64_t ldd, const float* scale) {
+  __shared__ float tile[fp8_policy::tile][fp8_policy::tile + 1];
+  const float inv = 1.0f / *scale;
+  const int tx = static_cast<int>(threadIdx.x) % fp8_policy::tile, ty = static_cast<int>(threadIdx.x) / fp8_policy::tile;
+  for (std::int64_t t = blockIdx.x; t < g.count; t += gridDim.x) {
+    const std::int64_t i0 = (t % g.xtiles) * fp8_policy::tile, j0 = (t / g.xtiles) * fp8_policy::tile;
+    for (int jj = ty; jj < fp8_policy::tile; jj += fp8_policy::rows_per_pass) {
+      const std::int64_t i = i0 + tx, j = j0 + jj;
+      tile[jj][tx] = i < rows && j < g.cols ? src[j * lds + i] * inv : 0.0f;
+    }
+    __syncthreads();
+    for (int ii = ty; ii < fp8_policy::tile; ii += fp8_policy::rows_per_pass) {
+      const std::int64_t i = i0 + ii, j = j0 + tx;
+      if (i < g.rows && j < g.cols) dst[i * ldd + j] = to_e4m3(tile[tx][ii]);
+    }
+    __syncthreads();  // the tile is rewritten next
+  }
+}
+
 // LU without pivoting of an m x m block (m <= small_lu_block) in shared memory, one CTA.
 __global__ void small_lu_kernel(float* a, std::int64_t lda, int m) {
   __shared__ float s[small_lu_block][small_lu_block + 1];
@@ -272,6 +376,26 @@ template void convert_block<__nv_bfloat16>(const float*, std::int64_t, std::int6
                                            std::int64_t, float, cudaStream_t);
 template void convert_block<__half>(const float*, std::int64_t, std::int64_t, std::int64_t, __half*, std::int64_t,
                                     float, cudaStream_t);
+
+void fp8_scale(const float* src, std::int64_t lds, std::int64_t rows, std::int64_t cols, float* scratch, float* scale,
+               cudaStream_t s) {
+  const tile_grid g(std::max<std::int64_t>(rows, 0), std::max<std::int64_t>(cols, 0));
+  const unsigned blocks = static_cast<unsigned>(std::clamp<std::int64_t>(g.count, 1, fp8_policy::max_blocks));
+  core::launch(amax_kernel, blocks, fp8_policy::block, 0, s, src, lds, g, scratch);
+  core::launch(fp8_scale_kernel, 1u, fp8_policy::block, 0, s, static_cast<const float*>(scratch),
+               static_cast<int>(blocks), scale);
+}
+
+void convert_fp8(const float* src, std::int64_t lds, std::int64_t rows, std::int64_t cols, bool transpose,
+                 std::int64_t padded_rows, std::uint8_t* dst, std::int64_t ldd, const float* scale, cudaStream_t s) {
+  if (rows <= 0 || cols <= 0) return;
+  const tile_grid g(transpose ? std::max(rows, padded_rows) : rows, cols);
+  const unsigned blocks = static_cast<unsigned>(std::clamp<std::int64_t>(g.count, 1, fp8_policy::max_convert_blocks));
+  if (transpose)
+    core::launch(fp8_transpose_kernel, blocks, fp8_policy::block, 0, s, src, lds, rows, g, dst, ldd, scale);
+  else
+    core::launch(fp8_copy_kernel, blocks, fp8_policy::block, 0, s, src, lds, g, dst, ldd, scale);
+}
 
 void to_float(const double* src, float* dst, std::int64_t n, cudaStream_t s) {
   if (n > 0) core::launch(to_float_kernel, elementwise_grid(n), elementwise_policy::block, 0, s, src, dst, n);

@@ -42,12 +42,27 @@ lu_streams::~lu_streams() {
 
 device_lu::device_lu(std::int64_t n, std::int64_t lda, int nb, precision p)
     : n_(n), lda_(lda), nb_(std::max(1, nb)), prec_(p), scale_(panel_scale(p, n)) {
+  if (p == precision::fp8) {
+    require_fp8_device();
+    if (nb_ % fp8_nb_multiple != 0)
+      throw usage_error("hpl-mxp: --precision fp8 needs -NB a multiple of " + std::to_string(fp8_nb_multiple) +
+                        ", got " + std::to_string(nb_));
+    GPU500_EXPECTS(lda % 32 == 0 && lda >= fp8_rows(n), "the FP8 GEMMs' padding rows lie inside the matrix");
+  }
   if (p != precision::fp32 && n > 0) {
+    // Entries of the L21 (m2 <= lda rows) and U12 (m2 <= lda columns) copies of width w; FP8:
+    // 1 byte each, the transposed L21's rows padded (fp8_rows(m2) <= lda), and the scale slot.
     const std::int64_t w = std::min<std::int64_t>(nb_, n);
+    const std::size_t bytes = p == precision::fp8 ? static_cast<std::size_t>(lda * w + fp8_scale_slot)
+                                                  : gemm_bytes(p) * static_cast<std::size_t>(lda * w);
     for (int s = 0; s < 2; ++s) {
-      lcopy_[s] = gpu::device_buffer<std::uint16_t>(static_cast<std::size_t>(lda * w));
-      ucopy_[s] = gpu::device_buffer<std::uint16_t>(static_cast<std::size_t>(w * lda));
+      lcopy_[s] = gpu::device_buffer<char>(bytes);
+      ucopy_[s] = gpu::device_buffer<char>(bytes);
     }
+  }
+  if (p == precision::fp8) {
+    amax_ = gpu::device_buffer<float>(fp8_scratch_floats);
+    lt_ = std::make_unique<fp8_gemm>(st_.update);
   }
 }
 
@@ -88,9 +103,15 @@ void copy_low(const float* src, std::int64_t lds, std::int64_t m, std::int64_t n
 }
 
 cudaDataType_t gemm_type(precision p) {
-  return p == precision::bf16 ? CUDA_R_16BF : p == precision::fp16 ? CUDA_R_16F : CUDA_R_32F;
+  switch (p) {
+    case precision::bf16: return CUDA_R_16BF;
+    case precision::fp16: return CUDA_R_16F;
+    case precision::fp8: return CUDA_R_8F_E4M3;
+    case precision::fp32: break;
+  }
+  return CUDA_R_32F;
 }
-std::size_t gemm_bytes(precision p) { return p == precision::fp32 ? 4 : 2; }
+std::size_t gemm_bytes(precision p) { return p == precision::fp32 ? 4 : p == precision::fp8 ? 1 : 2; }
 
 // Block column k: the diagonal block, L21, U12 and their low-precision copies into `set`.
 void device_lu::panel(float* a, std::int64_t k, int set) {
@@ -106,7 +127,11 @@ void device_lu::panel(float* a, std::int64_t k, int set) {
   cublas_check(cublasStrsm(st_.h_panel, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT, ijb,
                            im2, &one, a11, ld, a11 + jb * lda_, ld),
                "cublasStrsm (U12)");
-  if (prec_ != precision::fp32) {
+  if (prec_ == precision::fp8) {
+    // L21 transposed (jb x fp8_rows(m2), leading dimension jb), U12 as it is (leading dimension jb).
+    copy_fp8(a11 + jb, lda_, m2, jb, true, lcopy_[set].data(), amax_.data(), st_.panel);
+    copy_fp8(a11 + jb * lda_, lda_, jb, m2, false, ucopy_[set].data(), amax_.data(), st_.panel);
+  } else if (prec_ != precision::fp32) {
     copy_low(a11 + jb, lda_, m2, jb, lcopy_[set].data(), lda_, prec_, scale_, st_.panel);
     copy_low(a11 + jb * lda_, lda_, jb, m2, ucopy_[set].data(), nb_, prec_, 1.0f, st_.panel);
   }
@@ -129,6 +154,10 @@ void device_lu::gemm(std::int64_t m, std::int64_t ncols, std::int64_t kdim, cons
 void device_lu::update(float* a, std::int64_t k, int set) {
   const lu_step st = lu_step_at(n_, nb_, k);
   if (st.m2 <= 0) return;
+  if (prec_ == precision::fp8) {
+    update_fp8(a, st, set);
+    return;
+  }
   const bool low = prec_ != precision::fp32;
   const std::size_t esize = low ? 2 : 4;
   const char* lbase = low ? reinterpret_cast<const char*>(lcopy_[set].data())
@@ -147,8 +176,29 @@ void device_lu::update(float* a, std::int64_t k, int set) {
   run(st.rest);
 }
 
+// The same with cuBLASLt's FP8 GEMM: a piece's rows (from row0, a multiple of 16) padded to 16
+// reach at most fp8_rows(m2), which the L21 copy holds (zeros past m2) and the matrix's padding
+// rows below row N hold in C (off + fp8_rows(m2) = fp8_rows(N) <= lda).
+void device_lu::update_fp8(float* a, const lu_step& st, int set) {
+  const char* l = lcopy_[set].data();
+  const char* u = ucopy_[set].data();
+  const float* sl = fp8_scale_in(l, fp8_data_bytes(st.m2, st.jb, true));
+  const float* su = fp8_scale_in(u, fp8_data_bytes(st.jb, st.m2, false));
+  float* corner = a + st.off + st.off * lda_;
+  auto run = [&](const gemm_piece& g) {
+    if (g.rows <= 0 || g.cols <= 0) return;
+    lt_->run(fp8_rows(g.rows), g.cols, st.jb, l + g.row0 * st.jb, st.jb, sl, u + g.col0 * st.jb, st.jb, su,
+             corner + g.row0 + g.col0 * lda_, lda_);
+  };
+  run(st.next_column);
+  run(st.next_row);
+  GPU500_CUDA_CHECK(cudaEventRecord(st_.strips_done, st_.update));
+  run(st.rest);
+}
+
 void device_lu::factor(float* a) {
   if (n_ == 0) return;
+  if (prec_ == precision::fp8) zero_fp8_padding(a, lda_, n_, n_, st_.panel);
   panel(a, 0, 0);
   GPU500_CUDA_CHECK(cudaEventRecord(st_.panel_done, st_.panel));
   int set = 0;

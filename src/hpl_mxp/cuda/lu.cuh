@@ -3,24 +3,34 @@
 //   panel stream: the NB x NB diagonal block (recursive halving: cuBLAS strsm / sgemm in FP32
 //                 down to 64 x 64 blocks factored in shared memory), L21 = A21 U11^-1 and
 //                 U12 = L11^-1 A12 (cublasStrsm, FP32), then the BF16 / FP16 copies of L21
-//                 (scaled by a power of two for FP16, whose normal range ends at 6e-5) and U12;
+//                 (scaled by a power of two for FP16, whose normal range ends at 6e-5) and U12,
+//                 or their FP8 E4M3 copies (below);
 //   update stream: A22 -= L21 U12 by cublasGemmEx, low-precision inputs, FP32 accumulation and
 //                 output (CUBLAS_COMPUTE_32F), in three parts: the next block column and block
 //                 row first (an event lets the panel stream factor the next panel), then the
 //                 rest, which runs while the next panel is factored.
 // Two sets of panel copies alternate, so a panel is written only after the GEMMs reading the
 // set's previous contents are done (they precede the event the panel stream waits for).
+// FP8 (fp8.cuh): cuBLASLt's E4M3 GEMM, the L21 copy transposed, a scale per copy computed on
+// the panel stream.
 #pragma once
 
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
+#include "../backend.hpp"
+#include "fp8.cuh"
 #include "gpu500/core/cuda/memory.hpp"
 #include "gpu500/core/error.hpp"
 #include "gpu500/hpl_mxp/mxp.hpp"
+
+namespace gpu500::hpl_mxp::detail {
+struct lu_step;  // schedule.hpp
+}
 
 namespace gpu500::hpl_mxp::detail::cuda {
 
@@ -75,6 +85,7 @@ class device_lu {
  private:
   void panel(float* a, std::int64_t k, int set);
   void update(float* a, std::int64_t k, int set);
+  void update_fp8(float* a, const lu_step& st, int set);
   void gemm(std::int64_t m, std::int64_t ncols, std::int64_t kdim, const void* l, std::int64_t ldl, const void* u,
             std::int64_t ldu, float* c);
 
@@ -82,8 +93,10 @@ class device_lu {
   int nb_;
   precision prec_;
   float scale_;
-  gpu::device_buffer<std::uint16_t> lcopy_[2], ucopy_[2];  // BF16 / FP16 bits
+  gpu::device_buffer<char> lcopy_[2], ucopy_[2];  // BF16 / FP16 bits, or FP8 copies with their scales
+  gpu::device_buffer<float> amax_;                // fp8: the amax reduction's scratch
   lu_streams st_;
+  std::unique_ptr<fp8_gemm> lt_;                  // fp8: cuBLASLt on the update stream
 };
 
 }  // namespace gpu500::hpl_mxp::detail::cuda

@@ -1,14 +1,22 @@
 // HPL-MxP on the host: the generator against the reference's plain LCG loop, the FP32 LU without
 // pivoting against a Doolittle LU in double, the refinement's convergence and backward error on
-// odd N and NB checked against a dense FP64 residual computed here, the failing matrix, options.
+// odd N and NB checked against a dense FP64 residual computed here, the failing matrix, options
+// (fp8 refused on the CPU and with NB not a multiple of 16), the memory plan (1-byte FP8 copies)
+// and the FP8 GEMMs' row padding staying inside the CUDA matrix.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <string>
+#include <utility>
 #include <vector>
 
+#include "backend.hpp"
 #include "cpu/lu.hpp"
+#include "factor_check.hpp"
 #include "gpu500/core/error.hpp"
+#include "gpu500/hpl/grid.hpp"
 #include "gpu500/hpl_mxp/mxp.hpp"
 #include "schedule.hpp"
 
@@ -153,6 +161,55 @@ TEST(HplMxpLu, LookAheadPiecesTileTheTrailingMatrix) {
     }
 }
 
+// The CUDA backend's FP8 GEMMs pad each piece's rows to 16 (cuBLASLt wants 16-byte multiples):
+// with NB a multiple of 16 every piece starts on a multiple of 16 and its padded rows end inside
+// the padded trailing matrix, whose last row lies inside the leading dimension.
+TEST(HplMxpLu, Fp8PaddedPiecesStayInsideTheMatrix) {
+  for (const std::int64_t n : {1, 15, 16, 17, 100, 700, 1003, 3001})
+    for (const std::int64_t nb : {16, 48, 64, 160, 512})
+      for (std::int64_t k = 0; k < n; k += nb) {
+        const detail::lu_step st = detail::lu_step_at(n, nb, k);
+        if (st.m2 <= 0) continue;
+        ASSERT_EQ(st.jb, nb) << "a trailing update follows only full block columns";
+        ASSERT_EQ(st.off % 16, 0);
+        for (const auto& g : {st.next_column, st.next_row, st.rest}) {
+          if (g.rows <= 0 || g.cols <= 0) continue;
+          EXPECT_EQ(g.row0 % 16, 0) << "n=" << n << " nb=" << nb << " k=" << k;
+          EXPECT_EQ(g.col0 % 16, 0);
+          EXPECT_LE(g.row0 + detail::fp8_rows(g.rows), detail::fp8_rows(st.m2)) << "n=" << n << " nb=" << nb;
+        }
+        EXPECT_LE(st.off + detail::fp8_rows(st.m2), detail::cuda_leading_dimension(n));
+      }
+}
+
+// The check the CUDA tests apply to the device's low-precision factors (factor_check.hpp), on a
+// host emulation of the device's rounding: it passes every format's factors and sees their
+// rounding, sees none in FP32 factors, and fails a transposed L21 copy and a doubled update.
+TEST(HplMxpLu, FactorCheckPassesEmulatedRoundingAndCatchesWrongUpdates) {
+  const std::int64_t n = 300;
+  std::vector<float> a(static_cast<std::size_t>(n * n));
+  detail::generate_f32(n, diagonal::reference, a.data(), n);
+  std::vector<float> f32 = a;
+  detail::getrf_nopiv(f32.data(), n, n, 64);
+  for (const std::int64_t nb : {64, 48}) {
+    for (const precision p : {precision::fp8, precision::bf16, precision::fp16}) {
+      const test::factor_check c = test::check_factors(a, test::emulated_lu(a, n, nb, p), n, nb, p);
+      EXPECT_LE(c.worst, 1.0) << precision_name(p) << " nb=" << nb << " at " << c.wi << "," << c.wj;
+      EXPECT_LE(c.frob, c.frob_bound) << precision_name(p) << " nb=" << nb;
+      EXPECT_GT(c.frob, c.frob_bound / 20) << precision_name(p) << " nb=" << nb << ": no rounding seen";
+    }
+    const test::factor_check exact = test::check_factors(a, f32, n, nb, precision::fp8);
+    EXPECT_LE(exact.worst, 1.0);
+    EXPECT_LT(exact.frob, exact.frob_bound / 20) << "FP32 factors look rounded to E4M3";
+    for (const auto bug : {test::emulated_bug::transposed_l21, test::emulated_bug::doubled_update}) {
+      const test::factor_check c =
+          test::check_factors(a, test::emulated_lu(a, n, nb, precision::fp8, bug), n, nb, precision::fp8);
+      EXPECT_GT(c.worst, 1.0) << "bug " << static_cast<int>(bug) << " nb=" << nb;
+      EXPECT_GT(c.frob, c.frob_bound) << "bug " << static_cast<int>(bug) << " nb=" << nb;
+    }
+  }
+}
+
 TEST(HplMxpFormula, BackwardErrorAndFlops) {
   const double eps = std::ldexp(1.0, -53);
   EXPECT_DOUBLE_EQ(backward_error(1.0, 2.0, 3.0, 4.0, 10), 1.0 / 10.0 / (10 * eps));
@@ -219,8 +276,33 @@ TEST(HplMxpOptions, RefusedSettings) {
   EXPECT_THROW(check_options(o), usage_error);
   o = cpu_options(std::int64_t{1} << 30, 32);
   EXPECT_THROW(check_options(o), resource_error);
-  EXPECT_THROW(parse_precision("fp8", "--precision"), usage_error);
+  EXPECT_THROW(parse_precision("fp4", "--precision"), usage_error);
+  EXPECT_THROW(parse_precision("FP8", "--precision"), usage_error);
   EXPECT_EQ(parse_precision("fp16", "--precision"), precision::fp16);
+  EXPECT_EQ(parse_precision("fp8", "--precision"), precision::fp8);
+  EXPECT_STREQ(precision_name(precision::fp8), "fp8");
+  // fp8: the CUDA backend only, NB a multiple of 16 (checked before any device is looked at).
+  o = cpu_options(100, 32);
+  o.prec = precision::fp8;
+  EXPECT_THROW(check_options(o), usage_error);
+  o.be = backend::cuda;
+  for (const int nb : {100, 8, 24, 1}) {
+    o.nb = nb;
+    EXPECT_THROW(check_options(o), usage_error) << nb;
+  }
+  try {
+    o.nb = 200;
+    check_options(o);
+    ADD_FAILURE() << "fp8 with NB 200 accepted";
+  } catch (const usage_error& e) {
+    EXPECT_NE(std::string(e.what()).find("multiple of 16"), std::string::npos) << e.what();
+  }
+}
+
+// The rules accept results of at least 16 bits: every precision but fp8.
+TEST(HplMxpOptions, Fp8IsNoValidSubmission) {
+  EXPECT_FALSE(valid_for_submission(precision::fp8));
+  for (const precision p : {precision::bf16, precision::fp16, precision::fp32}) EXPECT_TRUE(valid_for_submission(p));
 }
 
 TEST(HplMxpSizing, LargestMultipleOfNbThatFits) {
@@ -237,6 +319,35 @@ TEST(HplMxpSizing, LargestMultipleOfNbThatFits) {
   EXPECT_EQ(choose_n(backend::cuda, precision::bf16, std::int64_t{1} << 30, 256), 0);  // below the 2 GiB margin
   // 80 GB: the plan of docs/hpl-mxp.md (FP32 matrix, two sets of BF16 panel copies) fits N >= 130000.
   EXPECT_GE(choose_n(backend::cuda, precision::bf16, 80LL * 1000 * 1000 * 1000, 2048), 130000);
+}
+
+// fp8's copies take 1 byte an entry (the transposed L21 copy's rows padded to 16, a 16-byte scale
+// slot after each copy) plus cuBLASLt's workspace and the amax scratch: exactly the plan.
+TEST(HplMxpSizing, Fp8CopiesTakeOneByte) {
+  constexpr std::int64_t gib = std::int64_t{1} << 30;
+  const double extra = static_cast<double>(detail::fp8_workspace_bytes) + 4.0 * detail::fp8_amax_blocks;
+  for (const auto& [n, nb] : {std::pair<std::int64_t, int>{40000, 512}, {100003, 2048}, {3001, 128}}) {
+    const double lda = static_cast<double>(detail::cuda_leading_dimension(n));
+    const double w = std::min<double>(nb, static_cast<double>(n));
+    const double bf16 = static_cast<double>(bytes_needed(backend::cuda, precision::bf16, n, nb));
+    const double fp8 = static_cast<double>(bytes_needed(backend::cuda, precision::fp8, n, nb));
+    // bf16: two sets of L and U copies, 2 bytes an entry; fp8: 1 byte an entry, 16-byte slots.
+    EXPECT_NEAR(bf16 - fp8, 8.0 * lda * w - (4.0 * lda * w + 4.0 * detail::fp8_scale_slot + extra), 2.0) << n;
+    // On a 2 x 2 grid, process (0, 0)'s parts.
+    const double mp = static_cast<double>(hpl::numroc(n, nb, 0, 2)), nq = mp;
+    const double gbf16 = static_cast<double>(bytes_needed(backend::cuda, precision::bf16, n, nb, 2, 2));
+    const double gfp8 = static_cast<double>(bytes_needed(backend::cuda, precision::fp8, n, nb, 2, 2));
+    const double lrows = static_cast<double>(detail::fp8_rows(static_cast<std::int64_t>(mp)));
+    EXPECT_NEAR(gbf16 - gfp8, 4.0 * w * (mp + nq) - (2.0 * (w * (lrows + nq) + 2.0 * detail::fp8_scale_slot) + extra),
+                2.0)
+        << n;
+  }
+  // The copies weigh less than the matrix: fp8 fits at least bf16's N on 80 GB, never less.
+  const std::int64_t mem = 80LL * 1000 * 1000 * 1000;
+  EXPECT_GE(choose_n(backend::cuda, precision::fp8, mem, 2048), choose_n(backend::cuda, precision::bf16, mem, 2048));
+  EXPECT_EQ(choose_n(backend::cuda, precision::fp8, mem, 2048) % 2048, 0);
+  EXPECT_LE(bytes_needed(backend::cuda, precision::fp8, choose_n(backend::cuda, precision::fp8, 16 * gib, 256), 256),
+            16 * gib - 2 * gib);
 }
 
 TEST(HplMxpSizing, AGridProcessHoldsItsShare) {

@@ -1,8 +1,10 @@
 // HPL-MxP's CUDA backend on P x Q grids under mpiexec (skipped without a GPU): for every grid
 // shape of the started ranks, every precision and odd N and NB, the run passes, every rank holds
 // the same solution and iteration count, and x equals the CPU one-process solution to the
-// accuracy both must reach; a run of many block columns (the look-ahead's every piece: next block
-// column and row on some processes, none on others) and the zero-diagonal matrix, which must fail.
+// accuracy both must reach (fp8: the NBs that are multiples of 16; the others refused on every
+// rank); a run of many block columns (the look-ahead's every piece: next block column and row on
+// some processes, none on others; bf16 and fp8, whose parts travel with their scales and padding)
+// and the zero-diagonal matrix, which must fail.
 // Ranks take the GPU of their node rank; where they outnumber the GPUs they share them (MPI
 // broadcasts), else each has its own (NCCL, and once MPI with nccl off).
 #include <gtest/gtest.h>
@@ -12,6 +14,7 @@
 #include <vector>
 
 #include "gpu500/core/device.hpp"
+#include "gpu500/core/error.hpp"
 #include "gpu500/dist/comm.hpp"
 #include "gpu500/hpl_mxp/mxp.hpp"
 #include "grid_shapes.hpp"
@@ -55,7 +58,11 @@ TEST(HplMxpCudaGrid, EveryShapeAndPrecisionMatchesTheHostSolution) {
     const result ref = solve(host);
     ASSERT_TRUE(ref.passed);
     for (const auto& [p, q] : test::grid_shapes(world.size()))
-      for (const precision prec : {precision::bf16, precision::fp16, precision::fp32}) {
+      for (const precision prec : {precision::bf16, precision::fp16, precision::fp32, precision::fp8}) {
+        if (prec == precision::fp8 && nb % fp8_nb_multiple != 0) {
+          EXPECT_THROW(solve(cuda_grid(n, nb, p, q, prec)), usage_error) << "fp8 with NB " << nb;
+          continue;
+        }
         const result r = solve(cuda_grid(n, nb, p, q, prec));
         EXPECT_TRUE(r.passed) << p << "x" << q << " n=" << n << " " << precision_name(prec)
                               << " berr=" << r.backward_error;
@@ -78,22 +85,27 @@ TEST(HplMxpCudaGrid, ManyBlockColumnsBothTransports) {
   host.nb = 128;
   host.be = backend::cpu;
   const result ref = solve(host);
-  for (const bool nccl : {true, false}) {
-    options o = cuda_grid(3001, 128, p, q, precision::bf16);
-    o.nccl = nccl;
-    const result r = solve(o);
-    EXPECT_TRUE(r.passed) << p << "x" << q << " nccl=" << nccl << " berr=" << r.backward_error;
-    EXPECT_LT(agreed_difference(r, ref), 1e-9) << p << "x" << q << " nccl=" << nccl;
-  }
+  for (const precision prec : {precision::bf16, precision::fp8})
+    for (const bool nccl : {true, false}) {
+      options o = cuda_grid(3001, 128, p, q, prec);
+      o.nccl = nccl;
+      const result r = solve(o);
+      EXPECT_TRUE(r.passed) << p << "x" << q << " " << precision_name(prec) << " nccl=" << nccl
+                            << " berr=" << r.backward_error;
+      EXPECT_LE(r.iterations, 20) << precision_name(prec);
+      EXPECT_LT(agreed_difference(r, ref), 1e-9) << p << "x" << q << " " << precision_name(prec) << " nccl=" << nccl;
+    }
 }
 
 TEST(HplMxpCudaGrid, ZeroDiagonalFails) {
   if (!cuda_available()) GTEST_SKIP() << "no CUDA device";
-  options o = cuda_grid(120, 16, 1, dist::communicator::world().size(), precision::bf16);
-  o.diag = diagonal::zero;
-  const result r = solve(o);
-  EXPECT_FALSE(r.passed);
-  EXPECT_LE(r.iterations, o.max_iters);
+  for (const precision prec : {precision::bf16, precision::fp8}) {
+    options o = cuda_grid(120, 16, 1, dist::communicator::world().size(), prec);
+    o.diag = diagonal::zero;
+    const result r = solve(o);
+    EXPECT_FALSE(r.passed) << precision_name(prec);
+    EXPECT_LE(r.iterations, o.max_iters) << precision_name(prec);
+  }
 }
 
 }  // namespace
