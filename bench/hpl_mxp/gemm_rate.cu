@@ -2,11 +2,10 @@
 //   bench_hpl_mxp_gemm bf16|fp16|fp32|fp8 M K [reps]
 // times cublasGemmEx C(M x M, FP32) += A(M x K) B(K x M) with inputs of the given type, FP32
 // accumulation (CUBLAS_COMPUTE_32F), the shape and types of the library's update; fp8 times
-// cuBLASLt's FP8 GEMM as the library calls it: E4M3 inputs, A stored transposed ("TN"), scales
+// the library's own cuBLASLt call (src/hpl_mxp/cuda/fp8.cuh): E4M3 inputs, A stored transposed ("TN"), scales
 // by device pointer, FP32 C and D in place (M and K multiples of 16; compute capability 8.9+).
 // Random inputs in [-0.5, 0.5) (constant data would draw less power and run faster than the
 // benchmark's). Prints one JSON object: the best of reps timed calls after one warm-up.
-#include <cublasLt.h>
 #include <cublas_v2.h>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -18,9 +17,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <memory>
 #include <string>
 #include <vector>
+
+#include "cuda/fp8.cuh"
 
 #include "gpu500/core/cuda/check.cuh"
 #include "gpu500/core/cuda/memory.hpp"
@@ -59,54 +61,6 @@ std::vector<unsigned char> random_values(std::size_t n, const std::string& type)
   return out;
 }
 
-void lt(cublasStatus_t st, const char* what) {
-  if (st != CUBLAS_STATUS_SUCCESS) fail(std::string(what) + ": " + cublasGetStatusString(st));
-}
-
-// cuBLASLt's FP8 GEMM C(m x m) -= A^T B, A and B (k x m, E4M3, leading dimension k), unit scales
-// by device pointer, 32 MiB of workspace; returns a callable that enqueues one call.
-struct fp8_gemm {
-  cublasLtHandle_t h = nullptr;
-  cublasLtMatmulDesc_t op = nullptr;
-  cublasLtMatrixLayout_t la = nullptr, lc = nullptr;
-  cublasLtMatmulHeuristicResult_t algo{};
-  gpu500::gpu::device_buffer<char> ws{std::size_t{32} << 20};
-  gpu500::gpu::device_buffer<float> scales{2};
-  fp8_gemm(long m, long k) {
-    const float one[2] = {1.0f, 1.0f};
-    gpu500::gpu::copy_bytes(scales.data(), one, sizeof(one));
-    lt(cublasLtCreate(&h), "cublasLtCreate");
-    lt(cublasLtMatmulDescCreate(&op, CUBLAS_COMPUTE_32F, CUDA_R_32F), "cublasLtMatmulDescCreate");
-    const cublasOperation_t t = CUBLAS_OP_T, n = CUBLAS_OP_N;
-    const float* sa = scales.data();
-    const float* sb = scales.data() + 1;
-    lt(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_TRANSA, &t, sizeof(t)), "TRANSA");
-    lt(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_TRANSB, &n, sizeof(n)), "TRANSB");
-    lt(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &sa, sizeof(sa)), "A_SCALE");
-    lt(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &sb, sizeof(sb)), "B_SCALE");
-    lt(cublasLtMatrixLayoutCreate(&la, CUDA_R_8F_E4M3, k, m, k), "layout A/B");
-    lt(cublasLtMatrixLayoutCreate(&lc, CUDA_R_32F, m, m, m), "layout C");
-    cublasLtMatmulPreference_t pref = nullptr;
-    lt(cublasLtMatmulPreferenceCreate(&pref), "cublasLtMatmulPreferenceCreate");
-    const std::size_t bytes = ws.size();
-    lt(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &bytes, sizeof(bytes)),
-       "MAX_WORKSPACE_BYTES");
-    int found = 0;
-    lt(cublasLtMatmulAlgoGetHeuristic(h, op, la, la, lc, lc, pref, 1, &algo, &found), "cublasLtMatmulAlgoGetHeuristic");
-    cublasLtMatmulPreferenceDestroy(pref);
-    if (found == 0) fail("cuBLASLt has no FP8 GEMM for this shape");
-  }
-  ~fp8_gemm() {
-    cublasLtMatrixLayoutDestroy(lc);
-    cublasLtMatrixLayoutDestroy(la);
-    cublasLtMatmulDescDestroy(op);
-    cublasLtDestroy(h);
-  }
-  cublasStatus_t operator()(const void* a, const void* b, float* c, const float* alpha, const float* beta) {
-    return cublasLtMatmul(h, op, alpha, a, la, b, la, beta, c, lc, c, lc, &algo.algo, ws.data(), ws.size(), nullptr);
-  }
-};
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -118,11 +72,11 @@ int main(int argc, char** argv) {
   if (m < 1 || k < 1 || m > 2147483647 || k > 2147483647) fail("M and K must be in [1, 2^31)");
   if (type == "fp8" && (m % 16 != 0 || k % 16 != 0)) fail("fp8 needs M and K multiples of 16");
   if (type == "fp8") {
-    int dev = 0, major = 0, minor = 0;
-    GPU500_CUDA_CHECK(cudaGetDevice(&dev));
-    GPU500_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
-    GPU500_CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev));
-    if (major * 10 + minor < 89) fail("fp8 needs a GPU of compute capability 8.9 or newer");
+    try {
+      gpu500::hpl_mxp::detail::cuda::require_fp8_device();
+    } catch (const std::exception& e) {
+      fail(e.what());
+    }
   }
   const cudaDataType_t dt = type == "bf16" ? CUDA_R_16BF : type == "fp16" ? CUDA_R_16F : CUDA_R_32F;
   const std::size_t es = element_bytes(type);
@@ -135,18 +89,29 @@ int main(int argc, char** argv) {
   c.zero();
   cublasHandle_t h;
   if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) fail("cublasCreate");
-  std::unique_ptr<fp8_gemm> f8;
-  if (type == "fp8") f8 = std::make_unique<fp8_gemm>(m, k);
+  // fp8: the library's own cuBLASLt call (C -= sa sb A^T B), unit scales in device memory.
+  std::unique_ptr<gpu500::hpl_mxp::detail::cuda::fp8_gemm> f8;
+  gpu500::gpu::device_buffer<float> scales(2);
+  if (type == "fp8") {
+    const float one[2] = {1.0f, 1.0f};
+    gpu500::gpu::copy_bytes(scales.data(), one, sizeof(one));
+    f8 = std::make_unique<gpu500::hpl_mxp::detail::cuda::fp8_gemm>(nullptr);
+  }
   const float alpha = -1.0f, beta = 1.0f;
   double best = 1e30;
   for (int r = 0; r <= reps; ++r) {
     GPU500_CUDA_CHECK(cudaDeviceSynchronize());
     const double t0 = now();
+    try {
+      if (f8) f8->run(m, m, k, a.data(), k, scales.data(), b.data(), k, scales.data() + 1, c.data(), m);
+    } catch (const std::exception& e) {
+      fail(e.what());
+    }
     const cublasStatus_t st =
-        f8 ? (*f8)(a.data(), b.data(), c.data(), &alpha, &beta)
+        f8 ? CUBLAS_STATUS_SUCCESS
            : cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, int(m), int(m), int(k), &alpha, a.data(), dt, int(m), b.data(),
                           dt, int(k), &beta, c.data(), CUDA_R_32F, int(m), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
-    if (st != CUBLAS_STATUS_SUCCESS) fail(std::string(f8 ? "cublasLtMatmul: " : "cublasGemmEx: ") + cublasGetStatusString(st));
+    if (st != CUBLAS_STATUS_SUCCESS) fail(std::string("cublasGemmEx: ") + cublasGetStatusString(st));
     GPU500_CUDA_CHECK(cudaDeviceSynchronize());
     if (r > 0) best = std::min(best, now() - t0);  // the first call warms up
   }
