@@ -150,11 +150,16 @@ if command -v mpirun >/dev/null && grep -q '^mpi: yes' <<<"$info"; then
     out=$(OMP_NUM_THREADS=1 mpirun -np 2 --oversubscribe "$bin" hpl -N 300 -NB 16 -P 1 -Q 2 --backend cuda \
       --gpu-panel 200 --gpu-panel-first --no-nccl --share-gpus)
     grep -q 'PASSED$' <<<"$out"
-    # 2 x 1 (row swaps): GPU panels need NCCL, so ranks sharing a GPU factor them on the CPU and say so.
+    # 2 x 1 (row swaps): GPU panels need NCCL, so ranks sharing a GPU (a host of one GPU) factor
+    # them on the CPU and say so; with a GPU each the panels stay on the GPUs, over NCCL.
     out=$(OMP_NUM_THREADS=1 mpirun -np 2 --oversubscribe "$bin" hpl -N 300 -NB 16 -P 2 -Q 1 --backend cuda \
       --gpu-panel 300 --share-gpus 2>err.txt)
     grep -q 'PASSED$' <<<"$out"
-    grep -q 'the panels are factored on the CPU' err.txt || { cat err.txt; exit 1; }
+    if grep -q '^cuda device 1' <<<"$info"; then
+      grep -q '2 x 1 grid of GPU processes; exchanges between the GPUs: NCCL' err.txt || { cat err.txt; exit 1; }
+    else
+      grep -q 'the panels are factored on the CPU' err.txt || { cat err.txt; exit 1; }
+    fi
     if ! grep -q '^cuda device 1' <<<"$info"; then  # one GPU, two ranks: refused without --share-gpus
       set +e
       OMP_NUM_THREADS=1 mpirun -np 2 --oversubscribe "$bin" hpl -N 300 -NB 16 -P 1 -Q 2 --backend cuda >/dev/null 2>err.txt
