@@ -38,6 +38,7 @@ TITLES = {
     "hash": "GLHT hash table",
     "hash-pair-cas": "Linear probing: the 16-byte pair-CAS insert against claim-then-publish",
     "graph500-mpi": "Graph500 over MPI ranks (weak scaling at 2^26 vertices per GPU, strong scaling at SCALE 26)",
+    "graph500-mpi-2gpu": "Graph500 over MPI ranks on two GPUs (weak scaling at 2^26 vertices per GPU, strong scaling at SCALE 26)",
     "graph500-cpu-ranks": "Graph500 CPU backend over MPI ranks against the reference on the same ranks",
     "graph500-mpi-sssp": "Graph500 over MPI ranks: the CUDA SSSP's pull and bucket width, compared in one call",
     "graph500-mpi-bfs-bits": "Graph500 over MPI ranks: the CUDA BFS's frontier bits and visited bitmap, compared in one call",
@@ -53,7 +54,7 @@ TITLES = {
 PAGES = {
     "graph500": "graph500.md", "bfs": "bfs-gpu.md", "sssp": "sssp-gpu.md", "sssp-gpu": "sssp-gpu.md",
     "bellman_ford": "bellman-ford.md", "hpl": "hpl.md", "hpl-multigpu": "hpl.md", "hpl-2gpu": "hpl.md", "hpl-4gpu": "hpl.md",
-    "hpl-defaults": "hpl.md", "hpl-2gpu-h100": "hpl.md", "hpl-h100-second-host": "hpl.md", "hash": "hash.md", "hash-pair-cas": "hash.md", "graph500-mpi": "distributed.md",
+    "hpl-defaults": "hpl.md", "hpl-2gpu-h100": "hpl.md", "hpl-h100-second-host": "hpl.md", "hash": "hash.md", "hash-pair-cas": "hash.md", "graph500-mpi": "distributed.md", "graph500-mpi-2gpu": "distributed.md",
     "graph500-cpu-ranks": "distributed.md", "graph500-mpi-sssp": "distributed.md", "graph500-mpi-bfs-bits": "distributed.md",
     "graph500-mpi-bfs": "distributed.md", "hpl-default-h100": "hpl.md",
     "hpl-mxp": "hpl-mxp.md", "hpl-mxp-4gpu": "hpl-mxp.md", "hpl-mxp-2gpu": "hpl-mxp.md", "graph-io": "graph-files.md",
