@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cstdint>
 #include <numeric>
+#include <stdexcept>
 #include <vector>
 
 #include "gpu500/dist/bitmap.hpp"
@@ -90,6 +91,11 @@ TEST(Dist, AlltoallvOneCallAndSplit) {
       }
       EXPECT_EQ(k, in.size());
     }
+  }
+  // Over several ranks every rank sends something ((s + 2 d) % 5 is not 0 for both d = 0 and 1),
+  // so a bound of 0 is passed on every rank, and every rank throws (none is left in the exchange).
+  if (R > 1) {
+    EXPECT_THROW(c.alltoallv<item>(send, counts, nullptr, 0), std::logic_error);
   }
 }
 
