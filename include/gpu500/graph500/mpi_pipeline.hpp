@@ -57,6 +57,11 @@ struct mpi_options {
   /// backends; the tests run both widths; graphs of more than 2^32 vertices always take 64 bits).
   bool bfs_wide_columns = false;
   // CUDA backend only:
+  /// The BFS's top-down levels expand the graph's hubs on every rank (each from its own rows
+  /// adjacent to them, src/graph500/mpi/cuda/hub_delegates.hpp): the hubs are the vertices of
+  /// the largest degrees whose arcs are at most this share of the graph's (0: no hubs; the tests
+  /// run 0, the default and 1).
+  double bfs_hub_share = 0.25;
   /// Let several ranks of a node use one GPU (ranks on a node beyond its GPUs are otherwise a
   /// usage_error). Rank k of a node takes GPU k mod (GPUs of the node).
   bool share_gpus = false;

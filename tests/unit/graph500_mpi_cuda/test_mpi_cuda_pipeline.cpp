@@ -32,6 +32,12 @@ mpi_options shared(mpi_options o = {}) {
   return o;
 }
 
+/// The integer after `"key":` in a JSON text, or -1 where the key is missing.
+long long json_integer(const std::string& text, const std::string& key) {
+  const std::size_t at = text.find("\"" + key + "\":");
+  return at == std::string::npos ? -1 : std::stoll(text.substr(at + key.size() + 3));
+}
+
 class Graph500MpiCuda : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -97,24 +103,29 @@ TEST_F(Graph500MpiCuda, OneGpuPerRankNcclAndMpiMatchHostBackend) {
 // SCALE 13 has rows of up to 7172 arcs (14 of more than 1024): rows cut into many top-down chunks
 // and long bottom-up warp scans run, beside the short rows of SCALE 5 and 9. Kernel 1 runs in one
 // round and in rounds of 97 edges (the last one short, some ranks with empty rounds); the BFS
-// walks its degree-ordered rows with 32-bit columns and, as past 2^32 vertices, 64-bit ones; the
-// SSSP pulls the heavy arcs of its large buckets (the default), of every bucket, or of none.
+// walks its degree-ordered rows with 32-bit columns and, as past 2^32 vertices, 64-bit ones, and
+// delegates the hubs of the default share of the arcs, of all of them (every vertex of two arcs
+// or more a hub where they are at most max_hubs) or none; the SSSP pulls the heavy arcs of its
+// large buckets (the default), of every bucket, or of none.
 TEST_F(Graph500MpiCuda, SameLevelsAndDistancesAsHostBackend) {
   struct setup {
     index_t round_edges;
     bool wide_columns;
-    double pull_share;
+    double pull_share, hub_share;
   };
-  const double pull_default = mpi_options{}.sssp_pull_share;
+  const double pull_default = mpi_options{}.sssp_pull_share, hubs_default = mpi_options{}.bfs_hub_share;
   for (int scale : {5, 9, 13})
-    for (const setup s : {setup{0, false, pull_default}, setup{97, false, 0.0}, setup{0, true, 2.0}}) {
+    for (const setup s : {setup{0, false, pull_default, hubs_default}, setup{97, false, 0.0, 1.0},
+                          setup{0, true, 2.0, 0.0}}) {
       SCOPED_TRACE("SCALE " + std::to_string(scale) + ", kernel 1 rounds of " + std::to_string(s.round_edges) +
-                   (s.wide_columns ? ", 64-bit BFS columns" : "") + ", pull share " + std::to_string(s.pull_share));
+                   (s.wide_columns ? ", 64-bit BFS columns" : "") + ", pull share " + std::to_string(s.pull_share) +
+                   ", hub share " + std::to_string(s.hub_share));
       const auto p = params(scale);
       mpi_options o = shared();
       o.kernel1_round_edges = s.round_edges;
       o.bfs_wide_columns = s.wide_columns;
       o.sssp_pull_share = s.pull_share;
+      o.bfs_hub_share = s.hub_share;
       auto dp = make_mpi_cuda_pipeline(c, p, o);
       auto hp = make_mpi_cpu_pipeline(c, p);
       for (auto* x : {dp.get(), hp.get()}) {
@@ -123,6 +134,16 @@ TEST_F(Graph500MpiCuda, SameLevelsAndDistancesAsHostBackend) {
       }
       for (std::int64_t v = 0; v < p.num_vertices(); ++v) ASSERT_EQ(dp->has_edges(v), hp->has_edges(v)) << v;
       EXPECT_EQ(dp->local_arcs(), hp->local_arcs());
+      const std::string trace = dp->trace().dump(-1);
+      const long long hubs = json_integer(trace, "bfs_hubs");
+      if (s.hub_share == 0) {
+        EXPECT_EQ(hubs, 0) << trace;
+      } else if (s.hub_share == 1) {
+        EXPECT_GE(hubs, p.num_vertices() / 4) << trace;  // most of the graph
+      }
+      if (hubs > 0) {
+        EXPECT_GE(json_integer(trace, "bfs_hub_degree"), 2) << trace;
+      }
       const graph::edge_list el = graph::generate_kronecker(p);
       const auto roots = graph::pick_search_keys(p, 3, [&](std::int64_t v) { return dp->has_edges(v); });
       for (std::int64_t root : roots) {

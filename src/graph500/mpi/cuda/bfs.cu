@@ -1,6 +1,8 @@
 // Direction-optimising BFS of the CUDA backend over MPI ranks (see bfs.hpp).
 #include "bfs.hpp"
 
+#include <algorithm>
+#include <bit>
 #include <limits>
 #include <string>
 #include <type_traits>
@@ -23,8 +25,13 @@ namespace {
 constexpr index_t probe_arcs = 16;
 constexpr int probe_unroll = 4;
 
-/// counters_ entries (zeroed at the start of every level).
-enum counter : int { found_rows = 0, found_arcs = 1, long_count = 2, chunk_count = 3, counter_slots = 4 };
+/// A top-down level pulls from the frontier's hubs when their entries here, times this, exceed
+/// the owned rows (a walked entry costs a random access and an atomic, a pulled row a few
+/// sequential bytes).
+constexpr index_t pull_ratio = 4;
+
+/// counters_ entries (zeroed at the start of every level); the hub words follow them.
+enum counter : int { found_rows, found_arcs, long_count, chunk_count, hub_chunk_count, counter_slots };
 
 constexpr unsigned full_mask = 0xffffffffu;
 
@@ -39,42 +46,52 @@ __device__ __forceinline__ std::uint64_t make_pair(index_t child_local, index_t 
 
 /// Top-down, for one arc of frontier row `row`: writes its pair into the block of the child's
 /// owner, unless the child is known to be visited (an owned child: its bit in `visited`, the owned
-/// rows' bitmap, which stays in the L2 cache where the parents would not) or this rank has offered
-/// it already. `seen`
+/// rows' bitmap, which stays in the L2 cache where the parents would not, or in `found`, the rows
+/// the hubs' lists claimed this level) or this rank has offered it already. `seen`
 /// holds both: a bit set by this pass means this rank sends the child this level and its owner
 /// claims it, so once set a bit means "visited by the end of this level" on every rank.
 template <class V>
 __device__ __forceinline__ void offer_arc(const graph::csr_view<V>& g, index_t arc, index_t row, index_t block,
-                                          int me, const std::uint64_t* visited, std::uint64_t* seen,
-                                          index_t* cursor, std::uint64_t* send) {
+                                          int me, const std::uint64_t* visited, const std::uint64_t* found,
+                                          std::uint64_t* seen, index_t* cursor, std::uint64_t* send) {
   const auto v = static_cast<std::int64_t>(g.columns[arc]);
   const int o = owner_of(v, block);
-  if (o == me && test_bit(visited, v - g.first_vertex)) return;
+  if (o == me && (test_bit(visited, v - g.first_vertex) || test_bit(found, v - g.first_vertex))) return;
   const std::uint64_t bit = std::uint64_t{1} << (v & 63);
   if (seen[v >> 6] & bit) return;  // a stale 0 only costs the atomic below
   if (atomicOr(reinterpret_cast<unsigned long long*>(&seen[v >> 6]), bit) & bit) return;
   send[aggregated_take(cursor, o)] = make_pair(v - static_cast<std::int64_t>(o) * block, row);
 }
 
+/// The top-down span of a row: every arc, but none of a hub's (the hubs' lists claim those).
+struct rows_but_hubs {
+  const index_t* offsets;
+  index_t hub_degree;  // rows of at least this many arcs are hubs
+  __device__ row_span<int> operator()(index_t row) const {
+    const index_t d = offsets[row + 1] - offsets[row];
+    return {offsets[row], d >= hub_degree ? 0 : d, 0};
+  }
+};
+
 /// Top-down over the frontier rows of at most tile_max_degree arcs, 32 rows to a warp
 /// (row_arcs.cuh).
 template <class V>
-__global__ void expand_tiles_kernel(graph::csr_view<V> g, const index_t* queue, index_t frontier, index_t block,
-                                    int me, const std::uint64_t* visited, std::uint64_t* seen, index_t* cursor,
-                                    std::uint64_t* send) {
-  for_tile_arcs(queue, frontier, whole_rows{g.offsets}, [&](index_t arc, index_t row, int) {
-    offer_arc(g, arc, row, block, me, visited, seen, cursor, send);
+__global__ void expand_tiles_kernel(graph::csr_view<V> g, index_t hub_degree, const index_t* queue, index_t frontier,
+                                    index_t block, int me, const std::uint64_t* visited, const std::uint64_t* found,
+                                    std::uint64_t* seen, index_t* cursor, std::uint64_t* send) {
+  for_tile_arcs(queue, frontier, rows_but_hubs{g.offsets, hub_degree}, [&](index_t arc, index_t row, int) {
+    offer_arc(g, arc, row, block, me, visited, found, seen, cursor, send);
   });
 }
 
 /// Top-down over the long rows' chunks (one warp each; their number is read on the device).
 template <class V>
 __global__ void expand_chunks_kernel(graph::csr_view<V> g, const index_t* chunks, const index_t* counters,
-                                     index_t block, int me, const std::uint64_t* visited, std::uint64_t* seen,
-                                     index_t* cursor, std::uint64_t* send) {
+                                     index_t block, int me, const std::uint64_t* visited, const std::uint64_t* found,
+                                     std::uint64_t* seen, index_t* cursor, std::uint64_t* send) {
   for_chunk_arcs(
       chunks, counters + chunk_count, [](index_t) { return 0; },
-      [&](index_t arc, index_t row, int) { offer_arc(g, arc, row, block, me, visited, seen, cursor, send); });
+      [&](index_t arc, index_t row, int) { offer_arc(g, arc, row, block, me, visited, found, seen, cursor, send); });
 }
 
 /// Arrived pairs (from rank r: [displs[r], displs[r + 1])): the first to claim an unvisited child
@@ -101,6 +118,81 @@ __global__ void claim_kernel(graph::csr_view<std::int64_t> g, const std::uint64_
     index_t at[2];
     block_take<2>({counters + found_rows, counters + found_arcs}, v, at);
     if (v[0]) next[at[0]] = l;
+  }
+}
+
+/// The hub words (a bit per hub, `words` words, written as 32-bit halves: a warp's ballot each):
+/// the bits of this rank's hubs (indices [first_mine, first_mine + mine)) whose rows are in the
+/// frontier slice; 0 elsewhere. A thread per hub index.
+__global__ void frontier_hubs_kernel(const std::uint64_t* slice, const std::int64_t* ids, index_t first_mine,
+                                     index_t mine, index_t first_vertex, index_t words, std::uint32_t* out) {
+  for (index_t j : gpu::grid_stride(64 * words)) {  // warp-uniform: 64 * words is a multiple of 32
+    const bool in = j >= first_mine && j < first_mine + mine && test_bit(slice, ids[j] - first_vertex);
+    const unsigned half = __ballot_sync(full_mask, in);
+    if (gpu::lane_id() == 0) out[j / 32] = half;  // little-endian: bits [32h, 32h + 32) of the words
+  }
+}
+
+/// The lists of the hubs whose bits are set, cut into (hub, first entry, end entry) chunks of
+/// hub_chunk_entries.
+__global__ void hub_chunks_kernel(const std::uint64_t* hub_words, const index_t* offsets, index_t hubs,
+                                  index_t* chunks, index_t* chunk_count) {
+  for (index_t j : gpu::grid_stride(hubs))
+    if (test_bit(hub_words, j) && offsets[j + 1] > offsets[j])
+      append_chunks(j, offsets[j], offsets[j + 1] - offsets[j], chunks, chunk_count, hub_chunk_entries);
+}
+
+/// Every listed row of the chunks' hubs (a warp per chunk) not yet visited is claimed, with the
+/// hub as its parent, as claim_kernel claims an arrival.
+__global__ void claim_from_hubs_kernel(const std::uint32_t* rows, const std::int64_t* ids, const index_t* chunks,
+                                       const index_t* offsets, const std::uint64_t* visited, std::int64_t* parent,
+                                       index_t* next, std::uint64_t* next_slice, index_t* counters) {
+  for_chunk_arcs(
+      chunks, counters + hub_chunk_count, [&](index_t j) { return ids[j]; },
+      [&](index_t entry, index_t, std::int64_t hub) {
+        const index_t l = rows[entry];
+        const std::uint64_t bit = std::uint64_t{1} << (l & 63);
+        auto* word = reinterpret_cast<unsigned long long*>(&next_slice[l >> 6]);
+        if (!((visited[l >> 6] | *word) & bit) && !(atomicOr(word, bit) & bit)) {
+          parent[l] = hub;
+          next[aggregated_take(counters, found_rows)] = l;
+          aggregated_add(counters + found_arcs, offsets[l + 1] - offsets[l]);
+        }
+      });
+}
+
+/// Pull: every unvisited owned row looks through its hubs (descending degree) for the first whose
+/// bit is set (the words in shared memory) and takes it as its parent; appends per block, the next
+/// frontier's bits per word (warp_mark_rows), as scan_rows_kernel.
+__global__ void pull_from_hubs_kernel(const std::uint32_t* row_starts, const std::uint16_t* row_hubs, index_t rows,
+                                      const std::uint64_t* hub_words, index_t words, const std::int64_t* ids,
+                                      const index_t* offsets, const std::uint64_t* visited, std::int64_t* parent,
+                                      index_t* next, std::uint64_t* next_slice, index_t* counters) {
+  extern __shared__ std::uint64_t frontier_hubs[];
+  for (index_t w = threadIdx.x; w < words; w += blockDim.x) frontier_hubs[w] = hub_words[w];
+  __syncthreads();
+  for (index_t base : gpu::block_stride(rows)) {  // block-uniform: block_take below
+    const index_t l = base + threadIdx.x;
+    index_t v[2] = {0, 0};
+    std::int64_t found = -1;
+    if (l < rows && !test_bit(visited, l)) {
+      const std::uint32_t end = row_starts[l + 1];
+      for (std::uint32_t k = row_starts[l]; k < end; ++k) {
+        const unsigned j = row_hubs[k];
+        if ((frontier_hubs[j >> 6] >> (j & 63)) & 1u) {
+          found = ids[j];
+          break;
+        }
+      }
+      if (found >= 0) v[0] = 1, v[1] = offsets[l + 1] - offsets[l];
+    }
+    index_t at[2];
+    block_take<2>({counters + found_rows, counters + found_arcs}, v, at);
+    warp_mark_rows(next_slice, l, v[0] != 0);
+    if (v[0]) {
+      parent[l] = found;
+      next[at[0]] = l;
+    }
   }
 }
 
@@ -194,7 +286,7 @@ __global__ void scan_long_rows_kernel(graph::csr_view<V> g, const std::uint64_t*
 
 }  // namespace
 
-std::size_t bfs_engine::device_bytes(index_t rows, index_t arcs, index_t n) {
+std::size_t bfs_engine::device_bytes(index_t rows, index_t arcs, index_t n, double hub_arc_share) {
   const auto r = static_cast<std::size_t>(rows), a = static_cast<std::size_t>(arcs);
   // the gathered frontier and seen_ (n bits each); the owned rows' frontier, next frontier and
   // visited bits
@@ -204,15 +296,17 @@ std::size_t bfs_engine::device_bytes(index_t rows, index_t arcs, index_t n) {
   // parents, two queues, two unvisited lists and the long rows (8 bytes per row each); the
   // degree-ordered columns; the pairs sent and received (8 bytes, at most one per arc each way);
   // the chunks (24 bytes per chunk).
-  return 6 * 8 * r + column * a + 2 * 8 * a + 24 * static_cast<std::size_t>(max_chunks(arcs)) + bitmaps;
+  return 6 * 8 * r + column * a + 2 * 8 * a + 24 * static_cast<std::size_t>(max_chunks(arcs)) + bitmaps +
+         hub_delegates_bytes(rows, arcs, hub_arc_share);
 }
 
-std::size_t bfs_engine::construction_bytes(index_t arcs, index_t n) {
-  return degree_order_bytes(arcs, n, narrow_columns_fit(n) ? sizeof(std::uint32_t) : sizeof(std::int64_t));
+std::size_t bfs_engine::construction_bytes(index_t rows, index_t arcs, index_t n, double hub_arc_share) {
+  return std::max(degree_order_bytes(arcs, n, narrow_columns_fit(n) ? sizeof(std::uint32_t) : sizeof(std::int64_t)),
+                  hub_delegates_construction_bytes(rows, arcs, hub_arc_share));
 }
 
 bfs_engine::bfs_engine(device_exchange& x, const dist::block_partition& part, graph::csr_view<std::int64_t> g,
-                       bfs_policy pol, bool wide_columns)
+                       bfs_policy pol, bool wide_columns, double hub_arc_share)
     : x_(x), part_(part), g_(g), pol_(pol) {
   if (part.block() > static_cast<index_t>(std::numeric_limits<std::uint32_t>::max()))
     throw usage_error("the CUDA BFS over MPI ranks takes at most 2^32 vertices per rank (" +
@@ -233,6 +327,9 @@ bfs_engine::bfs_engine(device_exchange& x, const dist::block_partition& part, gr
     wide_columns_ = degree_ordered_columns<std::int64_t>(x, part, g);
     wide_view_ = {g.num_vertices, g.first_vertex, g.local_vertices, g.offsets, wide_columns_.data(), nullptr};
   }
+  with_rows([&](auto view) { hubs_ = make_hub_delegates(x.comm(), view, hub_arc_share); });
+  hub_frontier_ = gpu::device_buffer<std::uint64_t>(static_cast<std::size_t>(hubs_.words()));
+  hub_chunks_ = gpu::device_buffer<index_t>(3 * static_cast<std::size_t>(hubs_.entries / hub_chunk_entries + hubs_.count + 1));
   parent_ = gpu::device_buffer<std::int64_t>(rows);
   queue_ = gpu::device_buffer<index_t>(rows);
   next_ = gpu::device_buffer<index_t>(rows);
@@ -248,8 +345,9 @@ bfs_engine::bfs_engine(device_exchange& x, const dist::block_partition& part, gr
   cursor_ = gpu::device_buffer<index_t>(static_cast<std::size_t>(R));
   starts_ = gpu::device_buffer<index_t>(static_cast<std::size_t>(R));
   displs_ = gpu::device_buffer<index_t>(static_cast<std::size_t>(R) + 1);
-  counters_ = gpu::device_buffer<index_t>(counter_slots);
-  host_counters_ = gpu::pinned_buffer<index_t>(counter_slots);
+  counters_ = gpu::device_buffer<index_t>(counter_slots + static_cast<std::size_t>(hubs_.words()));
+  host_counters_ = gpu::pinned_buffer<index_t>(counters_.size());
+  host_sums_ = gpu::pinned_buffer<index_t>(4 + static_cast<std::size_t>(hubs_.words()));
   host_cursor_ = gpu::pinned_buffer<index_t>(static_cast<std::size_t>(R));
   chunks_ = gpu::device_buffer<index_t>(3 * static_cast<std::size_t>(max_chunks(static_cast<index_t>(owned_arcs_))));
   host_starts_ = owner_block_starts(g, part.block(), starts_);  // the pairs' blocks
@@ -281,6 +379,43 @@ void bfs_engine::gather_frontier() {
               seen_.data());
 }
 
+void bfs_engine::mark_frontier_hubs(const std::uint64_t* slice) {
+  const index_t words = hubs_.words();
+  if (words > 0)
+    gpu::launch(frontier_hubs_kernel, gpu::grid_blocks(64 * words, block_threads), block_threads, 0, nullptr, slice,
+                hubs_.ids.data(), hubs_.first_mine, hubs_.mine, g_.first_vertex, words,
+                reinterpret_cast<std::uint32_t*>(counters_.data() + counter_slots));
+}
+
+void bfs_engine::claim_from_hubs() {
+  // The frontier hubs' entries here: walking them costs a random access each, pulling a sequential
+  // pass over the rows (a few bytes a row).
+  const index_t* words = host_sums_.data() + 4;
+  index_t entries = 0;
+  for (index_t w = 0; w < hubs_.words(); ++w)
+    for (auto bits = static_cast<std::uint64_t>(words[w]); bits != 0; bits &= bits - 1) {
+      const auto j = static_cast<std::size_t>(64 * w + std::countr_zero(bits));
+      entries += hubs_.host_offsets[j + 1] - hubs_.host_offsets[j];
+    }
+  if (entries == 0) return;
+  // The words arrive from the pinned reduction buffer, which the host leaves alone until the
+  // level's end synchronises.
+  gpu::copy_bytes_async(hub_frontier_.data(), words, hub_frontier_.bytes(), nullptr);
+  if (entries * pull_ratio > g_.local_vertices) {
+    gpu::launch(pull_from_hubs_kernel, resident_blocks_, block_threads, hub_frontier_.bytes(), nullptr,
+                hubs_.row_starts.data(), hubs_.row_hubs.data(), g_.local_vertices, hub_frontier_.data(),
+                hubs_.words(), hubs_.ids.data(), g_.offsets, visited_.data(), parent_.data(), next_.data(),
+                next_slice_.data(), counters_.data());
+    return;
+  }
+  gpu::launch(hub_chunks_kernel, gpu::grid_blocks(hubs_.count, block_threads), block_threads, 0, nullptr,
+              hub_frontier_.data(), hubs_.offsets.data(), hubs_.count, hub_chunks_.data(),
+              counters_.data() + hub_chunk_count);
+  gpu::launch(claim_from_hubs_kernel, resident_blocks_, block_threads, 0, nullptr, hubs_.rows.data(),
+              hubs_.ids.data(), hub_chunks_.data(), g_.offsets, visited_.data(), parent_.data(), next_.data(),
+              next_slice_.data(), counters_.data());
+}
+
 index_t bfs_engine::top_down(index_t frontier, index_t global_frontier_arcs) {
   const dist::communicator& c = x_.comm();
   const int R = c.size();
@@ -292,20 +427,24 @@ index_t bfs_engine::top_down(index_t frontier, index_t global_frontier_arcs) {
     gather_frontier();
     gathered = static_cast<index_t>(slice_.size() * sizeof(std::uint64_t)) * (R - 1);
   }
-  // One pass: each pair goes to the next free place of its owner's block.
+  // The frontier's hubs first: their rows here are claimed before any pair is made, and no pair
+  // is made here for a row they claimed.
+  if (frontier_has_hubs_) claim_from_hubs();
+  // One pass over the other rows: each pair goes to the next free place of its owner's block.
   gpu::copy_bytes_async(cursor_.data(), starts_.data(), starts_.bytes(), nullptr);
   if (frontier > 0) {
-    gpu::launch(make_chunks_kernel<whole_rows>, gpu::grid_blocks(frontier, block_threads), block_threads, 0, nullptr,
-                whole_rows{g_.offsets}, queue_.data(), static_cast<const index_t*>(nullptr), frontier, chunks_.data(),
+    const rows_but_hubs span{g_.offsets, hubs_.min_degree};
+    gpu::launch(make_chunks_kernel<rows_but_hubs>, gpu::grid_blocks(frontier, block_threads), block_threads, 0,
+                nullptr, span, queue_.data(), static_cast<const index_t*>(nullptr), frontier, chunks_.data(),
                 counters_.data() + chunk_count);
     with_rows([&](auto view) {
       using V = column_of<decltype(view)>;
       gpu::launch(expand_tiles_kernel<V>, gpu::grid_blocks(frontier, block_threads), block_threads, 0, nullptr, view,
-                  queue_.data(), frontier, part_.block(), c.rank(), visited_.data(), seen_.data(), cursor_.data(),
-                  send_.data());
+                  hubs_.min_degree, queue_.data(), frontier, part_.block(), c.rank(), visited_.data(),
+                  next_slice_.data(), seen_.data(), cursor_.data(), send_.data());
       gpu::launch(expand_chunks_kernel<V>, resident_blocks_, block_threads, 0, nullptr, view, chunks_.data(),
-                  counters_.data(), part_.block(), c.rank(), visited_.data(), seen_.data(), cursor_.data(),
-                  send_.data());
+                  counters_.data(), part_.block(), c.rank(), visited_.data(), next_slice_.data(), seen_.data(),
+                  cursor_.data(), send_.data());
     });
   }
   gpu::copy_bytes(host_cursor_.data(), cursor_.data(), cursor_.bytes());  // into pinned memory: one copy
@@ -367,6 +506,12 @@ void bfs_engine::run(index_t root) {
     frontier = 1;
     frontier_arcs = read_one(g_.offsets + l + 1) - read_one(g_.offsets + l);
   }
+  const auto words = static_cast<std::size_t>(hubs_.words());
+  if (words > 0) {  // the root's hub bit, where it is a hub, for the first level's reduction
+    mark_frontier_hubs(slice_.data());
+    gpu::copy_bytes(host_counters_.data() + counter_slots, counters_.data() + counter_slots,
+                    words * sizeof(index_t));
+  }
   // Arcs of the unvisited owned rows: all of them (known since construction) but the root's.
   index_t unexplored = static_cast<index_t>(owned_arcs_) - frontier_arcs;
   bool bottom_up_now = false;
@@ -374,13 +519,18 @@ void bfs_engine::run(index_t root) {
   for (int level = 0;; ++level) {
     stopwatch sw;
     comm_seconds_ = 0;
-    // Global frontier vertices and arcs, unexplored arcs, and the last level's bytes: one reduction.
-    index_t sums[4] = {frontier, frontier_arcs, unexplored, last_bytes};
+    // Global frontier vertices and arcs, unexplored arcs, the last level's bytes and the
+    // frontier's hub words: one reduction. Only a hub's owner sets its bit, so the words' sum is
+    // their union.
+    index_t* sums = host_sums_.data();
+    sums[0] = frontier, sums[1] = frontier_arcs, sums[2] = unexplored, sums[3] = last_bytes;
+    std::copy_n(host_counters_.data() + counter_slots, words, sums + 4);
     {
       stopwatch t;
-      c.allreduce(sums, 4, dist::reduce_op::sum);
+      c.allreduce(sums, 4 + words, dist::reduce_op::sum);
       comm_seconds_ += t.seconds();
     }
+    frontier_has_hubs_ = std::any_of(sums + 4, sums + 4 + words, [](index_t w) { return w != 0; });
     if (!levels_.empty()) levels_.back().bytes = sums[3];
     if (sums[0] == 0) break;
     if (!pol_.top_down_only) {  // the host engine's rule (../bfs.hpp)
@@ -394,6 +544,7 @@ void bfs_engine::run(index_t root) {
     counters_.zero_async(nullptr);
     if (!next_slice_.empty()) next_slice_.zero_async(nullptr);
     last_bytes = bottom_up_now ? bottom_up() : top_down(frontier, sums[1]);
+    mark_frontier_hubs(next_slice_.data());  // the next level's hubs, for its reduction
     gpu::copy_bytes_async(host_counters_.data(), counters_.data(), counters_.bytes(), nullptr);
     const auto slice_words = static_cast<index_t>(visited_.size());
     if (slice_words > 0)  // the rows this level found are visited from now on

@@ -5,7 +5,13 @@
 //  - rows: the engine walks its own copy of the owned rows, every row in descending degree of its
 //    far ends, with 32-bit columns where every vertex id fits (degree_order.hpp), made when the
 //    engine is (inside kernel 1's time, as the reference builds its search structures there).
-//  - top-down: the frontier's arcs become (child, parent) pairs, written in one pass into fixed
+//  - hubs (hub_delegates.hpp): the graph's largest hubs are expanded by every rank from its own
+//    rows adjacent to them, claiming those rows locally with the hub as parent (walking the
+//    frontier hubs' lists, or, where those hold more than a quarter as many entries as there are
+//    rows, each unvisited row pulling from its hubs); the owner skips their rows. Each level's
+//    reduction carries the frontier's hub bits (a bit per hub, set by the hub's owner as the
+//    level that found it ends).
+//  - top-down: the other frontier rows' arcs become (child, parent) pairs, written in one pass into fixed
 //    blocks of the send buffer, one per owner, each as long as the owned arcs whose far end that
 //    rank owns (a level sends at most one pair per arc, so nothing overflows and no count pass is
 //    needed; the all-to-all sends the blocks' used heads). Frontier rows of at most
@@ -42,6 +48,7 @@
 #include <vector>
 
 #include "exchange.hpp"
+#include "hub_delegates.hpp"
 #include "gpu500/core/cuda/memory.hpp"
 #include "gpu500/dist/partition.hpp"
 #include "gpu500/graph/csr.hpp"
@@ -53,10 +60,11 @@ namespace gpu500::graph500::mpi::cuda {
 class bfs_engine {
  public:
   /// Throws usage_error when a rank's block of vertices does not fit the 32-bit halves of a pair.
-  /// Collective (it builds the degree-ordered rows). wide_columns: 64-bit columns even where 32
-  /// bits hold every vertex id (the tests run both).
+  /// Collective (it builds the degree-ordered rows and the hubs' lists). wide_columns: 64-bit
+  /// columns even where 32 bits hold every vertex id (the tests run both). hub_arc_share: the
+  /// hubs' arcs at most this share of the graph's (0: no hubs; hub_delegates.hpp).
   bfs_engine(device_exchange& x, const dist::block_partition& part, graph::csr_view<std::int64_t> g, bfs_policy pol,
-             bool wide_columns = false);
+             bool wide_columns, double hub_arc_share);
 
   /// Untimed reset (the reference's clean_pred); the first call also sizes the exchange buffers.
   void prepare();
@@ -68,16 +76,26 @@ class bfs_engine {
   [[nodiscard]] const std::int64_t* parents() const { return parent_.data(); }
   [[nodiscard]] const std::vector<level_record>& levels() const { return levels_; }
 
+  /// The hubs the top-down levels delegate (none when hub_arc_share is 0).
+  [[nodiscard]] index_t hubs() const { return hubs_.count; }
+  /// The hubs' least degree (a power of two; meaningless without hubs).
+  [[nodiscard]] index_t hub_degree() const { return hubs_.min_degree; }
+
   /// Device bytes of the engine for a rank of `rows` rows and `arcs` arcs in a graph of n vertices.
-  [[nodiscard]] static std::size_t device_bytes(index_t rows, index_t arcs, index_t n);
-  /// Device bytes the constructor needs for a while besides the rows (the degree order's sort).
-  [[nodiscard]] static std::size_t construction_bytes(index_t arcs, index_t n);
+  [[nodiscard]] static std::size_t device_bytes(index_t rows, index_t arcs, index_t n, double hub_arc_share);
+  /// Device bytes the constructor needs for a while besides the rows (the degree order's sort,
+  /// then the hubs' lists' sort).
+  [[nodiscard]] static std::size_t construction_bytes(index_t rows, index_t arcs, index_t n, double hub_arc_share);
 
  private:
   /// The search state back to "nothing reached".
   void reset();
   /// The frontier's bitmap slice (slice_) all-gathered into bitmap_ and added to seen_.
   void gather_frontier();
+  /// Sets the hub words of counters_ from a frontier slice: the bits of this rank's hubs in it.
+  void mark_frontier_hubs(const std::uint64_t* slice);
+  /// Claims the owned rows adjacent to the frontier's hubs (host_sums_'s hub words).
+  void claim_from_hubs();
   index_t top_down(index_t frontier, index_t global_frontier_arcs);
   index_t bottom_up();
   /// f(view) with the degree-ordered rows' view (32- or 64-bit columns).
@@ -95,6 +113,7 @@ class bfs_engine {
   graph::csr_view<std::uint32_t> narrow_view_;  // g_'s offsets, degree-ordered columns
   graph::csr_view<std::int64_t> wide_view_;
   bfs_policy pol_;
+  hub_delegates hubs_;
   unsigned resident_blocks_ = 1;  // blocks of block_threads that fill the GPU once
   gpu::device_buffer<std::int64_t> parent_;
   gpu::device_buffer<index_t> queue_, next_;          // owned rows
@@ -104,8 +123,11 @@ class bfs_engine {
   gpu::device_buffer<std::uint64_t> seen_;            // known visited, or offered from here (all words)
   gpu::device_buffer<index_t> cursor_, starts_;       // per rank: next free pair, block start
   gpu::device_buffer<index_t> displs_;                // first arrival of each rank (R + 1)
-  gpu::device_buffer<index_t> counters_;              // see bfs.cu: found rows and arcs, long rows, chunks
+  gpu::device_buffer<index_t> counters_;              // see bfs.cu: found rows and arcs, chunks, hub words
   gpu::pinned_buffer<index_t> host_counters_;
+  gpu::pinned_buffer<index_t> host_sums_;             // a level's reduction: four counts, the hub words
+  gpu::device_buffer<std::uint64_t> hub_frontier_;    // the reduced hub words of a top-down level
+  gpu::device_buffer<index_t> hub_chunks_;            // (hub, first entry, end entry) of its list's chunks
   gpu::pinned_buffer<index_t> host_cursor_;  // cursor_ read back after a top-down level's expansion
   gpu::device_buffer<index_t> lists_[2], list_n_;     // unvisited rows with arcs: this level's, the next's
   gpu::device_buffer<index_t> long_rows_;             // bottom-up rows left to the warp kernel
@@ -115,6 +137,7 @@ class bfs_engine {
   int list_ = 0;                // lists_[list_] holds this level's unvisited rows
   bool has_list_ = false;       // this search has made its list (rows claimed top-down since stay in it)
   bool went_bottom_up_ = false; // this search has run a bottom-up level
+  bool frontier_has_hubs_ = false;  // some hub word of this level's reduction is not 0
   std::vector<index_t> host_starts_, host_counts_, recv_counts_, host_displs_;
   std::vector<level_record> levels_;
   double comm_seconds_ = 0;

@@ -25,9 +25,9 @@ namespace {
 
 /// Device bytes one rank needs at its peak with `ranks` ranks: kernel 1 (the slice, the sort
 /// keys and ids with their double buffers, the arcs sent and received, the rows being built), the
-/// BFS engine's degree order beside the rows, or afterwards the rows and both engines' state and
-/// exchange buffers.
-std::size_t device_bytes(const graph::kronecker_params& p, int ranks) {
+/// BFS engine's degree order and hub lists beside the rows, or afterwards the rows and both
+/// engines' state and exchange buffers.
+std::size_t device_bytes(const graph::kronecker_params& p, int ranks, double hub_share) {
   const auto R = static_cast<std::size_t>(ranks);
   const std::size_t m = static_cast<std::size_t>(p.num_edges()) / R + 1;
   const std::size_t n = static_cast<std::size_t>(p.num_vertices()) / R + 64;
@@ -38,10 +38,11 @@ std::size_t device_bytes(const graph::kronecker_params& p, int ranks) {
   const std::size_t kernel1 = 64 * m + 100 * round + 16 * n;
   const std::size_t rows = 2 * m * 12 + 8 * n;
   const std::size_t bfs = mpi::cuda::bfs_engine::device_bytes(static_cast<index_t>(n), static_cast<index_t>(2 * m),
-                                                               p.num_vertices());
+                                                               p.num_vertices(), hub_share);
   const std::size_t searches =
       bfs + mpi::cuda::sssp_engine::device_bytes(static_cast<index_t>(n), static_cast<index_t>(2 * m), p.num_vertices());
-  const std::size_t order = mpi::cuda::bfs_engine::construction_bytes(static_cast<index_t>(2 * m), p.num_vertices());
+  const std::size_t order = mpi::cuda::bfs_engine::construction_bytes(static_cast<index_t>(n), static_cast<index_t>(2 * m),
+                                                                     p.num_vertices(), hub_share);
   return std::max({kernel1, rows + order, rows + searches}) + (std::size_t{256} << 20);
 }
 
@@ -89,7 +90,7 @@ class mpi_cuda_pipeline final : public mpi_pipeline {
       host_.reset();
       const auto view = g_.view();
       bfs_.emplace(x_, part_, view, mpi::bfs_policy{opts_.top_down_only, opts_.alpha, opts_.beta},
-                   opts_.bfs_wide_columns);
+                   opts_.bfs_wide_columns, opts_.bfs_hub_share);
       if (params_.weights) {
         mpi::cuda::device_sssp_policy pol;
         pol.no_light_heavy = opts_.no_light_heavy;
@@ -169,6 +170,10 @@ class mpi_cuda_pipeline final : public mpi_pipeline {
     j["bfs"] = bfs_ ? mpi::to_json(c_, bfs_->levels()) : json::value::make_array();
     j["sssp"] = sssp_ ? mpi::to_json(c_, sssp_->levels()) : json::value::make_array();
     if (sssp_) j["sssp_delta"] = static_cast<double>(delta_);  // the (first) bucket width
+    if (bfs_) {
+      j["bfs_hubs"] = bfs_->hubs();
+      if (bfs_->hubs() > 0) j["bfs_hub_degree"] = bfs_->hub_degree();
+    }
     return j;
   }
 
@@ -225,6 +230,7 @@ std::unique_ptr<mpi_pipeline> make_mpi_cuda_pipeline(const dist::communicator& c
                                                      const mpi_options& o) {
   p.check();  // the same parameters on every rank: every rank throws alike
   if (o.alpha <= 0 || o.beta <= 0) throw usage_error("--bfs-alpha and --bfs-beta must be > 0");
+  GPU500_EXPECTS(o.bfs_hub_share >= 0 && o.bfs_hub_share <= 1, "mpi_options::bfs_hub_share in [0, 1]");
   // One GPU per rank, by the node-local rank.
   int gpus = 0;
   if (cudaGetDeviceCount(&gpus) != cudaSuccess) gpus = 0;
@@ -238,7 +244,7 @@ std::unique_ptr<mpi_pipeline> make_mpi_cuda_pipeline(const dist::communicator& c
   GPU500_CUDA_CHECK(cudaSetDevice(device));
   const int sharing = (on_node - 1 - device) / gpus + 1;  // ranks of this node on this GPU
   // Each rank's share against its part of its GPU's free memory; the ranks agree first.
-  const std::size_t need = device_bytes(p, comm.size());
+  const std::size_t need = device_bytes(p, comm.size(), o.bfs_hub_share);
   const std::size_t avail = gpu::device_memory().first / static_cast<std::size_t>(sharing);
   agree_or_throw<resource_error>(comm, need <= avail,
                                  "SCALE " + std::to_string(p.scale) + " on " + std::to_string(comm.size()) +

@@ -38,17 +38,17 @@ struct whole_rows {
   __device__ row_span<int> operator()(index_t row) const { return {offsets[row], offsets[row + 1] - offsets[row], 0}; }
 };
 
-/// The span [first, first + count) of `row`, cut into (row, first arc, end arc) chunks appended to
-/// `chunks` (their number in *chunk_count).
+/// The span [first, first + count) of `row`, cut into (row, first arc, end arc) chunks of `size`
+/// arcs appended to `chunks` (their number in *chunk_count).
 __device__ __forceinline__ void append_chunks(index_t row, index_t first, index_t count, index_t* chunks,
-                                              index_t* chunk_count) {
-  const index_t parts = (count + chunk_arcs - 1) / chunk_arcs, end = first + count;
+                                              index_t* chunk_count, index_t size = chunk_arcs) {
+  const index_t parts = (count + size - 1) / size, end = first + count;
   const index_t at = atomic_add(chunk_count, parts);
   for (index_t c = 0; c < parts; ++c) {
-    const index_t begin = first + c * chunk_arcs;
+    const index_t begin = first + c * size;
     chunks[3 * (at + c)] = row;
     chunks[3 * (at + c) + 1] = begin;
-    chunks[3 * (at + c) + 2] = begin + chunk_arcs < end ? begin + chunk_arcs : end;
+    chunks[3 * (at + c) + 2] = begin + size < end ? begin + size : end;
   }
 }
 
