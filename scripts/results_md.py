@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """docs/results.md from runs of scripts/gpu-check.sh: one current table per component.
 
-  results_md.py [--base PAGE] OUT[@PART=NEW,...] [OUT2 ...] > docs/results.md
+  results_md.py [--base PAGE] [--drop PART ...] OUT[@PART=NEW,...] [OUT2 ...] > docs/results.md
 
 Each OUT is a check's output folder: table.txt (rows "part|what|figure", written by the part
 scripts) and meta.txt ("key: value" lines: gpu, host, date, commit, command). The first folder's
@@ -15,7 +15,8 @@ measured in the same run, or a hardware limit).
 are) and lets the folders replace the sections of the parts they hold: one component is measured
 again without the raw folders of the others. OUT@PART=NEW files a folder's rows of PART under
 the part NEW (e.g. a CPU comparison run by the graph500 part script as graph500-cpu-ranks);
-OUT@PART= leaves them out.
+OUT@PART= leaves them out. --drop PART removes the base page's section of PART, where a later
+run's part holds its rows now (e.g. two GPUs measured again beside four, in one table).
 """
 import os
 import sys
@@ -43,6 +44,7 @@ TITLES = {
     "graph500-mpi-sssp": "Graph500 over MPI ranks: the CUDA SSSP's pull and bucket width, compared in one call",
     "graph500-mpi-bfs-bits": "Graph500 over MPI ranks: the CUDA BFS's frontier bits and visited bitmap, compared in one call",
     "graph500-mpi-bfs": "Graph500 over MPI ranks: the CUDA BFS's small blocks in the count exchange, compared in one call",
+    "graph500-mpi-bfs-hubs": "Graph500 over MPI ranks: the CUDA BFS's hub delegates, compared in one call",
     "hpl-default-h100": "HPL 1 x 1 on one H100: the no-flag default",
     "hpl-mxp": "HPL-MxP",
     "hpl-mxp-4gpu": "HPL-MxP on four GPUs",
@@ -56,7 +58,7 @@ PAGES = {
     "bellman_ford": "bellman-ford.md", "hpl": "hpl.md", "hpl-multigpu": "hpl.md", "hpl-2gpu": "hpl.md", "hpl-4gpu": "hpl.md",
     "hpl-defaults": "hpl.md", "hpl-2gpu-h100": "hpl.md", "hpl-h100-second-host": "hpl.md", "hash": "hash.md", "hash-pair-cas": "hash.md", "graph500-mpi": "distributed.md", "graph500-mpi-2gpu": "distributed.md",
     "graph500-cpu-ranks": "distributed.md", "graph500-mpi-sssp": "distributed.md", "graph500-mpi-bfs-bits": "distributed.md",
-    "graph500-mpi-bfs": "distributed.md", "hpl-default-h100": "hpl.md",
+    "graph500-mpi-bfs": "distributed.md", "graph500-mpi-bfs-hubs": "distributed.md", "hpl-default-h100": "hpl.md",
     "hpl-mxp": "hpl-mxp.md", "hpl-mxp-4gpu": "hpl-mxp.md", "hpl-mxp-2gpu": "hpl-mxp.md", "graph-io": "graph-files.md",
     "sanitize": "reliability.md", "energy": "energy.md",
 }
@@ -124,8 +126,10 @@ def read_base(path):
     return meta, sections
 
 
-def render(out_dirs, base=None):
+def render(out_dirs, base=None, drop=()):
     base_meta, base_sections = read_base(base) if base else ({}, [])
+    dropped = {TITLES.get(part, part) for part in drop}
+    base_sections = [(title, body) for title, body in base_sections if title not in dropped]
     first = split_dir(out_dirs[0])[0] if out_dirs else None
     meta = base_meta if base else read_meta(os.path.join(first, "meta.txt"))
     parts, order, origin = {}, [], {}
@@ -194,6 +198,12 @@ if __name__ == "__main__":
         if len(args) < 2:
             sys.exit(__doc__)
         base, args = args[1], args[2:]
+    drop = []
+    while args[:1] == ["--drop"]:
+        if len(args) < 2:
+            sys.exit(__doc__)
+        drop.append(args[1])
+        args = args[2:]
     if not args:
         sys.exit(__doc__)
-    sys.stdout.write(render(args, base))
+    sys.stdout.write(render(args, base, drop))

@@ -3,7 +3,8 @@
 # Checked here: a page from two folders (the later one's part replaces the earlier's and names its
 # own run); --base PAGE with a new folder replaces only the sections of the parts it holds, in
 # place, and keeps the others byte for byte; OUT@PART=NEW files a part under another name and
-# OUT@PART= leaves it out; a base page regenerated with nothing new comes back unchanged.
+# OUT@PART= leaves it out; --drop PART removes a base section; a base page regenerated with
+# nothing new comes back unchanged.
 set -uo pipefail
 src=$2
 tmp=$(mktemp -d)
@@ -42,4 +43,11 @@ order=$(grep '^## ' "$tmp/new.md" | tr '\n' ';')
 [ "$order" = "## Build and tests;## GLHT hash table;## Graph500 (generator, kernel 1, BFS, SSSP, validation);## HPL;## Graph500 CPU backend over MPI ranks against the reference on the same ranks;" ] ||
   fail "sections out of place: $order"
 python3 "$md" --base "$tmp/page.md" "$tmp/c@oops" >/dev/null 2>&1 && fail "a rename without = was accepted"
+# --drop removes a base section whose rows a later part holds now; the others stay in place.
+python3 "$md" --base "$tmp/new.md" --drop graph500-cpu-ranks --drop hpl "$tmp/b@hpl=" >"$tmp/dropped.md" ||
+  fail "--drop"
+order=$(grep '^## ' "$tmp/dropped.md" | tr '\n' ';')
+[ "$order" = "## Build and tests;## GLHT hash table;## Graph500 (generator, kernel 1, BFS, SSSP, validation);" ] ||
+  fail "--drop left: $order"
+python3 "$md" --base "$tmp/new.md" --drop >/dev/null 2>&1 && fail "--drop without a part was accepted"
 echo "results_md: ok"
