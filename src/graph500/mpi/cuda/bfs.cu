@@ -47,7 +47,7 @@ __device__ __forceinline__ std::uint64_t make_pair(index_t child_local, index_t 
 /// Top-down, for one arc of frontier row `row`: writes its pair into the block of the child's
 /// owner, unless the child is known to be visited (an owned child: its bit in `visited`, the owned
 /// rows' bitmap, which stays in the L2 cache where the parents would not, or in `found`, the rows
-/// the hubs' lists claimed this level) or this rank has offered it already. `seen`
+/// the frontier's hubs claimed this level) or this rank has offered it already. `seen`
 /// holds both: a bit set by this pass means this rank sends the child this level and its owner
 /// claims it, so once set a bit means "visited by the end of this level" on every rank.
 template <class V>
@@ -329,7 +329,8 @@ bfs_engine::bfs_engine(device_exchange& x, const dist::block_partition& part, gr
   }
   with_rows([&](auto view) { hubs_ = make_hub_delegates(x.comm(), view, hub_arc_share); });
   hub_frontier_ = gpu::device_buffer<std::uint64_t>(static_cast<std::size_t>(hubs_.words()));
-  hub_chunks_ = gpu::device_buffer<index_t>(3 * static_cast<std::size_t>(hubs_.entries / hub_chunk_entries + hubs_.count + 1));
+  hub_chunks_ =
+      gpu::device_buffer<index_t>(3 * static_cast<std::size_t>(hubs_.entries / hub_chunk_entries + hubs_.count + 1));
   parent_ = gpu::device_buffer<std::int64_t>(rows);
   queue_ = gpu::device_buffer<index_t>(rows);
   next_ = gpu::device_buffer<index_t>(rows);
