@@ -137,7 +137,7 @@ int run_program(program_settings s) {
     const hpl::placement place = hpl::place_process(backend::cuda, s.share_gpus, "hpl-mxp");
     o.device = place.gpu;
     const int count = static_cast<int>(cuda_devices().size());
-    sharing = std::max(1, (place.local_size + std::max(1, count) - 1) / std::max(1, count));
+    sharing = ranks_on_gpu_of(place.local_rank, place.local_size, count);
   }
   if (s.auto_nb) o.nb = default_nb(o.be, o.device);
   if (s.auto_n) {

@@ -35,6 +35,7 @@
 #include "cpu/lu.hpp"
 #include "gpu500/core/cuda/check.cuh"
 #include "gpu500/core/cuda/memory.hpp"
+#include "gpu500/core/device.hpp"
 #include "gpu500/core/error.hpp"
 #include "gpu500/core/timer.hpp"
 #include "gpu500/dist/nccl.hpp"
@@ -326,7 +327,7 @@ result solve_cuda_grid(const options& o) {
 
   // Memory, checked on every process before any allocation; processes that share a GPU share
   // its free memory.
-  const int sharing = std::max(1, (g.all.node_size() + std::max(1, count) - 1) / std::max(1, count));
+  const int sharing = ranks_on_gpu_of(g.all.node_rank(), g.all.node_size(), count);
   const std::int64_t need = bytes_needed(backend::cuda, o.prec, o.n, o.nb, o.p, o.q);
   const std::int64_t free_bytes = static_cast<std::int64_t>(gpu::device_memory().first) / sharing;
   if (!g.all.all(need <= free_bytes))

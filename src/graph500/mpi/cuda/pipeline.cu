@@ -12,6 +12,7 @@
 #include "bfs.hpp"
 #include "exchange.hpp"
 #include "gpu500/core/cuda/check.cuh"
+#include "gpu500/core/device.hpp"
 #include "gpu500/core/error.hpp"
 #include "gpu500/core/timer.hpp"
 #include "gpu500/graph500/mpi_pipeline.hpp"
@@ -242,7 +243,7 @@ std::unique_ptr<mpi_pipeline> make_mpi_cuda_pipeline(const dist::communicator& c
           " GPUs: run at most one rank per GPU (or let ranks share GPUs)");
   const int device = local % gpus;
   GPU500_CUDA_CHECK(cudaSetDevice(device));
-  const int sharing = (on_node - 1 - device) / gpus + 1;  // ranks of this node on this GPU
+  const int sharing = ranks_on_gpu_of(local, on_node, gpus);  // ranks of this node on this GPU
   // Each rank's share against its part of its GPU's free memory; the ranks agree first.
   const std::size_t need = device_bytes(p, comm.size(), o.bfs_hub_share);
   const std::size_t avail = gpu::device_memory().first / static_cast<std::size_t>(sharing);
