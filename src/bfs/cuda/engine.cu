@@ -160,10 +160,7 @@ engine<V>::engine(csr_view<V> g, bool degree_sorted, options o) : impl_(std::mak
   GPU500_EXPECTS(o.hub_threshold >= 1 && o.priority_degree >= 1, "BFS: hub degrees must be >= 1");
   GPU500_EXPECTS(o.grid_sm_share > 0 && o.grid_sm_share <= 1, "BFS: the grids' share of the SMs must be in (0, 1]");
   gpu::copy_bytes(&m.arcs, g.offsets + m.n, sizeof(index_t));
-  int dev = 0;
-  GPU500_CUDA_CHECK(cudaGetDevice(&dev));
-  GPU500_CUDA_CHECK(cudaDeviceGetAttribute(&m.sms, cudaDevAttrMultiProcessorCount, dev));
-  m.sms = std::max(1, static_cast<int>(std::lround(m.sms * o.grid_sm_share)));
+  m.sms = std::max(1, static_cast<int>(std::lround(gpu::multiprocessors() * o.grid_sm_share)));
   m.gen_grid = static_cast<unsigned>(m.sms * bfs_policy::gen_blocks_per_sm);
   m.gen_warps = static_cast<index_t>(m.gen_grid) * bfs_policy::block / 32;
   const auto N = static_cast<std::size_t>(m.n);

@@ -1,6 +1,9 @@
-// CUDA device enumeration for `gpu500 info` and backend selection.
+// CUDA device enumeration for `gpu500 info` and backend selection, and the current device's SM
+// count for launch sizes.
 #include <cuda_runtime.h>
 
+#include "gpu500/core/cuda/check.cuh"
+#include "gpu500/core/cuda/launch.hpp"
 #include "gpu500/core/device.hpp"
 
 namespace gpu500 {
@@ -39,5 +42,16 @@ std::vector<device_info> cuda_devices() {
   }
   return out;
 }
+
+namespace gpu {
+
+int multiprocessors() {
+  int device = 0, sms = 0;
+  GPU500_CUDA_CHECK(cudaGetDevice(&device));
+  GPU500_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  return sms < 1 ? 1 : sms;
+}
+
+}  // namespace gpu
 
 }  // namespace gpu500

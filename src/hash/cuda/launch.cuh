@@ -21,10 +21,7 @@ struct launch_policy {
   int max_blocks = 132 * 32;
   static launch_policy for_device() {
     launch_policy p;
-    int dev = 0, sms = 0;
-    GPU500_CUDA_CHECK(cudaGetDevice(&dev));
-    GPU500_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    p.max_blocks = std::max(1, sms) * (2048 / p.block) * 4;
+    p.max_blocks = static_cast<int>(gpu::resident_blocks(p.block)) * 4;
     return p;
   }
   /// Blocks for `threads` threads (at least 1, at most max_blocks).

@@ -98,7 +98,7 @@ struct engine<V>::impl {
     const index_t n = view.num_vertices;
     g = {n, view.offsets, view.columns, view.weights, 0, nullptr};
     GPU500_CUDA_CHECK(cudaGetDevice(&device));
-    GPU500_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    sms = gpu::multiprocessors();
     GPU500_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
     GPU500_CUDA_CHECK(cudaMemcpy(&arcs, view.offsets + n, sizeof(index_t), cudaMemcpyDeviceToHost));
     GPU500_EXPECTS(arcs >= 0, "sssp cuda: negative arc count in offsets[n]");

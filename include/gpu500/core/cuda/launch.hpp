@@ -25,6 +25,16 @@ constexpr unsigned grid_blocks(index_t items, int block, int per_thread = 1,
   return static_cast<unsigned>(b < 1 ? 1 : b > static_cast<index_t>(max_blocks) ? max_blocks : b);
 }
 
+/// Streaming multiprocessors of the current device (src/core/cuda/device.cu; throws cuda_error
+/// when the runtime cannot say).
+int multiprocessors();
+
+/// Blocks of `block` threads that fill every SM of the current device once at full occupancy
+/// (2048 resident threads an SM): the grid of a kernel that loops over its work.
+inline unsigned resident_blocks(int block) {
+  return static_cast<unsigned>(multiprocessors()) * static_cast<unsigned>(2048 / block);
+}
+
 /// Blocks when every warp (32 threads) takes one item.
 constexpr unsigned grid_blocks_warp_per_item(index_t items, int block,
                                              unsigned max_blocks = max_grid_stride_blocks) {

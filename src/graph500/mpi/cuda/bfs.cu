@@ -313,10 +313,7 @@ bfs_engine::bfs_engine(device_exchange& x, const dist::block_partition& part, gr
                       std::to_string(part.block()) + " here): use more ranks");
   const auto rows = static_cast<std::size_t>(g.local_vertices);
   const int R = x.comm().size();
-  int device = 0, sms = 1;
-  GPU500_CUDA_CHECK(cudaGetDevice(&device));
-  GPU500_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  resident_blocks_ = static_cast<unsigned>(sms) * (2048 / block_threads);
+  resident_blocks_ = gpu::resident_blocks(block_threads);
   owned_arcs_ = static_cast<std::size_t>(read_one(g.offsets + g.local_vertices));
   // The rows the searches walk: degree-ordered, 32-bit columns where every id fits.
   narrow_ = !wide_columns && narrow_columns_fit(g.num_vertices);

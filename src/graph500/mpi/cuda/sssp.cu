@@ -379,10 +379,7 @@ sssp_engine::sssp_engine(device_exchange& x, const dist::block_partition& part, 
   if (static_cast<index_t>(owned_arcs_) >= limit)
     throw usage_error("the CUDA SSSP over MPI ranks takes fewer than 2^32 arcs per rank (" +
                       std::to_string(owned_arcs_) + " here): use more ranks");
-  int device = 0, sms = 1;
-  GPU500_CUDA_CHECK(cudaGetDevice(&device));
-  GPU500_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  resident_blocks_ = static_cast<unsigned>(sms) * (2048 / block_threads);
+  resident_blocks_ = gpu::resident_blocks(block_threads);
   dist_ = gpu::device_buffer<float>(rows);
   parent_ = gpu::device_buffer<std::int64_t>(rows);
   key_ = gpu::device_buffer<unsigned long long>(rows);
