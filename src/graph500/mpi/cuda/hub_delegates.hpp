@@ -16,7 +16,7 @@
 // hub in a tail level), or pull, where each unvisited row looks through its own hubs (`row_hubs`,
 // in descending degree) for the first in the frontier, whose bits sit in shared memory: no atomic
 // per arc, and a row stops at its first hit (the hub level of a Kronecker graph, where the
-// frontier holds most hubs and their lists hold about a tenth of the arcs).
+// frontier holds most hubs, whose lists hold about a sixth of the arcs at SCALE 28).
 //
 // Which vertices are hubs is decided once, over all ranks: those with at least `min_degree` arcs,
 // the smallest power of two (at least 2) for which the hubs are at most max_hubs and their arcs at
