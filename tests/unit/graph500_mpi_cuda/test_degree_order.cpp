@@ -5,8 +5,6 @@
 // GPU.
 #include <gtest/gtest.h>
 
-#include <cuda_runtime.h>
-
 #include <algorithm>
 #include <bit>
 #include <cstdint>
@@ -16,6 +14,7 @@
 #include "gpu500/dist/comm.hpp"
 #include "graph500/mpi/cuda/degree_order.hpp"
 #include "graph500/mpi/cuda/local_graph.hpp"
+#include "rank_graph.hpp"
 
 namespace gpu500::graph500::mpi::cuda {
 namespace {
@@ -48,25 +47,14 @@ void expect_degree_order(device_exchange& x, const dist::block_partition& part, 
 TEST(Graph500MpiCudaDegreeOrder, RowsStablySortedByFarEndDegree) {
   if (!cuda_available()) GTEST_SKIP() << "no CUDA device";
   const dist::communicator c = dist::communicator::world();
-  int gpus = 0;
-  ASSERT_EQ(cudaGetDeviceCount(&gpus), cudaSuccess);
-  ASSERT_EQ(cudaSetDevice(c.node_rank() % gpus), cudaSuccess);
+  ASSERT_NO_FATAL_FAILURE(test::use_node_gpu(c));
   device_exchange x(c, exchange_mode::staged);
   for (int scale : {5, 11}) {
     SCOPED_TRACE("SCALE " + std::to_string(scale));
-    graph::kronecker_params p;
-    p.scale = scale;
-    const dist::block_partition part(p.num_vertices(), c.size());
-    const index_t m = p.num_edges(), first = m * c.rank() / c.size(), last = m * (c.rank() + 1) / c.size();
-    const device_local_graph g = build_device_local_graph(x, part, generate_slice(p, first, last - first));
-    const local_graph host = g.download();
-    std::vector<index_t> mine(static_cast<std::size_t>(host.owned.count));
-    for (index_t l = 0; l < host.owned.count; ++l)
-      mine[static_cast<std::size_t>(l)] = host.offsets[l + 1] - host.offsets[l];
-    const std::vector<index_t> degree = c.allgatherv<index_t>(mine);  // blocks in rank order: every vertex
-    ASSERT_EQ(static_cast<index_t>(degree.size()), p.num_vertices());
-    expect_degree_order<std::uint32_t>(x, part, g, host, degree);
-    expect_degree_order<std::int64_t>(x, part, g, host, degree);
+    const test::rank_graph r = test::make_rank_graph(x, scale);
+    ASSERT_EQ(static_cast<index_t>(r.degree.size()), r.params.num_vertices());
+    expect_degree_order<std::uint32_t>(x, r.part, r.rows, r.host, r.degree);
+    expect_degree_order<std::int64_t>(x, r.part, r.rows, r.host, r.degree);
   }
 }
 

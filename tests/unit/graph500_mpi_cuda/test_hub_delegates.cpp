@@ -7,8 +7,6 @@
 // widths; shares 0 (no hubs), the default and 1. Skipped without a GPU.
 #include <gtest/gtest.h>
 
-#include <cuda_runtime.h>
-
 #include <algorithm>
 #include <bit>
 #include <cstdint>
@@ -20,6 +18,7 @@
 #include "graph500/mpi/cuda/degree_order.hpp"
 #include "graph500/mpi/cuda/hub_delegates.hpp"
 #include "graph500/mpi/cuda/local_graph.hpp"
+#include "rank_graph.hpp"
 
 namespace gpu500::graph500::mpi::cuda {
 namespace {
@@ -109,25 +108,14 @@ void expect_hubs(const dist::communicator& c, device_exchange& x, const dist::bl
 TEST(Graph500MpiCudaHubDelegates, HubsAndListsMatchTheRows) {
   if (!cuda_available()) GTEST_SKIP() << "no CUDA device";
   const dist::communicator c = dist::communicator::world();
-  int gpus = 0;
-  ASSERT_EQ(cudaGetDeviceCount(&gpus), cudaSuccess);
-  ASSERT_EQ(cudaSetDevice(c.node_rank() % gpus), cudaSuccess);
+  ASSERT_NO_FATAL_FAILURE(test::use_node_gpu(c));
   device_exchange x(c, exchange_mode::staged);
   for (int scale : {5, 11}) {
-    graph::kronecker_params p;
-    p.scale = scale;
-    const dist::block_partition part(p.num_vertices(), c.size());
-    const index_t m = p.num_edges(), first = m * c.rank() / c.size(), last = m * (c.rank() + 1) / c.size();
-    const device_local_graph g = build_device_local_graph(x, part, generate_slice(p, first, last - first));
-    const local_graph host = g.download();
-    std::vector<index_t> mine(static_cast<std::size_t>(host.owned.count));
-    for (index_t l = 0; l < host.owned.count; ++l)
-      mine[static_cast<std::size_t>(l)] = host.offsets[l + 1] - host.offsets[l];
-    const std::vector<index_t> degree = c.allgatherv<index_t>(mine);
+    const test::rank_graph r = test::make_rank_graph(x, scale);
     for (double share : {0.0, mpi_options{}.bfs_hub_share, 1.0}) {
       SCOPED_TRACE("SCALE " + std::to_string(scale) + ", share " + std::to_string(share));
-      expect_hubs<std::uint32_t>(c, x, part, g, host, degree, share);
-      expect_hubs<std::int64_t>(c, x, part, g, host, degree, share);
+      expect_hubs<std::uint32_t>(c, x, r.part, r.rows, r.host, r.degree, share);
+      expect_hubs<std::int64_t>(c, x, r.part, r.rows, r.host, r.degree, share);
     }
   }
 }
