@@ -502,13 +502,19 @@ void bfs_engine::run(index_t root) {
     write_one<std::uint64_t>(slice_.data() + (l >> 6), std::uint64_t{1} << (l & 63));
     write_one<std::uint64_t>(visited_.data() + (l >> 6), std::uint64_t{1} << (l & 63));
     frontier = 1;
-    frontier_arcs = read_one(g_.offsets + l + 1) - read_one(g_.offsets + l);
+    index_t ends[2];  // the root's row: one copy
+    gpu::copy_bytes(ends, g_.offsets + l, sizeof(ends));
+    frontier_arcs = ends[1] - ends[0];
   }
+  // The first level's hub words: the root's bit where it is a hub, set by its owner on the host
+  // (the level ends set the others' bits on the device, mark_frontier_hubs).
   const auto words = static_cast<std::size_t>(hubs_.words());
-  if (words > 0) {  // the root's hub bit, where it is a hub, for the first level's reduction
-    mark_frontier_hubs(slice_.data());
-    gpu::copy_bytes(host_counters_.data() + counter_slots, counters_.data() + counter_slots,
-                    words * sizeof(index_t));
+  std::fill_n(host_counters_.data() + counter_slots, words, index_t{0});
+  if (frontier == 1 && frontier_arcs >= hubs_.min_degree) {
+    const auto j = static_cast<std::size_t>(
+        std::lower_bound(hubs_.host_ids.begin(), hubs_.host_ids.end(), static_cast<std::int64_t>(root)) -
+        hubs_.host_ids.begin());
+    host_counters_.data()[counter_slots + j / 64] = static_cast<index_t>(std::uint64_t{1} << (j % 64));
   }
   // Arcs of the unvisited owned rows: all of them (known since construction) but the root's.
   index_t unexplored = static_cast<index_t>(owned_arcs_) - frontier_arcs;

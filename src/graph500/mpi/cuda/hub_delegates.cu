@@ -172,9 +172,9 @@ hub_delegates make_hub_delegates(const dist::communicator& c, graph::csr_view<V>
   }
   const std::vector<index_t> counts = c.allgather(h.mine);
   for (int r = 0; r < c.rank(); ++r) h.first_mine += counts[static_cast<std::size_t>(r)];
-  const std::vector<std::int64_t> all = c.allgatherv(std::span<const std::int64_t>(own));
-  h.count = static_cast<index_t>(all.size());
-  h.ids = gpu::to_device(all);
+  h.host_ids = c.allgatherv(std::span<const std::int64_t>(own));
+  h.count = static_cast<index_t>(h.host_ids.size());
+  h.ids = gpu::to_device(h.host_ids);
 
   // The lists: every row's leading arcs to hubs as (hub, row) entries in row order, sorted by hub
   // (a stable radix sort, so each hub's rows stay ascending), and each hub's first entry.

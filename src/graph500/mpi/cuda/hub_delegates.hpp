@@ -53,6 +53,7 @@ struct hub_delegates {
   index_t count = 0;                       ///< hubs over all ranks
   index_t first_mine = 0, mine = 0;        ///< this rank's hubs: indices [first_mine, first_mine + mine)
   gpu::device_buffer<std::int64_t> ids;    ///< `count` global vertex ids, ascending
+  std::vector<std::int64_t> host_ids;      ///< a host copy of ids (the root's hub bit)
   gpu::device_buffer<index_t> offsets;     ///< count + 1: hub j's rows are rows[offsets[j], offsets[j + 1])
   gpu::device_buffer<std::uint32_t> rows;  ///< owned rows adjacent to each hub, ascending within a hub
   index_t entries = 0;                     ///< rows' length (< 2^32)
