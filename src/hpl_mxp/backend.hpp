@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "gpu500/hpl_mxp/mxp.hpp"
@@ -24,6 +25,10 @@ inline std::int64_t fp8_rows(std::int64_t m) { return (m + 15) / 16 * 16; }
 inline constexpr std::int64_t fp8_scale_slot = 16;
 inline constexpr std::int64_t fp8_workspace_bytes = std::int64_t{32} << 20;
 inline constexpr int fp8_amax_blocks = 1024;
+
+/// Throws usage_error unless a GPU of compute capability major.minor has FP8 tensor cores (8.9 or
+/// newer); `device` names it in the message. The one rule behind the option check and the LU's.
+void require_fp8_capability(const std::string& device, int major, int minor);
 
 result solve_cpu(const options& o);
 /// The CPU backend on a P x Q grid of MPI processes (o.p o.q > 1; collective).

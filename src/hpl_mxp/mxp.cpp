@@ -34,6 +34,12 @@ precision parse_precision(const std::string& s, const std::string& flag) {
 
 bool valid_for_submission(precision p) { return p != precision::fp8; }
 
+void detail::require_fp8_capability(const std::string& device, int major, int minor) {
+  if (major * 10 + minor < 89)
+    throw usage_error("hpl-mxp: --precision fp8 needs a GPU of compute capability 8.9 or newer (FP8 tensor cores); " +
+                      device + " is " + std::to_string(major) + "." + std::to_string(minor));
+}
+
 double flop_count(std::int64_t n) {
   const double d = static_cast<double>(n);
   return 2.0 / 3.0 * d * d * d + 1.5 * d * d;
@@ -133,10 +139,7 @@ void check_options(const options& o) {
     const auto devs = cuda_devices();
     if (!devs.empty()) {
       const auto& d = devs[static_cast<std::size_t>(std::max(0, o.device)) % devs.size()];
-      if (d.sm_major * 10 + d.sm_minor < 89)
-        throw usage_error("hpl-mxp: --precision fp8 needs a GPU of compute capability 8.9 or newer (FP8 tensor "
-                          "cores); " + d.name + " is " + std::to_string(d.sm_major) + "." +
-                          std::to_string(d.sm_minor));
+      detail::require_fp8_capability(d.name, d.sm_major, d.sm_minor);
     }
   }
   if (o.be == backend::cpu) {

@@ -17,9 +17,7 @@ void require_fp8_device() {
   GPU500_CUDA_CHECK(cudaGetDevice(&dev));
   GPU500_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
   GPU500_CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev));
-  if (major * 10 + minor < 89)
-    throw usage_error("hpl-mxp: --precision fp8 needs a GPU of compute capability 8.9 or newer (FP8 tensor cores); "
-                      "device " + std::to_string(dev) + " is " + std::to_string(major) + "." + std::to_string(minor));
+  require_fp8_capability("device " + std::to_string(dev), major, minor);
 }
 
 void copy_fp8(const float* src, std::int64_t lds, std::int64_t m, std::int64_t n, bool transpose, void* dst,

@@ -1,8 +1,8 @@
 // HPL-MxP on the host: the generator against the reference's plain LCG loop, the FP32 LU without
 // pivoting against a Doolittle LU in double, the refinement's convergence and backward error on
 // odd N and NB checked against a dense FP64 residual computed here, the failing matrix, options
-// (fp8 refused on the CPU and with NB not a multiple of 16), the memory plan (1-byte FP8 copies)
-// and the FP8 GEMMs' row padding staying inside the CUDA matrix.
+// (fp8 refused on the CPU, with NB not a multiple of 16 and below compute capability 8.9), the
+// memory plan (1-byte FP8 copies) and the FP8 GEMMs' row padding staying inside the CUDA matrix.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -303,6 +303,19 @@ TEST(HplMxpOptions, RefusedSettings) {
 TEST(HplMxpOptions, Fp8IsNoValidSubmission) {
   EXPECT_FALSE(valid_for_submission(precision::fp8));
   for (const precision p : {precision::bf16, precision::fp16, precision::fp32}) EXPECT_TRUE(valid_for_submission(p));
+}
+
+// The one FP8 capability rule: 8.9 and newer pass; an older GPU is refused by name and version.
+TEST(HplMxpOptions, Fp8NeedsComputeCapability89) {
+  EXPECT_NO_THROW(detail::require_fp8_capability("device 0", 8, 9));
+  EXPECT_NO_THROW(detail::require_fp8_capability("device 0", 9, 0));
+  try {
+    detail::require_fp8_capability("NVIDIA A100", 8, 0);
+    ADD_FAILURE() << "8.0 was accepted";
+  } catch (const usage_error& e) {
+    EXPECT_NE(std::string(e.what()).find("NVIDIA A100 is 8.0"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(detail::require_fp8_capability("device 1", 8, 6), usage_error);
 }
 
 TEST(HplMxpSizing, LargestMultipleOfNbThatFits) {
