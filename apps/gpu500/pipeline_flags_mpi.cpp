@@ -1,14 +1,12 @@
 // The flags of a Graph500 run over several MPI ranks and the choice of its pipeline (see
-// pipeline_flags.hpp): which engine flags the distributed pipelines implement, and the two that
-// only they use (--share-gpus, --no-nccl, --no-cuda-aware-mpi).
-#include <omp.h>
-
+// pipeline_flags.hpp): which engine flags the distributed pipelines implement, the three that
+// only they use (--share-gpus, --no-nccl, --no-cuda-aware-mpi), and each rank's OpenMP team.
 #include <algorithm>
-#include <cstdlib>
 #include <iterator>
 #include <string>
 
 #include "gpu500/core/error.hpp"
+#include "gpu500/dist/host_threads.hpp"
 #include "pipeline_flags.hpp"
 
 namespace gpu500::app {
@@ -50,9 +48,8 @@ std::unique_ptr<graph500::mpi_pipeline> pipeline_flags::make_distributed(const d
         if (parser_->given(f)) throw usage_error(std::string(f) + " applies to the CUDA backend only (--backend cuda)");
   }
   // OpenMP inside each rank: the host's cores shared by its ranks unless OMP_NUM_THREADS says
-  // otherwise (R ranks of a full team each would oversubscribe the host R times over).
-  if (std::getenv("OMP_NUM_THREADS") == nullptr)
-    omp_set_num_threads(std::max(1, omp_get_num_procs() / std::max(1, comm.node_size())));
+  // otherwise, with a warning where that oversubscribes the host (dist/host_threads.hpp).
+  (void)dist::share_host_cores(comm);
   graph500::mpi_options o;
   o.top_down_only = cpu.bfs.top_down_only;
   if (parser_ != nullptr && parser_->given("--bfs-alpha")) o.alpha = bfs_alpha_;

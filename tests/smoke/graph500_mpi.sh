@@ -6,7 +6,8 @@
 # and the distributed-only flags on one rank or on the CPU backend, are refused with exit 2 on
 # every rank. Where a GPU is present, 2 and 3 ranks share it (--share-gpus), with and without
 # CUDA-aware MPI (--no-cuda-aware-mpi) and with every heavy arc pushed (--sssp-no-pull), and one
-# rank per GPU is required otherwise.
+# rank per GPU is required otherwise. Ranks that share cores get their share of OpenMP threads, and
+# an explicit OMP_NUM_THREADS that oversubscribes them is named in one warning.
 set -uo pipefail
 bin=$1
 # shellcheck source=tests/smoke/lib/mpi.sh
@@ -73,6 +74,20 @@ if grep -q -e --sssp-no-pull <<<"$("$bin" graph500 --help 2>&1)"; then
   refused 2 "CUDA backend only" graph500 8 --backend cpu --quiet --sssp-no-pull
 else
   refused 2 "unknown option '--sssp-no-pull'" graph500 8 --backend cpu --quiet --sssp-no-pull
+fi
+
+# OpenMP teams of ranks that share cores (two ranks pinned to one core): left unset, each rank
+# takes its share (one thread) and nothing is said; an explicit team that oversubscribes the
+# core is kept and named in one warning for the host.
+if command -v taskset >/dev/null; then
+  pinned() { taskset -c 0 timeout 120 mpiexec --oversubscribe --bind-to none -n 2 "$bin" graph500 4 --backend cpu --roots 1 \
+               --quiet --no-validate 2>&1 >/dev/null; }
+  said=$(env -u OMP_NUM_THREADS bash -c "$(declare -f pinned); bin='$bin' pinned") || { echo "pinned ranks failed: $said"; exit 1; }
+  ! grep -q "warning" <<<"$said" || { echo "the thread rule oversubscribed: $said"; exit 1; }
+  said=$(OMP_NUM_THREADS=2 bash -c "$(declare -f pinned); bin='$bin' pinned") || { echo "pinned ranks, 2 threads, failed: $said"; exit 1; }
+  [ "$(grep -c "gpu500: warning: 2 ranks of this host run 4 OpenMP threads on 1 core: oversubscribed" <<<"$said")" -eq 1 ] ||
+    { echo "no single oversubscription warning: $said"; exit 1; }
+  grep -q "OMP_NUM_THREADS to at most 1" <<<"$said" || { echo "the warning lacks the team that fits: $said"; exit 1; }
 fi
 
 if "$bin" info 2>/dev/null | grep -c "^cuda device 0:" >/dev/null; then
