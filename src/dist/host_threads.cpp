@@ -131,10 +131,11 @@ host_threads share_host_cores(const communicator& comm) {
   const host_threads t = plan_host_threads(masks, requested, me);
   if (mine.requested == 0) omp_set_num_threads(t.threads);
   if (me == 0) {
+    // The host's most oversubscribed rank.
     host_threads worst = t;
     for (int r = 0; r < static_cast<int>(host.size()); ++r) {
       const host_threads o = plan_host_threads(masks, requested, r);
-      if (static_cast<double>(o.load) / o.cores > static_cast<double>(worst.load) / worst.cores) worst = o;
+      if (o.excess() > worst.excess()) worst = o;
     }
     if (worst.oversubscribed()) std::fprintf(stderr, "%s\n", oversubscription_warning(worst).c_str());
   }

@@ -26,9 +26,10 @@ struct host_threads {
   int sharing = 1;  // ranks whose cores overlap this rank's, itself included
   int cores = 1;    // the cores those ranks may run on (the union of their masks)
   int load = 1;     // the OpenMP threads those ranks run together
-  /// Their teams put more threads on the cores than there are cores, beyond one thread per rank
-  /// (ranks that outnumber the cores with one thread each have no team to shrink).
-  [[nodiscard]] bool oversubscribed() const { return load > std::max(cores, sharing); }
+  /// Threads beyond what the cores can hold, or the ranks with one thread each where they
+  /// outnumber the cores (those have no team to shrink).
+  [[nodiscard]] int excess() const { return load - std::max(cores, sharing); }
+  [[nodiscard]] bool oversubscribed() const { return excess() > 0; }
 };
 
 /// The rule for rank `me` of a host. masks[r]: the sorted core ids rank r may run on (an empty

@@ -73,6 +73,7 @@ TEST(HostThreads, ExplicitTeamsAreKeptAndOversubscriptionIsNamed) {
   const host_threads t = plan_host_threads(two, std::vector<int>(3, 2), 0);
   EXPECT_EQ(t.threads, 2);
   EXPECT_EQ(t.load, 6);
+  EXPECT_EQ(t.excess(), 3);
   EXPECT_TRUE(t.oversubscribed());
   const std::string w = oversubscription_warning(t);
   EXPECT_NE(w.find("3 ranks of this host run 6 OpenMP threads on 2 cores"), std::string::npos) << w;
@@ -82,6 +83,7 @@ TEST(HostThreads, ExplicitTeamsAreKeptAndOversubscriptionIsNamed) {
   const host_threads rule = plan_host_threads(two, std::vector<int>(3, 0), 1);
   EXPECT_EQ(rule.threads, 1);
   EXPECT_EQ(rule.load, 3);
+  EXPECT_EQ(rule.excess(), 0);
   EXPECT_FALSE(rule.oversubscribed());
   // One rank asks for a full team, the other takes its share of what the rule gives.
   const std::vector<std::vector<int>> eight(2, cores(0, 8));
