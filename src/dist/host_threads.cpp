@@ -56,41 +56,48 @@ std::vector<int> cores_of(const rank_record& r) {
   return c;
 }
 
+// Every rank's plan at once: the overlaps, sharing counts and teams are computed once (n^2 mask
+// comparisons), so a host of many ranks costs milliseconds.
+std::vector<host_threads> plan_every_rank(const std::vector<std::vector<int>>& masks, const std::vector<int>& requested) {
+  const std::size_t n = masks.size();
+  GPU500_EXPECTS(requested.size() == n, "a mask and a request per rank");
+  // An empty mask (affinity unknown) stands for one core that no other rank shares.
+  std::vector<std::vector<char>> shares(n, std::vector<char>(n, 0));
+  std::vector<int> sharing(n, 0), team(n, 1);
+  for (std::size_t a = 0; a < n; ++a)
+    for (std::size_t b = a; b < n; ++b)
+      shares[a][b] = shares[b][a] = (a == b || overlap(masks[a], masks[b])) ? 1 : 0;
+  for (std::size_t a = 0; a < n; ++a) {
+    for (std::size_t b = 0; b < n; ++b) sharing[a] += shares[a][b];
+    const int cores = std::max<int>(1, static_cast<int>(masks[a].size()));
+    team[a] = requested[a] > 0 ? requested[a] : std::max(1, cores / sharing[a]);
+  }
+  std::vector<host_threads> plans(n);
+  for (std::size_t a = 0; a < n; ++a) {
+    host_threads& t = plans[a];
+    t.threads = team[a];
+    t.sharing = sharing[a];
+    t.load = 0;
+    std::vector<int> all;
+    int lone = 0;  // ranks of unknown affinity among those sharing: one core each
+    for (std::size_t b = 0; b < n; ++b) {
+      if (!shares[a][b]) continue;
+      t.load += team[b];
+      if (masks[b].empty()) ++lone;
+      std::vector<int> u;
+      std::set_union(all.begin(), all.end(), masks[b].begin(), masks[b].end(), std::back_inserter(u));
+      all = std::move(u);
+    }
+    t.cores = static_cast<int>(all.size()) + lone;
+  }
+  return plans;
+}
+
 }  // namespace
 
 host_threads plan_host_threads(const std::vector<std::vector<int>>& masks, const std::vector<int>& requested, int me) {
-  const auto n = static_cast<int>(masks.size());
-  GPU500_EXPECTS(static_cast<int>(requested.size()) == n && me >= 0 && me < n, "a mask and a request per rank");
-  // An empty mask (affinity unknown) stands for one core that no other rank shares.
-  auto shares = [&](int a, int b) { return a == b || overlap(masks[static_cast<std::size_t>(a)], masks[static_cast<std::size_t>(b)]); };
-  auto sharing_of = [&](int r) {
-    int k = 0;
-    for (int j = 0; j < n; ++j) k += shares(r, j) ? 1 : 0;
-    return k;
-  };
-  auto team_of = [&](int r) {
-    const auto ur = static_cast<std::size_t>(r);
-    if (requested[ur] > 0) return requested[ur];
-    const int cores = std::max<int>(1, static_cast<int>(masks[ur].size()));
-    return std::max(1, cores / sharing_of(r));
-  };
-  host_threads t;
-  t.threads = team_of(me);
-  t.sharing = sharing_of(me);
-  std::vector<int> all;
-  t.load = 0;
-  int lone = 0;  // ranks of unknown affinity among those sharing: one core each
-  for (int j = 0; j < n; ++j) {
-    if (!shares(me, j)) continue;
-    t.load += team_of(j);
-    const auto& m = masks[static_cast<std::size_t>(j)];
-    if (m.empty()) ++lone;
-    std::vector<int> u;
-    std::set_union(all.begin(), all.end(), m.begin(), m.end(), std::back_inserter(u));
-    all = std::move(u);
-  }
-  t.cores = static_cast<int>(all.size()) + lone;
-  return t;
+  GPU500_EXPECTS(me >= 0 && static_cast<std::size_t>(me) < masks.size(), "a rank of the host");
+  return plan_every_rank(masks, requested)[static_cast<std::size_t>(me)];
 }
 
 std::string oversubscription_warning(const host_threads& t) {
@@ -128,16 +135,14 @@ host_threads share_host_cores(const communicator& comm) {
     masks.push_back(cores_of(r));
     requested.push_back(r.requested);
   }
-  const host_threads t = plan_host_threads(masks, requested, me);
+  const std::vector<host_threads> plans = plan_every_rank(masks, requested);
+  const host_threads t = plans[static_cast<std::size_t>(me)];
   if (mine.requested == 0) omp_set_num_threads(t.threads);
   if (me == 0) {
     // The host's most oversubscribed rank.
-    host_threads worst = t;
-    for (int r = 0; r < static_cast<int>(host.size()); ++r) {
-      const host_threads o = plan_host_threads(masks, requested, r);
-      if (o.excess() > worst.excess()) worst = o;
-    }
-    if (worst.oversubscribed()) std::fprintf(stderr, "%s\n", oversubscription_warning(worst).c_str());
+    const auto worst = std::max_element(plans.begin(), plans.end(),
+                                        [](const host_threads& a, const host_threads& b) { return a.excess() < b.excess(); });
+    if (worst->oversubscribed()) std::fprintf(stderr, "%s\n", oversubscription_warning(*worst).c_str());
   }
   return t;
 }

@@ -40,6 +40,13 @@ TEST(HostThreads, UnboundRanksShareTheHostsCores) {
   const host_threads six = plan_host_threads(std::vector<std::vector<int>>(6, cores(0, 16)), std::vector<int>(6, 0), 5);
   EXPECT_EQ(six.threads, 2);
   EXPECT_EQ(six.load, 12);
+  // A large host: 128 ranks over 256 cores, two threads each.
+  const host_threads big =
+      plan_host_threads(std::vector<std::vector<int>>(128, cores(0, 256)), std::vector<int>(128, 0), 127);
+  EXPECT_EQ(big.threads, 2);
+  EXPECT_EQ(big.sharing, 128);
+  EXPECT_EQ(big.load, 256);
+  EXPECT_FALSE(big.oversubscribed());
 }
 
 TEST(HostThreads, BoundRanksKeepTheirOwnCores) {
