@@ -40,11 +40,7 @@ struct rank_record {
 
 rank_record my_record() {
   rank_record r{};
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  if (sched_getaffinity(0, sizeof set, &set) == 0)
-    for (int c = 0; c < CPU_SETSIZE; ++c)
-      if (CPU_ISSET(c, &set)) r.bits[c / 64] |= std::uint64_t{1} << (c % 64);
+  for (int c : allowed_cores()) r.bits[c / 64] |= std::uint64_t{1} << (c % 64);
   r.requested = std::getenv("OMP_NUM_THREADS") != nullptr ? omp_get_max_threads() : 0;
   return r;
 }
@@ -94,6 +90,16 @@ std::vector<host_threads> plan_every_rank(const std::vector<std::vector<int>>& m
 }
 
 }  // namespace
+
+std::vector<int> allowed_cores() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  std::vector<int> c;
+  if (sched_getaffinity(0, sizeof set, &set) == 0)
+    for (int i = 0; i < CPU_SETSIZE; ++i)
+      if (CPU_ISSET(i, &set)) c.push_back(i);
+  return c;
+}
 
 host_threads plan_host_threads(const std::vector<std::vector<int>>& masks, const std::vector<int>& requested, int me) {
   GPU500_EXPECTS(me >= 0 && static_cast<std::size_t>(me) < masks.size(), "a rank of the host");

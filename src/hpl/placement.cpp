@@ -10,6 +10,7 @@
 
 #include "gpu500/config.hpp"
 #include "gpu500/core/error.hpp"
+#include "gpu500/dist/host_threads.hpp"
 #include "solver.hpp"
 
 #if GPU500_HAVE_MPI
@@ -76,17 +77,6 @@ std::vector<int> intersect(const std::vector<int>& a, const std::vector<int>& b)
   return out;
 }
 
-// The cores this process may run on now (its affinity mask: taskset, a batch system's cgroup).
-std::vector<int> allowed_cores() {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  std::vector<int> c;
-  if (sched_getaffinity(0, sizeof set, &set) == 0)
-    for (int i = 0; i < CPU_SETSIZE; ++i)
-      if (CPU_ISSET(i, &set)) c.push_back(i);
-  return c;
-}
-
 // Bind this process to `cores` and give OpenBLAS / OpenMP `threads` threads; false where the
 // binding is not allowed (the process is then left as it was).
 bool bind_to(const std::vector<int>& cores, int threads) {
@@ -107,7 +97,7 @@ std::vector<int> online_cores() {
     auto c = parse_cpu_list(s);
     if (!c.empty()) return c;
   }
-  return allowed_cores();
+  return dist::allowed_cores();
 }
 
 std::vector<int> gpu_local_cpus(int ordinal) {
@@ -176,7 +166,7 @@ placement place_process(backend be, bool share_gpus, const char* program) {
   if (p.local_size < 2) {
     // One process: on a host of several sockets its panel threads stay on the GPU's socket.
     if (be != backend::cuda) return p;
-    const auto cores = lone_process_cores(allowed_cores(), gpu_local_cpus(p.gpu));
+    const auto cores = lone_process_cores(dist::allowed_cores(), gpu_local_cpus(p.gpu));
     if (cores.empty() || !bind_to(cores, static_cast<int>(cores.size()))) return p;
     p.cores = cores;
     p.near_gpu = true;

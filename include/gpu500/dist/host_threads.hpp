@@ -32,6 +32,10 @@ struct host_threads {
   [[nodiscard]] bool oversubscribed() const { return excess() > 0; }
 };
 
+/// The cores this process may run on now (its affinity mask: taskset, mpirun's binding, a batch
+/// system's cgroup), ascending; empty where the system does not say.
+[[nodiscard]] std::vector<int> allowed_cores();
+
 /// The rule for rank `me` of a host. masks[r]: the sorted core ids rank r may run on (an empty
 /// mask counts as one core of its own); requested[r]: rank r's OMP_NUM_THREADS, 0 where unset.
 [[nodiscard]] host_threads plan_host_threads(const std::vector<std::vector<int>>& masks,
