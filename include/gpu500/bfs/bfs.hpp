@@ -16,6 +16,9 @@
 #include <vector>
 
 #include "gpu500/core/types.hpp"
+#include "gpu500/dist/comm.hpp"
+#include "gpu500/dist/partition.hpp"
+#include "gpu500/dist/trace.hpp"
 #include "gpu500/graph/csr.hpp"
 
 namespace gpu500::bfs {
@@ -26,14 +29,30 @@ struct cpu_options {
   bool top_down_only = false;  ///< never switch to bottom-up steps (Beamer's direction optimisation off)
   double alpha = 15.0;         ///< switch to bottom-up when frontier arcs > unexplored arcs / alpha
   double beta = 18.0;          ///< back to top-down when frontier < n / beta
+  /// The engine's copy of the rows keeps 64-bit columns even where 32 bits hold every vertex id
+  /// (the tests run both widths; graphs of 2^32 vertices or more always take 64 bits).
+  bool wide_columns = false;
 };
 
-/// The OpenMP engine: direction-optimising BFS (src/bfs/cpu/bfs_cpu.cpp). Memory held between
-/// searches: 8 + 2 * sizeof(V) bytes per vertex (parents, two queues) and three n-bit bitmaps.
+/// The host engine, one process or one rank of many (src/bfs/cpu/engine.cpp): direction-
+/// optimising BFS (bfs/direction.hpp) over a 1-D block partition. A top-down level claims the
+/// frontier's neighbours it owns in place and sends (child, parent) pairs for the others to their
+/// owners in one all-to-all; a bottom-up level gathers the frontier bitmap and every unreached
+/// owned row looks for a parent in it, walking its own copy of the rows in descending degree
+/// class of the far ends (VS-Graph500's order: a row meets the frontier's hubs first), in 32-bit
+/// columns where the ids fit. With one rank every exchange is a no-op and nothing is copied.
+/// Memory held between searches: 24 bytes per owned vertex (parents, two queues), four bitmaps
+/// of the owned vertices (one of the whole graph over several ranks), n bytes while it is built,
+/// and its copy of the rows: 4 bytes per arc (8 when the ids do not fit 32 bits).
 template <class V>
 class cpu_engine {
  public:
-  cpu_engine(graph::csr_view<V> g, cpu_options o = {});
+  /// One process: `g` is the whole graph.
+  explicit cpu_engine(graph::csr_view<V> g, cpu_options o = {});
+  /// One rank of `c` (collective): `g` holds the rows `part` gives this rank, with global column
+  /// ids. `c` must outlive the engine.
+  cpu_engine(const dist::communicator& c, const dist::block_partition& part, graph::csr_view<V> g,
+             cpu_options o = {});
   ~cpu_engine();
   cpu_engine(const cpu_engine&) = delete;
   cpu_engine& operator=(const cpu_engine&) = delete;
@@ -41,12 +60,15 @@ class cpu_engine {
   /// Untimed reset of the search state (Graph500's clean_pred); run() calls it when the caller did
   /// not.
   void prepare();
-  /// The timed search.
+  /// The timed search (collective over the ranks).
   void run(index_t root);
-  /// The last search's parents (n entries).
+  /// The last search's parents of the owned vertices, in global ids (-1: not reached).
+  [[nodiscard]] std::span<std::int64_t> parents();
   [[nodiscard]] std::span<const std::int64_t> parents() const;
-  /// Graph500 nedge of the last search.
+  /// Graph500 nedge of the last search (collective).
   [[nodiscard]] index_t traversed_edges() const;
+  /// The last search's levels: direction, frontier, bytes, this rank's compute and exchange time.
+  [[nodiscard]] const std::vector<dist::level_record>& levels() const;
 
  private:
   struct impl;

@@ -15,6 +15,8 @@
 #include <vector>
 
 #include "gpu500/core/types.hpp"
+#include "gpu500/dist/comm.hpp"
+#include "gpu500/dist/partition.hpp"
 #include "gpu500/graph/edge_list.hpp"
 
 namespace gpu500::graph {
@@ -49,16 +51,18 @@ struct id_map {
 
 template <class V>
 struct csr {
-  index_t num_vertices = 0;
-  host_vector<index_t> offsets;  ///< num_vertices + 1
-  host_vector<V> columns;
+  index_t num_vertices = 0;      ///< global vertex count
+  index_t first_vertex = 0;      ///< row r is vertex first_vertex + r (0 on one process)
+  host_vector<index_t> offsets;  ///< rows + 1 (num_vertices + 1 on one process)
+  host_vector<V> columns;        ///< global ids
   host_vector<float> weights;  ///< empty when unweighted
 
+  [[nodiscard]] index_t rows() const { return offsets.empty() ? 0 : static_cast<index_t>(offsets.size()) - 1; }
   [[nodiscard]] csr_view<V> view() const {
-    return {num_vertices, 0, num_vertices, offsets.data(), columns.data(), weights.empty() ? nullptr : weights.data()};
+    return {num_vertices, first_vertex, rows(), offsets.data(), columns.data(), weights.empty() ? nullptr : weights.data()};
   }
   [[nodiscard]] index_t num_arcs() const { return static_cast<index_t>(columns.size()); }
-  [[nodiscard]] index_t degree(index_t v) const { return offsets[v + 1] - offsets[v]; }
+  [[nodiscard]] index_t degree(index_t row) const { return offsets[row + 1] - offsets[row]; }
   [[nodiscard]] std::size_t bytes() const {
     return offsets.size() * sizeof(index_t) + columns.size() * sizeof(V) + weights.size() * sizeof(float);
   }
@@ -71,19 +75,34 @@ struct csr {
 /// `scratch` (optional) holds the sort's buckets and keeps them for a later sort (arc_sort.hpp).
 template <class V>
 csr<V> build_csr(const edge_list& el, arc_sort_scratch* scratch = nullptr);
-
+/// The same over the ranks of `c` (collective; one process is the one-rank case, where nothing
+/// is exchanged): `slice` is this rank's part of the edge list; every edge goes to the owners of
+/// its two endpoints (one all-to-all of arcs), and the rows of the vertices `part` gives this rank
+/// are sorted from the arcs that arrive. Arrivals come in rank order and each rank sends in edge
+/// order, so a row holds its arcs in global edge order, as on one process.
+template <class V>
+csr<V> build_csr(const dist::communicator& c, const dist::block_partition& part, const edge_list& slice,
+                 arc_sort_scratch* scratch = nullptr);
 extern template csr<std::uint32_t> build_csr<std::uint32_t>(const edge_list&, arc_sort_scratch*);
 extern template csr<std::int64_t> build_csr<std::int64_t>(const edge_list&, arc_sort_scratch*);
+extern template csr<std::uint32_t> build_csr<std::uint32_t>(const dist::communicator&, const dist::block_partition&,
+                                                            const edge_list&, arc_sort_scratch*);
+extern template csr<std::int64_t> build_csr<std::int64_t>(const dist::communicator&, const dist::block_partition&,
+                                                          const edge_list&, arc_sort_scratch*);
 
-/// Graph500's nedge of a search result: the input edges with both ends reached (parent != -1),
-/// duplicates counted, self-loops excluded (a kernel-1 graph holds none) — the sum of the degrees
-/// of the reached vertices, halved. OpenMP over `threads` (0: the default). For the engines; the
-/// validator counts on its own.
+/// The degrees of the reached rows (parent != -1) of a view summed: over every rank of a
+/// partition, halved, Graph500's nedge of a search (the input edges with both ends reached,
+/// duplicates counted, self-loops excluded: a kernel-1 graph holds none). OpenMP over `threads`
+/// (0: the default). For the engines; the validator counts on its own.
 template <class V>
-index_t reached_edges(csr_view<V> g, std::span<const std::int64_t> parent, int threads = 0);
-
-extern template index_t reached_edges<std::uint32_t>(csr_view<std::uint32_t>, std::span<const std::int64_t>, int);
-extern template index_t reached_edges<std::int64_t>(csr_view<std::int64_t>, std::span<const std::int64_t>, int);
+index_t reached_degree_sum(csr_view<V> g, std::span<const std::int64_t> parent, int threads = 0);
+extern template index_t reached_degree_sum<std::uint32_t>(csr_view<std::uint32_t>, std::span<const std::int64_t>, int);
+extern template index_t reached_degree_sum<std::int64_t>(csr_view<std::int64_t>, std::span<const std::int64_t>, int);
+/// nedge of a search over a whole graph (one process): reached_degree_sum / 2.
+template <class V>
+index_t reached_edges(csr_view<V> g, std::span<const std::int64_t> parent, int threads = 0) {
+  return reached_degree_sum(g, parent, threads) / 2;
+}
 
 /// Bytes build_csr needs for an edge list of m edges on n vertices (offsets, columns, weights,
 /// and the sort's temporary buckets, 12 or 16 bytes per arc), for memory checks before a run.

@@ -74,6 +74,9 @@ struct mpi_options {
   /// Edges of a rank's slice per round of kernel 1 (0: the default, 2^26; the tests make it small
   /// to run many rounds).
   index_t kernel1_round_edges = 0;
+  // Host backend only:
+  int bfs_threads = 0;   ///< --bfs-threads: the BFS's OpenMP team on each rank (0: the rank's share)
+  int sssp_threads = 0;  ///< --sssp-threads: the SSSP's OpenMP team on each rank (0: the rank's share)
 };
 
 /// What the harness needs (pipeline) plus the distributed run's own figures and result slices.

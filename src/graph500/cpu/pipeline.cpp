@@ -106,14 +106,16 @@ class cpu_pipeline final : public pipeline {
 std::size_t cpu_pipeline_bytes(const graph::kronecker_params& p, int vertex_bits) {
   const index_t n = p.num_vertices(), m = p.num_edges();
   const std::size_t csr = graph::csr_bytes(n, m, static_cast<std::size_t>(vertex_bits / 8), p.weights);
-  // As the engines document it (bfs.hpp, sssp.hpp): BFS 8 + 2 id widths per vertex (+ bitmaps);
-  // SSSP 64 + 3 id widths per vertex and its own 8-byte copy of every arc, plus 24 per vertex while
-  // it is built (its sort's buckets are those counted in csr_bytes, passed on as scratch);
-  // the validator's level map, marks and frontiers (~24 per vertex).
+  // As the engines document it (bfs.hpp, sssp.hpp): BFS 24 per vertex, 4 bitmaps, a byte per
+  // vertex while it is built and its own copy of the rows (4 bytes an arc where the ids fit 32
+  // bits, else 8); SSSP 64 + 3 id widths per vertex and its own 8-byte copy of every arc, plus 24
+  // per vertex while it is built (its sort's buckets are those counted in csr_bytes, passed on as
+  // scratch); the validator's level map, marks and frontiers (~24 per vertex).
   const std::size_t id = static_cast<std::size_t>(vertex_bits / 8);
-  const std::size_t per_vertex = (8 + 2 * id + 1) + (p.weights ? 64 + 3 * id + 24 : 0) + 24;
+  const std::size_t per_vertex = (24 + 1 + 1) + (p.weights ? 64 + 3 * id + 24 : 0) + 24;
+  const std::size_t bfs_arcs = static_cast<std::size_t>(2 * m) * (p.scale < 32 ? 4 : 8);
   const std::size_t sssp_arcs = p.weights ? static_cast<std::size_t>(2 * m) * 8 : 0;
-  return edge_list_bytes(p) + csr + static_cast<std::size_t>(n) * per_vertex + sssp_arcs;
+  return edge_list_bytes(p) + csr + static_cast<std::size_t>(n) * per_vertex + bfs_arcs + sssp_arcs;
 }
 
 std::unique_ptr<pipeline> make_cpu_pipeline(graph::edge_list el, const cpu_pipeline_options& o) {

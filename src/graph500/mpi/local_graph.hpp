@@ -1,14 +1,14 @@
 // Kernel 1 over MPI ranks (internal): the rows of a rank's own vertices, built from its slice of
-// the edge list by one all-to-all of arcs, and the per-level record the searches keep.
+// the edge list by the host kernel 1 (graph::build_csr over the ranks), as the pipelines keep them.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "gpu500/core/json.hpp"
 #include "gpu500/dist/comm.hpp"
 #include "gpu500/dist/partition.hpp"
+#include "gpu500/dist/trace.hpp"
 #include "gpu500/graph/csr.hpp"
 #include "gpu500/graph/edge_list.hpp"
 
@@ -41,28 +41,9 @@ local_graph build_local_graph(const dist::communicator& c, const dist::block_par
 index_t reached_edges(const dist::communicator& c, graph::csr_view<std::int64_t> g,
                       const std::vector<std::int64_t>& parent);
 
-/// One level (BFS) or one phase (SSSP) of a search.
-struct level_record {
-  int level = 0;
-  std::string direction;      ///< "top-down", "bottom-up", "light", "heavy", "pull", "all"
-  index_t frontier = 0;       ///< vertices expanded, summed over ranks
-  index_t bytes = 0;          ///< bytes sent to other ranks, summed over ranks
-  double compute_seconds = 0, comm_seconds = 0;  ///< this rank's
-};
-
-/// The trace's entries: frontier and bytes as recorded, compute_seconds and comm_seconds rank 0's,
-/// and every rank's seconds in rank order (compute_seconds_by_rank, comm_seconds_by_rank), so
-/// that the slowest rank of a level shows. Collective: every rank recorded the same levels (the
-/// level loop and the phase loop end on global counts); a rank whose count differs is a
-/// logic_error on every rank.
-json::value to_json(const dist::communicator& c, const std::vector<level_record>& levels);
-
-/// Appends the record of one SSSP phase with this rank's count and bytes, its communication time
-/// comm_seconds and its compute time what is left of `seconds`; sum_over_ranks turns the counts
-/// and bytes of a whole search into sums over the ranks with one reduction (collective: every
-/// rank recorded the same phases).
-void record_phase(std::vector<level_record>& levels, double comm_seconds, int phase, const char* what,
-                  index_t local_count, index_t bytes, double seconds);
-void sum_over_ranks(const dist::communicator& c, std::vector<level_record>& levels);
+using dist::level_record;
+using dist::record_phase;
+using dist::sum_over_ranks;
+using dist::to_json;
 
 }  // namespace gpu500::graph500::mpi

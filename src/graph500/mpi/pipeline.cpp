@@ -10,18 +10,33 @@
 #include <limits>
 #include <optional>
 
-#include "bfs.hpp"
+#include "gpu500/bfs/bfs.hpp"
 #include "gpu500/config.hpp"
 #include "gpu500/core/device.hpp"
 #include "gpu500/core/error.hpp"
 #include "gpu500/core/timer.hpp"
+#include "gpu500/graph500/validate.hpp"
 #include "local_graph.hpp"
 #include "sssp.hpp"
-#include "validate.hpp"
 
 namespace gpu500::graph500 {
 
 namespace {
+
+// The OpenMP team of the parallel regions run while it lives (n = 0: unchanged), the old one
+// restored after: the SSSP engine's regions take the default team (--sssp-threads).
+class omp_team {
+ public:
+  explicit omp_team(int n) : saved_(omp_get_max_threads()) {
+    if (n > 0) omp_set_num_threads(n);
+  }
+  ~omp_team() { omp_set_num_threads(saved_); }
+  omp_team(const omp_team&) = delete;
+  omp_team& operator=(const omp_team&) = delete;
+
+ private:
+  int saved_;
+};
 
 class mpi_cpu_pipeline final : public mpi_pipeline {
  public:
@@ -49,9 +64,10 @@ class mpi_cpu_pipeline final : public mpi_pipeline {
       edges_ = {};
       const auto view = g_.view();
       bfs_.emplace(c_, part_, view,
-                   mpi::bfs_policy{opts_.top_down_only, opts_.alpha, opts_.beta, opts_.bfs_wide_columns});
+                   bfs::cpu_options{opts_.bfs_threads, opts_.top_down_only, opts_.alpha, opts_.beta, opts_.bfs_wide_columns});
       if (params_.weights) {
         delta_ = opts_.delta > 0 ? opts_.delta : adaptive_delta();
+        const omp_team team(opts_.sssp_threads);
         sssp_.emplace(c_, part_, view, mpi::sssp_policy{delta_, opts_.no_light_heavy, opts_.sssp_pull_share});
       }
     });
@@ -76,12 +92,13 @@ class mpi_cpu_pipeline final : public mpi_pipeline {
   }
   validation validate_bfs(index_t root) override {
     return c_.guard([&] {
-      return mpi::validate_bfs(c_, part_, g_.view(), root, bfs_->parents(), bfs_->traversed_edges(),
+      return graph500::validate_bfs(c_, part_, g_.view(), root, bfs_->parents(), bfs_->traversed_edges(),
                                opts_.validator_asks_owners);
     });
   }
 
   double sssp(index_t root) override {
+    const omp_team team(opts_.sssp_threads);
     c_.guard([&] {
       GPU500_EXPECTS(sssp_.has_value(), "SSSP needs a weighted graph");
       sssp_->prepare();  // clean_shortest: untimed
@@ -93,7 +110,7 @@ class mpi_cpu_pipeline final : public mpi_pipeline {
   }
   validation validate_sssp(index_t root) override {
     return c_.guard([&] {
-      return mpi::validate_sssp(c_, part_, g_.view(), root, sssp_->parents(), sssp_->distances(),
+      return graph500::validate_sssp(c_, part_, g_.view(), root, sssp_->parents(), sssp_->distances(),
                                 sssp_->traversed_edges(), opts_.validator_asks_owners);
     });
   }
@@ -144,7 +161,7 @@ class mpi_cpu_pipeline final : public mpi_pipeline {
   graph::edge_list edges_;
   mpi::local_graph g_;
   float delta_ = 0.f;
-  std::optional<mpi::bfs_engine> bfs_;
+  std::optional<bfs::cpu_engine<std::int64_t>> bfs_;
   std::optional<mpi::sssp_engine> sssp_;
 };
 

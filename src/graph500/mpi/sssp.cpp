@@ -7,11 +7,14 @@
 #include <bit>
 #include <limits>
 
-#include "by_rank.hpp"
+#include "gpu500/dist/by_rank.hpp"
 #include "gpu500/core/timer.hpp"
 #include "gpu500/dist/bitmap.hpp"
 
 namespace gpu500::graph500::mpi {
+
+using dist::group_by_rank_once;
+using dist::arc_slices;
 
 namespace {
 

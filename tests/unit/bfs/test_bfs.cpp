@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <omp.h>
 
+#include <algorithm>
 #include <deque>
 #include <string>
 #include <vector>
@@ -140,6 +141,37 @@ TYPED_TEST(CpuBfs, BottomUpEarlyAndLateMatchesOracle) {
   this->check_all(o, 4, "bottom-up, early return");
   o.threads = 3;  // explicit thread count in the options
   this->check_all(o, 1, "threads option 3");
+}
+
+TYPED_TEST(CpuBfs, WideColumnsMatchOracle) {
+  bfs::cpu_options o;
+  o.wide_columns = true;  // the engine's rows in 64-bit columns although 32 bits hold every id
+  for (int t : {1, 2}) this->check_all(o, t, "64-bit columns");
+}
+
+// levels(): one record per non-empty level, in order, whose frontiers add up to the vertices
+// reached; the direction is one of the two and the times are not negative.
+TYPED_TEST(CpuBfs, LevelsRecordEveryLevel) {
+  const auto c = gpu500::test::kronecker_case(11);
+  const auto g = graph::build_csr<TypeParam>(c.edges);
+  const oracle orc(c.edges);
+  bfs::cpu_engine<TypeParam> e(g.view());
+  e.run(c.roots[0]);
+  const auto lv = orc.levels(c.roots[0]);
+  const std::int64_t depth = *std::max_element(lv.begin(), lv.end());
+  const auto& levels = e.levels();
+  ASSERT_EQ(static_cast<std::int64_t>(levels.size()), depth + 1);
+  index_t reached = 0;
+  for (std::size_t i = 0; i < levels.size(); ++i) {
+    EXPECT_EQ(levels[i].level, static_cast<int>(i));
+    EXPECT_TRUE(levels[i].direction == "top-down" || levels[i].direction == "bottom-up") << levels[i].direction;
+    EXPECT_EQ(levels[i].frontier, static_cast<index_t>(std::count(lv.begin(), lv.end(), static_cast<std::int64_t>(i))));
+    EXPECT_GE(levels[i].compute_seconds, 0.0);
+    EXPECT_EQ(levels[i].bytes, 0);  // one process: nothing is sent
+    reached += levels[i].frontier;
+  }
+  EXPECT_EQ(reached, static_cast<index_t>(std::count_if(lv.begin(), lv.end(), [](std::int64_t l) { return l >= 0; })));
+  EXPECT_EQ(levels.front().direction, "top-down");
 }
 
 TYPED_TEST(CpuBfs, ConvenienceRunEqualsEngine) {

@@ -1,4 +1,4 @@
-// The host exchanges' grouping by destination rank (src/graph500/mpi/by_rank.hpp): the one-pass
+// The host exchanges' grouping by destination rank (gpu500/dist/by_rank.hpp): the one-pass
 // form (per-thread buffers, reused between calls) gives the two-pass form's buffer and counts bit
 // for bit, for several thread and rank counts, items that emit nothing or many values, and a
 // second call on the same scratch.
@@ -8,9 +8,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "graph500/mpi/by_rank.hpp"
+#include "gpu500/dist/by_rank.hpp"
 
-namespace gpu500::graph500::mpi {
+namespace gpu500::dist {
 namespace {
 
 struct item_value {
@@ -45,4 +45,4 @@ TEST(GroupByRank, OnePassMatchesTwoPasses) {
 }
 
 }  // namespace
-}  // namespace gpu500::graph500::mpi
+}  // namespace gpu500::dist

@@ -240,7 +240,8 @@ TEST(Graph500Mpi, OptionsAndTrace) {
   const auto c = dist::communicator::world();
   for (const mpi_options& o : {mpi_options{true, 15.0, 18.0, 0.f, false}, mpi_options{false, 2.0, 50.0, 0.25f, true},
                                mpi_options{false, 15.0, 18.0, 0.1f, false},
-                               mpi_options{false, 15.0, 18.0, 2.f, false}}) {  // every arc light
+                               mpi_options{false, 15.0, 18.0, 2.f, false},  // every arc light
+                               mpi_options{.bfs_threads = 1, .sssp_threads = 3}}) {
     run_config cfg = config(9, 4);
     auto dp = make_mpi_cpu_pipeline(c, cfg.graph, o);
     const run_result r = run(*dp, cfg);

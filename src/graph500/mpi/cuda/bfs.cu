@@ -11,6 +11,7 @@
 #include "common.cuh"
 #include "degree_order.hpp"
 #include "row_arcs.cuh"
+#include "gpu500/bfs/direction.hpp"
 #include "gpu500/core/cuda/check.cuh"
 #include "gpu500/core/error.hpp"
 #include "gpu500/core/timer.hpp"
@@ -537,13 +538,8 @@ void bfs_engine::run(index_t root) {
     frontier_has_hubs_ = std::any_of(sums + 4, sums + 4 + words, [](index_t w) { return w != 0; });
     if (!levels_.empty()) levels_.back().bytes = sums[3];
     if (sums[0] == 0) break;
-    if (!pol_.top_down_only) {  // the host engine's rule (../bfs.hpp)
-      if (!bottom_up_now && sums[0] > previous_frontier &&
-          static_cast<double>(sums[1]) > static_cast<double>(sums[2]) / pol_.alpha)
-        bottom_up_now = true;
-      else if (bottom_up_now && static_cast<double>(sums[0]) < static_cast<double>(part_.num_vertices()) / pol_.beta)
-        bottom_up_now = false;
-    }
+    bottom_up_now = bfs::direction_rule{pol_.alpha, pol_.beta, pol_.top_down_only}.bottom_up(
+        bottom_up_now, {sums[0], previous_frontier, sums[1], sums[2], part_.num_vertices()});
     previous_frontier = sums[0];
     counters_.zero_async(nullptr);
     if (!next_slice_.empty()) next_slice_.zero_async(nullptr);
@@ -560,13 +556,7 @@ void bfs_engine::run(index_t root) {
     unexplored -= frontier_arcs;
     std::swap(queue_, next_);
     std::swap(slice_, next_slice_);
-    level_record rec;
-    rec.level = level;
-    rec.direction = bottom_up_now ? "bottom-up" : "top-down";
-    rec.frontier = sums[0];
-    rec.comm_seconds = comm_seconds_;
-    rec.compute_seconds = sw.seconds() - comm_seconds_;
-    levels_.push_back(std::move(rec));
+    record_phase(levels_, comm_seconds_, level, bottom_up_now ? "bottom-up" : "top-down", sums[0], 0, sw.seconds());
   }
 }
 

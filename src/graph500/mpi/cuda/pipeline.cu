@@ -15,10 +15,10 @@
 #include "gpu500/core/device.hpp"
 #include "gpu500/core/error.hpp"
 #include "gpu500/core/timer.hpp"
+#include "gpu500/graph500/validate.hpp"
 #include "gpu500/graph500/mpi_pipeline.hpp"
 #include "local_graph.hpp"
 #include "sssp.hpp"
-#include "../validate.hpp"
 
 namespace gpu500::graph500 {
 
@@ -134,7 +134,7 @@ class mpi_cuda_pipeline final : public mpi_pipeline {
   }
   validation validate_bfs(index_t root) override {
     return c_.guard([&] {
-      return mpi::validate_bfs(c_, part_, host_graph().view(), root, bfs_parent_, bfs_->traversed_edges(),
+      return graph500::validate_bfs(c_, part_, host_graph().view(), root, bfs_parent_, bfs_->traversed_edges(),
                                opts_.validator_asks_owners);
     });
   }
@@ -156,7 +156,7 @@ class mpi_cuda_pipeline final : public mpi_pipeline {
   }
   validation validate_sssp(index_t root) override {
     return c_.guard([&] {
-      return mpi::validate_sssp(c_, part_, host_graph().view(), root, sssp_parent_, sssp_dist_,
+      return graph500::validate_sssp(c_, part_, host_graph().view(), root, sssp_parent_, sssp_dist_,
                                 sssp_->traversed_edges(), opts_.validator_asks_owners);
     });
   }

@@ -1,19 +1,23 @@
-// The distributed Graph500 validator (see validate.hpp). Every exchange is a request to an owner
+// The Graph500 validator on the host, one process or over MPI ranks (see
+// gpu500/graph500/validate.hpp). Every exchange is a request to an owner
 // and a reply in the same order: requests for rank r are grouped, the owner answers them in the
 // order received, and the asker reads the answers back in its own order. The arcs' far ends are
 // the exception where memory allows: one float per vertex, all-gathered (see gather_fits). The loops over owned
 // rows and requests are OpenMP-parallel; each thread keeps its own smallest violation.
-#include "validate.hpp"
+#include "gpu500/graph500/validate.hpp"
 
 #include <algorithm>
 #include <limits>
 #include <string>
 #include <vector>
 
-#include "by_rank.hpp"
+#include "gpu500/dist/by_rank.hpp"
 #include "gpu500/core/device.hpp"
 
-namespace gpu500::graph500::mpi {
+namespace gpu500::graph500 {
+
+using dist::group_by_rank;
+using dist::item_slices;
 
 namespace {
 
@@ -96,7 +100,8 @@ bool gather_fits(index_t n, int ranks_on_host) {
 }
 
 /// Rule 1 (parent range and root) on the owned slice.
-void check_parents(const dist::block_partition& part, graph::csr_view<std::int64_t> g, index_t root,
+template <class V>
+void check_parents(const dist::block_partition& part, graph::csr_view<V> g, index_t root,
                    std::span<const std::int64_t> parent, violations& err) {
   const index_t n = part.num_vertices();
 #pragma omp parallel
@@ -130,8 +135,9 @@ struct level_of {
 /// vertex's level sent once. A vertex whose parent chain does not reach the root (a cycle, an
 /// unreached parent) never gets a level. Asking the parents' owners round after round instead
 /// would send every vertex without a level again in every round.
+template <class V>
 std::vector<float> levels_from_parents(const dist::communicator& c, const dist::block_partition& part,
-                                       graph::csr_view<std::int64_t> g, index_t root,
+                                       graph::csr_view<V> g, index_t root,
                                        std::span<const std::int64_t> parent) {
   const index_t nl = g.local_vertices;
   std::vector<float> d(static_cast<std::size_t>(nl), -1.f);
@@ -187,7 +193,8 @@ std::vector<float> levels_from_parents(const dist::communicator& c, const dist::
 }
 
 /// Rules 3-5 over the owned arcs, given d (< 0 for vertices without a level or distance).
-validation check_arcs(const dist::communicator& c, const dist::block_partition& part, graph::csr_view<std::int64_t> g,
+template <class V>
+validation check_arcs(const dist::communicator& c, const dist::block_partition& part, graph::csr_view<V> g,
                       index_t root, std::span<const std::int64_t> parent, const std::vector<float>& d, bool unit,
                       index_t kernel_nedge, bool by_request, violations& err) {
   // What each arc's head tells: gathered once per vertex when every rank can hold n of them, else
@@ -220,8 +227,8 @@ validation check_arcs(const dist::communicator& c, const dist::block_partition& 
       const bool ru = parent[l] != -1;
       bool confirmed = !ru || u == root;
       for (index_t k = g.offsets[l]; k < g.offsets[l + 1]; ++k) {
-        if (gathered && k + prefetch_ahead < arcs) __builtin_prefetch(codes + g.columns[k + prefetch_ahead]);
-        const index_t v = g.columns[k];
+        if (gathered && k + prefetch_ahead < arcs) __builtin_prefetch(codes + static_cast<index_t>(g.columns[k + prefetch_ahead]));
+        const auto v = static_cast<index_t>(g.columns[k]);
         const endpoint e = gathered ? endpoint_of(code[static_cast<std::size_t>(v)]) : far[static_cast<std::size_t>(k)];
         if (ru != (e.reached != 0)) {
           if (mine.wants(u))
@@ -252,7 +259,8 @@ validation check_arcs(const dist::communicator& c, const dist::block_partition& 
   return out;
 }
 
-bool sizes_ok(graph::csr_view<std::int64_t> g, index_t root, std::size_t parents, validation& out) {
+template <class V>
+bool sizes_ok(graph::csr_view<V> g, index_t root, std::size_t parents, validation& out) {
   if (static_cast<index_t>(parents) != g.local_vertices) {
     out.message = "parent slice has " + str(static_cast<index_t>(parents)) + " entries, expected " + str(g.local_vertices);
     return false;
@@ -266,7 +274,8 @@ bool sizes_ok(graph::csr_view<std::int64_t> g, index_t root, std::size_t parents
 
 }  // namespace
 
-validation validate_bfs(const dist::communicator& c, const dist::block_partition& part, graph::csr_view<std::int64_t> g,
+template <class V>
+validation validate_bfs(const dist::communicator& c, const dist::block_partition& part, graph::csr_view<V> g,
                         index_t root, std::span<const std::int64_t> parent, index_t kernel_nedge, bool ask_owners) {
   validation bad;
   if (!c.all(sizes_ok(g, root, parent.size(), bad))) return {false, bad.message.empty() ? "bad input on another rank" : bad.message, 0};
@@ -277,7 +286,8 @@ validation validate_bfs(const dist::communicator& c, const dist::block_partition
   return check_arcs(c, part, g, root, parent, d, true, kernel_nedge, ask_owners, err);
 }
 
-validation validate_sssp(const dist::communicator& c, const dist::block_partition& part, graph::csr_view<std::int64_t> g,
+template <class V>
+validation validate_sssp(const dist::communicator& c, const dist::block_partition& part, graph::csr_view<V> g,
                          index_t root, std::span<const std::int64_t> parent, std::span<const float> dist,
                          index_t kernel_nedge, bool ask_owners) {
   validation bad;
@@ -309,5 +319,31 @@ validation validate_sssp(const dist::communicator& c, const dist::block_partitio
   return check_arcs(c, part, g, root, parent, d, false, kernel_nedge, ask_owners, err);
 }
 
-}  // namespace gpu500::graph500::mpi
 
+
+template <class V>
+validation validate_bfs(graph::csr_view<V> g, index_t root, std::span<const std::int64_t> parent,
+                        index_t kernel_nedge) {
+  return validate_bfs(dist::communicator{}, dist::block_partition(g.num_vertices, 1), g, root, parent, kernel_nedge);
+}
+
+template <class V>
+validation validate_sssp(graph::csr_view<V> g, index_t root, std::span<const std::int64_t> parent,
+                         std::span<const float> dist, index_t kernel_nedge) {
+  return validate_sssp(dist::communicator{}, dist::block_partition(g.num_vertices, 1), g, root, parent, dist,
+                       kernel_nedge);
+}
+
+#define GPU500_VALIDATORS(V)                                                                                      \
+  template validation validate_bfs<V>(graph::csr_view<V>, index_t, std::span<const std::int64_t>, index_t);        \
+  template validation validate_sssp<V>(graph::csr_view<V>, index_t, std::span<const std::int64_t>,                 \
+                                       std::span<const float>, index_t);                                          \
+  template validation validate_bfs<V>(const dist::communicator&, const dist::block_partition&, graph::csr_view<V>, \
+                                      index_t, std::span<const std::int64_t>, index_t, bool);                     \
+  template validation validate_sssp<V>(const dist::communicator&, const dist::block_partition&, graph::csr_view<V>, \
+                                       index_t, std::span<const std::int64_t>, std::span<const float>, index_t, bool);
+GPU500_VALIDATORS(std::uint32_t)
+GPU500_VALIDATORS(std::int64_t)
+#undef GPU500_VALIDATORS
+
+}  // namespace gpu500::graph500

@@ -1,8 +1,9 @@
-// Grouping of outgoing items by destination rank on the host (internal), OpenMP-parallel and
-// deterministic: the send buffer of every exchange of the host backend (kernel 1's arcs, BFS
-// (child, parent) pairs, SSSP requests, the validator's questions) is built with it. Two
-// forms: group_by_rank counts then fills (no scratch memory), group_by_rank_once appends to
-// per-thread buffers in one pass (the SSSP's relaxations).
+// gpu500/dist/by_rank.hpp — grouping of outgoing items by destination rank on the host,
+// OpenMP-parallel and deterministic: the send buffer of every exchange of the host engines
+// (kernel 1's arcs, BFS (child, parent) pairs, SSSP requests, the validator's questions) is built
+// with it. Two forms: group_by_rank counts then fills (no scratch memory), group_by_rank_once
+// appends to per-thread buffers in one pass (the SSSP's relaxations); concat_by_rank is the
+// second half of the latter, for a loop that fills per-thread buffers of its own (the BFS).
 //
 // Items [0, slices.back()) are cut into one slice per thread; emit(i, out) calls out(rank, value)
 // for every value item i sends. It is called twice per item (count, then fill), so it must emit
@@ -12,13 +13,14 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <span>
 #include <vector>
 
 #include "gpu500/core/types.hpp"
 #include "gpu500/graph/arc_sort.hpp"
 
-namespace gpu500::graph500::mpi {
+namespace gpu500::dist {
 
 /// out[...]: the values in rank order; counts[r]: how many go to rank r. out(rank, value) returns
 /// the value's position in `out` (meaningful in the fill pass, the second call).
@@ -60,6 +62,30 @@ void group_by_rank(int ranks, std::span<const index_t> slices, Emit&& emit, std:
   }
 }
 
+/// Concatenates per-thread buffers rank by rank in thread order: scratch[t * ranks + r] holds
+/// thread t's values for rank r (t < threads); out gets them in rank order, counts[r] how many
+/// go to rank r. `out` keeps its capacity between calls.
+template <class T>
+void concat_by_rank(int ranks, int threads, const std::vector<std::vector<T>>& scratch, std::vector<T>& out,
+                    std::vector<index_t>& counts) {
+  const auto R = static_cast<std::size_t>(ranks);
+  const auto T_ = static_cast<std::size_t>(threads);
+  counts.assign(R, 0);
+  std::vector<std::size_t> at(T_ * R);
+  std::size_t total = 0;
+  for (std::size_t r = 0; r < R; ++r)
+    for (std::size_t t = 0; t < T_; ++t) {
+      at[t * R + r] = total;
+      total += scratch[t * R + r].size();
+      counts[r] += static_cast<index_t>(scratch[t * R + r].size());
+    }
+  out.resize(total);
+  T* o = out.data();
+#pragma omp parallel for schedule(static)
+  for (std::size_t i = 0; i < T_ * R; ++i)
+    std::copy(scratch[i].begin(), scratch[i].end(), o + at[i]);
+}
+
 /// The same grouping in one pass, for emitters that read memory the second pass would miss in
 /// the cache again (the SSSP's arcs): every thread appends to its own buffer per rank (`scratch`,
 /// kept by the caller between calls so that no call allocates once the buffers have grown),
@@ -81,20 +107,7 @@ void group_by_rank_once(int ranks, std::span<const index_t> slices, Emit&& emit,
         return 0;
       });
   }
-  counts.assign(R, 0);
-  std::vector<std::size_t> at(static_cast<std::size_t>(T_) * R);
-  std::size_t total = 0;
-  for (std::size_t r = 0; r < R; ++r)
-    for (std::size_t t = 0; t < static_cast<std::size_t>(T_); ++t) {
-      at[t * R + r] = total;
-      total += scratch[t * R + r].size();
-      counts[r] += static_cast<index_t>(scratch[t * R + r].size());
-    }
-  out.resize(total);
-  T* o = out.data();
-#pragma omp parallel for schedule(static)
-  for (std::size_t i = 0; i < static_cast<std::size_t>(T_) * R; ++i)
-    std::copy(scratch[i].begin(), scratch[i].end(), o + at[i]);
+  concat_by_rank(ranks, T_, scratch, out, counts);
 }
 
 /// Slices of equal item counts for every thread of this rank.
@@ -107,4 +120,4 @@ inline std::vector<index_t> arc_slices(const index_t* rows, index_t n, const ind
   return graph::balanced_slices(prefix, omp_get_max_threads());
 }
 
-}  // namespace gpu500::graph500::mpi
+}  // namespace gpu500::dist

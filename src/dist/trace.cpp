@@ -1,0 +1,60 @@
+// The per-level record of the search engines and its JSON form, gathered over the ranks (see
+// gpu500/dist/trace.hpp).
+#include "gpu500/dist/trace.hpp"
+
+#include <span>
+#include <stdexcept>
+
+namespace gpu500::dist {
+
+json::value to_json(const communicator& c, const std::vector<level_record>& levels) {
+  std::vector<double> mine;
+  mine.reserve(2 * levels.size());
+  for (const level_record& l : levels) mine.push_back(l.compute_seconds), mine.push_back(l.comm_seconds);
+  const std::vector<double> all = c.allgatherv(std::span<const double>(mine));
+  const auto R = static_cast<std::size_t>(c.size());
+  if (all.size() != R * mine.size())
+    throw std::logic_error("the ranks recorded different numbers of levels for the trace");
+  json::value a = json::value::make_array();
+  for (std::size_t i = 0; i < levels.size(); ++i) {
+    const level_record& l = levels[i];
+    json::value e;
+    e["level"] = l.level;
+    e["direction"] = l.direction;
+    e["frontier"] = l.frontier;
+    e["bytes"] = l.bytes;
+    e["compute_seconds"] = all[2 * i];  // rank 0's
+    e["comm_seconds"] = all[2 * i + 1];
+    json::value compute = json::value::make_array(), comm = json::value::make_array();
+    for (std::size_t r = 0; r < R; ++r) {
+      compute.push_back(all[r * mine.size() + 2 * i]);
+      comm.push_back(all[r * mine.size() + 2 * i + 1]);
+    }
+    e["compute_seconds_by_rank"] = std::move(compute);
+    e["comm_seconds_by_rank"] = std::move(comm);
+    a.push_back(std::move(e));
+  }
+  return a;
+}
+
+void record_phase(std::vector<level_record>& levels, double comm_seconds, int phase, const char* what,
+                  index_t local_count, index_t bytes, double seconds) {
+  level_record rec;
+  rec.level = phase;
+  rec.direction = what;
+  rec.frontier = local_count;
+  rec.bytes = bytes;
+  rec.comm_seconds = comm_seconds;
+  rec.compute_seconds = seconds - comm_seconds;
+  levels.push_back(std::move(rec));
+}
+
+void sum_over_ranks(const communicator& c, std::vector<level_record>& levels) {
+  std::vector<index_t> sums;
+  sums.reserve(2 * levels.size());
+  for (const level_record& l : levels) sums.push_back(l.frontier), sums.push_back(l.bytes);
+  if (!sums.empty()) c.allreduce(sums.data(), sums.size(), reduce_op::sum);
+  for (std::size_t i = 0; i < levels.size(); ++i) levels[i].frontier = sums[2 * i], levels[i].bytes = sums[2 * i + 1];
+}
+
+}  // namespace gpu500::dist
