@@ -13,9 +13,12 @@ namespace gpu500::app {
 
 namespace {
 // The engine flags (of add_bfs / add_sssp) the distributed pipelines implement; any other engine
-// flag given is refused.
+// flag given is refused. (The host BFS is one engine at every rank count, so each of its flags is
+// here; --vertex-bits and --sssp-no-relabel wait for kernel 1 and the host SSSP to be one engine
+// too: over ranks the rows hold 64-bit global ids and the SSSP keeps the graph's ids.)
 constexpr const char* distributed_engine_flags[] = {"--no-direction-optimizing", "--bfs-alpha", "--bfs-beta",
-                                                    "--sssp-delta", "--sssp-no-light-heavy", "--sssp-no-pull"};
+                                                    "--bfs-threads", "--sssp", "--sssp-delta", "--sssp-threads",
+                                                    "--sssp-no-light-heavy", "--sssp-no-pull"};
 }  // namespace
 
 void pipeline_flags::add_distributed(cli::parser& p) {
@@ -38,11 +41,17 @@ std::unique_ptr<graph500::mpi_pipeline> pipeline_flags::make_distributed(const d
                                                                          const graph::kronecker_params& gp) {
   const gpu500::backend b = parse_backend(backend);
   const std::string over = " does not apply to a run over " + std::to_string(comm.size()) + " MPI ranks";
+  // The backend's own checks first, as on one rank (a flag of the other backend's engine, an
+  // engine flag of a kernel the run does not do).
+  apply_bfs(b);
+  apply_sssp(b);
   if (parser_ != nullptr) {
     for (const std::string& f : parser_->given_between(engine_flags_first_, engine_flags_last_))
       if (std::find(std::begin(distributed_engine_flags), std::end(distributed_engine_flags), f) ==
           std::end(distributed_engine_flags))
         throw usage_error(f + over);
+    if (sssp_bellman_ford_)  // (on the CPU backend apply_sssp refused it already)
+      throw usage_error("--sssp bellman-ford" + over + " (the SSSP over ranks is delta-stepping)");
     if (b != gpu500::backend::cuda)
       for (const char* f : {"--share-gpus", "--no-nccl", "--no-cuda-aware-mpi", "--sssp-no-pull"})
         if (parser_->given(f)) throw usage_error(std::string(f) + " applies to the CUDA backend only (--backend cuda)");
@@ -51,6 +60,8 @@ std::unique_ptr<graph500::mpi_pipeline> pipeline_flags::make_distributed(const d
   // otherwise, with a warning where that oversubscribes the host (dist/host_threads.hpp).
   (void)dist::share_host_cores(comm);
   graph500::mpi_options o;
+  o.bfs_threads = cpu.bfs.threads;
+  o.sssp_threads = cpu.sssp.threads;
   o.top_down_only = cpu.bfs.top_down_only;
   if (parser_ != nullptr && parser_->given("--bfs-alpha")) o.alpha = bfs_alpha_;
   if (parser_ != nullptr && parser_->given("--bfs-beta")) o.beta = bfs_beta_;
