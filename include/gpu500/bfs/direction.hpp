@@ -2,9 +2,10 @@
 // Optimizing Breadth-First Search", SC'12), the one rule of every engine that switches on counts
 // of the whole graph (the host engine at every rank count):
 //  - top-down -> bottom-up when the frontier grows and its arcs exceed the unexplored arcs / alpha;
-//  - bottom-up -> top-down when the frontier holds fewer than n / beta vertices.
+//  - bottom-up -> top-down when the frontier shrinks and holds fewer than n / beta vertices.
 // The growth test keeps a shrinking tail whose few arcs still outweigh the nearly explored rest
-// top-down (without it such a tail went bottom-up again and scanned every row).
+// top-down (without it such a tail went bottom-up again and scanned every row); the shrink test
+// keeps a growing frontier bottom-up although it is still small (the paper's states).
 #pragma once
 
 #include "gpu500/core/types.hpp"
@@ -30,7 +31,7 @@ struct direction_rule {
     if (!bottom_up_now)
       return l.frontier > l.previous_frontier &&
              static_cast<double>(l.frontier_arcs) > static_cast<double>(l.unexplored_arcs) / alpha;
-    return !(static_cast<double>(l.frontier) < static_cast<double>(l.vertices) / beta);
+    return !(l.frontier < l.previous_frontier && static_cast<double>(l.frontier) < static_cast<double>(l.vertices) / beta);
   }
 };
 

@@ -94,12 +94,15 @@ struct cpu_engine<V>::impl {
   index_t graph_arcs = 0;                          // over every rank: bounds a level's exchange
   // The owned rows' columns, each row in descending far-end degree class: in 32 bits when every
   // vertex id fits (cols32), else in 64 (cols64); the other stays empty.
-  std::vector<std::uint32_t> cols32;
-  std::vector<std::int64_t> cols64;
-  std::vector<std::int64_t> parent;
-  std::vector<index_t> queue, next_queue;  // top-down frontiers (owned rows)
+  // Arrays of a row or an arc are not value-initialised: their first touch is the parallel loop
+  // that fills them, so that their pages spread over the memory of the threads that use them.
+  graph::host_vector<std::uint32_t> cols32;
+  graph::host_vector<std::int64_t> cols64;
+  graph::host_vector<std::int64_t> parent;
+  graph::host_vector<index_t> queue, next_queue;  // top-down frontiers (owned rows)
   index_t queue_size = 0;
-  std::vector<word_t> visited, front, next;  // owned rows
+  graph::host_vector<word_t> visited;       // owned rows
+  std::vector<word_t> front, next;           // owned rows
   std::vector<word_t> whole;                 // the frontier over every rank (empty on one rank)
   std::vector<std::vector<pair>> scratch;    // [thread * ranks + rank]: pairs to send
   std::vector<pair> out, in;
@@ -123,10 +126,11 @@ struct cpu_engine<V>::impl {
     rows = g.local_vertices;
     first = g.first_vertex;
     words = dist::bitmap_words(rows);
-    parent.assign(static_cast<std::size_t>(rows), -1);
+    parent.resize(static_cast<std::size_t>(rows));
     queue.resize(static_cast<std::size_t>(rows));
     next_queue.resize(static_cast<std::size_t>(rows));
-    visited.assign(static_cast<std::size_t>(words), 0);
+    visited.resize(static_cast<std::size_t>(words));
+    prepare();  // parents to -1 and the visited bitmap to 0, in parallel
     front.assign(static_cast<std::size_t>(words), 0);
     next.assign(static_cast<std::size_t>(words), 0);
     if (ranks > 1) {

@@ -9,6 +9,7 @@
 #include "gpu500/core/device.hpp"
 #include "gpu500/core/error.hpp"
 #include "gpu500/core/timer.hpp"
+#include "gpu500/dist/trace.hpp"
 #include "gpu500/graph/arc_sort.hpp"
 #include "gpu500/graph/csr.hpp"
 #include "gpu500/graph500/harness.hpp"
@@ -84,6 +85,11 @@ class cpu_pipeline final : public pipeline {
   index_t sssp_nedge() override { return sssp_->traversed_edges(); }
   validation validate_sssp(index_t root) override {
     return graph500::validate_sssp(g_.view(), root, sssp_->parents(), sssp_->distances(), sssp_->traversed_edges());
+  }
+  json::value trace() const override {  // the BFS's levels (the SSSP engine keeps none)
+    json::value j;
+    j["bfs"] = bfs_ ? dist::to_json(dist::communicator{}, bfs_->levels()) : json::value::make_array();
+    return j;
   }
   search_tree sssp_tree() override {
     const auto p = sssp_->parents();

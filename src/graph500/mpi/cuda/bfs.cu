@@ -11,7 +11,6 @@
 #include "common.cuh"
 #include "degree_order.hpp"
 #include "row_arcs.cuh"
-#include "gpu500/bfs/direction.hpp"
 #include "gpu500/core/cuda/check.cuh"
 #include "gpu500/core/error.hpp"
 #include "gpu500/core/timer.hpp"
@@ -307,7 +306,7 @@ std::size_t bfs_engine::construction_bytes(index_t rows, index_t arcs, index_t n
 }
 
 bfs_engine::bfs_engine(device_exchange& x, const dist::block_partition& part, graph::csr_view<std::int64_t> g,
-                       bfs_policy pol, bool wide_columns, double hub_arc_share)
+                       bfs::direction_rule pol, bool wide_columns, double hub_arc_share)
     : x_(x), part_(part), g_(g), pol_(pol) {
   if (part.block() > static_cast<index_t>(std::numeric_limits<std::uint32_t>::max()))
     throw usage_error("the CUDA BFS over MPI ranks takes at most 2^32 vertices per rank (" +
@@ -538,7 +537,7 @@ void bfs_engine::run(index_t root) {
     frontier_has_hubs_ = std::any_of(sums + 4, sums + 4 + words, [](index_t w) { return w != 0; });
     if (!levels_.empty()) levels_.back().bytes = sums[3];
     if (sums[0] == 0) break;
-    bottom_up_now = bfs::direction_rule{pol_.alpha, pol_.beta, pol_.top_down_only}.bottom_up(
+    bottom_up_now = pol_.bottom_up(
         bottom_up_now, {sums[0], previous_frontier, sums[1], sums[2], part_.num_vertices()});
     previous_frontier = sums[0];
     counters_.zero_async(nullptr);

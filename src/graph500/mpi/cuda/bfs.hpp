@@ -49,10 +49,10 @@
 
 #include "exchange.hpp"
 #include "hub_delegates.hpp"
+#include "gpu500/bfs/direction.hpp"
 #include "gpu500/core/cuda/memory.hpp"
 #include "gpu500/dist/partition.hpp"
 #include "gpu500/graph/csr.hpp"
-#include "../bfs.hpp"
 #include "../local_graph.hpp"
 
 namespace gpu500::graph500::mpi::cuda {
@@ -63,7 +63,7 @@ class bfs_engine {
   /// Collective (it builds the degree-ordered rows and the hubs' lists). wide_columns: 64-bit
   /// columns even where 32 bits hold every vertex id (the tests run both). hub_arc_share: the
   /// hubs' arcs at most this share of the graph's (0: no hubs; hub_delegates.hpp).
-  bfs_engine(device_exchange& x, const dist::block_partition& part, graph::csr_view<std::int64_t> g, bfs_policy pol,
+  bfs_engine(device_exchange& x, const dist::block_partition& part, graph::csr_view<std::int64_t> g, bfs::direction_rule pol,
              bool wide_columns, double hub_arc_share);
 
   /// Untimed reset (the reference's clean_pred); the first call also sizes the exchange buffers.
@@ -112,7 +112,7 @@ class bfs_engine {
   gpu::device_buffer<std::int64_t> wide_columns_;
   graph::csr_view<std::uint32_t> narrow_view_;  // g_'s offsets, degree-ordered columns
   graph::csr_view<std::int64_t> wide_view_;
-  bfs_policy pol_;
+  bfs::direction_rule pol_;
   hub_delegates hubs_;
   unsigned resident_blocks_ = 1;  // blocks of block_threads that fill the GPU once
   gpu::device_buffer<std::int64_t> parent_;

@@ -90,7 +90,7 @@ class mpi_cuda_pipeline final : public mpi_pipeline {
       generated_ = false;
       host_.reset();
       const auto view = g_.view();
-      bfs_.emplace(x_, part_, view, mpi::bfs_policy{opts_.top_down_only, opts_.alpha, opts_.beta},
+      bfs_.emplace(x_, part_, view, bfs::direction_rule{opts_.alpha, opts_.beta, opts_.top_down_only},
                    opts_.bfs_wide_columns, opts_.bfs_hub_share);
       if (params_.weights) {
         mpi::cuda::device_sssp_policy pol;
