@@ -46,7 +46,7 @@ class communicator {
   [[nodiscard]] int node_rank() const { return node_rank_; }
   [[nodiscard]] bool is_mpi() const { return mpi_; }
   /// The MPI_Comm's bits (an MPI_Comm is a pointer or an int), for the layers that build MPI
-  /// objects of their own over this communicator; 0 without MPI.
+  /// objects of their own over this communicator (node_shared.hpp); 0 without MPI.
   [[nodiscard]] std::uint64_t native_bits() const { return handle_; }
 
   void barrier() const;

@@ -10,8 +10,8 @@
 //  - BFS: direction-optimising (Beamer); top-down levels send (child, parent) pairs to the
 //    children's owners, bottom-up levels all-gather the frontier as a bitmap; the direction is
 //    decided from global counts (one reduction per level);
-//  - SSSP: delta-stepping with light and heavy edges, every rank's phases in step, relaxation
-//    requests (vertex, distance, parent) for vertices owned elsewhere sent to their owners;
+//  - SSSP: bucket-synchronous delta-stepping with light and heavy edges, relaxation requests
+//    (vertex, distance, parent) sent to the owners;
 //  - validation: the reference's rules, checked without any rank holding the graph: the
 //    endpoints' levels or distances fetched from their owners; it shares no search code with the kernels.
 // The CUDA backend runs the same kernels on the device with the same exchanges, handing device
@@ -46,9 +46,9 @@ struct mpi_options {
   /// doubled in the sparse tail (see src/graph500/mpi/cuda/sssp.hpp).
   float delta = 0.f;
   bool no_light_heavy = false;  ///< --no-light-heavy: relax every edge in the bucket phase
-  /// CUDA backend: a bucket whose settled rows hold at least this share of the graph's arcs pulls
-  /// its heavy arcs (the rows not yet settled look for the bucket's vertices) instead of pushing
-  /// them; 0: every bucket, above 1 (--sssp-no-pull): none.
+  /// A bucket whose settled rows hold at least this share of the graph's arcs pulls its heavy arcs
+  /// (the rows not yet settled look for the bucket's vertices) instead of pushing them, on either
+  /// backend; 0: every bucket, above 1 (--sssp-no-pull, a flag of CUDA builds): none.
   double sssp_pull_share = 0.1;
   /// The validator asks each arc's far end of its owner even where every rank could hold one
   /// float per vertex (by default it all-gathers those when they fit; the tests check both ways).
@@ -77,7 +77,6 @@ struct mpi_options {
   // Host backend only:
   int bfs_threads = 0;   ///< --bfs-threads: the BFS's OpenMP team on each rank (0: the rank's share)
   int sssp_threads = 0;  ///< --sssp-threads: the SSSP's OpenMP team on each rank (0: the rank's share)
-  bool sssp_no_relabel = false;  ///< --sssp-no-relabel: the SSSP keeps the rows' order (no degree order)
 };
 
 /// What the harness needs (pipeline) plus the distributed run's own figures and result slices.
@@ -123,7 +122,7 @@ run_result run_and_report_distributed(mpi_pipeline& p, run_config cfg, const dis
                                       const std::string& json_path);
 
 /// Host bytes one rank needs at its peak with `ranks` ranks (an even share of the graph), of which
-/// `ranks_per_host` run on its host (unused by the estimate: each rank's share stands alone).
+/// `ranks_per_host` run on its host (they share the SSSP's offered distances).
 std::size_t mpi_pipeline_bytes(const graph::kronecker_params& p, int ranks, int ranks_per_host = 1);
 
 }  // namespace gpu500::graph500

@@ -13,9 +13,6 @@
 #include <vector>
 
 #include "gpu500/core/types.hpp"
-#include "gpu500/dist/comm.hpp"
-#include "gpu500/dist/partition.hpp"
-#include "gpu500/dist/trace.hpp"
 #include "gpu500/graph/csr.hpp"
 
 namespace gpu500::sssp {
@@ -30,27 +27,19 @@ struct cpu_options {
   bool no_relabel = false;      ///< keep the graph's vertex ids inside (default: by decreasing degree)
 };
 
-/// The OpenMP engine, one process or one rank of many: delta-stepping (src/sssp/cpu/engine.cpp).
-/// Needs non-negative finite weights and fewer than 2^32 vertices on one process, or 2^32 rows and
-/// ghosts (vertices of other ranks its rows point to) on a rank (usage_error otherwise). Memory
-/// held between searches: 64 + 3 * sizeof(V) bytes per vertex and 8 bytes per arc (the engine's
-/// own rows: light arcs first, internal ids by decreasing degree), plus per-thread bucket lists
-/// that keep their capacity; over ranks also 4 bytes per vertex of the graph (every vertex's head
-/// id) and 20 per ghost. Construction (kernel-1 work) needs 12 more bytes per arc (its sort's
-/// buckets: the `scratch` of build_csr when given), 16 per vertex and, per thread, 24 bytes per arc
-/// of its largest sort block (the radix sort putting a block in head order; blocks hold about 2^15
-/// arcs unless one row is longer) while it runs. On one process any csr_view, symmetric or not, is
-/// handled the same way; over ranks the rows must be symmetric (kernel 1's are).
+/// The OpenMP engine: delta-stepping (src/sssp/cpu/sssp_cpu.cpp). Needs non-negative finite
+/// weights and fewer than 2^32 vertices (usage_error otherwise). Memory held between searches:
+/// 64 + 3 * sizeof(V) bytes per vertex and 8 bytes per arc (the engine's own rows: light arcs
+/// first, internal ids by decreasing degree), plus per-thread bucket lists that keep their capacity.
+/// Construction (kernel-1 work) needs 12 more bytes per arc (its sort's buckets: the `scratch` of
+/// build_csr when given), 16 per vertex and, per thread, 24 bytes per arc of its largest sort
+/// block (the radix sort putting a block in head order; blocks hold about 2^15 arcs unless one
+/// row is longer) while it runs. Any csr_view, symmetric or not, is handled the same way.
 template <class V>
 class cpu_engine {
  public:
-  /// One process: `g` is the whole graph. `scratch` (optional): memory for the construction's
-  /// sort, e.g. the one build_csr used.
+  /// `scratch` (optional): memory for the construction's sort, e.g. the one build_csr used.
   cpu_engine(graph::csr_view<V> g, cpu_options o = {}, graph::arc_sort_scratch* scratch = nullptr);
-  /// One rank of `c` (collective): `g` holds the rows `part` gives this rank, with global column
-  /// ids. `c` must outlive the engine.
-  cpu_engine(const dist::communicator& c, const dist::block_partition& part, graph::csr_view<V> g, cpu_options o = {},
-             graph::arc_sort_scratch* scratch = nullptr);
   ~cpu_engine();
   cpu_engine(const cpu_engine&) = delete;
   cpu_engine& operator=(const cpu_engine&) = delete;
@@ -58,19 +47,10 @@ class cpu_engine {
   /// Untimed reset of the search state (Graph500's clean_shortest); run() calls it when the caller
   /// did not.
   void prepare();
-  /// The timed search (collective over the ranks).
   void run(index_t root);
-  /// The last search's parents (global ids) and distances of the owned vertices.
-  [[nodiscard]] std::span<std::int64_t> parents();
   [[nodiscard]] std::span<const std::int64_t> parents() const;
-  [[nodiscard]] std::span<float> distances();
   [[nodiscard]] std::span<const float> distances() const;
-  /// Graph500 nedge of the last search (collective).
   [[nodiscard]] index_t traversed_edges() const;
-  /// The bucket width (the adaptive rule's when the options gave none).
-  [[nodiscard]] float delta() const;
-  /// The last search's phases ("light", "heavy" or "all"): vertices, bytes, compute and exchange time.
-  [[nodiscard]] const std::vector<dist::level_record>& levels() const;
 
  private:
   struct impl;

@@ -16,12 +16,27 @@
 #include "gpu500/core/error.hpp"
 #include "gpu500/core/timer.hpp"
 #include "gpu500/graph500/validate.hpp"
-#include "gpu500/sssp/sssp.hpp"
 #include "local_graph.hpp"
+#include "sssp.hpp"
 
 namespace gpu500::graph500 {
 
 namespace {
+
+// The OpenMP team of the parallel regions run while it lives (n = 0: unchanged), the old one
+// restored after: the SSSP engine's regions take the default team (--sssp-threads).
+class omp_team {
+ public:
+  explicit omp_team(int n) : saved_(omp_get_max_threads()) {
+    if (n > 0) omp_set_num_threads(n);
+  }
+  ~omp_team() { omp_set_num_threads(saved_); }
+  omp_team(const omp_team&) = delete;
+  omp_team& operator=(const omp_team&) = delete;
+
+ private:
+  int saved_;
+};
 
 class mpi_cpu_pipeline final : public mpi_pipeline {
  public:
@@ -51,9 +66,9 @@ class mpi_cpu_pipeline final : public mpi_pipeline {
       bfs_.emplace(c_, part_, view,
                    bfs::cpu_options{opts_.bfs_threads, opts_.top_down_only, opts_.alpha, opts_.beta, opts_.bfs_wide_columns});
       if (params_.weights) {
-        sssp_.emplace(c_, part_, view,
-                      sssp::cpu_options{opts_.sssp_threads, opts_.delta, opts_.no_light_heavy, opts_.sssp_no_relabel});
-        delta_ = sssp_->delta();
+        delta_ = opts_.delta > 0 ? opts_.delta : adaptive_delta();
+        const omp_team team(opts_.sssp_threads);
+        sssp_.emplace(c_, part_, view, mpi::sssp_policy{delta_, opts_.no_light_heavy, opts_.sssp_pull_share});
       }
     });
   }
@@ -83,6 +98,7 @@ class mpi_cpu_pipeline final : public mpi_pipeline {
   }
 
   double sssp(index_t root) override {
+    const omp_team team(opts_.sssp_threads);
     c_.guard([&] {
       GPU500_EXPECTS(sssp_.has_value(), "SSSP needs a weighted graph");
       sssp_->prepare();  // clean_shortest: untimed
@@ -127,6 +143,17 @@ class mpi_cpu_pipeline final : public mpi_pipeline {
     });
   }
 
+  /// The host engine's rule: mean arc weight / mean degree of the vertices with arcs (collective).
+  float adaptive_delta() const {
+    double sums[3] = {0, static_cast<double>(g_.offsets[g_.owned.count]), 0};
+    for (float w : g_.weights) sums[0] += w;
+    for (index_t l = 0; l < g_.owned.count; ++l) sums[2] += g_.offsets[l + 1] > g_.offsets[l];
+    c_.allreduce(sums, 3, dist::reduce_op::sum);
+    if (sums[1] == 0 || sums[2] == 0) return 0.1f;
+    const double d = (sums[0] / sums[1]) / (sums[1] / sums[2]);
+    return d > 0 ? static_cast<float>(d) : 0.1f;
+  }
+
   dist::communicator c_;
   graph::kronecker_params params_;
   mpi_options opts_;
@@ -135,30 +162,34 @@ class mpi_cpu_pipeline final : public mpi_pipeline {
   mpi::local_graph g_;
   float delta_ = 0.f;
   std::optional<bfs::cpu_engine<std::int64_t>> bfs_;
-  std::optional<sssp::cpu_engine<std::int64_t>> sssp_;
+  std::optional<mpi::sssp_engine> sssp_;
 };
 
 }  // namespace
 
-std::size_t mpi_pipeline_bytes(const graph::kronecker_params& p, int ranks, int /*ranks_per_host*/) {
+std::size_t mpi_pipeline_bytes(const graph::kronecker_params& p, int ranks, int ranks_per_host) {
   const auto R = static_cast<std::size_t>(ranks);
   const auto m = static_cast<std::size_t>(p.num_edges()) / R + 1, n = static_cast<std::size_t>(p.num_vertices()) / R + 64;
-  const auto all = static_cast<std::size_t>(p.num_vertices());
   const std::size_t w = p.weights ? sizeof(float) : 0;
   // Kernel 1 at its peak: the edge slice (2 ids + weight), the arcs sent and received (24 bytes
-  // each, two per edge), the rows being built (id + weight per arc, offsets) and the sort's
-  // buckets (16 bytes per arc).
-  const std::size_t kernel1 = m * (16 + w) + 2 * m * 24 * 2 + 2 * m * (8 + w + 16) + n * 8;
-  // Afterwards: the rows; the BFS (parents, two queues, bitmaps, the whole frontier bitmap, its
-  // copy of the columns in degree order and, while it builds that, every vertex's degree class);
-  // the SSSP (sssp.hpp: 64 + 3 * 8 per owned vertex, 8 per arc, every vertex's head id, 20 per
-  // ghost (at most one per arc), and while it is built 16 per vertex and its sort's 12 per arc);
-  // the validator's requests and replies (about 40 bytes per arc).
+  // each, two per edge), the rows being built (id + weight per arc, offsets).
+  const std::size_t kernel1 = m * (16 + w) + 2 * m * 24 * 2 + 2 * m * (8 + w) + n * 8;
+  // Afterwards: the rows, the BFS (parents, two queues, the whole frontier bitmap, its copy of
+  // the columns in degree order and, while it builds that, every vertex's degree class), the SSSP
+  // (distance, parent, bucket, marks, queues, its share of the host's distance offered to every
+  // vertex of the graph and its bucket's byte, its copies of the light arcs and of the heavy ones
+  // in weight order: every arc once, and the pulls' bitmap of the whole graph) and the
+  // validator's requests and replies (about 40 bytes per arc).
   const std::size_t rows = 2 * m * (8 + w) + n * 8;
-  const std::size_t bfs = n * 32 + all / 8 + 2 * m * 8 + all;
-  const std::size_t sssp = p.weights ? n * (88 + 16) + 2 * m * (8 + 20 + 12) + all * 4 : 0;
+  const std::size_t searches =
+      n * 32 + static_cast<std::size_t>(p.num_vertices()) / 8 + 2 * m * 8 + static_cast<std::size_t>(p.num_vertices()) +
+      (p.weights ? n * 48 +
+                       static_cast<std::size_t>(p.num_vertices()) * (sizeof(float) + 1) /
+                           static_cast<std::size_t>(std::max(1, ranks_per_host)) +
+                       2 * m * (8 + w) + static_cast<std::size_t>(p.num_vertices()) / 8
+                 : 0);
   const std::size_t validator = 2 * m * 40;
-  return std::max(kernel1, rows + bfs + sssp + validator);
+  return std::max(kernel1, rows + searches + validator);
 }
 
 std::unique_ptr<mpi_pipeline> make_mpi_cpu_pipeline(const dist::communicator& comm, const graph::kronecker_params& p,

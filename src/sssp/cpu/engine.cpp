@@ -1,6 +1,5 @@
 // src/sssp/cpu/engine.cpp — Graph500 kernel 3 on the host: parallel delta-stepping single-source
-// shortest paths (OpenMP), one process or one rank of many (sssp/sssp.hpp). One process is the
-// one-rank partition: no request is sent there and no reduction made.
+// shortest paths (OpenMP).
 //
 // Algorithm (Meyer & Sanders, "Delta-stepping: a parallelizable shortest path algorithm", 2003):
 // vertices sit in buckets of width delta by tentative distance. The smallest non-empty bucket is
@@ -9,11 +8,6 @@
 // relaxes its heavy edges (w > delta) once, with its now final distance. Relaxations run in
 // parallel over the bucket (dynamic chunks); each thread keeps its own bins and the next
 // iteration's bucket is gathered from them (GAP-benchmark style, Beamer et al.).
-// Over ranks (1-D block partition) every rank does this for the vertices it owns, in step: a
-// relaxation of an arc to a vertex owned elsewhere (a ghost, ghosts.hpp) is a request to its
-// owner, sent after the phase (light iteration or heavy pass) in one all-to-all and applied there
-// as a local relaxation; a light iteration ends everywhere when no rank has a vertex of the
-// bucket left, and the ranks agree on the next bucket by a min reduction.
 //
 // State of a vertex, one 64-bit word: (float bits of the tentative distance) << 32 | parent.
 // Non-negative floats order like their bit patterns, so "strictly smaller distance" is an integer
@@ -23,11 +17,10 @@
 // decrease, every decrease queues the vertex again, so when the run ends d(v) == d(parent) + w
 // holds exactly (the last writer relaxed v again with its final distance) and the parent graph
 // is a tree (a cycle would need a strict decrease around a cycle of non-negative float sums).
-// The parent field holds the parent's head id of the engine's rows (an internal id, or a ghost's),
-// 32 bits: a rank's rows and ghosts stay below 2^32 (checked). Unreached vertices get parent -1 and
-// distance -1 (sssp.hpp). A 4-byte copy of each distance (`bound`, an upper bound: it is written
-// after each successful CAS) filters the relaxations that cannot improve before the 8-byte word
-// is touched (most of them).
+// Unreached vertices get parent -1 and distance -1 (sssp.hpp). The 32-bit parent field limits
+// the graph to fewer than 2^32 vertices (checked). A 4-byte copy of each distance (`bound`, an
+// upper bound: it is written after each successful CAS) filters the relaxations that cannot
+// improve before the 8-byte word is touched (most of them).
 //
 // Duplicate queue entries are filtered by a per-vertex stamp: the tag of the bucket the vertex is
 // queued in, set by the pusher (exchange) and cleared when the vertex is taken out to be
@@ -40,8 +33,7 @@
 // Graph data (kernel 1, built in the constructor by rows.hpp): the engine keeps its own copy of the
 // rows as packed (head, weight) pairs, light arcs first, each part sorted by head; internal vertex
 // ids follow decreasing degree, so the state of the hubs, which most arcs point to, shares few cache
-// lines. Parents and distances are mapped back to the graph's ids at the end of run(). The
-// adaptive delta and the bucket ring's size come from the whole graph's weights (reductions).
+// lines. Parents and distances are mapped back to the graph's ids at the end of run().
 // Float rounding: a heavy relaxation can in principle land in the current bucket again; such a
 // push re-opens the bucket (its light iterations and the heavy pass of the re-processed vertices).
 #include <omp.h>
@@ -54,10 +46,7 @@
 #include <cstring>
 #include <limits>
 
-#include "ghosts.hpp"
 #include "gpu500/core/error.hpp"
-#include "gpu500/core/timer.hpp"
-#include "gpu500/dist/by_rank.hpp"
 #include "gpu500/graph/arc_sort.hpp"
 #include "gpu500/sssp/sssp.hpp"
 #include "rows.hpp"
@@ -86,29 +75,22 @@ inline float dist_of(std::uint64_t key) {
 
 template <class V>
 struct cpu_engine<V>::impl {
-  using request = detail::request;
   struct alignas(64) thread_state {
     std::vector<std::vector<V>> bins;  // circular: bucket b lives in bins[b % nb]
     std::vector<V> settled;            // vertices processed in the current bucket (heavy pass)
     std::vector<V> work;               // the part of a bin being drained by its own thread
-    std::vector<request>* send = nullptr;  // [rank]: this thread's requests of the phase (over ranks)
   };
 
   using arc_t = detail::row_arc;
   using row_t = detail::row_range;
   detail::phase_clock clk_;
-  dist::communicator own_;  // a one-process engine's communicator (one rank)
-  const dist::communicator& c_;
-  dist::block_partition part_;
   graph::csr_view<V> g;
   cpu_options opt;
-  int ranks = 1;
   graph::raw_array<arc_t> arcs_;  // not value-initialised: every arc is placed once
   // Per-vertex arrays are host_vectors (not zeroed by resize) filled by parallel loops.
   graph::host_vector<row_t> rows_;                   // by internal id
-  graph::host_vector<std::uint32_t> new_of, old_of;  // row <-> internal id
-  detail::ghost_table ghosts_;                       // over several ranks only
-  index_t n = 0;  // this rank's rows (the graph's vertices on one process)
+  graph::host_vector<std::uint32_t> new_of, old_of;  // internal id <-> graph id
+  index_t n = 0;
   float delta = 0.1f;
   double inv_delta = 10.0;
   float max_weight = 0.f;
@@ -120,36 +102,21 @@ struct cpu_engine<V>::impl {
   graph::host_vector<std::int64_t> parents;
   graph::host_vector<float> dist;
   std::vector<thread_state> local;
-  // Over ranks: every thread's requests per rank ([thread * ranks + rank]), the send buffer, its
-  // counts and the arrivals, kept between phases; the search's phases.
-  std::vector<std::vector<request>> scratch_;
-  std::vector<request> out_, in_;
-  std::vector<index_t> counts_;
-  std::vector<dist::level_record> levels_;
-  double comm_seconds_ = 0;
   index_t last_root = -1;
 
-  impl(const dist::communicator* comm, const dist::block_partition& p, graph::csr_view<V> view, cpu_options o,
-       graph::arc_sort_scratch* scratch)
-      : c_(comm ? *comm : own_), part_(p), g(view), opt(o) {
-    ranks = c_.size();
-    GPU500_EXPECTS(part_.ranks() == ranks, "sssp cpu engine: the partition is for another rank count");
-    const dist::vertex_range mine = part_.range(c_.rank());
-    GPU500_EXPECTS(g.num_vertices == part_.num_vertices() && g.first_vertex == mine.first &&
-                       g.local_vertices == mine.count,
-                   "sssp cpu engine: the graph's rows are not this rank's part of the partition");
+  impl(graph::csr_view<V> view, cpu_options o, graph::arc_sort_scratch* scratch) : g(view), opt(o) {
+    GPU500_EXPECTS(g.first_vertex == 0 && g.local_vertices == g.num_vertices,
+                   "sssp cpu engine: the graph must be whole (one process owns every vertex)");
+    GPU500_EXPECTS(g.weights != nullptr || g.num_arcs() == 0, "sssp cpu engine: the graph has no weights");
     GPU500_EXPECTS(opt.threads >= 0, "sssp cpu engine: thread count must be >= 0");
-    n = g.local_vertices;
-    // The packed words hold head ids of 32 bits: on one process the vertices, over ranks a rank's
-    // rows and ghosts (checked as the ghosts are numbered).
-    if (static_cast<std::uint64_t>(ranks == 1 ? g.num_vertices : n) >= (std::uint64_t{1} << 32))
-      throw usage_error("sssp cpu engine: " + std::to_string(g.num_vertices) +
+    n = g.num_vertices;
+    if (static_cast<std::uint64_t>(n) >= (std::uint64_t{1} << 32))
+      throw usage_error("sssp cpu engine: " + std::to_string(n) +
                         " vertices; the packed (distance, parent) word holds parents below 2^32");
     // Weights non-negative and finite (their maximum sizes the circular bucket array, their mean
-    // the adaptive delta); the vertices with edges. Over the whole graph: every rank alike.
+    // the adaptive delta); the vertices with edges.
     const index_t arcs = g.num_arcs();
     const float* w = g.weights;
-    GPU500_EXPECTS(!c_.any(w == nullptr && arcs > 0), "sssp cpu engine: the graph has no weights");
     float mx = 0.f;
     double sum = 0.0;
     index_t bad = -1, active = 0;
@@ -161,20 +128,15 @@ struct cpu_engine<V>::impl {
     }
 #pragma omp parallel for schedule(static) reduction(+ : active)
     for (index_t v = 0; v < n; ++v) active += g.offsets[v + 1] > g.offsets[v];
-    if (c_.allreduce(bad, dist::reduce_op::max) >= 0)
-      throw usage_error(bad >= 0 ? "sssp: weight " + std::to_string(bad) + " is negative or not finite"
-                                 : std::string("sssp: a weight on another rank is negative or not finite"));
-    double sums[3] = {sum, static_cast<double>(arcs), static_cast<double>(active)};
-    c_.allreduce(sums, 3, dist::reduce_op::sum);
-    mx = c_.allreduce(mx, dist::reduce_op::max);
+    if (bad >= 0) throw usage_error("sssp: weight " + std::to_string(bad) + " is negative or not finite");
     max_weight = mx;
     delta = opt.delta;
     if (!(delta > 0.f)) {
       // Adaptive: mean weight / mean degree (of the vertices with edges). On Graph500 graphs
       // (SCALE 18, 2 cores) smaller deltas were faster still on one thread, larger ones worse;
       // this is the compromise between work and synchronisation (bench/kernels-cpu.cpp --sweep-delta).
-      const double mean_w = sums[1] > 0 ? sums[0] / sums[1] : 1.0;
-      const double avg_deg = sums[2] > 0 ? sums[1] / sums[2] : 1.0;
+      const double mean_w = arcs ? sum / static_cast<double>(arcs) : 1.0;
+      const double avg_deg = active ? static_cast<double>(arcs) / static_cast<double>(active) : 1.0;
       delta = static_cast<float>(adaptive_factor * mean_w / std::max(1.0, avg_deg));
       if (!(delta > 0.f)) delta = 1.f;
     }
@@ -187,16 +149,8 @@ struct cpu_engine<V>::impl {
     clk_.lap("weights check, delta");
     detail::relabel_by_degree(g, opt.no_relabel, old_of, new_of);
     clk_.lap("relabel");
-    const std::uint32_t* heads = new_of.data();
-    index_t head_limit = n;
-    if (ranks > 1) {
-      ghosts_.build(part_, g, new_of.data());
-      heads = ghosts_.head_of.data();
-      head_limit = n + ghosts_.count();
-    }
-    detail::build_light_heavy_rows(g, new_of.data(), heads, head_limit,
-                                   opt.no_light_heavy ? std::numeric_limits<float>::infinity() : delta, arcs_, rows_,
-                                   scratch);
+    detail::build_light_heavy_rows(g, new_of.data(), opt.no_light_heavy ? std::numeric_limits<float>::infinity() : delta,
+                                   arcs_, rows_, scratch);
     clk_.lap("sort + rows");
     const auto N = static_cast<std::size_t>(n);
     for (auto* a : {&key, &stamp, &heavy_stamp}) a->resize(N);
@@ -222,10 +176,6 @@ struct cpu_engine<V>::impl {
     if (static_cast<int>(local.size()) >= nt) return;
     local.resize(static_cast<std::size_t>(nt));
     for (auto& t : local) t.bins.resize(nb);
-    if (ranks > 1) {  // the per-thread request buffers (stable: sized here once per team size)
-      scratch_.resize(local.size() * static_cast<std::size_t>(ranks));
-      for (std::size_t t = 0; t < local.size(); ++t) local[t].send = scratch_.data() + t * static_cast<std::size_t>(ranks);
-    }
   }
 
   int threads() const { return opt.threads > 0 ? opt.threads : omp_get_max_threads(); }
@@ -237,18 +187,19 @@ struct cpu_engine<V>::impl {
   std::uint64_t run_base = 0;
   bool split = true;
   std::atomic<bool> overflow{false};
-  std::atomic<bool> stray_parent{false};
   static constexpr index_t serial_below = 64;   // phases over fewer vertices run on the calling thread
-  static constexpr std::size_t drain_limit = 1024;  // a thread drains its own current bin up to this size
+  static constexpr std::size_t drain_limit = 1024;
   static constexpr index_t pf_items = 8;          // queue entries prefetched ahead (phase loops)
-  static constexpr std::uint32_t pf_arcs = 16;    // arcs whose head's bound is prefetched ahead
+  static constexpr std::uint32_t pf_arcs = 16;    // arcs whose head's bound is prefetched ahead  // a thread drains its own current bin up to this size
 
-  // Install (nd, parent) in owned vertex v (internal id) when strictly smaller, and queue v in
-  // `me`'s bins unless it is queued in that bucket already (see the stamps).
-  GPU500_FORCEINLINE void offer(thread_state& me, index_t v, float nd, std::uint64_t parent, std::uint64_t cur_b) {
+  // Relax arc k of u (distance du): install (du + w, u) in its head v when strictly smaller and
+  // queue v in `me`'s bins unless it is queued in that bucket already (see the stamps).
+  GPU500_FORCEINLINE void relax(thread_state& me, index_t u, float du, const arc_t a, std::uint64_t cur_b) {
+    const index_t v = static_cast<index_t>(a.v);
+    const float nd = du + a.w;
     std::atomic_ref<float> bv(bound[static_cast<std::size_t>(v)]);
     if (!(nd < bv.load(std::memory_order_relaxed))) return;  // cannot improve: skip the 8-byte word
-    const std::uint64_t cand = pack(nd, parent);
+    const std::uint64_t cand = pack(nd, static_cast<std::uint64_t>(u));
     std::atomic_ref<std::uint64_t> kv(key[static_cast<std::size_t>(v)]);
     std::uint64_t old = kv.load(std::memory_order_relaxed);
     while ((cand >> 32) < (old >> 32)) {
@@ -266,22 +217,6 @@ struct cpu_engine<V>::impl {
     }
   }
 
-  // Relax arc a of u (distance du; `from`: u's vertex id, used over ranks): an owned head is
-  // offered the distance in place, a ghost gets a request to its owner when the distance is below
-  // every one this rank offered it.
-  GPU500_FORCEINLINE void relax(thread_state& me, index_t u, float du, const arc_t a, std::uint64_t cur_b,
-                                std::int64_t from) {
-    if (static_cast<index_t>(a.v) < n) return offer(me, static_cast<index_t>(a.v), du + a.w, static_cast<std::uint64_t>(u), cur_b);
-    const std::size_t x = a.v - static_cast<std::size_t>(n);
-    const float nd = du + a.w;
-    std::atomic_ref<float> gb(ghosts_.bound[x]);
-    if (!(nd < gb.load(std::memory_order_relaxed))) return;
-    gb.store(nd, std::memory_order_relaxed);  // racing stores may leave a larger value: only a request more
-    me.send[ghosts_.owner[x]].push_back(request{from, ghosts_.row[x], nd});
-  }
-
-  std::int64_t vertex_of(index_t u) const { return g.first_vertex + old_of[static_cast<std::size_t>(u)]; }
-
   // Light step for vertex u taken out of bucket cb: clear its queued stamp, then read its distance.
   GPU500_FORCEINLINE void light_vertex(thread_state& me, index_t u, std::uint64_t cb, std::uint64_t heavy_tag) {
     std::atomic_ref<std::uint64_t> sv(stamp[static_cast<std::size_t>(u)]);
@@ -295,22 +230,20 @@ struct cpu_engine<V>::impl {
       if (hv.load(std::memory_order_relaxed) != heavy_tag && hv.exchange(heavy_tag, std::memory_order_relaxed) != heavy_tag)
         me.settled.push_back(static_cast<V>(u));
     }
-    const std::int64_t from = ranks > 1 ? vertex_of(u) : 0;
-    for (std::uint32_t k = 0; k < r.light; ++k) relax(me, u, du, a[k], cb, from);
+    for (std::uint32_t k = 0; k < r.light; ++k) relax(me, u, du, a[k], cb);
   }
 
   GPU500_FORCEINLINE void heavy_vertex(thread_state& me, index_t u, std::uint64_t cb) {
     const float du = dist_of(std::atomic_ref<std::uint64_t>(key[static_cast<std::size_t>(u)]).load(std::memory_order_relaxed));
     const row_t r = rows_[static_cast<std::size_t>(u)];
     const arc_t* a = arcs_.get() + r.begin;
-    const std::int64_t from = ranks > 1 ? vertex_of(u) : 0;
     const std::uint32_t ahead = r.deg > pf_arcs ? r.deg - pf_arcs : 0;
     std::uint32_t k = r.light;
     for (; k < ahead; ++k) {
-      if (a[k + pf_arcs].v < n) __builtin_prefetch(&bound[a[k + pf_arcs].v]);
-      relax(me, u, du, a[k], cb, from);
+      __builtin_prefetch(&bound[a[k + pf_arcs].v]);
+      relax(me, u, du, a[k], cb);
     }
-    for (; k < r.deg; ++k) relax(me, u, du, a[k], cb, from);
+    for (; k < r.deg; ++k) relax(me, u, du, a[k], cb);
   }
 
   // Append a thread's list to dst at an atomically reserved position and clear it.
@@ -328,8 +261,6 @@ struct cpu_engine<V>::impl {
   template <class Body, class Out, class Pre>
   index_t phase(int nt, const V* items, index_t count, Body&& body, Out&& out, V* dst, Pre&& pre) {
     index_t tail = 0;
-    if (ranks > 1)  // every thread's requests emptied here: a thread the runtime does not start leaves none
-      for (auto& r : scratch_) r.clear();
     if (count < serial_below || nt == 1) {
       for (index_t i = 0; i < count; ++i) body(local[0], static_cast<index_t>(items[i]));
       drain(local[0], out(local[0]), nt == 1 ? ~std::size_t{0} : static_cast<std::size_t>(serial_below), body);
@@ -363,36 +294,6 @@ struct cpu_engine<V>::impl {
     }
   }
 
-  // Over ranks, after a phase: every thread's requests to their owners in one all-to-all, and
-  // the arrivals offered to their vertices in parallel (a parent on another rank named by its
-  // ghost id here). Returns the bytes sent to other ranks.
-  index_t exchange(int nt, std::uint64_t cur_b) {
-    dist::concat_by_rank(ranks, static_cast<int>(local.size()), scratch_, out_, counts_);
-    index_t bytes = 0;
-    for (int r = 0; r < ranks; ++r)
-      if (r != c_.rank()) bytes += counts_[static_cast<std::size_t>(r)] * static_cast<index_t>(sizeof(request));
-    stopwatch t;
-    c_.alltoallv_into<request>(out_, counts_, in_);
-    comm_seconds_ += t.seconds();
-    const auto arrived = static_cast<index_t>(in_.size());
-    const request* in = in_.data();
-    const std::uint32_t* head_of = ghosts_.head_of.data();
-#pragma omp parallel num_threads(arrived < serial_below ? 1 : nt)
-    {
-      thread_state& me = local[static_cast<std::size_t>(omp_get_thread_num())];
-#pragma omp for schedule(static)
-      for (index_t i = 0; i < arrived; ++i) {
-        const std::uint32_t p = head_of[in[i].parent];
-        if (p == detail::ghost_table::none || p < n) {
-          stray_parent.store(true, std::memory_order_relaxed);
-          continue;
-        }
-        offer(me, new_of[in[i].row], in[i].dist, p, cur_b);
-      }
-    }
-    return bytes;
-  }
-
   // What a light step and a heavy step of u read first.
   GPU500_FORCEINLINE void prefetch_light(index_t u) const {
     __builtin_prefetch(&stamp[static_cast<std::size_t>(u)]);
@@ -417,78 +318,41 @@ struct cpu_engine<V>::impl {
     return j;
   }
 
-  // Whether any rank still has work (its count > 0); this rank's answer on one process.
-  bool anywhere(index_t count) {
-    if (ranks == 1) return count > 0;
-    stopwatch t;
-    const bool any = c_.allreduce(count, dist::reduce_op::sum) > 0;
-    comm_seconds_ += t.seconds();
-    return any;
-  }
-
-  void record(int phase_no, const char* what, index_t count, index_t bytes, double seconds) {
-    dist::record_phase(levels_, comm_seconds_, phase_no, what, count, bytes, seconds);
-  }
-
-  // The bucket loop: light iterations of the current bucket until it stays empty (on every rank),
-  // the heavy pass of the vertices it settled, then the next non-empty bucket (the smallest over
-  // the ranks); one phase() (a parallel region) per light iteration and per heavy pass, each
-  // followed over ranks by the exchange of its requests.
+  // The bucket loop: light iterations of the current bucket until it stays empty, the heavy pass
+  // of the vertices it settled, then the next non-empty bucket; one phase() (a parallel region)
+  // per light iteration and per heavy pass.
   void search_phases(int nt, V* F, V* F2, V* R, index_t fsize) {
     std::uint64_t cur = 0, visit = 1;
-    int phase_no = 0;
     while (true) {
       const std::uint64_t slot = cur % nb, heavy_tag = run_base | visit;
       // Light iterations of bucket cur until it stays empty.
-      for (;;) {
-        stopwatch sw;
-        comm_seconds_ = 0;
-        if (!anywhere(fsize)) break;
-        const index_t count = fsize;
+      while (fsize > 0) {
         fsize = phase(
             nt, F, fsize, [&](thread_state& me, index_t u) GPU500_FORCEINLINE_LAMBDA { light_vertex(me, u, cur, heavy_tag); },
             [slot](thread_state& me) GPU500_FORCEINLINE_LAMBDA -> std::vector<V>& { return me.bins[slot]; }, F2,
             [this](index_t u) GPU500_FORCEINLINE_LAMBDA { prefetch_light(u); });
-        index_t bytes = 0;
-        if (ranks > 1) {  // the arrivals in this bucket join the next iteration
-          bytes = exchange(nt, cur);
-          for (auto& t : local) gather(t.bins[slot], F2, fsize);
-        }
         std::swap(F, F2);
-        record(phase_no++, split ? "light" : "all", count, bytes, sw.seconds());
       }
       // Heavy pass over the vertices settled in this bucket, with their final distances.
       if (split) {
-        stopwatch sw;
-        comm_seconds_ = 0;
         index_t rs = 0;
         for (auto& t : local) gather(t.settled, R, rs);
         phase(
             nt, R, rs, [&](thread_state& me, index_t u) GPU500_FORCEINLINE_LAMBDA { heavy_vertex(me, u, cur); },
             [](thread_state& me) GPU500_FORCEINLINE_LAMBDA -> std::vector<V>& { return me.settled; }, R,  // settled stays empty
             [this](index_t u) GPU500_FORCEINLINE_LAMBDA { prefetch_heavy(u); });
-        const index_t bytes = ranks > 1 ? exchange(nt, cur) : 0;
-        record(phase_no++, "heavy", rs, bytes, sw.seconds());
       }
-      std::uint64_t j = next_bucket(cur);
-      if (ranks > 1) {  // the smallest next bucket over the ranks (none: every rank's bins empty)
-        stopwatch t;
-        const index_t next = c_.allreduce(j == nb ? std::numeric_limits<index_t>::max() : static_cast<index_t>(cur + j),
-                                          dist::reduce_op::min);
-        comm_seconds_ += t.seconds();
-        j = next == std::numeric_limits<index_t>::max() ? nb : static_cast<std::uint64_t>(next) - cur;
-      }
+      const std::uint64_t j = next_bucket(cur);
       if (j == nb) break;
       cur += j;
       ++visit;
       fsize = 0;
       for (auto& t : local) gather(t.bins[cur % nb], F, fsize);
     }
-    dist::sum_over_ranks(c_, levels_);
   }
 
   // Graph500's clean_shortest (untimed in the reference too): every tentative distance and parent
-  // to "unreached", every ghost to "nothing offered". run() calls it when the caller did not.
+  // to "unreached". run() calls it when the caller did not.
   bool prepared = false;
   void prepare() {
     const int nt = threads();
@@ -500,12 +364,11 @@ struct cpu_engine<V>::impl {
       K[v] = unreached;
       B[v] = std::numeric_limits<float>::infinity();
     }
-    if (ranks > 1) ghosts_.reset();
     prepared = true;
   }
 
   void run(index_t root) {
-    GPU500_EXPECTS(root >= 0 && root < g.num_vertices, "sssp: root out of range");
+    GPU500_EXPECTS(root >= 0 && root < n, "sssp: root out of range");
     if (!prepared) prepare();
     prepared = false;
     const int nt = threads();
@@ -519,37 +382,30 @@ struct cpu_engine<V>::impl {
     run_base = run_id << stamp_shift;
     split = !opt.no_light_heavy;
     overflow.store(false);
-    stray_parent.store(false);
-    levels_.clear();
     const index_t nn = n;
     std::uint64_t* K = key.data();
     float* B = bound.data();
     last_root = root;
+    root = new_of[static_cast<std::size_t>(root)];  // internal id from here on
+    K[root] = pack(0.f, static_cast<std::uint64_t>(root));
+    B[root] = 0.f;
+    stamp[static_cast<std::size_t>(root)] = run_base | 1;  // queued in bucket 0
+
     V* F = frontier.data();
     V* F2 = frontier2.data();
     V* R = settled.data();
-    index_t fsize = 0;
-    if (part_.owner(root) == c_.rank()) {
-      const index_t r = new_of[static_cast<std::size_t>(root - g.first_vertex)];  // internal id from here on
-      K[r] = pack(0.f, static_cast<std::uint64_t>(r));
-      B[r] = 0.f;
-      stamp[static_cast<std::size_t>(r)] = run_base | 1;  // queued in bucket 0
-      F[0] = static_cast<V>(r);
-      fsize = 1;
-    }
+    F[0] = static_cast<V>(root);
+    index_t fsize = 1;
     search_phases(nt, F, F2, R, fsize);
-    if (c_.any(overflow.load()))
+    if (overflow.load())
       throw error("sssp: a tentative distance fell outside the bucket range (delta " + std::to_string(delta) +
                   " too small for these distances, or an internal error)");
-    if (c_.any(stray_parent.load()))
-      throw error("sssp: a request named a parent that is not a neighbour here (the rows are not symmetric)");
 
     // Output in the graph's ids, from the packed words: a gather (sequential writes, one random
     // read of the vertex's word; the parent's old id is mostly a hub's, cached).
     std::int64_t* P = parents.data();
     float* D = dist.data();
     const std::uint32_t* o2n = new_of.data();
-    const std::int64_t first = g.first_vertex;
 #pragma omp parallel for num_threads(nt) schedule(static)
     for (index_t o = 0; o < nn; ++o) {
       const std::uint64_t kv = K[o2n[o]];
@@ -557,26 +413,18 @@ struct cpu_engine<V>::impl {
         P[o] = -1;
         D[o] = -1.f;
       } else {
-        const std::uint32_t p = kv & 0xFFFFFFFFu;
-        P[o] = p < nn ? first + old_of[p] : ghosts_.global[p - static_cast<std::size_t>(nn)];
+        P[o] = old_of[kv & 0xFFFFFFFFu];
         D[o] = dist_of(kv);
       }
     }
   }
 
-  index_t traversed_edges() const {
-    const index_t mine = last_root < 0 ? 0 : graph::reached_degree_sum(g, std::span<const std::int64_t>(parents), threads());
-    return c_.allreduce(mine, dist::reduce_op::sum) / 2;
-  }
+  index_t traversed_edges() const { return last_root < 0 ? 0 : graph::reached_edges(g, parents, threads()); }
 };
 
 template <class V>
 cpu_engine<V>::cpu_engine(graph::csr_view<V> g, cpu_options o, graph::arc_sort_scratch* scratch)
-    : impl_(std::make_unique<impl>(nullptr, dist::block_partition(g.num_vertices, 1), g, o, scratch)) {}
-template <class V>
-cpu_engine<V>::cpu_engine(const dist::communicator& c, const dist::block_partition& part, graph::csr_view<V> g,
-                          cpu_options o, graph::arc_sort_scratch* scratch)
-    : impl_(std::make_unique<impl>(&c, part, g, o, scratch)) {}
+    : impl_(std::make_unique<impl>(g, o, scratch)) {}
 template <class V>
 cpu_engine<V>::~cpu_engine() = default;
 template <class V>
@@ -588,16 +436,8 @@ void cpu_engine<V>::run(index_t root) {
   impl_->run(root);
 }
 template <class V>
-std::span<std::int64_t> cpu_engine<V>::parents() {
-  return impl_->parents;
-}
-template <class V>
 std::span<const std::int64_t> cpu_engine<V>::parents() const {
   return impl_->parents;
-}
-template <class V>
-std::span<float> cpu_engine<V>::distances() {
-  return impl_->dist;
 }
 template <class V>
 std::span<const float> cpu_engine<V>::distances() const {
@@ -606,14 +446,6 @@ std::span<const float> cpu_engine<V>::distances() const {
 template <class V>
 index_t cpu_engine<V>::traversed_edges() const {
   return impl_->traversed_edges();
-}
-template <class V>
-float cpu_engine<V>::delta() const {
-  return impl_->delta;
-}
-template <class V>
-const std::vector<dist::level_record>& cpu_engine<V>::levels() const {
-  return impl_->levels_;
 }
 
 template class cpu_engine<std::uint32_t>;

@@ -12,6 +12,7 @@
 
 #include "gpu500/dist/bitmap.hpp"
 #include "gpu500/dist/comm.hpp"
+#include "gpu500/dist/node_shared.hpp"
 #include "gpu500/dist/partition.hpp"
 
 namespace gpu500::dist {
@@ -158,6 +159,36 @@ TEST(Dist, BitmapAllgather) {
   }
 }
 
+// Every rank of the host writes its own words of the block, and after sync() reads every other
+// rank's; then all of them lower one word at once (an atomic minimum), and every rank sees the
+// smallest. mpiexec starts every rank on this host, so all of them share the one block.
+TEST(Dist, NodeSharedBlock) {
+  const communicator c = communicator::world();
+  constexpr std::size_t words = 1000;
+  node_shared block(c, words * sizeof(std::uint64_t));
+  ASSERT_EQ(block.ranks(), c.node_size());
+  ASSERT_EQ(block.rank(), c.node_rank());
+  EXPECT_EQ(block.shared(), c.node_size() > 1);
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(block.data()) % 64, 0u);
+  auto* w = static_cast<std::uint64_t*>(block.data());
+  for (std::size_t i = 0; i < words; ++i) EXPECT_EQ(w[i], 0u) << "zero-filled";
+  block.sync();
+  for (std::size_t i = static_cast<std::size_t>(block.rank()); i < words; i += static_cast<std::size_t>(block.ranks()))
+    w[i] = 1000 * i + static_cast<std::uint64_t>(block.rank());
+  block.sync();
+  for (std::size_t i = 0; i < words; ++i) ASSERT_EQ(w[i], 1000 * i + i % static_cast<std::size_t>(block.ranks()));
+  block.sync();
+  if (block.rank() == 0) w[0] = ~std::uint64_t{0};
+  block.sync();
+  std::atomic_ref<std::uint64_t> first(w[0]);
+  const std::uint64_t mine = 7 + static_cast<std::uint64_t>(block.rank());
+  for (std::uint64_t cur = first.load(); mine < cur && !first.compare_exchange_weak(cur, mine);) {
+  }
+  block.sync();
+  EXPECT_EQ(first.load(), 7u);
+  block.sync();  // no rank frees the window while another still reads it
+}
+
 TEST(Dist, OneRankCommunicatorIsLocal) {
   const communicator self;
   EXPECT_EQ(self.size(), 1);
@@ -167,6 +198,11 @@ TEST(Dist, OneRankCommunicatorIsLocal) {
   EXPECT_EQ(self.alltoallv<int>(x, counts), x);
   EXPECT_EQ(self.allgatherv<int>(x), x);
   EXPECT_THROW(self.guard([] { throw std::runtime_error("one rank rethrows"); }), std::runtime_error);
+  node_shared own(self, 24);
+  EXPECT_FALSE(own.shared());
+  EXPECT_EQ(own.ranks(), 1);
+  static_cast<char*>(own.data())[23] = 1;
+  own.sync();
 }
 
 }  // namespace

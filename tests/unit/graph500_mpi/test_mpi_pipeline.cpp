@@ -82,14 +82,15 @@ TEST(Graph500Mpi, EdgeCountAndHasEdgesMatchOneProcess) {
 TEST(Graph500Mpi, SameLevelsAndDistancesAsOneRankAndOracle) {
   const auto c = dist::communicator::world();
   const dist::communicator one;  // the same pipeline on one rank, in every process
-  // The SSSP with its rows in degree order (the default) and in the rows' order.
-  for (const bool keep_order : {false, true})
+  // The SSSP's heavy steps pushed (share above 1), pulled where a bucket holds a tenth of the arcs
+  // (the default) and pulled in every bucket (share 0); the one-rank pipeline keeps the default.
+  for (const double pull_share : {2.0, 0.1, 0.0})
     for (int scale : {5, 9}) {
-      SCOPED_TRACE("SCALE " + std::to_string(scale) + (keep_order ? ", rows' order" : ", degree order"));
+      SCOPED_TRACE("SCALE " + std::to_string(scale) + ", pull share " + std::to_string(pull_share));
       const auto p = params(scale);
       mpi_options o;
       o.bfs_wide_columns = scale == 9;  // the BFS's rows in 64 bits (32 where the ids fit)
-      o.sssp_no_relabel = keep_order;
+      o.sssp_pull_share = pull_share;
       auto dp = make_mpi_cpu_pipeline(c, p, o);
       auto sp = make_mpi_cpu_pipeline(one, p);
       for (auto* x : {dp.get(), sp.get()}) {
@@ -122,12 +123,18 @@ TEST(Graph500Mpi, SameLevelsAndDistancesAsOneRankAndOracle) {
           EXPECT_EQ(a, od[v]) << "vertex " << v;
         }
         EXPECT_TRUE(dp->validate_sssp(root).ok);
-        // The trace holds the light and heavy phases, and nothing else.
+        // The trace says which heavy steps pulled: none, or every one, as the share asks.
         const std::string t = dp->trace().dump(-1);
         const std::string sssp = t.substr(t.find("\"sssp\""));
-        EXPECT_NE(sssp.find("\"direction\":\"light\""), std::string::npos) << sssp;
-        EXPECT_NE(sssp.find("\"direction\":\"heavy\""), std::string::npos) << sssp;
-        EXPECT_EQ(sssp.find("\"direction\":\"pull\""), std::string::npos) << sssp;
+        const bool pulled = sssp.find("\"direction\":\"pull\"") != std::string::npos;
+        const bool pushed = sssp.find("\"direction\":\"heavy\"") != std::string::npos;
+        if (pull_share > 1) {
+          EXPECT_FALSE(pulled) << sssp;
+        }
+        if (pull_share == 0) {
+          EXPECT_FALSE(pushed) << sssp;
+        }
+        EXPECT_TRUE(pulled || pushed) << sssp;
       }
     }
 }
