@@ -50,6 +50,8 @@ constexpr int word_bits = 64;
 constexpr std::size_t local_capacity = 1024;  // rows per thread-local buffer flush
 constexpr index_t serial_arcs = 2048;          // top-down levels over fewer frontier arcs run serially
 constexpr index_t serial_words = 256;          // bitmap passes over fewer words run serially
+constexpr index_t short_queue = 4096;          // top-down queues up to this many rows are shared by arcs
+constexpr index_t arc_chunk = 2048;            // ... in chunks of this many arcs
 
 // A thread's buffer of claimed rows, flushed into a shared queue by one fetch_add on its tail per
 // local_capacity rows (and once at the end).
@@ -107,6 +109,7 @@ struct cpu_engine<V>::impl {
   std::vector<std::vector<pair>> scratch;    // [thread * ranks + rank]: pairs to send
   std::vector<pair> out, in;
   std::vector<index_t> counts;
+  std::vector<index_t> arc_start;  // a short queue's rows' first arcs in the sequence of its arcs
   std::vector<dist::level_record> levels;
   double comm_seconds = 0;  // this level's time in exchanges
   bool prepared = false, searched = false;
@@ -187,72 +190,125 @@ struct cpu_engine<V>::impl {
     }
   }
 
-  // Claims owned row l for parent p: true for the one caller that set its visited bit.
-  bool claim(index_t l, std::int64_t p) {
+  // Claims owned row l for parent p in the visited bitmap vis: true for the one caller that set
+  // its bit (it alone writes par[l]).
+  static bool claim(word_t* vis, std::int64_t* par, index_t l, std::int64_t p) {
     const word_t bit = word_t{1} << (l & 63);
-    word_t* w = visited.data() + (l >> 6);
+    word_t* w = vis + (l >> 6);
     if (*w & bit) return false;  // a cheap plain test first
     if (std::atomic_ref<word_t>(*w).fetch_or(bit, std::memory_order_relaxed) & bit) return false;
-    parent[static_cast<std::size_t>(l)] = p;
+    par[l] = p;
     return true;
+  }
+
+  // The rows of queue[0, queue_size) scanned by `team` threads: every neighbour owned here claimed
+  // and appended to next_queue at *tail, over ranks every other one a pair in the thread's buffer
+  // for its owner. Returns the degrees of the rows claimed summed. A long queue is shared by rows
+  // (dynamic chunks); a short one by its arcs (chunks of arc_chunk arcs, so that a hub alone in
+  // the frontier is expanded by every thread, not by one). Every pointer and count in a local:
+  // the loop is the kernel of the level.
+  template <bool over_ranks, class C>
+  index_t scan_frontier(const C* col, int team, index_t* tail) {
+    const index_t* off = g.offsets;
+    const index_t* q = queue.data();
+    const index_t qs = queue_size;
+    word_t* vis = visited.data();
+    std::int64_t* par = parent.data();
+    index_t* nq = next_queue.data();
+    const index_t base = first;
+    const int self = me, nr = ranks;
+    const dist::block_partition pt = part;
+    std::vector<pair>* slots = scratch.data();
+    const bool by_arcs = team > 1 && qs <= short_queue;
+    if (by_arcs) {  // the queue's arcs as one sequence: row i's start at arc_start[i]
+      arc_start.resize(static_cast<std::size_t>(qs) + 1);
+      arc_start[0] = 0;
+      for (index_t i = 0; i < qs; ++i) arc_start[i + 1] = arc_start[i] + off[q[i] + 1] - off[q[i]];
+    }
+    const index_t* start = arc_start.data();
+    const index_t chunks = by_arcs ? (start[qs] + arc_chunk - 1) / arc_chunk : 0;
+    index_t arcs = 0;
+#pragma omp parallel num_threads(team) reduction(+ : arcs)
+    {
+      local_queue found(nq, tail);
+      std::vector<pair>* send = over_ranks ? slots + static_cast<std::size_t>(omp_get_thread_num()) * nr : nullptr;
+      // Arcs [k, end) of row u.
+      const auto scan = [&](index_t u, index_t k, index_t end) {
+        const std::int64_t from = base + u;
+        for (; k < end; ++k) {
+          auto l = static_cast<index_t>(col[k]);  // one rank: the row is the vertex
+          if constexpr (over_ranks) {
+            const int owner = pt.owner(l);
+            if (owner != self) {
+              send[owner].push_back(pair{l, from});
+              continue;
+            }
+            l -= base;
+          }
+          if (claim(vis, par, l, from)) {
+            found.push(l);
+            arcs += off[l + 1] - off[l];
+          }
+        }
+      };
+      if (by_arcs) {
+#pragma omp for schedule(dynamic, 1) nowait
+        for (index_t c = 0; c < chunks; ++c) {
+          const index_t lo = c * arc_chunk, hi = std::min(lo + arc_chunk, start[qs]);
+          index_t i = std::upper_bound(start, start + qs + 1, lo) - start - 1;
+          for (; i < qs && start[i] < hi; ++i) {
+            const index_t u = q[i];
+            scan(u, off[u] + std::max(lo - start[i], index_t{0}), off[u] + std::min(hi, start[i + 1]) - start[i]);
+          }
+        }
+      } else {
+#pragma omp for schedule(dynamic, 64) nowait
+        for (index_t i = 0; i < qs; ++i) scan(q[i], off[q[i]], off[q[i] + 1]);
+      }
+    }
+    return arcs;
   }
 
   // One top-down level from queue[0, queue_size) into next_queue. Returns the bytes sent to other
   // ranks; *found_arcs gets the degrees of the rows claimed here summed.
   template <class C>
   index_t top_down(const C* col, int nt, bool parallel, index_t* found_arcs) {
-    const index_t* off = g.offsets;
-    const index_t* q = queue.data();
-    const index_t qs = queue_size;
-    index_t tail = 0, arcs = 0;
+    index_t tail = 0;
     const int team = parallel ? nt : 1;
-    if (ranks > 1) {  // every slot emptied here: a thread the runtime does not start leaves its own empty
-      const auto slots = static_cast<std::size_t>(team) * static_cast<std::size_t>(ranks);
-      if (scratch.size() < slots) scratch.resize(slots);
-      for (std::size_t i = 0; i < slots; ++i) scratch[i].clear();
+    if (ranks == 1) {
+      *found_arcs = scan_frontier<false>(col, team, &tail);
+      queue_size = tail;
+      queue.swap(next_queue);
+      return 0;
     }
-#pragma omp parallel num_threads(team) reduction(+ : arcs)
+    // Every slot emptied here: a thread the runtime does not start leaves its own empty.
+    const auto slots = static_cast<std::size_t>(team) * static_cast<std::size_t>(ranks);
+    if (scratch.size() < slots) scratch.resize(slots);
+    for (std::size_t i = 0; i < slots; ++i) scratch[i].clear();
+    index_t arcs = scan_frontier<true>(col, team, &tail);
+    dist::concat_by_rank(ranks, team, scratch, out, counts);
+    index_t bytes = 0;
+    for (int r = 0; r < ranks; ++r)
+      if (r != me) bytes += counts[static_cast<std::size_t>(r)] * static_cast<index_t>(sizeof(pair));
+    stopwatch t;
+    // At most one pair per arc leaves or reaches a rank: the graph's arcs bound the exchange.
+    c.alltoallv_into<pair>(out, counts, in, nullptr, graph_arcs);
+    comm_seconds += t.seconds();
+    const auto received = static_cast<index_t>(in.size());
+    const pair* a = in.data();
+    word_t* vis = visited.data();
+    std::int64_t* par = parent.data();
+    const index_t* off = g.offsets;
+    const index_t base = first;
+#pragma omp parallel num_threads(nt) reduction(+ : arcs)
     {
       local_queue found(next_queue.data(), &tail);
-      std::vector<pair>* send = ranks > 1 ? scratch.data() + static_cast<std::size_t>(omp_get_thread_num()) * ranks : nullptr;
-#pragma omp for schedule(dynamic, 64) nowait
-      for (index_t i = 0; i < qs; ++i) {
-        const index_t u = q[i];
-        const std::int64_t from = first + u;
-        const index_t end = off[u + 1];
-        for (index_t k = off[u]; k < end; ++k) {
-          const auto v = static_cast<index_t>(col[k]);
-          const int owner = ranks > 1 ? part.owner(v) : 0;
-          if (owner != me) {
-            send[owner].push_back(pair{v, from});
-          } else if (claim(v - first, from)) {
-            found.push(v - first);
-            arcs += degree(v - first);
-          }
-        }
-      }
-    }
-    index_t bytes = 0;
-    if (ranks > 1) {
-      dist::concat_by_rank(ranks, team, scratch, out, counts);
-      for (int r = 0; r < ranks; ++r)
-        if (r != me) bytes += counts[static_cast<std::size_t>(r)] * static_cast<index_t>(sizeof(pair));
-      stopwatch t;
-      // At most one pair per arc leaves or reaches a rank: the graph's arcs bound the exchange.
-      c.alltoallv_into<pair>(out, counts, in, nullptr, graph_arcs);
-      comm_seconds += t.seconds();
-      const auto received = static_cast<index_t>(in.size());
-      const pair* a = in.data();
-#pragma omp parallel num_threads(nt) reduction(+ : arcs)
-      {
-        local_queue found(next_queue.data(), &tail);
 #pragma omp for schedule(static) nowait
-        for (index_t i = 0; i < received; ++i) {
-          const index_t l = a[i].child - first;
-          if (claim(l, a[i].parent)) {
-            found.push(l);
-            arcs += degree(l);
-          }
+      for (index_t i = 0; i < received; ++i) {
+        const index_t l = a[i].child - base;
+        if (claim(vis, par, l, a[i].parent)) {
+          found.push(l);
+          arcs += off[l + 1] - off[l];
         }
       }
     }
@@ -366,7 +422,7 @@ struct cpu_engine<V>::impl {
     index_t frontier_arcs = 0;  // of the owned frontier
     if (part.owner(root) == me) {
       const index_t l = root - first;
-      claim(l, root);
+      claim(visited.data(), parent.data(), l, root);
       queue[0] = l;
       queue_size = 1;
       frontier_arcs = degree(l);
