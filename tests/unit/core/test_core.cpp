@@ -73,6 +73,27 @@ TEST(Cli, RejectsUnknownAndMalformed) {
   EXPECT_THROW(cli::parse_double("1.5e", "x"), usage_error);
 }
 
+TEST(Cli, IntegersAreDecimal) {
+  EXPECT_EQ(cli::parse_int("010", "x"), 10);
+  EXPECT_EQ(cli::parse_int("09", "x"), 9);
+  EXPECT_EQ(cli::parse_int("-010", "x"), -10);
+  for (const char* hex : {"0x10", "0X1f", "0x"}) {
+    try {
+      (void)cli::parse_int(hex, "--root");
+      ADD_FAILURE() << hex << " was accepted";
+    } catch (const usage_error& e) {
+      EXPECT_EQ(std::string(e.what()), std::string("--root: expected an integer (decimal digits), got '") + hex + "'");
+    }
+  }
+  int scale = 0;
+  std::int64_t root = 0;
+  cli::parser p("t", "test");
+  p.positional("SCALE", scale, "scale").option("--root", root, "root");
+  p.parse({"010", "--root", "010"});
+  EXPECT_EQ(scale, 10);
+  EXPECT_EQ(root, 10);
+}
+
 TEST(Json, WritesNestedValues) {
   json::value v;
   v["name"] = "a\"b";
