@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "gpu500/core/error.hpp"
-#include "gpu500/core/json.hpp"
+#include "gpu500/core/atomic_file.hpp"
 
 namespace gpu500::cli {
 
@@ -55,7 +55,7 @@ parser& parser::option(std::string name, std::string& target, std::string help) 
 parser& parser::output_file(std::string name, std::string& target, std::string help) {
   const std::string what = name.substr(name.rfind('|') + 1);
   return option(std::move(name), [&target, what](const std::string& v) {
-    json::check_writable(v, what);
+    atomic_file::check_writable(v, what);
     target = v;
   }, std::move(help), "FILE");
 }
