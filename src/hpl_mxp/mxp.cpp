@@ -144,11 +144,8 @@ void check_options(const options& o) {
   }
   if (o.be == backend::cpu) {
     // A grid's process holds 1 / (P Q) of the matrix and every vector whole.
-    const std::int64_t need = bytes_needed(o.be, o.prec, o.n, o.nb, o.p, o.q);
-    const std::int64_t avail = host_available_memory();
-    if (avail > 0 && need > avail)
-      throw resource_error("hpl-mxp: N = " + std::to_string(o.n) + " needs " + std::to_string(need) +
-                           " bytes of host memory, " + std::to_string(avail) + " are available");
+    check_host_memory(static_cast<double>(bytes_needed(o.be, o.prec, o.n, o.nb, o.p, o.q)),
+                      "hpl-mxp: N = " + std::to_string(o.n));
   }
 }
 

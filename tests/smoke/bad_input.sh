@@ -48,8 +48,8 @@ done <<'TABLE'
 2 | cx.mtx:1: complex Matrix Market files are not read | bfs --graph cx.mtx
 2 | short.bin: too short for a gpu500 binary graph   | bfs --graph short.bin
 2 | huge_id.txt:2: vertex id out of range [0, 2^48)  | bfs --graph huge_id.txt
-3 | 1099511627776 vertices need about                | bfs --graph big_graph.txt
-3 | 1099511627776 vertices need about                | bfs --graph ok.txt --vertices 1099511627776
+3 | the graph of 1099511627776 vertices needs        | bfs --graph big_graph.txt
+3 | the graph of 1099511627776 vertices needs        | bfs --graph ok.txt --vertices 1099511627776
 2 | hpl: -N must be >= 0, got -5                     | hpl -N -5
 2 | hpl: -N must be >= 0, got -1                     | hpl -N -1
 2 | hpl: -NB must be >= 1, got -3                    | hpl -N 100 -NB -3

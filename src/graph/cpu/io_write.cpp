@@ -169,12 +169,7 @@ void write_kronecker(const std::string& path, const kronecker_params& p, const w
   p.check();
   check_graph_fits(p.num_vertices(), "SCALE " + std::to_string(p.scale));
   // The edge list: two int64 ids and a float weight per edge.
-  const double need = static_cast<double>(p.num_edges()) * 20;
-  const std::int64_t avail = host_available_memory();
-  if (avail > 0 && need > static_cast<double>(avail))
-    throw resource_error("SCALE " + std::to_string(p.scale) + ": the edge list needs about " +
-                         std::to_string(static_cast<long long>(need)) + " bytes of host memory, " +
-                         std::to_string(avail) + " are available");
+  check_host_memory(static_cast<double>(p.num_edges()) * 20, "SCALE " + std::to_string(p.scale) + ": the edge list");
   write_graph(path, generate_kronecker(p), o);
 }
 
