@@ -124,6 +124,12 @@ int default_nb(backend be, int device) {
 void check_options(const options& o) {
   if (o.n < 0) throw usage_error("hpl-mxp: -N must be >= 0, got " + std::to_string(o.n));
   if (o.n > 2147483647) throw usage_error("hpl-mxp: -N must be below 2^31, got " + std::to_string(o.n));
+  // The reference's matrix sets each diagonal entry to the sum of the magnitudes of its row's
+  // other entries: with its seeds, singular for N = 1 (a zero), 2 and 3.
+  if (o.n >= 1 && o.n <= 3)
+    throw usage_error("hpl-mxp: -N " + std::to_string(o.n) +
+                      ": the reference's matrix is singular below N = 4 (each diagonal entry is the sum of the "
+                      "magnitudes of its row's other entries); use -N 4 or more");
   if (o.nb < 1) throw usage_error("hpl-mxp: -NB must be >= 1, got " + std::to_string(o.nb));
   if (o.max_iters < 1) throw usage_error("hpl-mxp: --max-iters must be >= 1, got " + std::to_string(o.max_iters));
   if (o.be == backend::opencl) throw usage_error("hpl-mxp: no opencl backend; use cpu or cuda");
