@@ -120,12 +120,14 @@ void check_writable(const std::string& path, const std::string& what) {
 
 void commit(const target& t, const std::string& noun) {
   if (t.direct()) return;
-  unwatch(t.tmp);
+  // Watched until renamed: a signal between the two finds no file to remove, which is harmless.
   if ((t.mode < 0 || ::chmod(t.tmp.c_str(), static_cast<mode_t>(t.mode)) == 0) &&
-      std::rename(t.tmp.c_str(), t.path.c_str()) == 0)
+      std::rename(t.tmp.c_str(), t.path.c_str()) == 0) {
+    unwatch(t.tmp);
     return;
+  }
   const std::string why = std::strerror(errno);
-  ::unlink(t.tmp.c_str());
+  discard(t);
   throw error("cannot write " + noun + "'" + t.path + "' (" + why + ")");
 }
 

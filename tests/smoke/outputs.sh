@@ -42,6 +42,15 @@ ln -s later.json dangling.json
 "$bin" bfs --graph k.txt --root 0 --json dangling.json >/dev/null 2>&1
 [ -L dangling.json ] && [ -s later.json ] || bad "a dangling link's target was not created through the link"
 
+# hpl --tune's HPL.dat through a link to a 0600 file: the link and the mode kept.
+echo old >tuned.dat
+chmod 600 tuned.dat
+ln -s tuned.dat tuned_link.dat
+"$bin" hpl --tune -N 300 --backend cpu --quiet --tune-output tuned_link.dat >/dev/null 2>&1 || bad "hpl --tune failed"
+[ -L tuned_link.dat ] || bad "--tune-output replaced its link by a $(stat -c %F tuned_link.dat)"
+grep -q '^HPLinpack benchmark input file' tuned.dat || bad "--tune-output: the link's target was not written"
+[ "$(stat -c %a tuned.dat)" = 600 ] || bad "--tune-output: a 0600 file became $(stat -c %a tuned.dat)"
+
 # A 0600 file keeps its mode (JSON and graph writers).
 echo old >private.json
 chmod 600 private.json
