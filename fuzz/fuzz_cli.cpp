@@ -4,7 +4,7 @@
 // int, int64, double, list, callback and positionals.
 // Properties beyond "no crash, no sanitizer report": a refusal is a usage_error adding no line
 // of its own (a newline in it came from the input; the program escapes those); parse_int and
-// parse_double, on the whole input as one value, accept exactly what strtoll/strtod read whole
+// parse_double, on the whole input as one value, accept exactly what strtoll (base 10)/strtod read whole
 // and in range, and return the same number; help() ends in a newline.
 #include <cerrno>
 #include <cmath>
@@ -31,7 +31,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (v.find('\0') == std::string::npos) {
     errno = 0;
     char* end = nullptr;
-    const long long ll = std::strtoll(v.c_str(), &end, 0);
+    const long long ll = std::strtoll(v.c_str(), &end, 10);
     const bool int_ok = !v.empty() && end != v.c_str() && *end == '\0' && errno != ERANGE;
     try {
       FUZZ_CHECK(cli::parse_int(v, "v") == ll && int_ok);

@@ -6,7 +6,7 @@
 #include "command.hpp"
 #include "gpu500/core/cli.hpp"
 #include "gpu500/core/error.hpp"
-#include "gpu500/core/json.hpp"
+#include "gpu500/core/atomic_file.hpp"
 #include "gpu500/graph/io.hpp"
 
 GPU500_COMMAND(convert, "Convert a graph file between formats (edge list, Matrix Market, binary CSR, gzip)") {
@@ -34,7 +34,8 @@ GPU500_COMMAND(convert, "Convert a graph file between formats (edge list, Matrix
   }
   if (p.given("--vertices") && (num_vertices < 1 || num_vertices > graph::max_vertices))
     throw usage_error("--vertices must be in 1..2^48");
-  json::check_writable(out, "OUT");
+  atomic_file::check_writable(out, "OUT");
+  atomic_file::check_distinct({{"IN", in}}, {{"OUT", out}});
   ro.num_vertices = num_vertices;
   const graph::graph_file g = graph::convert_graph(in, out, ro, wo);
   const graph::write_options w = graph::resolve_write_options(out, wo);

@@ -7,7 +7,7 @@
 #include "command.hpp"
 #include "gpu500/core/cli.hpp"
 #include "gpu500/core/error.hpp"
-#include "gpu500/core/json.hpp"
+#include "gpu500/core/atomic_file.hpp"
 #include "gpu500/graph/io.hpp"
 
 GPU500_COMMAND(generate, "Write the Graph500 Kronecker graph as a graph file") {
@@ -47,7 +47,7 @@ GPU500_COMMAND(generate, "Write the Graph500 Kronecker graph as a graph file") {
   gp.edgefactor = static_cast<int>(edgefactor);
   gp.seed1 = static_cast<std::uint64_t>(seeds[0]);
   gp.seed2 = static_cast<std::uint64_t>(seeds[1]);
-  json::check_writable(out, "OUT");
+  atomic_file::check_writable(out, "OUT");
   graph::write_kronecker(out, gp, wo);
   const graph::write_options w = graph::resolve_write_options(out, wo);
   std::printf("SCALE %d, edgefactor %d: %lld vertices, %lld edges -> %s (%s%s)\n", gp.scale, gp.edgefactor,

@@ -45,10 +45,11 @@ GPU500_COMMAND(hash, "GLHT hopscotch hash table benchmarks: hash static|mixed") 
       .option("--seed", seed, "input seed (default 2019)")
       .output_file("--json", r.json_path, "write every figure to this file");
   p.parse(std::vector<std::string>(args.begin() + (r.mode.empty() ? 0 : 1), args.end()));
-  if (p.help_requested() || r.mode.empty()) {
-    std::fputs(p.help().c_str(), p.help_requested() ? stdout : stderr);
-    return p.help_requested() ? 0 : 2;
+  if (p.help_requested()) {
+    std::fputs(p.help().c_str(), stdout);
+    return 0;
   }
+  if (r.mode.empty()) throw usage_error("hash: name the benchmark: gpu500 hash static|mixed [options] (see gpu500 hash --help)");
   r.with_cpu = !no_cpu;
   if ((p.given("--keys") && keys < 1) || (p.given("--ops") && ops < 1))
     throw usage_error("hash: --keys and --ops must be >= 1");

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "command.hpp"
+#include "gpu500/core/atomic_file.hpp"
 #include "gpu500/core/cli.hpp"
 #include "gpu500/core/device.hpp"
 #include "gpu500/core/error.hpp"
@@ -72,6 +73,9 @@ GPU500_COMMAND(hpl, "Solve a dense linear system (HPL 2.3)") {
   if (first_on && first_off) throw usage_error("hpl: give --gpu-panel-first or --no-gpu-panel-first, not both");
   if (first_on || first_off) s.gpu_panel_first = first_on;
   if (cp.given("--tune-output") && !s.tune) throw usage_error("hpl: --tune-output needs --tune");
+  atomic_file::check_distinct({{"-i", s.input}, {"HPL.dat", s.input.empty() && !cp.given("-N") ? "HPL.dat" : ""}},
+                              {{"--json", s.json_path}, {"--timing", s.timing_path},
+                               {"--tune-output", s.tune ? s.tune_output : ""}});
   if (cp.given("-N") && n < 0) throw usage_error("hpl: -N must be >= 0, got " + std::to_string(n));
   if (prm.swap_threshold < 0)
     throw usage_error("hpl: --swap-threshold must be >= 0, got " + std::to_string(prm.swap_threshold));

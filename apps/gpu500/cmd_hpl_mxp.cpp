@@ -37,6 +37,10 @@ GPU500_COMMAND(hpl_mxp, "Mixed-precision HPL (HPL-MxP): low-precision LU, FP64 G
   if (cp.given("-N") && n < 0) throw usage_error("hpl-mxp: -N must be >= 0, got " + std::to_string(n));
   if (s.opt.p < 1 || s.opt.q < 1) throw usage_error("hpl-mxp: -P and -Q must be >= 1");
   s.opt.be = parse_backend(backend_s);
+  for (const char* flag : {"--share-gpus", "--no-nccl"})
+    if (cp.given(flag) && s.opt.be != backend::cuda)
+      throw usage_error(std::string("hpl-mxp: ") + flag + " applies to the CUDA backend only (backend: " +
+                        backend_name(s.opt.be) + ")");
   s.opt.prec = precision_s.empty() ? (s.opt.be == backend::cuda ? hpl_mxp::precision::bf16 : hpl_mxp::precision::fp32)
                                    : hpl_mxp::parse_precision(precision_s, "--precision");
   s.opt.n = n;

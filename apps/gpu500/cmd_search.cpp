@@ -6,6 +6,7 @@
 #include <string>
 
 #include "command.hpp"
+#include "gpu500/core/atomic_file.hpp"
 #include "gpu500/core/cli.hpp"
 #include "gpu500/core/error.hpp"
 #include "gpu500/core/timer.hpp"
@@ -48,6 +49,7 @@ int run_search(const gpu500::app::args_t& args, bool sssp) {
     return 0;
   }
   if (c.graph_name.empty()) throw usage_error(std::string(name) + ": --graph FILE is required");
+  atomic_file::check_distinct({{"--graph", c.graph_name}}, {{"--json", json_path}, {"--output", output_path}});
   if (p.given("--root") && c.root < 0) throw usage_error("--root must be a vertex id >= 0");
   if (p.given("--vertices") && (num_vertices < 1 || num_vertices > graph::max_vertices))
     throw usage_error("--vertices must be in 1..2^48");

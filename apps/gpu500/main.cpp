@@ -1,11 +1,18 @@
 // gpu500 — one program, one sub-command per benchmark (see apps/gpu500/cmd_*.cpp).
-// Errors become one line on stderr: exit code 2 for bad input, 1 for anything else
-// (MPI_Abort when running under more than one MPI process).
+// Errors become one line on stderr: exit code 2 for bad input, 3 for a problem that does not fit
+// in memory, 1 for anything else (MPI_Abort when running under more than one MPI process).
+// Under a launcher of several processes an error is printed once: one found before MPI starts
+// (the command line, seen alike by every process) by launcher rank 0 only; one found after by
+// rank 0 at once and by any other rank after a second's wait, which rank 0's MPI_Abort cuts
+// short when the error is every rank's. Commands of one process refuse to start on several.
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <string>
+#include <thread>
 
 #include "command.hpp"
 #include "gpu500/config.hpp"
@@ -44,8 +51,8 @@ static void usage(std::FILE* out) {
   }
 }
 
-[[noreturn]] static void fail(int code, const char* what) {
-  // One line, whatever the message echoes (a value holding a newline or a terminal escape).
+// One line, whatever the text echoes (a value holding a newline or a terminal escape).
+static std::string escaped(const char* what) {
   std::string line;
   for (const char* c = what; *c; ++c) {
     const auto u = static_cast<unsigned char>(*c);
@@ -57,19 +64,51 @@ static void usage(std::FILE* out) {
       line += *c;
     }
   }
-  std::fprintf(stderr, "gpu500: error: %s\n", line.c_str());
-  std::fflush(stderr);
+  return line;
+}
+
+// The launcher's view of this process (set by Open MPI, PMIx and MPICH's PMI before MPI starts):
+// its rank and the number of processes; 0 and 1 outside a launcher.
+static int launcher_value(const char* const* names, int fallback) {
+  for (const char* const* n = names; *n; ++n)
+    if (const char* v = std::getenv(*n); v && *v) return std::atoi(v);
+  return fallback;
+}
+static int launcher_rank() {
+  static const char* const names[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", nullptr};
+  return launcher_value(names, 0);
+}
+static int launcher_size() {
+  static const char* const names[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", nullptr};
+  return launcher_value(names, 1);
+}
+
+[[noreturn]] static void fail(int code, const char* what) {
+  int mpi_size = 1;
 #if GPU500_HAVE_MPI
-  int init = 0, fin = 0, size = 1;
+  int init = 0, fin = 0;
   MPI_Initialized(&init);
   MPI_Finalized(&fin);
+  if (init && !fin) MPI_Comm_size(MPI_COMM_WORLD, &mpi_size);
+#endif
+  if (mpi_size > 1 && world_rank() != 0)  // rank 0's abort ends this wait when the error is every rank's
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+  if (mpi_size > 1 || launcher_rank() == 0) {
+    std::fprintf(stderr, "gpu500: error: %s\n", escaped(what).c_str());
+    std::fflush(stderr);
+  }
+#if GPU500_HAVE_MPI
   if (init && !fin) {
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (size > 1) MPI_Abort(MPI_COMM_WORLD, code);
+    if (mpi_size > 1) MPI_Abort(MPI_COMM_WORLD, code);
     MPI_Finalize();
   }
 #endif
   std::exit(code);
+}
+
+// Commands that run on several MPI processes; every other one runs on one.
+static bool runs_on_many(const std::string& name) {
+  return name == "graph500" || name == "hpl" || name == "hpl_mxp" || name == "info";
 }
 
 }  // namespace gpu500::app
@@ -91,12 +130,16 @@ int main(int argc, char** argv) {
   std::replace(name.begin(), name.end(), '-', '_');
   const auto it = std::find_if(reg.begin(), reg.end(), [&](const command& c) { return name == c.name; });
   if (it == reg.end()) {
-    std::fprintf(stderr, "gpu500: error: unknown command '%s'\n", argv[1]);
-    usage(stderr);
+    if (launcher_rank() == 0)
+      std::fprintf(stderr, "gpu500: error: unknown command '%s'\ngpu500: run 'gpu500 --help' for the commands\n",
+                   escaped(argv[1]).c_str());
     return 2;
   }
   int code = 0;
   try {
+    if (launcher_size() > 1 && !runs_on_many(name))
+      throw gpu500::usage_error("gpu500 " + std::string(argv[1]) + " runs on one process; it was started on " +
+                                std::to_string(launcher_size()) + " processes (run it without mpirun)");
     code = it->run(args_t(argv + 2, argv + argc));
   } catch (const gpu500::usage_error& e) {
     fail(2, e.what());

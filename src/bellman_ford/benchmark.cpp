@@ -200,8 +200,21 @@ bool run_benchmark(const benchmark_options& o) {
   for (const auto& e : engines)
     if (grouped && !is_cpu(*e))
       detail::check_group(o.group, e->max_group(), (std::string("bellman-ford ") + engine_name(e->kind())).c_str());
-  bool have_cuda = false;
-  for (const auto& e : engines) have_cuda = have_cuda || e->kind() == engine_kind::cuda;
+  bool have_cuda = false, any_gpu = false;
+  for (const auto& e : engines) {
+    have_cuda = have_cuda || e->kind() == engine_kind::cuda;
+    any_gpu = any_gpu || !is_cpu(*e);
+  }
+  const bool coarse = std::find(o.variants.begin(), o.variants.end(), variant::coarse) != o.variants.end();
+  // Host memory, before anything is printed: the matrices one N holds at once (the graph; with
+  // --negative the oracle's un-reweighted copy; the transpose a GPU engine's coarse variant reads).
+  const int matrices = 1 + (o.graph.negative ? 1 : 0) + (any_gpu && coarse ? 1 : 0);
+  for (const auto n : o.sizes) {
+    const double ld = static_cast<double>(padded_ld(n));
+    check_host_memory(matrices * ld * ld * sizeof(float),
+                      "bellman-ford: N = " + std::to_string(n) + " (" + std::to_string(matrices) + " dense matri" +
+                          (matrices > 1 ? "ces" : "x") + " of float)");
+  }
 
   report rep(o, omp_get_max_threads());
   for (const auto& e : engines) rep.engine_line(engine_name(e->kind()), e->description());
@@ -211,11 +224,8 @@ bool run_benchmark(const benchmark_options& o) {
   if (o.backends.wants_cpu()) rep.host_bandwidth(host_read_bandwidth(std::size_t{1} << 30));
   rep.table_header(have_cuda);
 
-  const bool coarse = std::find(o.variants.begin(), o.variants.end(), variant::coarse) != o.variants.end();
   for (const auto n : o.sizes) {
     GPU500_EXPECTS(o.source < n, "--source must be below every N");
-    bool any_gpu = false;
-    for (const auto& e : engines) any_gpu = any_gpu || !is_cpu(*e);
     const instance in = make_instance(o, n, any_gpu && coarse);
     // Page-lock the host matrices for CUDA (outside the timed regions, like an allocation);
     // declared after the instance, so unregistered before its matrices are freed.

@@ -7,17 +7,19 @@
 #include <sstream>
 
 #include "gpu500/core/error.hpp"
-#include "gpu500/core/json.hpp"
+#include "gpu500/core/atomic_file.hpp"
 
 namespace gpu500::cli {
 
+// Decimal only: "010" is ten (as in graph files and HPL.dat), "0x10" is refused.
 std::int64_t parse_int(const std::string& s, const std::string& what) {
   if (s.empty()) throw usage_error(what + ": expected an integer, got an empty value");
   errno = 0;
   char* end = nullptr;
-  const long long v = std::strtoll(s.c_str(), &end, 0);
+  const long long v = std::strtoll(s.c_str(), &end, 10);
+  if (end == s.c_str() || *end != '\0')
+    throw usage_error(what + ": expected an integer (decimal digits), got '" + s + "'");
   if (errno == ERANGE) throw usage_error(what + ": '" + s + "' is out of range");
-  if (end == s.c_str() || *end != '\0') throw usage_error(what + ": expected an integer, got '" + s + "'");
   return v;
 }
 
@@ -53,7 +55,7 @@ parser& parser::option(std::string name, std::string& target, std::string help) 
 parser& parser::output_file(std::string name, std::string& target, std::string help) {
   const std::string what = name.substr(name.rfind('|') + 1);
   return option(std::move(name), [&target, what](const std::string& v) {
-    json::check_writable(v, what);
+    atomic_file::check_writable(v, what);
     target = v;
   }, std::move(help), "FILE");
 }

@@ -1,14 +1,8 @@
 // Minimal JSON writer used by every `--json` output.
 #include "gpu500/core/json.hpp"
 
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
-#include <system_error>
-
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 
 #include "gpu500/core/atomic_file.hpp"
 #include "gpu500/core/error.hpp"
@@ -105,36 +99,8 @@ std::string value::dump(int indent) const {
   return out;
 }
 
-void check_writable(const std::string& path, const std::string& what) {
-  namespace fs = std::filesystem;
-  if (path.empty()) throw usage_error(what + ": empty file name");
-  std::error_code ec;
-  const fs::path p(path);
-  if (fs::is_directory(p, ec)) throw usage_error(what + ": '" + path + "' is a directory");
-  const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
-  if (!fs::is_directory(dir, ec)) throw usage_error(what + ": directory '" + dir.string() + "' does not exist");
-  // Try the temporary file the final write will use: the same rights are needed.
-  const std::string probe = atomic_file::temp_path(path);
-  {
-    std::ofstream f(probe);
-    if (!f) throw usage_error(what + ": cannot write '" + path + "' (" + std::strerror(errno) + ")");
-  }
-  fs::remove(probe, ec);
-}
+void check_writable(const std::string& path, const std::string& what) { atomic_file::check_writable(path, what); }
 
-void write_file(const std::string& path, const value& v) {
-  const std::string tmp = atomic_file::temp_path(path);
-  {
-    std::ofstream f(tmp);
-    if (!f) throw error("cannot write JSON file '" + path + "' (" + std::strerror(errno) + ")");
-    f << v.dump() << '\n';
-    f.flush();
-    if (!f) {
-      std::remove(tmp.c_str());
-      throw error("error while writing JSON file '" + path + "'");
-    }
-  }
-  atomic_file::commit(tmp, path, "JSON file ");
-}
+void write_file(const std::string& path, const value& v) { atomic_file::write_whole(path, v.dump() + "\n", "JSON file "); }
 
 }  // namespace gpu500::json

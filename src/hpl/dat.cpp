@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -199,6 +200,8 @@ dat_file parse_dat(std::istream& in, const std::string& name) {
 }
 
 dat_file read_dat(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw usage_error("HPL input file '" + path + "' is a directory");
   std::ifstream f(path);
   if (!f) throw usage_error("cannot open HPL input file '" + path + "'");
   return parse_dat(f, path);

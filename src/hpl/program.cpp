@@ -79,16 +79,18 @@ void check_short_form(const params& p) {
 
 // Every test's matrix part against the memory this process sizes N against (the device's free
 // memory on CUDA, the host's available memory on the CPU), before anything is printed: a lower
-// bound of what the solver allocates, so a run this refuses could not have run.
+// bound of what the solver allocates, so a run this refuses could not have run. In doubles: N up
+// to 2^63 - 1 squares to about 7e38 bytes, far from overflow (an int64 product overflows at N = 3.04e9).
 void check_memory(const program_settings& s, const detail::run_setup& setup, const std::vector<params>& tests) {
   const std::int64_t avail = memory_for_sizing(s.be, setup.place.gpu, setup.place.local_size);
   if (avail <= 0) return;
   for (const auto& t : tests) {
-    const double need = 8.0 * static_cast<double>(t.n) * static_cast<double>(t.n + 1) / (static_cast<double>(t.p) * t.q);
+    const double n = static_cast<double>(t.n);
+    const double need = 8.0 * n * (n + 1.0) / (static_cast<double>(t.p) * static_cast<double>(t.q));
     if (need > static_cast<double>(avail))
       throw resource_error("hpl: N = " + std::to_string(t.n) + " on a " + std::to_string(t.p) + " x " +
-                           std::to_string(t.q) + " grid needs at least " + std::to_string(static_cast<long long>(need)) +
-                           " bytes per process, " + std::to_string(avail) + " are available");
+                           std::to_string(t.q) + " grid needs at least " + human_bytes(need) + " per process, " +
+                           human_bytes(static_cast<double>(avail)) + " available");
   }
 }
 

@@ -3,9 +3,9 @@
 // N; one line per trial on stdout (rank 0), the winner written as an HPL.dat at the full N.
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
 #include <vector>
 
+#include "gpu500/core/atomic_file.hpp"
 #include "gpu500/core/error.hpp"
 #include "gpu500/hpl/grid.hpp"
 #include "gpu500/hpl/program.hpp"
@@ -94,9 +94,7 @@ int run_tune(const program_settings& s) {
     const std::string flags = has_panel && best->panel_options ? panel_flags(d, one, w.n) : has_panel ? off : "";
     const std::string comment = "gpu500 hpl --tune: best NB " + std::to_string(best->nb) +
                                 (flags.empty() ? "" : ", with " + flags);
-    std::ofstream f(s.tune_output);
-    f << format_dat(single(w), comment);
-    if (!f) throw usage_error("hpl: cannot write '" + s.tune_output + "'");
+    atomic_file::write_whole(s.tune_output, format_dat(single(w), comment), "--tune-output ");
     std::printf("hpl --tune: best NB %d%s (%.4f TFLOP/s); %s written for N = %lld%s%s\n", best->nb,
                 has_panel ? (best->panel_options ? " with the panel options" : " without the panel options") : "",
                 best->gflops / 1000, s.tune_output.c_str(), static_cast<long long>(w.n),

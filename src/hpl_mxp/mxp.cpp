@@ -124,6 +124,12 @@ int default_nb(backend be, int device) {
 void check_options(const options& o) {
   if (o.n < 0) throw usage_error("hpl-mxp: -N must be >= 0, got " + std::to_string(o.n));
   if (o.n > 2147483647) throw usage_error("hpl-mxp: -N must be below 2^31, got " + std::to_string(o.n));
+  // The reference's matrix sets each diagonal entry to the sum of the magnitudes of its row's
+  // other entries: with its seeds, singular for N = 1 (a zero), 2 and 3.
+  if (o.n >= 1 && o.n <= 3)
+    throw usage_error("hpl-mxp: -N " + std::to_string(o.n) +
+                      ": the reference's matrix is singular below N = 4 (each diagonal entry is the sum of the "
+                      "magnitudes of its row's other entries); use -N 4 or more");
   if (o.nb < 1) throw usage_error("hpl-mxp: -NB must be >= 1, got " + std::to_string(o.nb));
   if (o.max_iters < 1) throw usage_error("hpl-mxp: --max-iters must be >= 1, got " + std::to_string(o.max_iters));
   if (o.be == backend::opencl) throw usage_error("hpl-mxp: no opencl backend; use cpu or cuda");
@@ -144,11 +150,8 @@ void check_options(const options& o) {
   }
   if (o.be == backend::cpu) {
     // A grid's process holds 1 / (P Q) of the matrix and every vector whole.
-    const std::int64_t need = bytes_needed(o.be, o.prec, o.n, o.nb, o.p, o.q);
-    const std::int64_t avail = host_available_memory();
-    if (avail > 0 && need > avail)
-      throw resource_error("hpl-mxp: N = " + std::to_string(o.n) + " needs " + std::to_string(need) +
-                           " bytes of host memory, " + std::to_string(avail) + " are available");
+    check_host_memory(static_cast<double>(bytes_needed(o.be, o.prec, o.n, o.nb, o.p, o.q)),
+                      "hpl-mxp: N = " + std::to_string(o.n));
   }
 }
 

@@ -17,6 +17,9 @@ printf 'GPU500G\001\001\000' >short.bin
 printf '0 1\n1 4611686018427387904\n' >huge_id.txt
 printf '0 1\n1 1099511627775\n' >big_graph.txt
 printf '0 1 1e-320\n1 2 0.5\n' >subnormal.txt
+# A binary CSR header with n = 2 and m = -1 (little-endian), no more bytes.
+printf 'GPU500G\001\001\000\000\000\000\000\000\000\002\000\000\000\000\000\000\000\377\377\377\377\377\377\377\377' >bad_m.bin
+mkdir hpl_dir
 
 fail=0
 while IFS='|' read -r want pattern args; do
@@ -48,8 +51,8 @@ done <<'TABLE'
 2 | cx.mtx:1: complex Matrix Market files are not read | bfs --graph cx.mtx
 2 | short.bin: too short for a gpu500 binary graph   | bfs --graph short.bin
 2 | huge_id.txt:2: vertex id out of range [0, 2^48)  | bfs --graph huge_id.txt
-3 | 1099511627776 vertices need about                | bfs --graph big_graph.txt
-3 | 1099511627776 vertices need about                | bfs --graph ok.txt --vertices 1099511627776
+3 | the graph of 1099511627776 vertices needs        | bfs --graph big_graph.txt
+3 | the graph of 1099511627776 vertices needs        | bfs --graph ok.txt --vertices 1099511627776
 2 | hpl: -N must be >= 0, got -5                     | hpl -N -5
 2 | hpl: -N must be >= 0, got -1                     | hpl -N -1
 2 | hpl: -NB must be >= 1, got -3                    | hpl -N 100 -NB -3
@@ -58,7 +61,21 @@ done <<'TABLE'
 3 | hpl: N = 1000000000 on a 1 x 1 grid needs at least | hpl -N 1000000000 --quiet
 2 | group size M must be a power of two              | bellman-ford --group 0
 2 | --source must lie in [0, N) for every --n        | bellman-ford --n 64 --source 64
+2 | bad_m.bin: binary graph header with m = -1 edges (m must be in 0..2^56) | bfs --graph bad_m.bin
+2 | HPL input file 'hpl_dir' is a directory          | hpl -i hpl_dir
+2 | hash: name the benchmark                          | hash
+2 | hash: name the benchmark                          | hash --keys 100
+2 | initiator: A + B + C = 1.5 must be at most 1      | generate 4 g.txt --initiator 0.5,0.5,0.5
+2 | -N 1: the reference's matrix is singular below N = 4 | hpl-mxp -N 1 --backend cpu
+2 | -N 3: the reference's matrix is singular below N = 4 | hpl-mxp -N 3 --backend cpu
 TABLE
+# An unknown command: its name escaped on one line, a hint on a second, nothing on stdout.
+out=$("$bin" $'bo\x1bgus\nx' 2>err.txt)
+rc=$?
+[ "$rc" -eq 2 ] && [ -z "$out" ] || { echo "unknown command: exit $rc, stdout '$out'"; fail=1; }
+[ "$(wc -l <err.txt)" -eq 2 ] || { echo "unknown command: want 2 stderr lines, got: $(cat -v err.txt)"; fail=1; }
+grep -q -F "gpu500: error: unknown command 'bo\x1bgus\nx'" err.txt || { echo "unknown command: $(cat -v err.txt)"; fail=1; }
+grep -q -F "run 'gpu500 --help'" err.txt || { echo "unknown command: no hint: $(cat -v err.txt)"; fail=1; }
 # A subnormal weight is a weight like any other.
 "$bin" sssp --graph subnormal.txt --root 0 >out.txt 2>err.txt || { echo "sssp on a subnormal weight: exit $?"; cat err.txt; fail=1; }
 # HPL.dat codes that netlib HPL maps to a default are run as netlib does, each said in one stderr

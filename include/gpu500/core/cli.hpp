@@ -72,6 +72,7 @@ class parser {
 };
 
 /// Strict number parsing (whole string, range-checked); throws usage_error naming `what`.
+/// Integers are decimal: leading zeros mean nothing ("010" is 10), "0x10" is refused.
 std::int64_t parse_int(const std::string& s, const std::string& what);
 double parse_double(const std::string& s, const std::string& what);
 

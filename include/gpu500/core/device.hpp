@@ -42,8 +42,18 @@ const char* backend_name(backend b);
   return node_ranks > device ? (node_ranks - 1 - device) / g + 1 : 1;
 }
 
-/// Physical memory of this host in bytes (0 when unknown) and currently available memory.
+/// Physical memory of this host in bytes (0 when unknown).
 std::int64_t host_total_memory();
+/// The bytes this process may still allocate on the host: the smallest of the host's available
+/// memory (MemAvailable), the room its cgroup leaves (cgroup v2: memory.max - memory.current;
+/// v1: memory.limit_in_bytes - memory.usage_in_bytes; the process's cgroup and every ancestor)
+/// and the room its address-space limit leaves (RLIMIT_AS less the address space in use).
 std::int64_t host_available_memory();
+/// A byte count in decimal units with three significant digits: "74.5 GB", "512 MB", "12 bytes".
+std::string human_bytes(double bytes);
+/// Throws resource_error "<what> needs 74.5 GB, 21.3 GB available" when `need` bytes exceed
+/// host_available_memory() (no check when it is unknown). `need` is a double so that the
+/// product of large counts cannot overflow.
+void check_host_memory(double need, const std::string& what);
 
 }  // namespace gpu500

@@ -57,12 +57,11 @@ class value {
   std::variant<std::nullptr_t, bool, std::int64_t, double, std::string, array, object> v_;
 };
 
-/// Write v to path atomically (a temporary file beside it, then a rename); throws gpu500::error
-/// when the file cannot be written.
+/// Write v to path under the output rule of core/atomic_file.hpp (atomically, or through a device
+/// or FIFO); throws gpu500::error when the file cannot be written.
 void write_file(const std::string& path, const value& v);
-/// Throws usage_error naming `what` (e.g. "--json") unless a file can be written at path (its
-/// directory exists, it is not a directory, we may create files there). Commands call it while
-/// parsing, so that a bad output path fails before any work.
+/// atomic_file::check_writable: throws usage_error naming `what` (e.g. "--json") unless a file
+/// can be written at path under the output rule.
 void check_writable(const std::string& path, const std::string& what);
 
 }  // namespace gpu500::json

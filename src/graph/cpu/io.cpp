@@ -214,12 +214,8 @@ edge_list read_edge_list(const std::string& path, index_t num_vertices) {
 }
 
 void check_graph_fits(index_t num_vertices, const std::string& what) {
-  const auto need = static_cast<double>(num_vertices) * static_cast<double>(graph_bytes_per_vertex);
-  const std::int64_t avail = host_available_memory();
-  if (avail > 0 && need > static_cast<double>(avail))
-    throw resource_error(what + ": " + std::to_string(num_vertices) + " vertices need about " +
-                         std::to_string(static_cast<long long>(need)) + " bytes of host memory, " +
-                         std::to_string(avail) + " are available");
+  check_host_memory(static_cast<double>(num_vertices) * static_cast<double>(graph_bytes_per_vertex),
+                    what + ": the graph of " + std::to_string(num_vertices) + " vertices");
 }
 
 }  // namespace gpu500::graph

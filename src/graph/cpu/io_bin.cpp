@@ -92,9 +92,10 @@ graph_file read_bin(std::string_view bytes, const std::string& path, const read_
   if (h.version != 1) throw fail("binary graph version " + std::to_string(h.version) + " (this program reads version 1)");
   if ((h.flags & ~(weighted_flag | directed_flag | narrow_flag)) != 0)
     throw fail("unknown flags " + std::to_string(h.flags) + " in the binary graph header");
-  if (h.n < 0 || h.n > max_vertices || h.m < 0 || h.m > (index_t{1} << 56))
-    throw fail("binary graph header with n = " + std::to_string(h.n) + ", m = " + std::to_string(h.m) +
-               " (n must be in 0..2^48)");
+  if (h.n < 0 || h.n > max_vertices)
+    throw fail("binary graph header with n = " + std::to_string(h.n) + " vertices (n must be in 0..2^48)");
+  if (h.m < 0 || h.m > (index_t{1} << 56))
+    throw fail("binary graph header with m = " + std::to_string(h.m) + " edges (m must be in 0..2^56)");
   const bool narrow = (h.flags & narrow_flag) != 0, weighted = (h.flags & weighted_flag) != 0;
   if (narrow && h.n >= (index_t{1} << 31)) throw fail("int32 targets for n >= 2^31 vertices");
   const std::size_t off_at = sizeof h, tgt_at = off_at + 8 * static_cast<std::size_t>(h.n + 1);

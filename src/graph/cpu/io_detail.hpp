@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "gpu500/core/atomic_file.hpp"
 #include "gpu500/graph/io.hpp"
 
 namespace gpu500::graph::io_detail {
@@ -66,8 +67,8 @@ graph_file read_bin(std::string_view bytes, const std::string& path, const read_
 /// The 8 magic bytes that open a binary CSR file.
 inline constexpr std::string_view bin_magic{"GPU500G\x01", 8};
 
-/// An output file written beside its final name and renamed over it by commit(); removed when
-/// destroyed uncommitted. gzip: compressed through zlib. Writes are buffered.
+/// An output file under the rule of core/atomic_file.hpp: written beside its final name and
+/// renamed over it by commit() (removed when destroyed uncommitted), or through a device or FIFO. gzip: compressed through zlib. Writes are buffered.
 class out_file {
  public:
   out_file(const std::string& path, bool gzip);
@@ -81,7 +82,8 @@ class out_file {
  private:
   void flush();
   void put(const char* p, std::size_t n);  ///< unbuffered
-  std::string path_, tmp_;
+  std::string path_;
+  atomic_file::target t_;
   std::FILE* f_ = nullptr;
   void* gz_ = nullptr;  ///< gzFile
   std::string buf_;

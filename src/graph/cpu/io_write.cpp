@@ -19,13 +19,18 @@ namespace gpu500::graph {
 
 namespace io_detail {
 
-out_file::out_file(const std::string& path, bool gzip) : path_(path), tmp_(atomic_file::temp_path(path)) {
+out_file::out_file(const std::string& path, bool gzip) : path_(path), t_(atomic_file::resolve(path, "OUT")) {
+  atomic_file::watch(t_.tmp);
   if (gzip) {
-    gz_ = gzopen(tmp_.c_str(), "wb6");
+    gz_ = gzopen(t_.open_path().c_str(), "wb6");
   } else {
-    f_ = std::fopen(tmp_.c_str(), "wb");
+    f_ = std::fopen(t_.open_path().c_str(), "wb");
   }
-  if (!gz_ && !f_) throw usage_error("cannot write '" + path + "' (" + std::strerror(errno) + ")");
+  if (!gz_ && !f_) {
+    const std::string why = std::strerror(errno);
+    atomic_file::discard(t_);
+    throw usage_error("cannot write '" + path + "' (" + why + ")");
+  }
   buf_.reserve(1 << 20);
 }
 
@@ -33,7 +38,7 @@ out_file::~out_file() {
   if (done_) return;
   if (gz_) gzclose(static_cast<gzFile>(gz_));
   if (f_) std::fclose(f_);
-  std::remove(tmp_.c_str());
+  atomic_file::discard(t_);
 }
 
 void out_file::put(const char* p, std::size_t n) {
@@ -70,10 +75,10 @@ void out_file::commit() {
   done_ = true;
   if (!ok) {
     const std::string why = std::strerror(errno);
-    std::remove(tmp_.c_str());
+    atomic_file::discard(t_);
     throw error("cannot write '" + path_ + "' (" + why + ")");
   }
-  atomic_file::commit(tmp_, path_);
+  atomic_file::commit(t_);
 }
 
 }  // namespace io_detail
@@ -164,12 +169,7 @@ void write_kronecker(const std::string& path, const kronecker_params& p, const w
   p.check();
   check_graph_fits(p.num_vertices(), "SCALE " + std::to_string(p.scale));
   // The edge list: two int64 ids and a float weight per edge.
-  const double need = static_cast<double>(p.num_edges()) * 20;
-  const std::int64_t avail = host_available_memory();
-  if (avail > 0 && need > static_cast<double>(avail))
-    throw resource_error("SCALE " + std::to_string(p.scale) + ": the edge list needs about " +
-                         std::to_string(static_cast<long long>(need)) + " bytes of host memory, " +
-                         std::to_string(avail) + " are available");
+  check_host_memory(static_cast<double>(p.num_edges()) * 20, "SCALE " + std::to_string(p.scale) + ": the edge list");
   write_graph(path, generate_kronecker(p), o);
 }
 

@@ -4,6 +4,7 @@
 
 #include <immintrin.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <mutex>
 #include <sstream>
@@ -69,6 +70,12 @@ void kronecker_params::set_initiator(const std::string& abc) {
   if (v.size() != 3) throw usage_error("initiator: takes three probabilities A,B,C (D = 1 - A - B - C)");
   for (double x : v)
     if (x < 0 || x > 1) throw usage_error("initiator: probabilities must be in [0, 1]");
+  if (v[0] + v[1] + v[2] > 1.00005) {
+    char sum[32];
+    std::snprintf(sum, sizeof sum, "%g", v[0] + v[1] + v[2]);
+    throw usage_error(std::string("initiator: A + B + C = ") + sum +
+                      " must be at most 1 (the fourth probability D is 1 - A - B - C)");
+  }
   a = static_cast<int>(v[0] * 10000 + 0.5);
   b = static_cast<int>(v[1] * 10000 + 0.5);
   c = static_cast<int>(v[2] * 10000 + 0.5);
@@ -79,7 +86,8 @@ void kronecker_params::check() const {
   if (edgefactor < 1 || edgefactor > 1024)
     throw usage_error("edgefactor must be in 1..1024, got " + std::to_string(edgefactor));
   if (a < 0 || b < 0 || c < 0 || a + b + c > 10000)
-    throw usage_error("initiator a, b, c must be >= 0 with a + b + c <= 10000 (parts of 10000)");
+    throw usage_error("initiator: the probabilities A, B, C must be >= 0 and add up to at most 1 "
+                      "(the fourth probability D is 1 - A - B - C)");
 }
 
 scramble_key make_scramble_key(std::uint64_t seed1, std::uint64_t seed2) {

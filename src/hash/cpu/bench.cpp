@@ -292,6 +292,16 @@ json::value run_static_bench(const static_config& cfg, std::FILE* out, bool* val
   for (double lf : cfg.load_factors)
     if (!(lf > 0 && lf < 1)) throw usage_error("hash static: load factors must be in (0, 1)");
   const auto tables = tables_for(cfg.tables, cfg.where, cfg.with_cpu, cfg.glht_variants);
+  // Host memory before the first line: per key, the keys, absent keys and values (24 bytes) and a
+  // run's status and result arrays (14 bytes); the CPU table adds a key, value and hop word
+  // (20 bytes) per slot, keys / LF slots at the least load factor.
+  const double least_lf = *std::min_element(cfg.load_factors.begin(), cfg.load_factors.end());
+  const bool cpu_table = std::find(tables.begin(), tables.end(), "cpu") != tables.end();
+  const double per_key = 38.0 + (cpu_table ? 20.0 / least_lf : 0.0);
+  char what[96];
+  std::snprintf(what, sizeof what, cpu_table ? "hash static: %lld keys at load factor %g" : "hash static: %lld keys",
+                static_cast<long long>(cfg.keys), least_lf);
+  check_host_memory(per_key * static_cast<double>(cfg.keys), what);
   double copy_gbs = 0;
   json::value j = header("hash static", cfg.where, &copy_gbs);
   const auto keys = distinct_keys(cfg.seed, 0, cfg.keys);

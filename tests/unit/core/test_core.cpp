@@ -73,6 +73,27 @@ TEST(Cli, RejectsUnknownAndMalformed) {
   EXPECT_THROW(cli::parse_double("1.5e", "x"), usage_error);
 }
 
+TEST(Cli, IntegersAreDecimal) {
+  EXPECT_EQ(cli::parse_int("010", "x"), 10);
+  EXPECT_EQ(cli::parse_int("09", "x"), 9);
+  EXPECT_EQ(cli::parse_int("-010", "x"), -10);
+  for (const char* hex : {"0x10", "0X1f", "0x"}) {
+    try {
+      (void)cli::parse_int(hex, "--root");
+      ADD_FAILURE() << hex << " was accepted";
+    } catch (const usage_error& e) {
+      EXPECT_EQ(std::string(e.what()), std::string("--root: expected an integer (decimal digits), got '") + hex + "'");
+    }
+  }
+  int scale = 0;
+  std::int64_t root = 0;
+  cli::parser p("t", "test");
+  p.positional("SCALE", scale, "scale").option("--root", root, "root");
+  p.parse({"010", "--root", "010"});
+  EXPECT_EQ(scale, 10);
+  EXPECT_EQ(root, 10);
+}
+
 TEST(Json, WritesNestedValues) {
   json::value v;
   v["name"] = "a\"b";
@@ -112,6 +133,24 @@ TEST(Json, WriteFileIsAtomic) {
   for (const auto& e : std::filesystem::directory_iterator(::testing::TempDir()))
     EXPECT_EQ(e.path().string().find("atomic.json.tmp"), std::string::npos) << e.path();
   EXPECT_THROW(json::write_file(::testing::TempDir() + "/no/such/dir/x.json", a), gpu500::error);
+}
+
+TEST(Device, HumanBytesAndTheMemoryCheck) {
+  EXPECT_EQ(human_bytes(12), "12 bytes");
+  EXPECT_EQ(human_bytes(74.5e9), "74.5 GB");
+  EXPECT_EQ(human_bytes(512e6), "512 MB");
+  EXPECT_EQ(human_bytes(999.7e9), "1 TB");
+  EXPECT_EQ(human_bytes(8.0 * 9223372036854775807.0 * 9223372036854775807.0), "6.81e+38 bytes");
+  const std::int64_t avail = host_available_memory();
+  ASSERT_GT(avail, 0);
+  EXPECT_NO_THROW(check_host_memory(1024, "a kilobyte"));
+  try {
+    check_host_memory(4.0 * static_cast<double>(avail), "four times the memory");
+    ADD_FAILURE() << "not refused";
+  } catch (const resource_error& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("four times the memory needs ", 0), 0u) << e.what();
+    EXPECT_NE(std::string(e.what()).find(" available"), std::string::npos) << e.what();
+  }
 }
 
 // Rank k of a node takes GPU k mod gpus: 3 ranks on 2 GPUs put 2 on GPU 0 and 1 on GPU 1; a rank

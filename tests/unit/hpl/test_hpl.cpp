@@ -173,6 +173,13 @@ TEST(HplDat, ParsesListsAndFallbacks) {
   EXPECT_EQ(d.align, 4);  // 0 -> 4
 }
 
+// Numbers are decimal, as netlib reads them (atoi): leading zeros mean nothing.
+TEST(HplDat, LeadingZerosAreDecimal) {
+  const auto d = parse_text(with_line(6, "010 0100     Ns"));
+  EXPECT_EQ(d.ns, (std::vector<std::int64_t>{10, 100}));
+  EXPECT_EQ(parse_text(with_line(8, "08 09        NBs")).nbs, (std::vector<int>{8, 9}));
+}
+
 TEST(HplDat, ErrorsShowNoRawBytes) {
   try {
     parse_text(with_line(13, std::string("1\x01\x1b[2J threshold")));

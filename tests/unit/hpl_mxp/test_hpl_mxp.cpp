@@ -259,8 +259,17 @@ TEST(HplMxpSolve, ZeroDiagonalFailsWithinTheIterationLimit) {
 
 // For N = 2 and 3 the reference's matrix is singular (equal row sums leave a sign vector in its
 // kernel: A (1, -1, -1) = 0 at N = 3): reported as FAILED, like any breakdown.
-TEST(HplMxpSolve, SingularReferenceMatricesOfOrderTwoAndThreeFail) {
-  for (std::int64_t n : {2, 3}) EXPECT_FALSE(solve(cpu_options(n, 2)).passed) << n;
+// The reference's matrix is singular for N = 1..3: refused with a message, before any work.
+TEST(HplMxpSolve, ReferenceMatricesBelowOrderFourAreRefused) {
+  for (std::int64_t n : {1, 2, 3}) {
+    try {
+      (void)solve(cpu_options(n, 2));
+      ADD_FAILURE() << "N = " << n << " was solved";
+    } catch (const usage_error& e) {
+      EXPECT_NE(std::string(e.what()).find("singular below N = 4"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_TRUE(solve(cpu_options(4, 2)).passed);
 }
 
 TEST(HplMxpOptions, RefusedSettings) {
