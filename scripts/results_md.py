@@ -52,6 +52,7 @@ TITLES = {
     "graph-io": "Graph files (read speed)",
     "sanitize": "compute-sanitizer",
     "energy": "Energy (GreenGraph500)",
+    "cpu_ab": "Graph500 CPU backend: A/B of two builds on the same cores (bench/graph500/cpu_ab.sh)",
 }
 PAGES = {
     "graph500": "graph500.md", "bfs": "bfs-gpu.md", "sssp": "sssp-gpu.md", "sssp-gpu": "sssp-gpu.md",
@@ -60,7 +61,7 @@ PAGES = {
     "graph500-cpu-ranks": "distributed.md", "graph500-mpi-sssp": "distributed.md", "graph500-mpi-bfs-bits": "distributed.md",
     "graph500-mpi-bfs": "distributed.md", "graph500-mpi-bfs-hubs": "distributed.md", "hpl-default-h100": "hpl.md",
     "hpl-mxp": "hpl-mxp.md", "hpl-mxp-4gpu": "hpl-mxp.md", "hpl-mxp-2gpu": "hpl-mxp.md", "graph-io": "graph-files.md",
-    "sanitize": "reliability.md", "energy": "energy.md",
+    "sanitize": "reliability.md", "energy": "energy.md", "cpu_ab": "distributed.md",
 }
 
 

@@ -73,6 +73,7 @@ int run_search(const gpu500::app::args_t& args, bool sssp) {
   graph::edge_list el = std::move(file.edges);
   if (sssp && !el.weighted())
     throw usage_error(c.graph_name + ": SSSP needs weights (a third column; in Matrix Market, an integer or real field)");
+  graph::check_searchable(el, c.graph_name, sssp);
   const index_t n = el.num_vertices;
   if (c.root >= n)
     throw usage_error("--root " + std::to_string(c.root) + " is not a vertex (the graph has " + std::to_string(n) + ")");
@@ -82,7 +83,9 @@ int run_search(const gpu500::app::args_t& args, bool sssp) {
   std::fputs(read_line, stderr);
   const graph500::search_report r = graph500::run_searches(*pipe, n, c, stdout, stderr);
   if (!json_path.empty()) json::write_file(json_path, r.json);
-  if (!output_path.empty()) graph::write_search_result(output_path, r.tree_root, r.tree.parent, r.tree.distance);
+  // A tree that failed validation is not written: a file at --output is always a valid search.
+  if (!output_path.empty() && r.valid) graph::write_search_result(output_path, r.tree_root, r.tree.parent, r.tree.distance);
+  if (!output_path.empty() && !r.valid) std::fprintf(stderr, "%s: %s not written: a search failed validation\n", name, output_path.c_str());
   return r.valid ? 0 : 1;
 }
 

@@ -1,10 +1,12 @@
 // Backend and technique flags of the Graph500 pipelines (see pipeline_flags.hpp).
 #include "pipeline_flags.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <span>
 #include <string>
+#include <thread>
 #include <type_traits>
 
 #include "gpu500/core/device.hpp"
@@ -22,7 +24,20 @@ std::function<void(const std::string&)> checked(T& target, const char* flag, con
     target = static_cast<T>(x);
   };
 }
-const auto threads_ok = [](double x) { return x >= 0 && x <= 1 << 16; };
+// An OpenMP team: 0 (the default team) up to four threads a core of this host. More only slows a
+// search down, and tens of thousands of threads fail to start (or exhaust the memory for their
+// stacks) before the search does anything.
+std::function<void(const std::string&)> team_size(int& target, const char* flag) {
+  return [&target, flag](const std::string& v) {
+    const std::int64_t x = cli::parse_int(v, flag);
+    const int cores = std::max(1u, std::thread::hardware_concurrency());
+    const int most = 4 * cores;
+    if (x < 0 || x > most)
+      throw usage_error(std::string(flag) + " must be in 0.." + std::to_string(most) + " on this host (4 threads a core, " +
+                        std::to_string(cores) + " cores), got '" + v + "'");
+    target = static_cast<int>(x);
+  };
+}
 
 }  // namespace
 
@@ -67,7 +82,7 @@ void pipeline_flags::add_bfs(cli::parser& p) {
            "BFS: go bottom-up when frontier arcs > unexplored arcs / alpha (Beamer; default 15 on cpu, 14 on cuda)", "X");
   p.option("--bfs-beta", checked(bfs_beta_, "--bfs-beta", "> 0", positive),
            "BFS: back to top-down when the frontier falls below vertices / beta (default 18 on cpu, 24 on cuda)", "X");
-  p.option("--bfs-threads", checked(cpu.bfs.threads, "--bfs-threads", "in 0..65536", threads_ok),
+  p.option("--bfs-threads", team_size(cpu.bfs.threads, "--bfs-threads"),
            "CPU BFS: OpenMP threads (default 0: the OpenMP default)", "N");
   p.flag("--no-direction-optimizing", cpu.bfs.top_down_only, "CPU BFS: top-down steps only (no bottom-up switching)");
 #if GPU500_HAVE_CUDA
@@ -150,7 +165,7 @@ void pipeline_flags::add_sssp(cli::parser& p) {
   p.option(
       "--sssp-delta", [&c](const std::string& v) { c.delta = static_cast<float>(cli::parse_double(v, "--sssp-delta")); },
       "SSSP bucket width (default <= 0: adaptive, from the mean weight and degree)", "X");
-  p.option("--sssp-threads", checked(c.threads, "--sssp-threads", "in 0..65536", threads_ok),
+  p.option("--sssp-threads", team_size(c.threads, "--sssp-threads"),
            "CPU SSSP: OpenMP threads (default 0: the OpenMP default)", "N");
   p.flag("--sssp-no-light-heavy", c.no_light_heavy, "CPU SSSP: relax every arc in the bucket phase (no light/heavy split)");
   p.flag("--sssp-no-relabel", c.no_relabel, "CPU SSSP: keep the graph's vertex ids (default: by decreasing degree)");

@@ -14,9 +14,9 @@ namespace gpu500::app {
 namespace {
 // The engine flags (of add_bfs / add_sssp) the distributed pipelines implement; any other engine
 // flag given is refused. (The host BFS is one engine at every rank count, so each of its flags is
-// here; --vertex-bits and --sssp-no-relabel wait for kernel 1 and the host SSSP to be one engine
-// too: over ranks the rows hold 64-bit global ids and the SSSP keeps the graph's ids.)
-constexpr const char* distributed_engine_flags[] = {"--no-direction-optimizing", "--bfs-alpha", "--bfs-beta",
+// here; --vertex-bits takes 64 only, checked below, as over ranks the rows hold 64-bit global ids;
+// --sssp-no-relabel waits for the host SSSP to be one engine: over ranks it keeps the graph's ids.)
+constexpr const char* distributed_engine_flags[] = {"--vertex-bits", "--no-direction-optimizing", "--bfs-alpha", "--bfs-beta",
                                                     "--bfs-threads", "--sssp", "--sssp-delta", "--sssp-threads",
                                                     "--sssp-no-light-heavy", "--sssp-no-pull"};
 }  // namespace
@@ -50,6 +50,8 @@ std::unique_ptr<graph500::mpi_pipeline> pipeline_flags::make_distributed(const d
       if (std::find(std::begin(distributed_engine_flags), std::end(distributed_engine_flags), f) ==
           std::end(distributed_engine_flags))
         throw usage_error(f + over);
+    if (vertex_bits_ == 32)
+      throw usage_error("--vertex-bits 32" + over + " (the rows over ranks hold 64-bit vertex ids)");
     if (sssp_bellman_ford_)  // (on the CPU backend apply_sssp refused it already)
       throw usage_error("--sssp bellman-ford" + over + " (the SSSP over ranks is delta-stepping)");
     if (b != gpu500::backend::cuda)

@@ -17,6 +17,9 @@ printf 'GPU500G\001\001\000' >short.bin
 printf '0 1\n1 4611686018427387904\n' >huge_id.txt
 printf '0 1\n1 1099511627775\n' >big_graph.txt
 printf '0 1 1e-320\n1 2 0.5\n' >subnormal.txt
+printf '0 0\n1 1\n2 2\n' >loops.txt
+printf '0 0 0.5\n1 1 0.5\n' >loops_w.txt
+printf '0 1 3.4e38\n1 2 3.4e38\n' >overflow.txt
 # A binary CSR header with n = 2 and m = -1 (little-endian), no more bytes.
 printf 'GPU500G\001\001\000\000\000\000\000\000\000\002\000\000\000\000\000\000\000\377\377\377\377\377\377\377\377' >bad_m.bin
 mkdir hpl_dir
@@ -53,6 +56,11 @@ done <<'TABLE'
 2 | huge_id.txt:2: vertex id out of range [0, 2^48)  | bfs --graph huge_id.txt
 3 | the graph of 1099511627776 vertices needs        | bfs --graph big_graph.txt
 3 | the graph of 1099511627776 vertices needs        | bfs --graph ok.txt --vertices 1099511627776
+2 | no edge joins two distinct vertices (3 self-loops) | bfs --graph loops.txt
+2 | no edge joins two distinct vertices (2 self-loops) | sssp --graph loops_w.txt
+2 | past the largest float distance                  | sssp --graph overflow.txt
+2 | --bfs-threads must be in 0..                     | bfs --graph ok.txt --bfs-threads 65536
+2 | --sssp-threads must be in 0..                    | sssp --graph subnormal.txt --sssp-threads 20000
 2 | hpl: -N must be >= 0, got -5                     | hpl -N -5
 2 | hpl: -N must be >= 0, got -1                     | hpl -N -1
 2 | hpl: -NB must be >= 1, got -3                    | hpl -N 100 -NB -3

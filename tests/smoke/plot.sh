@@ -62,8 +62,10 @@ else
 fi
 plot scaling "$tmp/scaling"
 
-# Refusals: a one-process CPU run has no trace; a --json file has no HPL iterations.
-"$py" "$src/scripts/plot.py" trace "$tmp/scaling/weak-1.json" -o "$tmp/x.png" 2>/dev/null && fail "trace without a trace: accepted"
+# A one-process CPU run's trace (its BFS levels) plots too.
+plot trace "$tmp/scaling/weak-1.json"
+# Refusals: a hash table's --json file has no trace and no HPL iterations.
+"$py" "$src/scripts/plot.py" trace "$tmp/hash.json" -o "$tmp/x.png" 2>/dev/null && fail "trace without a trace: accepted"
 "$py" "$src/scripts/plot.py" balance "$tmp/hash.json" -o "$tmp/x.png" 2>/dev/null && fail "balance of a hash file: accepted"
 [ -e "$tmp/x.png" ] && fail "a refused figure left a PNG"
 echo "plot: ok"

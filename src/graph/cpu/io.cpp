@@ -13,6 +13,9 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <functional>
+#include <limits>
+#include <vector>
 
 #include "gpu500/core/device.hpp"
 #include "gpu500/core/error.hpp"
@@ -216,6 +219,38 @@ edge_list read_edge_list(const std::string& path, index_t num_vertices) {
 void check_graph_fits(index_t num_vertices, const std::string& what) {
   check_host_memory(static_cast<double>(num_vertices) * static_cast<double>(graph_bytes_per_vertex),
                     what + ": the graph of " + std::to_string(num_vertices) + " vertices");
+}
+
+void check_searchable(const edge_list& el, const std::string& what, bool weighted) {
+  const index_t m = el.size();
+  index_t proper = 0;
+  const std::int64_t* src = el.src.data();
+  const std::int64_t* dst = el.dst.data();
+#pragma omp parallel for schedule(static) reduction(+ : proper)
+  for (index_t i = 0; i < m; ++i) proper += src[i] != dst[i];
+  if (proper == 0)
+    throw usage_error(what + ": no edge joins two distinct vertices (" +
+                      (m == 0 ? std::string("no edges") : std::to_string(m) + " self-loops") + "): nothing to search");
+  if (!weighted || !el.weighted()) return;
+  // A simple path has at most n - 1 edges: its length is at most the n - 1 largest weights summed.
+  double total = 0;
+  const float* w = el.weight.data();
+#pragma omp parallel for schedule(static) reduction(+ : total)
+  for (index_t i = 0; i < m; ++i) total += src[i] != dst[i] ? static_cast<double>(w[i]) : 0.0;
+  const auto k = static_cast<std::size_t>(std::min<index_t>(m, std::max<index_t>(el.num_vertices - 1, 0)));
+  const double limit = static_cast<double>(std::numeric_limits<float>::max()) * (1.0 - 1e-6);  // rounding's room
+  if (total > limit && k < static_cast<std::size_t>(proper)) {  // the k largest weights alone
+    std::vector<float> largest;  // the weights of the edges between distinct vertices
+    largest.reserve(static_cast<std::size_t>(proper));
+    for (index_t i = 0; i < m; ++i)
+      if (src[i] != dst[i]) largest.push_back(w[i]);
+    std::nth_element(largest.begin(), largest.begin() + static_cast<std::ptrdiff_t>(k), largest.end(), std::greater<>());
+    total = 0;
+    for (std::size_t i = 0; i < k; ++i) total += largest[i];
+  }
+  if (total > limit)
+    throw usage_error(what + ": the weights can add up to " + std::to_string(total) +
+                      " along a path, past the largest float distance (3.4e38); scale them down");
 }
 
 }  // namespace gpu500::graph
