@@ -6,18 +6,9 @@ set -euo pipefail
 bin=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# shellcheck source=tests/smoke/lib/refused.sh
+source "$(dirname "$0")/lib/refused.sh"
 cd "$tmp"
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
-refused() {  # refused PATTERN ARGS...
-  local pattern=$1 rc=0
-  shift
-  "$@" >out.txt 2>err.txt || rc=$?
-  [ "$rc" -eq 2 ] || bad "$* exited $rc, want 2 ($(cat err.txt))"
-  [ ! -s out.txt ] || bad "$*: stdout not empty: $(cat out.txt)"
-  [ "$(wc -l <err.txt)" -eq 1 ] || bad "$*: want one stderr line, got: $(cat err.txt)"
-  grep -q -F -e "$pattern" err.txt || bad "$*: '$(cat err.txt)' lacks '$pattern'"
-}
 printf '0 1\n1 2\n2 3\n3 4\n4 5\n5 6\n6 7\n7 8\n8 9\n9 10\n10 11\n' >k.txt
 "$bin" bfs --graph k.txt --root 010 --output tree.txt >/dev/null 2>&1
 grep -q '^# gpu500 bfs from root 10:' tree.txt || bad "--root 010: $(head -1 tree.txt)"
