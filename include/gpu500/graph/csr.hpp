@@ -103,6 +103,13 @@ template <class V>
 index_t reached_edges(csr_view<V> g, std::span<const std::int64_t> parent, int threads = 0) {
   return reached_degree_sum(g, parent, threads) / 2;
 }
+/// nedge of a search over the ranks of `c` (collective): every rank's reached_degree_sum of its
+/// rows, summed, / 2.
+template <class V>
+index_t reached_edges(const dist::communicator& c, csr_view<V> g, std::span<const std::int64_t> parent,
+                      int threads = 0) {
+  return c.allreduce(reached_degree_sum(g, parent, threads), dist::reduce_op::sum) / 2;
+}
 
 /// Bytes build_csr needs for an edge list of m edges on n vertices (offsets, columns, weights,
 /// and the sort's temporary buckets, 12 or 16 bytes per arc), for memory checks before a run.

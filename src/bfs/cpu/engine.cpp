@@ -474,8 +474,7 @@ struct cpu_engine<V>::impl {
   }
 
   index_t traversed_edges() const {
-    const index_t mine = searched ? graph::reached_degree_sum(g, std::span<const std::int64_t>(parent), threads()) : 0;
-    return c.allreduce(mine, dist::reduce_op::sum) / 2;
+    return searched ? graph::reached_edges(c, g, std::span<const std::int64_t>(parent), threads()) : 0;
   }
 };
 

@@ -1,8 +1,7 @@
 // Kernel 1 over MPI ranks on the host: the owned rows of the one host kernel 1
-// (graph::build_csr over the ranks), and the engines' nedge. See local_graph.hpp.
+// (graph::build_csr over the ranks). See local_graph.hpp.
 #include "local_graph.hpp"
 
-#include <span>
 #include <utility>
 
 namespace gpu500::graph500::mpi {
@@ -17,11 +16,6 @@ local_graph build_local_graph(const dist::communicator& c, const dist::block_par
   g.columns = std::move(rows.columns);
   g.weights = std::move(rows.weights);
   return g;
-}
-
-index_t reached_edges(const dist::communicator& c, graph::csr_view<std::int64_t> g,
-                      const std::vector<std::int64_t>& parent) {
-  return c.allreduce(graph::reached_degree_sum(g, std::span<const std::int64_t>(parent)), dist::reduce_op::sum) / 2;
 }
 
 }  // namespace gpu500::graph500::mpi

@@ -34,13 +34,6 @@ struct local_graph {
 local_graph build_local_graph(const dist::communicator& c, const dist::block_partition& part,
                               const graph::edge_list& slice);
 
-/// Graph500's nedge of a search: input edges with both ends reached (parent != -1), duplicates
-/// counted, self-loops excluded (the rows hold none): the reached vertices' degrees summed over
-/// the ranks, halved, as the one-process engines count. Collective; for the engines (the validator
-/// counts on its own).
-index_t reached_edges(const dist::communicator& c, graph::csr_view<std::int64_t> g,
-                      const std::vector<std::int64_t>& parent);
-
 using dist::level_record;
 using dist::record_phase;
 using dist::sum_over_ranks;

@@ -457,6 +457,8 @@ index_t sssp_engine::pull(index_t b) {
   return (total - counts[static_cast<std::size_t>(c_.rank())]) * static_cast<index_t>(sizeof(pulled));
 }
 
-index_t sssp_engine::traversed_edges() const { return reached_edges(c_, g_, parent_); }
+index_t sssp_engine::traversed_edges() const {
+  return graph::reached_edges(c_, g_, std::span<const std::int64_t>(parent_));
+}
 
 }  // namespace gpu500::graph500::mpi

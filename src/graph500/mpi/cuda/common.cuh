@@ -205,7 +205,7 @@ static __global__ void reached_degrees_kernel(graph::csr_view<std::int64_t> g, c
 }
 
 /// Graph500's nedge of a search on the device rows: the reached rows' degrees summed over the
-/// ranks, halved (the host backend's reached_edges). Collective.
+/// ranks, halved (graph::reached_edges over a communicator, on the host). Collective.
 inline index_t reached_edges(const dist::communicator& c, graph::csr_view<std::int64_t> g, const std::int64_t* parent,
                              gpu::device_buffer<index_t>& scratch) {
   scratch.reserve(1);
