@@ -16,6 +16,7 @@
 
 #include "command.hpp"
 #include "gpu500/config.hpp"
+#include "gpu500/core/device.hpp"
 #include "gpu500/core/error.hpp"
 
 #if GPU500_HAVE_MPI
@@ -146,9 +147,15 @@ int main(int argc, char** argv) {
   } catch (const gpu500::resource_error& e) {
     fail(3, e.what());
   } catch (const std::bad_alloc&) {
-    fail(3, "out of host memory");
+    const std::string why = "out of host memory (" +
+                            gpu500::human_bytes(static_cast<double>(gpu500::peak_resident_memory())) +
+                            " resident at the peak, " +
+                            gpu500::human_bytes(static_cast<double>(gpu500::host_available_memory())) + " available now)";
+    fail(3, why.c_str());
   } catch (const std::exception& e) {
     fail(1, e.what());
   }
+  if (gpu500::memory_report_requested())
+    std::fprintf(stderr, "gpu500 memory: peak %lld\n", static_cast<long long>(gpu500::peak_resident_memory()));
   return code;
 }

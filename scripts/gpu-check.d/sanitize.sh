@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # compute-sanitizer over small GPU tests of every component (the hash part runs its own): memcheck
-# on the toolkit, BFS, Graph500 (generator, kernel 1), HPL and HPL-MxP cases, racecheck on the
-# kernels that share memory (HPL-MxP's diagonal-block LU, kernel 1's CUB sorts) at the small sizes
-# of their Small* tests (racecheck runs the larger ones for minutes). Any error fails.
+# on the toolkit, BFS, SSSP, Graph500 (generator, kernel 1), HPL and HPL-MxP cases; racecheck and
+# synccheck on the kernels that share memory or race by design (the BFS in every configuration,
+# hub cache included; the SSSP in every variant; HPL-MxP's diagonal-block LU; kernel 1's CUB
+# sorts) at the small sizes of their Small* tests (racecheck runs the larger ones for minutes).
+# Any error fails.
 # Rows "sanitize|tool test|clean or FAILED". SANITIZE_TIMEOUT: seconds per run (default 120).
 #   bash scripts/gpu-check.d/sanitize.sh BUILD OUT TABLE
 set -uo pipefail
@@ -29,6 +31,10 @@ san memcheck bfs_cuda/test_bfs_cuda 'BfsCuda.OneVertexEveryConfig:BfsCuda.Discon
 san memcheck graph500_cuda/test_graph500_cuda 'Graph500Cuda.GeneratorMatchesHost:Graph500Cuda.Kernel1MatchesHost'
 san memcheck hpl/test_hpl 'HplCuda.SolvesAndMatchesCpuAndNorms'
 san memcheck hpl_mxp/test_hpl_mxp 'HplMxpCuda.GeneratorMatchesTheHost:HplMxpCuda.DeviceLuMatchesTheHostLu:HplMxpCuda.ZeroDiagonalFails'
+san memcheck sssp_cuda/test_sssp_cuda 'SsspCuda/0.SmallGraphs'
+for tool in racecheck synccheck; do san $tool bfs_cuda/test_bfs_cuda 'BfsCuda.SmallEveryConfig'; done
+san synccheck sssp_cuda/test_sssp_cuda 'SsspCuda/0.SmallGraphs'
+san racecheck sssp_cuda/test_sssp_cuda 'SsspCuda/0.StarFiveVariants'
 san racecheck hpl_mxp/test_hpl_mxp 'HplMxpCuda.SmallDeviceLuMatchesTheHostLu'
 san racecheck graph500_cuda/test_graph500_cuda 'Graph500Cuda.SmallKernel1MatchesHost'
 exit $status

@@ -216,12 +216,17 @@ bool run_benchmark(const benchmark_options& o) {
                           (matrices > 1 ? "ces" : "x") + " of float)");
   }
 
+  // The host bandwidth probe reads 1 GiB (past any cache), or a quarter of the memory available
+  // where that is less, 64 MiB at the least; it is freed before the first matrix is made.
+  const std::size_t probe_bytes = static_cast<std::size_t>(
+      std::clamp<std::int64_t>(host_available_memory() / 4, std::int64_t{64} << 20, std::int64_t{1} << 30));
+  if (o.backends.wants_cpu()) check_host_memory(static_cast<double>(probe_bytes), "bellman-ford: the host bandwidth probe");
   report rep(o, omp_get_max_threads());
   for (const auto& e : engines) rep.engine_line(engine_name(e->kind()), e->description());
   if (have_cuda) rep.copy_bandwidth(cuda_copy_bandwidth(std::size_t{1} << 30));
   // The CPU engines' limit: the host's memory read bandwidth (what a round over a matrix that
   // does not fit in the caches can reach at best).
-  if (o.backends.wants_cpu()) rep.host_bandwidth(host_read_bandwidth(std::size_t{1} << 30));
+  if (o.backends.wants_cpu()) rep.host_bandwidth(host_read_bandwidth(probe_bytes), probe_bytes);
   rep.table_header(have_cuda);
 
   for (const auto n : o.sizes) {

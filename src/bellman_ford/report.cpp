@@ -4,6 +4,8 @@
 // matrix at the copy (GPU) or host read (CPU) bandwidth, the verdict, and the same figures as JSON.
 #include "report.hpp"
 
+#include "gpu500/core/device.hpp"
+
 #include <cstdio>
 
 namespace gpu500::bellman_ford {
@@ -68,9 +70,10 @@ void report::copy_bandwidth(const bellman_ford::copy_bandwidth& bw) {
   out_["copy_bandwidth"]["traffic_gbs"] = bw.traffic_gbs;
 }
 
-void report::host_bandwidth(double gbs) {
+void report::host_bandwidth(double gbs, std::size_t probe_bytes) {
   host_bw_ = gbs;
-  std::printf("host memory read bandwidth (1 GiB, %d OpenMP threads): %.1f GB/s\n", omp_threads_, gbs);
+  std::printf("host memory read bandwidth (%s, %d OpenMP threads): %.1f GB/s\n",
+              human_bytes(static_cast<double>(probe_bytes)).c_str(), omp_threads_, gbs);
   out_["host_read_gbs"] = gbs;
 }
 

@@ -33,7 +33,7 @@ class report {
   report(const benchmark_options& o, int omp_threads);
   void engine_line(const char* name, const std::string& description);
   void copy_bandwidth(const bellman_ford::copy_bandwidth& bw);
-  void host_bandwidth(double gbs);
+  void host_bandwidth(double gbs, std::size_t probe_bytes);
   void table_header(bool have_cuda);
   /// One N's rows (speed-ups within the N) and its JSON entry.
   void size_results(index_t n, const dense_matrix& g, const std::vector<measurement>& here, double setup_seconds,

@@ -8,6 +8,7 @@
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -50,8 +51,9 @@ const char* backend_name(backend b) {
   return "?";
 }
 
-static std::int64_t meminfo_field(const char* key) {
-  std::ifstream f("/proc/meminfo");
+/// A "Key:   N kB" line of /proc/meminfo or /proc/self/status, in bytes (0 when absent).
+static std::int64_t kb_field(const char* file, const char* key) {
+  std::ifstream f(file);
   std::string line;
   while (std::getline(f, line)) {
     if (line.rfind(key, 0) == 0) {
@@ -129,7 +131,7 @@ std::int64_t address_space_room() {
 }  // namespace
 
 std::int64_t host_available_memory() {
-  std::int64_t avail = meminfo_field("MemAvailable:");
+  std::int64_t avail = kb_field("/proc/meminfo", "MemAvailable:");
   if (avail <= 0) avail = host_total_memory();
   if (avail <= 0) avail = INT64_MAX;
   avail = std::min({avail, cgroup_available_memory(), address_space_room()});
@@ -152,7 +154,22 @@ std::string human_bytes(double bytes) {
   return buf;
 }
 
+std::int64_t resident_memory() { return kb_field("/proc/self/status", "VmRSS:"); }
+std::int64_t peak_resident_memory() { return kb_field("/proc/self/status", "VmHWM:"); }
+
+bool memory_report_requested() {
+  const char* r = std::getenv("GPU500_MEMORY_REPORT");
+  return r && *r && std::strcmp(r, "0") != 0;
+}
+
+void note_memory_estimate(double need, const std::string& what) {
+  if (memory_report_requested())
+    std::fprintf(stderr, "gpu500 memory: estimate %.0f resident %lld (%s)\n", need,
+                 static_cast<long long>(resident_memory()), what.c_str());
+}
+
 void check_host_memory(double need, const std::string& what) {
+  note_memory_estimate(need, what);
   const std::int64_t avail = host_available_memory();
   if (avail > 0 && need > static_cast<double>(avail))
     throw resource_error(what + " needs " + human_bytes(need) + ", " + human_bytes(static_cast<double>(avail)) +

@@ -87,6 +87,7 @@ void check_memory(const program_settings& s, const detail::run_setup& setup, con
   for (const auto& t : tests) {
     const double n = static_cast<double>(t.n);
     const double need = 8.0 * n * (n + 1.0) / (static_cast<double>(t.p) * static_cast<double>(t.q));
+    note_memory_estimate(need, "hpl: N = " + std::to_string(t.n));
     if (need > static_cast<double>(avail))
       throw resource_error("hpl: N = " + std::to_string(t.n) + " on a " + std::to_string(t.p) + " x " +
                            std::to_string(t.q) + " grid needs at least " + human_bytes(need) + " per process, " +

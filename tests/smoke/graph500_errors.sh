@@ -20,5 +20,5 @@ expect 2 "unknown option '--bogus'" graph500 10 --bogus
 expect 2 "expected an integer" graph500 ten
 expect 2 "--backend" graph500 10 --backend fpga
 expect 2 "--seed" graph500 10 --seed 1
-expect 3 "SCALE 40 needs about .* bytes of host memory, .* are available" graph500 40 --backend cpu
+expect 3 "SCALE 40 needs [0-9.]* [kMGTPE]B, [0-9.]* [kMGTPE]*B available" graph500 40 --backend cpu
 echo "graph500 error smoke: ok"

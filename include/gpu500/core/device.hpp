@@ -53,7 +53,17 @@ std::int64_t host_available_memory();
 std::string human_bytes(double bytes);
 /// Throws resource_error "<what> needs 74.5 GB, 21.3 GB available" when `need` bytes exceed
 /// host_available_memory() (no check when it is unknown). `need` is a double so that the
-/// product of large counts cannot overflow.
+/// product of large counts cannot overflow; it is a lower bound of what the caller is about to
+/// allocate. With GPU500_MEMORY_REPORT=1 in the environment each check also prints
+/// "gpu500 memory: estimate NEED resident RSS (what)" on stderr, and the program its peak at exit,
+/// so that a test can hold every estimate against the peak measured (tests/smoke/memory_estimates.sh).
 void check_host_memory(double need, const std::string& what);
+/// This process's resident set now and at its peak (VmRSS, VmHWM), in bytes (0 when unknown).
+std::int64_t resident_memory();
+std::int64_t peak_resident_memory();
+/// Whether GPU500_MEMORY_REPORT asks for the estimates and the peak on stderr.
+bool memory_report_requested();
+/// The report line of check_host_memory, for a check made otherwise (one agreed over ranks).
+void note_memory_estimate(double need, const std::string& what);
 
 }  // namespace gpu500

@@ -17,14 +17,17 @@ struct cpu_pipeline_options {
   sssp::cpu_options sssp;
 };
 
-/// Throws resource_error (one line: SCALE, bytes needed, bytes available) when the run will not
-/// fit in host memory, usage_error for bad parameters.
+/// Throws resource_error (one line: SCALE, bytes needed and available, in human units) when the
+/// run will not fit in host memory, usage_error for bad parameters.
 std::unique_ptr<pipeline> make_cpu_pipeline(const graph::kronecker_params& p, const cpu_pipeline_options& o);
 
 /// The CPU pipeline over a given edge list (a graph read from a file): generate() hands it over.
+/// Throws resource_error when the CSR and the engines will not fit beside the edge list.
 std::unique_ptr<pipeline> make_cpu_pipeline(graph::edge_list el, const cpu_pipeline_options& o);
 
-/// Host bytes a CPU run needs at its peak (edge list + CSR during kernel 1, then engines).
+/// Host bytes a CPU run holds at its peak, at least: the CSR with its sort buckets, plus the edge
+/// list during kernel 1 or the engines' arrays after it, whichever is larger (n vertices, m edges).
+std::size_t cpu_pipeline_bytes(index_t n, index_t m, bool weights, int vertex_bits);
 std::size_t cpu_pipeline_bytes(const graph::kronecker_params& p, int vertex_bits);
 
 }  // namespace gpu500::graph500

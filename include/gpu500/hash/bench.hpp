@@ -137,6 +137,10 @@ bool available();
 std::string device_name();
 /// Bandwidth of a device-to-device copy of `bytes` bytes (read + write counted), GB/s.
 double copy_bandwidth_gbs(std::size_t bytes);
+/// Refuses (resource_error) a static run of `keys` keys at `load_factor` whose arrays and table
+/// cannot fit in the device's free memory: per key, the keys, absent keys, values, found values,
+/// two status arrays and two flags; per bucket at least a key and a value.
+void check_static_memory(index_t keys, double load_factor);
 static_timing run_static(const std::string& table, const std::vector<key_type>& keys,
                          const std::vector<value_type>& values, const std::vector<key_type>& absent,
                          double load_factor, int runs, bool check_invariants);

@@ -5,6 +5,7 @@
 
 #include "gpu500/core/cuda/check.cuh"
 #include "gpu500/core/cuda/memory.hpp"
+#include "gpu500/core/device.hpp"
 #include "gpu500/core/error.hpp"
 
 namespace gpu500::gpu {
@@ -13,9 +14,9 @@ namespace {
 [[noreturn]] void throw_out_of_memory(const char* kind, std::size_t bytes, cudaError_t e) {
   (void)cudaGetLastError();
   const auto [free_b, total_b] = device_memory();
-  throw resource_error(std::string(kind) + " allocation of " + std::to_string(bytes) + " bytes failed (" +
-                       cudaGetErrorName(e) + "); " + std::to_string(free_b) + " of " + std::to_string(total_b) +
-                       " bytes of device memory free");
+  throw resource_error(std::string(kind) + " allocation of " + human_bytes(static_cast<double>(bytes)) + " failed (" +
+                       cudaGetErrorName(e) + "); " + human_bytes(static_cast<double>(free_b)) + " of " +
+                       human_bytes(static_cast<double>(total_b)) + " of device memory free");
 }
 }  // namespace
 
@@ -56,8 +57,9 @@ std::pair<std::size_t, std::size_t> device_memory() {
 void check_device_memory(const char* what, std::size_t needed) {
   const auto [free_b, total_b] = device_memory();
   if (needed > free_b)
-    throw resource_error(std::string(what) + " needs " + std::to_string(needed) + " bytes of device memory, " +
-                         std::to_string(free_b) + " bytes are free (of " + std::to_string(total_b) + ")");
+    throw resource_error(std::string(what) + " needs " + human_bytes(static_cast<double>(needed)) +
+                         " of device memory, " + human_bytes(static_cast<double>(free_b)) + " free (of " +
+                         human_bytes(static_cast<double>(total_b)) + ")");
 }
 
 void copy_bytes(void* dst, const void* src, std::size_t bytes) {

@@ -15,6 +15,7 @@
 #include <limits>
 #include <vector>
 
+#include "gpu500/core/device.hpp"
 #include "gpu500/core/error.hpp"
 #include "io_detail.hpp"
 
@@ -151,6 +152,11 @@ std::string shown_line(std::string_view text, std::size_t pos) {
 
 parsed_lines parse_edge_lines(std::string_view text, std::size_t from, const std::string& path, const line_rules& r) {
   const std::size_t bytes = text.size() - from;
+  // The chunks reserve room for an edge every 12 bytes (two ids of 8 bytes each), checked here: a
+  // lower bound of the peak, at which the edges are copied into one list (16 bytes an edge, 20
+  // weighted) as the chunks' lists are freed, the text mapped beside them (about 60 bytes an
+  // edge in all).
+  check_host_memory(static_cast<double>(bytes) / 12 * 16, path + ": the edges of " + human_bytes(static_cast<double>(bytes)) + " of text");
   int chunks = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(std::max(r.chunks, 0)), bytes + 1));
   if (chunks <= 0)
     chunks = static_cast<int>(std::clamp<std::size_t>(bytes >> 22, 1, static_cast<std::size_t>(4 * omp_get_max_threads())));

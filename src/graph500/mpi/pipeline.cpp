@@ -199,14 +199,15 @@ std::unique_ptr<mpi_pipeline> make_mpi_cpu_pipeline(const dist::communicator& co
   // Each rank's share against its part of its host's available memory; the ranks agree before
   // anyone throws, so that all of them do.
   const auto need = static_cast<std::int64_t>(mpi_pipeline_bytes(p, comm.size(), comm.node_size()));
+  note_memory_estimate(static_cast<double>(need), "a rank's graph and searches");
   const std::int64_t avail = host_available_memory() / std::max(1, comm.node_size());
   const bool fits = avail <= 0 || need <= avail;
   if (!comm.all(fits)) {
     const std::int64_t worst = comm.allreduce(fits ? std::numeric_limits<std::int64_t>::max() : avail,
                                               dist::reduce_op::min);
     throw resource_error("SCALE " + std::to_string(p.scale) + " on " + std::to_string(comm.size()) +
-                         " ranks needs about " + std::to_string(need) + " bytes of host memory per rank, " +
-                         std::to_string(worst) + " are available to a rank");
+                         " ranks needs " + human_bytes(static_cast<double>(need)) + " per rank, " +
+                         human_bytes(static_cast<double>(worst)) + " available to a rank");
   }
   return std::make_unique<mpi_cpu_pipeline>(comm, p, o);
 }

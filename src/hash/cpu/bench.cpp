@@ -294,14 +294,18 @@ json::value run_static_bench(const static_config& cfg, std::FILE* out, bool* val
   const auto tables = tables_for(cfg.tables, cfg.where, cfg.with_cpu, cfg.glht_variants);
   // Host memory before the first line: per key, the keys, absent keys and values (24 bytes) and a
   // run's status and result arrays (14 bytes); the CPU table adds a key, value and hop word
-  // (20 bytes) per slot, keys / LF slots at the least load factor.
+  // (20 bytes) per slot, keys / LF slots at the least load factor, and its full check (up to 2^22
+  // keys) a snapshot of the slots and a model map (a node of a key, a value and a link, and a
+  // bucket pointer: 32 bytes per key).
   const double least_lf = *std::min_element(cfg.load_factors.begin(), cfg.load_factors.end());
   const bool cpu_table = std::find(tables.begin(), tables.end(), "cpu") != tables.end();
-  const double per_key = 38.0 + (cpu_table ? 20.0 / least_lf : 0.0);
+  const bool full_check = cfg.keys <= (index_t{1} << 22);
+  const double per_key = 38.0 + (cpu_table ? 20.0 / least_lf + (full_check ? 20.0 / least_lf + 32.0 : 0.0) : 0.0);
   char what[96];
   std::snprintf(what, sizeof what, cpu_table ? "hash static: %lld keys at load factor %g" : "hash static: %lld keys",
                 static_cast<long long>(cfg.keys), least_lf);
   check_host_memory(per_key * static_cast<double>(cfg.keys), what);
+  if (cfg.where == backend::cuda) bench_gpu::check_static_memory(cfg.keys, least_lf);
   double copy_gbs = 0;
   json::value j = header("hash static", cfg.where, &copy_gbs);
   const auto keys = distinct_keys(cfg.seed, 0, cfg.keys);
@@ -309,7 +313,7 @@ json::value run_static_bench(const static_config& cfg, std::FILE* out, bool* val
   std::vector<value_type> values(keys.size());
 #pragma omp parallel for schedule(static)
   for (std::size_t i = 0; i < keys.size(); ++i) values[i] = fmix64(keys[i] ^ 0x5bd1e995ULL) >> 1;
-  const bool check = cfg.keys <= (index_t{1} << 22);  // full invariant check of the snapshot
+  const bool check = full_check;  // full invariant check of the snapshot
   j["keys"] = cfg.keys;
   j["runs"] = cfg.runs;
   std::fprintf(out, "hash static: %lld distinct keys, 64-bit keys and values, median of %d runs, %s",

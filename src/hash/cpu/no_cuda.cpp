@@ -43,6 +43,7 @@ namespace bench_gpu {
 bool available() { return false; }
 std::string device_name() { return "none"; }
 double copy_bandwidth_gbs(std::size_t) { no_cuda(); }
+void check_static_memory(index_t, double) { no_cuda(); }
 static_timing run_static(const std::string&, const std::vector<key_type>&, const std::vector<value_type>&,
                          const std::vector<key_type>&, double, int, bool) { no_cuda(); }
 mixed_timing run_mixed(const std::string&, const std::vector<op>&, index_t, int, bool) { no_cuda(); }

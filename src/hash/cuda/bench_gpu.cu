@@ -6,6 +6,8 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <cstdio>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -205,11 +207,21 @@ double copy_bandwidth_gbs(std::size_t bytes) {
   return 2.0 * static_cast<double>(bytes) / median(t) / 1e9;
 }
 
+void check_static_memory(index_t keys, double load_factor) {
+  const double n = static_cast<double>(keys), buckets = n / load_factor + 0.5;
+  const double need = n * (4.0 * sizeof(key_type) + 2.0 * sizeof(insert_status) + 2.0) +
+                      buckets * (sizeof(key_type) + sizeof(value_type));
+  char what[96];
+  std::snprintf(what, sizeof what, "hash static: %lld keys at load factor %g", static_cast<long long>(keys), load_factor);
+  gpu::check_device_memory(what, need > 1.8e19 ? SIZE_MAX : static_cast<std::size_t>(need));
+}
+
 static_timing run_static(const std::string& name, const std::vector<key_type>& keys,
                          const std::vector<value_type>& values, const std::vector<key_type>& absent,
                          double load_factor, int runs, bool check_invariants) {
   const auto n = static_cast<index_t>(keys.size());
   const auto buckets = static_cast<index_t>(static_cast<double>(n) / load_factor + 0.5);
+  check_static_memory(n, load_factor);
   auto table = make_table(name, buckets, n);
   const auto dk = gpu::to_device(keys);
   const auto dv = gpu::to_device(values);

@@ -101,6 +101,19 @@ TEST_F(BfsCuda, StarHubInGridQueueEveryConfig) {
   for (const auto& o : all_configs()) check_graph(g, o);
 }
 
+// Small enough for compute-sanitizer's racecheck and synccheck (scripts/gpu-check.d/sanitize.sh):
+// a star whose hub (5,000 arcs) is in the grid class, and a SCALE 10 Kronecker graph whose hubs
+// (over hub_threshold arcs) fill the bottom-up hub cache, every configuration, two searches each.
+TEST_F(BfsCuda, SmallEveryConfig) {
+  auto star = test::star(5000);
+  star.roots = {0, 4999};
+  const auto kron = with_roots(test::kronecker(10, 5700, 1900, 1900, "kronecker-10"), 2);
+  for (const auto& o : all_configs()) {
+    check_graph(star, o);
+    check_graph(kron, o);
+  }
+}
+
 TEST_F(BfsCuda, RmatEveryConfig) {
   const auto g = with_roots(test::kronecker(13, 4500, 1500, 1500, "rmat-13"), 3);
   for (const auto& o : all_configs()) check_graph(g, o);

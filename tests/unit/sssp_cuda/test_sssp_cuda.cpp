@@ -244,6 +244,37 @@ TYPED_TEST(SsspCuda, AwkwardGraphs) {
     check_all(graph::build_csr<TypeParam>(ng.edges), ng.roots, ng.name, variants());
 }
 
+// Small enough for compute-sanitizer's memcheck and synccheck (scripts/gpu-check.d/sanitize.sh):
+// the awkward graphs but the long path and the hub ring (thousands of steps), from their first
+// root, and a SCALE 8 Kronecker graph, every variant.
+TYPED_TEST(SsspCuda, SmallGraphs) {
+  for (const auto& ng : test::awkward_graphs())
+    if (ng.name != "path" && ng.name != "hub-ring")
+      check_all(graph::build_csr<TypeParam>(ng.edges), {ng.roots.front()}, ng.name, variants());
+  graph::kronecker_params p;
+  p.scale = 8;
+  const auto g = graph::build_csr<TypeParam>(graph::generate_kronecker(p));
+  const auto roots = graph::pick_search_keys(p, 2, [&](std::int64_t v) { return g.degree(v) > 0; });
+  check_all(g, std::vector<index_t>(roots.begin(), roots.end()), "SCALE 8", variants());
+}
+
+// Small enough for racecheck, which slows every shared-memory access hundreds of times: a star
+// whose hub row is cut into chunks, from its hub, on the host loop, in five variants that between
+// them run every phase kernel (scan, light and heavy rows and chunks, pull; Bellman-Ford; the
+// caller's unsorted rows). The persistent kernel runs the same phases (run_phase) between grid
+// barriers; racecheck ran every variant over this star and a SCALE 6 graph for over 240 s on an
+// H200 without finishing, the persistent ones too.
+TYPED_TEST(SsspCuda, StarFiveVariants) {
+  std::vector<sc::options> five(5);
+  five[1].pull_above = 0;
+  five[2].delta = 100.0f;
+  five[3].algo = sc::algorithm::bellman_ford;
+  five[4].unsorted_rows = true;
+  for (auto& o : five) o.loop = sc::loop_kind::host;
+  for (const auto& ng : test::awkward_graphs())
+    if (ng.name == "star") check_all(graph::build_csr<TypeParam>(ng.edges), {ng.roots.front()}, ng.name, five);
+}
+
 TYPED_TEST(SsspCuda, KroneckerSmall) {
   for (int scale : {8, 10, 12}) {
     graph::kronecker_params p;
