@@ -12,6 +12,7 @@
 #include "gpu500/hash/common.hpp"
 #include "gpu500/hash/cpu_hopscotch.hpp"
 #include "gpu500/hash/model.hpp"
+#include "../../support/sanitized.hpp"
 #include "hash_test_util.hpp"
 
 using namespace gpu500;
@@ -383,7 +384,7 @@ TEST_P(CpuHopscotchConcurrent, EveryBatchMatchesTheModel) {
   std::mt19937_64 rng(range * 31 + ins);
   cpu_hopscotch_map t(range < 1000 ? 64 : static_cast<index_t>(range / 2));  // small: growth included
   std::unordered_map<key_type, value_type> model;
-  const int batches = range <= 100 ? 300 : 30;
+  const int batches = (range <= 100 ? 300 : 30) / (test::sanitized_build ? 4 : 1);
   for (int b = 0; b < batches; ++b) {
     const auto ops = random_ops(rng, 20000, range, ins, era);
     const auto res = t.mixed(ops);
