@@ -82,14 +82,40 @@ if(NOT GPU500_OPENCL STREQUAL "OFF")
   endif()
 endif()
 
-# --- BLAS / LAPACK (OpenBLAS preferred: multi-threaded) -------------------------
-set(BLA_VENDOR OpenBLAS)
-find_package(BLAS)
-find_package(LAPACK)
-if(NOT BLAS_FOUND)
+# --- BLAS / LAPACK: an optimised one (OpenBLAS, then BLIS, then MKL) -----------------
+# The reference BLAS (netlib's libblas) is accepted only with a warning: the CPU backends of HPL
+# and HPL-MxP run 10-20 times slower on it. GPU500_BLAS names what was found (gpu500 info).
+set(GPU500_BLAS "")
+foreach(_vendor OpenBLAS FLAME Intel10_64lp)
+  set(BLA_VENDOR ${_vendor})
+  find_package(BLAS QUIET)
+  if(BLAS_FOUND)
+    find_package(LAPACK QUIET)  # the same vendor's (BLIS: libflame)
+    if(LAPACK_FOUND)
+      set(GPU500_BLAS ${_vendor})
+      break()
+    endif()
+  endif()
+  unset(BLAS_FOUND)
+endforeach()
+if(NOT GPU500_BLAS)
   unset(BLA_VENDOR)
   find_package(BLAS REQUIRED)
   find_package(LAPACK REQUIRED)
+  list(GET BLAS_LIBRARIES 0 _blas_first)
+  get_filename_component(GPU500_BLAS "${_blas_first}" NAME)
+endif()
+if(GPU500_BLAS MATCHES "^libblas\\.")
+  set(GPU500_BLAS "reference")
+  message(WARNING "gpu500: no optimised BLAS found (OpenBLAS, BLIS or MKL); using ${BLAS_LIBRARIES}, the "
+                  "reference BLAS, on which the CPU backends of hpl and hpl-mxp run 10-20 times slower. "
+                  "Install OpenBLAS (Debian: apt-get install libopenblas-dev, or bash scripts/deps.sh) and "
+                  "configure again.")
+endif()
+if(GPU500_BLAS STREQUAL "FLAME")
+  set(GPU500_BLAS "BLIS")
+elseif(GPU500_BLAS STREQUAL "Intel10_64lp")
+  set(GPU500_BLAS "MKL")
 endif()
 find_path(GPU500_CBLAS_INCLUDE_DIR NAMES cblas.h PATH_SUFFIXES openblas openblas-pthread openblas-openmp)
 find_path(GPU500_LAPACKE_INCLUDE_DIR NAMES lapacke.h PATH_SUFFIXES openblas openblas-pthread)
@@ -100,7 +126,7 @@ find_package(GTest)
 find_package(Threads REQUIRED)
 
 message(STATUS "gpu500: CUDA=${GPU500_HAVE_CUDA} MPI=${GPU500_HAVE_MPI} NCCL=${GPU500_HAVE_NCCL} OpenCL=${GPU500_HAVE_OPENCL} "
-               "BLAS=${BLAS_LIBRARIES} GTest=${GTest_FOUND}")
+               "BLAS=${GPU500_BLAS} (${BLAS_LIBRARIES}) GTest=${GTest_FOUND}")
 
 configure_file(${CMAKE_CURRENT_LIST_DIR}/config.hpp.in
                ${PROJECT_BINARY_DIR}/generated/gpu500/config.hpp @ONLY)

@@ -49,7 +49,9 @@ if [ -n "$cxx" ]; then
   blas_dirs=(/usr/include/openblas /usr/include/x86_64-linux-gnu/openblas-pthread /usr/include/aarch64-linux-gnu/openblas-pthread)
   need_header cblas.h libopenblas-dev "${blas_dirs[@]}"
   need_header lapacke.h liblapacke-dev "${blas_dirs[@]}"
-  have_library openblas || have_library blas || { missing+=(libopenblas-dev); report+=("library libopenblas"); }
+  # An optimised BLAS: OpenBLAS, or BLIS or MKL where present (not netlib's reference libblas,
+  # on which the CPU HPL runs 10-20 times slower; CMake warns when it has nothing better).
+  have_library openblas || have_library blis || have_library mkl_rt || { missing+=(libopenblas-dev); report+=("library libopenblas"); }
   have_library lapack || have_library openblas || { missing+=(liblapack-dev); report+=("library liblapack"); }
   need_header gtest/gtest.h libgtest-dev
   need_header zlib.h zlib1g-dev  # gzip-compressed graph files

@@ -1,7 +1,8 @@
-// gpu500 info: version, backends compiled in, devices found.
+// gpu500 info: version, backends compiled in, BLAS, devices found.
 #include <omp.h>
 
 #include <cstdio>
+#include <string_view>
 
 #include "command.hpp"
 #include "gpu500/config.hpp"
@@ -19,6 +20,8 @@ GPU500_COMMAND(info, "Version, backends compiled in and devices found") {
   std::printf("backends: cpu (OpenMP, %d threads)%s%s\n", omp_get_max_threads(),
               GPU500_HAVE_CUDA ? ", cuda" : "", GPU500_HAVE_OPENCL ? ", opencl" : "");
   std::printf("mpi: %s\n", GPU500_HAVE_MPI ? "yes" : "no");
+  std::printf("blas: %s%s\n", GPU500_BLAS,
+              std::string_view(GPU500_BLAS) == "reference" ? " (netlib's: hpl and hpl-mxp on the CPU run 10-20 times slower)" : "");
   std::printf("host memory: %.1f GiB (%.1f GiB available)\n", gpu500::host_total_memory() / 1073741824.0,
               gpu500::host_available_memory() / 1073741824.0);
   const auto devs = gpu500::cuda_devices();
