@@ -1,5 +1,6 @@
-# Thin wrapper over CMake. `make run` builds (Release) and runs Graph500 at a small SCALE on the
-# best backend present; `make test` builds and runs every test through CTest.
+# Thin wrapper over CMake. `make run` builds the program alone (Release) and runs Graph500 at a
+# small SCALE on the best backend present; `make test` builds everything and runs every test
+# through CTest.
 BUILD ?= build
 SCALE ?= 16
 JOBS ?= $(shell nproc)
@@ -18,7 +19,8 @@ configure: deps
 build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
 
-run: build
+run: configure
+	@cmake --build $(BUILD) -j $(JOBS) --target gpu500
 	$(BUILD)/bin/gpu500 graph500 $(SCALE)
 
 test: build
