@@ -33,6 +33,7 @@ else
   refused 'hash static: 3000000000 keys.* needs [0-9.]+ [TG]B' "$bin" hash static --backend cuda --keys 3000000000
 fi
 refused 'hash static: .* keys at load factor 1e-06 needs [0-9.]+ [TPE]B, ' "$bin" hash static --backend cpu --lf 1e-6
+refused 'hash mixed: 100000000000 operations needs [0-9.]+ TB, ' "$bin" hash mixed --backend cpu --ops 100000000000
 # (A sanitized build reserves terabytes of address space for its shadow memory at start: it
 # cannot start under --as at all, and says so; those cases are then left to the cgroup. What fits,
 # a small hpl, must run under the limit for the refusals to mean anything.)

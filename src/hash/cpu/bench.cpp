@@ -420,6 +420,12 @@ json::value run_mixed_bench(const mixed_config& cfg, std::FILE* out, bool* valid
   for (const auto& t : cfg.tables)
     if (static_only_table(t)) throw usage_error("hash mixed: table '" + t + "' has no mixed operations (static only)");
   std::erase_if(tables, static_only_table);
+  // Host memory before the first line: the largest case's operations and their results.
+  index_t most_ops = cfg.ops;
+  if (cfg.where == backend::cuda)
+    for (int s : cfg.scale_log2) most_ops = std::max(most_ops, index_t{1} << s);
+  check_host_memory(static_cast<double>(most_ops) * (sizeof(op) + sizeof(op_result)),
+                    "hash mixed: " + std::to_string(most_ops) + " operations");
   double copy_gbs = 0;
   json::value j = header("hash mixed", cfg.where, &copy_gbs);
   j["runs"] = cfg.runs;

@@ -283,6 +283,13 @@ mixed_timing run_mixed(const std::string& name, const std::vector<op>& ops, inde
   const index_t live = std::min(range, inserts);
   const index_t buckets = std::max<index_t>(static_cast<index_t>(1.25 * static_cast<double>(live)), 1024);
   const bool probing_table = name == "linear" || name == "linear-aos" || name == "quadratic";
+  // Device memory before any allocation: the operations, their results, and a key and a value per
+  // bucket at least.
+  const double need = static_cast<double>(n) * (sizeof(op) + sizeof(op_result)) +
+                      static_cast<double>(probing_table ? std::max<index_t>(buckets, 5 * inserts / 4 + 1024) : buckets) *
+                          (sizeof(key_type) + sizeof(value_type));
+  gpu::check_device_memory(("hash mixed: " + name + ", " + std::to_string(n) + " operations").c_str(),
+                           static_cast<std::size_t>(need));
   auto table = make_table(name, probing_table ? std::max<index_t>(buckets, 5 * inserts / 4 + 1024) : buckets,
                           std::max<index_t>(inserts, 1));
   const auto dops = gpu::to_device(ops);
