@@ -1,8 +1,10 @@
 // The HPL.out layout, line for line as netlib HPL 2.3 prints it (checked against
-// tests/data/hpl/reference_output_N6000_1x2.txt by the tests).
+// tests/data/hpl/reference_output_N6000_1x2.txt by the tests) under gpu500's own two-line title.
 #include "gpu500/hpl/report.hpp"
 
 #include <string>
+
+#include "gpu500/config.hpp"
 
 namespace gpu500::hpl {
 namespace {
@@ -36,10 +38,9 @@ std::string bcast_name(bcast b) {
 
 void print_header(std::FILE* out, const dat_file& d) {
   std::fprintf(out, "%s\n", eq80);
-  std::fprintf(out, "HPLinpack 2.3  --  High-Performance Linpack benchmark  --   December 2, 2018\n");
-  std::fprintf(out, "Written by A. Petitet and R. Clint Whaley,  Innovative Computing Laboratory, UTK\n");
-  std::fprintf(out, "Modified by Piotr Luszczek, Innovative Computing Laboratory, UTK\n");
-  std::fprintf(out, "Modified by Julien Langou, University of Colorado Denver\n");
+  // gpu500's own header; what follows keeps netlib HPL 2.3's HPL.out layout, which tools parse.
+  std::fprintf(out, "gpu500 %s hpl  --  High-Performance Linpack benchmark  --  BLAS: %s\n", GPU500_VERSION, GPU500_BLAS);
+  std::fprintf(out, "The layout of this output follows netlib HPL 2.3's HPL.out (Innovative Computing Laboratory, UTK)\n");
   std::fprintf(out, "%s\n\n", eq80);
   std::fprintf(out, "An explanation of the input/output parameters follows:\n");
   std::fprintf(out, "T/V    : Wall time / encoded variant.\n");
