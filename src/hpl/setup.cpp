@@ -3,9 +3,12 @@
 #include "setup.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
+#include "cpu/probe.hpp"
 #include "gpu500/config.hpp"
 #include "gpu500/core/error.hpp"
 
@@ -45,6 +48,21 @@ std::int64_t min_over_ranks(std::int64_t v, const mpi_session& mpi) {
 
 double gib(std::int64_t b) { return static_cast<double>(b) / static_cast<double>(std::int64_t{1} << 30); }
 
+/// HPL's rate on the CPU backend as a share of the DGEMM probe's: the panel factorisation, the
+/// swaps and the triangular solves run below the update's speed (measured: see docs/hpl.md).
+constexpr double cpu_hpl_share_of_dgemm = 0.6;
+
+/// The time the CPU's default N aims at: GPU500_HPL_SECONDS (decimal seconds, a test's few), else 60.
+double cpu_default_seconds() {
+  const char* e = std::getenv("GPU500_HPL_SECONDS");
+  if (!e || !*e) return 60;
+  char* end = nullptr;
+  const double v = std::strtod(e, &end);
+  if (*end != '\0' || !(v > 0 && v <= 1e7))
+    throw usage_error(std::string("GPU500_HPL_SECONDS must be a number of seconds in (0, 1e7], got '") + e + "'");
+  return v;
+}
+
 }  // namespace
 
 run_setup set_up(const program_settings& s, const mpi_session& mpi) {
@@ -64,6 +82,27 @@ params resolve_short_form(const program_settings& s, const run_setup& setup, con
   if (z.n <= 0)
     throw resource_error("hpl: no N fits: " + std::to_string(gib(mem)) + " GiB per process (give -N)");
   p.n = z.n;
+  if (s.be == backend::cpu) {
+    // On the CPU the memory allows runs of hours: N is also held to what ends in about a minute
+    // at the rate a DGEMM probe measures (the slowest rank's, times the grid).
+    const double seconds = cpu_default_seconds();
+    const double grid_rate = static_cast<double>(min_over_ranks(static_cast<std::int64_t>(dgemm_rate_probe()), mpi)) *
+                             p.p * p.q * cpu_hpl_share_of_dgemm;
+    const auto by_time = std::max<std::int64_t>(
+        p.nb, static_cast<std::int64_t>(std::cbrt(1.5 * grid_rate * seconds)) / p.nb * p.nb);
+    p.n = std::min(z.n, by_time);
+    if (mpi.rank == 0)
+      std::fprintf(stderr,
+                   "hpl: N = %lld (the largest multiple of NB %d that %s: %.3g GFLOP/s expected from a DGEMM "
+                   "probe%s); about %.0f s; -N chooses another\n",
+                   static_cast<long long>(p.n), p.nb,
+                   p.n < z.n ? ("ends in about " + std::to_string(std::lround(seconds)) + " s").c_str()
+                             : "fits half the available host memory",
+                   grid_rate / 1e9,
+                   p.n < z.n ? (", memory allows " + std::to_string(z.n)).c_str() : "",
+                   (2.0 / 3.0) * std::pow(static_cast<double>(p.n), 3) / grid_rate);
+    return p;
+  }
   if (mpi.rank == 0) {
     std::fprintf(stderr,
                  "hpl: N = %lld (largest multiple of NB %d that fits %s: %.2f GiB per process of %.2f GiB, "
