@@ -5,10 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <string>
 
-#include "cpu/probe.hpp"
 #include "gpu500/config.hpp"
 #include "gpu500/core/error.hpp"
 
@@ -52,17 +50,6 @@ double gib(std::int64_t b) { return static_cast<double>(b) / static_cast<double>
 /// swaps and the triangular solves run below the update's speed (measured: see docs/hpl.md).
 constexpr double cpu_hpl_share_of_dgemm = 0.6;
 
-/// The time the CPU's default N aims at: GPU500_HPL_SECONDS (decimal seconds, a test's few), else 60.
-double cpu_default_seconds() {
-  const char* e = std::getenv("GPU500_HPL_SECONDS");
-  if (!e || !*e) return 60;
-  char* end = nullptr;
-  const double v = std::strtod(e, &end);
-  if (*end != '\0' || !(v > 0 && v <= 1e7))
-    throw usage_error(std::string("GPU500_HPL_SECONDS must be a number of seconds in (0, 1e7], got '") + e + "'");
-  return v;
-}
-
 }  // namespace
 
 run_setup set_up(const program_settings& s, const mpi_session& mpi) {
@@ -86,10 +73,10 @@ params resolve_short_form(const program_settings& s, const run_setup& setup, con
     // On the CPU the memory allows runs of hours: N is also held to what ends in about a minute
     // at the rate a DGEMM probe measures (the slowest rank's, times the grid).
     const double seconds = cpu_default_seconds();
-    const double grid_rate = static_cast<double>(min_over_ranks(static_cast<std::int64_t>(dgemm_rate_probe()), mpi)) *
-                             p.p * p.q * cpu_hpl_share_of_dgemm;
-    const auto by_time = std::max<std::int64_t>(
-        p.nb, static_cast<std::int64_t>(std::cbrt(1.5 * grid_rate * seconds)) / p.nb * p.nb);
+    const double grid_rate =
+        static_cast<double>(min_over_ranks(static_cast<std::int64_t>(cpu_gemm_rate(false)), mpi)) * p.p * p.q *
+        cpu_hpl_share_of_dgemm;
+    const std::int64_t by_time = n_for_time(grid_rate, seconds, p.nb);
     p.n = std::min(z.n, by_time);
     if (mpi.rank == 0)
       std::fprintf(stderr,

@@ -21,6 +21,10 @@ namespace gpu500::hpl_mxp {
 
 namespace {
 
+/// The single-precision LU's rate on the CPU backend as a share of the SGEMM probe's (the panels,
+/// the swaps and the refinement run below the update's speed; measured: docs/hpl-mxp.md).
+constexpr double cpu_lu_share_of_sgemm = 0.5;
+
 // More than one process started by a launcher (Open MPI, MPICH / PMI, PMIx): in a build without
 // MPI each would run alone.
 int launched_processes() {
@@ -146,8 +150,27 @@ int run_program(program_settings s) {
         world.allreduce(hpl::memory_for_sizing(o.be, o.device, world.node_size()) / sharing, dist::reduce_op::min);
     o.n = choose_n(o.be, o.prec, mem, std::max(1, o.nb), o.p, o.q);
     if (o.n == 0)
-      throw resource_error("hpl-mxp: not even N = NB = " + std::to_string(o.nb) + " fits in " + std::to_string(mem) +
-                           " bytes of memory");
+      throw resource_error("hpl-mxp: not even N = NB = " + std::to_string(o.nb) + " fits in " +
+                           human_bytes(static_cast<double>(mem)) + " of memory");
+    if (o.be == backend::cpu) {
+      // As gpu500 hpl on the CPU: N also held to a run of about a minute, at the rate an SGEMM
+      // probe measures (the slowest rank's, times the grid) times the LU's share of it.
+      const double seconds = hpl::cpu_default_seconds();
+      const double rate = static_cast<double>(world.allreduce(static_cast<std::int64_t>(hpl::cpu_gemm_rate(true)),
+                                                              dist::reduce_op::min)) *
+                          o.p * o.q * cpu_lu_share_of_sgemm;
+      const std::int64_t by_memory = o.n;
+      o.n = std::min(by_memory, hpl::n_for_time(rate, seconds, std::max(1, o.nb)));
+      if (world.rank() == 0)
+        std::fprintf(stderr,
+                     "hpl-mxp: N = %lld (the largest multiple of NB %d that %s: %.3g GFLOP/s expected from an SGEMM "
+                     "probe%s); about %.0f s; -N chooses another\n",
+                     static_cast<long long>(o.n), o.nb,
+                     o.n < by_memory ? ("ends in about " + std::to_string(std::lround(seconds)) + " s").c_str()
+                                     : "fits the memory",
+                     rate / 1e9, o.n < by_memory ? (", memory allows " + std::to_string(by_memory)).c_str() : "",
+                     (2.0 / 3.0) * std::pow(static_cast<double>(o.n), 3) / rate);
+    }
   }
   const bool rank0 = world.rank() == 0;
   o.progress = !s.quiet && rank0;

@@ -74,4 +74,16 @@ sizing choose_n(backend be, std::int64_t memory_bytes, int p, int q, int nb);
 /// or the host's available memory divided by `ranks_on_node`. 0 when unknown.
 std::int64_t memory_for_sizing(backend be, int ordinal, int ranks_on_node);
 
+/// The CPU backends' default N is also held to a run of about this many seconds (memory alone
+/// allows runs of hours there): GPU500_HPL_SECONDS (decimal, in (0, 1e7]; else usage_error), or 60.
+double cpu_default_seconds();
+/// Flop/s of this process's BLAS on a rank-256 update of a 1024 x 1024 block (the shape of the
+/// LU's trailing update at the CPU's NB), in double (DGEMM) or single (SGEMM) precision: the best
+/// of three after one untimed call, about 0.05 s with OpenBLAS on two cores, 1 s with the
+/// reference BLAS.
+double cpu_gemm_rate(bool single_precision);
+/// The largest multiple of nb (nb at least) whose LU (2/3 N^3 flops) ends within `seconds` at
+/// `flops_per_second`.
+std::int64_t n_for_time(double flops_per_second, double seconds, int nb);
+
 }  // namespace gpu500::hpl
