@@ -39,8 +39,9 @@ refused 'hash mixed: 100000000000 operations needs [0-9.]+ TB, ' "$bin" hash mix
 # a small hpl, must run under the limit for the refusals to mean anything.)
 if ! command -v prlimit >/dev/null || ! prlimit --as=2000000000 true 2>/dev/null; then
   echo "prlimit --as is not available here: the cases under an address-space limit are skipped"
-elif ! (prlimit --as=2000000000 "$bin" hpl -N 200 --backend cpu --quiet >/dev/null 2>err.txt) 2>/dev/null; then
-  # (A CUDA build's MPI and CUDA libraries may fail to start their threads in 2 GB as well.)
+elif ! (timeout 30 prlimit --as=2000000000 "$bin" hpl -N 200 --backend cpu --quiet >/dev/null 2>err.txt) 2>/dev/null; then
+  # (A CUDA build's MPI and CUDA libraries may fail to start their threads in 2 GB as well, or
+  # leave OpenBLAS too little room for its buffers, which it then waits for without end.)
   echo "this build cannot run a small hpl under prlimit --as ($(grep -o -m1 'AddressSanitizer[^(]*' err.txt || head -c 100 err.txt)): the cases under an address-space limit are skipped"
 else
   lim="prlimit --as=2000000000"  # 2 GB of address space
