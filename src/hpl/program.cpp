@@ -180,6 +180,8 @@ int run_program(const program_settings& s) {
   std::optional<params> short_form;
   if (s.short_form) short_form = detail::resolve_short_form(s, setup, mpi);
   const dat_file dat = read_input(s, short_form);
+  if (rank == 0 && !short_form && s.input.empty())  // read without being named: say so
+    std::fprintf(stderr, "hpl: reading ./HPL.dat, found in this directory (-N runs the short form instead)\n");
   if (rank == 0)  // every rank parsed the file; one says what netlib's fallbacks changed
     for (const auto& w : dat.warnings) std::fprintf(stderr, "hpl: %s\n", w.c_str());
   const auto tests = expand(dat);

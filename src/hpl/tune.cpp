@@ -43,7 +43,10 @@ std::string panel_flags(const tuned_defaults& d, bool one, std::int64_t n) {
 }  // namespace
 
 int run_tune(const program_settings& s) {
-  if (!s.short_form) throw usage_error("hpl: --tune takes the short form (-N or no N), not an HPL.dat");
+  if (!s.short_form)
+    throw usage_error(s.input.empty() ? "hpl: --tune takes the short form, but ./HPL.dat is in this directory and would be "
+                                        "read: give -N (or run where no HPL.dat is)"
+                                      : "hpl: --tune takes the short form (-N or no N), not an HPL.dat");
   if (!s.json_path.empty() || !s.timing_path.empty()) throw usage_error("hpl: --tune writes no --json or --timing");
   detail::mpi_session mpi;
   const auto setup = detail::set_up(s, mpi);

@@ -44,7 +44,8 @@ HPL.out      output file name (if any)
 1            Equilibration (0=no,1=yes)
 8            memory alignment in double (> 0)
 DAT
-out=$("$bin" hpl --backend cpu)
+out=$("$bin" hpl --backend cpu 2>read.txt)
+grep -q '^hpl: reading ./HPL.dat, found in this directory' read.txt  # read without being named: said
 [ "$(grep -c 'PASSED$' <<<"$out")" -eq 16 ] || { echo "$out"; echo "expected 16 PASSED"; exit 1; }
 grep -q 'Finished     16 tests with the following results:' <<<"$out"
 grep -q '^WR01C2L4' <<<"$out"
@@ -107,6 +108,8 @@ expect_usage -i HPL.dat -NB 32 --backend cpu  # a short-form option with HPL.dat
 expect_usage -N 50 --tune-output x.dat --backend cpu  # without --tune
 expect_usage -N 50 --tune --tune-output no/such/dir/x.dat --backend cpu
 expect_usage -i HPL.dat --tune --backend cpu  # --tune takes the short form
+expect_usage --tune --backend cpu  # ... and would read the ./HPL.dat found here: said
+grep -q 'HPL.dat is in this directory' err.txt
 expect_usage -N 50 --gpu-panel-first --no-gpu-panel-first --backend cuda
 # The CUDA options on the CPU backend.
 for opt in --no-swap-stream "--tail-getrf 100" "--gpu-panel 100" --gpu-panel-first --no-gpu-panel-first \
