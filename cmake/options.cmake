@@ -128,5 +128,10 @@ find_package(Threads REQUIRED)
 message(STATUS "gpu500: CUDA=${GPU500_HAVE_CUDA} MPI=${GPU500_HAVE_MPI} NCCL=${GPU500_HAVE_NCCL} OpenCL=${GPU500_HAVE_OPENCL} "
                "BLAS=${GPU500_BLAS} (${BLAS_LIBRARIES}) GTest=${GTest_FOUND}")
 
+if(GPU500_HAVE_CUDA)
+  string(REPLACE ";" " " GPU500_CUDA_ARCHITECTURES_TEXT "${CMAKE_CUDA_ARCHITECTURES}")
+else()
+  set(GPU500_CUDA_ARCHITECTURES_TEXT "")
+endif()
 configure_file(${CMAKE_CURRENT_LIST_DIR}/config.hpp.in
                ${PROJECT_BINARY_DIR}/generated/gpu500/config.hpp @ONLY)

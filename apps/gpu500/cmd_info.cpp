@@ -1,4 +1,4 @@
-// gpu500 info: version, backends compiled in, BLAS, devices found.
+// gpu500 info: version, backends compiled in, MPI library, CUDA architectures, BLAS, devices found.
 #include <omp.h>
 
 #include <cstdio>
@@ -8,6 +8,7 @@
 #include "gpu500/config.hpp"
 #include "gpu500/core/cli.hpp"
 #include "gpu500/core/device.hpp"
+#include "gpu500/dist/comm.hpp"
 
 GPU500_COMMAND(info, "Version, backends compiled in and devices found") {
   gpu500::cli::parser p("gpu500 info", "Print the version, the backends compiled in and the devices found.");
@@ -19,7 +20,8 @@ GPU500_COMMAND(info, "Version, backends compiled in and devices found") {
   std::printf("gpu500 %s\n", GPU500_VERSION);
   std::printf("backends: cpu (OpenMP, %d threads)%s%s\n", omp_get_max_threads(),
               GPU500_HAVE_CUDA ? ", cuda" : "", GPU500_HAVE_OPENCL ? ", opencl" : "");
-  std::printf("mpi: %s\n", GPU500_HAVE_MPI ? "yes" : "no");
+  std::printf("mpi: %s%s\n", GPU500_HAVE_MPI ? "yes, " : "no", GPU500_HAVE_MPI ? gpu500::dist::mpi_library_version().c_str() : "");
+  if (GPU500_HAVE_CUDA) std::printf("cuda architectures: sm_%s (built for)\n", GPU500_CUDA_ARCHITECTURES);
   std::printf("blas: %s%s\n", GPU500_BLAS,
               std::string_view(GPU500_BLAS) == "reference" ? " (netlib's: hpl and hpl-mxp on the CPU run 10-20 times slower)" : "");
   std::printf("host memory: %.1f GiB (%.1f GiB available)\n", gpu500::host_total_memory() / 1073741824.0,

@@ -328,6 +328,19 @@ bool mpi_accepts_device_memory() {
 #endif
 }
 
+std::string mpi_library_version() {
+#if GPU500_HAVE_MPI
+  char text[MPI_MAX_LIBRARY_VERSION_STRING] = {};
+  int len = 0;
+  if (MPI_Get_library_version(text, &len) != MPI_SUCCESS) return "unknown";
+  std::string v(text, static_cast<std::size_t>(std::max(0, len)));
+  v = v.substr(0, v.find_first_of("\r\n,"));
+  return v.empty() ? "unknown" : v;
+#else
+  return "none";
+#endif
+}
+
 int communicator::exit_code(const std::exception& e) {
   if (dynamic_cast<const usage_error*>(&e) != nullptr) return 2;
   if (dynamic_cast<const resource_error*>(&e) != nullptr) return 3;

@@ -54,7 +54,7 @@ done <<'TABLE'
 2 | cx.mtx:1: complex Matrix Market files are not read | bfs --graph cx.mtx
 2 | short.bin: too short for a gpu500 binary graph   | bfs --graph short.bin
 2 | huge_id.txt:2: vertex id out of range [0, 2^48)  | bfs --graph huge_id.txt
-3 | the graph of 1099511627776 vertices needs        | bfs --graph big_graph.txt
+3 | graph of 1099511627776 vertices                  | bfs --graph big_graph.txt
 3 | the graph of 1099511627776 vertices needs        | bfs --graph ok.txt --vertices 1099511627776
 2 | no edge joins two distinct vertices (3 self-loops) | bfs --graph loops.txt
 2 | no edge joins two distinct vertices (2 self-loops) | sssp --graph loops_w.txt

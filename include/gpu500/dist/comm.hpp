@@ -160,6 +160,9 @@ class communicator {
 /// Whether the MPI library accepts device (CUDA) pointers in its calls: MPIX_Query_cuda_support()
 /// where <mpi-ext.h> offers it, false otherwise (and without MPI).
 [[nodiscard]] bool mpi_accepts_device_memory();
+/// The MPI library's name and version (the first line of MPI_Get_library_version, which needs no
+/// MPI_Init), or "none" in a build without MPI.
+[[nodiscard]] std::string mpi_library_version();
 
 /// Test-only fault injection, off unless the environment asks for it (docs/reliability.md): with
 /// GPU500_TEST_FAIL_RANK=k and GPU500_TEST_FAIL_AT=POINT[:n], world rank k throws the n-th time

@@ -59,7 +59,8 @@ struct graph_file {
 };
 
 /// Reads a graph file. usage_error (naming the file and the line) for anything malformed;
-/// resource_error when the vertex count cannot fit in host memory.
+/// resource_error when a text file's edges cannot fit in host memory. The vertex count is
+/// checked by what builds per-vertex arrays (a search's pipeline, a binary CSR written).
 graph_file read_graph(const std::string& path, const read_options& o = {});
 
 /// The edges of a graph file of any format (read_graph(path).edges); num_vertices < 0: derived.

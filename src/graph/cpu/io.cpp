@@ -206,7 +206,6 @@ graph_file read_graph(const std::string& path, const read_options& o) {
   g.format = f;
   g.gzip = bytes.gzip();
   if (g.edges.size() == 0) throw usage_error(path + ": no edges");
-  check_graph_fits(g.edges.num_vertices, path);
   return g;
 }
 

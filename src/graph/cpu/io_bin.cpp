@@ -17,6 +17,7 @@
 #include <cstring>
 #include <vector>
 
+#include "gpu500/core/device.hpp"
 #include "gpu500/core/error.hpp"
 #include "io_detail.hpp"
 
@@ -138,6 +139,10 @@ graph_file read_bin(std::string_view bytes, const std::string& path, const read_
 
 void write_bin(out_file& out, const edge_list& el, bool directed) {
   const index_t n = el.num_vertices, m_in = el.size();
+  // The offsets and their cursors (16 bytes a vertex) and at least one arc per edge (8 bytes, 12
+  // weighted), checked first: a file's largest id alone can ask for terabytes of offsets.
+  check_host_memory(16.0 * static_cast<double>(n) + static_cast<double>(m_in) * (el.weighted() ? 12 : 8),
+                    "the binary CSR of " + std::to_string(n) + " vertices and " + std::to_string(m_in) + " edges");
   // Counting sort of the arcs by tail, stable: a row keeps the edge list's order.
   std::vector<std::int64_t> off(static_cast<std::size_t>(n) + 1, 0);
   for (index_t i = 0; i < m_in; ++i) {

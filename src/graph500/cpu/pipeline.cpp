@@ -139,8 +139,8 @@ std::unique_ptr<pipeline> make_cpu_pipeline(graph::edge_list el, const cpu_pipel
   // The edge list is held already: what the pipeline adds to it.
   const double held = static_cast<double>(el.size()) * (2 * sizeof(std::int64_t) + (el.weighted() ? sizeof(float) : 0));
   check_host_memory(static_cast<double>(cpu_pipeline_bytes(el.num_vertices, el.size(), el.weighted(), o.vertex_bits)) - held,
-                    "the graph's CSR and search engines (" + std::to_string(el.num_vertices) + " vertices, " +
-                        std::to_string(el.size()) + " edges)");
+                    "the graph of " + std::to_string(el.num_vertices) + " vertices and " + std::to_string(el.size()) +
+                        " edges (its CSR and search engines)");
   if (o.vertex_bits == 32) return std::make_unique<cpu_pipeline<std::uint32_t>>(std::move(el), o);
   return std::make_unique<cpu_pipeline<std::int64_t>>(std::move(el), o);
 }
