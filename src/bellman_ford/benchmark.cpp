@@ -214,7 +214,12 @@ bool run_benchmark(const benchmark_options& o) {
     check_host_memory(matrices * ld * ld * sizeof(float),
                       "bellman-ford: N = " + std::to_string(n) + " (" + std::to_string(matrices) + " dense matri" +
                           (matrices > 1 ? "ces" : "x") + " of float)");
+    // A CUDA engine holds the matrix (or its transpose) on the device.
+    if (have_cuda)
+      cuda_check_device_memory(ld * ld * sizeof(float),
+                               "bellman-ford: N = " + std::to_string(n) + " (a dense matrix of float on the device)");
   }
+  if (have_cuda) cuda_check_device_memory(2.0 * (std::size_t{1} << 30), "bellman-ford: the device copy probe (2 x 1 GiB)");
 
   // The host bandwidth probe reads 1 GiB (past any cache), or a quarter of the memory available
   // where that is less, 64 MiB at the least; it is freed before the first matrix is made.

@@ -158,6 +158,9 @@ result run(engine& e, const dense_matrix& m, const run_options& o) {
 copy_bandwidth cuda_copy_bandwidth(std::size_t, int, int) {
   throw usage_error("bellman-ford: this build has no CUDA backend");
 }
+void cuda_check_device_memory(double, const std::string&, int) {
+  throw usage_error("bellman-ford: this build has no CUDA backend");
+}
 detail::pinned_host::pinned_host(const dense_matrix&) {}
 detail::pinned_host::~pinned_host() = default;
 sync_floor_result sync_floor(int, int) { throw usage_error("bf_sync_floor: this build has no CUDA backend"); }

@@ -214,6 +214,9 @@ struct copy_bandwidth {
   double traffic_gbs = 0;  ///< bytes read + written per second / 1e9
 };
 copy_bandwidth cuda_copy_bandwidth(std::size_t bytes, int reps = 5, int device = 0);
+/// Throws resource_error "<what> needs 17.2 GB of device memory, ..." when `bytes` exceed the
+/// free memory of the CUDA device; a usage_error without CUDA.
+void cuda_check_device_memory(double bytes, const std::string& what, int device = 0);
 
 /// Read bandwidth of the host's memory, the CPU engines' limit: OpenMP's threads each read their
 /// share of a buffer of `bytes` (first touched by the same thread) with the widest vectors the

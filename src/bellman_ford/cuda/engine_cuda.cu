@@ -412,6 +412,11 @@ detail::pinned_host::~pinned_host() {
   if (p_) (void)cudaHostUnregister(p_);
 }
 
+void cuda_check_device_memory(double bytes, const std::string& what, int device) {
+  GPU500_CUDA_CHECK(cudaSetDevice(device));
+  gpu::check_device_memory(what.c_str(), bytes > 1.8e19 ? SIZE_MAX : static_cast<std::size_t>(bytes));
+}
+
 copy_bandwidth cuda_copy_bandwidth(std::size_t bytes, int reps, int device) {
   GPU500_CUDA_CHECK(cudaSetDevice(device));
   const gpu::device_buffer<char> src(bytes), dst(bytes);
