@@ -154,7 +154,7 @@ int run_program(program_settings s) {
                            human_bytes(static_cast<double>(mem)) + " of memory");
     if (o.be == backend::cpu) {
       // As gpu500 hpl on the CPU: N also held to a run of about a minute, at the rate an SGEMM
-      // probe measures (the slowest rank's, times the grid) times the LU's share of it.
+      // probe measures (the slowest rank's, times the grid) times HPL-MxP's measured rate over it.
       const double seconds = hpl::cpu_default_seconds();
       const double rate = static_cast<double>(world.allreduce(static_cast<std::int64_t>(hpl::cpu_gemm_rate(true)),
                                                               dist::reduce_op::min)) *
