@@ -3,7 +3,6 @@
 #include "setup.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <string>
 
@@ -73,22 +72,10 @@ params resolve_short_form(const program_settings& s, const run_setup& setup, con
   if (s.be == backend::cpu) {
     // On the CPU the memory allows runs of hours: N is also held to what ends in about a minute
     // at the rate a DGEMM probe measures (the slowest rank's, times the grid).
-    const double seconds = cpu_default_seconds();
     const double grid_rate =
         static_cast<double>(min_over_ranks(static_cast<std::int64_t>(cpu_gemm_rate(false)), mpi)) * p.p * p.q *
         cpu_hpl_share_of_dgemm;
-    const std::int64_t by_time = n_for_time(grid_rate, seconds, p.nb);
-    p.n = std::min(z.n, by_time);
-    if (mpi.rank == 0)
-      std::fprintf(stderr,
-                   "hpl: N = %lld (the largest multiple of NB %d that %s: %.3g GFLOP/s expected from a DGEMM "
-                   "probe%s); about %.0f s; -N chooses another\n",
-                   static_cast<long long>(p.n), p.nb,
-                   p.n < z.n ? ("ends in about " + std::to_string(std::lround(seconds)) + " s").c_str()
-                             : "fits half the available host memory",
-                   grid_rate / 1e9,
-                   p.n < z.n ? (", memory allows " + std::to_string(z.n)).c_str() : "",
-                   (2.0 / 3.0) * std::pow(static_cast<double>(p.n), 3) / grid_rate);
+    p.n = cpu_default_n("hpl", "a DGEMM", z.n, "fits half the available host memory", grid_rate, p.nb, mpi.rank == 0);
     return p;
   }
   if (mpi.rank == 0) {

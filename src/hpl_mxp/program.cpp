@@ -155,21 +155,10 @@ int run_program(program_settings s) {
     if (o.be == backend::cpu) {
       // As gpu500 hpl on the CPU: N also held to a run of about a minute, at the rate an SGEMM
       // probe measures (the slowest rank's, times the grid) times HPL-MxP's measured rate over it.
-      const double seconds = hpl::cpu_default_seconds();
       const double rate = static_cast<double>(world.allreduce(static_cast<std::int64_t>(hpl::cpu_gemm_rate(true)),
                                                               dist::reduce_op::min)) *
                           o.p * o.q * cpu_lu_share_of_sgemm;
-      const std::int64_t by_memory = o.n;
-      o.n = std::min(by_memory, hpl::n_for_time(rate, seconds, std::max(1, o.nb)));
-      if (world.rank() == 0)
-        std::fprintf(stderr,
-                     "hpl-mxp: N = %lld (the largest multiple of NB %d that %s: %.3g GFLOP/s expected from an SGEMM "
-                     "probe%s); about %.0f s; -N chooses another\n",
-                     static_cast<long long>(o.n), o.nb,
-                     o.n < by_memory ? ("ends in about " + std::to_string(std::lround(seconds)) + " s").c_str()
-                                     : "fits the memory",
-                     rate / 1e9, o.n < by_memory ? (", memory allows " + std::to_string(by_memory)).c_str() : "",
-                     (2.0 / 3.0) * std::pow(static_cast<double>(o.n), 3) / rate);
+      o.n = hpl::cpu_default_n("hpl-mxp", "an SGEMM", o.n, "fits the memory", rate, std::max(1, o.nb), world.rank() == 0);
     }
   }
   const bool rank0 = world.rank() == 0;

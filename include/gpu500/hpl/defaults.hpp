@@ -85,5 +85,10 @@ double cpu_gemm_rate(bool single_precision);
 /// The largest multiple of nb (nb at least) whose LU (2/3 N^3 flops) ends within `seconds` at
 /// `flops_per_second`.
 std::int64_t n_for_time(double flops_per_second, double seconds, int nb);
+/// The CPU's default N: the smaller of by_memory and n_for_time(rate, cpu_default_seconds(), nb);
+/// with `print`, the line saying so on stderr ("<command>: N = ... expected from a <probe> probe
+/// ...; about T s; -N chooses another"). memory_words: how the memory bound is named.
+std::int64_t cpu_default_n(const char* command, const char* probe, std::int64_t by_memory, const char* memory_words,
+                           double rate, int nb, bool print);
 
 }  // namespace gpu500::hpl

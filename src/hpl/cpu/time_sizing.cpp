@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -48,6 +49,22 @@ double cpu_default_seconds() {
 std::int64_t n_for_time(double flops_per_second, double seconds, int nb) {
   const auto n = static_cast<std::int64_t>(std::cbrt(1.5 * std::max(0.0, flops_per_second) * seconds));
   return std::max<std::int64_t>(nb, n / nb * nb);
+}
+
+std::int64_t cpu_default_n(const char* command, const char* probe, std::int64_t by_memory, const char* memory_words,
+                           double rate, int nb, bool print) {
+  const double seconds = cpu_default_seconds();
+  const std::int64_t n = std::min(by_memory, n_for_time(rate, seconds, nb));
+  if (print) {
+    const std::string bound = n < by_memory ? "ends in about " + std::to_string(std::lround(seconds)) + " s" : memory_words;
+    const std::string memory = n < by_memory ? ", memory allows " + std::to_string(by_memory) : "";
+    std::fprintf(stderr,
+                 "%s: N = %lld (the largest multiple of NB %d that %s: %.3g GFLOP/s expected from %s probe%s); "
+                 "about %.0f s; -N chooses another\n",
+                 command, static_cast<long long>(n), nb, bound.c_str(), rate / 1e9, probe, memory.c_str(),
+                 (2.0 / 3.0) * std::pow(static_cast<double>(n), 3) / rate);
+  }
+  return n;
 }
 
 }  // namespace gpu500::hpl
