@@ -1,68 +1,94 @@
 #!/usr/bin/env python3
 """docs/results.md from runs of scripts/gpu-check.sh: one current table per component.
 
-  results_md.py [--base PAGE] [--drop PART ...] OUT[@PART=NEW,...] [OUT2 ...] > docs/results.md
+  results_md.py [--base PAGE] [--drop PART ...] [--all FILE] OUT[@PART=NEW,...] [OUT2 ...] > docs/results.md
 
 Each OUT is a check's output folder: table.txt (rows "part|what|figure", written by the part
-scripts) and meta.txt ("key: value" lines: gpu, host, date, commit, command). The first folder's
-meta heads the page; a later folder (another machine, e.g. several GPUs, or a later commit) adds
-its parts, and a part it repeats replaces the earlier rows; a part whose run differs from the
-page's head names its own device, commit and command. Nothing here is typed by hand: the page is
-regenerated from runs, and each row names what its figure is compared with (a baseline or peer
-measured in the same run, or a hardware limit).
+scripts) and meta.txt ("key: value" lines: gpu, host, date, commit, command). Parts are grouped
+into components (COMPONENTS below): the page has one table per component, each row naming its
+card and host, its date and its run; the runs (card, host, date, commit, command) are listed once
+at the end, and each component says what its figures are compared with. A later folder's part
+replaces the earlier rows of that part. Nothing here is typed by hand: the page is regenerated
+from runs.
 
---base PAGE starts from a page this script made earlier (its head and sections kept as they
-are) and lets the folders replace the sections of the parts they hold: one component is measured
-again without the raw folders of the others. OUT@PART=NEW files a folder's rows of PART under
-the part NEW (e.g. a CPU comparison run by the graph500 part script as graph500-cpu-ranks);
-OUT@PART= leaves them out. --drop PART removes the base page's section of PART, where a later
-run's part holds its rows now (e.g. two GPUs measured again beside four, in one table).
+The page keeps the headline rows of each part (HEADLINE below: the best of each comparison,
+the goals, the checks; a row that reports a failure is always kept), so that it stays short;
+--all FILE writes every row of the folders, in the same layout, e.g. to a dated page in
+docs/log/. A/B comparisons of two builds (parts in AB_PARTS) go only to --all.
+
+--base PAGE starts from a page this script made earlier (its tables and runs kept as they are)
+and lets the folders replace the rows of the parts they hold: one component is measured again
+without the raw folders of the others. OUT@PART=NEW files a folder's rows of PART under the part
+NEW (e.g. a CPU comparison run by the graph500 part script as graph500-cpu-ranks); OUT@PART=
+leaves them out. --drop PART removes the base page's rows of PART, where a later run's part holds
+its rows now.
 """
 import os
+import re
 import sys
 
-TITLES = {
-    "gpu-check": "Build and tests",
-    "gpu-tests": "GPU tests at a later commit",
-    "graph500": "Graph500 (generator, kernel 1, BFS, SSSP, validation)",
-    "bfs": "BFS on the GPU (Enterprise techniques)",
-    "sssp": "SSSP on the GPU (delta-stepping)",
-    "sssp-gpu": "SSSP on the GPU (delta-stepping)",
-    "bellman_ford": "Dense Bellman-Ford",
-    "hpl": "HPL",
-    "hpl-multigpu": "HPL on several GPUs",
-    "hpl-defaults": "HPL 1 x 1 on one H100 host: CPU panels (the default until 34caef1), tuned flags, every panel on the GPU",
-    "hpl-2gpu": "HPL on two GPUs",
-    "hpl-2gpu-h100": "HPL on two H100s",
-    "hpl-h100-second-host": "HPL 1 x 1 on a second H100 host: the CPU panels follow the host",
-    "hpl-4gpu": "HPL on four GPUs",
-    "hash": "GLHT hash table",
-    "hash-pair-cas": "Linear probing: the 16-byte pair-CAS insert against claim-then-publish",
-    "graph500-mpi": "Graph500 over MPI ranks (weak scaling at 2^26 vertices per GPU, strong scaling at SCALE 26)",
-    "graph500-mpi-2gpu": "Graph500 over MPI ranks on two GPUs (weak scaling at 2^26 vertices per GPU, strong scaling at SCALE 26)",
-    "graph500-cpu-ranks": "Graph500 CPU backend over MPI ranks against the reference on the same ranks",
-    "graph500-mpi-sssp": "Graph500 over MPI ranks: the CUDA SSSP's pull and bucket width, compared in one call",
-    "graph500-mpi-bfs-bits": "Graph500 over MPI ranks: the CUDA BFS's frontier bits and visited bitmap, compared in one call",
-    "graph500-mpi-bfs": "Graph500 over MPI ranks: the CUDA BFS's small blocks in the count exchange, compared in one call",
-    "graph500-mpi-bfs-hubs": "Graph500 over MPI ranks: the CUDA BFS's hub delegates, compared in one call",
-    "hpl-default-h100": "HPL 1 x 1 on one H100: the no-flag default",
-    "hpl-mxp": "HPL-MxP",
-    "hpl-mxp-4gpu": "HPL-MxP on four GPUs",
-    "hpl-mxp-2gpu": "HPL-MxP on two GPUs",
-    "graph-io": "Graph files (read speed)",
-    "sanitize": "compute-sanitizer",
-    "energy": "Energy (GreenGraph500)",
-    "cpu_ab": "Graph500 CPU backend: A/B of two builds on the same cores (bench/graph500/cpu_ab.sh)",
+# (title, page, what the figures are compared with, parts), in page order.
+COMPONENTS = [
+    ("Build and tests", "reliability.md",
+     "pass or fail of every CTest test; the slowest tests against the 30 s a test outside the "
+     "`long` label should stay under", ["gpu-check", "gpu-tests"]),
+    ("Graph500 on one process", "graph500.md",
+     "the CUDA backend against the CPU backend on the same host; every search validated",
+     ["graph500"]),
+    ("Graph500 over MPI ranks", "distributed.md",
+     "weak scaling: efficiency against the one-GPU run of the same call; strong scaling: speed-up "
+     "over it; the CPU rows against the Graph500 reference code on the same ranks and cores",
+     ["graph500-mpi", "graph500-mpi-2gpu", "graph500-cpu-ranks"]),
+    ("BFS on the GPU (Enterprise techniques)", "bfs-gpu.md",
+     "BL: the baseline CUDA BFS (every Enterprise technique off) in the same run; the CPU backend "
+     "on the same host; the goals", ["bfs"]),
+    ("SSSP on the GPU (delta-stepping)", "sssp-gpu.md",
+     "baseline: the GPU SSSP with its techniques off, in the same run; the CPU engine on the same "
+     "host; orig: the generator's vertex ids, relabel: ids by decreasing degree", ["sssp", "sssp-gpu"]),
+    ("Dense Bellman-Ford", "bellman-ford.md",
+     "the OpenMP engine (the baseline) and the naive GPU kernel in the same run; the paper's "
+     "factors; the host and device memory bandwidth measured on the same machine", ["bellman_ford"]),
+    ("HPL", "hpl.md",
+     "the DGEMM rate and cuSOLVER's solve on the same GPU; on several GPUs, the rate per GPU "
+     "against the 1 x 1 run of the same call",
+     ["hpl", "hpl-default-h100", "hpl-defaults", "hpl-multigpu", "hpl-2gpu", "hpl-2gpu-h100",
+      "hpl-4gpu", "hpl-h100-second-host"]),
+    ("HPL-MxP", "hpl-mxp.md",
+     "FP64 HPL and the GEMM rate of the same precision on the same GPU; on several GPUs, the rate "
+     "per GPU against the 1 x 1 run of the same call",
+     ["hpl-mxp", "hpl-mxp-multigpu", "hpl-mxp-2gpu", "hpl-mxp-4gpu"]),
+    ("GLHT hash table", "hash.md",
+     "the peer tables (linear, quadratic, chained) and cuCollections measured in the same run, "
+     "the CPU table; the stress test's model (wrong, lost, duplicate must be 0)", ["hash"]),
+    ("Energy (GreenGraph500)", "energy.md",
+     "the first row of the same call; the goal of 1 GTEPS/W", ["energy"]),
+    ("Graph files (read speed)", "graph-files.md",
+     "the line-end count (a pass that only reads the bytes) in the same run; the goal of 200 MB/s",
+     ["graph-io"]),
+    ("compute-sanitizer", "reliability.md",
+     "clean: no error and no hazard reported", ["sanitize"]),
+]
+# A/B comparisons of two builds: a step's history, not a current figure.
+AB_PARTS = {"cpu_ab", "hash-pair-cas", "graph500-mpi-sssp", "graph500-mpi-bfs-bits",
+            "graph500-mpi-bfs", "graph500-mpi-bfs-hubs"}
+# Headline rows of a part (a regular expression on the measurement); a part not named keeps all.
+HEADLINE = {
+    "hash": r"^(memcheck|racecheck|static: wall time|static$|static best GLHT|mixed \(scale runs)",
+    "bellman_ford": r"^(verified$|engines$|host memory|GPU over OpenMP|N=\d+ fastest|N=256-8192|"
+                    r"N=\d+ cuda coarse, early exit)",
+    "sssp-gpu": r"(adaptive|baseline|cpu engine)$",
+    "sssp": r"(adaptive|baseline|cpu engine)$",
+    "graph-io": r"16 threads",
 }
-PAGES = {
-    "graph500": "graph500.md", "bfs": "bfs-gpu.md", "sssp": "sssp-gpu.md", "sssp-gpu": "sssp-gpu.md",
-    "bellman_ford": "bellman-ford.md", "hpl": "hpl.md", "hpl-multigpu": "hpl.md", "hpl-2gpu": "hpl.md", "hpl-4gpu": "hpl.md",
-    "hpl-defaults": "hpl.md", "hpl-2gpu-h100": "hpl.md", "hpl-h100-second-host": "hpl.md", "hash": "hash.md", "hash-pair-cas": "hash.md", "graph500-mpi": "distributed.md", "graph500-mpi-2gpu": "distributed.md",
-    "graph500-cpu-ranks": "distributed.md", "graph500-mpi-sssp": "distributed.md", "graph500-mpi-bfs-bits": "distributed.md",
-    "graph500-mpi-bfs": "distributed.md", "graph500-mpi-bfs-hubs": "distributed.md", "hpl-default-h100": "hpl.md",
-    "hpl-mxp": "hpl-mxp.md", "hpl-mxp-4gpu": "hpl-mxp.md", "hpl-mxp-2gpu": "hpl-mxp.md", "graph-io": "graph-files.md",
-    "sanitize": "reliability.md", "energy": "energy.md", "cpu_ab": "distributed.md",
-}
+FAILED = re.compile(r"FAIL|not built|^exit \d")
+RUN_KEYS = ("gpu", "host", "date", "commit", "command")
+
+
+def component_of(part):
+    for title, page, compared, parts in COMPONENTS:
+        if part in parts:
+            return title
+    return part
 
 
 def read_meta(path):
@@ -104,107 +130,127 @@ def split_dir(arg):
     return d, renames
 
 
+RUN_LINE = re.compile(r"^- \*\*(r\d+)\*\* `([^`]*)`: (.*?); host (.*?); (\S+); commit (.*?); command `(.*)`$")
+
+
 def read_base(path):
-    """A page made by render(): (head meta, [(title, section lines)])."""
-    meta, sections, current = {}, [], None
-    keys = {"Device": "gpu", "Host": "host", "Command": "command"}
+    """A page made by render(): {part: (meta, [(what, figure)])}, in page order."""
+    runs, rows = {}, []
     for line in open(path).read().split("\n"):
-        if line.startswith("## "):
-            current = (line[3:], [])
-            sections.append(current)
-        elif current is not None:
-            current[1].append(line)
-        elif line.startswith("- **Date:** "):
-            date, _, commit = line[len("- **Date:** "):].partition("; **commit:** ")
-            meta["date"], meta["commit"] = date, commit
-        elif line.startswith("- **"):
-            key, _, value = line[4:].partition(":** ")
-            if key in keys:
-                meta[keys[key]] = value.strip("`") if key == "Command" else value
-    for _, body in sections:
-        while body and not body[-1]:
-            body.pop()
-    return meta, sections
+        m = RUN_LINE.match(line)
+        if m:
+            runs[m.group(1)] = (m.group(2), dict(zip(RUN_KEYS, m.groups()[2:])))
+        elif line.startswith("| ") and not line.startswith("| measurement |"):
+            cells = [c.strip() for c in line.strip("|").split(" | ")]
+            if len(cells) == 5:
+                rows.append((cells[0], cells[1], cells[4].strip("[]").split("]")[0]))
+    parts = {}
+    for what, figure, run in rows:
+        if run not in runs:
+            sys.exit(f"results_md.py: {path}: a row names run {run}, which the page does not list")
+        part, meta = runs[run]
+        parts.setdefault(part, (meta, []))[1].append((what, figure))
+    return parts
 
 
-def render(out_dirs, base=None, drop=()):
-    base_meta, base_sections = read_base(base) if base else ({}, [])
-    dropped = {TITLES.get(part, part) for part in drop}
-    base_sections = [(title, body) for title, body in base_sections if title not in dropped]
-    first = split_dir(out_dirs[0])[0] if out_dirs else None
-    meta = base_meta if base else read_meta(os.path.join(first, "meta.txt"))
-    parts, order, origin = {}, [], {}
-    for arg in out_dirs:
-        d, renames = split_dir(arg)
-        p, o = read_rows(os.path.join(d, "table.txt"))
-        for part in o:
-            name = renames.get(part, part)
-            if not name:
-                continue
-            if name not in parts:
-                order.append(name)
-            parts[name] = p[part]
-            origin[name] = read_meta(os.path.join(d, "meta.txt"))
-    gpu = meta.get("gpu", "unknown GPU")
+def short(text):
+    """The card or host without its details: '1 x NVIDIA H100 80GB HBM3, 81559 MiB' -> '1 x H100 80GB HBM3'."""
+    return re.split(r",| \(|;", text.replace("NVIDIA ", ""), maxsplit=1)[0].strip()
+
+
+def cell(text):
+    return text.replace("|", "/")
+
+
+def render(parts, headline=True):
+    """parts: {part: (meta, rows)} -> the page."""
     lines = [
         "# Measured results",
         "",
-        "One current table per component, made by `scripts/results_md.py` from the rows of GPU",
-        "checks (`scripts/gpu-check.sh`, or the commands named below and in the rows); never edited",
-        "by hand. Each row says what its figure is compared with: a baseline or peer measured in the",
-        "same run, or a hardware limit measured on the same machine. How each figure is measured is",
-        "on the component's page.",
-        "",
-        f"- **Device:** {gpu}",
-        f"- **Host:** {meta.get('host', 'unknown')}",
-        f"- **Date:** {meta.get('date', 'unknown')}; **commit:** {meta.get('commit', 'unknown')}",
-        f"- **Command:** `{meta.get('command', 'bash scripts/gpu-check.sh')}`",
+        "One current table per component, made by `scripts/results_md.py` from the rows of GPU checks",
+        "(`scripts/gpu-check.sh`, or the command of each run); never edited by hand. Each row names its",
+        "card and host, its date and its run (listed under [Runs](#runs): device, host, date, commit,",
+        "command); each component says what its figures are compared with: a baseline or peer measured",
+        "in the same run, or a limit measured on the same machine. The tables hold the headline rows;",
+        "earlier measurements and A/B comparisons of two builds are in [log/](log/). How each figure",
+        "is measured is on the component's page.",
         "",
     ]
-    def section(part):
-        title = TITLES.get(part, part)
-        page = PAGES.get(part)
-        out = [f"## {title}"]
-        if page:
-            out.append(f"Details: [{page}]({page}).")
-        m = origin[part]
-        if any(m.get(k) != meta.get(k) for k in ("gpu", "commit", "command")):
-            out.append(f"Measured on {m.get('gpu', 'unknown')} ({m.get('host', 'unknown host')}), "
-                       f"{m.get('date', 'unknown date')}, commit {m.get('commit', 'unknown')}: "
-                       f"`{m.get('command', '?')}`.")
-        out += ["", "| measurement | figure |", "|---|---|"]
-        for what, figure in parts[part]:
-            out.append(f"| {what.replace('|', '/')} | {figure.replace('|', '/')} |")
-        return out + [""]
+    run_ids, runs = {}, []
+    titles = [c[0] for c in COMPONENTS]
+    titles += [component_of(p) for p in parts if component_of(p) not in titles]
+    for title in titles:
+        members = [p for p in parts if component_of(p) == title]
+        if not members:
+            continue
+        spec = next((c for c in COMPONENTS if c[0] == title), None)
+        order = spec[3] if spec else members
+        members.sort(key=lambda p: order.index(p) if p in order else len(order))
+        lines.append(f"## {title}")
+        if spec:
+            lines.append(f"Compared with: {spec[2]}. Details: [{spec[1]}]({spec[1]}).")
+        lines += ["", "| measurement | figure | card; host | date | run |", "|---|---|---|---|---|"]
+        for part in members:
+            meta, rows = parts[part]
+            key = (part,) + tuple(meta.get(k, "unknown") for k in RUN_KEYS)
+            if key not in run_ids:
+                run_ids[key] = f"r{len(run_ids) + 1}"
+                runs.append((run_ids[key], key))
+            rid = run_ids[key]
+            keep = re.compile(HEADLINE[part]) if headline and part in HEADLINE else None
+            for what, figure in rows:
+                if keep and not keep.search(what) and not FAILED.search(figure):
+                    continue
+                lines.append(f"| {cell(what)} | {cell(figure)} | {short(meta.get('gpu', 'unknown'))}; "
+                             f"{short(meta.get('host', 'unknown'))} | {meta.get('date', 'unknown')} | [{rid}](#runs) |")
+        lines.append("")
+    lines += ["## Runs", ""]
+    for rid, (part, gpu, host, date, commit, command) in runs:
+        lines.append(f"- **{rid}** `{part}`: {gpu}; host {host}; {date}; commit {commit}; command `{command}`")
+    return "\n".join(lines) + "\n"
 
-    by_title = {TITLES.get(part, part): part for part in order}
-    done = set()
-    for title, body in base_sections:  # the base page's sections, in place, or the folders' parts instead
-        part = by_title.get(title)
-        if part is None:
-            lines += [f"## {title}"] + body + [""]
-        elif part not in done:
-            lines += section(part)
-            done.add(part)
-    for part in order:
-        if part not in done:
-            lines += section(part)
-    return "\n".join(lines)
+
+def gather(out_dirs, base=None, drop=()):
+    parts = read_base(base) if base else {}
+    for part in drop:
+        parts.pop(part, None)
+    for arg in out_dirs:
+        d, renames = split_dir(arg)
+        meta = read_meta(os.path.join(d, "meta.txt"))
+        p, o = read_rows(os.path.join(d, "table.txt"))
+        for part in o:
+            name = renames.get(part, part)
+            if name:
+                parts.pop(name, None)  # a later run's part replaces the earlier rows, and moves last
+                parts[name] = (meta, p[part])
+    return parts
 
 
-if __name__ == "__main__":
-    args = sys.argv[1:]
-    base = None
-    if args[:1] == ["--base"]:
+def main(args):
+    base, drop, every = None, [], None
+    while args[:1] and args[0] in ("--base", "--drop", "--all"):
         if len(args) < 2:
             sys.exit(__doc__)
-        base, args = args[1], args[2:]
-    drop = []
-    while args[:1] == ["--drop"]:
-        if len(args) < 2:
-            sys.exit(__doc__)
-        drop.append(args[1])
+        if args[0] == "--base":
+            base = args[1]
+        elif args[0] == "--drop":
+            drop.append(args[1])
+        else:
+            every = args[1]
         args = args[2:]
     if not args:
         sys.exit(__doc__)
-    sys.stdout.write(render(args, base, drop))
+    parts = gather(args, base, drop)
+    if every:
+        new = gather(args)
+        with open(every, "w") as f:
+            f.write(render(new, headline=False))
+    for part in parts:
+        if part in AB_PARTS:
+            print(f"results_md.py: {part} is an A/B comparison of two builds: not on the page "
+                  f"(--all FILE keeps it)", file=sys.stderr)
+    sys.stdout.write(render({p: v for p, v in parts.items() if p not in AB_PARTS}))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
