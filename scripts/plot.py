@@ -8,7 +8,9 @@
   plot.py hash     hash-static.json  -o OUT.png   rates against load factor, one line per table
 
 Exit status: 0 with the PNG written, 1 when the input lacks what the figure needs, 3 when
-matplotlib is not installed (one line on stderr)."""
+no Python here imports matplotlib (one line on stderr). Run by a Python without matplotlib (a
+pyenv or venv python3 first on PATH), the script runs itself again under another python3 that
+has it."""
 import argparse
 import glob
 import json
@@ -60,33 +62,53 @@ def ablation(ax, path):
     ax.legend(fontsize="small", ncol=min(len(labels), 4))
 
 
+def bins_of(levels, most=60):
+    """Consecutive levels in at most `most` groups (an SSSP trace has hundreds of phases: one bar each
+    would be a hairline). Returns (first level of each group, size of a group)."""
+    size = max(1, -(-len(levels) // most))
+    return list(range(0, len(levels), size)), size
+
+
 def trace(fig, path):
-    """Per level: the frontier (log scale, bars coloured by direction) and compute / comm seconds."""
+    """Per level (or group of levels): the frontier (log scale, bars coloured by the kind of step)
+    and compute / communication milliseconds."""
+    from matplotlib.ticker import MaxNLocator
     j = load(path)
     t = j.get("trace")
     if not isinstance(t, dict) or not any(t.get(k) for k in ("bfs", "sssp")):
-        fail(path + ": no per-level trace (graph500 over MPI ranks or on one GPU writes one)")
+        fail(path + ": no per-level trace (graph500 writes one on the CPU, over MPI ranks and on one GPU)")
     kernels = [k for k in ("bfs", "sssp") if t.get(k)]
     for i, k in enumerate(kernels):
         levels = t[k]
-        xs = list(range(len(levels)))
-        # One colour per kind of step (BFS: top-down, bottom-up, device-loop; SSSP: its phases).
-        kinds = list(dict.fromkeys(l["direction"] for l in levels))
+        starts, size = bins_of(levels)
+        groups = [levels[s:s + size] for s in starts]
+        # A group's frontier is its largest, its kind that of its largest step, its times the sums.
+        front = [max(max(l["frontier"] for l in g), 1) for g in groups]
+        align = "center" if size == 1 else "edge"
+        kind_of = [max(g, key=lambda l: l["frontier"])["direction"] for g in groups]
+        kinds = list(dict.fromkeys(kind_of))
+        step = "level" if k == "bfs" else "phase"
         ax = fig.add_subplot(2, len(kernels), i + 1)
         for c, kind in enumerate(kinds):
-            sel = [x for x, l in zip(xs, levels) if l["direction"] == kind]
-            ax.bar(sel, [max(levels[x]["frontier"], 1) for x in sel], color="C%d" % (c % 10), label=kind)
+            sel = [x for x in range(len(groups)) if kind_of[x] == kind]
+            ax.bar([starts[x] for x in sel], [front[x] for x in sel], width=size * 0.9, align=align,
+                   color="C%d" % (c % 10), label=kind)
         ax.set_yscale("log")
-        ax.set_ylabel("frontier")
-        ax.set_title("%s: frontier per level" % k.upper(), fontsize="small")
+        ax.set_ylabel("frontier (vertices)")
+        title = "%s: frontier per %s" % (k.upper(), step)
+        if size > 1:
+            title += " (largest of each %d consecutive %ss)" % (size, step)
+        ax.set_title(title, fontsize="small")
         ax.legend(fontsize="small")
         ax2 = fig.add_subplot(2, len(kernels), len(kernels) + i + 1)
-        comp = [l["compute_seconds"] * 1e3 for l in levels]
-        comm = [l.get("comm_seconds", 0) * 1e3 for l in levels]
-        ax2.bar(xs, comp, label="compute")
+        comp = [sum(l["compute_seconds"] for l in g) * 1e3 for g in groups]
+        comm = [sum(l.get("comm_seconds", 0) for l in g) * 1e3 for g in groups]
+        ax2.bar(starts, comp, width=size * 0.9, align=align, label="compute")
         if any(comm):
-            ax2.bar(xs, comm, bottom=comp, label="communication")
-        ax2.set_xlabel("level")
+            ax2.bar(starts, comm, width=size * 0.9, align=align, bottom=comp, label="communication")
+        ax2.set_xlabel(step if size == 1 else "%s (bars: sums over %d %ss)" % (step, size, step))
+        for a in (ax, ax2):  # whole levels only
+            a.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax2.set_ylabel("ms")
         ax2.legend(fontsize="small")
     fig.suptitle("SCALE %s, %s rank(s): %s" % (j.get("SCALE"), j.get("num_mpi_processes"), j.get("backend", "")),
@@ -126,14 +148,16 @@ def scaling(fig, folder):
     if not series:
         fail(folder + ": no weak-R.json or strong-R.json")
     ax = fig.add_subplot(1, 2, 1)
-    for name in ("weak", "strong"):
+    for name, marker in (("weak", "o"), ("strong", "s")):
         runs = sorted(series.get(name, []), key=lambda x: x[0])
-        for k in ("bfs", "sssp"):
+        for k, style in (("bfs", "-"), ("sssp", "--")):
             pts = [(r, j[k]["harmonic_mean_TEPS"] / 1e9) for r, j in runs if j.get(k) and j.get("valid", True)]
             if pts:
-                ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label="%s %s" % (name, k.upper()))
-    ax.set_xscale("log", base=2)
-    ax.set_xlabel("ranks (GPUs)")
+                ax.plot([p[0] for p in pts], [p[1] for p in pts], linestyle=style, marker=marker,
+                        label="%s %s" % (name, k.upper()))
+    unit = ranks_word(series)
+    plain_log2_axis(ax, sorted({r for runs in series.values() for r, _ in runs}))
+    ax.set_xlabel(unit)
     ax.set_ylabel("harmonic-mean GTEPS")
     ax.legend(fontsize="small")
     ax.set_title("Graph500 scaling", fontsize="small")
@@ -144,34 +168,92 @@ def scaling(fig, folder):
         rs = [r for r, j in weak if j.get("bfs")]
         eff = [j["bfs"]["harmonic_mean_TEPS"] / (base * r / weak[0][0]) * 100 for r, j in weak if j.get("bfs")]
         ax2.plot(rs, eff, marker="o")
-        ax2.set_xscale("log", base=2)
+        plain_log2_axis(ax2, rs)
     ax2.set_ylim(bottom=0)
-    ax2.set_xlabel("ranks (GPUs)")
+    ax2.set_xlabel(unit)
     ax2.set_ylabel("weak-scaling efficiency, BFS (%)")
-    ax2.set_title("TEPS per rank against the smallest run", fontsize="small")
+    ax2.set_title("TEPS per %s against the smallest run" % ("GPU" if unit.startswith("GPU") else "rank"),
+                  fontsize="small")
+
+
+def ranks_word(series):
+    """The x axis's words: GPUs when the runs ran on the cuda backend, MPI ranks (CPU) otherwise."""
+    backends = [j.get("backend", "") for runs in series.values() for _, j in runs]
+    if backends and all("cuda" in b.lower() or "gpu" in b.lower() for b in backends):
+        return "GPUs (one MPI rank each)"
+    return "MPI ranks (CPU backend)"
+
+
+def plain_log2_axis(ax, values):
+    """A log2 axis whose ticks are the values themselves as plain numbers (1, 2, 4), not 2^k."""
+    from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
+    ax.set_xscale("log", base=2)
+    if values:
+        ax.xaxis.set_major_locator(FixedLocator(values))
+        ax.xaxis.set_minor_locator(NullLocator())
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: "%g" % v))
+        lo, hi = min(values), max(values)
+        ax.set_xlim(lo / 1.3, hi * 1.3)
+
+
+def rate_unit(values):
+    """(scale, words) for operations per second given in billions: the unit in which the largest
+    value reads between 1 and 1000."""
+    top = max([v for v in values if v] or [1])
+    for scale, words in ((1, "billion"), (1e3, "million"), (1e6, "thousand")):
+        if top * scale >= 1:
+            return scale, words
+    return 1e9, ""
 
 
 def hash_rates(ax, path):
-    """hash static: insert, find-hit and find-miss rates (G/s) against load factor, per table."""
+    """hash static: insert, find-hit and find-miss rates against load factor; a colour per table,
+    a marker and line style per operation, so that every line can be told apart."""
     d = load(path)
     rows = [r for r in d.get("rows", []) if "load_factor" in r]
     if not rows:
         fail(path + ": no static rows (gpu500 hash static --json)")
-    styles = {"insert_gps": "-", "find_hit_gps": "--", "find_miss_gps": ":"}
+    styles = {"insert_gps": ("-", "o"), "find_hit_gps": ("--", "s"), "find_miss_gps": (":", "^")}
+    scale, words = rate_unit([r[k] for r in rows for k in styles])
     tables = []
     for r in rows:
         if r["table"] not in tables:
             tables.append(r["table"])
     for i, table in enumerate(tables):
         rs = sorted((r for r in rows if r["table"] == table), key=lambda r: r["load_factor"])
-        for key, style in styles.items():
-            ax.plot([r["load_factor"] for r in rs], [r[key] for r in rs], style, marker="o", color="C%d" % (i % 10),
-                    label="%s %s" % (table, key[:-4].replace("_", "-")))
+        for key, (style, marker) in styles.items():
+            ax.plot([r["load_factor"] for r in rs], [r[key] * scale for r in rs], linestyle=style, marker=marker,
+                    color="C%d" % (i % 10), label="%s %s" % (table, key[:-4].replace("_", "-")))
     ax.set_xlabel("load factor")
-    ax.set_ylabel("billion operations / s")
+    ax.set_ylabel(("%s operations / s" % words).strip())
+    ax.set_ylim(bottom=0)
     ax.set_title("hash static: %s keys, %s%s" % (d.get("keys"), d.get("backend"),
                                                  (", " + d["device"]) if d.get("device") else ""), fontsize="small")
-    ax.legend(fontsize="x-small", ncol=2)
+    ax.legend(fontsize="x-small", ncol=2 if len(tables) > 1 else 1)
+
+
+def python_with_matplotlib():
+    """Another Python 3 that imports matplotlib (python3 on PATH, then /usr/bin and /usr/local/bin),
+    or None; never twice (GPU500_PLOT_TRIED names the interpreter that failed first)."""
+    if os.environ.get("GPU500_PLOT_TRIED"):
+        return None
+    import shutil
+    import subprocess
+    me = os.path.realpath(sys.executable)
+    seen = {me}
+    path = [os.path.join(d, "python3") for d in os.environ.get("PATH", "").split(os.pathsep) if d]
+    for cand in path + ["/usr/bin/python3", "/usr/local/bin/python3"]:
+        if not (os.path.isfile(cand) and os.access(cand, os.X_OK)) or shutil.which(cand) is None:
+            continue
+        real = os.path.realpath(cand)
+        if real in seen:
+            continue
+        seen.add(real)
+        ok = subprocess.run([cand, "-c", "import matplotlib"], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL).returncode == 0
+        if ok:
+            return cand
+    return None
 
 
 def main():
@@ -184,8 +266,14 @@ def main():
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
-    except ImportError:
-        print("plot.py: matplotlib is not installed (Debian: python3-matplotlib)", file=sys.stderr)
+    except ImportError as e:
+        other = python_with_matplotlib()
+        if other:  # e.g. a pyenv or venv python3 first on PATH, matplotlib in the system's
+            os.environ["GPU500_PLOT_TRIED"] = sys.executable
+            os.execv(other, [other, os.path.abspath(__file__)] + sys.argv[1:])
+        print("plot.py: matplotlib cannot be imported by %s (%s), nor by another python3 on PATH; install it for "
+              "this Python (%s -m pip install matplotlib) or the system's (Debian: python3-matplotlib)"
+              % (sys.executable, e, sys.executable), file=sys.stderr)
         return 3
     fig = plt.figure(figsize=(10, 6) if a.kind in ("trace", "scaling") else (8, 5))
     if a.kind in ("trace", "scaling"):

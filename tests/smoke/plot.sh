@@ -64,6 +64,53 @@ plot scaling "$tmp/scaling"
 
 # A one-process CPU run's trace (its BFS levels) plots too.
 plot trace "$tmp/scaling/weak-1.json"
+# What the figures say, read from the figure objects: the hash plot's unit fits its rates (a CPU
+# table's 0.004-0.012 billion/s reads in millions) and every line has its own colour or marker;
+# a trace of more than 60 steps is drawn in at most 60 groups; the scaling axis names CPU ranks for
+# CPU runs and its ticks are plain numbers.
+"$py" - "$src/scripts/plot.py" "$tmp/hash.json" "$tmp/scaling" "$tmp/scaling/weak-1.json" <<'PY' || fail "figure contents"
+import importlib.util, json, sys
+import matplotlib
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+spec = importlib.util.spec_from_file_location("plot", sys.argv[1])
+plot = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(plot)
+fig = plt.figure()
+ax = fig.add_subplot(1, 1, 1)
+plot.hash_rates(ax, sys.argv[2])
+rates = [r[k] for r in json.load(open(sys.argv[2]))["rows"] for k in ("insert_gps", "find_hit_gps", "find_miss_gps")]
+want = "billion" if max(rates) >= 1 else "million" if max(rates) >= 1e-3 else "thousand"
+assert ax.get_ylabel().startswith(want), (ax.get_ylabel(), max(rates))
+looks = [(l.get_color(), l.get_marker()) for l in ax.get_lines()]
+assert len(set(looks)) == len(looks), looks
+fig = plt.figure()
+plot.scaling(fig, sys.argv[3])
+a = fig.axes[0]
+assert a.get_xlabel() == "MPI ranks (CPU backend)", a.get_xlabel()
+fig.canvas.draw()
+ticks = [t.get_text() for t in a.get_xticklabels() if t.get_text()]
+assert ticks and all(t.isdigit() for t in ticks), ticks
+# A long trace (300 SSSP phases made from a real run's levels) is grouped.
+j = json.load(open(sys.argv[4]))
+lv = j["trace"]["bfs"]
+j["trace"]["sssp"] = [dict(lv[i % len(lv)], level=i) for i in range(300)]
+json.dump(j, open(sys.argv[4] + ".long.json", "w"))
+fig = plt.figure()
+plot.trace(fig, sys.argv[4] + ".long.json")
+bars = [p for p in fig.axes[1].patches]
+assert 0 < len(bars) <= 60, len(bars)
+PY
+echo "ok: figure contents"
+# Run by a python3 without matplotlib (a pyenv or venv one first on PATH), plot.py finds one with it.
+for p in python3 $(compgen -c | grep -E '^python3(\.[0-9]+)?$' | sort -u) /usr/bin/python3; do
+  if command -v "$p" >/dev/null && ! "$p" -c 'import matplotlib' 2>/dev/null && "$p" -c 'import sys; sys.exit(sys.version_info < (3, 6))' 2>/dev/null; then
+    "$p" "$src/scripts/plot.py" hash "$tmp/hash.json" -o "$tmp/other.png" >/dev/null 2>"$tmp/err.txt" ||
+      fail "plot.py under $p (no matplotlib there, $py has it): $(cat "$tmp/err.txt")"
+    echo "ok: plot.py under $p, which lacks matplotlib"
+    break
+  fi
+done
 # Refusals: a hash table's --json file has no trace and no HPL iterations.
 "$py" "$src/scripts/plot.py" trace "$tmp/hash.json" -o "$tmp/x.png" 2>/dev/null && fail "trace without a trace: accepted"
 "$py" "$src/scripts/plot.py" balance "$tmp/hash.json" -o "$tmp/x.png" 2>/dev/null && fail "balance of a hash file: accepted"
