@@ -7,6 +7,8 @@
 #include "gpu500/bellman_ford/benchmark.hpp"
 #include "gpu500/bellman_ford/dense_graph.hpp"
 #include "gpu500/core/cli.hpp"
+#include "gpu500/core/cuda_arch.hpp"
+#include "gpu500/core/device.hpp"
 #include "gpu500/core/error.hpp"
 #include "gpu500/core/json.hpp"
 
@@ -52,6 +54,7 @@ GPU500_COMMAND(bellman_ford, "Dense Bellman-Ford (Liu et al.): naive/reduce/coar
   if (variant != "all") o.variants = {bf::parse_variant(variant)};
   o.schedules = bf::parse_schedules(schedules);
   o.backends = bf::parse_backends(backend);
+  if (o.backends.wants_cuda() && cuda_available()) check_cuda_devices();  // before any kernel: one clear line
   o.engines.resident_exchange = bf::parse_exchange(exchange);
   o.engines.isa = bf::parse_cpu_isa(isa);
   o.graph.seed = static_cast<std::uint64_t>(seed);

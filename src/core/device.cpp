@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "gpu500/config.hpp"
+#include "gpu500/core/cuda_arch.hpp"
 #include "gpu500/core/error.hpp"
 
 namespace gpu500 {
@@ -30,6 +31,7 @@ backend parse_backend(const std::string& s, bool allow_opencl) {
   if (s == "cuda") {
     if (!GPU500_HAVE_CUDA) throw usage_error("--backend cuda: this build has no CUDA backend");
     if (!cuda_available()) throw usage_error("--backend cuda: no CUDA device is visible");
+    check_cuda_devices();  // a GPU this build has no code for: one line now, not a failed launch later
     return backend::cuda;
   }
   if (s == "opencl" && allow_opencl) {
@@ -40,7 +42,11 @@ backend parse_backend(const std::string& s, bool allow_opencl) {
                     (allow_opencl ? ", opencl" : "") + "; got '" + s + "'");
 }
 
-backend resolve_auto_backend() { return cuda_available() ? backend::cuda : backend::cpu; }
+backend resolve_auto_backend() {
+  if (!cuda_available()) return backend::cpu;
+  check_cuda_devices();
+  return backend::cuda;
+}
 
 const char* backend_name(backend b) {
   switch (b) {
