@@ -18,9 +18,14 @@
 #include "gpu500/config.hpp"
 #include "gpu500/core/device.hpp"
 #include "gpu500/core/error.hpp"
+#include "gpu500/core/provenance.hpp"
+#include "gpu500/dist/comm.hpp"
 
 #if GPU500_HAVE_MPI
 #include <mpi.h>
+#endif
+#if GPU500_HAVE_NCCL
+#include <nccl.h>
 #endif
 
 namespace gpu500::app {
@@ -107,6 +112,18 @@ static int launcher_size() {
   std::exit(code);
 }
 
+// The NCCL library this process runs with, "none" without NCCL (for the provenance record).
+static std::string nccl_version() {
+#if GPU500_HAVE_NCCL
+  int v = 0;
+  if (ncclGetVersion(&v) != ncclSuccess || v <= 0) return "unknown";
+  const int major = v >= 10000 ? v / 10000 : v / 1000, rest = v >= 10000 ? v % 10000 : v % 1000;
+  return std::to_string(major) + "." + std::to_string(rest / 100) + "." + std::to_string(rest % 100);
+#else
+  return "none";
+#endif
+}
+
 // Commands that run on several MPI processes; every other one runs on one.
 static bool runs_on_many(const std::string& name) {
   return name == "graph500" || name == "hpl" || name == "hpl_mxp" || name == "info";
@@ -138,6 +155,8 @@ int main(int argc, char** argv) {
   }
   int code = 0;
   try {
+    // What every --json and `gpu500 info` report of the libraries (core/provenance.hpp).
+    gpu500::provenance::set_libraries(gpu500::dist::mpi_library_version(), nccl_version());
     if (launcher_size() > 1 && !runs_on_many(name))
       throw gpu500::usage_error("gpu500 " + std::string(argv[1]) + " runs on one process; it was started on " +
                                 std::to_string(launcher_size()) + " processes (run it without mpirun)");

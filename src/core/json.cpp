@@ -6,8 +6,16 @@
 
 #include "gpu500/core/atomic_file.hpp"
 #include "gpu500/core/error.hpp"
+#include "gpu500/core/provenance.hpp"
 
 namespace gpu500::json {
+
+bool value::has(std::string_view key) const {
+  if (!is_object()) return false;
+  for (const auto& [k, v] : std::get<object>(v_))
+    if (k == key) return true;
+  return false;
+}
 
 value& value::operator[](std::string_view key) {
   if (std::holds_alternative<std::nullptr_t>(v_)) v_ = object{};
@@ -101,6 +109,16 @@ std::string value::dump(int indent) const {
 
 void check_writable(const std::string& path, const std::string& what) { atomic_file::check_writable(path, what); }
 
-void write_file(const std::string& path, const value& v) { atomic_file::write_whole(path, v.dump() + "\n", "JSON file "); }
+// Every document says what made it: an object gets the "provenance" member (docs/json.md) unless
+// it has one already.
+void write_file(const std::string& path, const value& v) {
+  if (!v.is_object() || v.has("provenance")) {
+    atomic_file::write_whole(path, v.dump() + "\n", "JSON file ");
+    return;
+  }
+  value with = v;
+  with["provenance"] = provenance::to_json(provenance::current());
+  atomic_file::write_whole(path, with.dump() + "\n", "JSON file ");
+}
 
 }  // namespace gpu500::json

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Checks JSON files against the schemas documented in docs/json.md (its ```json schema=NAME
 blocks; notation on that page). Every key the schema lists without '?' must be present, no key it
-does not list may be, and every value must have the stated type.
+does not list may be, and every value must have the stated type. The top-level object of a .json
+file must also carry "provenance" (schema "provenance"), which json::write_file adds to every
+document.
 Usage: json_schema.py DOC NAME FILE [FILE...]   (a .jsonl file: every line is checked)
        json_schema.py DOC --list                 (the schema names)"""
 import json
@@ -68,10 +70,14 @@ def main():
         sys.exit("no schema '%s' in %s" % (name, sys.argv[1]))
     status = 0
     for f in sys.argv[3:]:
-        docs = ([json.loads(l) for l in open(f) if l.strip()] if f.endswith(".jsonl") else [json.load(open(f))])
+        lines = f.endswith(".jsonl")
+        docs = ([json.loads(l) for l in open(f) if l.strip()] if lines else [json.load(open(f))])
+        schema = schemas[name]
+        if not lines and "provenance" in schemas and isinstance(schema, dict):
+            schema = dict(schema, provenance="@provenance")
         errors = []
         for i, d in enumerate(docs):
-            check(d, schemas[name], schemas, name if len(docs) == 1 else "%s#%d" % (name, i + 1), errors)
+            check(d, schema, schemas, name if len(docs) == 1 else "%s#%d" % (name, i + 1), errors)
         if errors or not docs:
             status = 1
             print("%s: %s" % (f, "; ".join(errors[:10]) if errors else "empty"))

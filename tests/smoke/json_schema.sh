@@ -3,7 +3,8 @@
 # (tests/smoke/json_schema.py): graph500 (with --energy on a powercap tree written here, and over
 # 2 MPI ranks with the trace), bfs, sssp, hash static and mixed, hpl (--json and --timing),
 # hpl-mxp, bellman-ford; with a GPU also graph500 on cuda (its trace) and the BFS ablation bench.
-# The checker itself must reject a document with a missing key, an unknown key or a wrong type.
+# The checker itself must reject a document with a missing key, an unknown key or a wrong type, or
+# without the provenance object (docs/json.md) every document carries.
 set -uo pipefail
 bin=$1 src=$2
 tmp=$(mktemp -d)
@@ -22,12 +23,15 @@ run() {  # output-file args...: the command must succeed
 cd "$tmp" || exit 1
 
 # The checker rejects what it should.
-printf '{"graph": "g", "backend": "cpu", "kernel": "bfs", "construction_time": 1, "searches": [], "harmonic_mean_TEPS": 1, "valid": true}\n' >good.json
+prov='"provenance": {"version": "0.1.0", "commit": "abc", "host": "h", "blas": "OpenBLAS", "cuda_architectures": "", "mpi": "none", "nccl": "none"}'
+printf '{"graph": "g", "backend": "cpu", "kernel": "bfs", "construction_time": 1, "searches": [], "harmonic_mean_TEPS": 1, "valid": true, %s}\n' "$prov" >good.json
 python3 "$src/tests/smoke/json_schema.py" "$doc" search good.json >/dev/null || fail "checker: a valid document rejected"
 sed 's/"valid": true/"valid": true, "extra": 1/' good.json >extra.json
 sed 's/"kernel": "bfs", //' good.json >missing.json
 sed 's/"valid": true/"valid": "yes"/' good.json >type.json
-for f in extra missing type; do
+sed 's/, "provenance": .*}$/}/' good.json >noprov.json
+sed 's/"host": "h", //' good.json >prov_missing.json
+for f in extra missing type noprov prov_missing; do
   ! python3 "$src/tests/smoke/json_schema.py" "$doc" search $f.json >/dev/null || fail "checker: accepted $f.json"
 done
 

@@ -48,6 +48,8 @@ class value {
 
   [[nodiscard]] bool is_object() const { return std::holds_alternative<object>(v_); }
   [[nodiscard]] bool is_array() const { return std::holds_alternative<array>(v_); }
+  /// Whether this is an object with the member `key`.
+  [[nodiscard]] bool has(std::string_view key) const;
 
   /// Serialise; indent < 0 writes one line.
   [[nodiscard]] std::string dump(int indent = 2) const;
@@ -58,7 +60,8 @@ class value {
 };
 
 /// Write v to path under the output rule of core/atomic_file.hpp (atomically, or through a device
-/// or FIFO); throws gpu500::error when the file cannot be written.
+/// or FIFO); throws gpu500::error when the file cannot be written. An object gets the member
+/// "provenance" (core/provenance.hpp: version, commit, host, libraries) unless it has one.
 void write_file(const std::string& path, const value& v);
 /// atomic_file::check_writable: throws usage_error naming `what` (e.g. "--json") unless a file
 /// can be written at path under the output rule.
