@@ -18,6 +18,7 @@
 #include "gpu500/config.hpp"
 #include "gpu500/core/device.hpp"
 #include "gpu500/core/error.hpp"
+#include "gpu500/core/host_team.hpp"
 #include "gpu500/core/provenance.hpp"
 #include "gpu500/dist/comm.hpp"
 
@@ -157,6 +158,14 @@ int main(int argc, char** argv) {
   try {
     // What every --json and `gpu500 info` report of the libraries (core/provenance.hpp).
     gpu500::provenance::set_libraries(gpu500::dist::mpi_library_version(), nccl_version());
+    // An OpenMP team that fits the idle cores (core/host_team.hpp), for every command but --help.
+    const bool help = std::any_of(argv + 2, argv + argc, [](const char* a) { return !std::strcmp(a, "--help") || !std::strcmp(a, "-h"); });
+    if (!help) {
+      const auto team = gpu500::fit_openmp_team_to_idle_cores();
+      if (team.threads > 0 && launcher_rank() == 0)
+        std::fprintf(stderr, "gpu500: %d of this process's %d cores busy with other programs: OpenMP team of %d thread%s "
+                             "(set OMP_NUM_THREADS to choose)\n", team.busy, team.cores, team.threads, team.threads == 1 ? "" : "s");
+    }
     if (launcher_size() > 1 && !runs_on_many(name))
       throw gpu500::usage_error("gpu500 " + std::string(argv[1]) + " runs on one process; it was started on " +
                                 std::to_string(launcher_size()) + " processes (run it without mpirun)");

@@ -13,6 +13,7 @@
 
 #include "gpu500/config.hpp"
 #include "gpu500/core/error.hpp"
+#include "gpu500/core/host_team.hpp"
 
 #if GPU500_HAVE_MPI
 #include "mpi_handles.hpp"
@@ -91,15 +92,7 @@ std::vector<host_threads> plan_every_rank(const std::vector<std::vector<int>>& m
 
 }  // namespace
 
-std::vector<int> allowed_cores() {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  std::vector<int> c;
-  if (sched_getaffinity(0, sizeof set, &set) == 0)
-    for (int i = 0; i < CPU_SETSIZE; ++i)
-      if (CPU_ISSET(i, &set)) c.push_back(i);
-  return c;
-}
+std::vector<int> allowed_cores() { return affinity_cores(); }
 
 host_threads plan_host_threads(const std::vector<std::vector<int>>& masks, const std::vector<int>& requested, int me) {
   GPU500_EXPECTS(me >= 0 && static_cast<std::size_t>(me) < masks.size(), "a rank of the host");
@@ -143,7 +136,9 @@ host_threads share_host_cores(const communicator& comm) {
   }
   const std::vector<host_threads> plans = plan_every_rank(masks, requested);
   const host_threads t = plans[static_cast<std::size_t>(me)];
-  if (mine.requested == 0) omp_set_num_threads(t.threads);
+  // Never more than the team the program fitted to the idle cores at start (core/host_team.hpp).
+  const int fitted = fitted_openmp_team();
+  if (mine.requested == 0) omp_set_num_threads(fitted > 0 ? std::min(t.threads, fitted) : t.threads);
   if (me == 0) {
     // The host's most oversubscribed rank.
     const auto worst = std::max_element(plans.begin(), plans.end(),
