@@ -16,6 +16,15 @@
 
 namespace {
 
+// Whether vertex v has an edge to another vertex (a self-loop alone leaves it isolated).
+bool has_neighbour(const gpu500::graph::edge_list& el, std::int64_t v) {
+  const std::int64_t m = el.size();
+  bool found = false;
+#pragma omp parallel for reduction(|| : found) schedule(static)
+  for (std::int64_t e = 0; e < m; ++e) found = found || ((el.src[e] == v) != (el.dst[e] == v));
+  return found;
+}
+
 int run_search(const gpu500::app::args_t& args, bool sssp) {
   using namespace gpu500;
   const char* name = sssp ? "gpu500 sssp" : "gpu500 bfs";
@@ -42,7 +51,7 @@ int run_search(const gpu500::app::args_t& args, bool sssp) {
   p.output_file("--output", output_path,
                 "write the search from --root (or the first root) to this file, a line \"vertex parent level\" (bfs) "
                 "or \"vertex parent distance\" (sssp) per vertex (default none)");
-  flags.add(p);
+  flags.add(p, !sssp, sssp);  // only the chosen kernel's engine flags
   p.parse(args);
   if (p.help_requested()) {
     std::fputs(p.help().c_str(), stdout);
@@ -65,6 +74,7 @@ int run_search(const gpu500::app::args_t& args, bool sssp) {
   ro.weights = sssp;
   const stopwatch read_time;
   graph::graph_file file = graph::read_graph(c.graph_name, ro);
+  std::string root_note;
   char read_line[512];  // printed once every check has passed: an error is one line alone
   std::snprintf(read_line, sizeof read_line, "%s: %s read in %.3g s (%s%s, %s): %lld vertices, %lld edges\n", name,
                 c.graph_name.c_str(), read_time.seconds(), graph::format_name(file.format), file.gzip ? ", gzip" : "",
@@ -77,10 +87,17 @@ int run_search(const gpu500::app::args_t& args, bool sssp) {
   const index_t n = el.num_vertices;
   if (c.root >= n)
     throw usage_error("--root " + std::to_string(c.root) + " is not a vertex (the graph has " + std::to_string(n) + ")");
+  // A root with no edge is searched alone: one vertex reached, 0 edges, "0 TEPS". Say why, and
+  // name the usual cause (a file numbered from 1 has no vertex 0).
+  if (c.root >= 0 && !has_neighbour(el, c.root))
+    root_note = std::string(name) + ": root " + std::to_string(c.root) +
+                " has no edges (an isolated vertex): its search reaches it alone, 0 edges, 0 TEPS" +
+                (c.root == 0 ? "; a file whose vertices are numbered from 1 has no vertex 0 (try --root 1)" : "") + "\n";
   flags.set_bfs_runs(!sssp);
   flags.set_sssp_runs(sssp);
   const std::unique_ptr<graph500::pipeline> pipe = flags.make(std::move(el));
   std::fputs(read_line, stderr);
+  std::fputs(root_note.c_str(), stderr);
   const graph500::search_report r = graph500::run_searches(*pipe, n, c, stdout, stderr);
   if (!json_path.empty()) json::write_file(json_path, r.json);
   // A tree that failed validation is not written: a file at --output is always a valid search.

@@ -41,11 +41,12 @@ std::function<void(const std::string&)> team_size(int& target, const char* flag)
 
 }  // namespace
 
-void pipeline_flags::add(cli::parser& p) {
+void pipeline_flags::add(cli::parser& p, bool bfs, bool sssp) {
   p.option("--backend", backend, "auto|cpu|cuda (auto: the GPU when present)");
   engine_flags_first_ = p.option_count();
-  add_bfs(p);
-  add_sssp(p);
+  add_graph(p);
+  if (bfs) add_bfs(p);
+  if (sssp) add_sssp(p);
   engine_flags_last_ = p.option_count();
 }
 
@@ -73,10 +74,19 @@ std::unique_ptr<graph500::pipeline> pipeline_flags::make(graph::edge_list el) {
 
 // ---- Graph and BFS (kernel 2) flags: one name per knob on both backends ----------------------
 
-void pipeline_flags::add_bfs(cli::parser& p) {
+void pipeline_flags::add_graph(cli::parser& p) {
   parser_ = &p;
   p.option("--vertex-bits", checked(vertex_bits_, "--vertex-bits", "32 or 64", [](double x) { return x == 32 || x == 64; }),
            "vertex id width, 32 or 64 (default: 64 on cpu; on cuda 32 when it fits)", "N");
+#if GPU500_HAVE_CUDA
+  p.flag("--no-sort", cuda.no_sort, "CUDA: no VS-Graph500 degree-sorted relabelling and neighbour order");
+  p.option("--device", checked(cuda.device, "--device", "in 0..1023", [](double x) { return x >= 0 && x <= 1023; }),
+           "CUDA device ordinal (default 0)", "N");
+#endif
+}
+
+void pipeline_flags::add_bfs(cli::parser& p) {
+  parser_ = &p;
   const auto positive = [](double x) { return x > 0; };
   p.option("--bfs-alpha", checked(bfs_alpha_, "--bfs-alpha", "> 0", positive),
            "BFS: go bottom-up when frontier arcs > unexplored arcs / alpha (Beamer; default 15 on cpu, 14 on cuda)", "X");
@@ -103,7 +113,6 @@ void pipeline_flags::add_bfs(cli::parser& p) {
   p.flag("--no-hub-cache", b.no_hub_cache, "CUDA BFS: no shared-memory cache of frontier hubs (VS-Graph500) in bottom-up");
   p.flag("--no-device-loop", b.no_device_loop, "CUDA BFS: every level from the host (no single-CTA loop for small frontiers)");
   p.flag("--no-bitmap", b.no_bitmap, "CUDA BFS: bottom-up reads neighbours' depth instead of a bitmap of the visited vertices");
-  p.flag("--no-sort", cuda.no_sort, "CUDA: no VS-Graph500 degree-sorted relabelling and neighbour order");
   const auto degree_ok = [](double x) { return x >= 1 && x <= INT32_MAX; };
   p.option("--hub-threshold", checked(b.hub_threshold, "--hub-threshold", ">= 1", degree_ok),
            "CUDA BFS: degree of a hub for gamma (default 100)", "N");
@@ -115,8 +124,6 @@ void pipeline_flags::add_bfs(cli::parser& p) {
            "CUDA BFS: size the search's grids for this share of the SMs, in (0, 1] (default 1); below 1 fewer warps "
            "are in flight: less power, less speed (docs/energy.md)",
            "X");
-  p.option("--device", checked(cuda.device, "--device", "in 0..1023", [](double x) { return x >= 0 && x <= 1023; }),
-           "CUDA device ordinal (default 0)", "N");
 #endif
 }
 

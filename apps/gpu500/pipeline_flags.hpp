@@ -28,9 +28,11 @@ struct pipeline_flags {
   graph500::cuda_options cuda;
 #endif
 
-  /// --backend, --vertex-bits and the CPU (and CUDA) engines' technique flags. The parser must
-  /// outlive the calls to make(), which check the flags given against the chosen backend.
-  void add(cli::parser& p);
+  /// --backend, the graph's flags (--vertex-bits; --device, --no-sort with CUDA) and the CPU (and
+  /// CUDA) engines' technique flags of the kernels the command can run (bfs, sssp): a command's
+  /// --help lists only what it accepts. The parser must outlive the calls to make(), which check
+  /// the flags given against the chosen backend.
+  void add(cli::parser& p, bool bfs = true, bool sssp = true);
   /// Whether the run does BFS (kernel 2); when it does not, a BFS engine flag is a usage_error.
   void set_bfs_runs(bool on) { bfs_runs_ = on; }
   /// Whether the run does SSSP (kernel 3); when it does not, an SSSP engine flag is a usage_error.
@@ -51,7 +53,9 @@ struct pipeline_flags {
   void check_single_process() const;
 
  private:
-  /// The graph and BFS flags (--vertex-bits, --bfs-alpha, ... of both engines); apply_bfs() checks
+  /// The flags of the graph whatever the kernel: --vertex-bits and, with CUDA, --device, --no-sort.
+  void add_graph(cli::parser& p);
+  /// The BFS flags (--bfs-alpha, ... of both engines) and, in apply_bfs, the graph's; apply_bfs() checks
   /// them against the chosen backend (a flag of the other backend's engine is a usage_error) and
   /// sets the options.
   void add_bfs(cli::parser& p);
