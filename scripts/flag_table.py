@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
-"""The README's flag table, made from the program's own --help, and checks that keep it honest.
+"""docs/flags.md's flag table, made from the program's own --help, and checks that keep it honest.
 
-  flag_table.py GPU500                  print the table (markdown) for the README
-  flag_table.py GPU500 --check README   exit 1 unless README's table equals the printed one
-  flag_table.py GPU500 --exercised DIR  exit 1 unless every flag appears in a test under DIR
+  flag_table.py GPU500                   print the table (markdown) for docs/flags.md
+  flag_table.py GPU500 --write PAGE      replace the table in PAGE (docs/flags.md) with it
+  flag_table.py GPU500 --check PAGE      exit 1 unless PAGE's table equals the printed one
+  flag_table.py GPU500 --exercised DIR   exit 1 unless every flag appears in a test under DIR
 
-A flag is one row: its names as --help shows them, the commands that accept it, and its help line
-(from the first command that lists it). The README holds the table between the lines
-`<!-- flags begin -->` and `<!-- flags end -->`.
+A row is one meaning of a flag: its names as --help shows them, the commands whose --help gives
+it that metavar and help line, and the line. A flag whose meaning or default differs between
+commands (e.g. --seed, --roots, --backend) has a row per meaning. PAGE holds the table between
+the lines `<!-- flags begin -->` and `<!-- flags end -->`. The table is made from a build with
+every backend (CUDA and OpenCL), whose --help lists every flag; --check from a build without one
+of them names the backends it lacks.
 """
 import os
 import re
@@ -54,20 +58,28 @@ def table(gpu500):
     order, seen = [], {}
     for cmd in commands(gpu500):
         for names, metavar, text in flags_of(gpu500, cmd):
-            if names not in seen:
-                seen[names] = {"metavar": metavar, "help": text, "commands": []}
-                order.append(names)
-            seen[names]["commands"].append(cmd)
+            key = (names, metavar, text)
+            if key not in seen:
+                seen[key] = []
+                order.append(key)
+            seen[key].append(cmd)
+    names_list = list(dict.fromkeys(n for n, _, _ in order))
     lines = ["| flag | commands | what it does |", "|---|---|---|"]
-    for names in order:
-        row = seen[names]
-        shown = " ".join(x for x in (names, row["metavar"]) if x)
-        text = row["help"].replace("|", "\\|")
-        lines.append(f"| `{shown}` | {', '.join(row['commands'])} | {text} |")
-    return "\n".join(lines) + "\n", order
+    # A flag's rows side by side, in the order the commands list the flags.
+    for names, metavar, text in sorted(order, key=lambda k: names_list.index(k[0])):
+        shown = " ".join(x for x in (names, metavar) if x)
+        lines.append(f"| `{shown}` | {', '.join(seen[(names, metavar, text)])} | {text.replace('|', chr(92) + '|')} |")
+    return "\n".join(lines) + "\n", names_list
 
 
-def readme_table(path):
+def missing_backends(gpu500):
+    """The backends `gpu500 info` does not list (the table is made from a build with all of them)."""
+    out = subprocess.run([gpu500, "info"], capture_output=True, text=True).stdout
+    line = next((l for l in out.splitlines() if l.startswith("backends:")), "")
+    return [b for b in ("cuda", "opencl") if not re.search(r"\b" + b + r"\b", line)]
+
+
+def page_table(path):
     text = open(path).read()
     if BEGIN not in text or END not in text:
         sys.exit(f"{path}: no flag table between {BEGIN} and {END}")
@@ -104,14 +116,24 @@ def main():
         sys.stdout.write(got)
         return 0
     mode, arg = sys.argv[2], sys.argv[3]
+    if mode == "--write":
+        text = open(arg).read()
+        page_table(arg)
+        head, rest = text.split(BEGIN, 1)
+        open(arg, "w").write(head + BEGIN + "\n" + got + END + rest.split(END, 1)[1])
+        return 0
     if mode == "--check":
-        want = readme_table(arg)
+        want = page_table(arg)
         if want != got:
             import difflib
-            sys.stdout.writelines(difflib.unified_diff(want.splitlines(True), got.splitlines(True), "README", "--help"))
-            print("the README's flag table differs from --help: regenerate it with scripts/flag_table.py")
+            sys.stdout.writelines(difflib.unified_diff(want.splitlines(True), got.splitlines(True), arg, "--help"))
+            lacking = missing_backends(gpu500)
+            if lacking:
+                print(f"this build has no {' and no '.join(lacking)} backend, whose flags the table lists: "
+                      f"check from a build with every backend (scripts/gpu-check.sh makes one)")
+            print(f"{arg}'s flag table differs from --help: regenerate it with scripts/flag_table.py GPU500 --write {arg}")
             return 1
-        print(f"flag table: {len(order)} flags, README matches --help")
+        print(f"flag table: {len(order)} flags, {arg} matches --help")
         return 0
     if mode == "--exercised":
         missing = exercised(order, arg, {os.path.abspath(__file__)})
