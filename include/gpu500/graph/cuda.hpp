@@ -74,6 +74,11 @@ std::size_t pipeline_device_bytes(index_t n, index_t m, std::size_t vertex_bytes
 template <class V>
 device_edge_list<V> generate_kronecker_device(const kronecker_params& p);
 
+/// Edges [first, first + count) of it (one rank's slice; bit-identical to generate_kronecker(p,
+/// first, count)); num_edges is count. Made for 64-bit ids.
+template <class V>
+device_edge_list<V> generate_kronecker_device(const kronecker_params& p, index_t first, index_t count);
+
 /// Upload a host edge list (endpoints are range-checked; usage_error names a bad edge).
 template <class V>
 device_edge_list<V> upload_edge_list(const edge_list& el);

@@ -1,7 +1,8 @@
 // The Kronecker generator on the GPU, edge-list upload/download, and the device-memory estimate of
 // the CUDA Graph500 pipeline (see gpu500/graph/cuda.hpp).
 //
-// Each thread produces a contiguous run of edges: it skips the seed state to its first edge's
+// Each thread produces a contiguous run of edges of the list or of one rank's slice of it (the
+// multi-rank pipeline's generator): it skips the seed state to its first edge's
 // substream (e * 2^64 steps, with a device copy of the host's skip tables) and then moves from one
 // edge's substream to the next with the single matrix A^(2^64). Every edge is made by the same
 // make_kronecker_edge the host generator calls, so both lists are bit-identical.
@@ -42,15 +43,17 @@ struct generator_policy {
   static constexpr int edges_per_thread = 16;
 };
 
+/// Edges [first, first + m) of the graph into src/dst/w[0, m): each thread a run of
+/// edges_per_thread of them.
 template <class V>
 __global__ void kronecker_kernel(const mrg_skip_table* table, mrg_state seed, scramble_key key, int scale, int a,
-                                 int b, int c, index_t m, V* src, V* dst, float* w) {
-  const index_t first = gpu::global_thread_id() * generator_policy::edges_per_thread;
-  if (first >= m) return;
-  const index_t last = first + generator_policy::edges_per_thread < m ? first + generator_policy::edges_per_thread : m;
-  mrg_state s = table->skip(seed, 0, static_cast<std::uint64_t>(first), 0);
+                                 int b, int c, index_t first, index_t m, V* src, V* dst, float* w) {
+  const index_t lo = gpu::global_thread_id() * generator_policy::edges_per_thread;
+  if (lo >= m) return;
+  const index_t hi = lo + generator_policy::edges_per_thread < m ? lo + generator_policy::edges_per_thread : m;
+  mrg_state s = table->skip(seed, 0, static_cast<std::uint64_t>(first + lo), 0);
   const mrg_matrix& step = table->m[8][1];  // A^(2^64): next edge's substream
-  for (index_t e = first; e < last; ++e) {
+  for (index_t e = lo; e < hi; ++e) {
     const kronecker_edge k = make_kronecker_edge(s, scale, a, b, c, key);
     src[e] = static_cast<V>(k.src);
     dst[e] = static_cast<V>(k.dst);
@@ -62,29 +65,37 @@ __global__ void kronecker_kernel(const mrg_skip_table* table, mrg_state seed, sc
 }  // namespace
 
 template <class V>
-device_edge_list<V> generate_kronecker_device(const kronecker_params& p) {
+device_edge_list<V> generate_kronecker_device(const kronecker_params& p, index_t first, index_t count) {
   p.check();
-  const index_t n = p.num_vertices(), m = p.num_edges();
+  const index_t n = p.num_vertices();
+  GPU500_EXPECTS(first >= 0 && count >= 0 && first + count <= p.num_edges(), "edge slice outside the edge list");
   if (static_cast<std::uint64_t>(n - 1) > static_cast<std::uint64_t>(std::numeric_limits<V>::max()))
     throw usage_error("SCALE " + std::to_string(p.scale) + " does not fit " + std::to_string(8 * sizeof(V)) +
                       "-bit vertex ids");
   device_edge_list<V> el;
   el.num_vertices = n;
-  el.num_edges = m;
-  el.src = gpu::device_buffer<V>(static_cast<std::size_t>(m));
-  el.dst = gpu::device_buffer<V>(static_cast<std::size_t>(m));
-  if (p.weights) el.weight = gpu::device_buffer<float>(static_cast<std::size_t>(m));
+  el.num_edges = count;
+  el.src = gpu::device_buffer<V>(static_cast<std::size_t>(count));
+  el.dst = gpu::device_buffer<V>(static_cast<std::size_t>(count));
+  if (p.weights) el.weight = gpu::device_buffer<float>(static_cast<std::size_t>(count));
+  if (count == 0) return el;
   gpu::device_buffer<mrg_skip_table> table(1);
   gpu::copy_bytes(table.data(), &mrg_skip_table::get(), sizeof(mrg_skip_table));
-  const index_t threads = gpu::ceil_div(m, generator_policy::edges_per_thread);
+  const index_t threads = gpu::ceil_div(count, generator_policy::edges_per_thread);
   const index_t blocks = gpu::ceil_div(threads, generator_policy::block);
   GPU500_EXPECTS(blocks < (index_t{1} << 31), "edge list too large for one launch");
   kronecker_kernel<V><<<static_cast<unsigned>(blocks), generator_policy::block>>>(
-      table.data(), mrg_seed(p.seed1, p.seed2), make_scramble_key(p.seed1, p.seed2), p.scale, p.a, p.b, p.c, m,
-      el.src.data(), el.dst.data(), p.weights ? el.weight.data() : nullptr);
+      table.data(), mrg_seed(p.seed1, p.seed2), make_scramble_key(p.seed1, p.seed2), p.scale, p.a, p.b, p.c, first,
+      count, el.src.data(), el.dst.data(), p.weights ? el.weight.data() : nullptr);
   GPU500_CUDA_CHECK_LAUNCH();
   GPU500_CUDA_CHECK(cudaDeviceSynchronize());
   return el;
+}
+
+template <class V>
+device_edge_list<V> generate_kronecker_device(const kronecker_params& p) {
+  p.check();
+  return generate_kronecker_device<V>(p, 0, p.num_edges());
 }
 
 template <class V>
@@ -135,6 +146,8 @@ edge_list download_edge_list(const device_edge_list<V>& el) {
 
 template device_edge_list<std::uint32_t> generate_kronecker_device<std::uint32_t>(const kronecker_params&);
 template device_edge_list<std::int64_t> generate_kronecker_device<std::int64_t>(const kronecker_params&);
+template device_edge_list<std::int64_t> generate_kronecker_device<std::int64_t>(const kronecker_params&, index_t,
+                                                                              index_t);
 template device_edge_list<std::uint32_t> upload_edge_list<std::uint32_t>(const edge_list&);
 template device_edge_list<std::int64_t> upload_edge_list<std::int64_t>(const edge_list&);
 template edge_list download_edge_list<std::uint32_t>(const device_edge_list<std::uint32_t>&);

@@ -1,5 +1,6 @@
 // Kernel 1 over MPI ranks (internal): the rows of a rank's own vertices, built from its slice of
-// the edge list by the host kernel 1 (graph::build_csr over the ranks), as the pipelines keep them.
+// the edge list by the host kernel 1 (graph::build_csr over the ranks), as the pipelines keep them;
+// and the per-level trace both pipelines report (report.cpp).
 #pragma once
 
 #include <cstdint>
@@ -33,6 +34,12 @@ struct local_graph {
 /// a row the arcs in global edge order (the one-process CSR's order). Collective.
 local_graph build_local_graph(const dist::communicator& c, const dist::block_partition& part,
                               const graph::edge_list& slice);
+
+/// The JSON "trace" of a run over ranks, either backend: the last BFS's and SSSP's levels (an
+/// empty list for a search that has not run: a null pointer) and the SSSP's first bucket width.
+/// Collective.
+json::value search_trace(const dist::communicator& c, const std::vector<dist::level_record>* bfs,
+                         const std::vector<dist::level_record>* sssp, float sssp_delta);
 
 using dist::level_record;
 using dist::record_phase;

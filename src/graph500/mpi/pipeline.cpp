@@ -16,6 +16,7 @@
 #include "gpu500/core/error.hpp"
 #include "gpu500/core/timer.hpp"
 #include "gpu500/graph500/validate.hpp"
+#include "gpu500/sssp/delta.hpp"
 #include "local_graph.hpp"
 #include "sssp.hpp"
 
@@ -124,11 +125,7 @@ class mpi_cpu_pipeline final : public mpi_pipeline {
   std::span<float> local_distances() override { return sssp_ ? sssp_->distances() : std::span<float>{}; }
   float sssp_delta() const override { return delta_; }
   json::value trace() const override {
-    json::value j;
-    j["bfs"] = bfs_ ? mpi::to_json(c_, bfs_->levels()) : json::value::make_array();
-    j["sssp"] = sssp_ ? mpi::to_json(c_, sssp_->levels()) : json::value::make_array();
-    if (sssp_) j["sssp_delta"] = static_cast<double>(delta_);  // the (first) bucket width
-    return j;
+    return mpi::search_trace(c_, bfs_ ? &bfs_->levels() : nullptr, sssp_ ? &sssp_->levels() : nullptr, delta_);
   }
 
  private:
@@ -143,15 +140,13 @@ class mpi_cpu_pipeline final : public mpi_pipeline {
     });
   }
 
-  /// The host engine's rule: mean arc weight / mean degree of the vertices with arcs (collective).
+  /// The rule of every engine (sssp/delta.hpp) on the sums over the ranks (collective).
   float adaptive_delta() const {
     double sums[3] = {0, static_cast<double>(g_.offsets[g_.owned.count]), 0};
     for (float w : g_.weights) sums[0] += w;
     for (index_t l = 0; l < g_.owned.count; ++l) sums[2] += g_.offsets[l + 1] > g_.offsets[l];
     c_.allreduce(sums, 3, dist::reduce_op::sum);
-    if (sums[1] == 0 || sums[2] == 0) return 0.1f;
-    const double d = (sums[0] / sums[1]) / (sums[1] / sums[2]);
-    return d > 0 ? static_cast<float>(d) : 0.1f;
+    return static_cast<float>(sssp::mean_weight_per_degree(sums[0], sums[1], sums[2]));
   }
 
   dist::communicator c_;

@@ -7,8 +7,22 @@
 #include "gpu500/core/error.hpp"
 #include "gpu500/graph500/harness.hpp"
 #include "gpu500/graph500/mpi_pipeline.hpp"
+#include "local_graph.hpp"
 
 namespace gpu500::graph500 {
+
+namespace mpi {
+
+json::value search_trace(const dist::communicator& c, const std::vector<dist::level_record>* bfs,
+                         const std::vector<dist::level_record>* sssp, float sssp_delta) {
+  json::value j;
+  j["bfs"] = bfs ? dist::to_json(c, *bfs) : json::value::make_array();
+  j["sssp"] = sssp ? dist::to_json(c, *sssp) : json::value::make_array();
+  if (sssp) j["sssp_delta"] = static_cast<double>(sssp_delta);  // the (first) bucket width
+  return j;
+}
+
+}  // namespace mpi
 
 run_result run_and_report_distributed(mpi_pipeline& p, run_config cfg, const dist::communicator& comm, std::FILE* out,
                                       const std::string& json_path) {

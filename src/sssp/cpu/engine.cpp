@@ -48,6 +48,7 @@
 
 #include "gpu500/core/error.hpp"
 #include "gpu500/graph/arc_sort.hpp"
+#include "gpu500/sssp/delta.hpp"
 #include "gpu500/sssp/sssp.hpp"
 #include "rows.hpp"
 
@@ -132,13 +133,11 @@ struct cpu_engine<V>::impl {
     max_weight = mx;
     delta = opt.delta;
     if (!(delta > 0.f)) {
-      // Adaptive: mean weight / mean degree (of the vertices with edges). On Graph500 graphs
+      // Adaptive (sssp/delta.hpp): mean weight / mean degree of the vertices with edges. On Graph500 graphs
       // (SCALE 18, 2 cores) smaller deltas were faster still on one thread, larger ones worse;
       // this is the compromise between work and synchronisation (bench/kernels-cpu.cpp --sweep-delta).
-      const double mean_w = arcs ? sum / static_cast<double>(arcs) : 1.0;
-      const double avg_deg = active ? static_cast<double>(arcs) / static_cast<double>(active) : 1.0;
-      delta = static_cast<float>(adaptive_factor * mean_w / std::max(1.0, avg_deg));
-      if (!(delta > 0.f)) delta = 1.f;
+      delta = static_cast<float>(adaptive_factor * sssp::mean_weight_per_degree(sum, static_cast<double>(arcs),
+                                                                                static_cast<double>(active)));
     }
     inv_delta = 1.0 / static_cast<double>(delta);
     const double slots = std::ceil(static_cast<double>(mx) * inv_delta) + 3.0;

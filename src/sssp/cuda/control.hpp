@@ -28,6 +28,7 @@
 #include <cstring>
 
 #include "gpu500/core/types.hpp"
+#include "gpu500/sssp/delta.hpp"
 
 namespace gpu500::sssp::cuda::detail {
 
@@ -280,14 +281,11 @@ GPU500_HD GPU500_FORCEINLINE std::int64_t light_cut_gallop(const W* weights, std
   return light_cut_binary(weights, b, e, du, hi);
 }
 
-/// The adaptive start width: C * mean weight / mean degree of non-isolated vertices, clamped.
+/// The adaptive start width: auto_delta_warps x the rule of every engine (sssp/delta.hpp).
 inline float auto_delta(double weight_sum, std::int64_t arcs, std::int64_t nonisolated) {
-  if (arcs <= 0 || nonisolated <= 0) return 1.0f;
-  const double mean_w = weight_sum / static_cast<double>(arcs);
-  const double mean_deg = static_cast<double>(arcs) / static_cast<double>(nonisolated);
-  double d = search_policy::auto_delta_warps * mean_w / mean_deg;
-  if (!(d > 1e-6)) d = 1e-6;
-  return static_cast<float>(d);
+  return static_cast<float>(search_policy::auto_delta_warps *
+                            mean_weight_per_degree(weight_sum, static_cast<double>(arcs),
+                                                   static_cast<double>(nonisolated)));
 }
 
 }  // namespace gpu500::sssp::cuda::detail

@@ -30,17 +30,23 @@ class Graph500Cuda : public ::testing::Test {
   }
 };
 
+/// Edges at which two lists of the same length differ (endpoints or weight bits).
+std::size_t differing_edges(const graph::edge_list& host, const graph::edge_list& dev, bool weighted) {
+  std::size_t bad = 0;
+  for (std::size_t i = 0; i < host.src.size(); ++i)
+    bad += host.src[i] != dev.src[i] || host.dst[i] != dev.dst[i] ||
+           (weighted && std::memcmp(&host.weight[i], &dev.weight[i], sizeof(float)) != 0);
+  return bad;
+}
+
 template <class V>
 void expect_same_edges(const graph::kronecker_params& p) {
   const graph::edge_list host = graph::generate_kronecker(p);
   const graph::edge_list dev = gc::download_edge_list(gc::generate_kronecker_device<V>(p));
   ASSERT_EQ(dev.src.size(), host.src.size());
   ASSERT_EQ(dev.weight.size(), host.weight.size());
-  std::size_t bad = 0;
-  for (std::size_t i = 0; i < host.src.size(); ++i)
-    bad += host.src[i] != dev.src[i] || host.dst[i] != dev.dst[i] ||
-           (p.weights && std::memcmp(&host.weight[i], &dev.weight[i], sizeof(float)) != 0);
-  EXPECT_EQ(bad, 0u) << "SCALE " << p.scale << " initiator " << p.a << "," << p.b << "," << p.c;
+  EXPECT_EQ(differing_edges(host, dev, p.weights), 0u)
+      << "SCALE " << p.scale << " initiator " << p.a << "," << p.b << "," << p.c;
 }
 
 /// Rows of a host CSR as sorted (neighbour, weight bits) lists.
@@ -76,6 +82,25 @@ TEST_F(Graph500Cuda, GeneratorMatchesHost) {
   p.seed1 = 12345;
   p.seed2 = 678;
   expect_same_edges<std::uint32_t>(p);
+}
+
+// One rank's slice (the multi-rank pipeline's generator): the same edges as the host's slice,
+// at slice bounds that cut a thread's run of edges, and empty slices.
+TEST_F(Graph500Cuda, GeneratorSliceMatchesHost) {
+  graph::kronecker_params p;
+  p.scale = 11;
+  const index_t m = p.num_edges();
+  for (const auto& [first, count] : {std::pair<index_t, index_t>{0, m}, {5, 1000}, {m / 3, m / 3 + 7}, {m - 17, 17},
+                                     {m, 0}, {100, 0}}) {
+    const graph::edge_list host = graph::generate_kronecker(p, first, count);
+    const gc::device_edge_list<std::int64_t> slice = gc::generate_kronecker_device<std::int64_t>(p, first, count);
+    EXPECT_EQ(slice.num_edges, count);
+    const graph::edge_list dev = gc::download_edge_list(slice);
+    ASSERT_EQ(dev.src.size(), host.src.size()) << "slice at " << first;
+    ASSERT_EQ(dev.weight.size(), host.weight.size()) << "slice at " << first;
+    EXPECT_EQ(differing_edges(host, dev, true), 0u) << "slice [" << first << ", " << first + count << ")";
+  }
+  EXPECT_THROW(gc::generate_kronecker_device<std::int64_t>(p, m - 1, 2), std::exception);
 }
 
 TEST_F(Graph500Cuda, GeneratorMatchesReferenceVectors) {

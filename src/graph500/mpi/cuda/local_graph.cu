@@ -1,8 +1,6 @@
 // Generation and kernel 1 of the CUDA backend over MPI ranks (see local_graph.hpp).
 //
-// Generation: each thread makes a run of consecutive edges of the slice, skipping the seed state to
-// its first edge's substream (e * 2^64 steps, device copy of the skip tables) and stepping to the
-// next edge's with A^(2^64), as src/graph/cuda's whole-graph generator does.
+// Generation: src/graph/cuda's generator, on the rank's slice of the edge list.
 // Kernel 1, in rounds of at most round_edges edges of the slice, so that its memory is about 64
 // bytes per edge of the slice plus one round's: arc j of a round is direction j & 1 of edge j / 2.
 // Keys (owner rank; R for a self-loop, sorted last and not sent) and arc ids go through a CUB
@@ -17,37 +15,18 @@
 
 #include "common.cuh"
 #include "gpu500/core/error.hpp"
-#include "gpu500/graph/mrg.hpp"
+#include "gpu500/graph/cuda.hpp"
+#include "gpu500/sssp/delta.hpp"
 #include "local_graph.hpp"
 
 namespace gpu500::graph500::mpi::cuda {
 
 namespace {
 
-constexpr int edges_per_thread = 16;
-
 struct arc {
   std::int64_t tail, head;
   float weight;
 };
-
-__global__ void slice_kernel(const graph::mrg_skip_table* table, graph::mrg_state seed,
-                             graph::scramble_key key, int scale, int a, int b, int c, index_t first,
-                             index_t count, std::int64_t* src, std::int64_t* dst, float* w) {
-  for (index_t t : gpu::grid_stride(gpu::ceil_div(count, edges_per_thread))) {
-    const index_t lo = t * edges_per_thread,
-                  hi = lo + edges_per_thread < count ? lo + edges_per_thread : count;
-    graph::mrg_state s = table->skip(seed, 0, static_cast<std::uint64_t>(first + lo), 0);
-    const graph::mrg_matrix& step = table->m[8][1];  // A^(2^64): the next edge's substream
-    for (index_t i = lo; i < hi; ++i) {
-      const graph::kronecker_edge e = graph::make_kronecker_edge(s, scale, a, b, c, key);
-      src[i] = static_cast<std::int64_t>(e.src);
-      dst[i] = static_cast<std::int64_t>(e.dst);
-      if (w) w[i] = e.weight;
-      s = step.apply(s);
-    }
-  }
-}
 
 /// keys[j]: the owner of arc j's tail (R for a self-loop); ids[j] = j; counts[owner] += 1.
 __global__ void owner_keys_kernel(const std::int64_t* src, const std::int64_t* dst, index_t m, index_t block,
@@ -188,21 +167,14 @@ __global__ void row_stats_kernel(graph::csr_view<std::int64_t> g, double* weight
 }  // namespace
 
 device_edge_slice generate_slice(const graph::kronecker_params& p, index_t first, index_t count) {
+  graph::cuda::device_edge_list<std::int64_t> el = graph::cuda::generate_kronecker_device<std::int64_t>(p, first, count);
   device_edge_slice s;
   s.first = first;
   s.count = count;
-  s.num_vertices = p.num_vertices();
-  s.src = gpu::device_buffer<std::int64_t>(static_cast<std::size_t>(count));
-  s.dst = gpu::device_buffer<std::int64_t>(static_cast<std::size_t>(count));
-  if (p.weights) s.weight = gpu::device_buffer<float>(static_cast<std::size_t>(count));
-  if (count == 0) return s;
-  gpu::device_buffer<graph::mrg_skip_table> table(1);
-  gpu::copy_bytes(table.data(), &graph::mrg_skip_table::get(), sizeof(graph::mrg_skip_table));
-  const index_t runs = gpu::ceil_div(count, edges_per_thread);
-  gpu::launch(slice_kernel, gpu::grid_blocks(runs, block_threads), block_threads, 0, nullptr, table.data(),
-              graph::mrg_seed(p.seed1, p.seed2), graph::make_scramble_key(p.seed1, p.seed2), p.scale, p.a,
-              p.b, p.c, first, count, s.src.data(), s.dst.data(), p.weights ? s.weight.data() : nullptr);
-  gpu::synchronize();
+  s.num_vertices = el.num_vertices;
+  s.src = std::move(el.src);
+  s.dst = std::move(el.dst);
+  s.weight = std::move(el.weight);
   return s;
 }
 
@@ -332,9 +304,7 @@ float adaptive_delta(const dist::communicator& c, const device_local_graph& g) {
   for (int b = 0; b < stat_blocks; ++b)
     sums[0] += w[static_cast<std::size_t>(b)], sums[2] += static_cast<double>(k[static_cast<std::size_t>(b)]);
   c.allreduce(sums, 3, dist::reduce_op::sum);
-  if (sums[1] == 0 || sums[2] == 0) return 0.1f;
-  const double d = (sums[0] / sums[1]) / (sums[1] / sums[2]);
-  return d > 0 ? static_cast<float>(d) : 0.1f;
+  return static_cast<float>(sssp::mean_weight_per_degree(sums[0], sums[1], sums[2]));
 }
 
 }  // namespace gpu500::graph500::mpi::cuda

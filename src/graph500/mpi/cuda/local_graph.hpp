@@ -22,8 +22,8 @@ struct device_edge_slice {
   gpu::device_buffer<float> weight;  ///< empty when unweighted
 };
 
-/// Generates the slice on the device with graph::make_kronecker_edge: bit-identical to
-/// graph::generate_kronecker(p, first, count).
+/// The slice made on the device by the one GPU generator (graph::cuda::generate_kronecker_device):
+/// bit-identical to graph::generate_kronecker(p, first, count).
 device_edge_slice generate_slice(const graph::kronecker_params& p, index_t first, index_t count);
 
 /// The owned rows in device memory (row l is vertex owned.first + l; global 64-bit columns).
@@ -56,8 +56,8 @@ inline constexpr index_t default_round_edges = index_t{1} << 26;
 device_local_graph build_device_local_graph(device_exchange& x, const dist::block_partition& part,
                                             device_edge_slice&& slice, index_t round_edges = 0);
 
-/// Adaptive delta on the device rows: mean arc weight / mean degree of the vertices with arcs
-/// (the host engine's rule), summed over the ranks (collective). 0.1 when there are no arcs.
+/// The adaptive delta of every engine (sssp/delta.hpp) on the device rows, summed over the ranks
+/// (collective).
 float adaptive_delta(const dist::communicator& c, const device_local_graph& g);
 
 }  // namespace gpu500::graph500::mpi::cuda

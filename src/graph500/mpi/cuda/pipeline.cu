@@ -167,10 +167,8 @@ class mpi_cuda_pipeline final : public mpi_pipeline {
   std::span<float> local_distances() override { return sssp_dist_; }
   float sssp_delta() const override { return delta_; }
   json::value trace() const override {
-    json::value j;
-    j["bfs"] = bfs_ ? mpi::to_json(c_, bfs_->levels()) : json::value::make_array();
-    j["sssp"] = sssp_ ? mpi::to_json(c_, sssp_->levels()) : json::value::make_array();
-    if (sssp_) j["sssp_delta"] = static_cast<double>(delta_);  // the (first) bucket width
+    json::value j =
+        mpi::search_trace(c_, bfs_ ? &bfs_->levels() : nullptr, sssp_ ? &sssp_->levels() : nullptr, delta_);
     if (bfs_) {
       j["bfs_hubs"] = bfs_->hubs();
       if (bfs_->hubs() > 0) j["bfs_hub_degree"] = bfs_->hub_degree();
