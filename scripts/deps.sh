@@ -74,6 +74,31 @@ if [ -n "$cxx" ]; then
   fi
 fi
 
+# Python: the module gpu500._core needs nanobind to build (scikit-build-core too for `pip install
+# .`), its tests NumPy, SciPy, NetworkX and pytest. What is missing is pip-installed into the
+# Python on PATH (--user unless root or in a virtualenv); without pip or network the build goes on:
+# CMake turns the module off with a message, and the Python tests skip saying what is missing.
+if command -v python3 >/dev/null 2>&1; then
+  py_missing=()
+  for mod in numpy scipy networkx nanobind scikit_build_core pytest; do
+    python3 -c "import $mod" >/dev/null 2>&1 || py_missing+=("${mod//_/-}")
+  done
+  if [ ${#py_missing[@]} -gt 0 ]; then
+    if [ -n "${DEPS_DRY_RUN:-}" ]; then
+      echo "deps.sh: would pip install: ${py_missing[*]}" >&2
+    elif ! python3 -m pip --version >/dev/null 2>&1; then
+      echo "deps.sh: no pip for python3: not installing ${py_missing[*]} (the Python module or its tests are skipped)" >&2
+    else
+      pip_user=--user
+      python3 -c 'import sys; sys.exit(0 if sys.prefix != sys.base_prefix else 1)' && pip_user=""
+      [ "$(id -u)" -eq 0 ] && pip_user=""
+      echo "deps.sh: pip installing ${py_missing[*]}" >&2
+      timeout 600 python3 -m pip install -q $pip_user "${py_missing[@]}" >&2 ||
+        echo "deps.sh: pip install failed (no network, or an externally managed Python?); the Python module or its tests are skipped" >&2
+    fi
+  fi
+fi
+
 [ ${#missing[@]} -eq 0 ] && exit 0
 # One of each package, in order.
 mapfile -t missing < <(printf '%s\n' "${missing[@]}" | awk '!seen[$0]++')

@@ -1,0 +1,201 @@
+"""gpu500.Graph: an edge list held as NumPy arrays (int64 ends, float32 weights or none), with
+the vertex count, whether its edges are arcs, and node labels where the graph came from NetworkX.
+
+Searches (bfs, sssp) run on an engine of the C++ library built once per graph, kernel and
+backend: it copies the edge arrays into the library's edge list, runs kernel 1 (the CSR), and is
+kept for later searches. gpu500's searches treat every edge as undirected (both directions), as
+the CLI does; a directed graph (directed=True) is refused by them with ValueError.
+"""
+import numpy as np
+
+from . import _core
+from ._results import BfsResult, SsspResult
+
+_DIRECTED = ("gpu500's searches follow every edge in both directions; this graph is directed "
+             "(build it with directed=False, or search G.to_undirected())")
+
+
+def _ids(a, name):
+    a = np.asarray(a)
+    if a.ndim != 1:
+        raise ValueError(f"{name} must be one-dimensional, got shape {a.shape}")
+    if a.size and not np.issubdtype(a.dtype, np.integer):
+        raise ValueError(f"{name} must hold integer vertex ids, got dtype {a.dtype}")
+    if a.dtype == np.uint64 and a.size and a.max() > np.iinfo(np.int64).max:
+        raise ValueError(f"{name} holds a vertex id above 2^63 - 1")
+    return np.ascontiguousarray(a, dtype=np.int64)  # the caller's array itself when it is int64
+
+
+def _weights(w, m):
+    if w is None:
+        return None
+    w = np.asarray(w)
+    if w.ndim != 1 or w.size != m:
+        raise ValueError(f"weights must be one-dimensional with one entry per edge ({m}), got shape {w.shape}")
+    if w.size and not (np.issubdtype(w.dtype, np.floating) or np.issubdtype(w.dtype, np.integer)
+                       or w.dtype == np.bool_):
+        raise ValueError(f"weights must be numbers, got dtype {w.dtype}")
+    return np.ascontiguousarray(w, dtype=np.float32)  # the caller's array itself when it is float32
+
+
+class Graph:
+    """An edge list: ``src``, ``dst`` (int64), ``weights`` (float32 or None), ``num_vertices``,
+    ``directed``, ``labels`` (None: vertex ids are the caller's integers; else vertex i is
+    labels[i]). Build one with from_edges, from_scipy, from_networkx, generate or read_graph."""
+
+    def __init__(self, src, dst, weights=None, num_vertices=None, directed=False, labels=None):
+        self.src = _ids(src, "src")
+        self.dst = _ids(dst, "dst")
+        if self.src.size != self.dst.size:
+            raise ValueError(f"src and dst must have the same length, got {self.src.size} and {self.dst.size}")
+        self.weights = _weights(weights, self.src.size)
+        if num_vertices is None:
+            if self.src.size == 0:
+                raise ValueError("a graph without edges needs num_vertices")
+            num_vertices = int(max(self.src.max(), self.dst.max())) + 1
+        num_vertices = int(num_vertices)
+        if num_vertices < 1:
+            raise ValueError(f"num_vertices must be >= 1, got {num_vertices}")
+        self.num_vertices = num_vertices
+        self.directed = bool(directed)
+        self.labels = labels
+        self._index = None if labels is None else {v: i for i, v in enumerate(labels)}
+        self._engines = {}
+
+    # ---- construction ----------------------------------------------------------------------
+
+    @classmethod
+    def from_edges(cls, src, dst, weights=None, num_vertices=None, directed=False):
+        """Edge i joins src[i] and dst[i] (integer ids in [0, num_vertices)), with weight
+        weights[i] when given. int64 ids and float32 weights in C order are kept, not copied."""
+        return cls(src, dst, weights, num_vertices, directed)
+
+    @classmethod
+    def from_scipy(cls, matrix, directed=False, weighted=True):
+        """Every stored entry (i, j) of a square SciPy sparse matrix or array is an edge i - j of
+        weight matrix[i, j] (explicit zeros included). A symmetric matrix stores each edge twice:
+        the searches are the same, but the edge counts (nedge, TEPS) count both; pass
+        scipy.sparse.triu(matrix) to count each once."""
+        import scipy.sparse as sp
+
+        if not sp.issparse(matrix):
+            raise ValueError(f"from_scipy needs a SciPy sparse matrix or array, got {type(matrix).__name__}")
+        if matrix.ndim != 2 or matrix.shape[0] != matrix.shape[1]:
+            raise ValueError(f"from_scipy needs a square matrix, got shape {matrix.shape}")
+        coo = matrix.tocoo()
+        w = coo.data if weighted and coo.dtype != np.bool_ else None
+        return cls(coo.row, coo.col, w, matrix.shape[0], directed)
+
+    @classmethod
+    def from_networkx(cls, G, weight="weight", default_weight=1.0):
+        """A NetworkX graph with any hashable node labels: vertex i is the i-th node of G (the
+        labels are kept and results map back to them; nodes 0..n-1 are taken as the ids
+        themselves). Weights from the edge attribute `weight` (default_weight where an edge has
+        none); no weights when no edge has the attribute or weight is None."""
+        nodes = list(G)
+        n = len(nodes)
+        if n == 0:
+            raise ValueError("the NetworkX graph has no nodes")
+        identity = all(type(v) is int for v in nodes) and set(nodes) == set(range(n))
+        index = None if identity else {v: i for i, v in enumerate(nodes)}
+        m = G.number_of_edges()
+        src = np.empty(m, dtype=np.int64)
+        dst = np.empty(m, dtype=np.int64)
+        w = np.empty(m, dtype=np.float32) if weight is not None else None
+        has_weight = False
+        for k, (u, v, d) in enumerate(G.edges(data=True)):
+            src[k] = u if index is None else index[u]
+            dst[k] = v if index is None else index[v]
+            if w is not None:
+                x = d.get(weight)
+                has_weight = has_weight or x is not None
+                w[k] = default_weight if x is None else x
+        return cls(src, dst, w if has_weight else None, n, G.is_directed(), None if identity else nodes)
+
+    @classmethod
+    def generate(cls, scale, edgefactor=16, seed=(2, 3), weights=True):
+        """The Graph500 Kronecker graph of 2^scale vertices and edgefactor * 2^scale edges,
+        bit-identical to the reference generator (seed: its two seeds)."""
+        s1, s2 = seed
+        d = _core.generate_kronecker(scale, edgefactor, s1, s2, weights)
+        return cls(d["src"], d["dst"], d["weight"], d["num_vertices"])
+
+    # ---- what it is ------------------------------------------------------------------------
+
+    @property
+    def num_edges(self):
+        return int(self.src.size)
+
+    def vertex_id(self, v):
+        """The library's id of vertex (or label) v; ValueError when it is not one."""
+        if self._index is not None:
+            if v not in self._index:
+                raise ValueError(f"root {v!r} is not a node of the graph")
+            return self._index[v]
+        if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
+            raise ValueError(f"root must be a vertex id (an integer), got {v!r}")
+        if not 0 <= v < self.num_vertices:
+            raise ValueError(f"root {v} is not a vertex (the graph has {self.num_vertices})")
+        return int(v)
+
+    def __repr__(self):
+        kind = "directed" if self.directed else "undirected"
+        w = "weighted" if self.weights is not None else "unweighted"
+        return f"Graph({self.num_vertices} vertices, {self.num_edges} edges, {kind}, {w})"
+
+    # ---- searches --------------------------------------------------------------------------
+
+    def engine(self, kind, backend="auto"):
+        """The library's engine for kind "bfs" or "sssp" on `backend` (built on first use: the
+        edge arrays copied into the library's edge list, kernel 1, the engine's buffers)."""
+        if self.directed:
+            raise ValueError(_DIRECTED)
+        be = _core.resolve_backend(backend)
+        key = (kind, be)
+        if key not in self._engines:
+            self._engines[key] = _core.SearchEngine(self.src, self.dst, self.weights, self.num_vertices, be,
+                                                    kind == "sssp")
+        return self._engines[key]
+
+    def release(self):
+        """Frees the engines (their graph copies and buffers); the next search builds them again."""
+        self._engines.clear()
+
+    def _roots(self, root, roots):
+        if (root is None) == (roots is None):
+            raise ValueError("give either root or roots=[...]")
+        return [self.vertex_id(r) for r in ([root] if roots is None else roots)]
+
+    def bfs(self, root=None, *, roots=None, backend="auto", validate=True):
+        """Breadth-first search from root (a vertex id or label): a BfsResult. With roots=[...],
+        one search per root: a list. Each search is validated by Graph500's validator unless
+        validate=False (a failure raises RuntimeError)."""
+        ids = self._roots(root, roots)
+        e = self.engine("bfs", backend)
+        out = []
+        for r in ids:
+            parent, _, seconds, nedge = e.run(r, validate)
+            out.append(BfsResult(r, parent, seconds, nedge, self.labels, e.backend))
+        return out if roots is not None else out[0]
+
+    def sssp(self, root=None, *, roots=None, backend="auto", validate=True):
+        """Single-source shortest paths from root: an SsspResult (a list with roots=[...]). An
+        unweighted graph has weight 1 on every edge; weights must be finite and >= 0."""
+        ids = self._roots(root, roots)
+        e = self.engine("sssp", backend)
+        out = []
+        for r in ids:
+            parent, dist, seconds, nedge = e.run(r, validate)
+            out.append(SsspResult(r, parent, dist, seconds, nedge, self.labels, e.backend))
+        return out if roots is not None else out[0]
+
+
+def read_graph(path, format="auto", num_vertices=None, weights=True):
+    """A graph file through the library's reader: every format `gpu500 bfs --graph` reads (a snap
+    edge list "u v [w]", Matrix Market, gpu500's binary CSR; gzip-compressed too), format
+    "auto" (from the content), "snap", "mtx" or "bin". Every edge is undirected, as for the CLI.
+    weights=False drops a weight column."""
+    d = _core.read_graph(str(path), format, -1 if num_vertices is None else int(num_vertices), weights)
+    g = Graph(d["src"], d["dst"], d["weight"], d["num_vertices"])
+    g.file_format, g.gzip = d["format"], d["gzip"]
+    return g

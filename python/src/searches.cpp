@@ -1,0 +1,120 @@
+// python/src/searches.cpp — BFS and SSSP from Python through the Graph500 pipelines, the same
+// path as `gpu500 bfs|sssp --graph FILE` (graph500::pipeline: kernel 1, the backend's engine, the
+// project's validator). An engine is built once per graph, kind and backend: it copies the
+// caller's edge arrays into the library's edge list (kernel 1 consumes it), builds the CSR and
+// the engine's buffers, then runs any number of searches, each timed as the CLI times it and
+// validated unless the caller says not to. Every edge is searched in both directions, as the
+// library's searches do. The GIL is released while the library works; a lock serialises the
+// searches of one engine.
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "core.hpp"
+#include "gpu500/config.hpp"
+#include "gpu500/core/error.hpp"
+#include "gpu500/graph/edge_list.hpp"
+#include "gpu500/graph/io.hpp"
+#include "gpu500/graph500/cpu_pipeline.hpp"
+#include "gpu500/graph500/pipeline.hpp"
+#if GPU500_HAVE_CUDA
+#include "gpu500/graph500/cuda_pipeline.hpp"
+#endif
+
+namespace gpu500::python {
+namespace {
+
+class search_engine {
+ public:
+  /// The engine of one kernel (sssp: kernel 3, else BFS) on `backend` ("auto", "cpu", "cuda") over
+  /// the edges (src[i], dst[i]) of a graph of n vertices; weights: one per edge, or none (SSSP then
+  /// gives every edge weight 1; BFS never reads weights).
+  search_engine(input_array<std::int64_t> src, input_array<std::int64_t> dst,
+                std::optional<input_array<float>> weights, std::int64_t n, const std::string& backend, bool sssp)
+      : sssp_(sssp), backend_(resolve_backend(backend)) {
+    const std::size_t m = src.shape(0);
+    if (dst.shape(0) != m) throw usage_error("src and dst must have the same length");
+    if (sssp && weights && weights->shape(0) != m) throw usage_error("weights must have one entry per edge");
+    if (n < 1 || n > graph::max_vertices) throw usage_error("num_vertices must be in 1..2^48");
+    const std::int64_t* s = src.data();
+    const std::int64_t* d = dst.data();
+    const float* w = sssp && weights ? weights->data() : nullptr;
+    nb::gil_scoped_release unlocked;
+    graph::check_graph_fits(n, "the graph");
+    graph::edge_list el;
+    el.num_vertices = n;
+    el.src.assign(s, s + m);
+    el.dst.assign(d, d + m);
+    if (w)
+      el.weight.assign(w, w + m);
+    else if (sssp)
+      el.weight.assign(m, 1.0f);
+    graph::check_searchable(el, "the graph", sssp);
+#if GPU500_HAVE_CUDA
+    if (backend_ == "cuda") pipe_ = graph500::make_cuda_pipeline(std::move(el), graph500::cuda_options{});
+#endif
+    if (!pipe_) pipe_ = graph500::make_cpu_pipeline(std::move(el), graph500::cpu_pipeline_options{});
+    n_ = n;
+    pipe_->generate();  // hands the edge list over
+    construct_seconds_ = pipe_->construct();
+  }
+
+  /// One search from root: (parent, distance or None, seconds, nedge).
+  nb::tuple run(std::int64_t root, bool validate) {
+    if (root < 0 || root >= n_)
+      throw usage_error("root " + std::to_string(root) + " is not a vertex (the graph has " + std::to_string(n_) + ")");
+    graph500::search_tree tree;
+    double seconds = 0;
+    index_t nedge = 0;
+    {
+      nb::gil_scoped_release unlocked;
+      const std::lock_guard<std::mutex> hold(lock_);
+      seconds = sssp_ ? pipe_->sssp(root) : pipe_->bfs(root);
+      nedge = sssp_ ? pipe_->sssp_nedge() : pipe_->bfs_nedge();
+      if (validate) {
+        const graph500::validation v = sssp_ ? pipe_->validate_sssp(root) : pipe_->validate_bfs(root);
+        if (!v.ok)
+          throw error(std::string(sssp_ ? "SSSP" : "BFS") + " from root " + std::to_string(root) +
+                      " failed validation: " + v.message);
+      }
+      tree = sssp_ ? pipe_->sssp_tree() : pipe_->bfs_tree();
+    }
+    nb::object distance = nb::none();
+    if (sssp_) distance = nb::cast(to_numpy<float>(std::move(tree.distance)));
+    return nb::make_tuple(to_numpy<std::int64_t>(std::move(tree.parent)), distance, seconds, nedge);
+  }
+
+  [[nodiscard]] std::string description() const { return pipe_->description(); }
+  [[nodiscard]] const std::string& backend() const { return backend_; }
+  [[nodiscard]] double construct_seconds() const { return construct_seconds_; }
+
+ private:
+  bool sssp_;
+  std::string backend_;
+  std::int64_t n_ = 0;
+  double construct_seconds_ = 0;
+  std::unique_ptr<graph500::pipeline> pipe_;
+  std::mutex lock_;
+};
+
+}  // namespace
+
+void bind_searches(nb::module_& m) {
+  nb::class_<search_engine>(m, "SearchEngine",
+                            "A BFS or SSSP engine of one backend over an edge list (kernel 1 done once)")
+      .def(nb::init<input_array<std::int64_t>, input_array<std::int64_t>, std::optional<input_array<float>>,
+                    std::int64_t, const std::string&, bool>(),
+           nb::arg("src"), nb::arg("dst"), nb::arg("weights").none(), nb::arg("num_vertices"),
+           nb::arg("backend") = "auto", nb::arg("sssp") = false)
+      .def("run", &search_engine::run, nb::arg("root"), nb::arg("validate") = true,
+           "One search: (parent, distance or None, seconds, nedge)")
+      .def_prop_ro("description", &search_engine::description)
+      .def_prop_ro("backend", &search_engine::backend)
+      .def_prop_ro("construct_seconds", &search_engine::construct_seconds);
+}
+
+}  // namespace gpu500::python

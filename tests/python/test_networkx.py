@@ -1,0 +1,65 @@
+"""NetworkX graphs into gpu500 (any hashable labels) and gpu500 as a NetworkX backend: results
+equal NetworkX's own on a grid, a path, a disconnected graph and string labels."""
+import gpu500
+from support import need, raises
+
+
+def _graphs(nx):
+    grid = nx.grid_2d_graph(6, 7)  # tuple labels
+    for k, (u, v) in enumerate(grid.edges()):
+        grid.edges[u, v]["weight"] = 1 + k % 4
+    path = nx.path_graph(12)
+    nx.set_edge_attributes(path, {e: 2 for e in path.edges()}, "weight")
+    parts = nx.disjoint_union(nx.cycle_graph(5), nx.complete_graph(4))
+    parts.add_node(42)  # isolated
+    words = nx.Graph()
+    words.add_weighted_edges_from([("a", "b", 3), ("b", "c", 1), ("a", "c", 5), ("c", "d", 2), ("x", "y", 1)])
+    return [(grid, (0, 0)), (path, 3), (parts, 0), (words, "a")]
+
+
+def test_from_networkx_labels_map_back():
+    nx = need("networkx")
+    for G, s in _graphs(nx):
+        g = gpu500.Graph.from_networkx(G)
+        assert g.num_vertices == G.number_of_nodes()
+        assert g.bfs(s).level_dict() == nx.single_source_shortest_path_length(G, s)
+        assert g.sssp(s).distance_dict() == nx.single_source_dijkstra_path_length(G, s)
+        pred = g.bfs(s).parent_dict()
+        assert pred[s] == s and all(G.has_edge(v, p) for v, p in pred.items() if v != s)
+    with raises(ValueError, match="not a node"):
+        gpu500.Graph.from_networkx(nx.path_graph(["p", "q"])).bfs("z")
+
+
+def test_backend_equals_networkx():
+    nx = need("networkx")
+    nx.config.warnings_to_ignore.add("cache")  # the converted graphs are reused on purpose
+    for G, s in _graphs(nx):
+        assert nx.single_source_shortest_path_length(G, s, backend="gpu500") == \
+            nx.single_source_shortest_path_length(G, s)
+        assert nx.single_source_shortest_path_length(G, s, cutoff=2, backend="gpu500") == \
+            nx.single_source_shortest_path_length(G, s, cutoff=2)
+        for algo in (nx.single_source_dijkstra_path_length, nx.single_source_bellman_ford_path_length):
+            ours, theirs = algo(G, s, backend="gpu500"), algo(G, s)
+            assert ours == theirs and all(type(ours[v]) is type(theirs[v]) for v in theirs)
+        assert nx.single_source_dijkstra_path_length(G, s, weight="missing", backend="gpu500") == \
+            nx.single_source_dijkstra_path_length(G, s, weight="missing")
+        layers = [set(layer) for layer in nx.bfs_layers(G, [s], backend="gpu500")]
+        assert layers == [set(layer) for layer in nx.bfs_layers(G, [s])]
+
+
+def test_backend_declines_what_it_cannot_run():
+    nx = need("networkx")
+    from gpu500.networkx_backend import backend_interface as b
+
+    D = nx.DiGraph([(0, 1), (1, 2)])
+    assert isinstance(b.can_run("bfs_layers", (D, 0), {}), str)
+    N = nx.Graph()
+    N.add_weighted_edges_from([(0, 1, -1.0), (1, 2, 1.0)])
+    assert isinstance(b.can_run("single_source_bellman_ford_path_length", (N, 0), {}), str)
+    assert isinstance(b.can_run("single_source_dijkstra_path_length", (N, 0), {"weight": lambda u, v, d: 1}), str)
+    assert b.can_run("single_source_shortest_path_length", (N, 0), {}) is True
+    # a directed graph: gpu500 searches undirected, so the search is refused, never run the wrong way
+    g = gpu500.Graph.from_networkx(D)
+    assert g.directed
+    with raises(ValueError, match="both directions"):
+        g.bfs(2)

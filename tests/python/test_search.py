@@ -1,0 +1,99 @@
+"""BFS and SSSP results against independent computations (scipy.sparse.csgraph), the batch
+form, unit weights, unreached and isolated vertices, timings."""
+import threading
+
+import numpy as np
+
+import gpu500
+from support import csgraph_matrix, need, random_graph
+
+
+def _check_bfs_tree(r, src, dst, root):
+    """Every reached vertex but the root has a parent one level up joined to it by an edge."""
+    edges = set(zip(src.tolist(), dst.tolist())) | set(zip(dst.tolist(), src.tolist()))
+    for v in np.flatnonzero(r.parent >= 0).tolist():
+        p = int(r.parent[v])
+        if v == root:
+            assert p == root and r.level[v] == 0
+        else:
+            assert (p, v) in edges and r.level[p] == r.level[v] - 1
+
+
+def test_bfs_levels_equal_csgraph():
+    csg = need("scipy.sparse.csgraph")
+    n = 300
+    src, dst, _ = random_graph(n, 500, seed=1)  # sparse: several components
+    g = gpu500.Graph.from_edges(src, dst, num_vertices=n)
+    a = csgraph_matrix(n, src, dst)
+    roots = [int(src[0]), int(dst[7]), 5]
+    for r in g.bfs(roots=roots):
+        ref = csg.shortest_path(a, directed=False, unweighted=True, indices=g.vertex_id(r.root))
+        expect = np.where(np.isinf(ref), -1, ref).astype(np.int64)
+        assert np.array_equal(r.level, expect)
+        assert np.array_equal(r.parent >= 0, expect >= 0)
+        _check_bfs_tree(r, src, dst, r.root)
+        assert r.seconds > 0 and r.nedge > 0 and r.teps > 0 and r.backend in ("cpu", "cuda")
+
+
+def test_sssp_distances_equal_csgraph():
+    csg = need("scipy.sparse.csgraph")
+    n = 300
+    src, dst, w = random_graph(n, 1200, seed=2, weighted=True)
+    g = gpu500.Graph.from_edges(src, dst, w, num_vertices=n)
+    a = csgraph_matrix(n, src, dst, w)
+    for root in (int(src[3]), 0):
+        r = g.sssp(root)
+        ref = csg.dijkstra(a, directed=False, indices=root)
+        expect = np.where(np.isinf(ref), -1.0, ref)
+        assert np.array_equal(r.distance.astype(np.float64), expect)  # integer weights: exact
+        reached = np.flatnonzero((r.parent >= 0) & (np.arange(n) != root))
+        assert np.all(r.distance[reached] > r.distance[r.parent[reached]])
+
+
+def test_unweighted_sssp_is_bfs_with_unit_weights():
+    src, dst, _ = random_graph(100, 300, seed=3)
+    g = gpu500.Graph.from_edges(src, dst, num_vertices=100)
+    b, s = g.bfs(int(src[0])), g.sssp(int(src[0]))
+    assert s.distance.dtype == np.float32
+    assert np.array_equal(np.where(b.level >= 0, b.level, -1), s.distance.astype(np.int64))
+
+
+def test_unreached_and_isolated():
+    g = gpu500.Graph.from_edges([0, 1, 3], [1, 2, 4], [1.0, 2.0, 5.0], num_vertices=7)  # 5, 6 isolated
+    r = g.bfs(0)
+    assert r.parent.tolist() == [0, 0, 1, -1, -1, -1, -1]
+    assert r.level.tolist() == [0, 1, 2, -1, -1, -1, -1]
+    assert r.level_dict() == {0: 0, 1: 1, 2: 2} and r.parent_dict() == {0: 0, 1: 0, 2: 1}
+    s = g.sssp(4)
+    assert s.distance.tolist() == [-1, -1, -1, 5, 0, -1, -1] and s.distance_dict() == {3: 5.0, 4: 0.0}
+    lone = g.bfs(6)  # a root without edges reaches itself alone
+    assert lone.parent.tolist() == [-1] * 6 + [6] and lone.nedge == 0
+
+
+def test_unvalidated_and_repeated_searches_reuse_the_engine():
+    src, dst, w = random_graph(200, 800, seed=4, weighted=True)
+    g = gpu500.Graph.from_edges(src, dst, w, num_vertices=200)
+    a, b = g.sssp(int(src[0])), g.sssp(int(src[0]), validate=False)
+    assert np.array_equal(a.distance, b.distance)
+    assert len(g._engines) == 1
+    g.release()
+    assert not g._engines
+
+
+def test_searches_in_threads():
+    """The GIL is released during a search: threads searching at once all finish correctly."""
+    src, dst, _ = random_graph(2000, 8000, seed=5)
+    graphs = [gpu500.Graph.from_edges(src, dst, num_vertices=2000) for _ in range(2)]
+    expect = graphs[0].bfs(int(src[0])).level
+    out = [None, None]
+
+    def work(i):
+        out[i] = graphs[i].bfs(roots=[int(src[0])] * 3)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for rs in out:
+        assert all(np.array_equal(r.level, expect) for r in rs)
