@@ -61,3 +61,10 @@ def csgraph_matrix(n, src, dst, w=None):
     first = np.ones(s.size, dtype=bool)
     first[1:] = (s[1:] != s[:-1]) | (d[1:] != d[:-1])
     return sp.csr_matrix((x[first], (s[first], d[first])), shape=(n, n))
+
+
+def backends():
+    """The backends to check against the oracles: the CPU, and CUDA where a GPU is visible."""
+    import gpu500
+
+    return ["cpu"] + (["cuda"] if gpu500.cuda_available() else [])

@@ -5,7 +5,7 @@ import threading
 import numpy as np
 
 import gpu500
-from support import csgraph_matrix, need, random_graph
+from support import backends, csgraph_matrix, need, random_graph
 
 
 def _check_bfs_tree(r, src, dst, root):
@@ -26,7 +26,7 @@ def test_bfs_levels_equal_csgraph():
     g = gpu500.Graph.from_edges(src, dst, num_vertices=n)
     a = csgraph_matrix(n, src, dst)
     roots = [int(src[0]), int(dst[7]), 5]
-    for r in g.bfs(roots=roots):
+    for r in [r for be in backends() for r in g.bfs(roots=roots, backend=be)]:
         ref = csg.shortest_path(a, directed=False, unweighted=True, indices=g.vertex_id(r.root))
         expect = np.where(np.isinf(ref), -1, ref).astype(np.int64)
         assert np.array_equal(r.level, expect)
@@ -41,8 +41,8 @@ def test_sssp_distances_equal_csgraph():
     src, dst, w = random_graph(n, 1200, seed=2, weighted=True)
     g = gpu500.Graph.from_edges(src, dst, w, num_vertices=n)
     a = csgraph_matrix(n, src, dst, w)
-    for root in (int(src[3]), 0):
-        r = g.sssp(root)
+    for root, be in [(r, be) for r in (int(src[3]), 0) for be in backends()]:
+        r = g.sssp(root, backend=be)
         ref = csg.dijkstra(a, directed=False, indices=root)
         expect = np.where(np.isinf(ref), -1.0, ref)
         assert np.array_equal(r.distance.astype(np.float64), expect)  # integer weights: exact
@@ -60,6 +60,9 @@ def test_unweighted_sssp_is_bfs_with_unit_weights():
 
 def test_unreached_and_isolated():
     g = gpu500.Graph.from_edges([0, 1, 3], [1, 2, 4], [1.0, 2.0, 5.0], num_vertices=7)  # 5, 6 isolated
+    for be in backends()[1:]:  # CUDA where present: the same answers as the CPU's below
+        assert g.bfs(0, backend=be).parent.tolist() == [0, 0, 1, -1, -1, -1, -1]
+        assert g.sssp(4, backend=be).distance.tolist() == [-1, -1, -1, 5, 0, -1, -1]
     r = g.bfs(0)
     assert r.parent.tolist() == [0, 0, 1, -1, -1, -1, -1]
     assert r.level.tolist() == [0, 1, 2, -1, -1, -1, -1]
