@@ -22,6 +22,7 @@
 #include "gpu500/core/stats.hpp"
 #include "gpu500/graph/cuda.hpp"
 #include "gpu500/graph/kronecker.hpp"
+#include "gpu500/graph/shapes.hpp"
 #include "gpu500/graph500/cuda_pipeline.hpp"
 
 using namespace gpu500;
@@ -29,21 +30,10 @@ using namespace gpu500;
 namespace {
 
 graph::edge_list grid_graph(std::int64_t side) {
-  graph::edge_list el;
-  el.num_vertices = side * side;
-  for (std::int64_t r = 0; r < side; ++r)
-    for (std::int64_t c = 0; c < side; ++c) {
-      const std::int64_t v = r * side + c;
-      if (c + 1 < side) {
-        el.src.push_back(v);
-        el.dst.push_back(v + 1);
-      }
-      if (r + 1 < side) {
-        el.src.push_back(v);
-        el.dst.push_back(v + side);
-      }
-    }
-  return el;
+  graph::shape_params sp;
+  sp.extents = {side, side};
+  sp.weights = false;
+  return graph::generate_shape(sp);
 }
 
 }  // namespace
