@@ -24,6 +24,10 @@
 
 namespace gpu500::hpl::detail {
 
+namespace {
+constexpr int tag_bcast = 101;  // (the broadcasts below are written for any build; one rank sends nothing)
+}  // namespace
+
 #if GPU500_HAVE_MPI
 namespace {
 MPI_Comm mc(void* c) { return *static_cast<MPI_Comm*>(c); }
@@ -31,7 +35,7 @@ int icount(long n) {
   GPU500_EXPECTS(n >= 0 && n <= INT32_MAX, "HPL message larger than 2^31 doubles");
   return static_cast<int>(n);
 }
-constexpr int tag_bcast = 101, tag_gather = 102, tag_count = 103;
+constexpr int tag_gather = 102, tag_count = 103;
 }  // namespace
 
 comm::comm(void* mpi_comm) : c_(mpi_comm) {
