@@ -13,6 +13,7 @@
 #include "../../support/sssp_check.hpp"
 #include "gpu500/core/error.hpp"
 #include "gpu500/graph/csr.hpp"
+#include "gpu500/sssp/delta.hpp"
 #include "gpu500/sssp/sssp.hpp"
 
 using namespace gpu500;
@@ -203,4 +204,14 @@ TEST(CpuSssp, DirectedGraphMatchesDijkstra) {
         EXPECT_EQ(test::check_sssp(g, root, test::dijkstra(g, root), e.parents(), e.distances()), "");
       }
     }
+}
+
+// The adaptive width every delta-stepping engine starts from (sssp/delta.hpp).
+TEST(SsspDelta, MeanWeightPerDegree) {
+  // Graph500-like: mean weight 0.5 over 3200 arcs, 100 vertices with arcs (mean degree 32).
+  EXPECT_DOUBLE_EQ(sssp::mean_weight_per_degree(0.5 * 3200, 3200, 100), 0.5 / 32);
+  EXPECT_EQ(sssp::mean_weight_per_degree(0, 0, 0), 1.0);      // no arcs
+  EXPECT_EQ(sssp::mean_weight_per_degree(5, 10, 0), 1.0);     // (inconsistent counts: no vertex)
+  EXPECT_EQ(sssp::mean_weight_per_degree(0, 10, 5), 1e-6);    // all-zero weights: still positive
+  EXPECT_EQ(sssp::mean_weight_per_degree(1e-9, 10, 5), 1e-6);
 }
