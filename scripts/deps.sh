@@ -43,7 +43,9 @@ need_command cmake cmake
 need_command make make
 [ -n "$cxx" ] || { missing+=(g++); report+=("a C++ compiler"); cxx=""; }
 need_command python3 python3
-python3 -c 'import matplotlib' >/dev/null 2>&1 || { missing+=(python3-matplotlib); report+=("python3 matplotlib (optional: scripts/plot.py)"); }
+# (scripts/plot.py runs under the system's python3 when the one on PATH, e.g. pyenv's, lacks it.)
+python3 -c 'import matplotlib' >/dev/null 2>&1 || /usr/bin/python3 -c 'import matplotlib' >/dev/null 2>&1 ||
+  { missing+=(python3-matplotlib); report+=("python3 matplotlib (optional: scripts/plot.py)"); }
 if [ -n "$cxx" ]; then
   need_header omp.h g++
   blas_dirs=(/usr/include/openblas /usr/include/x86_64-linux-gnu/openblas-pthread /usr/include/aarch64-linux-gnu/openblas-pthread)
