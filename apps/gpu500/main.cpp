@@ -25,9 +25,6 @@
 #if GPU500_HAVE_MPI
 #include <mpi.h>
 #endif
-#if GPU500_HAVE_NCCL
-#include <nccl.h>
-#endif
 
 namespace gpu500::app {
 
@@ -113,18 +110,6 @@ static int launcher_size() {
   std::exit(code);
 }
 
-// The NCCL library this process runs with, "none" without NCCL (for the provenance record).
-static std::string nccl_version() {
-#if GPU500_HAVE_NCCL
-  int v = 0;
-  if (ncclGetVersion(&v) != ncclSuccess || v <= 0) return "unknown";
-  const int major = v >= 10000 ? v / 10000 : v / 1000, rest = v >= 10000 ? v % 10000 : v % 1000;
-  return std::to_string(major) + "." + std::to_string(rest / 100) + "." + std::to_string(rest % 100);
-#else
-  return "none";
-#endif
-}
-
 // Commands that run on several MPI processes; every other one runs on one.
 static bool runs_on_many(const std::string& name) {
   return name == "graph500" || name == "hpl" || name == "hpl_mxp" || name == "info";
@@ -157,7 +142,7 @@ int main(int argc, char** argv) {
   int code = 0;
   try {
     // What every --json and `gpu500 info` report of the libraries (core/provenance.hpp).
-    gpu500::provenance::set_libraries(gpu500::dist::mpi_library_version(), nccl_version());
+    gpu500::provenance::set_libraries(gpu500::dist::mpi_library_version(), gpu500::dist::nccl_library_version());
     // An OpenMP team that fits the idle cores (core/host_team.hpp), for every command but --help.
     const bool help = std::any_of(argv + 2, argv + argc, [](const char* a) { return !std::strcmp(a, "--help") || !std::strcmp(a, "-h"); });
     if (!help) {

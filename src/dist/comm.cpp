@@ -341,6 +341,10 @@ std::string mpi_library_version() {
 #endif
 }
 
+#if !GPU500_HAVE_NCCL
+std::string nccl_library_version() { return "none"; }  // (with NCCL: nccl.cpp)
+#endif
+
 int communicator::exit_code(const std::exception& e) {
   if (dynamic_cast<const usage_error*>(&e) != nullptr) return 2;
   if (dynamic_cast<const resource_error*>(&e) != nullptr) return 3;

@@ -29,6 +29,14 @@ ncclComm_t native(void* c) { return static_cast<ncclComm_t>(c); }
 
 bool nccl_available() { return true; }
 
+std::string nccl_library_version() {
+  int v = 0;
+  if (ncclGetVersion(&v) != ncclSuccess || v <= 0) return "unknown";
+  // 2.9 and later: major * 10000 + minor * 100 + patch; earlier: major * 1000 + minor * 100 + patch.
+  const int major = v >= 10000 ? v / 10000 : v / 1000, rest = v >= 10000 ? v % 10000 : v % 1000;
+  return std::to_string(major) + "." + std::to_string(rest / 100) + "." + std::to_string(rest % 100);
+}
+
 nccl_comm::nccl_comm(const communicator& c) : rank_(c.rank()), size_(c.size()) {
   ncclUniqueId id{};
   if (rank_ == 0) check(ncclGetUniqueId(&id), "ncclGetUniqueId");

@@ -163,6 +163,9 @@ class communicator {
 /// The MPI library's name and version (the first line of MPI_Get_library_version, which needs no
 /// MPI_Init), or "none" in a build without MPI.
 [[nodiscard]] std::string mpi_library_version();
+/// The NCCL library's version ("2.27.3", from ncclGetVersion; nccl.cpp), or "none" in a build
+/// without NCCL.
+[[nodiscard]] std::string nccl_library_version();
 
 /// Test-only fault injection, off unless the environment asks for it (docs/reliability.md): with
 /// GPU500_TEST_FAIL_RANK=k and GPU500_TEST_FAIL_AT=POINT[:n], world rank k throws the n-th time
