@@ -6,18 +6,15 @@
 #include <string>
 
 #include "gpu500/core/error.hpp"
+#include "gpu500/core/splitmix.hpp"
 
 namespace gpu500::bellman_ford {
 
 namespace {
-// splitmix64: a counter-based hash, so element (j, v) is a pure function of (seed, j, v).
-std::uint64_t mix(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-double unit(std::uint64_t h) { return static_cast<double>(h >> 11) * 0x1.0p-53; }
+// splitmix64 (core/splitmix.hpp): a counter-based hash, so element (j, v) is a pure function of
+// (seed, j, v).
+constexpr std::uint64_t mix(std::uint64_t x) { return splitmix64(x); }
+constexpr double unit(std::uint64_t h) { return unit_double(h); }
 std::int64_t uniform_int(std::uint64_t h, std::int64_t lo, std::int64_t hi) {
   const auto span = static_cast<std::uint64_t>(hi - lo) + 1;
   return lo + static_cast<std::int64_t>(h % span);  // bias < span / 2^64: irrelevant here

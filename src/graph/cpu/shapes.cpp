@@ -16,6 +16,7 @@
 #include "gpu500/core/cli.hpp"
 #include "gpu500/core/device.hpp"
 #include "gpu500/core/error.hpp"
+#include "gpu500/core/splitmix.hpp"
 
 namespace gpu500::graph {
 
@@ -23,19 +24,8 @@ namespace {
 
 constexpr index_t max_shape_vertices = index_t{1} << 40;
 
-/// SplitMix64 (Steele, Lea & Flood, "Fast Splittable Pseudorandom Number Generators", OOPSLA
-/// 2014): a counter-based stream, value k of seed s.
-constexpr std::uint64_t mix(std::uint64_t s, std::uint64_t k) {
-  std::uint64_t z = s + (k + 1) * 0x9e3779b97f4a7c15ull;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
-/// A float in [0, 1) from the top 24 bits (every value exact).
-float unit_float(std::uint64_t h) { return static_cast<float>(h >> 40) * 0x1p-24f; }
-/// A double in [0, 1) from the top 53 bits.
-double unit_double(std::uint64_t h) { return static_cast<double>(h >> 11) * 0x1p-53; }
+/// Value k of the SplitMix64 stream of seed s (core/splitmix.hpp).
+constexpr std::uint64_t mix(std::uint64_t s, std::uint64_t k) { return splitmix64(s + k * splitmix_gamma); }
 
 /// Streams of one seed: points and weights never share a counter.
 constexpr std::uint64_t point_stream = 0x5eedull << 48, weight_stream = 0xa11ull << 48;
