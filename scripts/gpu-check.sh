@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Everything the GPU machine must run: configure with CUDA for sm_90, build, run every test
+# Everything the GPU machine must run: configure with CUDA for the GPU found (the build's default
+# architectures, as a user's build gets them), build, run every test
 # (GPU tests included: they skip only where no GPU is present), then each part's checks and
 # benchmarks in scripts/gpu-check.d/*.sh, and print a short table last. The whole suite runs,
 # the `long` label included (`make test` leaves those out); the slowest tests are listed. OUT/
@@ -14,6 +15,7 @@
 #   GPU500_COMMIT=sha          the commit being checked, for results.md (default: git's HEAD)
 #   GPU500_CTEST_JOBS=n        tests run in parallel (default 8)
 #   GPU500_CTEST_SKIP_LABEL=l  leave out the tests labelled l (e.g. long; default: none left out)
+#   GPU500_CUDA_ARCH=90        CMAKE_CUDA_ARCHITECTURES (default: the build's, the GPU found)
 # Each part script is called as `bash part.sh BUILD OUT TABLE` and appends table rows
 # "part|what|figure" to the file TABLE.
 set -uo pipefail
@@ -38,12 +40,15 @@ commit=${GPU500_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown
   # belong to the command too.
   part_env=$(env | grep -E '^(G500|GRAPH500|GRAPH_IO|REFERENCE|HASH|HPL|ENERGY|SANITIZE|SCALING|SHAPES|SSSP)_[A-Z0-9_]*=' | sort |
              sed -E "s/^([^=]*)=(.*)$/\1='\2'/" | tr '\n' ' ')
-  echo "command: ${part_env}BUILD=$BUILD${GPU500_TARGETS:+ GPU500_TARGETS=\"$GPU500_TARGETS\"}${GPU500_TESTS:+ GPU500_TESTS='$GPU500_TESTS'}${GPU500_CTEST_SKIP_LABEL:+ GPU500_CTEST_SKIP_LABEL=$GPU500_CTEST_SKIP_LABEL}${GPU500_PARTS:+ GPU500_PARTS=\"$GPU500_PARTS\"} bash scripts/gpu-check.sh"
+  echo "command: ${part_env}BUILD=$BUILD${GPU500_CUDA_ARCH:+ GPU500_CUDA_ARCH=$GPU500_CUDA_ARCH}${GPU500_TARGETS:+ GPU500_TARGETS=\"$GPU500_TARGETS\"}${GPU500_TESTS:+ GPU500_TESTS='$GPU500_TESTS'}${GPU500_CTEST_SKIP_LABEL:+ GPU500_CTEST_SKIP_LABEL=$GPU500_CTEST_SKIP_LABEL}${GPU500_PARTS:+ GPU500_PARTS=\"$GPU500_PARTS\"} bash scripts/gpu-check.sh"
 } >"$OUT/meta.txt"
 
 echo "== configure"
-cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DGPU500_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
+arch=()
+[ -n "${GPU500_CUDA_ARCH:-}" ] && arch=(-DCMAKE_CUDA_ARCHITECTURES="$GPU500_CUDA_ARCH")
+cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DGPU500_CUDA=ON "${arch[@]}" \
   >"$OUT/configure.log" 2>&1 || { cat "$OUT/configure.log"; exit 1; }
+echo "gpu-check|cuda architectures|$(grep -m1 -E '^CMAKE_CUDA_ARCHITECTURES' "$BUILD/CMakeCache.txt" | cut -d= -f2)" >>"$TABLE"
 echo "== build"
 targets=()
 for t in ${GPU500_TARGETS:-}; do targets+=(--target "$t"); done

@@ -239,16 +239,17 @@ def python_with_matplotlib():
         return None
     import shutil
     import subprocess
-    me = os.path.realpath(sys.executable)
-    seen = {me}
+    # Paths, not their targets: a venv's python3 is a link to the system's interpreter, and yet
+    # another environment (its own site-packages).
+    seen = {os.path.abspath(sys.executable)}
     path = [os.path.join(d, "python3") for d in os.environ.get("PATH", "").split(os.pathsep) if d]
     for cand in path + ["/usr/bin/python3", "/usr/local/bin/python3"]:
         if not (os.path.isfile(cand) and os.access(cand, os.X_OK)) or shutil.which(cand) is None:
             continue
-        real = os.path.realpath(cand)
-        if real in seen:
+        cand = os.path.abspath(cand)
+        if cand in seen:
             continue
-        seen.add(real)
+        seen.add(cand)
         ok = subprocess.run([cand, "-c", "import matplotlib"], stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL).returncode == 0
         if ok:

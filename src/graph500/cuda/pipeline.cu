@@ -49,6 +49,9 @@ class cuda_pipeline final : public pipeline {
     n_ = edges_ ? edges_->num_vertices : p.num_vertices();
     m_ = edges_ ? edges_->size() : p.num_edges();
     weighted_ = edges_ ? edges_->weighted() : p.weights;
+    // A graph in hand is checked at once, so that a search command's error is its only line; a
+    // Kronecker graph is checked where the harness generates it.
+    if (edges_) check_device_memory();
   }
 
   [[nodiscard]] std::string description() const override {
@@ -58,11 +61,7 @@ class cuda_pipeline final : public pipeline {
   [[nodiscard]] int vertex_bits() const override { return static_cast<int>(8 * sizeof(V)); }
 
   double generate() override {
-    const std::string what = edges_ ? "a graph of " + std::to_string(n_) + " vertices and " + std::to_string(m_) +
-                                          " edges"
-                                    : "SCALE " + std::to_string(p_.scale);
-    gpu::check_device_memory(what.c_str(),
-                             graph::cuda::pipeline_device_bytes(n_, m_, sizeof(V), weighted_, !o_.no_sort));
+    if (!edges_) check_device_memory();
     stopwatch t;
     el_ = edges_ ? graph::cuda::upload_edge_list<V>(*edges_) : graph::cuda::generate_kronecker_device<V>(p_);
     return t.seconds();
@@ -88,6 +87,16 @@ class cuda_pipeline final : public pipeline {
     const double s = t.seconds();
     has_edges_ = g_.has_edges_host();
     return s;
+  }
+
+  /// Throws resource_error "<the graph> needs X of device memory, Y free" when the pipeline's
+  /// peak (kernel 1 and the engines) does not fit the device.
+  void check_device_memory() const {
+    const std::string what = edges_ ? "a graph of " + std::to_string(n_) + " vertices and " + std::to_string(m_) +
+                                          " edges"
+                                    : "SCALE " + std::to_string(p_.scale);
+    gpu::check_device_memory(what.c_str(),
+                             graph::cuda::pipeline_device_bytes(n_, m_, sizeof(V), weighted_, !o_.no_sort));
   }
 
   [[nodiscard]] bool has_edges(index_t v) const override {
