@@ -6,13 +6,20 @@ HPL benchmarks, over the project's C++ library (the extension module ``gpu500._c
     r = g.bfs(0)                                       # r.parent, r.level, r.seconds, r.teps
     s = g.sssp(0)                                      # s.parent, s.distance
     record = gpu500.graph500(12)                       # the record of `gpu500 graph500 --json`
+    m = gpu500.HashMap(1 << 20); m.insert(keys, values) # the GLHT hash table (or the CPU's)
 
 Reference: docs/python.md.
 """
+import atexit as _atexit
+
+from . import _core
 from ._core import cuda_available, has_cuda_build, resolve_backend
 from ._graph import Graph, read_graph
 from ._results import BfsResult, SsspResult
-from ._bench import graph500, hpl
+from ._bench import graph500, hpl, hpl_mxp
+from ._hash import HashMap
+
+_atexit.register(_core.finalize_mpi)  # MPI, when an HPL run started it (python/src/benchmarks.cpp)
 
 __all__ = [
     "Graph",
@@ -21,6 +28,8 @@ __all__ = [
     "SsspResult",
     "graph500",
     "hpl",
+    "hpl_mxp",
+    "HashMap",
     "cuda_available",
     "has_cuda_build",
     "resolve_backend",

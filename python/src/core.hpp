@@ -40,6 +40,7 @@ std::string resolve_backend(const std::string& name);
 
 void bind_graphs(nb::module_& m);      // graphs.cpp: reading files, the Kronecker generator
 void bind_searches(nb::module_& m);    // searches.cpp: BFS and SSSP engines over an edge list
-void bind_benchmarks(nb::module_& m);  // benchmarks.cpp: Graph500 and HPL runs as JSON records
+void bind_benchmarks(nb::module_& m);  // benchmarks.cpp: Graph500, HPL and HPL-MxP runs as JSON records
+void bind_hashmap(nb::module_& m);     // hashmap.cpp: the hash tables (GLHT on the GPU, hopscotch on the CPU)
 
 }  // namespace gpu500::python

@@ -47,4 +47,5 @@ NB_MODULE(_core, m) {
   bind_graphs(m);
   bind_searches(m);
   bind_benchmarks(m);
+  bind_hashmap(m);
 }

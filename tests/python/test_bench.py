@@ -1,5 +1,8 @@
-"""Benchmarks as functions: the records of `gpu500 graph500 --json` and `gpu500 hpl --json` as
-dicts."""
+"""Benchmarks as functions: the records of `gpu500 graph500 --json`, `gpu500 hpl --json` and
+`gpu500 hpl-mxp --json` as dicts, and their progress lines through a callable and through the
+logger "gpu500"."""
+import logging
+
 import gpu500
 from support import raises
 
@@ -23,3 +26,55 @@ def test_hpl_record():
     assert r["benchmark"] == "hpl" and t["n"] == 128 and t["nb"] == 32 and t["passed"]
     with raises(ValueError):
         gpu500.hpl(n=-5, backend="cpu")
+
+
+def test_hpl_mxp_record_and_hpl_after_it():
+    r = gpu500.hpl_mxp(n=256, nb=64, backend="cpu")
+    assert r["benchmark"] == "hpl-mxp" and r["n"] == 256 and r["nb"] == 64 and r["passed"]
+    assert r["precision"] == "fp32" and r["iterations"] >= 1 and r["provenance"]["version"]
+    with raises(ValueError, match="precision"):
+        gpu500.hpl_mxp(n=64, nb=32, backend="cpu", precision="fp9")
+    with raises(ValueError):
+        gpu500.hpl_mxp(n=-1, backend="cpu")
+    # the runs share one MPI start (a program that finalised MPI would end the next run)
+    assert gpu500.hpl(n=64, nb=32, backend="cpu")["tests"][0]["passed"]
+    assert gpu500.hpl_mxp(n=128, nb=32, backend="cpu")["passed"]
+
+
+def test_progress_lines():
+    lines = []
+    gpu500.graph500(5, edgefactor=4, roots=2, backend="cpu", kernels="bfs", progress=lines.append)
+    assert lines[0].startswith("graph500: SCALE 5") and sum(x.startswith("bfs ") for x in lines) == 2
+    lines = []
+    gpu500.hpl_mxp(n=128, nb=32, backend="cpu", progress=lines.append)
+    assert any("GMRES" in x for x in lines)
+    lines = []
+    gpu500.hpl(n=64, nb=32, backend="cpu", progress=lines.append)
+    assert lines and all(x.startswith("hpl") for x in lines)
+
+    def fails(line):
+        raise KeyError("stop")
+
+    with raises(KeyError):
+        gpu500.graph500(4, edgefactor=4, roots=1, backend="cpu", progress=fails)
+    with raises(ValueError, match="progress"):
+        gpu500.graph500(4, roots=1, backend="cpu", progress=3)
+
+    class Keep(logging.Handler):
+        def __init__(self):
+            super().__init__()
+            self.records = []
+
+        def emit(self, record):
+            self.records.append(record.getMessage())
+
+    log = logging.getLogger("gpu500")
+    keep, level = Keep(), log.level
+    log.addHandler(keep)
+    log.setLevel(logging.INFO)
+    try:
+        gpu500.graph500(4, edgefactor=4, roots=1, backend="cpu", kernels="bfs")
+    finally:
+        log.removeHandler(keep)
+        log.setLevel(level)
+    assert any(x.startswith("bfs 1/1") for x in keep.records)
