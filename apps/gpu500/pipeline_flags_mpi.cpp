@@ -13,12 +13,13 @@ namespace gpu500::app {
 
 namespace {
 // The engine flags (of add_bfs / add_sssp) the distributed pipelines implement; any other engine
-// flag given is refused. (The host BFS is one engine at every rank count, so each of its flags is
-// here; --vertex-bits takes 64 only, checked below, as over ranks the rows hold 64-bit global ids;
-// --sssp-no-relabel waits for the host SSSP to be one engine: over ranks it keeps the graph's ids.)
-constexpr const char* distributed_engine_flags[] = {"--vertex-bits", "--no-direction-optimizing", "--bfs-alpha", "--bfs-beta",
-                                                    "--bfs-threads", "--sssp", "--sssp-delta", "--sssp-threads",
-                                                    "--sssp-no-light-heavy", "--sssp-no-pull"};
+// flag given is refused. (The host BFS and SSSP are one engine each at every rank count, so each
+// of their flags is here; --vertex-bits takes 64 only, checked below, as over ranks the rows hold
+// 64-bit global ids.)
+constexpr const char* distributed_engine_flags[] = {"--vertex-bits", "--no-direction-optimizing", "--bfs-alpha",
+                                                    "--bfs-beta", "--bfs-threads", "--sssp", "--sssp-delta",
+                                                    "--sssp-threads", "--sssp-no-light-heavy", "--sssp-no-relabel",
+                                                    "--sssp-no-pull"};
 }  // namespace
 
 void pipeline_flags::add_distributed(cli::parser& p) {
@@ -69,6 +70,7 @@ std::unique_ptr<graph500::mpi_pipeline> pipeline_flags::make_distributed(const d
   if (parser_ != nullptr && parser_->given("--bfs-beta")) o.beta = bfs_beta_;
   o.delta = cpu.sssp.delta;
   o.no_light_heavy = cpu.sssp.no_light_heavy;
+  o.sssp_no_relabel = cpu.sssp.no_relabel;
   if (sssp_no_pull_) o.sssp_pull_share = 2.0;  // above 1: no bucket pulls
   o.share_gpus = share_gpus_;
   o.host_staging = no_cuda_aware_mpi_;

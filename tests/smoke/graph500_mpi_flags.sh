@@ -29,7 +29,6 @@ declare -A value=(
 # One rank takes them, two do not yet: the message two ranks give.
 declare -A not_over_ranks=(
   [--vertex-bits]="rows over ranks hold 64-bit vertex ids"
-  [--sssp-no-relabel]="does not apply to a run over 2 MPI ranks"
 )
 
 flags=$("$bin" graph500 --help | grep -oE '^ +--[a-z0-9-]+' | tr -d ' ')

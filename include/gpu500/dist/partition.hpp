@@ -53,6 +53,12 @@ class block_partition {
     const index_t first = std::min(n_, static_cast<index_t>(r) * block_);
     return {first, std::min(n_, first + block_) - first};
   }
+  /// Whether a graph view holds exactly rank r's rows (the host engines' precondition).
+  template <class View>
+  [[nodiscard]] bool holds_rows(int r, const View& g) const {
+    const vertex_range mine = range(r);
+    return g.num_vertices == n_ && g.first_vertex == mine.first && g.local_vertices == mine.count;
+  }
 
  private:
   index_t n_ = 0, block_ = 64;

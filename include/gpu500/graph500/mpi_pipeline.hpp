@@ -10,8 +10,9 @@
 //  - BFS: direction-optimising (Beamer); top-down levels send (child, parent) pairs to the
 //    children's owners, bottom-up levels all-gather the frontier as a bitmap; the direction is
 //    decided from global counts (one reduction per level);
-//  - SSSP: bucket-synchronous delta-stepping with light and heavy edges, relaxation requests
-//    (vertex, distance, parent) sent to the owners;
+//  - SSSP: the host's delta-stepping engine (the one of one process) with light and heavy edges,
+//    relaxation requests (vertex, distance, parent) sent to the owners, the hubs' heavy buckets
+//    pulled;
 //  - validation: the reference's rules, checked without any rank holding the graph: the
 //    endpoints' levels or distances fetched from their owners; it shares no search code with the kernels.
 // The CUDA backend runs the same kernels on the device with the same exchanges, handing device
@@ -77,6 +78,7 @@ struct mpi_options {
   // Host backend only:
   int bfs_threads = 0;   ///< --bfs-threads: the BFS's OpenMP team on each rank (0: the rank's share)
   int sssp_threads = 0;  ///< --sssp-threads: the SSSP's OpenMP team on each rank (0: the rank's share)
+  bool sssp_no_relabel = false;  ///< --sssp-no-relabel: the SSSP keeps the rows' order (default: by decreasing degree)
 };
 
 /// What the harness needs (pipeline) plus the distributed run's own figures and result slices.

@@ -121,10 +121,7 @@ struct cpu_engine<V>::impl {
     me = c.rank();
     ranks = c.size();
     GPU500_EXPECTS(part.ranks() == ranks, "bfs cpu engine: the partition is for another rank count");
-    const dist::vertex_range mine = part.range(me);
-    GPU500_EXPECTS(g.num_vertices == part.num_vertices() && g.first_vertex == mine.first &&
-                       g.local_vertices == mine.count,
-                   "bfs cpu engine: the graph's rows are not this rank's part of the partition");
+    GPU500_EXPECTS(part.holds_rows(me, g), "bfs cpu engine: the graph's rows are not this rank's part of the partition");
     n = g.num_vertices;
     rows = g.local_vertices;
     first = g.first_vertex;

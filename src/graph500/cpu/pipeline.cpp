@@ -87,9 +87,12 @@ class cpu_pipeline final : public pipeline {
   validation validate_sssp(index_t root) override {
     return graph500::validate_sssp(g_.view(), root, sssp_->parents(), sssp_->distances(), sssp_->traversed_edges());
   }
-  json::value trace() const override {  // the BFS's levels (the SSSP engine keeps none)
+  json::value trace() const override {  // the engines' levels and phases, one rank's record
+    const dist::communicator one;
     json::value j;
-    j["bfs"] = bfs_ ? dist::to_json(dist::communicator{}, bfs_->levels()) : json::value::make_array();
+    j["bfs"] = bfs_ ? dist::to_json(one, bfs_->levels()) : json::value::make_array();
+    j["sssp"] = sssp_ ? dist::to_json(one, sssp_->levels()) : json::value::make_array();
+    if (sssp_) j["sssp_delta"] = static_cast<double>(sssp_->delta());
     return j;
   }
   search_tree sssp_tree() override {

@@ -1,6 +1,6 @@
 // The Graph500 pipeline over MPI ranks, host backend (see gpu500/graph500/mpi_pipeline.hpp):
-// generation of a slice of the edge list, kernel 1 by exchange, the distributed BFS and SSSP
-// engines and the distributed validator. Every method runs under the communicator's guard: an exception on one
+// generation of a slice of the edge list, kernel 1 by exchange, the host BFS and SSSP engines (one
+// engine each at every rank count) and the distributed validator. Every method runs under the communicator's guard: an exception on one
 // rank ends the run instead of leaving the others in a collective.
 #include "gpu500/graph500/mpi_pipeline.hpp"
 
@@ -16,9 +16,8 @@
 #include "gpu500/core/error.hpp"
 #include "gpu500/core/timer.hpp"
 #include "gpu500/graph500/validate.hpp"
-#include "gpu500/sssp/delta.hpp"
+#include "gpu500/sssp/sssp.hpp"
 #include "local_graph.hpp"
-#include "sssp.hpp"
 
 namespace gpu500::graph500 {
 
@@ -67,9 +66,10 @@ class mpi_cpu_pipeline final : public mpi_pipeline {
       bfs_.emplace(c_, part_, view,
                    bfs::cpu_options{opts_.bfs_threads, opts_.top_down_only, opts_.alpha, opts_.beta, opts_.bfs_wide_columns});
       if (params_.weights) {
-        delta_ = opts_.delta > 0 ? opts_.delta : adaptive_delta();
         const omp_team team(opts_.sssp_threads);
-        sssp_.emplace(c_, part_, view, mpi::sssp_policy{delta_, opts_.no_light_heavy, opts_.sssp_pull_share});
+        sssp_.emplace(c_, part_, view,
+                      sssp::cpu_options{opts_.sssp_threads, opts_.delta, opts_.no_light_heavy, opts_.sssp_no_relabel,
+                                        opts_.sssp_pull_share});
       }
     });
   }
@@ -123,9 +123,9 @@ class mpi_cpu_pipeline final : public mpi_pipeline {
     return bfs_ ? bfs_->parents() : std::span<std::int64_t>{};
   }
   std::span<float> local_distances() override { return sssp_ ? sssp_->distances() : std::span<float>{}; }
-  float sssp_delta() const override { return delta_; }
+  float sssp_delta() const override { return sssp_ ? sssp_->delta() : 0.f; }
   json::value trace() const override {
-    return mpi::search_trace(c_, bfs_ ? &bfs_->levels() : nullptr, sssp_ ? &sssp_->levels() : nullptr, delta_);
+    return mpi::search_trace(c_, bfs_ ? &bfs_->levels() : nullptr, sssp_ ? &sssp_->levels() : nullptr, sssp_delta());
   }
 
  private:
@@ -140,24 +140,14 @@ class mpi_cpu_pipeline final : public mpi_pipeline {
     });
   }
 
-  /// The rule of every engine (sssp/delta.hpp) on the sums over the ranks (collective).
-  float adaptive_delta() const {
-    double sums[3] = {0, static_cast<double>(g_.offsets[g_.owned.count]), 0};
-    for (float w : g_.weights) sums[0] += w;
-    for (index_t l = 0; l < g_.owned.count; ++l) sums[2] += g_.offsets[l + 1] > g_.offsets[l];
-    c_.allreduce(sums, 3, dist::reduce_op::sum);
-    return static_cast<float>(sssp::mean_weight_per_degree(sums[0], sums[1], sums[2]));
-  }
-
   dist::communicator c_;
   graph::kronecker_params params_;
   mpi_options opts_;
   dist::block_partition part_;
   graph::edge_list edges_;
   mpi::local_graph g_;
-  float delta_ = 0.f;
   std::optional<bfs::cpu_engine<std::int64_t>> bfs_;
-  std::optional<mpi::sssp_engine> sssp_;
+  std::optional<sssp::cpu_engine<std::int64_t>> sssp_;
 };
 
 }  // namespace
@@ -171,17 +161,15 @@ std::size_t mpi_pipeline_bytes(const graph::kronecker_params& p, int ranks, int 
   const std::size_t kernel1 = m * (16 + w) + 2 * m * 24 * 2 + 2 * m * (8 + w) + n * 8;
   // Afterwards: the rows, the BFS (parents, two queues, the whole frontier bitmap, its copy of
   // the columns in degree order and, while it builds that, every vertex's degree class), the SSSP
-  // (distance, parent, bucket, marks, queues, its share of the host's distance offered to every
-  // vertex of the graph and its bucket's byte, its copies of the light arcs and of the heavy ones
-  // in weight order: every arc once, and the pulls' bitmap of the whole graph) and the
-  // validator's requests and replies (about 40 bytes per arc).
+  // (sssp/sssp.hpp: 64 + 3 x 8 bytes a row, its 8-byte copy of every arc, its share of the host's
+  // offered distance and bucket byte of every vertex of the graph, the pulls' bitmap of the rows
+  // and the graph) and the validator's requests and replies (about 40 bytes per arc).
   const std::size_t rows = 2 * m * (8 + w) + n * 8;
+  const auto nv = static_cast<std::size_t>(p.num_vertices());
   const std::size_t searches =
-      n * 32 + static_cast<std::size_t>(p.num_vertices()) / 8 + 2 * m * 8 + static_cast<std::size_t>(p.num_vertices()) +
-      (p.weights ? n * 48 +
-                       static_cast<std::size_t>(p.num_vertices()) * (sizeof(float) + 1) /
-                           static_cast<std::size_t>(std::max(1, ranks_per_host)) +
-                       2 * m * (8 + w) + static_cast<std::size_t>(p.num_vertices()) / 8
+      n * 32 + nv / 8 + 2 * m * 8 + nv +
+      (p.weights ? n * 88 + nv * (sizeof(float) + 1) / static_cast<std::size_t>(std::max(1, ranks_per_host)) +
+                       2 * m * 8 + (nv + n) / 8
                  : 0);
   const std::size_t validator = 2 * m * 40;
   return std::max(kernel1, rows + searches + validator);

@@ -1,9 +1,11 @@
 // src/sssp/cpu/rows.hpp — the CPU SSSP engine's own rows (kernel-1 work, built once in its
-// constructor): internal vertex ids by decreasing degree, and every row as packed (head, weight)
-// pairs with its light arcs (w <= delta) a contiguous prefix and its heavy arcs the rest, each part
-// by increasing head. A light iteration then reads only the prefix and the heavy pass only the
-// suffix, neither filters, and the state of the hubs, which most arcs point to, shares few cache
-// lines. The CUDA engine's sibling is src/sssp/cuda/rows.cuh (rows sorted by weight).
+// constructor): internal ids of the owned rows by decreasing degree, and every row as packed
+// (head, weight) pairs with its light arcs (w <= delta) a contiguous prefix and its heavy arcs the
+// rest, each part by increasing head (over ranks, where buckets may be pulled, the heavy part by
+// increasing weight instead: order_heavy_by_weight). A light iteration then reads only the prefix
+// and the heavy pass only the suffix, neither filters, and the state of the hubs, which most arcs
+// point to, shares few cache lines. The CUDA engine's sibling is src/sssp/cuda/rows.cuh (rows
+// sorted by weight).
 #pragma once
 
 #include <omp.h>
@@ -47,14 +49,15 @@ struct row_range {
   std::uint32_t deg;    // all arcs: [begin, begin + deg)
 };
 
-/// Internal ids by decreasing degree, ties by id (identity when keep_ids): on skewed graphs most
-/// arcs point at the few hubs, whose per-vertex state then shares a few hot cache lines. A stable
-/// counting sort by capped degree (graph::sort_arcs_by_key), then the few vertices above the cap
-/// by a stable sort of their own. old_of[internal] = graph id, new_of[graph id] = internal.
+/// Internal ids of the view's rows by decreasing degree, ties by row (identity when keep_ids): on
+/// skewed graphs most arcs point at the few hubs, whose per-vertex state then shares a few hot
+/// cache lines. A stable counting sort by capped degree (graph::sort_arcs_by_key), then the few
+/// rows above the cap by a stable sort of their own. old_of[internal] = row, new_of[row] =
+/// internal (on one process a row is a vertex of the graph).
 template <class V>
 void relabel_by_degree(const graph::csr_view<V>& g, bool keep_ids, graph::host_vector<std::uint32_t>& old_of,
                        graph::host_vector<std::uint32_t>& new_of) {
-  const index_t n = g.num_vertices;
+  const index_t n = g.local_vertices;
   const auto N = static_cast<std::size_t>(n);
   old_of.resize(N);
   new_of.resize(N);
@@ -81,19 +84,20 @@ void relabel_by_degree(const graph::csr_view<V>& g, bool keep_ids, graph::host_v
   for (index_t x = 0; x < n; ++x) new_of[old_of[static_cast<std::size_t>(x)]] = static_cast<std::uint32_t>(x);
 }
 
-/// The engine's rows in internal ids (o2n: graph id -> internal), each row's light arcs
-/// (w <= light_max) then its heavy arcs, each part by increasing head, duplicates in CSR order.
+/// The engine's rows in internal ids (o2n: row -> internal; head(column) -> the arc's head id,
+/// below head_limit: on one process o2n of the column), each row's light arcs (w <= light_max)
+/// then its heavy arcs, each part by increasing head, duplicates in CSR order.
 /// One stable counting sort of the arcs by (internal tail, light/heavy) reads the CSR rows in the
 /// graph's order (sequential reads; the id map is the only gather) and, per block of rows, puts
 /// the block's bucket in head order by a cache-resident radix sort before placing it
 /// (sort_arcs_by_key's head_limit). The blocks are balanced by arcs, so the hubs that lead the
 /// degree order do not make one huge block. Nothing is assumed of the graph (a directed view is
 /// handled the same way).
-template <class V>
-void build_light_heavy_rows(const graph::csr_view<V>& g, const std::uint32_t* o2n, float light_max,
-                            graph::raw_array<row_arc>& arcs, graph::host_vector<row_range>& rows,
+template <class V, class Head>
+void build_light_heavy_rows(const graph::csr_view<V>& g, const std::uint32_t* o2n, Head head, index_t head_limit,
+                            float light_max, graph::raw_array<row_arc>& arcs, graph::host_vector<row_range>& rows,
                             graph::arc_sort_scratch* scratch) {
-  const index_t nn = g.num_vertices;
+  const index_t nn = g.local_vertices;
   const auto N = static_cast<std::size_t>(nn);
   const index_t* off = g.offsets;
   const V* col = g.columns;
@@ -118,16 +122,29 @@ void build_light_heavy_rows(const graph::csr_view<V>& g, const std::uint32_t* o2
         add(2 * index_t{o2n[u]}, light);
         add(2 * index_t{o2n[u]} + 1, off[u + 1] - off[u] - light);
       },
-      [off, col, wt, o2n, dl](index_t u, auto&& out) {
+      [off, col, wt, o2n, head, dl](index_t u, auto&& out) {
         const index_t x = 2 * index_t{o2n[u]};
-        for (index_t k = off[u]; k < off[u + 1]; ++k) out(x + !(wt[k] <= dl), o2n[static_cast<std::size_t>(col[k])], wt[k]);
+        for (index_t k = off[u]; k < off[u + 1]; ++k) out(x + !(wt[k] <= dl), head(col[k]), wt[k]);
       },
-      part.data(), [A](index_t p, std::uint32_t h, float w) { A[p] = {h, w}; }, static_cast<std::uint64_t>(nn), scratch);
+      part.data(), [A](index_t p, std::uint32_t h, float w) { A[p] = {h, w}; }, static_cast<std::uint64_t>(head_limit),
+      scratch);
   const index_t* PO = part.data();
 #pragma omp parallel for schedule(static)
   for (index_t x = 0; x < nn; ++x) {
     const index_t b = PO[2 * x];
     R[x] = {b, static_cast<std::uint32_t>(PO[2 * x + 1] - b), static_cast<std::uint32_t>(PO[2 * x + 2] - b)};
+  }
+}
+
+/// Each row's heavy arcs in ascending weight (ties by head), for the pull: a row that looks for a
+/// bucket's vertices among its heavy arcs leaves once lo + w passes its best candidate.
+inline void order_heavy_by_weight(row_arc* arcs, const graph::host_vector<row_range>& rows) {
+  const auto n = static_cast<index_t>(rows.size());
+#pragma omp parallel for schedule(dynamic, 256)
+  for (index_t x = 0; x < n; ++x) {
+    const row_range r = rows[static_cast<std::size_t>(x)];
+    std::sort(arcs + r.begin + r.light, arcs + r.begin + r.deg,
+              [](row_arc a, row_arc b) { return a.w < b.w || (a.w == b.w && a.v < b.v); });
   }
 }
 

@@ -116,6 +116,47 @@ TYPED_TEST(CpuSssp, GraphVertexIdsMatchDijkstra) {
   this->check_all(o, 2, "no relabel, no light/heavy split");
 }
 
+// The pull (a bucket's heavy step as every row not settled looking for the bucket's vertices
+// among its heavy arcs, kept in ascending weight), the default over ranks, on one process: in
+// every bucket and where a bucket's rows hold a tenth of the arcs.
+TYPED_TEST(CpuSssp, PullMatchesDijkstra) {
+  sssp::cpu_options o;
+  for (const double share : {0.0, 0.1}) {
+    o.pull_share = share;
+    for (int t : {1, 3}) this->check_all(o, t, "pull share " + std::to_string(share));
+  }
+}
+
+// Every search keeps its phases, as over ranks: the root alone in the first light iteration,
+// then light iterations and heavy steps (pulls where asked, "all" without the split), no bytes.
+TEST(CpuSssp, PhasesRecorded) {
+  const auto c = test::kronecker_case(10);
+  const auto g = graph::build_csr<std::uint32_t>(c.edges);
+  for (const double share : {2.0, 0.0})
+    for (const bool split : {true, false}) {
+      sssp::cpu_options o;
+      o.pull_share = share;
+      o.no_light_heavy = !split;
+      sssp::cpu_engine<std::uint32_t> e(g.view(), o);
+      e.run(c.roots[0]);
+      const auto& levels = e.levels();
+      ASSERT_GT(levels.size(), 2u);
+      EXPECT_EQ(levels.front().direction, split ? "light" : "all");
+      EXPECT_EQ(levels.front().frontier, 1);
+      index_t heavy = 0, pulls = 0;
+      for (std::size_t i = 0; i < levels.size(); ++i) {
+        EXPECT_EQ(levels[i].level, static_cast<int>(i));
+        EXPECT_EQ(levels[i].bytes, 0);
+        EXPECT_EQ(levels[i].comm_seconds, 0.0);
+        heavy += levels[i].direction == "heavy";
+        pulls += levels[i].direction == "pull";
+      }
+      EXPECT_EQ(heavy > 0, split && share > 1);
+      EXPECT_EQ(pulls > 0, split && share == 0);
+      EXPECT_GT(e.delta(), 0.f);
+    }
+}
+
 TEST(CpuSsspOptions, RejectsBadInput) {
   graph::edge_list el;
   el.num_vertices = 3;
