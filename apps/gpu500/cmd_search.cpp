@@ -1,6 +1,8 @@
 // gpu500 bfs / gpu500 sssp: one kernel on a graph read from a file (edge list, Matrix Market or
 // binary CSR, plain or gzip; docs/graph-files.md), through the same pipelines, engines and
-// validators as the Graph500 benchmark (graph500::run_searches); --output writes one search's tree.
+// validators as the Graph500 benchmark (graph500::run_searches); --output writes one search's tree
+// (in the file's vertex names for an edge list read with --labels).
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -33,7 +35,8 @@ int run_search(const gpu500::app::args_t& args, bool sssp) {
   std::string json_path, output_path;
   graph::read_options ro;
   std::int64_t num_vertices = -1, seed = 1;
-  bool no_validate = false;
+  bool no_validate = false, unit_weights = false;
+  std::string root_s;
   app::pipeline_flags flags;
   cli::parser p(name, std::string(sssp ? "Single-source shortest paths" : "Breadth-first search") +
                           " on a graph file (edge list \"u v [w]\", Matrix Market, or gpu500's binary CSR;\n"
@@ -43,7 +46,11 @@ int run_search(const gpu500::app::args_t& args, bool sssp) {
   p.option("--format", [&ro](const std::string& v) { ro.format = graph::parse_file_format(v, "--format"); },
            "auto|snap|mtx|bin: the graph file's format (default auto: from its content)", "S");
   p.option("--vertices", num_vertices, "vertex count of an edge list (default: largest id + 1)");
-  p.option("--root", c.root, "search from this vertex only");
+  p.flag("--labels", ro.labels, "an edge list's vertex names are labels (strings, sparse ids), numbered in order of appearance");
+  p.flag("--header", ro.header, "an edge list's first line (not a comment) names the columns: skipped");
+  if (sssp) p.flag("--unit-weights", unit_weights, "every edge weighs 1 (a weight column is ignored)");
+  p.option("--root", [&root_s](const std::string& v) { root_s = v; }, "search from this vertex only (with --labels: its name)",
+           "N");
   p.option("--roots", c.num_roots, "otherwise: up to this many distinct random vertices with edges (default 16)");
   p.option("--seed", seed, "seed of the random roots (default 1)");
   p.flag("--no-validate", no_validate, "skip validation");
@@ -59,7 +66,9 @@ int run_search(const gpu500::app::args_t& args, bool sssp) {
   }
   if (c.graph_name.empty()) throw usage_error(std::string(name) + ": --graph FILE is required");
   atomic_file::check_distinct({{"--graph", c.graph_name}}, {{"--json", json_path}, {"--output", output_path}});
-  if (p.given("--root") && c.root < 0) throw usage_error("--root must be a vertex id >= 0");
+  if (p.given("--root") && !ro.labels) c.root = cli::parse_int(root_s, "--root");
+  if (p.given("--root") && !ro.labels && c.root < 0) throw usage_error("--root must be a vertex id >= 0");
+  if (p.given("--root") && ro.labels && root_s.empty()) throw usage_error("--root: an empty vertex name");
   if (p.given("--vertices") && (num_vertices < 1 || num_vertices > graph::max_vertices))
     throw usage_error("--vertices must be in 1..2^48");
   if (num_vertices > 0) graph::check_graph_fits(num_vertices, "--vertices");
@@ -71,7 +80,7 @@ int run_search(const gpu500::app::args_t& args, bool sssp) {
   c.keep_tree = !output_path.empty();
 
   ro.num_vertices = num_vertices;
-  ro.weights = sssp;
+  ro.weights = sssp && !unit_weights;
   const stopwatch read_time;
   graph::graph_file file = graph::read_graph(c.graph_name, ro);
   std::string root_note;
@@ -81,8 +90,15 @@ int run_search(const gpu500::app::args_t& args, bool sssp) {
                 file.directed ? "general" : "symmetric", static_cast<long long>(file.edges.num_vertices),
                 static_cast<long long>(file.edges.size()));
   graph::edge_list el = std::move(file.edges);
+  if (sssp && unit_weights) el.weight.assign(el.src.size(), 1.0f);
   if (sssp && !el.weighted())
-    throw usage_error(c.graph_name + ": SSSP needs weights (a third column; in Matrix Market, an integer or real field)");
+    throw usage_error(c.graph_name + ": SSSP needs weights (a third column; in Matrix Market, an integer or real field; "
+                      "or --unit-weights)");
+  if (p.given("--root") && ro.labels) {
+    const auto at = std::find(file.labels.begin(), file.labels.end(), root_s);
+    if (at == file.labels.end()) throw usage_error("--root '" + root_s + "' is not a vertex name of " + c.graph_name);
+    c.root = at - file.labels.begin();
+  }
   graph::check_searchable(el, c.graph_name, sssp);
   const index_t n = el.num_vertices;
   if (c.root >= n)
@@ -97,11 +113,15 @@ int run_search(const gpu500::app::args_t& args, bool sssp) {
   flags.set_sssp_runs(sssp);
   const std::unique_ptr<graph500::pipeline> pipe = flags.make(std::move(el));
   std::fputs(read_line, stderr);
+  if (ro.labels)
+    std::fprintf(stderr, "%s: vertex names are labels: ids 0..%lld in order of first appearance (--output writes the names)\n",
+                 name, static_cast<long long>(n - 1));
   std::fputs(root_note.c_str(), stderr);
   const graph500::search_report r = graph500::run_searches(*pipe, n, c, stdout, stderr);
   if (!json_path.empty()) json::write_file(json_path, r.json);
   // A tree that failed validation is not written: a file at --output is always a valid search.
-  if (!output_path.empty() && r.valid) graph::write_search_result(output_path, r.tree_root, r.tree.parent, r.tree.distance);
+  if (!output_path.empty() && r.valid)
+    graph::write_search_result(output_path, r.tree_root, r.tree.parent, r.tree.distance, file.labels);
   if (!output_path.empty() && !r.valid) std::fprintf(stderr, "%s: %s not written: a search failed validation\n", name, output_path.c_str());
   return r.valid ? 0 : 1;
 }

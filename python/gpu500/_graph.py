@@ -1,6 +1,11 @@
 """gpu500.Graph: an edge list held as NumPy arrays (int64 ends, float32 weights or none), with
 the vertex count, whether its edges are arcs, and node labels where the graph came from NetworkX.
 
+Arrays may be NumPy arrays, anything NumPy converts, or DLPack producers (PyTorch, CuPy, JAX):
+a host DLPack array is taken without a copy where its dtype fits; a device array is refused with
+ValueError (the library's engines take host edge arrays, and copying it to the host is left to
+the caller, who sees the cost).
+
 Searches (bfs, sssp) run on an engine of the C++ library built once per graph, kernel and
 backend: it copies the edge arrays into the library's edge list, runs kernel 1 (the CSR), and is
 kept for later searches. gpu500's searches treat every edge as undirected (both directions), as
@@ -15,8 +20,28 @@ _DIRECTED = ("gpu500's searches follow every edge in both directions; this graph
              "(build it with directed=False, or search G.to_undirected())")
 
 
+_DLPACK_HOST = (1, 3)  # kDLCPU, kDLCUDAHost (pinned host memory)
+
+
+def _host_array(a, name):
+    """a as a NumPy array; a DLPack producer on the host is viewed without a copy."""
+    if isinstance(a, np.ndarray) or not hasattr(a, "__dlpack__"):
+        return np.asarray(a)
+    device = a.__dlpack_device__() if hasattr(a, "__dlpack_device__") else (1, 0)
+    if int(device[0]) not in _DLPACK_HOST:
+        raise ValueError(
+            f"{name} is a device array (DLPack device type {int(device[0])}, id {int(device[1])}): gpu500's "
+            "engines take host edge arrays and the library has no entry for device edge lists, so it would be "
+            "copied to the host here; copy it yourself (e.g. t.cpu(), cupy.asnumpy(a)) to pass it")
+    return np.from_dlpack(a)
+
+
+def _labelled(a):
+    return a.dtype.kind in "OUS"
+
+
 def _ids(a, name):
-    a = np.asarray(a)
+    a = _host_array(a, name)
     if a.ndim != 1:
         raise ValueError(f"{name} must be one-dimensional, got shape {a.shape}")
     if a.size and not np.issubdtype(a.dtype, np.integer):
@@ -29,7 +54,7 @@ def _ids(a, name):
 def _weights(w, m):
     if w is None:
         return None
-    w = np.asarray(w)
+    w = _host_array(w, "weights")
     if w.ndim != 1 or w.size != m:
         raise ValueError(f"weights must be one-dimensional with one entry per edge ({m}), got shape {w.shape}")
     if w.size and not (np.issubdtype(w.dtype, np.floating) or np.issubdtype(w.dtype, np.integer)
@@ -67,8 +92,19 @@ class Graph:
     @classmethod
     def from_edges(cls, src, dst, weights=None, num_vertices=None, directed=False):
         """Edge i joins src[i] and dst[i] (integer ids in [0, num_vertices)), with weight
-        weights[i] when given. int64 ids and float32 weights in C order are kept, not copied."""
-        return cls(src, dst, weights, num_vertices, directed)
+        weights[i] when given. int64 ids and float32 weights in C order are kept, not copied
+        (DLPack host arrays too). String or object arrays are labels: the vertices are their
+        distinct values in sorted order (``labels``), and results name them."""
+        s, d = _host_array(src, "src"), _host_array(dst, "dst")
+        if _labelled(s) or _labelled(d):
+            if num_vertices is not None:
+                raise ValueError("num_vertices applies to integer ids, not to labels")
+            if s.ndim != 1 or d.ndim != 1 or s.size != d.size:
+                raise ValueError(f"src and dst must be one-dimensional of the same length, got {s.shape} and {d.shape}")
+            labels, ids = np.unique(np.concatenate([s.astype(object), d.astype(object)]), return_inverse=True)
+            ids = ids.reshape(-1).astype(np.int64)
+            return cls(ids[:s.size], ids[s.size:], weights, labels.size, directed, labels.tolist())
+        return cls(s, d, weights, num_vertices, directed)
 
     @classmethod
     def from_scipy(cls, matrix, directed=False, weighted=True):
@@ -190,12 +226,27 @@ class Graph:
         return out if roots is not None else out[0]
 
 
-def read_graph(path, format="auto", num_vertices=None, weights=True):
+def _int_labels(labels):
+    """The labels as ints when every one is an integer written plainly ("42", "-7"), else as read."""
+    try:
+        ints = [int(x) for x in labels]
+    except ValueError:
+        return labels
+    return ints if all(str(v) == x for v, x in zip(ints, labels)) else labels
+
+
+def read_graph(path, format="auto", num_vertices=None, weights=True, labels=False, header=False):
     """A graph file through the library's reader: every format `gpu500 bfs --graph` reads (a snap
-    edge list "u v [w]", Matrix Market, gpu500's binary CSR; gzip-compressed too), format
-    "auto" (from the content), "snap", "mtx" or "bin". Every edge is undirected, as for the CLI.
-    weights=False drops a weight column."""
-    d = _core.read_graph(str(path), format, -1 if num_vertices is None else int(num_vertices), weights)
-    g = Graph(d["src"], d["dst"], d["weight"], d["num_vertices"])
+    edge list "u v [w]", fields split by blanks, tabs or commas; Matrix Market; gpu500's binary
+    CSR; gzip-compressed too), format "auto" (from the content), "snap", "mtx" or "bin". Every
+    edge is undirected, as for the CLI. weights=False drops a weight column. header=True skips
+    an edge list's first line (column names). labels=True: the vertex names are labels (strings,
+    sparse integers; NetworkX's write_edgelist files with their "{'weight': w}" data), numbered in
+    order of first appearance: ``g.labels`` (ints where every name is an integer), and results
+    name them, as `gpu500 bfs --labels` does."""
+    d = _core.read_graph(str(path), format, -1 if num_vertices is None else int(num_vertices), weights, labels,
+                         header)
+    names = _int_labels(d["labels"]) if labels else None
+    g = Graph(d["src"], d["dst"], d["weight"], d["num_vertices"], labels=names)
     g.file_format, g.gzip = d["format"], d["gzip"]
     return g

@@ -1,10 +1,13 @@
 // python/src/graphs.cpp — graphs into Python: a graph file read by the library's reader (every
-// format the CLI reads: edge lists, Matrix Market, gpu500's binary CSR, each optionally gzip) and
-// the Graph500 Kronecker generator. The edge list comes back as NumPy arrays that own the
+// format the CLI reads: edge lists of numbered or labelled vertices, Matrix Market, gpu500's
+// binary CSR, each optionally gzip) and the Graph500 Kronecker generator. The edge list comes back as NumPy arrays that own the
 // library's vectors (int64 ends, float32 weights): nothing is copied on the way.
 #include <cstdint>
 #include <string>
 #include <utility>
+#include <vector>
+
+#include <nanobind/stl/vector.h>
 
 #include "core.hpp"
 #include "gpu500/core/device.hpp"
@@ -30,13 +33,15 @@ nb::dict edges_to_dict(graph::edge_list&& el) {
 }
 
 nb::dict read_graph_file(const std::string& path, const std::string& format, std::int64_t num_vertices,
-                         bool weights) {
+                         bool weights, bool labels, bool header) {
   graph::read_options o;
   o.format = graph::parse_file_format(format, "format");
   if (num_vertices >= 0 && (num_vertices < 1 || num_vertices > graph::max_vertices))
     throw usage_error("num_vertices must be in 1..2^48");
   o.num_vertices = num_vertices;
   o.weights = weights;
+  o.labels = labels;
+  o.header = header;
   graph::graph_file f;
   {
     nb::gil_scoped_release unlocked;
@@ -46,6 +51,7 @@ nb::dict read_graph_file(const std::string& path, const std::string& format, std
   d["format"] = graph::format_name(f.format);
   d["gzip"] = f.gzip;
   d["directed"] = f.directed;
+  if (labels) d["labels"] = nb::cast(std::move(f.labels));
   return d;
 }
 
@@ -74,7 +80,7 @@ nb::dict generate(int scale, int edgefactor, std::uint64_t seed1, std::uint64_t 
 
 void bind_graphs(nb::module_& m) {
   m.def("read_graph", &read_graph_file, nb::arg("path"), nb::arg("format") = "auto", nb::arg("num_vertices") = -1,
-        nb::arg("weights") = true,
+        nb::arg("weights") = true, nb::arg("labels") = false, nb::arg("header") = false,
         "Read a graph file (snap edge list, Matrix Market, gpu500 binary CSR; gzip too): a dict of the edge "
         "arrays and how the file stated them");
   m.def("generate_kronecker", &generate, nb::arg("scale"), nb::arg("edgefactor") = 16, nb::arg("seed1") = 2,

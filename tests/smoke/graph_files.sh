@@ -4,7 +4,9 @@
 # makes of them), each search validated, and the --output files' levels and distances equal to
 # the ones networkx computed (NAME.expected) — hence equal across formats. On a host with a CUDA
 # device the searches run on the cuda backend too. `gpu500 generate` against the Graph500
-# reference's SCALE 10 edges. Then the format flags' errors.
+# reference's SCALE 10 edges. Edge lists as other tools write them: labelled vertices (--labels),
+# commas and a header line (--header), NetworkX's write_edgelist data, --unit-weights. Then the
+# format flags' errors.
 set -uo pipefail
 bin=$1
 src=$2
@@ -82,6 +84,34 @@ awk 'FNR == 1 { f++ } /^#/ { next } f == 1 { want[++n] = $0; next }
 "$bin" generate 8 "$tmp/d.bin" >/dev/null && ! cmp -s "$tmp/r.g" "$tmp/d.bin" || { echo "generate: --seed/--initiator ignored"; fail=1; }
 "$bin" sssp --graph "$tmp/r.g" --roots 4 --backend cpu 2>/dev/null | grep -q 'all valid' || { echo "sssp on generate --to bin"; fail=1; }
 
+# Labelled edge lists: karate's vertices named "v<id>", written as CSV with a header, and as
+# NetworkX's write_edgelist writes them ("u v {'weight': w}"); --output names the vertices, and
+# its levels and distances (names turned back to ids) equal networkx's.
+awk 'BEGIN { print "source,target,weight" } /^#/ { next } { print "v" $1 ",v" $2 "," $3 }' "$data/karate.txt" >"$tmp/k.csv"
+awk '/^#/ { next } { print "v" $1 " v" $2 " {'"'"'weight'"'"': " $3 "}" }' "$data/karate.txt" >"$tmp/k.nx"
+for kernel in bfs sssp; do
+  for file in "$tmp/k.csv" "$tmp/k.nx"; do
+    flags=(--labels)
+    [ "$file" = "$tmp/k.csv" ] && flags+=(--header)
+    if ! "$bin" "$kernel" --graph "$file" "${flags[@]}" --root v0 --backend cpu --output "$tmp/named.txt" 2>/dev/null |
+        grep -q 'all valid'; then
+      echo "$kernel $file --labels: not validated"; fail=1; continue
+    fi
+    head -1 "$tmp/named.txt" | grep -q "from root v0:" || { echo "$kernel $file: --output header: $(head -1 "$tmp/named.txt")"; fail=1; }
+    sed -e '1d' -e 's/^v//' -e 's/ v/ /' "$tmp/named.txt" >"$tmp/ids.txt"
+    col=$([ "$kernel" = bfs ] && echo 2 || echo 3)
+    awk -v col="$col" 'FNR == 1 && /^#/ { next } NR == FNR { want[$1] = $col; n++; next }
+        { got++; d = $3 - want[$1]; if (d < 0) d = -d; if (d > 1e-5 * (1 + want[$1])) bad = 1 }
+        END { exit bad || got != n }' "$data/karate.expected" "$tmp/ids.txt" ||
+      { echo "$kernel $file --labels: --output differs from karate.expected"; fail=1; }
+  done
+done
+# --unit-weights: SSSP on an unweighted edge list (commas, a header) gives the BFS levels.
+awk 'BEGIN { print "u,v" } /^#/ { next } { print $1 "," $2 }' "$data/karate.txt" >"$tmp/k2.csv"
+"$bin" sssp --graph "$tmp/k2.csv" --header --unit-weights --root 0 --backend cpu --output "$tmp/unit.txt" >/dev/null 2>&1 &&
+  awk 'FNR == 1 && /^#/ { next } NR == FNR { want[$1] = $2; next } $3 != want[$1] { bad = 1 } END { exit bad }' \
+    "$data/karate.expected" "$tmp/unit.txt" || { echo "sssp --unit-weights: distances are not the BFS levels"; fail=1; }
+
 expect2() {  # expect2 PATTERN ARGS...: exit 2, one stderr line containing PATTERN, nothing on stdout
   local pattern=$1 err out rc
   shift
@@ -102,6 +132,11 @@ expect2 "is a directory" bfs --graph "$data"
 printf '%%%%MatrixMarket matrix coordinate pattern symmetric\n3 3 1\n' >"$tmp/pat.mtx"
 printf '2 1\n' >>"$tmp/pat.mtx"
 expect2 "SSSP needs weights" sssp --graph "$tmp/pat.mtx"
+expect2 "or --unit-weights" sssp --graph "$tmp/k2.csv" --header
+expect2 "--labels" bfs --graph "$tmp/k.nx" --root 0
+expect2 "--root 'v99' is not a vertex name" bfs --graph "$tmp/k.nx" --labels --root v99
+expect2 "(a first line naming the columns: --header)" bfs --graph "$tmp/k.csv" --labels --root v0
+expect2 "labels and a header line apply to edge lists" bfs --graph "$data/karate.mtx" --labels
 expect2 "OUT is required" generate 10
 expect2 "SCALE must be in 1..42" generate 50 "$tmp/x.txt"
 [ -e "$tmp/x.txt" ] && { echo "a refused convert left its output"; fail=1; }

@@ -4,7 +4,10 @@
 // the file name's extension a hint (a .mtx without the header or a .bin without the magic is an
 // error rather than a guess), or named by the caller:
 //   snap  text edge list: one "u v" or "u v w" edge a line (every line alike), 0-based integer ids
-//         in [0, 2^48), '#'/'%' comment lines, any blanks and tabs, CRLF ends;
+//         in [0, 2^48), '#'/'%' comment lines, blanks, tabs or commas between fields, CRLF ends,
+//         optionally a header line (read_options::header); with read_options::labels, vertex
+//         names are any tokens (strings, sparse integers), numbered densely in order of first
+//         appearance, and the weight may also be NetworkX's write_edgelist dict ("a b {'weight': 2.5}");
 //   mtx   Matrix Market coordinate, pattern/integer/real, general/symmetric: 1-based, the size
 //         line bounds the ids; array, complex, hermitian and skew-symmetric are refused;
 //   bin   gpu500's binary CSR (magic, version, flags, n, m, offsets, targets, weights), read
@@ -18,6 +21,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "gpu500/graph/edge_list.hpp"
 #include "gpu500/graph/kronecker.hpp"
@@ -46,6 +50,13 @@ struct read_options {
   bool weights = true;
   /// Text chunks parsed in parallel (0: from the file size and the OpenMP threads). For tests.
   int chunks = 0;
+  /// Edge lists: the first line that is not blank or a comment names the columns and is skipped.
+  bool header = false;
+  /// Edge lists: vertex names are labels (any token; quoted with ' or " when it holds a blank or
+  /// comma), numbered 0, 1, ... in order of first appearance (graph_file::labels names them).
+  /// The weight field may be a number or a dict "{'weight': w, ...}" (an edge whose dict has no
+  /// "weight" weighs 1, as in NetworkX). Parsed by one thread.
+  bool labels = false;
 };
 
 /// A graph read from a file: its edges and how the file stated them.
@@ -56,6 +67,8 @@ struct graph_file {
   /// true: each edge is an arc as the file listed it (snap, mtx general, bin directed);
   /// false: the file stated undirected edges (mtx symmetric, bin undirected).
   bool directed = true;
+  /// With read_options::labels: vertex i is labels[i]. Empty otherwise.
+  std::vector<std::string> labels;
 };
 
 /// Reads a graph file. usage_error (naming the file and the line) for anything malformed;
@@ -92,9 +105,10 @@ void write_kronecker(const std::string& path, const kronecker_params& p, const w
 /// A search result as `gpu500 bfs|sssp --output` writes it: a '#' header line naming the
 /// columns, then one line "vertex parent level" (BFS; the level rebuilt from the parents) or
 /// "vertex parent distance" (SSSP) per vertex, -1 for both where unreached. Atomic as write_graph.
-/// distance empty: BFS.
+/// distance empty: BFS. labels not empty: vertices and parents are written as their labels (an
+/// unreached vertex's parent as -1).
 void write_search_result(const std::string& path, index_t root, std::span<const std::int64_t> parent,
-                         std::span<const float> distance);
+                         std::span<const float> distance, std::span<const std::string> labels = {});
 
 /// Throws resource_error (naming `what`, the vertices and the bytes) when a graph of num_vertices
 /// vertices cannot fit in the host's available memory.

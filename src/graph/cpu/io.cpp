@@ -164,12 +164,18 @@ file_format detect(std::string_view s, const std::string& path) {
 }
 
 graph_file read_snap(std::string_view s, const std::string& path, const read_options& o) {
+  const std::size_t from = o.header ? io_detail::after_header(s, 0) : 0;
+  graph_file g;
+  if (o.labels) {
+    if (o.num_vertices >= 0) throw usage_error(path + ": a vertex count was given, but labelled vertices are counted");
+    g.edges = io_detail::parse_labelled_lines(s, from, path, o.weights, g.labels).el;
+    return g;
+  }
   io_detail::line_rules r;
   if (o.num_vertices >= 0) r.bound = o.num_vertices;
   r.keep_weights = o.weights;
   r.chunks = o.chunks;
-  graph_file g;
-  g.edges = io_detail::parse_edge_lines(s, 0, path, r).el;
+  g.edges = io_detail::parse_edge_lines(s, from, path, r).el;
   if (o.num_vertices >= 0) g.edges.num_vertices = o.num_vertices;
   return g;
 }
@@ -200,6 +206,8 @@ graph_file read_graph(const std::string& path, const read_options& o) {
   const file_format f = o.format == file_format::detect ? detect(s, path) : o.format;
   if (f != file_format::snap && o.num_vertices >= 0)
     throw usage_error(path + ": a vertex count was given, but a " + format_name(f) + " file states its own");
+  if (f != file_format::snap && (o.labels || o.header))
+    throw usage_error(path + ": labels and a header line apply to edge lists, not to a " + std::string(format_name(f)) + " file");
   graph_file g = f == file_format::mtx   ? io_detail::read_mtx(s, path, o)
                  : f == file_format::bin ? io_detail::read_bin(s, path, o)
                                          : read_snap(s, path, o);

@@ -1,12 +1,13 @@
 // The graph-file readers' and writers' shared machinery (private to src/graph/cpu/io*.cpp): a
 // file's bytes (mapped, or decompressed from gzip), the parallel parser of "u v [w]" lines used by
-// the SNAP and Matrix Market readers, and an atomically written output file (plain or gzip).
+// the SNAP and Matrix Market readers, the parser of labelled edge lines, and an atomically written output file (plain or gzip).
 #pragma once
 
 #include <cstdint>
 #include <cstdio>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "gpu500/core/atomic_file.hpp"
 #include "gpu500/graph/io.hpp"
@@ -53,6 +54,18 @@ struct parsed_lines {
 };
 parsed_lines parse_edge_lines(std::string_view text, std::size_t from, const std::string& path,
                               const line_rules& r);
+
+/// The position just after the header line of an edge list: the first line of text[from, end)
+/// that is neither blank nor a comment (text.size() when there is none).
+std::size_t after_header(std::string_view text, std::size_t from);
+
+/// Edge lines whose vertex names are labels (read_options::labels): fields split by blanks, tabs
+/// or commas, a field quoted with ' or " keeps them; the third field a number or a dict holding
+/// 'weight' (NetworkX's write_edgelist), every line with or without one alike. Labels are
+/// numbered in order of first appearance into `labels`. One thread; usage_error naming path and
+/// the line as parse_edge_lines does.
+parsed_lines parse_labelled_lines(std::string_view text, std::size_t from, const std::string& path, bool keep_weights,
+                                  std::vector<std::string>& labels);
 
 /// The 1-based number of the line holding byte `pos` of text.
 index_t line_of(std::string_view text, std::size_t pos);

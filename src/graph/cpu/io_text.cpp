@@ -1,5 +1,6 @@
 // The parallel parser of "u v [w]" edge lines shared by the SNAP and Matrix Market readers (see
-// io_detail.hpp). The region is cut into chunks at line ends; each OpenMP thread parses chunks
+// io_detail.hpp), and the parser of edge lines whose vertices are labels (one thread: a hash map
+// numbers the labels in order of first appearance). The region is cut into chunks at line ends; each OpenMP thread parses chunks
 // into its own arrays (hand-written id parsing, std::from_chars for weights), which are then
 // copied into place in file order. A chunk stops at its first bad line; the error reported is the
 // first in file order (a chunk whose first edge line disagrees with the file's column count is
@@ -13,6 +14,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "gpu500/core/device.hpp"
@@ -35,7 +38,8 @@ struct chunk_result {
   std::int64_t max_id = -1;
 };
 
-inline bool blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+// A comma separates fields as a blank does (CSV edge lists).
+inline bool blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == ',' || c == '\v' || c == '\f'; }
 inline bool digit(char c) { return c >= '0' && c <= '9'; }
 inline bool comment(char c) { return c == '#' || c == '%'; }
 
@@ -75,8 +79,12 @@ void parse_chunk(std::string_view text, std::size_t b, std::size_t e, const line
         while (p < end && blank(*p)) ++p;
       bool negative = false;
       if (p < end && (*p == '-' || *p == '+')) negative = *p++ == '-';
-      if (p == end || !digit(*p))
-        return fail(std::string(r.mtx ? "expected a row and a column index" : "expected a vertex id") + ", got " + quoted());
+      if (p == end || !digit(*p)) {
+        std::string why = r.mtx ? "expected a row and a column index, got " : "expected a vertex id, got ";
+        why += quoted();
+        if (!r.mtx) why += " (vertex names that are not integers: --labels)";
+        return fail(std::move(why));
+      }
       std::uint64_t v = 0;
       bool huge = false;
       for (; p < end && digit(*p); ++p) {
@@ -135,6 +143,116 @@ void parse_chunk(std::string_view text, std::size_t b, std::size_t e, const line
 }
 
 }  // namespace
+
+std::size_t after_header(std::string_view text, std::size_t from) {
+  for (std::size_t p = from; p < text.size();) {
+    std::size_t nl = text.find('\n', p);
+    nl = nl == npos ? text.size() : nl + 1;
+    std::size_t q = p;
+    while (q < nl && blank(text[q])) ++q;
+    if (q < nl && text[q] != '\n' && !comment(text[q])) return nl;
+    p = nl;
+  }
+  return text.size();
+}
+
+namespace {
+
+/// The weight of a dict field "{'weight': 2.5, ...}" (NetworkX's edge data), or -1 when it has no
+/// key 'weight' (or "weight"); -2 when that key's value is not a number.
+double dict_weight(std::string_view d) {
+  for (std::size_t at = 0; (at = d.find("weight", at)) != npos; at += 6) {
+    if (at == 0 || (d[at - 1] != '\'' && d[at - 1] != '"') || at + 6 >= d.size() || d[at + 6] != d[at - 1]) continue;
+    std::size_t p = at + 7;
+    while (p < d.size() && d[p] == ' ') ++p;
+    if (p >= d.size() || d[p] != ':') continue;
+    ++p;
+    while (p < d.size() && d[p] == ' ') ++p;
+    double w = 0;
+    const auto [next, ec] = std::from_chars(d.data() + p, d.data() + d.size(), w);
+    return ec == std::errc{} && next != d.data() + p ? w : -2;
+  }
+  return -1;
+}
+
+}  // namespace
+
+parsed_lines parse_labelled_lines(std::string_view text, std::size_t from, const std::string& path, bool keep_weights,
+                                  std::vector<std::string>& labels) {
+  parsed_lines res;
+  edge_list& el = res.el;
+  std::unordered_map<std::string_view, std::int64_t> id;
+  auto fail = [&](std::size_t line, const std::string& why) {
+    std::string m = path + ":" + std::to_string(line_of(text, line)) + ": " + why + " in '" + shown_line(text, line) + "'";
+    if (el.src.empty()) m += " (a first line naming the columns: --header)";
+    return usage_error(m);
+  };
+  int columns = 0;
+  for (std::size_t p = from; p < text.size();) {
+    const std::size_t line = p;
+    std::size_t eol = text.find('\n', p);
+    if (eol == npos) eol = text.size();
+    const std::size_t next_line = eol + 1;
+    while (eol > p && (text[eol - 1] == '\r' || blank(text[eol - 1]))) --eol;
+    while (p < eol && blank(text[p])) ++p;
+    if (p == eol || comment(text[p])) {
+      p = next_line;
+      continue;
+    }
+    // Two names, then an optional weight field.
+    std::int64_t ends[2];
+    for (int k = 0; k < 2; ++k) {
+      while (p < eol && blank(text[p])) ++p;
+      if (p == eol) throw fail(line, "expected two vertex names");
+      std::size_t b = p, e;
+      if (text[p] == '"' || text[p] == '\'') {
+        const std::size_t close = text.find(text[p], p + 1);
+        if (close == npos || close >= eol) throw fail(line, "an unclosed quote");
+        b = p + 1;
+        e = close;
+        p = close + 1;
+      } else {
+        while (p < eol && !blank(text[p])) ++p;
+        e = p;
+      }
+      const std::string_view name = text.substr(b, e - b);
+      const auto [it, fresh] = id.try_emplace(name, static_cast<std::int64_t>(id.size()));
+      if (fresh) labels.emplace_back(name);
+      ends[k] = it->second;
+    }
+    while (p < eol && blank(text[p])) ++p;
+    int cols = 2;
+    double w = 1;
+    if (p < eol) {
+      cols = 3;
+      const std::string_view field = text.substr(p, eol - p);
+      if (field.front() == '{') {
+        if (field.back() != '}') throw fail(line, "unexpected text after the edge data");
+        w = dict_weight(field);
+        if (w == -2) throw fail(line, "the edge data's 'weight' is not a number");
+        if (w == -1) w = 1;  // no weight: NetworkX's default weight
+      } else {
+        const char* q = field.data() + (field.front() == '+');
+        const auto [next, ec] = std::from_chars(q, field.data() + field.size(), w);
+        if (next == q || (ec != std::errc{} && ec != std::errc::result_out_of_range)) throw fail(line, "expected a weight");
+        if (next != field.data() + field.size()) throw fail(line, "unexpected text after the weight");
+      }
+      if (keep_weights && (!std::isfinite(w) || w < 0 || w > std::numeric_limits<float>::max()))
+        throw fail(line, "expected a finite non-negative weight");
+    }
+    if (columns == 0) columns = cols;
+    if (cols != columns)
+      throw fail(line, "every edge line needs the same number of fields (" + std::to_string(columns) + ")");
+    el.src.push_back(ends[0]);
+    el.dst.push_back(ends[1]);
+    if (cols == 3 && keep_weights) el.weight.push_back(static_cast<float>(w));
+    if (static_cast<index_t>(labels.size()) > max_vertices) throw fail(line, "more than 2^48 vertices");
+    p = next_line;
+  }
+  res.columns = columns;
+  el.num_vertices = static_cast<index_t>(labels.size());
+  return res;
+}
 
 index_t line_of(std::string_view text, std::size_t pos) {
   return 1 + static_cast<index_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(pos), '\n'));

@@ -174,10 +174,11 @@ void write_kronecker(const std::string& path, const kronecker_params& p, const w
 }
 
 void write_search_result(const std::string& path, index_t root, std::span<const std::int64_t> parent,
-                         std::span<const float> distance) {
+                         std::span<const float> distance, std::span<const std::string> labels) {
   const auto n = static_cast<index_t>(parent.size());
   const bool sssp = !distance.empty();
   GPU500_EXPECTS(root >= 0 && root < n && (!sssp || distance.size() == parent.size()), "a search result of n vertices");
+  GPU500_EXPECTS(labels.empty() || labels.size() == parent.size(), "a label per vertex");
   // BFS levels from the parents: walk up to a vertex of known level, then down again.
   std::vector<std::int64_t> level;
   if (!sssp) {
@@ -202,13 +203,24 @@ void write_search_result(const std::string& path, index_t root, std::span<const 
     }
   }
   io_detail::out_file out(path, false);
-  out.write("# gpu500 " + std::string(sssp ? "sssp" : "bfs") + " from root " + std::to_string(root) + ": vertex parent " +
-            (sssp ? "distance" : "level") + " (-1: not reached)\n");
+  // A label holding a blank, a comma or a quote is written between double quotes, as the reader takes it.
+  auto shown = [&](index_t v) {
+    const std::string& l = labels[static_cast<std::size_t>(v)];
+    return l.find_first_of(" \t,'\"") == std::string::npos ? l : '"' + l + '"';
+  };
+  out.write("# gpu500 " + std::string(sssp ? "sssp" : "bfs") + " from root " +
+            (labels.empty() ? std::to_string(root) : shown(root)) + ": vertex parent " + (sssp ? "distance" : "level") +
+            " (-1: not reached)\n");
   line_buf b;
+  auto vertex = [&](std::int64_t v) {
+    if (labels.empty() || v < 0) return b.num(v);
+    b.flush_to(out);
+    out.write(shown(v));
+  };
   for (index_t v = 0; v < n; ++v) {
-    b.num(v);
+    vertex(v);
     b.ch(' ');
-    b.num(parent[v]);
+    vertex(parent[v]);
     b.ch(' ');
     if (parent[v] < 0) {
       b.num(std::int64_t{-1});

@@ -1,7 +1,9 @@
 // Graph files beyond the plain edge list: SNAP whitespace variants, Matrix Market (fields,
 // symmetry, bounds, refused kinds), gzip of every format, the binary CSR (round trips and every
 // validation), detection and --format overrides, the parallel parse against a one-chunk parse on
-// many chunk boundaries (edges and error line numbers), and the --output search-result file.
+// many chunk boundaries (edges and error line numbers), edge lists as other tools write them
+// (commas, a header line, labelled vertices, NetworkX's edge data), and the --output
+// search-result file (with labels too).
 #include <gtest/gtest.h>
 
 #include <omp.h>
@@ -84,6 +86,53 @@ TEST(GraphFiles, SnapWhitespaceCommentsAndCrlf) {
   EXPECT_FALSE(read_graph(w, o).edges.weighted());
   EXPECT_EQ(read_graph(w).edges.weight, (host_vector<float>{2.5f, 0.01f}));
   EXPECT_NE(error_of(s.file("x.txt", "0 1x\n")).find(":1: expected a vertex id"), std::string::npos);
+}
+
+TEST(GraphFiles, CommasHeadersAndLabels) {
+  scratch s;
+  // Commas separate fields as blanks do; --header skips the first line that is not a comment.
+  const auto csv = s.file("g.csv", "# exported\nsrc,dst,w\n0,1,2.5\r\n1, 2 ,0.5\n");
+  read_options h;
+  h.header = true;
+  const graph_file g = read_graph(csv, h);
+  EXPECT_EQ(g.edges.src, (host_vector<std::int64_t>{0, 1}));
+  EXPECT_EQ(g.edges.dst, (host_vector<std::int64_t>{1, 2}));
+  EXPECT_EQ(g.edges.weight, (host_vector<float>{2.5f, 0.5f}));
+  EXPECT_TRUE(g.labels.empty());
+  EXPECT_NE(error_of(csv).find(":2: expected a vertex id, got 'src,dst,w' (vertex names that are not integers: --labels)"),
+            std::string::npos);
+  // Labels: any token, quoted when it holds a separator, numbered in order of first appearance.
+  read_options l;
+  l.labels = true;
+  const auto named = s.file("n.txt", "alice bob 1\n'new york' alice 2\n\"a,b\"\tbob 0\n# c\n");
+  const graph_file n = read_graph(named, l);
+  EXPECT_EQ(n.labels, (std::vector<std::string>{"alice", "bob", "new york", "a,b"}));
+  EXPECT_EQ(n.edges.num_vertices, 4);
+  EXPECT_EQ(n.edges.src, (host_vector<std::int64_t>{0, 2, 3}));
+  EXPECT_EQ(n.edges.dst, (host_vector<std::int64_t>{1, 0, 1}));
+  EXPECT_EQ(n.edges.weight, (host_vector<float>{1.f, 2.f, 0.f}));
+  // NetworkX's write_edgelist: the data dict's 'weight', 1 where the dict has none.
+  const auto nx = s.file("nx.txt", "a b {'weight': 2.5}\nb c {}\nc 7 {\"color\": \"red\", \"weight\": 4}\n");
+  const graph_file x = read_graph(nx, l);
+  EXPECT_EQ(x.labels, (std::vector<std::string>{"a", "b", "c", "7"}));
+  EXPECT_EQ(x.edges.weight, (host_vector<float>{2.5f, 1.f, 4.f}));
+  l.weights = false;
+  EXPECT_FALSE(read_graph(nx, l).edges.weighted());
+  l.weights = true;
+  // Sparse integer names become dense ids.
+  const graph_file sp = read_graph(s.file("sp.txt", "1000000000000 5\n5 77\n"), l);
+  EXPECT_EQ(sp.labels, (std::vector<std::string>{"1000000000000", "5", "77"}));
+  EXPECT_EQ(sp.edges.num_vertices, 3);
+  // Errors name the file and line.
+  EXPECT_NE(error_of(s.file("e1.txt", "a b\nc\n"), l).find("e1.txt:2: expected two vertex names"), std::string::npos);
+  EXPECT_NE(error_of(s.file("e2.txt", "a b 1\nc d\n"), l).find("e2.txt:2: every edge line needs the same number of fields"),
+            std::string::npos);
+  EXPECT_NE(error_of(s.file("e3.txt", "a b -1\n"), l).find("finite non-negative weight"), std::string::npos);
+  EXPECT_NE(error_of(s.file("e4.txt", "a b {'weight': 'x'}\n"), l).find("'weight' is not a number"), std::string::npos);
+  EXPECT_NE(error_of(s.file("e5.txt", "'a b 1\n"), l).find("unclosed quote"), std::string::npos);
+  EXPECT_NE(error_of(s.file("e6.txt", "u v w\na b 1\n"), l).find("--header"), std::string::npos);
+  l.num_vertices = 9;
+  EXPECT_NE(error_of(named, l).find("labelled vertices are counted"), std::string::npos);
 }
 
 TEST(GraphFiles, MatrixMarketFieldsAndSymmetry) {
@@ -295,6 +344,12 @@ TEST(GraphFiles, SearchResultFile) {
   std::ifstream g(s.path("sssp.txt"));
   std::string all((std::istreambuf_iterator<char>(g)), {});
   EXPECT_EQ(all.substr(all.find('\n') + 1), "0 1 0.5\n1 1 0\n2 1 0.25\n3 0 1.75\n4 -1 -1\n");
+  const std::vector<std::string> names{"a", "b", "new york", "d", "e"};
+  write_search_result(s.path("named.txt"), 1, parent, dist, names);
+  std::ifstream h(s.path("named.txt"));
+  std::string named((std::istreambuf_iterator<char>(h)), {});
+  EXPECT_EQ(named, "# gpu500 sssp from root b: vertex parent distance (-1: not reached)\n"
+                   "a b 0.5\nb b 0\n\"new york\" b 0.25\nd a 1.75\ne -1 -1\n");
   const std::vector<std::int64_t> cycle{1, 1, 3, 2};
   EXPECT_THROW(write_search_result(s.path("bad.txt"), 1, cycle, {}), error);
   EXPECT_FALSE(std::ifstream(s.path("bad.txt")).good());
