@@ -109,14 +109,19 @@ class _Interface:
     # ---- algorithms: G is a BackendGraph ----------------------------------------------------
 
     @staticmethod
-    def _one_source(sources):
-        if isinstance(sources, (list, tuple, set)):
-            (sources,) = list(sources)
-        return sources
+    def _one_source(G, sources):
+        """The one source of bfs_layers: a node (a tuple may be one, as in grid graphs), or a
+        collection holding one node."""
+        try:
+            G.graph.vertex_id(sources)
+            return sources
+        except (ValueError, TypeError):
+            (source,) = list(sources)
+            return source
 
     @staticmethod
     def bfs_layers(G, sources):
-        r = G.graph.bfs(_Interface._one_source(sources))
+        r = G.graph.bfs(_Interface._one_source(G, sources))
         level, ids = r.level, np.flatnonzero(r.parent >= 0)
         order = ids[np.argsort(level[ids], kind="stable")]
         bounds = np.searchsorted(level[order], np.arange(int(level[order].max()) + 2))

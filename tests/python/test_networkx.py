@@ -45,6 +45,8 @@ def test_backend_equals_networkx():
             nx.single_source_dijkstra_path_length(G, s, weight="missing")
         layers = [set(layer) for layer in nx.bfs_layers(G, [s], backend="gpu500")]
         assert layers == [set(layer) for layer in nx.bfs_layers(G, [s])]
+        # one source given as the node itself (a tuple node of the grid is not a list of sources)
+        assert [set(x) for x in nx.bfs_layers(G, s, backend="gpu500")] == layers
 
 
 def test_backend_declines_what_it_cannot_run():
