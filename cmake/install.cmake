@@ -3,8 +3,9 @@
 # writes `find_package(gpu500 REQUIRED COMPONENTS bfs hash)` and links gpu500::bfs, gpu500::hash,
 # ... (one imported target per library, named after its component: gpu500_bfs_cuda becomes
 # gpu500::bfs_cuda). The package config finds the libraries' dependencies again (OpenMP, zlib,
-# BLAS/LAPACK; CUDA::cudart and cuBLAS/cuSOLVER with CUDA; MPI; OpenCL). examples/ is a project
-# that uses it; scripts/ci-install-check.sh installs and builds it.
+# BLAS/LAPACK; CUDA::cudart with CUDA, whose cuBLAS, cuBLASLt and cuSOLVER the libraries load at
+# run time, gpu500/core/cuda/dynload.hpp; MPI; OpenCL). examples/ is a project that uses it;
+# scripts/ci-install-check.sh installs and builds it.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -30,7 +31,8 @@ endforeach()
 
 install(TARGETS ${_gpu500_libs} gpu500_warnings EXPORT gpu500Targets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
-# The program finds the toolkit's shared libraries (cudart, cuBLAS) where it was linked against them.
+# The program finds the toolkit's shared libraries (cudart, NCCL; cuBLAS and cuSOLVER when it loads
+# them) where it was linked against them.
 set_property(TARGET gpu500 PROPERTY INSTALL_RPATH_USE_LINK_PATH TRUE)
 install(TARGETS gpu500 RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/gpu500 DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})

@@ -125,32 +125,32 @@ class dist_solver {
     // (NCCL's) get SMs as soon as the running DGEMM frees one.
     GPU500_CUDA_CHECK(cudaStreamCreateWithPriority(&cpy_, cudaStreamNonBlocking, greatest));
     GPU500_CUDA_CHECK(cudaStreamCreateWithPriority(&pnl_, cudaStreamNonBlocking, greatest));
-    GPU500_CUBLAS_CHECK(cublasCreate(&h_));
-    GPU500_CUBLAS_CHECK(cublasSetStream(h_, upd_));
+    GPU500_CUBLAS_CHECK(gpu::dynload::cublasCreate(&h_));
+    GPU500_CUBLAS_CHECK(gpu::dynload::cublasSetStream(h_, upd_));
     for (auto* e : {&up_ev_[0], &up_ev_[1], &used_ev_[0], &used_ev_[1], &bc_ev_[0], &bc_ev_[1], &idx_ev_,
                     &xidx_ev_[0], &xidx_ev_[1]})
       GPU500_CUDA_CHECK(cudaEventCreateWithFlags(e, cudaEventDisableTiming));
     // GPU panels: P = 1 in place; P > 1 over NCCL, gathered (see panel_start_gathered).
     if ((g.p == 1 || tr == transport::nccl) && (opt.gpu_panel > 0 || opt.gpu_panel_first) && n_ > 0) {
       gp_rows_ = opt.gpu_panel_first ? n_ : std::min<std::int64_t>(opt.gpu_panel, n_);
-      GPU500_CUSOLVER_CHECK(cusolverDnCreate(&psh_));
-      GPU500_CUSOLVER_CHECK(cusolverDnSetStream(psh_, pnl_));
+      GPU500_CUSOLVER_CHECK(gpu::dynload::cusolverDnCreate(&psh_));
+      GPU500_CUSOLVER_CHECK(gpu::dynload::cusolverDnSetStream(psh_, pnl_));
       int lwork = 0;
       if (g.p > 1) {
         gath_ = device_buffer<double>(static_cast<std::size_t>(gp_rows_) * nb_);
         whole_ = device_buffer<double>(static_cast<std::size_t>(gp_rows_) * nb_);
       }
-      GPU500_CUSOLVER_CHECK(cusolverDnDgetrf_bufferSize(psh_, static_cast<int>(gp_rows_),
-                                                        static_cast<int>(std::min<std::int64_t>(nb_, gp_rows_)), a_,
-                                                        static_cast<int>(g.p > 1 ? gp_rows_ : lda_), &lwork));
+      GPU500_CUSOLVER_CHECK(gpu::dynload::cusolverDnDgetrf_bufferSize(
+          psh_, static_cast<int>(gp_rows_), static_cast<int>(std::min<std::int64_t>(nb_, gp_rows_)), a_,
+          static_cast<int>(g.p > 1 ? gp_rows_ : lda_), &lwork));
       pwork_ = device_buffer<double>(static_cast<std::size_t>(std::max(1, lwork)));
       ppiv_ = device_buffer<int>(static_cast<std::size_t>(nb_) + 1);
       hpiv_ = pinned_buffer<int>(static_cast<std::size_t>(nb_) + 1);
     }
   }
   ~dist_solver() {
-    cublasDestroy(h_);
-    if (psh_) cusolverDnDestroy(psh_);
+    gpu::dynload::cublasDestroy(h_);
+    if (psh_) gpu::dynload::cusolverDnDestroy(psh_);
     for (auto e : {up_ev_[0], up_ev_[1], used_ev_[0], used_ev_[1], bc_ev_[0], bc_ev_[1], idx_ev_, xidx_ev_[0],
                    xidx_ev_[1]})
       cudaEventDestroy(e);
@@ -179,10 +179,12 @@ class dist_solver {
     const int ld = static_cast<int>(lda_);
     for (std::int64_t w : {nc, nc / 8, std::min<std::int64_t>(nc, nb_)}) {
       if (w <= 0) continue;
-      GPU500_CUBLAS_CHECK(cublasDtrsm(h_, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT, nb_,
-                                      static_cast<int>(w), &one, a_, ld, a_ + nb_ * lda_, ld));
-      GPU500_CUBLAS_CHECK(cublasDgemm(h_, CUBLAS_OP_N, CUBLAS_OP_N, static_cast<int>(m), static_cast<int>(w), nb_,
-                                      &minus, a_ + nb_, ld, a_ + nb_ * lda_, ld, &one, a_ + nb_ + nb_ * lda_, ld));
+      GPU500_CUBLAS_CHECK(gpu::dynload::cublasDtrsm(h_, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N,
+                                                    CUBLAS_DIAG_UNIT, nb_, static_cast<int>(w), &one, a_, ld,
+                                                    a_ + nb_ * lda_, ld));
+      GPU500_CUBLAS_CHECK(gpu::dynload::cublasDgemm(h_, CUBLAS_OP_N, CUBLAS_OP_N, static_cast<int>(m),
+                                                    static_cast<int>(w), nb_, &minus, a_ + nb_, ld,
+                                                    a_ + nb_ * lda_, ld, &one, a_ + nb_ + nb_ * lda_, ld));
     }
     GPU500_CUDA_CHECK(cudaStreamSynchronize(upd_));
   }
@@ -287,8 +289,9 @@ class dist_solver {
     GPU500_CUDA_CHECK(cudaStreamWaitEvent(pnl_, events_.record(upd_)));
     GPU500_CUDA_CHECK(cudaStreamWaitEvent(pnl_, used_ev_[s]));  // the device pack is free
     GPU500_CUDA_CHECK(cudaStreamWaitEvent(pnl_, bc_ev_[s]));
-    GPU500_CUSOLVER_CHECK(cusolverDnDgetrf(psh_, static_cast<int>(sh_.mp - ii), jb, col(jj) + ii, static_cast<int>(lda_),
-                                           pwork_.data(), ppiv_.data(), ppiv_.data() + nb_));
+    GPU500_CUSOLVER_CHECK(gpu::dynload::cusolverDnDgetrf(psh_, static_cast<int>(sh_.mp - ii), jb,
+                                                         col(jj) + ii, static_cast<int>(lda_), pwork_.data(),
+                                                         ppiv_.data(), ppiv_.data() + nb_));
     GPU500_CUDA_CHECK(cudaMemcpyAsync(hpiv_.data(), ppiv_.data(), sizeof(int) * jb, cudaMemcpyDeviceToHost, pnl_));
     GPU500_CUDA_CHECK(cudaMemcpyAsync(hpiv_.data() + nb_, ppiv_.data() + nb_, sizeof(int), cudaMemcpyDeviceToHost, pnl_));
     double* d = dpack(s);
@@ -344,8 +347,9 @@ class dist_solver {
                                               cudaMemcpyDeviceToDevice, pnl_));
         pos += rows;
       }
-      GPU500_CUSOLVER_CHECK(cusolverDnDgetrf(psh_, static_cast<int>(m), jb, whole_.data(), static_cast<int>(m),
-                                             pwork_.data(), ppiv_.data(), ppiv_.data() + nb_));
+      GPU500_CUSOLVER_CHECK(gpu::dynload::cusolverDnDgetrf(psh_, static_cast<int>(m), jb, whole_.data(),
+                                                           static_cast<int>(m), pwork_.data(), ppiv_.data(),
+                                                           ppiv_.data() + nb_));
     }
     links_.panel->bcast_bytes(whole_.data(), sizeof(double) * m * jb, prow, pnl_);
     links_.panel->bcast_bytes(ppiv_.data(), sizeof(int) * (nb_ + 1), prow, pnl_);
@@ -616,11 +620,12 @@ class dist_solver {
       u = ubuf_.data();
       ldu = jb;
     }
-    GPU500_CUBLAS_CHECK(cublasDtrsm(h_, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT, jb,
-                                    inc, &one, l1, jb, u, ldu));
+    GPU500_CUBLAS_CHECK(gpu::dynload::cublasDtrsm(h_, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N,
+                                                  CUBLAS_DIAG_UNIT, jb, inc, &one, l1, jb, u, ldu));
     if (mo > 0)
-      GPU500_CUBLAS_CHECK(cublasDgemm(h_, CUBLAS_OP_N, CUBLAS_OP_N, static_cast<int>(mo), inc, jb, &minus, l2,
-                                      static_cast<int>(mo), u, ldu, &one, col(c0) + of, ld));
+      GPU500_CUBLAS_CHECK(gpu::dynload::cublasDgemm(h_, CUBLAS_OP_N, CUBLAS_OP_N, static_cast<int>(mo), inc,
+                                                    jb, &minus, l2, static_cast<int>(mo), u, ldu, &one,
+                                                    col(c0) + of, ld));
     if (g_.p > 1 && g_.myrow == prow)
       GPU500_CUDA_CHECK(cudaMemcpy2DAsync(col(c0) + ii, sizeof(double) * lda_, ubuf_.data(), sizeof(double) * jb,
                                           sizeof(double) * jb, nc, cudaMemcpyDeviceToDevice, upd_));
@@ -710,16 +715,18 @@ class dist_solver {
           GPU500_CUDA_CHECK(cudaMemsetAsync(sd.data(), 0, sizeof(double) * w, upd_));
         const std::int64_t cs = local_start(k0 + w, nb_, g_.mycol, g_.q);
         if (ncol_a > cs)
-          GPU500_CUBLAS_CHECK(cublasDgemv(h_, CUBLAS_OP_N, w, static_cast<int>(ncol_a - cs), &minus, col(cs) + li, ld,
-                                          xl.data() + cs, 1, &one, sd.data(), 1));
+          GPU500_CUBLAS_CHECK(gpu::dynload::cublasDgemv(h_, CUBLAS_OP_N, w, static_cast<int>(ncol_a - cs),
+                                                        &minus, col(cs) + li, ld, xl.data() + cs, 1, &one,
+                                                        sd.data(), 1));
         GPU500_CUDA_CHECK(cudaMemcpyAsync(s.data(), sd.data(), sizeof(double) * w, cudaMemcpyDeviceToHost, upd_));
         GPU500_CUDA_CHECK(cudaStreamSynchronize(upd_));
         row_.allreduce_sum(s.data(), w);
         if (g_.mycol == pcol) {
           const std::int64_t lc = local_of(k0, nb_, g_.q);
           GPU500_CUDA_CHECK(cudaMemcpyAsync(sd.data(), s.data(), sizeof(double) * w, cudaMemcpyHostToDevice, upd_));
-          GPU500_CUBLAS_CHECK(cublasDtrsv(h_, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, w,
-                                          col(lc) + li, ld, sd.data(), 1));
+          GPU500_CUBLAS_CHECK(gpu::dynload::cublasDtrsv(h_, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N,
+                                                        CUBLAS_DIAG_NON_UNIT, w, col(lc) + li, ld, sd.data(),
+                                                        1));
           GPU500_CUDA_CHECK(cudaMemcpyAsync(s.data(), sd.data(), sizeof(double) * w, cudaMemcpyDeviceToHost, upd_));
           GPU500_CUDA_CHECK(cudaStreamSynchronize(upd_));
           std::copy(s.begin(), s.begin() + w, x.begin() + k0);

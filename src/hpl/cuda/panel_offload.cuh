@@ -26,11 +26,11 @@ class cuda_panel_offload final : public panel_offload {
     int least = 0, greatest = 0;
     GPU500_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
     GPU500_CUDA_CHECK(cudaStreamCreateWithPriority(&s_, cudaStreamNonBlocking, greatest));
-    GPU500_CUBLAS_CHECK(cublasCreate(&h_));
-    GPU500_CUBLAS_CHECK(cublasSetStream(h_, s_));
+    GPU500_CUBLAS_CHECK(gpu::dynload::cublasCreate(&h_));
+    GPU500_CUBLAS_CHECK(gpu::dynload::cublasSetStream(h_, s_));
   }
   ~cuda_panel_offload() override {
-    cublasDestroy(h_);
+    gpu::dynload::cublasDestroy(h_);
     cudaStreamDestroy(s_);
   }
   /// The device copy of the next panel: A(k, k) and A's leading dimension. Waits for the last
@@ -63,8 +63,9 @@ class cuda_panel_offload final : public panel_offload {
   void dev_gemm(std::int64_t r0, std::int64_t m, int c0, int c1, int k0, int k1) override {
     const double one = 1.0, minus = -1.0;
     const int ld = static_cast<int>(lda_);
-    GPU500_CUBLAS_CHECK(cublasDgemm(h_, CUBLAS_OP_N, CUBLAS_OP_N, static_cast<int>(m), c1 - c0, k1 - k0, &minus,
-                                    d_ + r0 + k0 * lda_, ld, d_ + k0 + c0 * lda_, ld, &one, d_ + r0 + c0 * lda_, ld));
+    GPU500_CUBLAS_CHECK(gpu::dynload::cublasDgemm(h_, CUBLAS_OP_N, CUBLAS_OP_N, static_cast<int>(m), c1 - c0,
+                                                  k1 - k0, &minus, d_ + r0 + k0 * lda_, ld,
+                                                  d_ + k0 + c0 * lda_, ld, &one, d_ + r0 + c0 * lda_, ld));
   }
   void dev_wait() override {
     GPU500_CUDA_CHECK(cudaStreamSynchronize(s_));

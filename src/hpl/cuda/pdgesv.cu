@@ -67,18 +67,18 @@ class gpu_solver {
       : prm_(prm), opt_(opt), n_(prm.n), nb_(prm.nb), a_(a), lda_(lda), events_(256),
         hp_(static_cast<std::size_t>(std::max<std::int64_t>(1, n_)) * std::min<std::int64_t>(nb_, std::max<std::int64_t>(1, n_))),
         t_(static_cast<std::size_t>(nb_) * nb_), pairs_(2 * 2 * 2 * static_cast<std::size_t>(nb_)) {
-    GPU500_CUBLAS_CHECK(cublasCreate(&h_));
-    GPU500_CUBLAS_CHECK(cublasSetStream(h_, st_.upd));
-    GPU500_CUBLAS_CHECK(cublasCreate(&hs_));
-    GPU500_CUBLAS_CHECK(cublasSetStream(hs_, st_.swp));
+    GPU500_CUBLAS_CHECK(gpu::dynload::cublasCreate(&h_));
+    GPU500_CUBLAS_CHECK(gpu::dynload::cublasSetStream(h_, st_.upd));
+    GPU500_CUBLAS_CHECK(gpu::dynload::cublasCreate(&hs_));
+    GPU500_CUBLAS_CHECK(gpu::dynload::cublasSetStream(hs_, st_.swp));
     for (auto& e : pairs_ev_) GPU500_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
     tail_ = std::min<std::int64_t>(opt_.tail_getrf, n_);
     if (tail_ > 0) {
-      GPU500_CUSOLVER_CHECK(cusolverDnCreate(&sh_));
-      GPU500_CUSOLVER_CHECK(cusolverDnSetStream(sh_, st_.upd));
+      GPU500_CUSOLVER_CHECK(gpu::dynload::cusolverDnCreate(&sh_));
+      GPU500_CUSOLVER_CHECK(gpu::dynload::cusolverDnSetStream(sh_, st_.upd));
       int lwork = 0;
-      GPU500_CUSOLVER_CHECK(cusolverDnDgetrf_bufferSize(sh_, static_cast<int>(tail_), static_cast<int>(tail_), a_,
-                                                        static_cast<int>(lda_), &lwork));
+      GPU500_CUSOLVER_CHECK(gpu::dynload::cusolverDnDgetrf_bufferSize(
+          sh_, static_cast<int>(tail_), static_cast<int>(tail_), a_, static_cast<int>(lda_), &lwork));
       twork_ = device_buffer<double>(static_cast<std::size_t>(std::max(1, lwork)));
       tpiv_ = device_buffer<int>(static_cast<std::size_t>(tail_) + 1);
     }
@@ -86,12 +86,12 @@ class gpu_solver {
     gp_first_ = opt_.gpu_panel_first && n_ > 0;
     gp_rows_ = gp_first_ ? n_ : gpanel_;  // the tallest GPU panel
     if (gp_rows_ > 0) {
-      GPU500_CUSOLVER_CHECK(cusolverDnCreate(&psh_));
-      GPU500_CUSOLVER_CHECK(cusolverDnSetStream(psh_, st_.pnl));
+      GPU500_CUSOLVER_CHECK(gpu::dynload::cusolverDnCreate(&psh_));
+      GPU500_CUSOLVER_CHECK(gpu::dynload::cusolverDnSetStream(psh_, st_.pnl));
       int lwork = 0;
-      GPU500_CUSOLVER_CHECK(cusolverDnDgetrf_bufferSize(psh_, static_cast<int>(gp_rows_),
-                                                        static_cast<int>(std::min<std::int64_t>(nb_, gp_rows_)), a_,
-                                                        static_cast<int>(lda_), &lwork));
+      GPU500_CUSOLVER_CHECK(gpu::dynload::cusolverDnDgetrf_bufferSize(
+          psh_, static_cast<int>(gp_rows_), static_cast<int>(std::min<std::int64_t>(nb_, gp_rows_)), a_,
+          static_cast<int>(lda_), &lwork));
       pwork_ = device_buffer<double>(static_cast<std::size_t>(std::max(1, lwork)));
       ppiv_ = device_buffer<int>(static_cast<std::size_t>(nb_) + 1);
     }
@@ -99,10 +99,10 @@ class gpu_solver {
     if (opt_.panel_gemm_gpu > 0) offload_ = std::make_unique<cuda_panel_offload>(opt_.panel_gemm_gpu, nb_);
   }
   ~gpu_solver() {
-    cublasDestroy(h_);
-    cublasDestroy(hs_);
-    if (sh_) cusolverDnDestroy(sh_);
-    if (psh_) cusolverDnDestroy(psh_);
+    gpu::dynload::cublasDestroy(h_);
+    gpu::dynload::cublasDestroy(hs_);
+    if (sh_) gpu::dynload::cusolverDnDestroy(sh_);
+    if (psh_) gpu::dynload::cusolverDnDestroy(psh_);
     cudaEventDestroy(la_ev_);
     for (auto e : pairs_ev_) cudaEventDestroy(e);
   }
@@ -144,11 +144,13 @@ class gpu_solver {
     const double one = 1.0, minus = -1.0;
     const int m = static_cast<int>(n_ - nb_), ld = static_cast<int>(lda_);
     for (int nc : {m, m / 8, nb_}) {
-      GPU500_CUBLAS_CHECK(cublasDtrsm(shandle(), CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N,
-                                      CUBLAS_DIAG_UNIT, nb_, nc, &one, a_, ld, a_ + nb_ * lda_, ld));
+      GPU500_CUBLAS_CHECK(gpu::dynload::cublasDtrsm(shandle(), CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER,
+                                                    CUBLAS_OP_N, CUBLAS_DIAG_UNIT, nb_, nc, &one, a_, ld,
+                                                    a_ + nb_ * lda_, ld));
       GPU500_CUDA_CHECK(cudaStreamSynchronize(sstream()));
-      GPU500_CUBLAS_CHECK(cublasDgemm(h_, CUBLAS_OP_N, CUBLAS_OP_N, m, nc, nb_, &minus, a_ + nb_, ld, a_ + nb_ * lda_,
-                                      ld, &one, a_ + nb_ + nb_ * lda_, ld));
+      GPU500_CUBLAS_CHECK(gpu::dynload::cublasDgemm(h_, CUBLAS_OP_N, CUBLAS_OP_N, m, nc, nb_, &minus,
+                                                    a_ + nb_, ld, a_ + nb_ * lda_, ld, &one,
+                                                    a_ + nb_ + nb_ * lda_, ld));
     }
     GPU500_CUDA_CHECK(cudaStreamSynchronize(st_.upd));
   }
@@ -230,12 +232,14 @@ class gpu_solver {
     const std::int64_t top = tail_at >= 0 ? tail_at : n_;
     if (tail_at > 0) {
       const double one = 1.0, minus = -1.0;
-      GPU500_CUBLAS_CHECK(cublasDgemv(h_, CUBLAS_OP_N, static_cast<int>(top), static_cast<int>(n_ - top), &minus,
-                                      a_ + top * lda_, static_cast<int>(lda_), b + top, 1, &one, b, 1));
+      GPU500_CUBLAS_CHECK(gpu::dynload::cublasDgemv(h_, CUBLAS_OP_N, static_cast<int>(top),
+                                                    static_cast<int>(n_ - top), &minus, a_ + top * lda_,
+                                                    static_cast<int>(lda_), b + top, 1, &one, b, 1));
     }
     if (top > 0)
-      GPU500_CUBLAS_CHECK(cublasDtrsv(h_, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT,
-                                      static_cast<int>(top), a_, static_cast<int>(lda_), b, 1));
+      GPU500_CUBLAS_CHECK(gpu::dynload::cublasDtrsv(h_, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N,
+                                                    CUBLAS_DIAG_NON_UNIT, static_cast<int>(top), a_,
+                                                    static_cast<int>(lda_), b, 1));
     GPU500_CUDA_CHECK(cudaMemcpyAsync(x.data(), b, sizeof(double) * n_, cudaMemcpyDeviceToHost, st_.upd));
     GPU500_CUDA_CHECK(cudaStreamSynchronize(st_.upd));
     if (iters) read_update_spans(iter_ev, *iters);
@@ -253,8 +257,9 @@ class gpu_solver {
     double* a22 = a_ + k + k * lda_;
     int* piv = tpiv_.data();
     int* info = piv + tail_;
-    GPU500_CUSOLVER_CHECK(cusolverDnDgetrf(sh_, m, m, a22, ld, twork_.data(), piv, info));
-    GPU500_CUSOLVER_CHECK(cusolverDnDgetrs(sh_, CUBLAS_OP_N, m, 1, a22, ld, piv, a_ + k + n_ * lda_, ld, info));
+    GPU500_CUSOLVER_CHECK(gpu::dynload::cusolverDnDgetrf(sh_, m, m, a22, ld, twork_.data(), piv, info));
+    GPU500_CUSOLVER_CHECK(
+        gpu::dynload::cusolverDnDgetrs(sh_, CUBLAS_OP_N, m, 1, a22, ld, piv, a_ + k + n_ * lda_, ld, info));
   }
 
   void panel_down(std::int64_t k, int jb, cudaStream_t s) {
@@ -279,8 +284,9 @@ class gpu_solver {
       panel_down(k, jb, s);
       return;
     }
-    GPU500_CUSOLVER_CHECK(cusolverDnDgetrf(psh_, static_cast<int>(n_ - k), jb, a_ + k + k * lda_,
-                                           static_cast<int>(lda_), pwork_.data(), ppiv_.data(), ppiv_.data() + nb_));
+    GPU500_CUSOLVER_CHECK(gpu::dynload::cusolverDnDgetrf(psh_, static_cast<int>(n_ - k), jb,
+                                                         a_ + k + k * lda_, static_cast<int>(lda_),
+                                                         pwork_.data(), ppiv_.data(), ppiv_.data() + nb_));
     GPU500_CUDA_CHECK(cudaMemcpyAsync(hpiv_.data(), ppiv_.data(), sizeof(int) * jb, cudaMemcpyDeviceToHost, s));
   }
   // Finish panel k: its pivots (global rows, HPL's convention) once the factored panel is in A
@@ -382,14 +388,15 @@ class gpu_solver {
     kernels::swap_rows(a_, lda_, c0, c1, d, d + npairs_[slot_], npairs_[slot_], sstream());
     const double one = 1.0, minus = -1.0;
     const int nc = static_cast<int>(c1 - c0), ld = static_cast<int>(lda_);
-    GPU500_CUBLAS_CHECK(cublasDtrsm(shandle(), CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT,
-                                    jb, nc, &one, a_ + k + k * lda_, ld, a_ + k + c0 * lda_, ld));
+    GPU500_CUBLAS_CHECK(gpu::dynload::cublasDtrsm(shandle(), CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER,
+                                                  CUBLAS_OP_N, CUBLAS_DIAG_UNIT, jb, nc, &one,
+                                                  a_ + k + k * lda_, ld, a_ + k + c0 * lda_, ld));
     if (opt_.swap_stream) GPU500_CUDA_CHECK(cudaStreamWaitEvent(st_.upd, events_.record(st_.swp)));
     const std::int64_t m2 = n_ - k - jb;
     if (m2 > 0)
-      GPU500_CUBLAS_CHECK(cublasDgemm(h_, CUBLAS_OP_N, CUBLAS_OP_N, static_cast<int>(m2), nc, jb, &minus,
-                                      a_ + (k + jb) + k * lda_, ld, a_ + k + c0 * lda_, ld, &one,
-                                      a_ + (k + jb) + c0 * lda_, ld));
+      GPU500_CUBLAS_CHECK(gpu::dynload::cublasDgemm(
+          h_, CUBLAS_OP_N, CUBLAS_OP_N, static_cast<int>(m2), nc, jb, &minus, a_ + (k + jb) + k * lda_, ld,
+          a_ + k + c0 * lda_, ld, &one, a_ + (k + jb) + c0 * lda_, ld));
     segs.emplace_back(c1, events_.record(st_.upd));
   }
   void update_rest(std::int64_t k, int jb, std::int64_t c0, const std::vector<std::pair<std::int64_t, cudaEvent_t>>& prev,

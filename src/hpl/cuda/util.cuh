@@ -1,10 +1,8 @@
-// Small helpers of the HPL CUDA backend (internal): the cuBLAS / cuSOLVER status checks, a ring
-// of reusable events, the --timing spans read from events, and the core toolkit's device and
+// Small helpers of the HPL CUDA backend (internal): the cuBLAS / cuSOLVER status checks (the
+// backend calls both through gpu::dynload, loaded on first use), a ring of reusable events, the --timing spans read from events, and the core toolkit's device and
 // pinned buffers under short names.
 #pragma once
 
-#include <cublas_v2.h>
-#include <cusolverDn.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -13,6 +11,7 @@
 #include <vector>
 
 #include "gpu500/core/cuda/check.cuh"
+#include "gpu500/core/cuda/dynload.hpp"
 #include "gpu500/core/cuda/memory.hpp"
 #include "gpu500/core/error.hpp"
 #include "gpu500/hpl/pdgesv.hpp"
@@ -22,7 +21,7 @@
     const cublasStatus_t hpl_cublas_st_ = (call);                                                    \
     if (hpl_cublas_st_ != CUBLAS_STATUS_SUCCESS)                                                     \
       throw ::gpu500::error(std::string(__FILE__) + ":" + std::to_string(__LINE__) + ": " #call ": " + \
-                            cublasGetStatusString(hpl_cublas_st_));                                  \
+                            ::gpu500::gpu::dynload::cublasGetStatusString(hpl_cublas_st_));          \
   } while (0)
 
 #define GPU500_CUSOLVER_CHECK(call)                                                                  \

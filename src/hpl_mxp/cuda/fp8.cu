@@ -37,7 +37,8 @@ void zero_fp8_padding(float* a, std::int64_t lda, std::int64_t m, std::int64_t c
 
 namespace {
 void lt_check(cublasStatus_t st, const char* what) {
-  if (st != CUBLAS_STATUS_SUCCESS) throw error(std::string("hpl-mxp: ") + what + ": " + cublasGetStatusString(st));
+  if (st != CUBLAS_STATUS_SUCCESS)
+    throw error(std::string("hpl-mxp: ") + what + ": " + gpu::dynload::cublasGetStatusString(st));
 }
 
 // The largest power of two (at most 256) that divides the address: the alignment cuBLASLt's
@@ -55,21 +56,21 @@ struct lt_desc {
   cublasLtMatrixLayout_t a = nullptr, b = nullptr, c = nullptr;
   cublasLtMatmulPreference_t pref = nullptr;
   ~lt_desc() {
-    if (pref) cublasLtMatmulPreferenceDestroy(pref);
-    if (c) cublasLtMatrixLayoutDestroy(c);
-    if (b) cublasLtMatrixLayoutDestroy(b);
-    if (a) cublasLtMatrixLayoutDestroy(a);
-    if (op) cublasLtMatmulDescDestroy(op);
+    if (pref) gpu::dynload::cublasLtMatmulPreferenceDestroy(pref);
+    if (c) gpu::dynload::cublasLtMatrixLayoutDestroy(c);
+    if (b) gpu::dynload::cublasLtMatrixLayoutDestroy(b);
+    if (a) gpu::dynload::cublasLtMatrixLayoutDestroy(a);
+    if (op) gpu::dynload::cublasLtMatmulDescDestroy(op);
   }
 };
 }  // namespace
 
 fp8_gemm::fp8_gemm(cudaStream_t s) : s_(s), workspace_(static_cast<std::size_t>(fp8_workspace_bytes)) {
-  lt_check(cublasLtCreate(&h_), "cublasLtCreate");
+  lt_check(gpu::dynload::cublasLtCreate(&h_), "cublasLtCreate");
 }
 
 fp8_gemm::~fp8_gemm() {
-  if (h_) cublasLtDestroy(h_);
+  if (h_) gpu::dynload::cublasLtDestroy(h_);
 }
 
 void fp8_gemm::run(std::int64_t m, std::int64_t n, std::int64_t k, const void* a, std::int64_t lda, const float* sa,
@@ -83,21 +84,30 @@ void fp8_gemm::run(std::int64_t m, std::int64_t n, std::int64_t k, const void* a
                      alignment_of(sb) >= 4,
                  "FP8 GEMM pointers 16-byte aligned");
   lt_desc d;
-  lt_check(cublasLtMatmulDescCreate(&d.op, CUBLAS_COMPUTE_32F, CUDA_R_32F), "cublasLtMatmulDescCreate");
+  lt_check(gpu::dynload::cublasLtMatmulDescCreate(&d.op, CUBLAS_COMPUTE_32F, CUDA_R_32F),
+           "cublasLtMatmulDescCreate");
   const cublasOperation_t ta = CUBLAS_OP_T, tb = CUBLAS_OP_N;
-  lt_check(cublasLtMatmulDescSetAttribute(d.op, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof(ta)), "TRANSA");
-  lt_check(cublasLtMatmulDescSetAttribute(d.op, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof(tb)), "TRANSB");
-  lt_check(cublasLtMatmulDescSetAttribute(d.op, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &sa, sizeof(sa)),
+  lt_check(gpu::dynload::cublasLtMatmulDescSetAttribute(d.op, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof(ta)),
+           "TRANSA");
+  lt_check(gpu::dynload::cublasLtMatmulDescSetAttribute(d.op, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof(tb)),
+           "TRANSB");
+  lt_check(gpu::dynload::cublasLtMatmulDescSetAttribute(d.op, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &sa,
+                                                        sizeof(sa)),
            "A_SCALE_POINTER");
-  lt_check(cublasLtMatmulDescSetAttribute(d.op, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &sb, sizeof(sb)),
+  lt_check(gpu::dynload::cublasLtMatmulDescSetAttribute(d.op, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &sb,
+                                                        sizeof(sb)),
            "B_SCALE_POINTER");
   const auto u = [](std::int64_t v) { return static_cast<std::uint64_t>(v); };
-  lt_check(cublasLtMatrixLayoutCreate(&d.a, CUDA_R_8F_E4M3, u(k), u(m), lda), "cublasLtMatrixLayoutCreate (A)");
-  lt_check(cublasLtMatrixLayoutCreate(&d.b, CUDA_R_8F_E4M3, u(k), u(n), ldb), "cublasLtMatrixLayoutCreate (B)");
-  lt_check(cublasLtMatrixLayoutCreate(&d.c, CUDA_R_32F, u(m), u(n), ldc), "cublasLtMatrixLayoutCreate (C)");
-  lt_check(cublasLtMatmulPreferenceCreate(&d.pref), "cublasLtMatmulPreferenceCreate");
+  lt_check(gpu::dynload::cublasLtMatrixLayoutCreate(&d.a, CUDA_R_8F_E4M3, u(k), u(m), lda),
+           "cublasLtMatrixLayoutCreate (A)");
+  lt_check(gpu::dynload::cublasLtMatrixLayoutCreate(&d.b, CUDA_R_8F_E4M3, u(k), u(n), ldb),
+           "cublasLtMatrixLayoutCreate (B)");
+  lt_check(gpu::dynload::cublasLtMatrixLayoutCreate(&d.c, CUDA_R_32F, u(m), u(n), ldc),
+           "cublasLtMatrixLayoutCreate (C)");
+  lt_check(gpu::dynload::cublasLtMatmulPreferenceCreate(&d.pref), "cublasLtMatmulPreferenceCreate");
   const std::size_t ws = workspace_.size();
-  lt_check(cublasLtMatmulPreferenceSetAttribute(d.pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof(ws)),
+  lt_check(gpu::dynload::cublasLtMatmulPreferenceSetAttribute(
+               d.pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof(ws)),
            "MAX_WORKSPACE_BYTES");
   const std::uint32_t al_c = alignment_of(c);
   const std::pair<cublasLtMatmulPreferenceAttributes_t, std::uint32_t> alignments[] = {
@@ -106,16 +116,19 @@ void fp8_gemm::run(std::int64_t m, std::int64_t n, std::int64_t k, const void* a
       {CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, al_c},
       {CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, al_c}};
   for (const auto& [attribute, bytes] : alignments)
-    lt_check(cublasLtMatmulPreferenceSetAttribute(d.pref, attribute, &bytes, sizeof(bytes)), "MIN_ALIGNMENT_BYTES");
+    lt_check(gpu::dynload::cublasLtMatmulPreferenceSetAttribute(d.pref, attribute, &bytes, sizeof(bytes)),
+             "MIN_ALIGNMENT_BYTES");
   cublasLtMatmulHeuristicResult_t best{};
   int found = 0;
-  const cublasStatus_t hs = cublasLtMatmulAlgoGetHeuristic(h_, d.op, d.a, d.b, d.c, d.c, d.pref, 1, &best, &found);
+  const cublasStatus_t hs =
+      gpu::dynload::cublasLtMatmulAlgoGetHeuristic(h_, d.op, d.a, d.b, d.c, d.c, d.pref, 1, &best, &found);
   if (hs != CUBLAS_STATUS_SUCCESS || found == 0)
-    throw error("hpl-mxp: cuBLASLt has no FP8 GEMM for m = " + std::to_string(m) + ", n = " + std::to_string(n) +
-                ", k = " + std::to_string(k) + " (" + cublasGetStatusString(hs) + ")");
+    throw error("hpl-mxp: cuBLASLt has no FP8 GEMM for m = " + std::to_string(m) +
+                ", n = " + std::to_string(n) + ", k = " + std::to_string(k) + " (" +
+                gpu::dynload::cublasGetStatusString(hs) + ")");
   const float alpha = -1.0f, beta = 1.0f;
-  lt_check(cublasLtMatmul(h_, d.op, &alpha, a, d.a, b, d.b, &beta, c, d.c, c, d.c, &best.algo, workspace_.data(), ws,
-                          s_),
+  lt_check(gpu::dynload::cublasLtMatmul(h_, d.op, &alpha, a, d.a, b, d.b, &beta, c, d.c, c, d.c, &best.algo,
+                                        workspace_.data(), ws, s_),
            "cublasLtMatmul (FP8 trailing update)");
 }
 

@@ -20,6 +20,7 @@
 #include <cstdint>
 
 #include "../backend.hpp"
+#include "gpu500/core/cuda/dynload.hpp"
 #include "gpu500/core/cuda/memory.hpp"
 
 namespace gpu500::hpl_mxp::detail::cuda {

@@ -159,9 +159,9 @@ class grid_lu {
     if (st.in_row) (*row_)(d11_.data(), d11_bytes, st.pc);
     const float one = 1.0f;
     if (st.in_col && st.mloc > 0) {
-      cublas_check(cublasStrsm(st_.h_panel, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N,
-                               CUBLAS_DIAG_NON_UNIT, static_cast<int>(st.mloc), ijb, &one, d11_.data(), ijb,
-                               at(a, st.li1, st.lj0), ld),
+      cublas_check(gpu::dynload::cublasStrsm(st_.h_panel, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_UPPER,
+                                             CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, static_cast<int>(st.mloc),
+                                             ijb, &one, d11_.data(), ijb, at(a, st.li1, st.lj0), ld),
                    "cublasStrsm (L21)");
       if (prec_ == precision::fp8)
         copy_fp8(at(a, st.li1, st.lj0), l_.lld, st.mloc, jb, true, lbuf_[set].data(), amax_.data(), st_.panel);
@@ -170,10 +170,10 @@ class grid_lu {
                  st_.panel);
     }
     if (st.in_row && st.nloc > 0) {
-      cublas_check(
-          cublasStrsm(st_.h_panel, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT,
-                      ijb, static_cast<int>(st.nloc), &one, d11_.data(), ijb, at(a, st.li0, st.lj1), ld),
-          "cublasStrsm (U12)");
+      cublas_check(gpu::dynload::cublasStrsm(st_.h_panel, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER,
+                                             CUBLAS_OP_N, CUBLAS_DIAG_UNIT, ijb, static_cast<int>(st.nloc),
+                                             &one, d11_.data(), ijb, at(a, st.li0, st.lj1), ld),
+                   "cublasStrsm (U12)");
       if (prec_ == precision::fp8)
         copy_fp8(at(a, st.li0, st.lj1), l_.lld, jb, st.nloc, false, ubuf_[set].data(), amax_.data(), st_.panel);
       else
@@ -214,13 +214,13 @@ class grid_lu {
       }
       const float alpha = -1.0f / scale_, beta = 1.0f;
       const cudaDataType_t t = gemm_type(prec_);
-      cublas_check(
-          cublasGemmEx(st_.h_update, CUBLAS_OP_N, CUBLAS_OP_N, static_cast<int>(rows), static_cast<int>(cols),
+      cublas_check(gpu::dynload::cublasGemmEx(
+                       st_.h_update, CUBLAS_OP_N, CUBLAS_OP_N, static_cast<int>(rows), static_cast<int>(cols),
                        static_cast<int>(st.jb), &alpha, lbuf_[set].data() + esize_ * row0, t,
                        static_cast<int>(st.mloc), ubuf_[set].data() + esize_ * col0 * st.jb, t,
                        static_cast<int>(st.jb), &beta, at(a, st.li1 + row0, st.lj1 + col0), CUDA_R_32F,
                        static_cast<int>(l_.lld), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
-          "cublasGemmEx (trailing update)");
+                   "cublasGemmEx (trailing update)");
     };
     gemm(0, st.mloc, 0, cols_first);
     gemm(0, rows_first, cols_first, st.nloc - cols_first);
@@ -268,9 +268,9 @@ class device_part final : public grid_part {
   }
   void block_product(std::int64_t li0, std::int64_t jb, std::int64_t c0, std::int64_t c1, float* s) override {
     const float one = 1.0f, zero = 0.0f;
-    cublas_check(cublasSgemv(h_, CUBLAS_OP_N, static_cast<int>(jb), static_cast<int>(c1 - c0), &one,
-                             a_ + c0 * l_.lld + li0, static_cast<int>(l_.lld), xl_.data() + c0, 1, &zero,
-                             s_dev_.data(), 1),
+    cublas_check(gpu::dynload::cublasSgemv(h_, CUBLAS_OP_N, static_cast<int>(jb), static_cast<int>(c1 - c0),
+                                           &one, a_ + c0 * l_.lld + li0, static_cast<int>(l_.lld),
+                                           xl_.data() + c0, 1, &zero, s_dev_.data(), 1),
                  "cublasSgemv (block row)");
     gpu::copy_bytes_async(s, s_dev_.data(), sizeof(float) * static_cast<std::size_t>(jb), s_);
     gpu::synchronize(s_);
@@ -278,10 +278,11 @@ class device_part final : public grid_part {
   void diagonal_solve(bool lower, std::int64_t li0, std::int64_t lj0, std::int64_t jb, float* yk) override {
     float* x = xl_.data() + lj0;
     gpu::copy_bytes_async(x, yk, sizeof(float) * static_cast<std::size_t>(jb), s_);
-    cublas_check(cublasStrsv(h_, lower ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N,
-                             lower ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT, static_cast<int>(jb),
-                             a_ + lj0 * l_.lld + li0, static_cast<int>(l_.lld), x, 1),
-                 "cublasStrsv (diagonal block)");
+    cublas_check(
+        gpu::dynload::cublasStrsv(h_, lower ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N,
+                                  lower ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT, static_cast<int>(jb),
+                                  a_ + lj0 * l_.lld + li0, static_cast<int>(l_.lld), x, 1),
+        "cublasStrsv (diagonal block)");
     gpu::copy_bytes_async(yk, x, sizeof(float) * static_cast<std::size_t>(jb), s_);
     gpu::synchronize(s_);
   }

@@ -25,15 +25,15 @@ lu_streams::lu_streams() {
   GPU500_CUDA_CHECK(cudaStreamCreateWithPriority(&panel, cudaStreamDefault, greatest));
   GPU500_CUDA_CHECK(cudaEventCreateWithFlags(&panel_done, cudaEventDisableTiming));
   GPU500_CUDA_CHECK(cudaEventCreateWithFlags(&strips_done, cudaEventDisableTiming));
-  cublas_check(cublasCreate(&h_update), "cublasCreate");
-  cublas_check(cublasCreate(&h_panel), "cublasCreate");
-  cublas_check(cublasSetStream(h_update, update), "cublasSetStream");
-  cublas_check(cublasSetStream(h_panel, panel), "cublasSetStream");
+  cublas_check(gpu::dynload::cublasCreate(&h_update), "cublasCreate");
+  cublas_check(gpu::dynload::cublasCreate(&h_panel), "cublasCreate");
+  cublas_check(gpu::dynload::cublasSetStream(h_update, update), "cublasSetStream");
+  cublas_check(gpu::dynload::cublasSetStream(h_panel, panel), "cublasSetStream");
 }
 
 lu_streams::~lu_streams() {
-  if (h_update) cublasDestroy(h_update);
-  if (h_panel) cublasDestroy(h_panel);
+  if (h_update) gpu::dynload::cublasDestroy(h_update);
+  if (h_panel) gpu::dynload::cublasDestroy(h_panel);
   if (panel_done) cudaEventDestroy(panel_done);
   if (strips_done) cudaEventDestroy(strips_done);
   if (update) cudaStreamDestroy(update);
@@ -78,14 +78,14 @@ void factor_diagonal_block(float* a, std::int64_t lda, std::int64_t m, cublasHan
   const int im1 = static_cast<int>(m1), im2 = static_cast<int>(m2), ld = static_cast<int>(lda);
   const float one = 1.0f, minus_one = -1.0f;
   factor_diagonal_block(a, lda, m1, h, s);
-  cublas_check(cublasStrsm(h, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, im2, im1,
-                           &one, a, ld, a + m1, ld),
+  cublas_check(gpu::dynload::cublasStrsm(h, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N,
+                                         CUBLAS_DIAG_NON_UNIT, im2, im1, &one, a, ld, a + m1, ld),
                "cublasStrsm (diagonal block)");
-  cublas_check(cublasStrsm(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT, im1, im2, &one,
-                           a, ld, a + m1 * lda, ld),
+  cublas_check(gpu::dynload::cublasStrsm(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N,
+                                         CUBLAS_DIAG_UNIT, im1, im2, &one, a, ld, a + m1 * lda, ld),
                "cublasStrsm (diagonal block)");
-  cublas_check(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, im2, im2, im1, &minus_one, a + m1, ld, a + m1 * lda, ld, &one,
-                           a + m1 + m1 * lda, ld),
+  cublas_check(gpu::dynload::cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, im2, im2, im1, &minus_one, a + m1, ld,
+                                         a + m1 * lda, ld, &one, a + m1 + m1 * lda, ld),
                "cublasSgemm (diagonal block)");
   factor_diagonal_block(a + m1 + m1 * lda, lda, m2, h, s);
 }
@@ -121,11 +121,11 @@ void device_lu::panel(float* a, std::int64_t k, int set) {
   if (m2 == 0) return;
   const int ijb = static_cast<int>(jb), im2 = static_cast<int>(m2), ld = static_cast<int>(lda_);
   const float one = 1.0f;
-  cublas_check(cublasStrsm(st_.h_panel, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT,
-                           im2, ijb, &one, a11, ld, a11 + jb, ld),
+  cublas_check(gpu::dynload::cublasStrsm(st_.h_panel, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N,
+                                         CUBLAS_DIAG_NON_UNIT, im2, ijb, &one, a11, ld, a11 + jb, ld),
                "cublasStrsm (L21)");
-  cublas_check(cublasStrsm(st_.h_panel, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT, ijb,
-                           im2, &one, a11, ld, a11 + jb * lda_, ld),
+  cublas_check(gpu::dynload::cublasStrsm(st_.h_panel, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N,
+                                         CUBLAS_DIAG_UNIT, ijb, im2, &one, a11, ld, a11 + jb * lda_, ld),
                "cublasStrsm (U12)");
   if (prec_ == precision::fp8) {
     // L21 transposed (jb x fp8_rows(m2), leading dimension jb), U12 as it is (leading dimension jb).
@@ -143,9 +143,10 @@ void device_lu::gemm(std::int64_t m, std::int64_t ncols, std::int64_t kdim, cons
   if (m <= 0 || ncols <= 0) return;
   const float alpha = -1.0f / scale_, beta = 1.0f;
   const cudaDataType_t t = gemm_type(prec_);
-  cublas_check(cublasGemmEx(st_.h_update, CUBLAS_OP_N, CUBLAS_OP_N, static_cast<int>(m), static_cast<int>(ncols),
-                            static_cast<int>(kdim), &alpha, l, t, static_cast<int>(ldl), u, t, static_cast<int>(ldu),
-                            &beta, c, CUDA_R_32F, static_cast<int>(lda_), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+  cublas_check(gpu::dynload::cublasGemmEx(
+                   st_.h_update, CUBLAS_OP_N, CUBLAS_OP_N, static_cast<int>(m), static_cast<int>(ncols),
+                   static_cast<int>(kdim), &alpha, l, t, static_cast<int>(ldl), u, t, static_cast<int>(ldu),
+                   &beta, c, CUDA_R_32F, static_cast<int>(lda_), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
                "cublasGemmEx (trailing update)");
 }
 

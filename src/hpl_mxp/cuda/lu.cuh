@@ -24,6 +24,7 @@
 
 #include "../backend.hpp"
 #include "fp8.cuh"
+#include "gpu500/core/cuda/dynload.hpp"
 #include "gpu500/core/cuda/memory.hpp"
 #include "gpu500/core/error.hpp"
 #include "gpu500/hpl_mxp/mxp.hpp"
@@ -35,7 +36,8 @@ struct lu_step;  // schedule.hpp
 namespace gpu500::hpl_mxp::detail::cuda {
 
 inline void cublas_check(cublasStatus_t st, const char* what) {
-  if (st != CUBLAS_STATUS_SUCCESS) throw error(std::string("hpl-mxp: ") + what + ": " + cublasGetStatusString(st));
+  if (st != CUBLAS_STATUS_SUCCESS)
+    throw error(std::string("hpl-mxp: ") + what + ": " + gpu::dynload::cublasGetStatusString(st));
 }
 
 /// The power of two the FP16 copies of L21 are multiplied by (L21 is about 2/N in size; the

@@ -50,8 +50,8 @@ class device_space final : public krylov_space {
   }
   void project(int k, const double* w, double* h) override {
     const double one = 1.0, zero = 0.0;
-    cublas_check(cublasDgemv(h_, CUBLAS_OP_T, static_cast<int>(n_), k, &one, v_.data(), static_cast<int>(n_), w, 1,
-                             &zero, small_.data(), 1),
+    cublas_check(gpu::dynload::cublasDgemv(h_, CUBLAS_OP_T, static_cast<int>(n_), k, &one, v_.data(),
+                                           static_cast<int>(n_), w, 1, &zero, small_.data(), 1),
                  "cublasDgemv (project)");
     gpu::copy_bytes_async(h, small_.data(), sizeof(double) * k, s_);
     gpu::synchronize(s_);
@@ -60,12 +60,12 @@ class device_space final : public krylov_space {
   void update(int k, const double* y, double* x) override { combine(k, y, z_.data(), 1.0, x); }
   double nrm2(const double* v) override {
     double r = 0;
-    cublas_check(cublasDnrm2(h_, static_cast<int>(n_), v, 1, &r), "cublasDnrm2");
+    cublas_check(gpu::dynload::cublasDnrm2(h_, static_cast<int>(n_), v, 1, &r), "cublasDnrm2");
     return r;
   }
   double norm_inf(const double* v) override { return cuda::norm_inf(v, n_, scratch_.data(), s_); }
   void scale(double a, double* v) override {
-    cublas_check(cublasDscal(h_, static_cast<int>(n_), &a, v, 1), "cublasDscal");
+    cublas_check(gpu::dynload::cublasDscal(h_, static_cast<int>(n_), &a, v, 1), "cublasDscal");
   }
   void zero(double* v) override { gpu::fill_bytes_async(v, 0, sizeof(double) * n_, s_); }
   /// A host copy of x.
@@ -86,13 +86,14 @@ class device_space final : public krylov_space {
     for (std::int64_t k = 0; k < n_; k += nb_) {
       const std::int64_t jb = std::min<std::int64_t>(nb_, n_ - k), m2 = n_ - k - jb;
       const float* akk = lu_ + k + k * lda_;
-      cublas_check(cublasStrsv(h_, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT, static_cast<int>(jb), akk,
-                               ld, f_.data() + k, 1),
+      cublas_check(gpu::dynload::cublasStrsv(h_, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT,
+                                             static_cast<int>(jb), akk, ld, f_.data() + k, 1),
                    "cublasStrsv (L)");
       if (m2 > 0)
-        cublas_check(cublasSgemv(h_, CUBLAS_OP_N, static_cast<int>(m2), static_cast<int>(jb), &minus_one, akk + jb, ld,
-                                 f_.data() + k, 1, &one, f_.data() + k + jb, 1),
-                     "cublasSgemv (L)");
+        cublas_check(
+            gpu::dynload::cublasSgemv(h_, CUBLAS_OP_N, static_cast<int>(m2), static_cast<int>(jb), &minus_one,
+                                      akk + jb, ld, f_.data() + k, 1, &one, f_.data() + k + jb, 1),
+            "cublasSgemv (L)");
     }
   }
   void back_substitution() {
@@ -101,13 +102,14 @@ class device_space final : public krylov_space {
     for (std::int64_t k = (n_ - 1) / nb_ * nb_; k >= 0; k -= nb_) {
       const std::int64_t jb = std::min<std::int64_t>(nb_, n_ - k);
       const float* akk = lu_ + k + k * lda_;
-      cublas_check(cublasStrsv(h_, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, static_cast<int>(jb),
-                               akk, ld, f_.data() + k, 1),
+      cublas_check(gpu::dynload::cublasStrsv(h_, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT,
+                                             static_cast<int>(jb), akk, ld, f_.data() + k, 1),
                    "cublasStrsv (U)");
       if (k > 0)
-        cublas_check(cublasSgemv(h_, CUBLAS_OP_N, static_cast<int>(k), static_cast<int>(jb), &minus_one,
-                                 lu_ + k * lda_, ld, f_.data() + k, 1, &one, f_.data(), 1),
-                     "cublasSgemv (U)");
+        cublas_check(
+            gpu::dynload::cublasSgemv(h_, CUBLAS_OP_N, static_cast<int>(k), static_cast<int>(jb), &minus_one,
+                                      lu_ + k * lda_, ld, f_.data() + k, 1, &one, f_.data(), 1),
+            "cublasSgemv (U)");
     }
   }
   void matvec_into(const double* v, double alpha, const double* b, double* y) {
@@ -117,8 +119,8 @@ class device_space final : public krylov_space {
   void combine(int k, const double* c, const double* basis, double alpha, double* out) {
     const double one = 1.0;
     gpu::copy_bytes_async(small_.data(), c, sizeof(double) * k, s_);
-    cublas_check(cublasDgemv(h_, CUBLAS_OP_N, static_cast<int>(n_), k, &alpha, basis, static_cast<int>(n_),
-                             small_.data(), 1, &one, out, 1),
+    cublas_check(gpu::dynload::cublasDgemv(h_, CUBLAS_OP_N, static_cast<int>(n_), k, &alpha, basis,
+                                           static_cast<int>(n_), small_.data(), 1, &one, out, 1),
                  "cublasDgemv (combine)");
     gpu::synchronize(s_);  // c lives on the host caller's stack
   }
