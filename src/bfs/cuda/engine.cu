@@ -114,8 +114,10 @@ void engine<V>::impl::run(index_t root) {
     V* out = qbuf[other].data();
     if (dir == 'T') {
       write_pass(0x0Fu, out);
-      if (fits_loop(prev_nf, static_cast<index_t>(t.mf))) {  // the new list goes to the device loop at once
-        device_loop(other, prev_nf, level);
+      // The new list goes to the device loop at once when it fits: its arcs, and no vertex of the
+      // CTA or grid class (the loop's degree limit is the CTA class's lower bound).
+      if (fits_loop(prev_nf, static_cast<index_t>(t.mf)) && t.cls[2] == 0 && t.cls[3] == 0 &&
+          device_loop(other, prev_nf, level).level != level) {
         if (take_loop(other, prev_nf)) break;
         continue;
       }
@@ -184,6 +186,15 @@ engine<V>::engine(csr_view<V> g, bool degree_sorted, options o) : impl_(std::mak
     m.grid_temp = device_buffer<unsigned char>(gbytes + 256);
   }
   m.loop_res = device_buffer<loop_result>(1);
+  m.loop_cnt = device_buffer<loop_counters>(3);
+  {  // the device loop's grid: every block resident at once, or no device loop
+    int device = 0, cooperative = 0, per_sm = 0;
+    GPU500_CUDA_CHECK(cudaGetDevice(&device));
+    GPU500_CUDA_CHECK(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device));
+    GPU500_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, td_loop_kernel<V>, bfs_policy::loop_block, 0));
+    if (cooperative && per_sm > 0)
+      m.loop_blocks = static_cast<unsigned>(m.sms) * static_cast<unsigned>(std::min(per_sm, bfs_policy::loop_blocks_per_sm));
+  }
   m.sum = device_buffer<ull>(1);
   m.h_tot = gpu::pinned_buffer<gen_totals>(1);
   m.h_loop = gpu::pinned_buffer<loop_result>(1);

@@ -47,6 +47,8 @@ struct engine<V>::impl {
   device_buffer<index_t> grid_pref;  ///< arc prefix of the grid queue (at most arcs / extreme + 1 entries)
   device_buffer<unsigned char> grid_temp;
   device_buffer<loop_result> loop_res;
+  device_buffer<loop_counters> loop_cnt;  ///< the device loop's three rotating level counters
+  unsigned loop_blocks = 0;               ///< the device loop's cooperative grid (0: no cooperative launch here)
   device_buffer<ull> sum;
   device_buffer<std::uint32_t> visited;  ///< bottom-up's bitmap of the vertices visited before the level
   gpu::pinned_buffer<gen_totals> h_tot;
@@ -214,16 +216,24 @@ struct engine<V>::impl {
   /// The device loop on the frontier list qbuf[from] (count vertices of depth `level`), with the
   /// other buffer as its second queue; synchronises and returns what it handed back.
   const loop_result& device_loop(int from, index_t count, std::int32_t level) {
-    gpu::launch(td_loop_kernel<V>, 1, bfs_policy::loop_block, 0, st[0], g, depth.data(), parent.data(),
-                qbuf[from].data(), qbuf[from ^ 1].data(), count, level, bfs_policy::loop_vertices,
-                bfs_policy::loop_arcs, loop_res.data());
+    GPU500_CUDA_CHECK(cudaMemsetAsync(loop_cnt.data(), 0, 3 * sizeof(loop_counters), st[0]));
+    std::int32_t* d = depth.data();
+    V* p = parent.data();
+    V* qa = qbuf[from].data();
+    V* qb = qbuf[from ^ 1].data();
+    loop_counters* cnt = loop_cnt.data();
+    loop_result* res = loop_res.data();
+    void* args[] = {&g, &d, &p, &qa, &qb, &count, &level, &cnt, &res};
+    GPU500_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(td_loop_kernel<V>), loop_blocks,
+                                                  bfs_policy::loop_block, args, 0, st[0]));
     gpu::copy_bytes_async(h_loop.data(), loop_res.data(), sizeof(loop_result), st[0]);
     gpu::synchronize(st[0]);
     return *h_loop.data();
   }
   /// Whether a frontier of nf vertices and mf arcs fits the device loop.
   [[nodiscard]] bool fits_loop(index_t nf, index_t mf) const {
-    return o.device_loop() && nf >= 1 && nf <= bfs_policy::loop_vertices && mf <= bfs_policy::loop_arcs;
+    return o.device_loop() && loop_blocks > 0 && nf >= 1 && nf <= bfs_policy::loop_vertices &&
+           mf <= bfs_policy::loop_arcs;
   }
 
   void run(index_t root);

@@ -20,7 +20,9 @@ struct bfs_policy {
   static constexpr int block = 256;          ///< threads per CTA of every kernel but the loop
   static constexpr int gen_blocks_per_sm = 8;
   static constexpr int expand_blocks_per_sm = 8;
-  static constexpr int loop_block = 1024;    ///< the single-CTA device loop
+  static constexpr int loop_block = 1024;    ///< the device loop's blocks (a cooperative grid)
+  static constexpr int loop_blocks_per_sm = 1;
+  static constexpr int loop_lanes = 8;       ///< device loop: threads that share a frontier vertex's row
   static constexpr int cache_bytes = 16384;  ///< shared-memory hub cache per CTA
   static constexpr int classes = 6;          ///< frontier by degree (0..3), unvisited (4: < 32, 5: >= 32)
   static constexpr int hub_slot = 6;         ///< counted with the classes: frontier hubs for the bottom-up cache
@@ -31,10 +33,14 @@ struct bfs_policy {
   static constexpr int map_ilp = 4;          ///< parents to original ids: vertices per thread, loads together
   static constexpr index_t small_max = 32, middle_max = 256;  ///< thread / warp / CTA class boundaries
   static constexpr index_t extreme_degree = 4096;  ///< above: the frontier vertex goes to the grid queue
-  static constexpr index_t loop_vertices = 1024;   ///< device loop: largest frontier (one vertex per thread)
-  static constexpr index_t loop_arcs = 16384;      ///< device loop: largest frontier arc count
+  // The device loop's limits: a frontier beyond any of them goes to the Enterprise passes, whose
+  // classes balance hubs and whose bottom-up direction the loop does not have.
+  static constexpr index_t loop_vertices = 65536;  ///< device loop: largest frontier
+  static constexpr index_t loop_arcs = 524288;     ///< device loop: largest frontier arc count
+  static constexpr index_t loop_degree = 256;      ///< device loop: largest degree in the frontier
 };
-static_assert(bfs_policy::loop_vertices <= bfs_policy::loop_block, "the device loop holds one vertex per thread");
+static_assert(bfs_policy::loop_degree <= bfs_policy::middle_max, "a list without CTA- or grid-class vertices fits the loop");
+static_assert(bfs_policy::loop_block % 32 == 0 && 32 % bfs_policy::loop_lanes == 0, "lane groups tile warps");
 
 /// Totals of one count pass (device side; copied to pinned host memory once per level).
 struct gen_totals {

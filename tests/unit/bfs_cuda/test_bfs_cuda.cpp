@@ -2,7 +2,7 @@
 // validator accepts, with the engine's nedge equal to the validator's and to a host BFS oracle's,
 // on Graph500/R-MAT graphs and on awkward ones (one vertex, disconnected parts with isolated
 // vertices, self-loops and duplicates, a 100,000-vertex path, a star whose hub has more than 65,536
-// edges). Skipped without a GPU.
+// edges, grids and a geometric graph of hundreds of levels). Skipped without a GPU.
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -12,6 +12,7 @@
 #include "../../support/bfs_oracle.hpp"
 #include "../../support/graphs.hpp"
 #include "gpu500/core/device.hpp"
+#include "gpu500/graph/shapes.hpp"
 #include "gpu500/graph500/cuda_pipeline.hpp"
 
 using namespace gpu500;
@@ -147,6 +148,21 @@ TEST_F(BfsCuda, LongPath) {
   graph500::cuda_options full_no_loop;
   full_no_loop.bfs.no_device_loop = true;
   check_graph(g, full_no_loop);
+}
+
+// Meshes and a geometric graph of odd sizes: hundreds of levels whose frontiers (up to about a
+// thousand vertices) stay in the device loop from the root to the end, and the same searches with
+// every level from the host.
+TEST_F(BfsCuda, ShapesOfManyLevels) {
+  for (const char* spec : {"grid:301x257", "grid:37x29x23", "geometric:40001:7"}) {
+    const graph::shape_params p = graph::shape_params::parse(spec);
+    test::named_graph g = with_roots({spec, graph::generate_shape(p), {}}, 3);
+    if (p.shape == graph::shape_params::kind::grid) g.roots.push_back(0);  // a corner
+    check_graph(g, graph500::cuda_options{});
+    graph500::cuda_options no_loop;
+    no_loop.bfs.no_device_loop = true;
+    check_graph(g, no_loop);
+  }
 }
 
 // Grids sized for a share of the SMs (--bfs-sm-share): the grid-stride loops cover every vertex
