@@ -11,6 +11,9 @@ treat every edge as undirected, so directed graphs, callable weights, negative w
 graphs without an edge between two distinct nodes are declined (can_run), and NetworkX runs
 its own implementation when fallback is allowed. Weights are float32 in the library: distances
 are exact for integer weights (sums below 2^24) and float32-rounded otherwise.
+
+Searches are not run through Graph500's validator by default (it costs several searches' time);
+``nx.config.backends.gpu500.validate = True`` checks each one, as gpu500.Graph's searches do.
 """
 import numpy as np
 
@@ -22,6 +25,16 @@ _FUNCTIONS = {
     "single_source_dijkstra_path_length": "Weights are float32; a callable weight is declined.",
     "single_source_bellman_ford_path_length": "Non-negative weights only (a negative weight is declined).",
 }
+
+
+def _validate():
+    """nx.config.backends.gpu500.validate (False when NetworkX has no such config)."""
+    try:
+        import networkx as nx
+
+        return bool(nx.config.backends.gpu500.validate)
+    except (AttributeError, ImportError):
+        return False
 
 
 class BackendGraph:
@@ -121,7 +134,7 @@ class _Interface:
 
     @staticmethod
     def bfs_layers(G, sources):
-        r = G.graph.bfs(_Interface._one_source(G, sources))
+        r = G.graph.bfs(_Interface._one_source(G, sources), validate=_validate())
         level, ids = r.level, np.flatnonzero(r.parent >= 0)
         order = ids[np.argsort(level[ids], kind="stable")]
         bounds = np.searchsorted(level[order], np.arange(int(level[order].max()) + 2))
@@ -132,12 +145,12 @@ class _Interface:
 
     @staticmethod
     def single_source_shortest_path_length(G, source, cutoff=None):
-        d = G.graph.bfs(source).level_dict()
+        d = G.graph.bfs(source, validate=_validate()).level_dict()
         return d if cutoff is None else {v: x for v, x in d.items() if x <= cutoff}
 
     @staticmethod
     def _distances(G, source, cutoff=None):
-        d = G.graph.sssp(source).distance_dict()
+        d = G.graph.sssp(source, validate=_validate()).distance_dict()
         if G.integral:
             d = {v: int(x) for v, x in d.items()}
         return d if cutoff is None else {v: x for v, x in d.items() if x <= cutoff}
@@ -162,5 +175,5 @@ def get_info():
         "package": "gpu500",
         "short_summary": "Graph500's BFS and delta-stepping SSSP engines (CPU and CUDA), validated.",
         "functions": {k: {"additional_docs": v} if v else {} for k, v in _FUNCTIONS.items()},
-        "default_config": {},
+        "default_config": {"validate": False},
     }

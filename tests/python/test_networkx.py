@@ -49,6 +49,20 @@ def test_backend_equals_networkx():
         assert [set(x) for x in nx.bfs_layers(G, s, backend="gpu500")] == layers
 
 
+def test_backend_validates_when_configured():
+    nx = need("networkx")
+    from gpu500.networkx_backend import _validate
+
+    G = nx.path_graph(6)
+    assert nx.config.backends.gpu500.validate is False and not _validate()
+    nx.config.backends.gpu500.validate = True
+    try:
+        assert _validate()
+        assert nx.single_source_shortest_path_length(G, 2, backend="gpu500") == nx.single_source_shortest_path_length(G, 2)
+    finally:
+        nx.config.backends.gpu500.validate = False
+
+
 def test_backend_declines_what_it_cannot_run():
     nx = need("networkx")
     from gpu500.networkx_backend import backend_interface as b
