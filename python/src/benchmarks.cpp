@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <exception>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 
@@ -39,12 +40,18 @@ namespace {
 
 /// For its lifetime, the C stream stderr writes to a stream that hands each complete line to
 /// `sink` (a Python callable; None: stderr is left alone). An exception the sink raised is kept
-/// and raised by rethrow() after the run; later lines are dropped.
+/// and raised by finish() after the run; later lines are dropped. stderr is one variable of the
+/// process: runs that hand their lines over take turns (one_at_a_time, waited for without the
+/// GIL, which the running one needs for its sink).
 class progress_lines {
  public:
   explicit progress_lines(nb::object sink) : sink_(std::move(sink)) {
     if (sink_.is_none()) return;
 #ifdef __GLIBC__
+    {
+      nb::gil_scoped_release unlocked;
+      turn_ = std::unique_lock<std::mutex>(one_at_a_time());
+    }
     cookie_io_functions_t io{};
     io.write = &progress_lines::write;
     stream_ = fopencookie(this, "w", io);
@@ -68,12 +75,18 @@ class progress_lines {
   }
 
  private:
+  static std::mutex& one_at_a_time() {
+    static std::mutex m;
+    return m;
+  }
+
   void restore() {
     if (!stream_) return;
     std::fflush(stream_);
     stderr = saved_;
     std::fclose(stream_);
     stream_ = nullptr;
+    if (turn_.owns_lock()) turn_.unlock();
     if (!partial_.empty()) emit(std::string(std::move(partial_)));
   }
 
@@ -104,6 +117,7 @@ class progress_lines {
   std::FILE* saved_ = nullptr;
   std::string partial_;
   std::exception_ptr failure_;
+  std::unique_lock<std::mutex> turn_;
 };
 
 /// MPI started by the module (see the file's comment), or null.

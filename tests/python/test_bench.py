@@ -2,6 +2,7 @@
 `gpu500 hpl-mxp --json` as dicts, and their progress lines through a callable and through the
 logger "gpu500"."""
 import logging
+import threading
 
 import gpu500
 from support import raises
@@ -78,3 +79,22 @@ def test_progress_lines():
         log.removeHandler(keep)
         log.setLevel(level)
     assert any(x.startswith("bfs 1/1") for x in keep.records)
+
+
+def test_progress_of_runs_in_threads():
+    """Runs in two threads, each with its own progress callable: each gets its own lines (the
+    runs that hand lines over take turns), and stderr is restored afterwards."""
+    lines = [[], []]
+
+    def work(i):
+        gpu500.graph500(5, edgefactor=4, roots=2, backend="cpu", kernels="bfs", seed=(i + 2, 3),
+                        progress=lines[i].append)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for got in lines:
+        assert got[0].startswith("graph500: SCALE 5") and sum(x.startswith("bfs ") for x in got) == 2
+    assert len(lines[0]) == len(lines[1])
