@@ -404,8 +404,9 @@ struct cpu_engine<V>::impl {
   // Apply body(me, item) to items[0, count): on the calling thread for small counts, else in
   // parallel (dynamic chunks). Then each thread drains its own list out(me) with body while it
   // holds at most `limit` vertices, and what is left of every thread's list is appended to dst.
+  // Kept out of line: inlined into the bucket loop, the light phase's loop lost registers.
   template <class Body, class Out, class Pre>
-  index_t phase(int nt, const V* items, index_t count, Body&& body, Out&& out, V* dst, Pre&& pre) {
+  [[gnu::noinline]] index_t phase(int nt, const V* items, index_t count, Body&& body, Out&& out, V* dst, Pre&& pre) {
     index_t tail = 0;
     for (auto& r : scratch_) r.clear();  // over ranks: a thread the runtime does not start leaves none
     if (count < serial_below || nt == 1) {
