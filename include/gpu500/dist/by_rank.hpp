@@ -1,9 +1,8 @@
 // gpu500/dist/by_rank.hpp — grouping of outgoing items by destination rank on the host,
 // OpenMP-parallel and deterministic: the send buffer of every exchange of the host engines
 // (kernel 1's arcs, BFS (child, parent) pairs, SSSP requests, the validator's questions) is built
-// with it. Two forms: group_by_rank counts then fills (no scratch memory), group_by_rank_once
-// appends to per-thread buffers in one pass (the SSSP's relaxations); concat_by_rank is the
-// second half of the latter, for a loop that fills per-thread buffers of its own (the BFS).
+// with it. group_by_rank counts then fills (no scratch memory); concat_by_rank joins per-thread
+// buffers that a loop filled itself (the BFS, the SSSP's relaxations) rank by rank.
 //
 // Items [0, slices.back()) are cut into one slice per thread; emit(i, out) calls out(rank, value)
 // for every value item i sends. It is called twice per item (count, then fill), so it must emit
@@ -84,30 +83,6 @@ void concat_by_rank(int ranks, int threads, const std::vector<std::vector<T>>& s
 #pragma omp parallel for schedule(static)
   for (std::size_t i = 0; i < T_ * R; ++i)
     std::copy(scratch[i].begin(), scratch[i].end(), o + at[i]);
-}
-
-/// The same grouping in one pass, for emitters that read memory the second pass would miss in
-/// the cache again (the SSSP's arcs): every thread appends to its own buffer per rank (`scratch`,
-/// kept by the caller between calls so that no call allocates once the buffers have grown),
-/// then the buffers are concatenated rank by rank in thread order. The result is
-/// group_by_rank's, bit for bit; `out` keeps its capacity too.
-template <class T, class Emit>
-void group_by_rank_once(int ranks, std::span<const index_t> slices, Emit&& emit, std::vector<std::vector<T>>& scratch,
-                        std::vector<T>& out, std::vector<index_t>& counts) {
-  const auto R = static_cast<std::size_t>(ranks);
-  const int T_ = static_cast<int>(slices.size()) - 1;
-  if (scratch.size() < static_cast<std::size_t>(T_) * R) scratch.resize(static_cast<std::size_t>(T_) * R);
-#pragma omp parallel num_threads(T_)
-  for (int t = omp_get_thread_num(); t < T_; t += omp_get_num_threads()) {
-    std::vector<T>* mine = scratch.data() + static_cast<std::size_t>(t) * R;
-    for (std::size_t r = 0; r < R; ++r) mine[r].clear();
-    for (index_t i = slices[t]; i < slices[t + 1]; ++i)
-      emit(i, [mine](int r, const T& v) -> index_t {
-        mine[r].push_back(v);
-        return 0;
-      });
-  }
-  concat_by_rank(ranks, T_, scratch, out, counts);
 }
 
 /// Slices of equal item counts for every thread of this rank.
