@@ -3,6 +3,14 @@
 // gpu500::error -> RuntimeError, each with the message the CLI prints), the build's features,
 // and the parts registered by the other files of python/src/. At import the OpenMP team is fitted
 // to the idle cores, as the CLI does at start (core/host_team.hpp; OMP_NUM_THREADS is kept).
+// With GPU500_CRASH_TRACE=1 (the test suite sets it) a segmentation fault or abort in the module
+// first prints the native frames (addresses inside _core.so for addr2line), then goes on to the
+// handler that was there before (Python's faulthandler prints the Python frames).
+#include <execinfo.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdlib>
 #include <string>
 
 #include "core.hpp"
@@ -17,6 +25,34 @@ namespace gpu500::python {
 std::string resolve_backend(const std::string& name) { return backend_name(parse_backend(name)); }
 
 }  // namespace gpu500::python
+
+namespace {
+
+struct sigaction previous_segv, previous_abrt;
+
+void print_native_frames(int sig, siginfo_t*, void*) {
+  static const char head[] = "gpu500._core: fatal signal, native frames:\n";
+  (void)!write(STDERR_FILENO, head, sizeof head - 1);
+  void* frames[64];
+  backtrace_symbols_fd(frames, backtrace(frames, 64), STDERR_FILENO);
+  sigaction(sig, sig == SIGSEGV ? &previous_segv : &previous_abrt, nullptr);
+  raise(sig);
+}
+
+void install_crash_trace() {
+  const char* on = std::getenv("GPU500_CRASH_TRACE");
+  if (!on || std::string(on) != "1") return;
+  void* warm[1];
+  backtrace(warm, 1);  // loads the unwinder now: the handler must not be the first caller
+  struct sigaction sa {};
+  sa.sa_sigaction = print_native_frames;
+  sa.sa_flags = SA_SIGINFO;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGSEGV, &sa, &previous_segv);
+  sigaction(SIGABRT, &sa, &previous_abrt);
+}
+
+}  // namespace
 
 NB_MODULE(_core, m) {
   namespace nb = nanobind;
@@ -35,6 +71,7 @@ NB_MODULE(_core, m) {
     }
   });
 
+  install_crash_trace();
   gpu500::fit_openmp_team_to_idle_cores();
 
   m.attr("has_cuda_build") = static_cast<bool>(GPU500_HAVE_CUDA);
