@@ -14,9 +14,10 @@
 // slot (i + 1) % 3, whose last readers passed the barrier of level i - 1 before the clearing
 // thread left it. Queues and counters written by other blocks are read through L2 (__ldcg): a
 // block's L1 may hold the lines of a queue it read two levels ago.
-// A frontier the host gives the loop without its arc count is measured first (one barrier); one
-// that exceeds the limits is handed back untouched, level unchanged. Also the root's
-// initialisation, the first kernel of every search.
+// The frontier the loop is given is measured first (its arcs and largest degree, one barrier):
+// one that exceeds the limits is handed back untouched, level unchanged (the host offers a list
+// it has counted only when it fits). Also the root's initialisation, the first kernel of every
+// search.
 #pragma once
 
 #include <cooperative_groups.h>
