@@ -68,3 +68,13 @@ def backends():
     import gpu500
 
     return ["cpu"] + (["cuda"] if gpu500.cuda_available() else [])
+
+
+def run_in_threads(work, count):
+    """work(i) for i in range(count), each on a thread of its own, all started before any is joined."""
+    import threading
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(count)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()

@@ -2,10 +2,9 @@
 `gpu500 hpl-mxp --json` as dicts, and their progress lines through a callable and through the
 logger "gpu500"."""
 import logging
-import threading
 
 import gpu500
-from support import raises
+from support import raises, run_in_threads
 
 
 def test_graph500_record():
@@ -90,11 +89,7 @@ def test_progress_of_runs_in_threads():
         gpu500.graph500(5, edgefactor=4, roots=2, backend="cpu", kernels="bfs", seed=(i + 2, 3),
                         progress=lines[i].append)
 
-    threads = [threading.Thread(target=work, args=(i,)) for i in range(2)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    run_in_threads(work, 2)
     for got in lines:
         assert got[0].startswith("graph500: SCALE 5") and sum(x.startswith("bfs ") for x in got) == 2
     assert len(lines[0]) == len(lines[1])

@@ -1,11 +1,10 @@
 """BFS and SSSP results against independent computations (scipy.sparse.csgraph), the batch
 form, unit weights, unreached and isolated vertices, timings."""
-import threading
 
 import numpy as np
 
 import gpu500
-from support import backends, csgraph_matrix, need, random_graph
+from support import backends, csgraph_matrix, need, random_graph, run_in_threads
 
 
 def _check_bfs_tree(r, src, dst, root):
@@ -93,10 +92,6 @@ def test_searches_in_threads():
     def work(i):
         out[i] = graphs[i].bfs(roots=[int(src[0])] * 3)
 
-    threads = [threading.Thread(target=work, args=(i,)) for i in range(2)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    run_in_threads(work, 2)
     for rs in out:
         assert all(np.array_equal(r.level, expect) for r in rs)
