@@ -32,6 +32,11 @@ struct cpu_options {
   /// The engine's copy of the rows keeps 64-bit columns even where 32 bits hold every vertex id
   /// (the tests run both widths; graphs of 2^32 vertices or more always take 64 bits).
   bool wide_columns = false;
+  /// The graph is directed (graph::build_csr_directed: a row holds a vertex's out-arcs only): the
+  /// search follows arcs, every level runs top-down (a bottom-up step looks for a parent among a
+  /// row's arcs, which would be the out-arcs, not the in-arcs it needs), and nedge counts the
+  /// out-arcs of the reached vertices (each arc once, not halved).
+  bool directed = false;
 };
 
 /// The host engine, one process or one rank of many (src/bfs/cpu/engine.cpp): direction-

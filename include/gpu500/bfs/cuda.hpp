@@ -45,6 +45,10 @@ struct options {
   /// warps are in flight, which lowers the board's power more than the search's speed near 0.75
   /// (energy per edge, docs/energy.md).
   double grid_sm_share = 1.0;
+  /// The graph is directed (kernel 1's build_options::directed: a row holds the out-arcs only,
+  /// and the graph is not relabelled): every level runs top-down (a bottom-up level would need
+  /// the in-arcs), and nedge counts the reached vertices' out-arcs, not halved.
+  bool directed = false;
 
   [[nodiscard]] bool ts() const { return !no_ts; }
   [[nodiscard]] bool wb() const { return ts() && !no_wb; }
@@ -93,7 +97,8 @@ class engine {
   /// depth (-1: unreached).
   [[nodiscard]] const V* parents_device() const;
   [[nodiscard]] const std::int32_t* depth_device() const;
-  /// Graph500 nedge of the last search: sum of the reached vertices' degrees / 2 (untimed).
+  /// Graph500 nedge of the last search: sum of the reached vertices' degrees / 2 (not halved for a
+  /// directed graph; untimed).
   [[nodiscard]] index_t traversed_edges();
   [[nodiscard]] const std::vector<level_info>& levels() const;
   [[nodiscard]] const options& opts() const;

@@ -1,10 +1,11 @@
 // gpu500/graph/csr.hpp — compressed sparse row graphs: an owning host csr<V> and a trivially
 // copyable csr_view<V> usable on host and device.
 //
-// Graph500 kernel 1 semantics: both directions of every input edge are stored, self-loops are
-// dropped, duplicate edges are kept; neighbour order within a row is unspecified. Offsets are
-// 64-bit; the vertex id type V (std::uint32_t or std::int64_t) is a template parameter so that
-// the id width is a visible choice (Graph500 asks for >= 48 bits; 32 bits is a stated speed choice).
+// Graph500 kernel 1 semantics: both directions of every input edge are stored (a directed graph's
+// kernel 1, build_csr_directed, stores each arc in its tail's row only), self-loops are dropped,
+// duplicate edges are kept; neighbour order within a row is unspecified. Offsets are 64-bit; the
+// vertex id type V (std::uint32_t or std::int64_t) is a template parameter so that the id width
+// is a visible choice (Graph500 asks for >= 48 bits; 32 bits is a stated speed choice).
 // A view also names the range of vertices this process owns ([first_vertex, first_vertex+local_n)),
 // all of them on one process, so that 1-D partitioning extends the code instead of replacing it.
 #pragma once
@@ -83,7 +84,14 @@ csr<V> build_csr(const edge_list& el, arc_sort_scratch* scratch = nullptr);
 template <class V>
 csr<V> build_csr(const dist::communicator& c, const dist::block_partition& part, const edge_list& slice,
                  arc_sort_scratch* scratch = nullptr);
+/// Kernel 1 of a directed graph (one process): each edge (src, dst) is the one arc src -> dst,
+/// stored in src's row only (self-loops dropped, duplicates kept, edge-list order within a row).
+/// A row is then a vertex's out-arcs, its degree the out-degree; no row holds the in-arcs.
+template <class V>
+csr<V> build_csr_directed(const edge_list& el, arc_sort_scratch* scratch = nullptr);
 extern template csr<std::uint32_t> build_csr<std::uint32_t>(const edge_list&, arc_sort_scratch*);
+extern template csr<std::uint32_t> build_csr_directed<std::uint32_t>(const edge_list&, arc_sort_scratch*);
+extern template csr<std::int64_t> build_csr_directed<std::int64_t>(const edge_list&, arc_sort_scratch*);
 extern template csr<std::int64_t> build_csr<std::int64_t>(const edge_list&, arc_sort_scratch*);
 extern template csr<std::uint32_t> build_csr<std::uint32_t>(const dist::communicator&, const dist::block_partition&,
                                                             const edge_list&, arc_sort_scratch*);
@@ -109,6 +117,16 @@ template <class V>
 index_t reached_edges(const dist::communicator& c, csr_view<V> g, std::span<const std::int64_t> parent,
                       int threads = 0) {
   return c.allreduce(reached_degree_sum(g, parent, threads), dist::reduce_op::sum) / 2;
+}
+
+/// nedge of a search over the ranks of `c` (collective) on an undirected graph (reached_edges) or
+/// on a directed one (build_csr_directed's rows): there every out-arc of a reached vertex was
+/// followed once, so the reached degrees are summed, not halved.
+template <class V>
+index_t search_nedge(const dist::communicator& c, csr_view<V> g, std::span<const std::int64_t> parent, bool directed,
+                     int threads = 0) {
+  return directed ? c.allreduce(reached_degree_sum(g, parent, threads), dist::reduce_op::sum)
+                  : reached_edges(c, g, parent, threads);
 }
 
 /// Bytes build_csr needs for an edge list of m edges on n vertices (offsets, columns, weights,

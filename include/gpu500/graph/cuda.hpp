@@ -90,6 +90,10 @@ edge_list download_edge_list(const device_edge_list<V>& el);
 struct build_options {
   bool relabel = true;  ///< degree-sorted relabelling + neighbour lists in descending degree
   index_t sort_batch = index_t{1} << 28;  ///< relabel: rows are sorted in batches of about this many arcs
+  /// Each edge is the one arc src -> dst, kept in src's row only (as graph::build_csr_directed); a
+  /// degree is then an out-degree. The searches of a directed graph take it without relabelling
+  /// (the engines take ids past non_isolated() as unreachable, which in-arcs break).
+  bool directed = false;
 };
 
 /// A CSR graph in device memory (kernel 1's result). All arrays are device arrays.

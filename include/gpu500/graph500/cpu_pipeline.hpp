@@ -15,6 +15,10 @@ struct cpu_pipeline_options {
   int vertex_bits = 64;  ///< 64 (Graph500's >= 48-bit rule) or 32 (a stated speed choice)
   bfs::cpu_options bfs;
   sssp::cpu_options sssp;
+  /// A given edge list's edges are arcs (src -> dst): kernel 1 keeps each in its tail's row only
+  /// (graph::build_csr_directed), the engines follow arcs (their `directed` options, set by the
+  /// pipeline) and the directed validator checks them. A Kronecker graph is always undirected.
+  bool directed = false;
 };
 
 /// Throws resource_error (one line: SCALE, bytes needed and available, in human units) when the

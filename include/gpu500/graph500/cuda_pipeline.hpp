@@ -29,6 +29,12 @@ struct cuda_options {
   bool no_sort = false;    ///< no VS-Graph500 degree-sorted relabelling / sorted neighbour lists
   int vertex_bits = 0;     ///< 32 or 64; 0: 32 when the vertex count fits, else 64
   int device = 0;          ///< CUDA device ordinal
+  /// A given edge list's edges are arcs (src -> dst): kernel 1 keeps each in its tail's row only
+  /// and does not relabel (as no_sort), the engines follow arcs (their `directed` options: BFS
+  /// top-down at every level, SSSP without pull passes), and each search is validated on the
+  /// host by the directed validator (graph500/validate.hpp) over a host copy of the device rows.
+  /// A Kronecker graph is always undirected.
+  bool directed = false;
 };
 
 /// The CUDA pipeline for a Kronecker graph.

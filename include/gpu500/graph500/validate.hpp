@@ -40,6 +40,18 @@ template <class V>
 validation validate_sssp(graph::csr_view<V> g, index_t root, std::span<const std::int64_t> parent,
                          std::span<const float> dist, index_t kernel_nedge);
 
+/// Validate a search on a directed graph (one process; `g` from graph::build_csr_directed, a row
+/// holding a vertex's out-arcs): src/graph500/validate_directed.cpp. Its rules follow the arcs: a
+/// tree rooted at the root, every arc u -> v out of a reached u has v reached with d(v) <= d(u) + w,
+/// every reached vertex confirmed by the arc from its parent at exactly d(parent) + w, and nedge
+/// the arcs out of reached vertices.
+template <class V>
+validation validate_bfs_directed(graph::csr_view<V> g, index_t root, std::span<const std::int64_t> parent,
+                                 index_t kernel_nedge);
+template <class V>
+validation validate_sssp_directed(graph::csr_view<V> g, index_t root, std::span<const std::int64_t> parent,
+                                  std::span<const float> dist, index_t kernel_nedge);
+
 /// The same over the ranks of `c` (collective): `g` holds this rank's rows of `part` with global
 /// column ids, `parent` and `dist` its owned vertices' results. ask_owners: rule 3 asks per arc
 /// even where the gathered floats would fit (the tests check both ways).

@@ -32,6 +32,10 @@ struct cpu_options {
   /// (every row not yet settled looks for the bucket's vertices) instead of pushing them; 0:
   /// every bucket, above 1: none. Below 0 (default): 0.1 over several ranks, none on one process.
   double pull_share = -1.0;
+  /// The graph is directed (graph::build_csr_directed: a row holds a vertex's out-arcs only): no
+  /// bucket pulls (a pull reads a row's arcs as the arcs into it, which only a symmetric graph
+  /// gives), and nedge counts the out-arcs of the reached vertices (each arc once, not halved).
+  bool directed = false;
 };
 
 /// The host engine, one process or one rank of many (src/sssp/cpu/engine.cpp): delta-stepping

@@ -21,6 +21,10 @@
 // VS-Graph500's order, as the CUDA engines), so that a bottom-up row meets the frontier's hubs
 // first, and in 32-bit columns where every id fits, so that a row that finds no parent streams
 // half the bytes.
+// A directed graph (cpu_options::directed; rows of out-arcs) runs top-down at every level: the
+// bottom-up step needs a vertex's in-arcs, and a transposed copy of the rows would double kernel
+// 1's sort and the engine's memory; top-down alone is correct on any graph, at the price of the
+// direction optimisation's speed-up (docs/graph-files.md, "Directed or undirected").
 // Invariants: visited bit of a row set <=> its parent != -1 (after each level); the frontier of
 // level k holds exactly the vertices of level k, so a parent is a vertex of level(v) - 1. Levels do
 // not depend on the thread or rank count; which of several same-level parents a vertex keeps may.
@@ -426,7 +430,7 @@ struct cpu_engine<V>::impl {
     }
     index_t frontier = queue_size;                                     // owned frontier rows
     index_t unexplored = g.offsets[rows] - g.offsets[0] - frontier_arcs;  // arcs of unvisited owned rows
-    const direction_rule rule{opt.alpha, opt.beta, opt.top_down_only};
+    const direction_rule rule{opt.alpha, opt.beta, opt.top_down_only || opt.directed};
     bool bottom = false;
     index_t last_bytes = 0, previous_frontier = 0;
     for (int level = 0;; ++level) {
@@ -471,7 +475,7 @@ struct cpu_engine<V>::impl {
   }
 
   index_t traversed_edges() const {
-    return searched ? graph::reached_edges(c, g, std::span<const std::int64_t>(parent), threads()) : 0;
+    return searched ? graph::search_nedge(c, g, std::span<const std::int64_t>(parent), opt.directed, threads()) : 0;
   }
 };
 

@@ -34,6 +34,7 @@ std::string describe(const options& o) {
     std::snprintf(share, sizeof share, "+sms%.3g", o.grid_sm_share);
     s += share;
   }
+  if (o.directed) s += "+directed";
   return s;
 }
 
@@ -161,6 +162,9 @@ engine<V>::engine(csr_view<V> g, bool degree_sorted, options o) : impl_(std::mak
                  "BFS: the vertex count must be below the largest vertex id (it marks empty cache slots)");
   GPU500_EXPECTS(o.hub_threshold >= 1 && o.priority_degree >= 1, "BFS: hub degrees must be >= 1");
   GPU500_EXPECTS(o.grid_sm_share > 0 && o.grid_sm_share <= 1, "BFS: the grids' share of the SMs must be in (0, 1]");
+  // A degree-sorted graph's ids past its non-isolated prefix are taken as unreachable (never
+  // scanned, mapped back as unreached), which a directed graph's in-arcs contradict.
+  GPU500_EXPECTS(!(o.directed && degree_sorted), "BFS: a directed graph is searched without the degree-sorted relabelling");
   gpu::copy_bytes(&m.arcs, g.offsets + m.n, sizeof(index_t));
   m.sms = std::max(1, static_cast<int>(std::lround(gpu::multiprocessors() * o.grid_sm_share)));
   m.gen_grid = static_cast<unsigned>(m.sms * bfs_policy::gen_blocks_per_sm);
@@ -276,7 +280,7 @@ index_t engine<V>::traversed_edges() {
               m.g.offsets, m.depth.data(), m.n, m.sum.data());
   ull h = 0;
   gpu::copy_bytes(&h, m.sum.data(), sizeof h);
-  m.nedge = static_cast<index_t>(h / 2);
+  m.nedge = static_cast<index_t>(m.o.directed ? h : h / 2);
   return m.nedge;
 }
 

@@ -121,6 +121,7 @@ struct engine<V>::impl {
   /// alpha/beta rule.
   char decide(const gen_totals& t, char dir, index_t prev_nf, double unexplored) const {
     const auto nf = static_cast<index_t>(t.nf);
+    if (o.directed) return 'T';  // rows hold out-arcs only: no bottom-up step
     if (dir == 'B') return (nf < prev_nf && static_cast<double>(nf) < static_cast<double>(active) / o.beta) ? 'T' : 'B';
     const bool arcs_rule = static_cast<double>(t.mf) > unexplored / o.alpha && nf > prev_nf;  // Beamer
     if (o.hc()) {

@@ -1,7 +1,7 @@
 // Kernel 1 on the host, one process or one rank of many: edge list -> the rank's rows with both
-// directions of every edge, self-loops dropped, duplicates kept, by the stable two-level counting
-// sort of gpu500/graph/arc_sort.hpp (no atomics): within a row, arcs keep edge-list order whatever
-// the thread count. Over several ranks the arcs first go to their tails' owners in one all-to-all.
+// directions of every edge (or, for a directed graph, each arc in its tail's row only), self-loops
+// dropped, duplicates kept, by the stable two-level counting sort of gpu500/graph/arc_sort.hpp (no
+// atomics): within a row, arcs keep edge-list order whatever the thread count. Over several ranks the arcs first go to their tails' owners in one all-to-all.
 #include <omp.h>
 
 #include <atomic>
@@ -51,11 +51,10 @@ void sort_rows(csr<V>& g, index_t arcs, index_t items, bool weighted, Emit&& emi
     sort(V{});
 }
 
-}  // namespace
-
+// Both kernel 1s: `directed` keeps each edge as the one arc src -> dst, else both directions.
 template <class V>
-csr<V> build_csr(const dist::communicator& c, const dist::block_partition& part, const edge_list& el,
-                 arc_sort_scratch* scratch) {
+csr<V> build_rows(const dist::communicator& c, const dist::block_partition& part, const edge_list& el,
+                  arc_sort_scratch* scratch, bool directed) {
   const index_t n = el.num_vertices, m = el.size();
   GPU500_EXPECTS(el.dst.size() == el.src.size(), "edge list: src and dst differ in length");
   GPU500_EXPECTS(!el.weighted() || el.weight.size() == el.src.size(), "edge list: weights differ in length");
@@ -85,15 +84,15 @@ csr<V> build_csr(const dist::communicator& c, const dist::block_partition& part,
   g.first_vertex = mine.first;
   g.offsets.resize(static_cast<std::size_t>(mine.count) + 1);
   if (c.size() == 1) {  // one process: the rows straight from the edge list
-    const index_t arcs = 2 * (m - loops);
+    const index_t arcs = (directed ? 1 : 2) * (m - loops);
     g.columns.resize(static_cast<std::size_t>(arcs));
     if (wt) g.weights.resize(static_cast<std::size_t>(arcs));
-    sort_rows(g, arcs, m, wt != nullptr, [src, dst, wt](index_t i, auto&& out) {
+    sort_rows(g, arcs, m, wt != nullptr, [src, dst, wt, directed](index_t i, auto&& out) {
       const std::int64_t u = src[i], v = dst[i];
       if (u == v) return;
       const float x = wt ? wt[i] : 0.f;
       out(u, v, x);
-      out(v, u, x);
+      if (!directed) out(v, u, x);
     }, scratch);
     return g;
   }
@@ -106,7 +105,7 @@ csr<V> build_csr(const dist::communicator& c, const dist::block_partition& part,
     if (u == v) return;
     const float x = wt ? wt[i] : 0.f;
     send(part.owner(u), arc{u, v, x});
-    send(part.owner(v), arc{v, u, x});
+    if (!directed) send(part.owner(v), arc{v, u, x});
   }, out, counts);
   const std::vector<arc> in = c.alltoallv<arc>(out, counts);
   out = {};
@@ -126,10 +125,26 @@ csr<V> build_csr(const dist::communicator& c, const dist::block_partition& part,
   return g;
 }
 
+}  // namespace
+
+template <class V>
+csr<V> build_csr(const dist::communicator& c, const dist::block_partition& part, const edge_list& el,
+                 arc_sort_scratch* scratch) {
+  return build_rows<V>(c, part, el, scratch, false);
+}
+
 template <class V>
 csr<V> build_csr(const edge_list& el, arc_sort_scratch* scratch) {
-  return build_csr<V>(dist::communicator{}, dist::block_partition(el.num_vertices, 1), el, scratch);
+  return build_rows<V>(dist::communicator{}, dist::block_partition(el.num_vertices, 1), el, scratch, false);
 }
+
+template <class V>
+csr<V> build_csr_directed(const edge_list& el, arc_sort_scratch* scratch) {
+  return build_rows<V>(dist::communicator{}, dist::block_partition(el.num_vertices, 1), el, scratch, true);
+}
+
+template csr<std::uint32_t> build_csr_directed<std::uint32_t>(const edge_list&, arc_sort_scratch*);
+template csr<std::int64_t> build_csr_directed<std::int64_t>(const edge_list&, arc_sort_scratch*);
 
 template csr<std::uint32_t> build_csr<std::uint32_t>(const edge_list&, arc_sort_scratch*);
 template csr<std::int64_t> build_csr<std::int64_t>(const edge_list&, arc_sort_scratch*);

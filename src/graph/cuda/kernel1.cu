@@ -1,10 +1,12 @@
 // Graph500 kernel 1 on the GPU: device edge list -> device CSR (see gpu500/graph/cuda.hpp).
 //
-// 1. degree pass: one 64-bit atomic per endpoint, self-loops skipped;
+// 1. degree pass: one 64-bit atomic per endpoint (the tail only for a directed graph), self-loops
+//    skipped;
 // 2. (relabel) CUB radix sort of (degree, id) descending -> new2old; old2new is its inverse; ties
 //    keep ascending original ids (the radix sort is stable), isolated vertices come last;
 // 3. CUB inclusive scan of the (relabelled) degrees into offsets[1..n];
-// 4. fill pass: one atomic cursor per vertex, both directions stored, weights copied;
+// 4. fill pass: one atomic cursor per vertex, both directions stored (a directed graph: the arc
+//    src -> dst only), weights copied;
 // 5. the edge list is freed; 6. (relabel) every row is sorted ascending by new id, i.e. by
 //    descending degree (CUB segmented sort, in batches of about 2^28 arcs so that the scratch
 //    space stays small next to the CSR).
@@ -34,12 +36,12 @@ struct kernel1_policy {
 using ull = unsigned long long;
 
 template <class V>
-__global__ void degree_kernel(const V* src, const V* dst, index_t m, ull* deg) {
+__global__ void degree_kernel(const V* src, const V* dst, index_t m, bool directed, ull* deg) {
   for (index_t e : gpu::grid_stride(m)) {
     const V u = src[e], v = dst[e];
     if (u == v) continue;
     atomicAdd(deg + u, 1ull);
-    atomicAdd(deg + v, 1ull);
+    if (!directed) atomicAdd(deg + v, 1ull);
   }
 }
 
@@ -75,8 +77,8 @@ __global__ void degree_stats_kernel(const index_t* deg, index_t n, ull* non_isol
 }
 
 template <class V>
-__global__ void fill_kernel(const V* src, const V* dst, const float* w, index_t m, const V* old2new, ull* cursor,
-                            V* columns, float* weights) {
+__global__ void fill_kernel(const V* src, const V* dst, const float* w, index_t m, bool directed, const V* old2new,
+                            ull* cursor, V* columns, float* weights) {
   for (index_t e : gpu::grid_stride(m)) {
     V u = src[e], v = dst[e];
     if (u == v) continue;
@@ -84,10 +86,13 @@ __global__ void fill_kernel(const V* src, const V* dst, const float* w, index_t 
       u = old2new[u];
       v = old2new[v];
     }
-    const ull pu = atomicAdd(cursor + u, 1ull), pv = atomicAdd(cursor + v, 1ull);
+    const ull pu = atomicAdd(cursor + u, 1ull);
     columns[pu] = v;
+    if (weights) weights[pu] = w[e];
+    if (directed) continue;
+    const ull pv = atomicAdd(cursor + v, 1ull);
     columns[pv] = u;
-    if (weights) weights[pu] = weights[pv] = w[e];
+    if (weights) weights[pv] = w[e];
   }
 }
 
@@ -211,7 +216,8 @@ device_csr<V> build_device_csr(device_edge_list<V>&& el, build_options o) {
   g.relabelled_ = o.relabel;
   gpu::device_buffer<index_t> deg(static_cast<std::size_t>(n));
   GPU500_CUDA_CHECK(cudaMemset(deg.data(), 0, deg.size() * sizeof(index_t)));
-  degree_kernel<V><<<gpu::grid_blocks(m, B), B>>>(el.src.data(), el.dst.data(), m, reinterpret_cast<ull*>(deg.data()));
+  degree_kernel<V><<<gpu::grid_blocks(m, B), B>>>(el.src.data(), el.dst.data(), m, o.directed,
+                                                  reinterpret_cast<ull*>(deg.data()));
   GPU500_CUDA_CHECK_LAUNCH();
 
   g.offsets_ = gpu::device_buffer<index_t>(static_cast<std::size_t>(n) + 1);
@@ -261,7 +267,8 @@ device_csr<V> build_device_csr(device_edge_list<V>&& el, build_options o) {
   g.columns_ = gpu::device_buffer<V>(static_cast<std::size_t>(g.arcs_));
   if (!el.weight.empty()) g.weights_ = gpu::device_buffer<float>(static_cast<std::size_t>(g.arcs_));
   fill_kernel<V><<<gpu::grid_blocks(m, B), B>>>(el.src.data(), el.dst.data(), el.weight.empty() ? nullptr : el.weight.data(),
-                                          m, o.relabel ? g.old2new_.data() : nullptr, reinterpret_cast<ull*>(deg.data()),
+                                          m, o.directed, o.relabel ? g.old2new_.data() : nullptr,
+                                          reinterpret_cast<ull*>(deg.data()),
                                           g.columns_.data(), g.weights_.empty() ? nullptr : g.weights_.data());
   GPU500_CUDA_CHECK_LAUNCH();
   GPU500_CUDA_CHECK(cudaDeviceSynchronize());

@@ -27,6 +27,7 @@ class cpu_pipeline final : public pipeline {
   /// Over a given edge list: generate() hands it over instead of generating.
   cpu_pipeline(graph::edge_list el, const cpu_pipeline_options& o) : opts_(o), given_(std::move(el)) {
     params_.weights = given_->weighted();
+    opts_.bfs.directed = opts_.sssp.directed = o.directed;
   }
 
   std::string description() const override {
@@ -50,7 +51,7 @@ class cpu_pipeline final : public pipeline {
     GPU500_EXPECTS(edges_.num_vertices > 0, "generate() before construct()");
     stopwatch sw;
     graph::arc_sort_scratch scratch;  // the CSR's sort buckets, used again by the SSSP engine's sort
-    g_ = graph::build_csr<V>(edges_, &scratch);
+    g_ = opts_.directed ? graph::build_csr_directed<V>(edges_, &scratch) : graph::build_csr<V>(edges_, &scratch);
     edges_ = {};  // kernel 1 owns the graph from here; the edge list is no longer needed
     bfs_.emplace(g_.view(), opts_.bfs);
     if (params_.weights) sssp_.emplace(g_.view(), opts_.sssp, &scratch);
@@ -68,6 +69,7 @@ class cpu_pipeline final : public pipeline {
   }
   index_t bfs_nedge() override { return bfs_->traversed_edges(); }
   validation validate_bfs(index_t root) override {
+    if (opts_.directed) return validate_bfs_directed(g_.view(), root, bfs_->parents(), bfs_->traversed_edges());
     return graph500::validate_bfs(g_.view(), root, bfs_->parents(), bfs_->traversed_edges());
   }
 
@@ -85,6 +87,8 @@ class cpu_pipeline final : public pipeline {
   }
   index_t sssp_nedge() override { return sssp_->traversed_edges(); }
   validation validate_sssp(index_t root) override {
+    if (opts_.directed)
+      return validate_sssp_directed(g_.view(), root, sssp_->parents(), sssp_->distances(), sssp_->traversed_edges());
     return graph500::validate_sssp(g_.view(), root, sssp_->parents(), sssp_->distances(), sssp_->traversed_edges());
   }
   json::value trace() const override {  // the engines' levels and phases, one rank's record
@@ -150,6 +154,7 @@ std::unique_ptr<pipeline> make_cpu_pipeline(graph::edge_list el, const cpu_pipel
 
 std::unique_ptr<pipeline> make_cpu_pipeline(const graph::kronecker_params& p, const cpu_pipeline_options& o) {
   p.check();
+  if (o.directed) throw usage_error("the Graph500 Kronecker graph is undirected: a directed search needs a graph file");
   if (o.vertex_bits != 32 && o.vertex_bits != 64)
     throw usage_error("--vertex-bits must be 32 or 64, got " + std::to_string(o.vertex_bits));
   if (o.vertex_bits == 32 && p.scale > 32) throw usage_error("SCALE " + std::to_string(p.scale) + " needs 64-bit vertex ids");

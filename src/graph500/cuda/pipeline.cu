@@ -14,6 +14,7 @@
 #include "gpu500/core/timer.hpp"
 #include "gpu500/graph/cuda.hpp"
 #include "gpu500/graph500/cuda_pipeline.hpp"
+#include "gpu500/graph500/validate.hpp"
 #include "gpu500/sssp/cuda.hpp"
 
 namespace gpu500::graph500 {
@@ -45,6 +46,10 @@ class cuda_pipeline final : public pipeline {
  public:
   cuda_pipeline(const graph::kronecker_params& p, std::optional<graph::edge_list> edges, const cuda_options& o)
       : p_(p), edges_(std::move(edges)), o_(o) {
+    if (o_.directed) {  // no relabelling: the engines take ids past the non-isolated prefix as unreachable
+      o_.no_sort = true;
+      o_.bfs.directed = o_.sssp.directed = true;
+    }
     GPU500_CUDA_CHECK(cudaSetDevice(o.device));
     n_ = edges_ ? edges_->num_vertices : p.num_vertices();
     m_ = edges_ ? edges_->size() : p.num_edges();
@@ -70,7 +75,10 @@ class cuda_pipeline final : public pipeline {
   double construct() override {
     GPU500_EXPECTS(el_.num_vertices > 0, "construct() before generate()");
     stopwatch t;
-    g_ = graph::cuda::build_device_csr<V>(std::move(el_), {!o_.no_sort});
+    graph::cuda::build_options bo;
+    bo.relabel = !o_.no_sort;
+    bo.directed = o_.directed;
+    g_ = graph::cuda::build_device_csr<V>(std::move(el_), bo);
     // Both searches end with their output in the original ids, inside their timed region
     // (Graph500 times a search until its parents are in memory).
     bfs_ = std::make_unique<bfs::cuda::engine<V>>(g_.view(), g_.relabelled(), o_.bfs);
@@ -115,6 +123,8 @@ class cuda_pipeline final : public pipeline {
 
   validation validate_bfs(index_t root) override {
     const device_buffer<std::int64_t> parent = widened_parents();
+    if (o_.directed)
+      return validate_bfs_directed(host_rows(g_.view(), false), root, gpu::to_host(parent), bfs_->traversed_edges());
     return cuda::validate_bfs<V>(g_.view(), g_.new2old(), root, parent.data(), bfs_->traversed_edges());
   }
   search_tree bfs_tree() override { return {gpu::to_host(widened_parents()), {}}; }
@@ -130,12 +140,36 @@ class cuda_pipeline final : public pipeline {
   }
   [[nodiscard]] index_t sssp_nedge() override { return sssp_->traversed_edges(); }
   validation validate_sssp(index_t root) override {
+    if (o_.directed) {
+      const auto n = static_cast<std::size_t>(n_);
+      return validate_sssp_directed(host_rows(sssp_->graph_view(), true), root, gpu::to_host(sssp_->parents_device(), n),
+                                    gpu::to_host(sssp_->distances_device(), n), sssp_->traversed_edges());
+    }
     return cuda::validate_sssp<V>(sssp_->graph_view(), g_.new2old(), root, sssp_->parents_device(), sssp_->distances_device(),
                                   sssp_->traversed_edges());
   }
   search_tree sssp_tree() override {
     const auto n = static_cast<std::size_t>(n_);
     return {gpu::to_host(sssp_->parents_device(), n), gpu::to_host(sssp_->distances_device(), n)};
+  }
+
+  /// A host copy of device rows (a directed graph's, not relabelled) for the host's directed
+  /// validator, made on the first validation of each kind and kept (validation is untimed).
+  graph::csr_view<V> host_rows(graph::csr_view<V> d, bool weights) {
+    graph::csr<V>& h = weights ? host_sssp_ : host_bfs_;
+    if (h.offsets.empty()) {
+      h.num_vertices = n_;
+      const auto offsets = gpu::to_host(d.offsets, static_cast<std::size_t>(n_) + 1);
+      const auto arcs = static_cast<std::size_t>(offsets.back());
+      const auto columns = gpu::to_host(d.columns, arcs);
+      h.offsets.assign(offsets.begin(), offsets.end());
+      h.columns.assign(columns.begin(), columns.end());
+      if (weights) {
+        const auto w = gpu::to_host(d.weights, arcs);
+        h.weights.assign(w.begin(), w.end());
+      }
+    }
+    return h.view();
   }
 
   /// The last BFS's parents in original ids as Graph500's int64 (-1: unreached), on the device.
@@ -176,6 +210,7 @@ class cuda_pipeline final : public pipeline {
   std::unique_ptr<bfs::cuda::engine<V>> bfs_;
   std::unique_ptr<sssp::cuda::engine<V>> sssp_;
   std::vector<std::uint8_t> has_edges_;
+  graph::csr<V> host_bfs_, host_sssp_;  ///< directed graphs: the rows the host validator reads
 };
 
 std::unique_ptr<pipeline> make(const graph::kronecker_params& p, std::optional<graph::edge_list> edges,
@@ -210,6 +245,7 @@ std::string cuda_level_trace(const pipeline& p) {
 
 std::unique_ptr<pipeline> make_cuda_pipeline(const graph::kronecker_params& p, const cuda_options& o) {
   p.check();
+  if (o.directed) throw usage_error("the Graph500 Kronecker graph is undirected: a directed search needs a graph file");
   return make(p, std::nullopt, o);
 }
 

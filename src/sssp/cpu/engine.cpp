@@ -91,7 +91,7 @@ cpu_engine<V>::impl::impl(const dist::communicator* comm, const dist::block_part
   // sends nothing, which is what the pull saves over ranks (measured: no gain there). The pull
   // reads the arcs into a row from the row itself, so it needs symmetric rows.
   pull_share = opt.pull_share >= 0 ? opt.pull_share : ranks > 1 ? 0.1 : 2.0;
-  pulls = !opt.no_light_heavy && pull_share <= 1;
+  pulls = !opt.no_light_heavy && !opt.directed && pull_share <= 1;
   if (pulls) {
     detail::order_heavy_by_weight(arcs_.get(), rows_);
     pull_bits_.assign(static_cast<std::size_t>(dist::bitmap_words(n + (ranks > 1 ? g.num_vertices : 0))), 0);

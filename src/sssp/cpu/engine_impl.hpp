@@ -555,7 +555,8 @@ struct cpu_engine<V>::impl {
   }
 
   index_t traversed_edges() const {
-    return last_root < 0 ? 0 : graph::reached_edges(c_, g, std::span<const std::int64_t>(parents), threads());
+    if (last_root < 0) return 0;
+    return graph::search_nedge(c_, g, std::span<const std::int64_t>(parents), opt.directed, threads());
   }
 };
 

@@ -185,11 +185,11 @@ struct engine<V>::impl {
     w.grab = (opt.grab + opt.vertices_per_lane - 1) / opt.vertices_per_lane * opt.vertices_per_lane;
     if (w.grab > 8) w.grab = 8;
     w.interleave = opt.interleave;
-    if (opt.pull_above > 0 && g.sorted && w.settled != nullptr) {  // the pull needs both
+    if (opt.pull_above > 0 && !opt.directed && g.sorted && w.settled != nullptr) {  // the pull needs both
       const double chunks = std::ceil(opt.pull_above * static_cast<double>(arcs) / opt.chunk);
       pull_min_chunks = std::max<std::int64_t>(1, static_cast<std::int64_t>(chunks));
     }
-    if (opt.pull_first > 0 && g.sorted && w.settled != nullptr)
+    if (opt.pull_first > 0 && !opt.directed && g.sorted && w.settled != nullptr)
       pull_first_arcs = std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(opt.pull_first * static_cast<double>(arcs))));
     if (opt.trace) {
       trace_buf = gpu::device_buffer<unsigned long long>(static_cast<std::size_t>(trace_words * trace_records));
@@ -341,7 +341,7 @@ struct engine<V>::impl {
     unsigned long long h = 0;
     GPU500_CUDA_CHECK(cudaMemcpyAsync(&h, sum, sizeof h, cudaMemcpyDeviceToHost, stream));
     GPU500_CUDA_CHECK(cudaStreamSynchronize(stream));
-    return static_cast<index_t>(h / 2);
+    return static_cast<index_t>(opt.directed ? h : h / 2);
   }
 };
 

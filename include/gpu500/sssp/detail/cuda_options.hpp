@@ -47,6 +47,11 @@ struct options {
   /// every light-phase entry, summed), a pull replaces the whole heavy pass of the bucket: the
   /// push would read every one of those arcs, the pull stops early in each unsettled row. 0: off.
   double pull_first = 0.05;
+  /// The graph is directed (a row holds a vertex's out-arcs only): no pull passes whatever
+  /// pull_above and pull_first say (a pull reads a row's arcs as the arcs into it), and nedge
+  /// counts the reached vertices' out-arcs, not halved. The graph must not be relabelled by
+  /// kernel 1 (report_original_ids takes ids past non_isolated as unreachable).
+  bool directed = false;
 
   // ---- tuning knobs (not on the command line; defaults are the engine's policy) ----
   /// Adaptive width only: the start width is this times 8 * mean weight / mean degree.
