@@ -1,7 +1,8 @@
 // gpu500 bfs / gpu500 sssp: one kernel on a graph read from a file (edge list, Matrix Market or
 // binary CSR, plain or gzip; docs/graph-files.md), through the same pipelines, engines and
-// validators as the Graph500 benchmark (graph500::run_searches); --output writes one search's tree
-// (in the file's vertex names for an edge list read with --labels).
+// validators as the Graph500 benchmark (graph500::run_searches); --directed follows the file's arcs
+// instead of both directions of every edge; --output writes one search's tree (with --labels, the
+// per-root lines, the JSON record and --output name vertices by the file's labels).
 #include <algorithm>
 #include <cstdio>
 #include <memory>
@@ -18,12 +19,14 @@
 
 namespace {
 
-// Whether vertex v has an edge to another vertex (a self-loop alone leaves it isolated).
-bool has_neighbour(const gpu500::graph::edge_list& el, std::int64_t v) {
+// Whether vertex v has an edge to another vertex (a self-loop alone leaves it isolated); directed:
+// an arc out of v.
+bool has_neighbour(const gpu500::graph::edge_list& el, std::int64_t v, bool directed) {
   const std::int64_t m = el.size();
   bool found = false;
 #pragma omp parallel for reduction(|| : found) schedule(static)
-  for (std::int64_t e = 0; e < m; ++e) found = found || ((el.src[e] == v) != (el.dst[e] == v));
+  for (std::int64_t e = 0; e < m; ++e)
+    found = found || (directed ? el.src[e] == v && el.dst[e] != v : (el.src[e] == v) != (el.dst[e] == v));
   return found;
 }
 
@@ -35,19 +38,21 @@ int run_search(const gpu500::app::args_t& args, bool sssp) {
   std::string json_path, output_path;
   graph::read_options ro;
   std::int64_t num_vertices = -1, seed = 1;
-  bool no_validate = false, unit_weights = false;
+  bool no_validate = false, unit_weights = false, directed = false;
   std::string root_s;
   app::pipeline_flags flags;
   cli::parser p(name, std::string(sssp ? "Single-source shortest paths" : "Breadth-first search") +
                           " on a graph file (edge list \"u v [w]\", Matrix Market, or gpu500's binary CSR;\n"
                           "gzip too), each search validated as Graph500 validates; per-root time and TEPS,\n"
-                          "harmonic mean last. Every edge is undirected (docs/graph-files.md).");
+                          "harmonic mean last. Every edge is undirected unless --directed (docs/graph-files.md).");
   p.option("--graph", c.graph_name, "the graph file (required)");
   p.option("--format", [&ro](const std::string& v) { ro.format = graph::parse_file_format(v, "--format"); },
            "auto|snap|mtx|bin: the graph file's format (default auto: from its content)", "S");
   p.option("--vertices", num_vertices, "vertex count of an edge list (default: largest id + 1)");
   p.flag("--labels", ro.labels, "an edge list's vertex names are labels (strings, sparse ids), numbered in order of appearance");
   p.flag("--header", ro.header, "an edge list's first line (not a comment) names the columns: skipped");
+  p.flag("--directed", directed,
+         "each edge \"u v\" is the arc u -> v: the searches follow arcs (top-down only; a symmetric file stays undirected)");
   if (sssp) p.flag("--unit-weights", unit_weights, "every edge weighs 1 (a weight column is ignored)");
   p.option("--root", [&root_s](const std::string& v) { root_s = v; }, "search from this vertex only (with --labels: its name)",
            "N");
@@ -84,11 +89,15 @@ int run_search(const gpu500::app::args_t& args, bool sssp) {
   const stopwatch read_time;
   graph::graph_file file = graph::read_graph(c.graph_name, ro);
   std::string root_note;
+  // A file of undirected edges (Matrix Market symmetric, a binary CSR without the directed flag)
+  // holds both arcs of each edge: following its arcs is the undirected search.
+  c.directed = directed && file.directed;
   char read_line[512];  // printed once every check has passed: an error is one line alone
-  std::snprintf(read_line, sizeof read_line, "%s: %s read in %.3g s (%s%s, %s): %lld vertices, %lld edges\n", name,
+  std::snprintf(read_line, sizeof read_line, "%s: %s read in %.3g s (%s%s, %s): %lld vertices, %lld %s%s\n", name,
                 c.graph_name.c_str(), read_time.seconds(), graph::format_name(file.format), file.gzip ? ", gzip" : "",
                 file.directed ? "general" : "symmetric", static_cast<long long>(file.edges.num_vertices),
-                static_cast<long long>(file.edges.size()));
+                static_cast<long long>(file.edges.size()), c.directed ? "arcs, searched directed" : "edges",
+                directed && !c.directed ? " (the file states undirected edges: searched undirected)" : "");
   graph::edge_list el = std::move(file.edges);
   if (sssp && unit_weights) el.weight.assign(el.src.size(), 1.0f);
   if (sssp && !el.weighted())
@@ -105,16 +114,21 @@ int run_search(const gpu500::app::args_t& args, bool sssp) {
     throw usage_error("--root " + std::to_string(c.root) + " is not a vertex (the graph has " + std::to_string(n) + ")");
   // A root with no edge is searched alone: one vertex reached, 0 edges, "0 TEPS". Say why, and
   // name the usual cause (a file numbered from 1 has no vertex 0).
-  if (c.root >= 0 && !has_neighbour(el, c.root))
-    root_note = std::string(name) + ": root " + std::to_string(c.root) +
-                " has no edges (an isolated vertex): its search reaches it alone, 0 edges, 0 TEPS" +
-                (c.root == 0 ? "; a file whose vertices are numbered from 1 has no vertex 0 (try --root 1)" : "") + "\n";
+  if (c.root >= 0 && !has_neighbour(el, c.root, c.directed))
+    root_note = std::string(name) + ": root " + (ro.labels ? graph::label_text(root_s) : std::to_string(c.root)) +
+                (c.directed ? " has no arc out of it" : " has no edges (an isolated vertex)") +
+                ": its search reaches it alone, 0 edges, 0 TEPS" +
+                (c.root == 0 && !ro.labels ? "; a file whose vertices are numbered from 1 has no vertex 0 (try --root 1)"
+                                           : "") +
+                "\n";
   flags.set_bfs_runs(!sssp);
   flags.set_sssp_runs(sssp);
+  flags.set_directed(c.directed);
+  c.labels = file.labels;
   const std::unique_ptr<graph500::pipeline> pipe = flags.make(std::move(el));
   std::fputs(read_line, stderr);
   if (ro.labels)
-    std::fprintf(stderr, "%s: vertex names are labels: ids 0..%lld in order of first appearance (--output writes the names)\n",
+    std::fprintf(stderr, "%s: vertex names are labels: ids 0..%lld in order of first appearance (the output names them)\n",
                  name, static_cast<long long>(n - 1));
   std::fputs(root_note.c_str(), stderr);
   const graph500::search_report r = graph500::run_searches(*pipe, n, c, stdout, stderr);

@@ -64,7 +64,18 @@ std::unique_ptr<graph500::pipeline> pipeline_flags::make(const graph::kronecker_
 std::unique_ptr<graph500::pipeline> pipeline_flags::make(graph::edge_list el) {
   apply_bfs(parse_backend(backend));
   apply_sssp(parse_backend(backend));
+  // A directed search runs top-down only and never pulls: the knobs of those steps would do nothing.
+  static const char* const undirected_only[] = {"--bfs-alpha", "--bfs-beta", "--no-direction-optimizing", "--no-hc",
+                                                "--no-hub-cache", "--no-bitmap", "--hub-threshold",
+                                                "--priority-degree", "--gamma", "--sssp-no-pull"};
+  if (directed_ && parser_ != nullptr)
+    for (const char* f : undirected_only)
+      if (parser_->given(f))
+        throw usage_error(std::string(f) + " tunes the bottom-up or pull steps, which a directed search (--directed) "
+                          "never runs: it follows arcs top-down only");
+  cpu.directed = directed_;
 #if GPU500_HAVE_CUDA
+  cuda.directed = directed_;
   if (parse_backend(backend) == gpu500::backend::cuda) return graph500::make_cuda_pipeline(std::move(el), cuda);
 #else
   parse_backend(backend);

@@ -37,6 +37,10 @@ struct pipeline_flags {
   void set_bfs_runs(bool on) { bfs_runs_ = on; }
   /// Whether the run does SSSP (kernel 3); when it does not, an SSSP engine flag is a usage_error.
   void set_sssp_runs(bool on) { sssp_runs_ = on; }
+  /// Whether the given edge list's edges are arcs (--directed): make(edge_list) then builds a
+  /// directed pipeline, and the flags that tune only the bottom-up step or the pull (which a
+  /// directed search never runs) are a usage_error.
+  void set_directed(bool on) { directed_ = on; }
   /// The pipeline of the chosen backend for a Kronecker graph, or over a given edge list.
   std::unique_ptr<graph500::pipeline> make(const graph::kronecker_params& gp);
   std::unique_ptr<graph500::pipeline> make(graph::edge_list el);
@@ -71,6 +75,7 @@ struct pipeline_flags {
   void apply_sssp(gpu500::backend b);
   bool sssp_bellman_ford_ = false, sssp_no_persistent_ = false, sssp_no_pull_ = false;
   bool share_gpus_ = false, no_nccl_ = false, no_cuda_aware_mpi_ = false;
+  bool directed_ = false;
 };
 
 }  // namespace gpu500::app

@@ -8,6 +8,7 @@
 
 #include "gpu500/core/error.hpp"
 #include "gpu500/core/stats.hpp"
+#include "gpu500/graph/io.hpp"
 
 namespace gpu500::graph500 {
 
@@ -44,6 +45,7 @@ search_report run_searches(pipeline& p, index_t n, const search_config& c, std::
   j["graph"] = c.graph_name;
   j["backend"] = p.description();
   j["kernel"] = c.sssp ? "sssp" : "bfs";
+  j["directed"] = c.directed;
   j["construction_time"] = k1;
   // An untimed warm-up search (thread pools, caches, lazy device state), as Graph500 3.0 does.
   c.sssp ? p.sssp(keys.front()) : p.bfs(keys.front());
@@ -60,10 +62,12 @@ search_report run_searches(pipeline& p, index_t n, const search_config& c, std::
       rep.tree_root = r;
       rep.tree = c.sssp ? p.sssp_tree() : p.bfs_tree();
     }
-    std::fprintf(out, "root %lld: %.6g s, %lld edges, %.4g TEPS, %s\n", static_cast<long long>(r), t,
-                 static_cast<long long>(ne), ne > 0 ? ne / t : 0.0, verdict.c_str());
+    const std::string name = c.labels.empty() ? std::to_string(r) : graph::label_text(c.labels[static_cast<std::size_t>(r)]);
+    std::fprintf(out, "root %s: %.6g s, %lld edges, %.4g TEPS, %s\n", name.c_str(), t, static_cast<long long>(ne),
+                 ne > 0 ? ne / t : 0.0, verdict.c_str());
     json::value row;
     row["root"] = r;
+    if (!c.labels.empty()) row["root_label"] = c.labels[static_cast<std::size_t>(r)];
     row["time"] = t;
     row["nedge"] = ne;
     row["valid"] = verdict == "valid";

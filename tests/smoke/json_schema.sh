@@ -24,7 +24,7 @@ cd "$tmp" || exit 1
 
 # The checker rejects what it should.
 prov='"provenance": {"version": "0.1.0", "commit": "abc", "host": "h", "blas": "OpenBLAS", "cuda_architectures": "", "mpi": "none", "nccl": "none"}'
-printf '{"graph": "g", "backend": "cpu", "kernel": "bfs", "construction_time": 1, "searches": [], "harmonic_mean_TEPS": 1, "valid": true, %s}\n' "$prov" >good.json
+printf '{"graph": "g", "backend": "cpu", "kernel": "bfs", "directed": false, "construction_time": 1, "searches": [], "harmonic_mean_TEPS": 1, "valid": true, %s}\n' "$prov" >good.json
 python3 "$src/tests/smoke/json_schema.py" "$doc" search good.json >/dev/null || fail "checker: a valid document rejected"
 sed 's/"valid": true/"valid": true, "extra": 1/' good.json >extra.json
 sed 's/"kernel": "bfs", //' good.json >missing.json

@@ -15,7 +15,8 @@
 // Any of them may be gzip-compressed. Text is parsed in parallel (OpenMP, chunks cut at line
 // ends); errors name the file and the line. Every edge is kept as read: self-loops and
 // duplicates included (Graph500's kernel 1 drops self-loops and keeps duplicates); the searches
-// treat every edge as undirected. Weights are finite non-negative floats.
+// treat every edge as undirected unless asked to follow arcs (--directed). Weights are finite
+// non-negative floats.
 #pragma once
 
 #include <cstdint>
@@ -92,10 +93,20 @@ struct write_options {
 write_options resolve_write_options(const std::string& path, write_options o);
 
 /// Writes el to path atomically (a temporary file beside it, renamed over it when complete).
-void write_graph(const std::string& path, const edge_list& el, const write_options& o);
+/// labels not empty (one per vertex): an edge list (snap) names its vertices, each edge a line
+/// "name name [w]" (label_text), in edge order, so that reading it back with read_options::labels
+/// numbers the names as they were; Matrix Market and binary CSR files cannot hold names
+/// (usage_error, before anything is written).
+void write_graph(const std::string& path, const edge_list& el, const write_options& o,
+                 std::span<const std::string> labels = {});
+
+/// A vertex name as the writers print it: as is, or between double quotes when it holds a blank,
+/// a tab, a comma or a quote (as the labelled reader takes it).
+std::string label_text(const std::string& label);
 
 /// `gpu500 convert`: reads `in` and writes its edges to `out` with write_graph, in the order read
-/// and with the directedness the input stated (wo.directed is taken from it); returns what was read.
+/// and with the directedness the input stated (wo.directed is taken from it), with its vertex names
+/// when read with ro.labels (an edge list only); returns what was read.
 graph_file convert_graph(const std::string& in, const std::string& out, const read_options& ro, const write_options& wo);
 
 /// `gpu500 generate`: the Graph500 Kronecker edge list of p (generation order, weighted unless

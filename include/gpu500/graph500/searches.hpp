@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "gpu500/core/json.hpp"
 #include "gpu500/graph500/pipeline.hpp"
@@ -22,6 +23,10 @@ struct search_config {
   bool validate = true;
   std::string graph_name;    ///< reported in the output (e.g. the file name)
   bool keep_tree = false;    ///< return the output of the first search (search_report::tree)
+  /// Vertex names (vertex i is labels[i]; empty: none): each per-root line names its root by its
+  /// label (graph::label_text), and the JSON record gives it as "root_label" beside the id.
+  std::vector<std::string> labels;
+  bool directed = false;     ///< the searches follow arcs (reported in the output and the JSON)
 };
 
 struct search_report {

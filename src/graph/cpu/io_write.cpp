@@ -102,7 +102,8 @@ struct line_buf {
   }
 };
 
-void write_text(io_detail::out_file& out, const edge_list& el, bool mtx, bool directed) {
+void write_text(io_detail::out_file& out, const edge_list& el, bool mtx, bool directed,
+                std::span<const std::string> labels) {
   const index_t m = el.size(), base = mtx ? 1 : 0;
   std::string head;
   if (mtx) {
@@ -111,16 +112,22 @@ void write_text(io_detail::out_file& out, const edge_list& el, bool mtx, bool di
            std::to_string(el.num_vertices) + " " + std::to_string(m) + "\n";
   } else {
     head = "# gpu500 edge list: " + std::to_string(el.num_vertices) + " vertices, " + std::to_string(m) + " edges" +
-           (directed ? "" : " (undirected)") + (el.weighted() ? ", u v weight" : ", u v") + "\n";
+           (directed ? "" : " (undirected)") + (labels.empty() ? "" : ", vertex names (read with --labels)") +
+           (el.weighted() ? ", u v weight" : ", u v") + "\n";
   }
   out.write(head);
   line_buf b;
   for (index_t i = 0; i < m; ++i) {
     std::int64_t u = el.src[i], v = el.dst[i];
     if (mtx && !directed && u < v) std::swap(u, v);  // symmetric files store the lower triangle
-    b.num(u + base);
-    b.ch(' ');
-    b.num(v + base);
+    if (labels.empty()) {
+      b.num(u + base);
+      b.ch(' ');
+      b.num(v + base);
+    } else {  // names in place of the ids, in edge order: read back, they number alike
+      b.flush_to(out);
+      out.write(label_text(labels[static_cast<std::size_t>(u)]) + ' ' + label_text(labels[static_cast<std::size_t>(v)]));
+    }
     if (el.weighted()) {
       b.ch(' ');
       b.num(el.weight[i]);
@@ -143,25 +150,45 @@ write_options resolve_write_options(const std::string& path, write_options o) {
   return o;
 }
 
-void write_graph(const std::string& path, const edge_list& el, const write_options& opts) {
+std::string label_text(const std::string& label) {
+  return label.find_first_of(" \t,'\"") == std::string::npos ? label : '"' + label + '"';
+}
+
+namespace {
+
+// Vertex names go into edge lists only.
+void check_labels_fit(const std::string& path, const write_options& o) {
+  if (o.format != file_format::snap)
+    throw usage_error(path + ": " + (o.format == file_format::mtx ? "a Matrix Market" : "a binary CSR") +
+                      " file cannot hold vertex names; write an edge list (--to snap, e.g. a .txt or .csv name) to "
+                      "keep them, or read without --labels");
+}
+
+}  // namespace
+
+void write_graph(const std::string& path, const edge_list& el, const write_options& opts,
+                 std::span<const std::string> labels) {
   const write_options o = resolve_write_options(path, opts);
   const index_t n = el.num_vertices;
+  if (!labels.empty()) check_labels_fit(path, o);
+  GPU500_EXPECTS(labels.empty() || static_cast<index_t>(labels.size()) == n, "one label per vertex");
   for (index_t i = 0; i < el.size(); ++i)
     GPU500_EXPECTS(el.src[i] >= 0 && el.src[i] < n && el.dst[i] >= 0 && el.dst[i] < n, "edge ends outside [0, n)");
   io_detail::out_file out(path, o.gzip);
   if (o.format == file_format::bin) {
     io_detail::write_bin(out, el, o.directed);
   } else {
-    write_text(out, el, o.format == file_format::mtx, o.directed);
+    write_text(out, el, o.format == file_format::mtx, o.directed, labels);
   }
   out.commit();
 }
 
 graph_file convert_graph(const std::string& in, const std::string& out, const read_options& ro, const write_options& wo) {
+  if (ro.labels) check_labels_fit(out, resolve_write_options(out, wo));  // before the input is read
   graph_file g = read_graph(in, ro);
   write_options o = wo;
   o.directed = g.directed;
-  write_graph(out, g.edges, o);
+  write_graph(out, g.edges, o, g.labels);
   return g;
 }
 
@@ -204,10 +231,7 @@ void write_search_result(const std::string& path, index_t root, std::span<const 
   }
   io_detail::out_file out(path, false);
   // A label holding a blank, a comma or a quote is written between double quotes, as the reader takes it.
-  auto shown = [&](index_t v) {
-    const std::string& l = labels[static_cast<std::size_t>(v)];
-    return l.find_first_of(" \t,'\"") == std::string::npos ? l : '"' + l + '"';
-  };
+  auto shown = [&](index_t v) { return label_text(labels[static_cast<std::size_t>(v)]); };
   out.write("# gpu500 " + std::string(sssp ? "sssp" : "bfs") + " from root " +
             (labels.empty() ? std::to_string(root) : shown(root)) + ": vertex parent " + (sssp ? "distance" : "level") +
             " (-1: not reached)\n");
