@@ -8,17 +8,14 @@ the caller, who sees the cost).
 
 Searches (bfs, sssp) run on an engine of the C++ library built once per graph, kernel and
 backend: it copies the edge arrays into the library's edge list, runs kernel 1 (the CSR), and is
-kept for later searches. gpu500's searches treat every edge as undirected (both directions), as
-the CLI does; a directed graph (directed=True) is refused by them with ValueError.
+kept for later searches. An undirected graph's searches follow every edge both ways; a directed
+graph's (directed=True, a NetworkX DiGraph) follow each edge from src to dst only, as the CLI's
+`--directed` does (BFS top-down at every level, SSSP without pull passes).
 """
 import numpy as np
 
 from . import _core
 from ._results import BfsResult, SsspResult
-
-_DIRECTED = ("gpu500's searches follow every edge in both directions; this graph is directed "
-             "(build it with directed=False, or search G.to_undirected())")
-
 
 _DLPACK_HOST = (1, 3)  # kDLCPU, kDLCUDAHost (pinned host memory)
 
@@ -109,7 +106,8 @@ class Graph:
     @classmethod
     def from_scipy(cls, matrix, directed=False, weighted=True):
         """Every stored entry (i, j) of a square SciPy sparse matrix or array is an edge i - j of
-        weight matrix[i, j] (explicit zeros included). A symmetric matrix stores each edge twice:
+        weight matrix[i, j] (explicit zeros included); with directed=True the arc i -> j, as
+        scipy.sparse.csgraph reads a matrix with directed=True. A symmetric matrix stores each edge twice:
         the searches are the same, but the edge counts (nedge, TEPS) count both; pass
         scipy.sparse.triu(matrix) to count each once."""
         import scipy.sparse as sp
@@ -184,13 +182,11 @@ class Graph:
     def engine(self, kind, backend="auto"):
         """The library's engine for kind "bfs" or "sssp" on `backend` (built on first use: the
         edge arrays copied into the library's edge list, kernel 1, the engine's buffers)."""
-        if self.directed:
-            raise ValueError(_DIRECTED)
         be = _core.resolve_backend(backend)
         key = (kind, be)
         if key not in self._engines:
             self._engines[key] = _core.SearchEngine(self.src, self.dst, self.weights, self.num_vertices, be,
-                                                    kind == "sssp")
+                                                    kind == "sssp", self.directed)
         return self._engines[key]
 
     def release(self):
@@ -235,11 +231,13 @@ def _int_labels(labels):
     return ints if all(str(v) == x for v, x in zip(ints, labels)) else labels
 
 
-def read_graph(path, format="auto", num_vertices=None, weights=True, labels=False, header=False):
+def read_graph(path, format="auto", num_vertices=None, weights=True, labels=False, header=False, directed=False):
     """A graph file through the library's reader: every format `gpu500 bfs --graph` reads (a snap
     edge list "u v [w]", fields split by blanks, tabs or commas; Matrix Market; gpu500's binary
     CSR; gzip-compressed too), format "auto" (from the content), "snap", "mtx" or "bin". Every
-    edge is undirected, as for the CLI. weights=False drops a weight column. header=True skips
+    edge is undirected, as for the CLI, unless directed=True (`--directed`): then each edge "u v"
+    is the arc u -> v, where the file lists arcs (an edge list, a Matrix Market general matrix, a
+    directed binary CSR); a file of undirected edges stays undirected. weights=False drops a weight column. header=True skips
     an edge list's first line (column names). labels=True: the vertex names are labels (strings,
     sparse integers; NetworkX's write_edgelist files with their "{'weight': w}" data), numbered in
     order of first appearance: ``g.labels`` (ints where every name is an integer), and results
@@ -247,6 +245,6 @@ def read_graph(path, format="auto", num_vertices=None, weights=True, labels=Fals
     d = _core.read_graph(str(path), format, -1 if num_vertices is None else int(num_vertices), weights, labels,
                          header)
     names = _int_labels(d["labels"]) if labels else None
-    g = Graph(d["src"], d["dst"], d["weight"], d["num_vertices"], labels=names)
+    g = Graph(d["src"], d["dst"], d["weight"], d["num_vertices"], directed=directed and d["directed"], labels=names)
     g.file_format, g.gzip = d["format"], d["gzip"]
     return g

@@ -6,10 +6,9 @@
 Implemented: bfs_layers (one source), single_source_shortest_path_length,
 single_source_dijkstra_path_length and single_source_bellman_ford_path_length (weights from the
 edge attribute the call names, 1 where an edge has none). Results equal NetworkX's: the same
-nodes at the same lengths (within a BFS layer the order may differ). The library's searches
-treat every edge as undirected, so directed graphs, callable weights, negative weights and
-graphs without an edge between two distinct nodes are declined (can_run), and NetworkX runs
-its own implementation when fallback is allowed. Weights are float32 in the library: distances
+nodes at the same lengths (within a BFS layer the order may differ). A DiGraph is searched along
+its arcs (successors), a Graph along both directions of every edge. Callable weights, negative
+weights and graphs without an edge between two distinct nodes are declined (can_run), and NetworkX runs its own implementation when fallback is allowed. Weights are float32 in the library: distances
 are exact for integer weights (sums below 2^24) and float32-rounded otherwise.
 
 Searches are not run through Graph500's validator by default (it costs several searches' time);
@@ -94,8 +93,6 @@ class _Interface:
         G = _arg(args, kwargs, 0, "G")
         if name not in _FUNCTIONS:
             return f"gpu500 does not implement {name}"
-        if G.is_directed():
-            return "gpu500's searches follow every edge in both directions (directed graphs are declined)"
         source = _arg(args, kwargs, 1, "sources" if name == "bfs_layers" else "source")
         if name == "bfs_layers" and source not in G:
             sources = list(source) if isinstance(source, (list, tuple, set)) else []

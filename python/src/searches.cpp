@@ -3,8 +3,8 @@
 // project's validator). An engine is built once per graph, kind and backend: it copies the
 // caller's edge arrays into the library's edge list (kernel 1 consumes it), builds the CSR and
 // the engine's buffers, then runs any number of searches, each timed as the CLI times it and
-// validated unless the caller says not to. Every edge is searched in both directions, as the
-// library's searches do. The GIL is released while the library works; a lock serialises the
+// validated unless the caller says not to. Every edge is searched in both directions, or, for a
+// directed graph, from src to dst only (the pipelines' `directed` option). The GIL is released while the library works; a lock serialises the
 // searches of one engine.
 #include <algorithm>
 #include <cstdint>
@@ -34,7 +34,8 @@ class search_engine {
   /// the edges (src[i], dst[i]) of a graph of n vertices; weights: one per edge, or none (SSSP then
   /// gives every edge weight 1; BFS never reads weights).
   search_engine(input_array<std::int64_t> src, input_array<std::int64_t> dst,
-                std::optional<input_array<float>> weights, std::int64_t n, const std::string& backend, bool sssp)
+                std::optional<input_array<float>> weights, std::int64_t n, const std::string& backend, bool sssp,
+                bool directed)
       : sssp_(sssp), backend_(resolve_backend(backend)) {
     const std::size_t m = src.shape(0);
     if (dst.shape(0) != m) throw usage_error("src and dst must have the same length");
@@ -55,9 +56,13 @@ class search_engine {
       el.weight.assign(m, 1.0f);
     graph::check_searchable(el, "the graph", sssp);
 #if GPU500_HAVE_CUDA
-    if (backend_ == "cuda") pipe_ = graph500::make_cuda_pipeline(std::move(el), graph500::cuda_options{});
+    graph500::cuda_options co;
+    co.directed = directed;
+    if (backend_ == "cuda") pipe_ = graph500::make_cuda_pipeline(std::move(el), co);
 #endif
-    if (!pipe_) pipe_ = graph500::make_cpu_pipeline(std::move(el), graph500::cpu_pipeline_options{});
+    graph500::cpu_pipeline_options po;
+    po.directed = directed;
+    if (!pipe_) pipe_ = graph500::make_cpu_pipeline(std::move(el), po);
     n_ = n;
     pipe_->generate();  // hands the edge list over
     construct_seconds_ = pipe_->construct();
@@ -107,9 +112,9 @@ void bind_searches(nb::module_& m) {
   nb::class_<search_engine>(m, "SearchEngine",
                             "A BFS or SSSP engine of one backend over an edge list (kernel 1 done once)")
       .def(nb::init<input_array<std::int64_t>, input_array<std::int64_t>, std::optional<input_array<float>>,
-                    std::int64_t, const std::string&, bool>(),
+                    std::int64_t, const std::string&, bool, bool>(),
            nb::arg("src"), nb::arg("dst"), nb::arg("weights").none(), nb::arg("num_vertices"),
-           nb::arg("backend") = "auto", nb::arg("sssp") = false)
+           nb::arg("backend") = "auto", nb::arg("sssp") = false, nb::arg("directed") = false)
       .def("run", &search_engine::run, nb::arg("root"), nb::arg("validate") = true,
            "One search: (parent, distance or None, seconds, nedge)")
       .def_prop_ro("description", &search_engine::description)

@@ -62,13 +62,12 @@ def test_bad_graphs_raise_value_error_from_the_library():
         g.bfs()
 
 
-def test_directed_graphs_are_refused_by_searches():
+def test_directed_graphs_follow_arcs():
     g = gpu500.Graph.from_edges([0, 1], [1, 2], directed=True)
     assert g.directed
-    with raises(ValueError, match="both directions"):
-        g.bfs(0)
-    with raises(ValueError, match="both directions"):
-        g.sssp(0)
+    assert g.bfs(0).level.tolist() == [0, 1, 2]
+    assert g.bfs(2).level.tolist() == [-1, -1, 0]  # no arc leaves 2
+    assert g.sssp(1).distance.tolist() == [-1, 0, 1]
     # the same edges undirected: 2 -> 1 -> 0 is searched against the arcs' direction
     assert gpu500.Graph.from_edges([0, 1], [1, 2]).bfs(2).level.tolist() == [2, 1, 0]
 

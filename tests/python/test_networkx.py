@@ -67,15 +67,8 @@ def test_backend_declines_what_it_cannot_run():
     nx = need("networkx")
     from gpu500.networkx_backend import backend_interface as b
 
-    D = nx.DiGraph([(0, 1), (1, 2)])
-    assert isinstance(b.can_run("bfs_layers", (D, 0), {}), str)
     N = nx.Graph()
     N.add_weighted_edges_from([(0, 1, -1.0), (1, 2, 1.0)])
     assert isinstance(b.can_run("single_source_bellman_ford_path_length", (N, 0), {}), str)
     assert isinstance(b.can_run("single_source_dijkstra_path_length", (N, 0), {"weight": lambda u, v, d: 1}), str)
     assert b.can_run("single_source_shortest_path_length", (N, 0), {}) is True
-    # a directed graph: gpu500 searches undirected, so the search is refused, never run the wrong way
-    g = gpu500.Graph.from_networkx(D)
-    assert g.directed
-    with raises(ValueError, match="both directions"):
-        g.bfs(2)
