@@ -1,23 +1,34 @@
 // src/bfs/cuda/device_loop.cuh — the device loop: top-down levels of a small or middling frontier
 // inside one cooperative grid, with no host round trip, so that graphs of many levels (meshes,
-// road-like and geometric graphs, the tail of a Kronecker search) cost a few microseconds per level
-// instead of the Enterprise passes, their launches and a host synchronisation.
+// road-like and geometric graphs, paths, the tail of a Kronecker search) cost a few microseconds per
+// level instead of the Enterprise passes, their launches and a host synchronisation.
 //
 // One cooperative launch (every block resident, bfs_policy::loop_blocks_per_sm a SM) runs levels
 // until the next frontier is empty or leaves the loop's limits (vertices, arcs, or a vertex of
-// more than loop_degree arcs). A level: groups of loop_lanes threads take the frontier's vertices
-// (grid stride) and stride their rows; a neighbour is claimed by atomicCAS on its depth (so the
-// next queue has no duplicates), its parent written by the winner alone, and appended with one
-// atomic per group of discovering lanes; the next frontier's arcs and largest degree are summed
-// on the way. One grid barrier ends the level, then every thread reads the same counters and takes
-// the same decision. The counters rotate over three slots: level i writes slot i % 3 and clears
-// slot (i + 1) % 3, whose last readers passed the barrier of level i - 1 before the clearing
-// thread left it. Queues and counters written by other blocks are read through L2 (__ldcg): a
-// block's L1 may hold the lines of a queue it read two levels ago.
-// The frontier the loop is given is measured first (its arcs and largest degree, one barrier):
-// one that exceeds the limits is handed back untouched, level unchanged (the host offers a list
-// it has counted only when it fits). Also the root's initialisation, the first kernel of every
-// search.
+// more than loop_degree arcs). Its frontier queues hold entries, not bare ids: a vertex with the
+// bounds of its row (loop_entry), read by whoever claimed the vertex while the claim was in flight,
+// so that expanding it costs no dependent load of the row offsets. A level is run one of two ways,
+// chosen from the frontier it starts with:
+//  - across the grid: groups of loop_lanes threads take the frontier's entries (grid stride) and
+//    stride their rows; a neighbour is claimed by atomicCAS on its depth (no load first: the claim
+//    is the one round trip, and the next queue has no duplicates), its parent written by the winner
+//    alone, and appended with one atomic per group of discovering lanes; the next frontier's arcs and
+//    largest degree are summed on the way. One grid barrier ends the level, then every thread reads
+//    the same counters and takes the same decision. The counters rotate over three slots: level i
+//    writes slot i % 3 and clears slot (i + 1) % 3, whose last readers passed the barrier of level
+//    i - 1 before the clearing thread left it. Queues and counters written by other blocks are read
+//    through L2 (__ldcg): a block's L1 may hold the lines of a queue it read two levels ago.
+//  - in one block: a frontier of at most loop_cta_vertices vertices and loop_cta_arcs arcs is run by
+//    block 0 alone, level after level, with block barriers and shared-memory counters, while the
+//    other blocks wait at the next grid barrier; it leaves when the frontier outgrows those limits
+//    (or ends), publishing the frontier's size, level and queue before that barrier. A level of a
+//    path or of the first and last levels of a mesh then costs the round trips of one claim, not
+//    a grid barrier (in one block the queue and counters stay in its L1 and shared memory).
+// The frontier the loop is given (a list of ids) is measured first (its arcs and largest degree,
+// one barrier) while its entries are written: one that exceeds the limits is handed back untouched,
+// level unchanged (the host offers a list it has counted only when it fits). The frontier the loop
+// stops on is handed back as a list of ids in the buffer it was given. Also the root's
+// initialisation, the first kernel of every search.
 #pragma once
 
 #include <cooperative_groups.h>
@@ -36,7 +47,19 @@ struct loop_counters {
   ull vertices, arcs, max_degree;
 };
 
-/// Adds a thread's arcs and largest degree into c, one atomic per warp.
+/// A frontier entry of the device loop: .x the row's first arc (low loop_row_bits bits) and its
+/// degree (the bits above, saturated), .y the vertex.
+using loop_entry = ulonglong2;
+inline constexpr int loop_row_bits = 48;
+inline constexpr ull loop_row_mask = (1ull << loop_row_bits) - 1;
+
+__device__ __forceinline__ loop_entry make_loop_entry(ull v, index_t begin, index_t end) {
+  const ull d = static_cast<ull>(end - begin);
+  const ull saturated = d < (1ull << (64 - loop_row_bits)) ? d : (1ull << (64 - loop_row_bits)) - 1;
+  return {static_cast<ull>(begin) | (saturated << loop_row_bits), v};
+}
+
+/// Adds a thread's arcs and largest degree into c, one atomic per warp (c in global or shared memory).
 __device__ __forceinline__ void add_loop_counts(loop_counters* c, ull arcs, ull max_degree) {
   const auto warp = cooperative_groups::tiled_partition<32>(cooperative_groups::this_thread_block());
   arcs = cooperative_groups::reduce(warp, arcs, cooperative_groups::plus<ull>());
@@ -47,13 +70,87 @@ __device__ __forceinline__ void add_loop_counts(loop_counters* c, ull arcs, ull 
   }
 }
 
-/// The loop on the frontier qa[0, n0) of depth `level`, qb the other queue; cnt: three zeroed
-/// loop_counters. Writes what it hands back to *res (the level and queue of the frontier it
-/// stopped on, and its size).
+/// This lane's share of one frontier row (loop_lanes lanes a row): each neighbour it claims gets
+/// depth next_depth and parent u, and goes into nxt at a place taken from c->vertices (one atomic per
+/// group of discovering lanes) with its row bounds, loaded beside the claim; arcs and max_degree
+/// sum the claimed rows.
+template <class V>
+__device__ __forceinline__ void expand_loop_entry(const csr_view<V>& g, std::int32_t* depth, V* parent, loop_entry e,
+                                                  unsigned lane, std::int32_t next_depth, loop_entry* nxt,
+                                                  loop_counters* c, ull& arcs, ull& max_degree) {
+  namespace cg = cooperative_groups;
+  const index_t begin = static_cast<index_t>(e.x & loop_row_mask);
+  const index_t end = begin + static_cast<index_t>(e.x >> loop_row_bits);
+  const V u = static_cast<V>(e.y);
+  for (index_t a = begin + lane; a < end; a += bfs_policy::loop_lanes) {
+    const V v = g.columns[a];
+    const index_t vb = g.offsets[v];
+    const index_t ve = g.offsets[static_cast<index_t>(v) + 1];
+    if (atomicCAS(depth + v, -1, next_depth) == -1) {
+      parent[v] = u;
+      const auto found = cg::coalesced_threads();
+      ull at = 0;
+      if (found.thread_rank() == 0) at = atomicAdd(&c->vertices, static_cast<ull>(found.num_threads()));
+      nxt[found.shfl(at, 0) + found.thread_rank()] = make_loop_entry(v, vb, ve);
+      const ull d = static_cast<ull>(ve - vb);
+      arcs += d;
+      max_degree = d > max_degree ? d : max_degree;
+    }
+  }
+}
+
+/// Where a running device loop stands; every thread of the grid holds the same copy.
+struct loop_state {
+  ull n, arcs, max_degree;  ///< the frontier's vertices, arcs and largest degree
+  std::int32_t level;       ///< its depth
+  int side;                 ///< the entry queue it is in
+};
+
+__device__ __forceinline__ bool fits_loop_cta(const loop_state& s) {
+  return s.n <= static_cast<ull>(bfs_policy::loop_cta_vertices) && s.arcs <= static_cast<ull>(bfs_policy::loop_cta_arcs);
+}
+__device__ __forceinline__ bool leaves_loop(const loop_state& s) {
+  return s.n == 0 || s.n > static_cast<ull>(bfs_policy::loop_vertices) || s.arcs > static_cast<ull>(bfs_policy::loop_arcs) ||
+         s.max_degree > static_cast<ull>(bfs_policy::loop_degree);
+}
+
+/// Block 0's levels while the frontier fits one block (see the file's comment); s is updated in
+/// every thread of the block. The frontier's entries were written by other blocks: the first level
+/// reads them through L2, later ones read what this block wrote.
+template <class V>
+__device__ void loop_levels_in_one_block(const csr_view<V>& g, std::int32_t* depth, V* parent, loop_entry* const* queue,
+                                         loop_state& s) {
+  namespace cg = cooperative_groups;
+  __shared__ loop_counters counts[3];
+  const auto group = cg::tiled_partition<bfs_policy::loop_lanes>(cg::this_thread_block());
+  const unsigned groups = bfs_policy::loop_block / bfs_policy::loop_lanes;
+  const unsigned group_id = threadIdx.x / bfs_policy::loop_lanes;
+  if (threadIdx.x < 3) counts[threadIdx.x] = {0, 0, 0};
+  __syncthreads();
+  for (unsigned k = 0;; ++k) {
+    loop_counters* c = counts + k % 3;
+    const loop_entry* cur = queue[s.side];
+    loop_entry* nxt = queue[s.side ^ 1];
+    ull arcs = 0, max_degree = 0;
+    for (ull j = group_id; j < s.n; j += groups)
+      expand_loop_entry(g, depth, parent, k == 0 ? __ldcg(cur + j) : cur[j], group.thread_rank(), s.level + 1, nxt, c,
+                        arcs, max_degree);
+    add_loop_counts(c, arcs, max_degree);
+    if (threadIdx.x == 0) counts[(k + 1) % 3] = {0, 0, 0};
+    __syncthreads();
+    s = {c->vertices, c->arcs, c->max_degree, s.level + 1, s.side ^ 1};
+    if (!fits_loop_cta(s) || leaves_loop(s)) return;
+  }
+}
+
+/// The loop on the frontier list q[0, n0) of depth `level`; e0, e1: its two entry queues (room for
+/// loop_arcs entries, or the graph's vertices where fewer); cnt: three zeroed loop_counters; pub:
+/// where block 0 leaves the state after its levels alone. Writes the frontier it stopped on back to
+/// q and what it hands back to *res.
 template <class V>
 __global__ void __launch_bounds__(bfs_policy::loop_block)
-    td_loop_kernel(csr_view<V> g, std::int32_t* depth, V* parent, V* qa, V* qb, index_t n0, std::int32_t level,
-                   loop_counters* cnt, loop_result* res) {
+    td_loop_kernel(csr_view<V> g, std::int32_t* depth, V* parent, V* q, loop_entry* e0, loop_entry* e1, index_t n0,
+                   std::int32_t level, loop_counters* cnt, loop_state* pub, loop_result* res) {
   namespace cg = cooperative_groups;
   const cg::grid_group grid = cg::this_grid();
   const auto group = cg::tiled_partition<bfs_policy::loop_lanes>(cg::this_thread_block());
@@ -61,61 +158,53 @@ __global__ void __launch_bounds__(bfs_policy::loop_block)
   const ull rank = grid.thread_rank();
   const ull groups = threads / bfs_policy::loop_lanes;
   const ull group_id = rank / bfs_policy::loop_lanes;
-  V* cur = qa;
-  V* nxt = qb;
-  ull n = static_cast<ull>(n0);
-  int side = 0;
-  {  // the frontier as given: its arcs and largest degree (in slot 2, cleared by level 1)
+  loop_entry* const queue[2] = {e0, e1};
+  loop_state s{static_cast<ull>(n0), 0, 0, level, 0};
+  {  // the frontier as given: its entries, arcs and largest degree (in slot 2, cleared by level 1)
     ull arcs = 0, max_degree = 0;
-    for (ull i = rank; i < n; i += threads) {
-      const V u = __ldcg(cur + i);
-      const ull d = static_cast<ull>(g.offsets[static_cast<index_t>(u) + 1] - g.offsets[u]);
+    for (ull i = rank; i < s.n; i += threads) {
+      const V u = __ldcg(q + i);
+      const index_t b = g.offsets[u], e = g.offsets[static_cast<index_t>(u) + 1];
+      e0[i] = make_loop_entry(u, b, e);
+      const ull d = static_cast<ull>(e - b);
       arcs += d;
       max_degree = d > max_degree ? d : max_degree;
     }
     add_loop_counts(cnt + 2, arcs, max_degree);
     grid.sync();
-    if (__ldcg(&cnt[2].arcs) > static_cast<ull>(bfs_policy::loop_arcs) ||
-        __ldcg(&cnt[2].max_degree) > static_cast<ull>(bfs_policy::loop_degree)) {
-      if (rank == 0) *res = {level, 0, n};
+    s.arcs = __ldcg(&cnt[2].arcs);
+    s.max_degree = __ldcg(&cnt[2].max_degree);
+    if (s.arcs > static_cast<ull>(bfs_policy::loop_arcs) || s.max_degree > static_cast<ull>(bfs_policy::loop_degree)) {
+      if (rank == 0) *res = {level, s.n};
       return;
     }
   }
   for (unsigned i = 0;; ++i) {
-    loop_counters* c = cnt + i % 3;
-    ull arcs = 0, max_degree = 0;
-    for (ull j = group_id; j < n; j += groups) {
-      const V u = __ldcg(cur + j);
-      const index_t end = g.offsets[static_cast<index_t>(u) + 1];
-      for (index_t a = g.offsets[u] + group.thread_rank(); a < end; a += bfs_policy::loop_lanes) {
-        const V v = g.columns[a];
-        if (depth[v] == -1 && atomicCAS(depth + v, -1, level + 1) == -1) {
-          parent[v] = u;
-          const auto found = cg::coalesced_threads();
-          ull at = 0;
-          if (found.thread_rank() == 0) at = atomicAdd(&c->vertices, static_cast<ull>(found.num_threads()));
-          nxt[found.shfl(at, 0) + found.thread_rank()] = v;
-          const ull d = static_cast<ull>(g.offsets[static_cast<index_t>(v) + 1] - g.offsets[v]);
-          arcs += d;
-          max_degree = d > max_degree ? d : max_degree;
-        }
+    if (fits_loop_cta(s)) {
+      if (blockIdx.x == 0) {
+        loop_levels_in_one_block(g, depth, parent, queue, s);
+        if (threadIdx.x == 0) *pub = s;
       }
+      grid.sync();
+      s = {__ldcg(&pub->n), __ldcg(&pub->arcs), __ldcg(&pub->max_degree), __ldcg(&pub->level), __ldcg(&pub->side)};
+      if (leaves_loop(s)) break;
     }
+    loop_counters* c = cnt + i % 3;
+    const loop_entry* cur = queue[s.side];
+    ull arcs = 0, max_degree = 0;
+    for (ull j = group_id; j < s.n; j += groups)
+      expand_loop_entry(g, depth, parent, __ldcg(cur + j), group.thread_rank(), s.level + 1, queue[s.side ^ 1], c, arcs,
+                        max_degree);
     add_loop_counts(c, arcs, max_degree);
     if (rank == 0) cnt[(i + 1) % 3] = {0, 0, 0};
     grid.sync();
-    n = __ldcg(&c->vertices);
-    const ull next_arcs = __ldcg(&c->arcs), next_max = __ldcg(&c->max_degree);
-    ++level;
-    V* tmp = cur;
-    cur = nxt;
-    nxt = tmp;
-    side ^= 1;
-    if (n == 0 || n > static_cast<ull>(bfs_policy::loop_vertices) || next_arcs > static_cast<ull>(bfs_policy::loop_arcs) ||
-        next_max > static_cast<ull>(bfs_policy::loop_degree))
-      break;
+    s = {__ldcg(&c->vertices), __ldcg(&c->arcs), __ldcg(&c->max_degree), s.level + 1, s.side ^ 1};
+    if (leaves_loop(s)) break;
   }
-  if (rank == 0) *res = {level, side, n};
+  // The frontier it stopped on goes back as ids into q (whose ids the first level has read).
+  const loop_entry* fin = queue[s.side];
+  for (ull j = rank; j < s.n; j += threads) q[j] = static_cast<V>(__ldcg(&fin[j].y));
+  if (rank == 0) *res = {s.level, s.n};
 }
 
 template <class V>

@@ -66,7 +66,7 @@ void engine<V>::impl::run(index_t root) {
     const loop_result& r = *h_loop.data();
     trace.push_back({level, 'L', count, level_start});
     prev_nf = count;
-    cur = r.side == 0 ? from : from ^ 1;
+    cur = from;
     level = r.level;
     src = {qbuf[cur].data(), static_cast<index_t>(r.count)};
     k = kind::frontier_list;
@@ -191,6 +191,7 @@ engine<V>::engine(csr_view<V> g, bool degree_sorted, options o) : impl_(std::mak
   }
   m.loop_res = device_buffer<loop_result>(1);
   m.loop_cnt = device_buffer<loop_counters>(3);
+  m.loop_pub = device_buffer<loop_state>(1);
   {  // the device loop's grid: every block resident at once, or no device loop
     int device = 0, cooperative = 0, per_sm = 0;
     GPU500_CUDA_CHECK(cudaGetDevice(&device));
@@ -198,6 +199,10 @@ engine<V>::engine(csr_view<V> g, bool degree_sorted, options o) : impl_(std::mak
     GPU500_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, td_loop_kernel<V>, bfs_policy::loop_block, 0));
     if (cooperative && per_sm > 0)
       m.loop_blocks = static_cast<unsigned>(m.sms) * static_cast<unsigned>(std::min(per_sm, bfs_policy::loop_blocks_per_sm));
+    if (m.loop_blocks > 0 && o.device_loop()) {  // a level finds at most one vertex per arc of its frontier
+      const index_t room = std::min(m.n, std::max(bfs_policy::loop_arcs, bfs_policy::loop_vertices)) + 1;
+      for (auto& q : m.loop_queue) q = device_buffer<loop_entry>(static_cast<std::size_t>(room));
+    }
   }
   m.sum = device_buffer<ull>(1);
   m.h_tot = gpu::pinned_buffer<gen_totals>(1);

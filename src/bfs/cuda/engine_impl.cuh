@@ -48,6 +48,8 @@ struct engine<V>::impl {
   device_buffer<unsigned char> grid_temp;
   device_buffer<loop_result> loop_res;
   device_buffer<loop_counters> loop_cnt;  ///< the device loop's three rotating level counters
+  device_buffer<loop_state> loop_pub;     ///< the device loop's state after levels in one block
+  device_buffer<loop_entry> loop_queue[2];  ///< the device loop's frontier queues (vertices with row bounds)
   unsigned loop_blocks = 0;               ///< the device loop's cooperative grid (0: no cooperative launch here)
   device_buffer<ull> sum;
   device_buffer<std::uint32_t> visited;  ///< bottom-up's bitmap of the vertices visited before the level
@@ -214,17 +216,19 @@ struct engine<V>::impl {
       bottom_up_impl<false>(uq, t, level);
   }
 
-  /// The device loop on the frontier list qbuf[from] (count vertices of depth `level`), with the
-  /// other buffer as its second queue; synchronises and returns what it handed back.
+  /// The device loop on the frontier list qbuf[from] (count vertices of depth `level`); the
+  /// frontier it stops on is left in the same buffer. Synchronises and returns what it handed back.
   const loop_result& device_loop(int from, index_t count, std::int32_t level) {
     GPU500_CUDA_CHECK(cudaMemsetAsync(loop_cnt.data(), 0, 3 * sizeof(loop_counters), st[0]));
     std::int32_t* d = depth.data();
     V* p = parent.data();
-    V* qa = qbuf[from].data();
-    V* qb = qbuf[from ^ 1].data();
+    V* q = qbuf[from].data();
+    loop_entry* e0 = loop_queue[0].data();
+    loop_entry* e1 = loop_queue[1].data();
     loop_counters* cnt = loop_cnt.data();
+    loop_state* pub = loop_pub.data();
     loop_result* res = loop_res.data();
-    void* args[] = {&g, &d, &p, &qa, &qb, &count, &level, &cnt, &res};
+    void* args[] = {&g, &d, &p, &q, &e0, &e1, &count, &level, &cnt, &pub, &res};
     GPU500_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(td_loop_kernel<V>), loop_blocks,
                                                   bfs_policy::loop_block, args, 0, st[0]));
     gpu::copy_bytes_async(h_loop.data(), loop_res.data(), sizeof(loop_result), st[0]);
@@ -234,6 +238,7 @@ struct engine<V>::impl {
   /// Whether a frontier of nf vertices and mf arcs fits the device loop.
   [[nodiscard]] bool fits_loop(index_t nf, index_t mf) const {
     return o.device_loop() && loop_blocks > 0 && nf >= 1 && nf <= bfs_policy::loop_vertices &&
+           static_cast<ull>(arcs) <= loop_row_mask &&
            mf <= bfs_policy::loop_arcs;
   }
 

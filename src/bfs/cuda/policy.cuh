@@ -38,6 +38,10 @@ struct bfs_policy {
   static constexpr index_t loop_vertices = 65536;  ///< device loop: largest frontier
   static constexpr index_t loop_arcs = 524288;     ///< device loop: largest frontier arc count
   static constexpr index_t loop_degree = 256;      ///< device loop: largest degree in the frontier
+  // Below both of these a level of the device loop runs in one block (a block barrier, not a grid
+  // barrier): a frontier of this size is one or two rounds of the block's lane groups.
+  static constexpr index_t loop_cta_vertices = 256;  ///< device loop in one block: largest frontier
+  static constexpr index_t loop_cta_arcs = 2048;     ///< device loop in one block: largest frontier arc count
 };
 static_assert(bfs_policy::loop_degree <= bfs_policy::middle_max, "a list without CTA- or grid-class vertices fits the loop");
 static_assert(bfs_policy::loop_block % 32 == 0 && 32 % bfs_policy::loop_lanes == 0, "lane groups tile warps");
@@ -58,8 +62,7 @@ enum class hub_mode : int {
 
 /// What the device loop hands back.
 struct loop_result {
-  std::int32_t level;  ///< depth of the frontier left in the returned buffer
-  std::int32_t side;   ///< 0: the first buffer, 1: the second
+  std::int32_t level;  ///< depth of the frontier left in the buffer the loop was given
   ull count;
 };
 
