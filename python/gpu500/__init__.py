@@ -12,12 +12,38 @@ Reference: docs/python.md.
 """
 import atexit as _atexit
 
-from . import _core
-from ._core import cuda_available, has_cuda_build, resolve_backend
-from ._graph import Graph, read_graph
-from ._results import BfsResult, SsspResult
-from ._bench import graph500, hpl, hpl_mxp
-from ._hash import HashMap
+
+def _load_cxx_runtime_globally():
+    """Loads the C++ runtime (libstdc++) into the process's global symbol scope before the module.
+
+    The module is a shared object that Python opens with RTLD_LOCAL. Where its static libraries hold
+    their own instances of the runtime's template statics (the locale facets' ids behind every
+    iostream, which GCC 13 instantiates in the compiled objects), the module's references would bind
+    to those copies, which the runtime never registered, and the first `stream >> int` calls a wrong
+    facet (a segmentation fault in the module's import, seen under pytest on Ubuntu 24.04). With the
+    runtime in the global scope first, every reference binds to the runtime's own, as in the `gpu500`
+    program."""
+    import ctypes
+    import os
+
+    if os.name != "posix":
+        return
+    for name in ("libstdc++.so.6", "libc++.so.1"):
+        try:
+            ctypes.CDLL(name, mode=ctypes.RTLD_GLOBAL)
+            return
+        except OSError:
+            continue
+
+
+_load_cxx_runtime_globally()
+
+from . import _core  # noqa: E402
+from ._core import cuda_available, has_cuda_build, resolve_backend  # noqa: E402
+from ._graph import Graph, read_graph  # noqa: E402
+from ._results import BfsResult, SsspResult  # noqa: E402
+from ._bench import graph500, hpl, hpl_mxp  # noqa: E402
+from ._hash import HashMap  # noqa: E402
 
 _atexit.register(_core.finalize_mpi)  # MPI, when an HPL run started it (python/src/benchmarks.cpp)
 
