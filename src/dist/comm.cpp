@@ -132,8 +132,7 @@ communicator communicator::from_native(const void* mpi_comm) {
   c.mpi_ = true;
   MPI_Comm_rank(m, &c.rank_);
   MPI_Comm_size(m, &c.size_);
-  MPI_Comm node;
-  check(MPI_Comm_split_type(m, MPI_COMM_TYPE_SHARED, c.rank_, MPI_INFO_NULL, &node), "MPI_Comm_split_type");
+  MPI_Comm node = detail::split_by_host(m);
   MPI_Comm_size(node, &c.node_size_);
   MPI_Comm_rank(node, &c.node_rank_);
   MPI_Comm_free(&node);

@@ -114,10 +114,7 @@ host_threads share_host_cores(const communicator& comm) {
   int me = 0;
 #if GPU500_HAVE_MPI
   if (comm.is_mpi() && comm.size() > 1) {
-    MPI_Comm node = MPI_COMM_NULL;
-    detail::check(MPI_Comm_split_type(detail::handle_of<MPI_Comm>(comm.native_bits()), MPI_COMM_TYPE_SHARED,
-                                      comm.rank(), MPI_INFO_NULL, &node),
-                  "MPI_Comm_split_type");
+    MPI_Comm node = detail::split_by_host(detail::handle_of<MPI_Comm>(comm.native_bits()));
     int size = 1;
     MPI_Comm_size(node, &size);
     MPI_Comm_rank(node, &me);

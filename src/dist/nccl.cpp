@@ -1,8 +1,12 @@
 // NCCL between the GPUs of an MPI communicator's ranks (see gpu500/dist/nccl.hpp): the
-// communicator made from a unique id broadcast by MPI, and grouped point-to-point exchanges.
+// communicator made from a unique id broadcast by MPI, grouped point-to-point exchanges, and the
+// NCCL communicators a process grid keeps (gpu500/dist/grid.hpp).
 #include "gpu500/dist/nccl.hpp"
 
+#include <memory>
 #include <string>
+
+#include "gpu500/dist/grid.hpp"
 
 #include "gpu500/config.hpp"
 #include "gpu500/core/error.hpp"
@@ -133,5 +137,22 @@ void nccl_comm::gatherv_bytes(const void*, void*, const std::size_t*, int, cudaS
 void nccl_comm::bcast_bytes(void*, std::size_t, int, cudaStream_t) const {}
 
 #endif
+
+namespace {
+const nccl_comm& made_on_first_use(std::shared_ptr<nccl_comm>& kept, const communicator& over) {
+  if (!kept) kept = std::make_shared<nccl_comm>(over);
+  return *kept;
+}
+}  // namespace
+
+const nccl_comm& process_grid::row_nccl(int slot) const {
+  GPU500_EXPECTS(slot == 0 || slot == 1, "an NCCL slot of 0 or 1");
+  return made_on_first_use(row_nccl_[static_cast<std::size_t>(slot)], row_);
+}
+
+const nccl_comm& process_grid::col_nccl(int slot) const {
+  GPU500_EXPECTS(slot == 0 || slot == 1, "an NCCL slot of 0 or 1");
+  return made_on_first_use(col_nccl_[static_cast<std::size_t>(slot)], col_);
+}
 
 }  // namespace gpu500::dist

@@ -23,10 +23,7 @@ using detail::handle_of;
 node_shared::node_shared(const communicator& c, std::size_t bytes) : bytes_(bytes) {
 #if GPU500_HAVE_MPI
   if (c.is_mpi() && c.size() > 1) {
-    MPI_Comm node = MPI_COMM_NULL;
-    check(MPI_Comm_split_type(handle_of<MPI_Comm>(c.native_bits()), MPI_COMM_TYPE_SHARED, c.rank(),
-                              MPI_INFO_NULL, &node),
-          "MPI_Comm_split_type");
+    MPI_Comm node = detail::split_by_host(handle_of<MPI_Comm>(c.native_bits()));
     MPI_Comm_size(node, &ranks_);
     MPI_Comm_rank(node, &rank_);
     node_comm_ = bits_of(node);

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "gpu500/core/device.hpp"
+#include "gpu500/dist/placement.hpp"
 #include "gpu500/hpl/grid.hpp"
 #include "solver.hpp"
 
@@ -21,7 +22,7 @@ device_class classify_device(backend be, const std::string& name, std::int64_t m
 
 device_class this_device_class(backend be, int ordinal) {
   if (be != backend::cuda) return device_class::cpu;
-  const int count = detail::cuda_device_count();
+  const int count = dist::gpu_count();
   if (count < 1) return device_class::other_cuda;
   const auto d = detail::cuda_device(std::max(0, ordinal) % count);
   return classify_device(be, d.name, d.total);
@@ -126,7 +127,7 @@ sizing choose_n(backend be, std::int64_t memory_bytes, int p, int q, int nb) {
 
 std::int64_t memory_for_sizing(backend be, int ordinal, int ranks_on_node) {
   if (be == backend::cuda) {
-    const int count = detail::cuda_device_count();
+    const int count = dist::gpu_count();
     return count < 1 ? 0 : detail::cuda_device(std::max(0, ordinal) % count).free;
   }
   return host_available_memory() / std::max(1, ranks_on_node);

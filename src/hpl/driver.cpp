@@ -4,6 +4,7 @@
 
 #include "gpu500/core/error.hpp"
 #include "gpu500/core/timer.hpp"
+#include "gpu500/dist/placement.hpp"
 #include "mpi/comm.hpp"
 #include "solver.hpp"
 
@@ -26,7 +27,7 @@ test_result run_test(const params& prm, const grid& g, const run_options& opt) {
     return r;
   }
   if (opt.be == backend::cuda) {
-    detail::cuda_select_device(g);
+    dist::use_gpu_of_rank(g.local_rank);
     r.start_time = now_text();
     if (g.p * g.q == 1) detail::cuda_run(prm, opt, r);
     else detail::cuda_run_dist(prm, g, opt, r);

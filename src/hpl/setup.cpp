@@ -6,41 +6,23 @@
 #include <cstdio>
 #include <string>
 
-#include "gpu500/config.hpp"
 #include "gpu500/core/error.hpp"
-
-#if GPU500_HAVE_MPI
-#include <mpi.h>
-#endif
 
 namespace gpu500::hpl::detail {
 
-mpi_session::mpi_session() {
-  const dist::communicator world = dist::communicator::world();
+mpi_session::mpi_session() : world(dist::communicator::world()) {
   rank = world.rank();
   size = world.size();
 }
 
 namespace {
 
-// Rank 0's value everywhere (MPI), or v.
-int from_rank0(int v, const mpi_session& mpi) {
-#if GPU500_HAVE_MPI
-  if (mpi.size > 1) MPI_Bcast(&v, 1, MPI_INT, 0, MPI_COMM_WORLD);
-#endif
-  (void)mpi;
-  return v;
-}
+// Rank 0's value everywhere.
+int from_rank0(int v, const mpi_session& mpi) { return mpi.world.bcast(v, 0); }
 
-// The smallest value over the ranks (MPI), or v.
+// The smallest value over the ranks.
 std::int64_t min_over_ranks(std::int64_t v, const mpi_session& mpi) {
-#if GPU500_HAVE_MPI
-  long long x = v;
-  if (mpi.size > 1) MPI_Allreduce(MPI_IN_PLACE, &x, 1, MPI_LONG_LONG, MPI_MIN, MPI_COMM_WORLD);
-  v = x;
-#endif
-  (void)mpi;
-  return v;
+  return mpi.world.allreduce(v, dist::reduce_op::min);
 }
 
 double gib(std::int64_t b) { return static_cast<double>(b) / static_cast<double>(std::int64_t{1} << 30); }
@@ -54,8 +36,8 @@ constexpr double cpu_hpl_share_of_dgemm = 1.5;
 
 run_setup set_up(const program_settings& s, const mpi_session& mpi) {
   run_setup st;
-  st.place = place_process(s.be, s.share_gpus);
-  if (mpi.size > 1 || !st.place.cores.empty()) std::fprintf(stderr, "%s\n", describe(st.place, mpi.rank).c_str());
+  st.place = dist::place_process(s.be, s.share_gpus);
+  if (mpi.size > 1 || !st.place.cores.empty()) std::fprintf(stderr, "%s\n", dist::describe(st.place, mpi.rank).c_str());
   st.cls = static_cast<device_class>(from_rank0(static_cast<int>(this_device_class(s.be, st.place.gpu)), mpi));
   return st;
 }

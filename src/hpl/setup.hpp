@@ -8,7 +8,7 @@
 #include "gpu500/dist/comm.hpp"
 #include "gpu500/hpl/defaults.hpp"
 #include "gpu500/hpl/pdgesv.hpp"
-#include "gpu500/hpl/placement.hpp"
+#include "gpu500/dist/placement.hpp"
 #include "gpu500/hpl/program.hpp"
 
 namespace gpu500::hpl::detail {
@@ -17,13 +17,14 @@ namespace gpu500::hpl::detail {
 /// finalised while an exception unwinds), and this process's place in MPI_COMM_WORLD.
 struct mpi_session {
   dist::mpi_session session;
+  dist::communicator world;
   int rank = 0, size = 1;
   mpi_session();
 };
 
 /// The run's set-up on this process.
 struct run_setup {
-  placement place;
+  dist::placement place;
   device_class cls = device_class::cpu;  ///< rank 0's device class (the ranks agree on NB)
 };
 

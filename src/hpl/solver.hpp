@@ -44,13 +44,6 @@ void finish_check(const params& prm, const grid& g, std::vector<double>& rows, s
 /// kernels, reduced with finish_check).
 void cuda_run_dist(const params& prm, const grid& g, const run_options& opt, test_result& r);
 
-/// Select this process's GPU: node-local rank modulo the device count (the one place that
-/// picks it; `gpu500 hpl` refuses more ranks than GPUs on a node unless --share-gpus,
-/// gpu500/hpl/placement.hpp). src/hpl/cuda/placement.cu.
-void cuda_select_device(const grid& g);
-
-/// The CUDA devices visible (0 without CUDA), without creating a context on any of them.
-int cuda_device_count();
 /// Name, total and free memory (bytes) of device `ordinal`, which becomes the current device
 /// (only this process's own GPU gets a context). Zeros without CUDA.
 struct cuda_device_facts {
@@ -58,9 +51,6 @@ struct cuda_device_facts {
   std::int64_t total = 0, free = 0;
 };
 cuda_device_facts cuda_device(int ordinal);
-
-/// PCI bus id of CUDA device `ordinal` ("0000:1B:00.0"); empty when unknown or without CUDA.
-std::string cuda_pci_bus_id(int ordinal);
 
 /// CUDA backend (1 x 1 grid): generate on the GPU, solve, check there too. Fills time, x (host),
 /// the norms and the residual.

@@ -49,8 +49,8 @@ struct grid_part {
 /// local (0 elsewhere); both are summed over the grid here.
 inline row_sums grid_row_sums(std::vector<double>& sums, std::vector<double>& own, diagonal d,
                               const process_grid& g) {
-  g.all.allreduce(sums.data(), sums.size(), dist::reduce_op::sum);
-  g.all.allreduce(own.data(), own.size(), dist::reduce_op::sum);  // each diagonal entry lives on one process
+  g.all().allreduce(sums.data(), sums.size(), dist::reduce_op::sum);
+  g.all().allreduce(own.data(), own.size(), dist::reduce_op::sum);  // each diagonal entry lives on one process
   row_sums s;
   s.diag.resize(sums.size());
   for (std::size_t i = 0; i < sums.size(); ++i) {
@@ -73,7 +73,7 @@ class grid_space final : public host_vectors {
         full_(static_cast<std::size_t>(n)),
         y_(static_cast<std::size_t>(n)),
         s_(static_cast<std::size_t>(nb)),
-        nq_(hpl::numroc(n, nb, g.mycol, g.q)) {}
+        nq_(hpl::numroc(n, nb, g.mycol(), g.q())) {}
   void residual(const double* x, double* r) override {
     product(x, r);
     for (std::int64_t i = 0; i < n_; ++i) r[i] = b_[i] - r[i];
@@ -87,16 +87,16 @@ class grid_space final : public host_vectors {
   }
   void project(int k, const double* w, double* h) override {
     host_vectors::project(k, w, h);
-    g_.all.bcast_bytes(h, sizeof(double) * k, 0);
+    g_.all().bcast_bytes(h, sizeof(double) * k, 0);
   }
-  double nrm2(const double* v) override { return g_.all.bcast(host_vectors::nrm2(v), 0); }
-  double norm_inf(const double* v) override { return g_.all.bcast(host_vectors::norm_inf(v), 0); }
+  double nrm2(const double* v) override { return g_.all().bcast(host_vectors::nrm2(v), 0); }
+  double norm_inf(const double* v) override { return g_.all().bcast(host_vectors::norm_inf(v), 0); }
 
  private:
   void product(const double* v, double* y) {
     std::fill(full_.begin(), full_.end(), 0.0);
     part_.add_product(v, full_.data());
-    g_.all.allreduce(full_.data(), full_.size(), dist::reduce_op::sum);
+    g_.all().allreduce(full_.data(), full_.size(), dist::reduce_op::sum);
     std::copy(full_.begin(), full_.end(), y);
   }
   // y_ = L^-1 y_ (lower) or U^-1 y_ by block rows (see the file comment).
@@ -104,25 +104,25 @@ class grid_space final : public host_vectors {
     const std::int64_t blocks = (n_ + nb_ - 1) / nb_;
     for (std::int64_t t = 0; t < blocks; ++t) {
       const std::int64_t k = (lower ? t : blocks - 1 - t) * nb_, jb = std::min(nb_, n_ - k), kb = k / nb_;
-      const int pr = static_cast<int>(kb % g_.p), pc = static_cast<int>(kb % g_.q);
-      if (g_.myrow == pr) {
-        const std::int64_t li0 = hpl::local_of(k, nb_, g_.p);
+      const int pr = static_cast<int>(kb % g_.p()), pc = static_cast<int>(kb % g_.q());
+      if (g_.myrow() == pr) {
+        const std::int64_t li0 = hpl::local_of(k, nb_, g_.p());
         // The solved blocks' columns here: global < k (lower) or >= k + jb (upper).
-        const std::int64_t c0 = lower ? 0 : hpl::local_start(k + jb, nb_, g_.mycol, g_.q);
-        const std::int64_t c1 = lower ? hpl::local_start(k, nb_, g_.mycol, g_.q) : nq_;
+        const std::int64_t c0 = lower ? 0 : hpl::local_start(k + jb, nb_, g_.mycol(), g_.q());
+        const std::int64_t c1 = lower ? hpl::local_start(k, nb_, g_.mycol(), g_.q()) : nq_;
         std::fill_n(s_.begin(), jb, 0.0f);
         if (c1 > c0) part_.block_product(li0, jb, c0, c1, s_.data());
-        if (g_.row.size() > 1)
-          g_.row.allreduce(s_.data(), static_cast<std::size_t>(jb), dist::reduce_op::sum);
-        if (g_.mycol == pc) {
+        if (g_.row().size() > 1)
+          g_.row().allreduce(s_.data(), static_cast<std::size_t>(jb), dist::reduce_op::sum);
+        if (g_.mycol() == pc) {
           float* yk = y_.data() + k;
           for (std::int64_t i = 0; i < jb; ++i) yk[i] -= s_[i];
-          part_.diagonal_solve(lower, li0, hpl::local_of(k, nb_, g_.q), jb, yk);
+          part_.diagonal_solve(lower, li0, hpl::local_of(k, nb_, g_.q()), jb, yk);
         }
       }
-      if (g_.all.size() > 1)
-        g_.all.bcast_bytes(y_.data() + k, sizeof(float) * static_cast<std::size_t>(jb), g_.rank_of(pr, pc));
-      if (g_.mycol == pc) part_.set_solved(hpl::local_of(k, nb_, g_.q), jb, y_.data() + k);
+      if (g_.all().size() > 1)
+        g_.all().bcast_bytes(y_.data() + k, sizeof(float) * static_cast<std::size_t>(jb), g_.rank_of(pr, pc));
+      if (g_.mycol() == pc) part_.set_solved(hpl::local_of(k, nb_, g_.q()), jb, y_.data() + k);
     }
   }
 
@@ -137,14 +137,14 @@ class grid_space final : public host_vectors {
 
 /// Seconds since the stopwatch started, the slowest process's.
 inline double slowest(const process_grid& g, const stopwatch& sw) {
-  return g.all.allreduce(sw.seconds(), dist::reduce_op::max);
+  return g.all().allreduce(sw.seconds(), dist::reduce_op::max);
 }
 
 /// The refinement of a grid solve: GMRES from x = 0 over `part`; fills r's norms, iteration
 /// counts, x and t_refine (the slowest process's, from a barrier).
 inline void refine_on_grid(result& r, const options& o, grid_part& part, const process_grid& g,
                            const row_sums& sums, const std::vector<double>& b) {
-  g.all.barrier();
+  g.all().barrier();
   stopwatch sw;
   r.norm_a = sums.norm_inf;
   for (double v : b) r.norm_b = std::max(r.norm_b, std::fabs(v));

@@ -14,7 +14,7 @@
 #include "gpu500/core/json.hpp"
 #include "gpu500/dist/comm.hpp"
 #include "gpu500/hpl/defaults.hpp"
-#include "gpu500/hpl/placement.hpp"
+#include "gpu500/dist/placement.hpp"
 #include "gpu500/hpl_mxp/mxp.hpp"
 
 namespace gpu500::hpl_mxp {
@@ -138,10 +138,10 @@ int run_program(program_settings s) {
   // gpu500 hpl); with --share-gpus several processes may share one.
   int sharing = 1;
   if (o.be == backend::cuda && world.size() > 1) {
-    const hpl::placement place = hpl::place_process(backend::cuda, s.share_gpus, "hpl-mxp");
+    const dist::placement place = dist::place_process(backend::cuda, s.share_gpus, "hpl-mxp");
     o.device = place.gpu;
     const int count = static_cast<int>(cuda_devices().size());
-    sharing = ranks_on_gpu_of(place.local_rank, place.local_size, count);
+    sharing = dist::ranks_on_gpu_of(place.local_rank, place.local_size, count);
   }
   if (s.auto_nb) o.nb = default_nb(o.be, o.device);
   if (s.auto_n) {

@@ -32,16 +32,6 @@ backend parse_backend(const std::string& s, bool allow_opencl = false);
 backend resolve_auto_backend();
 const char* backend_name(backend b);
 
-/// The ranks of a node that share node rank `node_rank`'s GPU when each of the node's `node_ranks`
-/// ranks takes GPU (its node rank mod `gpus`), as every multi-rank pipeline places them; this
-/// rank included, so at least 1 (`gpus` below 1 counts as 1). Ranks on GPUs that get more ranks
-/// than others see a larger count, which is what dividing a GPU's free memory needs.
-[[nodiscard]] constexpr int ranks_on_gpu_of(int node_rank, int node_ranks, int gpus) {
-  const int g = gpus < 1 ? 1 : gpus;
-  const int device = node_rank % g;
-  return node_ranks > device ? (node_ranks - 1 - device) / g + 1 : 1;
-}
-
 /// Physical memory of this host in bytes (0 when unknown).
 std::int64_t host_total_memory();
 /// The bytes this process may still allocate on the host: the smallest of the host's available

@@ -29,6 +29,8 @@ namespace gpu500::dist {
 
 enum class reduce_op { sum, max, min, lor, bor };
 
+class send_requests;
+
 class communicator {
  public:
   /// The one-rank communicator (no MPI involved).
@@ -127,6 +129,24 @@ class communicator {
     if (recv_counts) *recv_counts = std::move(rc);
   }
 
+  /// All ranks get the rank holding the largest v (the lowest such rank on ties).
+  [[nodiscard]] int maxloc(double v) const;
+
+  // Point to point (the dense solvers' panel broadcasts and row swaps; point_to_point.cpp), on
+  // any memory MPI can read. T: double or std::int64_t; n below 2^31. On a communicator without
+  // MPI there is no other rank, and these throw.
+  template <class T>
+  void send(const T* data, std::size_t n, int dest, int tag) const;
+  template <class T>
+  void recv(T* data, std::size_t n, int src, int tag) const;
+  /// Sends n_send elements to dest while receiving at most n_recv from src; returns the count
+  /// received.
+  template <class T>
+  std::size_t sendrecv(const T* send, std::size_t n_send, int dest, T* recv, std::size_t n_recv, int src, int tag) const;
+  /// Starts sending; the data must stay untouched until pending.wait() returns.
+  template <class T>
+  void isend(const T* data, std::size_t n, int dest, int tag, send_requests& pending) const;
+
   /// Largest message of one MPI call, in bytes (default: what an int count of the element type
   /// allows). Lowering it forces the split path (tests).
   void set_max_message_bytes(std::size_t bytes) { max_message_bytes_ = bytes; }
@@ -155,6 +175,21 @@ class communicator {
   bool mpi_ = false;
   int rank_ = 0, size_ = 1, node_size_ = 1, node_rank_ = 0;
   std::size_t max_message_bytes_ = 0;  // 0: no limit beyond int counts
+};
+
+/// Sends started by communicator::isend, completed together by wait() (and by the destructor).
+class send_requests {
+ public:
+  send_requests() = default;
+  send_requests(const send_requests&) = delete;
+  send_requests& operator=(const send_requests&) = delete;
+  ~send_requests() { wait(); }
+  void wait();
+  [[nodiscard]] bool empty() const { return requests_.empty(); }
+
+ private:
+  friend class communicator;
+  std::vector<std::uint64_t> requests_;  // the MPI_Requests' bits
 };
 
 /// Whether the MPI library accepts device (CUDA) pointers in its calls: MPIX_Query_cuda_support()

@@ -1,8 +1,9 @@
 // gpu500/hpl/grid.hpp — the P x Q process grid and the 2-D block-cyclic index arithmetic.
 //
 // Ranks 0 .. P*Q-1 of MPI_COMM_WORLD form the grid (row-major PMAP: rank = row*Q + col;
-// column-major: rank = col*P + row); extra ranks sit idle as in netlib. Without MPI (or with one
-// process) only the 1 x 1 grid exists. Row r of the global matrix lives on process row
+// column-major: rank = col*P + row); extra ranks sit idle as in netlib. The ranks and their
+// communicators are gpu500/dist/grid.hpp's; this is HPL's view of them. Without MPI (or with
+// one process) only the 1 x 1 grid exists. Row r of the global matrix lives on process row
 // (r / nb) % P at local row (r / (nb P)) nb + r % nb; columns alike over Q.
 #pragma once
 
@@ -14,14 +15,14 @@
 namespace gpu500::hpl {
 
 namespace detail {
-struct grid_comms;  // MPI communicators (src/hpl/mpi)
+struct grid_comms;  // the grid's ranks and HPL's communication over them (src/hpl/mpi)
 }
 
 struct grid {
   int p = 1, q = 1;
   int myrow = 0, mycol = 0;
   int world_rank = 0, world_size = 1;
-  int local_rank = 0;   ///< rank among the processes of this node (MPI_COMM_TYPE_SHARED)
+  int local_rank = 0;   ///< rank among the processes of this node (communicator::node_rank)
   bool in_grid = true;  ///< false on idle ranks
   std::shared_ptr<detail::grid_comms> comms;
 

@@ -77,9 +77,6 @@ struct test_result {
 /// HPL's flop count for order n.
 inline double hpl_flops(double n) { return (2.0 / 3.0 * n + 1.5) * n * n; }
 
-/// True when MPI can send from and receive into GPU memory (OpenMPI's MPIX_Query_cuda_support).
-bool device_mpi_available();
-
 /// Run one test on the grid (collective over the grid's ranks; idle ranks return skipped).
 test_result run_test(const params& prm, const grid& g, const run_options& opt);
 

@@ -4,7 +4,7 @@
 // netlib's order on the P x Q grids it names: it initialises MPI when compiled with it (a 1 x 1
 // grid needs no mpirun), checks that the grids fit the processes and that every setting applies
 // to the backend and to the grids (check_settings), places the process (one per GPU, a slice of
-// the node's cores: gpu500/hpl/placement.hpp), fills in the device's defaults and N when not
+// the node's cores: gpu500/dist/placement.hpp), fills in the device's defaults and N when not
 // given (gpu500/hpl/defaults.hpp), prints the HPL.out layout (rank 0), a progress line on stderr
 // (unless quiet) and writes the JSON result and per-iteration timing files when asked.
 #pragma once

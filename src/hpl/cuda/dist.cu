@@ -58,6 +58,7 @@
 #include "gpu500/core/error.hpp"
 #include "gpu500/core/timer.hpp"
 #include "gpu500/dist/nccl.hpp"
+#include "gpu500/dist/placement.hpp"
 #include "check.cuh"
 #include "kernels.cuh"
 #include "util.cuh"
@@ -91,16 +92,12 @@ struct nccl_links {
   const dist::nccl_comm* panel = nullptr;  // GPU panels over the column (stream pnl)
 };
 nccl_links nccl_links_of(const grid& g) {
-  auto& c = *g.comms;
-  auto make = [](const comm& mc) {
-    return std::static_pointer_cast<void>(
-        std::make_shared<dist::nccl_comm>(dist::communicator::from_native(mc.native())));
-  };
-  if (g.q > 1 && !c.nccl_row) c.nccl_row = make(c.row);
-  if (g.p > 1 && !c.nccl_col) c.nccl_col = make(c.col);
-  if (g.p > 1 && !c.nccl_col_panel) c.nccl_col_panel = make(c.col);
-  return {static_cast<const dist::nccl_comm*>(c.nccl_row.get()), static_cast<const dist::nccl_comm*>(c.nccl_col.get()),
-          static_cast<const dist::nccl_comm*>(c.nccl_col_panel.get())};
+  const dist::process_grid& ranks = g.comms->ranks;
+  nccl_links links;
+  if (g.q > 1) links.row = &ranks.row_nccl(0);
+  if (g.p > 1) links.col = &ranks.col_nccl(0);
+  if (g.p > 1) links.panel = &ranks.col_nccl(1);
+  return links;
 }
 
 class dist_solver {
@@ -795,8 +792,8 @@ void cuda_run_dist(const params& prm, const grid& g, const run_options& opt, tes
   const auto& c = *g.comms;
   // The transport every process can use: NCCL where each has its own GPU (node-local ranks map
   // one to one onto the node's devices), else CUDA-aware MPI for the panel (Q > 1), else host.
-  double no_nccl = opt.nccl && dist::nccl_available() && g.local_rank < cuda_device_count() ? 0 : 1;
-  double host_only = opt.device_mpi && device_mpi_available() ? 0 : 1;
+  double no_nccl = opt.nccl && dist::nccl_available() && g.local_rank < dist::gpu_count() ? 0 : 1;
+  double host_only = opt.device_mpi && dist::mpi_accepts_device_memory() ? 0 : 1;
   c.all.allreduce_max(&no_nccl, 1);
   c.all.allreduce_max(&host_only, 1);
   const transport tr = no_nccl == 0 ? transport::nccl : host_only == 0 && g.q > 1 ? transport::cuda_mpi : transport::host;

@@ -15,9 +15,6 @@ namespace {
 namespace detail {
 void cuda_run(const params&, const run_options&, test_result&) { no_cuda(); }
 void cuda_run_dist(const params&, const grid&, const run_options&, test_result&) { no_cuda(); }
-void cuda_select_device(const grid&) {}
-std::string cuda_pci_bus_id(int) { return {}; }
-int cuda_device_count() { return 0; }
 cuda_device_facts cuda_device(int) { return {}; }
 }  // namespace detail
 

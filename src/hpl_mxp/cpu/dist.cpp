@@ -35,10 +35,10 @@ struct local_matrix {
   std::vector<float> a;
   std::vector<std::int64_t> grow, gcol;
   local_matrix(std::int64_t n_, std::int64_t nb_, const process_grid& g)
-      : n(n_), nb(nb_), mp(numroc(n_, nb_, g.myrow, g.p)), nq(numroc(n_, nb_, g.mycol, g.q)),
+      : n(n_), nb(nb_), mp(numroc(n_, nb_, g.myrow(), g.p())), nq(numroc(n_, nb_, g.mycol(), g.q())),
         lld(std::max<std::int64_t>(1, mp)), a(static_cast<std::size_t>(lld * nq)), grow(mp), gcol(nq) {
-    for (std::int64_t i = 0; i < mp; ++i) grow[i] = global_of(i, nb, g.myrow, g.p);
-    for (std::int64_t j = 0; j < nq; ++j) gcol[j] = global_of(j, nb, g.mycol, g.q);
+    for (std::int64_t i = 0; i < mp; ++i) grow[i] = global_of(i, nb, g.myrow(), g.p());
+    for (std::int64_t j = 0; j < nq; ++j) gcol[j] = global_of(j, nb, g.mycol(), g.q());
   }
   float* at(std::int64_t li, std::int64_t lj) { return a.data() + lj * lld + li; }
 };
@@ -82,7 +82,7 @@ row_sums generate_local(local_matrix& m, diagonal d, const process_grid& g) {
   const row_sums s = grid_row_sums(sums, own, d, g);
   for (std::int64_t li = 0; li < m.mp; ++li) {
     const std::int64_t gi = m.grow[li];
-    if (hpl::owner_of(gi, m.nb, g.q) == g.mycol) *m.at(li, local_of(gi, m.nb, g.q)) = static_cast<float>(s.diag[gi]);
+    if (hpl::owner_of(gi, m.nb, g.q()) == g.mycol()) *m.at(li, local_of(gi, m.nb, g.q())) = static_cast<float>(s.diag[gi]);
   }
   return s;
 }
@@ -105,8 +105,8 @@ void factor(local_matrix& m, const process_grid& g) {
       factor_block(m.at(li0, lj0), jb, m.lld);
       for (std::int64_t j = 0; j < jb; ++j) std::copy_n(m.at(li0, lj0 + j), jb, d11.data() + j * jb);
     }
-    if (in_col) broadcast(g.col, d11.data(), jb * jb, pr);
-    if (in_row) broadcast(g.row, d11.data(), jb * jb, pc);
+    if (in_col) broadcast(g.col(), d11.data(), jb * jb, pr);
+    if (in_row) broadcast(g.row(), d11.data(), jb * jb, pc);
     const int ijb = static_cast<int>(jb);
     lbuf.assign(static_cast<std::size_t>(std::max<std::int64_t>(0, mloc) * jb), 0.0f);
     ubuf.assign(static_cast<std::size_t>(std::max<std::int64_t>(0, nloc) * jb), 0.0f);
@@ -120,8 +120,8 @@ void factor(local_matrix& m, const process_grid& g) {
                   d11.data(), ijb, m.at(li0, lj1), ld);
       for (std::int64_t j = 0; j < nloc; ++j) std::copy_n(m.at(li0, lj1 + j), jb, ubuf.data() + j * jb);
     }
-    broadcast(g.row, lbuf.data(), mloc * jb, pc);  // a process row shares its local rows: same mloc
-    broadcast(g.col, ubuf.data(), nloc * jb, pr);  // a process column shares its columns: same nloc
+    broadcast(g.row(), lbuf.data(), mloc * jb, pc);  // a process row shares its local rows: same mloc
+    broadcast(g.col(), ubuf.data(), nloc * jb, pr);  // a process column shares its columns: same nloc
     if (mloc > 0 && nloc > 0)
       cblas_sgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(mloc), static_cast<int>(nloc), ijb, -1.0f,
                   lbuf.data(), static_cast<int>(mloc), ubuf.data(), ijb, 1.0f, m.at(li1, lj1), ld);
@@ -162,21 +162,23 @@ class host_part final : public grid_part {
 }  // namespace
 
 result solve_cpu_grid(const options& o) {
-  const process_grid g(o.p, o.q);
+  const dist::communicator world = dist::communicator::world();
+  check_grid_size(world, o.p, o.q);
+  const process_grid g(world, o.p, o.q);
   result r;
   r.n = o.n;
   r.nb = o.nb;
   r.be = backend::cpu;
   r.prec = o.prec;
   stage(o, "generating the matrix (P x Q grid)");
-  g.all.barrier();
+  g.all().barrier();
   stopwatch sw;
   local_matrix m(o.n, std::max(1, o.nb), g);
   const row_sums sums = generate_local(m, o.diag, g);
   const std::vector<double> b = generate_b(o.n);
   r.t_generate = slowest(g, sw);
   stage(o, "LU without pivoting (FP32, P x Q grid)");
-  g.all.barrier();
+  g.all().barrier();
   sw.restart();
   factor(m, g);
   r.t_lu = slowest(g, sw);

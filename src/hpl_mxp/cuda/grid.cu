@@ -39,6 +39,7 @@
 #include "gpu500/core/error.hpp"
 #include "gpu500/core/timer.hpp"
 #include "gpu500/dist/nccl.hpp"
+#include "gpu500/dist/placement.hpp"
 #include "kernels.cuh"
 #include "lu.cuh"
 #include "mpi/grid.hpp"
@@ -51,13 +52,11 @@ using gpu::device_buffer;
 using namespace cuda;
 
 // Broadcast of a device buffer over one communicator (see the file comment), ordered on the
-// panel stream.
+// panel stream; `nccl`: the grid's NCCL communicator over the same ranks, or nullptr.
 class device_bcast {
  public:
-  device_bcast(const dist::communicator& c, bool nccl, cudaStream_t s)
-      : c_(c), s_(s), device_mpi_(dist::mpi_accepts_device_memory()) {
-    if (nccl && c.size() > 1) nccl_ = std::make_unique<dist::nccl_comm>(c);
-  }
+  device_bcast(const dist::communicator& c, const dist::nccl_comm* nccl, cudaStream_t s)
+      : c_(c), s_(s), device_mpi_(dist::mpi_accepts_device_memory()), nccl_(nccl) {}
   void operator()(void* buf, std::size_t bytes, int root) {
     if (bytes == 0 || c_.size() < 2) return;
     if (nccl_) {
@@ -79,7 +78,7 @@ class device_bcast {
   const dist::communicator& c_;
   cudaStream_t s_;
   bool device_mpi_;
-  std::unique_ptr<dist::nccl_comm> nccl_;
+  const dist::nccl_comm* nccl_;
   std::vector<char> host_;
 };
 
@@ -106,13 +105,14 @@ class grid_lu {
       lt_ = std::make_unique<fp8_gemm>(st_.update);
     }
     d11_ = device_buffer<float>(w * w);
-    // Made in the same order on every process: the row's communicators, then the column's.
-    row_ = std::make_unique<device_bcast>(g.row, nccl, st_.panel);
-    col_ = std::make_unique<device_bcast>(g.col, nccl, st_.panel);
+    // The grid's NCCL communicators, made (on first use) in the same order on every process:
+    // the row's, then the column's.
+    const dist::nccl_comm* row_nccl = nccl && g.row().size() > 1 ? &g.row_nccl() : nullptr;
+    const dist::nccl_comm* col_nccl = nccl && g.col().size() > 1 ? &g.col_nccl() : nullptr;
+    row_ = std::make_unique<device_bcast>(g.row(), row_nccl, st_.panel);
+    col_ = std::make_unique<device_bcast>(g.col(), col_nccl, st_.panel);
   }
   ~grid_lu() {
-    row_.reset();  // the NCCL communicators before the streams
-    col_.reset();
     lt_.reset();  // cuBLASLt before its stream
   }
   grid_lu(const grid_lu&) = delete;
@@ -197,8 +197,8 @@ class grid_lu {
     }
     const std::int64_t next = st.k + st.jb, jn = std::min(l_.nb, l_.n - next);
     const bool more = next < l_.n;
-    const std::int64_t cols_first = more && g_.mycol == (st.kb + 1) % g_.q ? jn : 0;
-    const std::int64_t rows_first = more && g_.myrow == (st.kb + 1) % g_.p ? jn : 0;
+    const std::int64_t cols_first = more && g_.mycol() == (st.kb + 1) % g_.q() ? jn : 0;
+    const std::int64_t rows_first = more && g_.myrow() == (st.kb + 1) % g_.p() ? jn : 0;
     // fp8: row0 is 0 or a whole block (a multiple of 16), so rows padded to 16 end at most at
     // fp8_rows(mloc), inside the L21 part's zero padding and the local part's padding rows.
     const char* l8 = lbuf_[set].data();
@@ -306,10 +306,11 @@ class device_part final : public grid_part {
 }  // namespace
 
 result solve_cuda_grid(const options& o) {
-  const process_grid g(o.p, o.q);
-  int count = 0;
-  GPU500_CUDA_CHECK(cudaGetDeviceCount(&count));
-  GPU500_CUDA_CHECK(cudaSetDevice(std::max(0, o.device) % std::max(1, count)));
+  const dist::communicator world = dist::communicator::world();
+  check_grid_size(world, o.p, o.q);
+  const process_grid g(world, o.p, o.q);
+  const int count = dist::gpu_count();
+  dist::use_gpu(o.device);
   result r;
   r.n = o.n;
   r.nb = o.nb;
@@ -318,26 +319,26 @@ result solve_cuda_grid(const options& o) {
   local_layout l;
   l.n = o.n;
   l.nb = std::max(1, o.nb);
-  l.p = g.p;
-  l.q = g.q;
-  l.myrow = g.myrow;
-  l.mycol = g.mycol;
-  l.mp = hpl::numroc(l.n, l.nb, g.myrow, g.p);
-  l.nq = hpl::numroc(l.n, l.nb, g.mycol, g.q);
+  l.p = g.p();
+  l.q = g.q();
+  l.myrow = g.myrow();
+  l.mycol = g.mycol();
+  l.mp = hpl::numroc(l.n, l.nb, g.myrow(), g.p());
+  l.nq = hpl::numroc(l.n, l.nb, g.mycol(), g.q());
   l.lld = cuda_leading_dimension(l.mp);
 
   // Memory, checked on every process before any allocation; processes that share a GPU share
   // its free memory.
-  const int sharing = ranks_on_gpu_of(g.all.node_rank(), g.all.node_size(), count);
+  const int sharing = dist::ranks_on_gpu_of(g.all().node_rank(), g.all().node_size(), count);
   const std::int64_t need = bytes_needed(backend::cuda, o.prec, o.n, o.nb, o.p, o.q);
   const std::int64_t free_bytes = static_cast<std::int64_t>(gpu::device_memory().first) / sharing;
-  if (!g.all.all(need <= free_bytes))
+  if (!g.all().all(need <= free_bytes))
     throw resource_error("hpl-mxp: N = " + std::to_string(o.n) + " on a " + std::to_string(o.p) + " x " +
                          std::to_string(o.q) + " grid needs " + std::to_string(need) +
                          " bytes of device memory per process; a process has " + std::to_string(free_bytes) +
                          " here, and some process has less than it needs");
   // NCCL needs a GPU of its own on every process.
-  const bool nccl = o.nccl && dist::nccl_available() && g.all.all(sharing == 1);
+  const bool nccl = o.nccl && dist::nccl_available() && g.all().all(sharing == 1);
 
   grid_lu lu(l, g, o.prec, nccl);
   const cudaStream_t s = lu.stream();
@@ -345,7 +346,7 @@ result solve_cuda_grid(const options& o) {
   device_buffer<double> diag(static_cast<std::size_t>(std::max<std::int64_t>(l.n, 1)));
 
   stage(o, "generating the matrix on the devices (P x Q grid)");
-  g.all.barrier();
+  g.all().barrier();
   stopwatch sw;
   row_sums sums;
   {
@@ -372,7 +373,7 @@ result solve_cuda_grid(const options& o) {
   r.t_generate = slowest(g, sw);
 
   stage(o, "LU without pivoting (FP32 panels, low-precision trailing updates, P x Q grid)");
-  g.all.barrier();
+  g.all().barrier();
   sw.restart();
   lu.factor(a.data());
   r.t_lu = slowest(g, sw);

@@ -16,6 +16,7 @@
 #include "gpu500/core/cuda/check.cuh"
 #include "gpu500/core/cuda/memory.hpp"
 #include "gpu500/core/timer.hpp"
+#include "gpu500/dist/placement.hpp"
 #include "kernels.cuh"
 #include "lu.cuh"
 
@@ -165,9 +166,7 @@ result solve_cuda(const options& o) {
   r.nb = o.nb;
   r.be = backend::cuda;
   r.prec = o.prec;
-  int count = 0;
-  GPU500_CUDA_CHECK(cudaGetDeviceCount(&count));
-  GPU500_CUDA_CHECK(cudaSetDevice(std::max(0, o.device) % std::max(1, count)));
+  dist::use_gpu(o.device);
   const std::int64_t n = o.n, lda = cuda_leading_dimension(n);
   gpu::check_device_memory("hpl-mxp", static_cast<std::size_t>(bytes_needed(backend::cuda, o.prec, n, o.nb)));
 

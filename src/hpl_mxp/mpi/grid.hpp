@@ -1,37 +1,34 @@
-// The P x Q process grid of HPL-MxP's CPU backend over MPI (internal): world ranks in row-major
-// order (rank = row Q + column, HPL's default PMAP), a communicator per process row and per
-// process column (MPI_Comm_split, freed with the grid), and the index arithmetic of HPL's 2-D
-// block-cyclic layout (gpu500/hpl/grid.hpp), and one step of the LU without pivoting on the grid
-// (grid_step: who holds the diagonal block and which local rows and columns the step touches),
-// shared by the CPU and CUDA backends. Without MPI only the 1 x 1 grid exists.
+// The P x Q grid of HPL-MxP (internal): gpu500/dist/grid.hpp's grid of ranks (world ranks in
+// row-major order, rank = row Q + column, HPL's default PMAP; every process in the grid), the
+// check of its size, and one step of the LU without pivoting on it in the index arithmetic of
+// HPL's 2-D block-cyclic layout (gpu500/hpl/grid.hpp): grid_step, who holds the diagonal block
+// and which local rows and columns the step touches, shared by the CPU and CUDA backends.
+// Without MPI only the 1 x 1 grid exists.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
+#include <string>
 
+#include "gpu500/core/error.hpp"
 #include "gpu500/dist/comm.hpp"
+#include "gpu500/dist/grid.hpp"
 #include "gpu500/hpl/grid.hpp"
 
 namespace gpu500::hpl_mxp::detail {
 
-class process_grid {
- public:
-  /// Collective over the world communicator; throws usage_error unless p q equals its size.
-  process_grid(int p, int q);
-  ~process_grid();
-  process_grid(const process_grid&) = delete;
-  process_grid& operator=(const process_grid&) = delete;
+/// The grid of ranks (gpu500/dist/grid.hpp: row-major, a communicator per process row and column).
+using process_grid = dist::process_grid;
 
-  int p = 1, q = 1, myrow = 0, mycol = 0;
-  dist::communicator all, row, col;  ///< row: the processes of my row (rank = column), col alike
-  /// World rank of process (r, c).
-  [[nodiscard]] int rank_of(int r, int c) const { return r * q + c; }
+/// Throws usage_error unless p, q >= 1 and p q is the number of processes started.
+inline void check_grid_size(const dist::communicator& world, int p, int q) {
+  if (p < 1 || q < 1 || static_cast<long>(p) * q != world.size())
+    throw usage_error("hpl-mxp: a " + std::to_string(p) + " x " + std::to_string(q) + " grid needs " +
+                      std::to_string(static_cast<long>(p) * q) + " processes, " + std::to_string(world.size()) +
+                      " were started (mpirun -np P*Q)");
+}
 
- private:
-  void* owned_[2] = {nullptr, nullptr};  // the split MPI_Comms (heap copies)
-};
-
-/// Block column k (a multiple of nb) of the LU on process (g.myrow, g.mycol): the diagonal block
+/// Block column k (a multiple of nb) of the LU on process (g.myrow(), g.mycol()): the diagonal block
 /// A11 (jb x jb) lives on process (pr, pc) at local (li0, lj0); this process's rows below it
 /// start at li1 (mloc of them), its columns right of it at lj1 (nloc). A process in row pr holds
 /// part of U12, one in column pc part of L21.
@@ -47,16 +44,16 @@ inline grid_step grid_step_at(std::int64_t n, std::int64_t nb, std::int64_t k, c
   s.k = k;
   s.jb = std::min(nb, n - k);
   s.kb = k / nb;
-  s.pr = static_cast<int>(s.kb % g.p);
-  s.pc = static_cast<int>(s.kb % g.q);
-  s.li0 = hpl::local_start(k, nb, g.myrow, g.p);
-  s.lj0 = hpl::local_start(k, nb, g.mycol, g.q);
-  s.li1 = hpl::local_start(k + s.jb, nb, g.myrow, g.p);
-  s.lj1 = hpl::local_start(k + s.jb, nb, g.mycol, g.q);
-  s.mloc = hpl::numroc(n, nb, g.myrow, g.p) - s.li1;
-  s.nloc = hpl::numroc(n, nb, g.mycol, g.q) - s.lj1;
-  s.in_row = g.myrow == s.pr;
-  s.in_col = g.mycol == s.pc;
+  s.pr = static_cast<int>(s.kb % g.p());
+  s.pc = static_cast<int>(s.kb % g.q());
+  s.li0 = hpl::local_start(k, nb, g.myrow(), g.p());
+  s.lj0 = hpl::local_start(k, nb, g.mycol(), g.q());
+  s.li1 = hpl::local_start(k + s.jb, nb, g.myrow(), g.p());
+  s.lj1 = hpl::local_start(k + s.jb, nb, g.mycol(), g.q());
+  s.mloc = hpl::numroc(n, nb, g.myrow(), g.p()) - s.li1;
+  s.nloc = hpl::numroc(n, nb, g.mycol(), g.q()) - s.lj1;
+  s.in_row = g.myrow() == s.pr;
+  s.in_col = g.mycol() == s.pc;
   return s;
 }
 

@@ -154,21 +154,3 @@ TEST(Device, HumanBytesAndTheMemoryCheck) {
     EXPECT_NE(std::string(e.what()).find(" available"), std::string::npos) << e.what();
   }
 }
-
-// Rank k of a node takes GPU k mod gpus: 3 ranks on 2 GPUs put 2 on GPU 0 and 1 on GPU 1; a rank
-// alone on its GPU counts itself; no GPU counts as one.
-TEST(Device, RanksOnAGpuFollowTheRoundRobinPlacement) {
-  static_assert(ranks_on_gpu_of(0, 1, 1) == 1);
-  EXPECT_EQ(ranks_on_gpu_of(0, 3, 2), 2);
-  EXPECT_EQ(ranks_on_gpu_of(2, 3, 2), 2);
-  EXPECT_EQ(ranks_on_gpu_of(1, 3, 2), 1);
-  EXPECT_EQ(ranks_on_gpu_of(3, 4, 4), 1);
-  EXPECT_EQ(ranks_on_gpu_of(5, 8, 1), 8);
-  EXPECT_EQ(ranks_on_gpu_of(1, 2, 0), 2);
-  for (int gpus = 1; gpus <= 4; ++gpus)
-    for (int ranks = 1; ranks <= 9; ++ranks) {
-      int total = 0;
-      for (int g = 0; g < gpus && g < ranks; ++g) total += ranks_on_gpu_of(g, ranks, gpus);
-      EXPECT_EQ(total, ranks) << ranks << " ranks on " << gpus << " GPUs";
-    }
-}

@@ -11,16 +11,16 @@
 
 #include "gpu500/dist/comm.hpp"
 #include "gpu500/dist/partition.hpp"
+#include "gpu500/dist/placement.hpp"
 #include "graph500/mpi/cuda/local_graph.hpp"
 
 namespace gpu500::graph500::mpi::cuda::test {
 
 /// Makes node rank k use GPU k mod (the node's GPUs); fails the test when no GPU answers.
 inline void use_node_gpu(const dist::communicator& c) {
-  int gpus = 0;
-  ASSERT_EQ(cudaGetDeviceCount(&gpus), cudaSuccess);
+  const int gpus = dist::gpu_count();
   ASSERT_GT(gpus, 0);
-  ASSERT_EQ(cudaSetDevice(c.node_rank() % gpus), cudaSuccess);
+  dist::use_gpu(dist::gpu_of_node_rank(c.node_rank(), gpus));
 }
 
 struct rank_graph {

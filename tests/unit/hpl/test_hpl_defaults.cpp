@@ -1,5 +1,5 @@
-// The defaults of `gpu500 hpl`: the per-device table, the sizing rule for N, the core slices of
-// the placement, the HPL.dat writer (read back by the reader) and the progress line.
+// The defaults of `gpu500 hpl`: the per-device table, the sizing rule for N, the HPL.dat writer
+// (read back by the reader) and the progress line.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -8,7 +8,6 @@
 
 #include "gpu500/hpl/dat.hpp"
 #include "gpu500/hpl/defaults.hpp"
-#include "gpu500/hpl/placement.hpp"
 #include "progress.hpp"
 
 using namespace gpu500;
@@ -97,52 +96,6 @@ TEST(HplDefaults, SizingCpu) {
   EXPECT_GT(8.0 * (s.n + 192) * (s.n + 192), static_cast<double>(mem / 2));
   const auto g12 = choose_n(backend::cpu, mem, 1, 2, 192);
   EXPECT_GT(g12.n, s.n);
-}
-
-TEST(HplPlacement, CpuLists) {
-  EXPECT_EQ(parse_cpu_list("0-3,8,10-11"), (std::vector<int>{0, 1, 2, 3, 8, 10, 11}));
-  EXPECT_EQ(parse_cpu_list(""), std::vector<int>{});
-  EXPECT_EQ(parse_cpu_list("5,x,2-1,3"), (std::vector<int>{3, 5}));
-  EXPECT_EQ(format_cpu_list({0, 1, 2, 3, 8, 10, 11}), "0-3,8,10-11");
-}
-
-TEST(HplPlacement, CoreSlices) {
-  std::vector<int> node(16);
-  for (int i = 0; i < 16; ++i) node[i] = i;
-  const std::vector<std::vector<int>> unknown(2);
-  EXPECT_EQ(format_cpu_list(core_slice(node, unknown, 0)), "0-7");
-  EXPECT_EQ(format_cpu_list(core_slice(node, unknown, 1)), "8-15");
-  const std::vector<std::vector<int>> three(3);
-  EXPECT_EQ(format_cpu_list(core_slice(node, three, 0)), "0-4");
-  EXPECT_EQ(format_cpu_list(core_slice(node, three, 1)), "5-9");
-  EXPECT_EQ(format_cpu_list(core_slice(node, three, 2)), "10-15");
-  // GPUs 0, 1 near CPUs 8-15, GPUs 2, 3 near 0-7: each pair splits its own half.
-  const auto lo = parse_cpu_list("0-7"), hi = parse_cpu_list("8-15");
-  const std::vector<std::vector<int>> near = {hi, hi, lo, lo};
-  EXPECT_EQ(format_cpu_list(core_slice(node, near, 0)), "8-11");
-  EXPECT_EQ(format_cpu_list(core_slice(node, near, 1)), "12-15");
-  EXPECT_EQ(format_cpu_list(core_slice(node, near, 2)), "0-3");
-  EXPECT_EQ(format_cpu_list(core_slice(node, near, 3)), "4-7");
-  // A list outside the node's cores counts as unknown.
-  const std::vector<std::vector<int>> outside = {parse_cpu_list("100-101"), {}};
-  EXPECT_EQ(format_cpu_list(core_slice(node, outside, 0)), "0-7");
-  // More ranks than cores: one core each, round-robin.
-  const std::vector<int> two = {0, 1};
-  const std::vector<std::vector<int>> four(4);
-  EXPECT_EQ(core_slice(two, four, 3), std::vector<int>{1});
-  EXPECT_TRUE(core_slice(node, unknown, 2).empty());
-}
-
-TEST(HplPlacement, LoneProcessStaysOnItsGpusSocket) {
-  const auto all = parse_cpu_list("0-31");
-  // Two sockets: bound to the GPU's one.
-  EXPECT_EQ(format_cpu_list(lone_process_cores(all, parse_cpu_list("16-31"))), "16-31");
-  // One socket (the GPU is near every allowed core), or the list is unknown: left as it is.
-  EXPECT_TRUE(lone_process_cores(all, all).empty());
-  EXPECT_TRUE(lone_process_cores(all, {}).empty());
-  // Already restricted (taskset) to cores the GPU is near: left as it is; partly: narrowed.
-  EXPECT_TRUE(lone_process_cores(parse_cpu_list("16-23"), parse_cpu_list("16-31")).empty());
-  EXPECT_EQ(format_cpu_list(lone_process_cores(parse_cpu_list("8-23"), parse_cpu_list("16-31"))), "16-23");
 }
 
 TEST(HplDefaults, WrittenDatReadsBack) {

@@ -15,6 +15,7 @@
 #include "gpu500/core/device.hpp"
 #include "gpu500/core/error.hpp"
 #include "gpu500/core/timer.hpp"
+#include "gpu500/dist/placement.hpp"
 #include "gpu500/graph500/validate.hpp"
 #include "gpu500/graph500/mpi_pipeline.hpp"
 #include "local_graph.hpp"
@@ -231,17 +232,16 @@ std::unique_ptr<mpi_pipeline> make_mpi_cuda_pipeline(const dist::communicator& c
   if (o.alpha <= 0 || o.beta <= 0) throw usage_error("--bfs-alpha and --bfs-beta must be > 0");
   GPU500_EXPECTS(o.bfs_hub_share >= 0 && o.bfs_hub_share <= 1, "mpi_options::bfs_hub_share in [0, 1]");
   // One GPU per rank, by the node-local rank.
-  int gpus = 0;
-  if (cudaGetDeviceCount(&gpus) != cudaSuccess) gpus = 0;
+  const int gpus = dist::gpu_count();
   const int local = comm.node_rank(), on_node = comm.node_size();
   agree_or_throw<usage_error>(comm, gpus > 0, "rank " + std::to_string(comm.rank()) + " sees no CUDA device");
   agree_or_throw<usage_error>(
       comm, o.share_gpus || on_node <= gpus,
       std::to_string(on_node) + " ranks run on a node with " + std::to_string(gpus) +
           " GPUs: run at most one rank per GPU (or let ranks share GPUs)");
-  const int device = local % gpus;
-  GPU500_CUDA_CHECK(cudaSetDevice(device));
-  const int sharing = ranks_on_gpu_of(local, on_node, gpus);  // ranks of this node on this GPU
+  const int device = dist::gpu_of_node_rank(local, gpus);
+  dist::use_gpu(device);
+  const int sharing = dist::ranks_on_gpu_of(local, on_node, gpus);  // ranks of this node on this GPU
   // Each rank's share against its part of its GPU's free memory; the ranks agree first.
   const std::size_t need = device_bytes(p, comm.size(), o.bfs_hub_share);
   const std::size_t avail = gpu::device_memory().first / static_cast<std::size_t>(sharing);

@@ -1,6 +1,6 @@
-// Process placement for `gpu500 hpl` (gpu500/hpl/placement.hpp): node-local rank, GPU choice,
-// the core slice (pure), the binding (sched_setaffinity) and the BLAS/OpenMP thread count.
-#include "gpu500/hpl/placement.hpp"
+// Process placement (gpu500/dist/placement.hpp): node-local rank, GPU choice, the core slice
+// (pure), the binding (sched_setaffinity) and the BLAS/OpenMP thread count.
+#include "gpu500/dist/placement.hpp"
 
 #include <sched.h>
 
@@ -11,11 +11,6 @@
 #include "gpu500/config.hpp"
 #include "gpu500/core/error.hpp"
 #include "gpu500/dist/host_threads.hpp"
-#include "solver.hpp"
-
-#if GPU500_HAVE_MPI
-#include <mpi.h>
-#endif
 
 extern "C" {
 void openblas_set_num_threads(int);
@@ -24,7 +19,7 @@ void omp_set_num_threads(int);
 #pragma weak openblas_set_num_threads
 #pragma weak omp_set_num_threads
 
-namespace gpu500::hpl {
+namespace gpu500::dist {
 
 std::vector<int> parse_cpu_list(const std::string& s) {
   std::vector<int> out;
@@ -97,11 +92,11 @@ std::vector<int> online_cores() {
     auto c = parse_cpu_list(s);
     if (!c.empty()) return c;
   }
-  return dist::allowed_cores();
+  return allowed_cores();
 }
 
 std::vector<int> gpu_local_cpus(int ordinal) {
-  const std::string bus = detail::cuda_pci_bus_id(ordinal);
+  const std::string bus = gpu_pci_bus_id(ordinal);
   if (bus.empty()) return {};
   std::string id = bus;
   std::transform(id.begin(), id.end(), id.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
@@ -135,18 +130,10 @@ std::vector<int> lone_process_cores(const std::vector<int>& allowed, const std::
 }
 
 placement node_placement() {
+  const communicator world = communicator::world();
   placement p;
-#if GPU500_HAVE_MPI
-  int init = 0;
-  MPI_Initialized(&init);
-  if (init) {
-    MPI_Comm node;
-    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-    MPI_Comm_rank(node, &p.local_rank);
-    MPI_Comm_size(node, &p.local_size);
-    MPI_Comm_free(&node);
-  }
-#endif
+  p.local_rank = world.node_rank();
+  p.local_size = world.node_size();
   return p;
 }
 
@@ -154,19 +141,19 @@ placement place_process(backend be, bool share_gpus, const char* program) {
   placement p = node_placement();
   std::vector<std::vector<int>> near(static_cast<std::size_t>(p.local_size));
   if (be == backend::cuda) {
-    const int count = detail::cuda_device_count();
+    const int count = gpu_count();
     if (count < 1) throw resource_error("HPL: --backend cuda needs a CUDA device");
     if (p.local_size > count && !share_gpus)
       throw usage_error(std::string(program) + ": " + std::to_string(p.local_size) + " processes on this node and " +
                         std::to_string(count) + " GPU(s): one process per GPU (--share-gpus lets them share)");
-    p.gpu = p.local_rank % count;
+    p.gpu = gpu_of_node_rank(p.local_rank, count);
     if (p.local_size > 1)
-      for (int r = 0; r < p.local_size; ++r) near[static_cast<std::size_t>(r)] = gpu_local_cpus(r % count);
+      for (int r = 0; r < p.local_size; ++r) near[static_cast<std::size_t>(r)] = gpu_local_cpus(gpu_of_node_rank(r, count));
   }
   if (p.local_size < 2) {
     // One process: on a host of several sockets its panel threads stay on the GPU's socket.
     if (be != backend::cuda) return p;
-    const auto cores = lone_process_cores(dist::allowed_cores(), gpu_local_cpus(p.gpu));
+    const auto cores = lone_process_cores(allowed_cores(), gpu_local_cpus(p.gpu));
     if (cores.empty() || !bind_to(cores, static_cast<int>(cores.size()))) return p;
     p.cores = cores;
     p.near_gpu = true;
@@ -194,4 +181,4 @@ std::string describe(const placement& p, int world_rank) {
   return s;
 }
 
-}  // namespace gpu500::hpl
+}  // namespace gpu500::dist
