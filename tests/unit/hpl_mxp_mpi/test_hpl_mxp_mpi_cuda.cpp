@@ -16,6 +16,7 @@
 #include "gpu500/core/device.hpp"
 #include "gpu500/core/error.hpp"
 #include "gpu500/dist/comm.hpp"
+#include "gpu500/dist/placement.hpp"
 #include "gpu500/hpl_mxp/mxp.hpp"
 #include "grid_shapes.hpp"
 
@@ -31,7 +32,7 @@ options cuda_grid(std::int64_t n, int nb, int p, int q, precision prec) {
   o.q = q;
   o.be = backend::cuda;
   o.prec = prec;
-  o.device = world.node_rank() % static_cast<int>(cuda_devices().size());
+  o.device = dist::gpu_of_node_rank(world.node_rank(), dist::gpu_count());
   return o;
 }
 
