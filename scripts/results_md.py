@@ -69,6 +69,9 @@ COMPONENTS = [
     ("Graph files (read speed)", "graph-files.md",
      "the line-end count (a pass that only reads the bytes) in the same run; the goal of 200 MB/s",
      ["graph-io"]),
+    ("Python package", "python.md",
+     "the CLI on the same file, roots and backend in the same run (the library's per-search timer); "
+     "NetworkX's own bfs_edges on the same graph", ["python"]),
     ("compute-sanitizer", "reliability.md",
      "clean: no error and no hazard reported", ["sanitize"]),
 ]

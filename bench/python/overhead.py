@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""What the Python package costs over the library, measured in one run on this host:
+
+1. `g.bfs` on a Kronecker graph (SCALE S, a binary file made by `gpu500 generate`) against
+   `gpu500 bfs --graph` on the same file, the same roots and backend: the CLI's per-search time
+   (the library's timer), the package's per-search time from the same timer, and the wall time of
+   each `g.bfs(root, validate=False)` call (the search, the tree copied out, the arrays made).
+2. The NetworkX backend on G(n, m) (NetworkX's gnm_random_graph): NetworkX's own `bfs_edges`
+   (the better of two calls), the conversion (first call), then `bfs_layers(G, s, backend="gpu500")` on the converted graph.
+
+Rows "python|what|figure" go to TABLE (default: stdout).
+    overhead.py GPU500 OUT [TABLE]    (PYTHONPATH must name the package: <build>/python)
+Environment: PYBENCH_SCALE (22), PYBENCH_ROOTS (8), PYBENCH_NX_N (200000), PYBENCH_NX_M (1000000).
+"""
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+import gpu500
+
+exe, out = sys.argv[1], sys.argv[2]
+table = open(sys.argv[3], "a") if len(sys.argv) > 3 else sys.stdout
+scale = int(os.environ.get("PYBENCH_SCALE", "22"))
+nroots = int(os.environ.get("PYBENCH_ROOTS", "8"))
+os.makedirs(out, exist_ok=True)
+
+
+def row(what, figure):
+    table.write(f"python|{what}|{figure}\n")
+    table.flush()
+
+
+graph_file = os.path.join(out, f"kronecker_{scale}.bin")
+if not os.path.exists(graph_file):
+    subprocess.run([exe, "generate", str(scale), graph_file], check=True, stdout=subprocess.DEVNULL)
+backends = ["cuda", "cpu"] if gpu500.cuda_available() else ["cpu"]
+g = gpu500.read_graph(graph_file)
+for be in backends:
+    record = os.path.join(out, f"cli-bfs-{be}.json")
+    subprocess.run([exe, "bfs", "--graph", graph_file, "--backend", be, "--roots", str(nroots), "--seed", "7",
+                    "--json", record], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    searches = json.load(open(record))["searches"]
+    roots = [s["root"] for s in searches]
+    cli = statistics.mean(s["time"] for s in searches)
+    g.engine("bfs", be)  # kernel 1 and the engine's buffers, outside the timed calls
+    g.bfs(roots[0], backend=be, validate=False)  # a first search (lazy allocations)
+    lib, wall = [], []
+    for r in roots:
+        t0 = time.perf_counter()
+        res = g.bfs(r, backend=be, validate=False)
+        wall.append(time.perf_counter() - t0)
+        lib.append(res.seconds)
+    lib_mean, wall_mean = statistics.mean(lib), statistics.mean(wall)
+    row(f"g.bfs vs gpu500 bfs, SCALE {scale}, {len(roots)} roots, {be}",
+        f"per search: CLI {cli * 1e3:.3f} ms, Python {lib_mean * 1e3:.3f} ms (x{lib_mean / cli:.3f}); "
+        f"wall per g.bfs call {wall_mean * 1e3:.3f} ms (x{wall_mean / cli:.2f}: the tree copied out and wrapped)")
+    g.release()
+
+try:
+    import networkx as nx
+except ImportError:
+    row("NetworkX backend", "skipped: NetworkX is not installed")
+    sys.exit(0)
+n = int(os.environ.get("PYBENCH_NX_N", "200000"))
+m = int(os.environ.get("PYBENCH_NX_M", "1000000"))
+nx.config.warnings_to_ignore.add("cache")  # the second call uses the cached conversion, as meant
+G = nx.gnm_random_graph(n, m, seed=1)
+t_nx = float("inf")
+for _ in range(2):  # the better of two: the first call also loads NetworkX's dispatch machinery
+    t0 = time.perf_counter()
+    own = sum(1 for _ in nx.bfs_edges(G, 0))
+    t_nx = min(t_nx, time.perf_counter() - t0)
+t0 = time.perf_counter()
+layers = list(nx.bfs_layers(G, 0, backend="gpu500"))
+t_first = time.perf_counter() - t0
+t0 = time.perf_counter()
+layers = list(nx.bfs_layers(G, 0, backend="gpu500"))
+t_search = time.perf_counter() - t0
+assert sum(len(x) for x in layers) == own + 1, "the backend's layers do not cover NetworkX's tree"
+be = gpu500.resolve_backend("auto")
+row(f"NetworkX backend, G(n={n}, m={m}), {be}",
+    f"bfs_layers {t_search:.3f} s, x{t_nx / t_search:.0f} NetworkX's bfs_edges ({t_nx:.2f} s); "
+    f"first call with the conversion {t_first:.2f} s")
