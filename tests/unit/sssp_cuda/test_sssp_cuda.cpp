@@ -169,7 +169,7 @@ std::vector<sc::options> variants() {
   o.queue_bitmaps = true;
   v.push_back(o);
   o = {};
-  o.one_block_entries = 0;  // every phase on the whole grid
+  o.one_block_entries = 1024;  // small phases in one block
   v.push_back(o);
   o = {};
   o.one_block_entries = 40;  // strings of one-block phases broken often by larger ones
@@ -637,7 +637,7 @@ TEST(SsspCudaOptions, DefaultsAreThePolicy) {
   EXPECT_FALSE(o.queue_bitmaps);
   EXPECT_FALSE(o.no_row_records);
   EXPECT_FALSE(o.trace);
-  EXPECT_EQ(o.one_block_entries, 1024);
+  EXPECT_EQ(o.one_block_entries, 0);
   EXPECT_EQ(o.one_block_chunks, 16);
   EXPECT_STREQ(sc::algorithm_name(sc::algorithm::bellman_ford), "bellman-ford");
   EXPECT_STREQ(sc::loop_name(sc::loop_kind::host), "host");
