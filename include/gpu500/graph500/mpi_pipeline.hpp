@@ -91,7 +91,7 @@ class mpi_pipeline : public pipeline {
   /// The last BFS's (or, for sssp = true, SSSP's) parents of the owned vertices, in global ids
   /// (writable: tests corrupt them to check the validator).
   [[nodiscard]] virtual std::span<std::int64_t> local_parents(bool sssp) = 0;
-  /// The last SSSP's distances of the owned vertices.
+  /// The last SSSP's distances of the owned vertices (-1: not reached).
   [[nodiscard]] virtual std::span<float> local_distances() = 0;
   /// The bucket width the SSSP uses (after the adaptive rule).
   [[nodiscard]] virtual float sssp_delta() const = 0;

@@ -5,6 +5,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <optional>
 #include <string>
@@ -149,6 +150,9 @@ class mpi_cuda_pipeline final : public mpi_pipeline {
     c_.guard([&] {
       sssp_parent_ = gpu::to_host(sssp_->parents(), rows());
       sssp_dist_ = gpu::to_host(sssp_->distances(), rows());
+      // The engine marks an unreached vertex +inf; the pipelines' output says -1 (Graph500's form).
+      for (float& d : sssp_dist_)
+        if (std::isinf(d)) d = -1.0f;
     });
     return s;
   }
