@@ -33,8 +33,8 @@ measure() {  # measure NAME CMD...: every process's report lines, held against i
 measure "graph500 16" "$bin" graph500 16 --backend cpu --roots 2
 measure "graph500 16, 32-bit ids" "$bin" graph500 16 --backend cpu --roots 2 --vertex-bits 32
 measure "generate 16" "$bin" generate 16 g.txt
-measure "bfs on a file" "$bin" bfs --graph g.txt --roots 2
-measure "sssp on a file" "$bin" sssp --graph g.txt --roots 2
+measure "bfs on a file" "$bin" bfs --graph g.txt --roots 2 --backend cpu
+measure "sssp on a file" "$bin" sssp --graph g.txt --roots 2 --backend cpu
 measure "convert to binary" "$bin" convert g.txt g.bin
 measure "hpl -N 2000" "$bin" hpl -N 2000 --backend cpu --quiet
 measure "hpl-mxp -N 2000" "$bin" hpl-mxp -N 2000 --backend cpu
