@@ -122,7 +122,7 @@ void pipeline_flags::add_bfs(cli::parser& p) {
   p.flag("--no-wb", b.no_wb, "CUDA BFS: no degree classes (one CTA per queued vertex)");
   p.flag("--no-hc", b.no_hc, "CUDA BFS: Beamer's alpha/beta switch instead of gamma, and no hub cache");
   p.flag("--no-hub-cache", b.no_hub_cache, "CUDA BFS: no shared-memory cache of frontier hubs (VS-Graph500) in bottom-up");
-  p.flag("--no-device-loop", b.no_device_loop, "CUDA BFS: every level from the host (no single-CTA loop for small frontiers)");
+  p.flag("--no-device-loop", b.no_device_loop, "CUDA BFS: every level from the host (no device-side loop for small and middling frontiers)");
   p.flag("--no-bitmap", b.no_bitmap, "CUDA BFS: bottom-up reads neighbours' depth instead of a bitmap of the visited vertices");
   const auto degree_ok = [](double x) { return x >= 1 && x <= INT32_MAX; };
   p.option("--hub-threshold", checked(b.hub_threshold, "--hub-threshold", ">= 1", degree_ok),
