@@ -30,9 +30,9 @@ inline constexpr int fp8_amax_blocks = 1024;
 /// newer); `device` names it in the message. The one rule behind the option check and the LU's.
 void require_fp8_capability(const std::string& device, int major, int minor);
 
+/// The CPU backend on any P x Q grid of MPI processes (collective over the world's ranks); the
+/// 1 x 1 grid is the calling process alone, no MPI.
 result solve_cpu(const options& o);
-/// The CPU backend on a P x Q grid of MPI processes (o.p o.q > 1; collective).
-result solve_cpu_grid(const options& o);
 /// Throws usage_error when the program was built without the CUDA backend.
 result solve_cuda(const options& o);
 /// The CUDA backend on a P x Q grid, one GPU per process (o.device; collective).

@@ -1,12 +1,14 @@
-// GMRES on a P x Q grid (internal), shared by the CPU and CUDA backends: every vector is whole
-// on every process (host memory, host_vectors); the matrix stays where the backend keeps it, in
-// HPL's 2-D block-cyclic layout, behind grid_part:
+// GMRES on a P x Q grid (internal), shared by the CPU backend (every grid, 1 x 1 included: there
+// every sum and broadcast below is a no-op) and the CUDA grid: every vector is whole on every
+// process (host memory, host_vectors); the matrix stays where the backend keeps it, in HPL's 2-D
+// block-cyclic layout, behind grid_part:
 //   A v: each process adds its rows of its columns (FP64, A regenerated), the sums are summed
 //        over the grid;
 //   the preconditioner: the triangular solves go block by block; a block row's processes add
 //        their part of the product with the already solved blocks (a sum over the process row),
 //        the owner of the diagonal block solves it and sends it to all; the processes of its
-//        process column keep it in their local-column vector for the next blocks' products.
+//        process column keep it in their local-column vector for the next blocks' products;
+//        on the 1 x 1 grid one process holds every block: one triangular solve of the whole.
 // The scalars that steer GMRES (inner products, norms) are rank 0's, so every process takes the
 // same path. Also here: the diagonal and ||A||_oo from each process's row sums (grid_row_sums),
 // the refinement step of a grid solve (refine_on_grid), and the grid's timing (slowest).
@@ -67,12 +69,12 @@ class grid_space final : public host_vectors {
              const std::vector<double>& b)
       : host_vectors(n, restart),
         nb_(nb),
+        step_(g.p() == 1 && g.q() == 1 ? std::max<std::int64_t>(1, n) : nb),
         part_(part),
         g_(g),
         b_(b),
-        full_(static_cast<std::size_t>(n)),
         y_(static_cast<std::size_t>(n)),
-        s_(static_cast<std::size_t>(nb)),
+        s_(static_cast<std::size_t>(step_)),
         nq_(hpl::numroc(n, nb, g.mycol(), g.q())) {}
   void residual(const double* x, double* r) override {
     product(x, r);
@@ -94,16 +96,15 @@ class grid_space final : public host_vectors {
 
  private:
   void product(const double* v, double* y) {
-    std::fill(full_.begin(), full_.end(), 0.0);
-    part_.add_product(v, full_.data());
-    g_.all().allreduce(full_.data(), full_.size(), dist::reduce_op::sum);
-    std::copy(full_.begin(), full_.end(), y);
+    std::fill(y, y + n_, 0.0);
+    part_.add_product(v, y);
+    g_.all().allreduce(y, static_cast<std::size_t>(n_), dist::reduce_op::sum);
   }
-  // y_ = L^-1 y_ (lower) or U^-1 y_ by block rows (see the file comment).
+  // y_ = L^-1 y_ (lower) or U^-1 y_ by block rows of step_ rows (see the file comment).
   void solve_blocks(bool lower) {
-    const std::int64_t blocks = (n_ + nb_ - 1) / nb_;
+    const std::int64_t blocks = (n_ + step_ - 1) / step_;
     for (std::int64_t t = 0; t < blocks; ++t) {
-      const std::int64_t k = (lower ? t : blocks - 1 - t) * nb_, jb = std::min(nb_, n_ - k), kb = k / nb_;
+      const std::int64_t k = (lower ? t : blocks - 1 - t) * step_, jb = std::min(step_, n_ - k), kb = k / nb_;
       const int pr = static_cast<int>(kb % g_.p()), pc = static_cast<int>(kb % g_.q());
       if (g_.myrow() == pr) {
         const std::int64_t li0 = hpl::local_of(k, nb_, g_.p());
@@ -127,10 +128,12 @@ class grid_space final : public host_vectors {
   }
 
   std::int64_t nb_;
+  // The rows solved at once: a block of the layout; on the 1 x 1 grid, whose one process holds
+  // every diagonal block, the whole triangle (one triangular solve, no products, nothing sent).
+  std::int64_t step_;
   grid_part& part_;
   const process_grid& g_;
   const std::vector<double>& b_;
-  std::vector<double> full_;
   std::vector<float> y_, s_;
   std::int64_t nq_;
 };

@@ -170,8 +170,9 @@ void stage(const options& o, const char* what) {
 result solve(const options& o) {
   check_options(o);
   const bool grid = o.p * o.q > 1;
-  result r = o.be == backend::cuda ? (grid ? detail::solve_cuda_grid(o) : detail::solve_cuda(o))
-                                   : (grid ? detail::solve_cpu_grid(o) : detail::solve_cpu(o));
+  result r = o.be != backend::cuda ? detail::solve_cpu(o)
+             : grid                ? detail::solve_cuda_grid(o)
+                                   : detail::solve_cuda(o);
   r.t_total = r.t_lu + r.t_refine;
   const double n = static_cast<double>(o.n);
   r.gflops = r.t_total > 0 ? flop_count(o.n) / r.t_total * 1e-9 : 0.0;

@@ -1,63 +1,52 @@
-// The reference matrix on the host (cpu/lu.hpp): blocks of 64 consecutive rows, each walked
-// along its columns (one LCG jump per row, then one multiply-add per entry), so a block writes
-// one contiguous run of each column and sums its rows in the reference's order. OpenMP over the
-// row blocks. The same walk regenerates A for the FP64 products of the refinement.
-#include <omp.h>
-
+// The reference matrix on the CPU (cpu/lu.hpp): each process generates its part of the grid's
+// matrix with cpu/matrix.hpp's row walk, so a run of 64 rows writes one contiguous run of each
+// local column and sums its rows in the reference's order (column by column: on the 1 x 1 grid
+// the diagonal is bit for bit the reference's); the row sums are added over the grid for the
+// diagonal. The same walk regenerates A for the FP64 products of the refinement. On the 1 x 1
+// grid (generate_f32, matvec_regen) every sum over the grid is a no-op.
 #include <algorithm>
 #include <cmath>
 
 #include "cpu/lu.hpp"
+#include "grid_space.hpp"
 
 namespace gpu500::hpl_mxp::detail {
 
-namespace {
-
-constexpr std::int64_t rows_per_block = 64;
-
-// Calls f(i0, rows, j, vals) for every column j of every block of rows [i0, i0 + rows), vals the
-// drawn entries (i0 .. i0 + rows - 1, j); blocks run in parallel, columns in order.
-template <class F>
-void walk_blocks(std::int64_t n, F&& f) {
-  const hpl::lcg_jump by_n = hpl::lcg_jump_by(static_cast<std::uint64_t>(n));
-  const std::int64_t blocks = (n + rows_per_block - 1) / rows_per_block;
-#pragma omp parallel for schedule(dynamic, 1)
-  for (std::int64_t blk = 0; blk < blocks; ++blk) {
-    const std::int64_t i0 = blk * rows_per_block, rows = std::min(rows_per_block, n - i0);
-    std::uint64_t x[rows_per_block];
-    double vals[rows_per_block];
-    for (std::int64_t r = 0; r < rows; ++r) x[r] = row_walk(n, i0 + r, 0, by_n).x;
-    for (std::int64_t j = 0; j < n; ++j) {
-      for (std::int64_t r = 0; r < rows; ++r) {
-        vals[r] = mxp_value(x[r]);
-        x[r] = by_n.apply(x[r]);
-      }
-      f(i0, rows, j, vals);
-    }
-  }
-}
-
-}  // namespace
-
-row_sums generate_f32(std::int64_t n, diagonal d, float* a, std::int64_t lda) {
-  row_sums s;
-  s.diag.assign(static_cast<std::size_t>(n), 0.0);
-  std::vector<double> own(static_cast<std::size_t>(n), 0.0);  // the drawn diagonal entries
-  walk_blocks(n, [&](std::int64_t i0, std::int64_t rows, std::int64_t j, const double* vals) {
-    float* col = a + j * lda + i0;
+row_sums generate_local(local_matrix& m, diagonal d, const process_grid& g) {
+  // This process's part of each row's sum of |A| and the drawn diagonal entries it holds.
+  std::vector<double> sums(static_cast<std::size_t>(m.n), 0.0), own(static_cast<std::size_t>(m.n), 0.0);
+  walk_local(m, [&](std::int64_t li0, std::int64_t rows, std::int64_t lj, const double* vals) {
+    float* col = m.at(li0, lj);
+    const std::int64_t gj = m.gcol[lj];
     for (std::int64_t r = 0; r < rows; ++r) {
+      const std::int64_t gi = m.grow[li0 + r];
       col[r] = static_cast<float>(vals[r]);
-      s.diag[i0 + r] += std::fabs(vals[r]);
-      if (i0 + r == j) own[j] = vals[r];
+      sums[gi] += std::fabs(vals[r]);
+      if (gi == gj) own[gj] = vals[r];
     }
   });
-  for (std::int64_t i = 0; i < n; ++i) {
-    const double off = s.diag[i] - std::fabs(own[i]);
-    s.diag[i] = d == diagonal::reference ? off : 0.0;
-    a[i * lda + i] = static_cast<float>(s.diag[i]);
-    s.norm_inf = std::max(s.norm_inf, off + std::fabs(s.diag[i]));
+  const row_sums s = grid_row_sums(sums, own, d, g);
+  for (std::int64_t li = 0; li < m.mp; ++li) {
+    const std::int64_t gi = m.grow[li];
+    if (hpl::owner_of(gi, m.nb, g.q()) == g.mycol()) *m.at(li, hpl::local_of(gi, m.nb, g.q())) = static_cast<float>(s.diag[gi]);
   }
   return s;
+}
+
+void local_product(const local_matrix& m, const std::vector<double>& diag, const double* v, double* acc) {
+  std::fill_n(acc, m.mp, 0.0);
+  walk_local(m, [&](std::int64_t li0, std::int64_t rows, std::int64_t lj, const double* vals) {
+    const std::int64_t gj = m.gcol[lj];
+    const std::int64_t* gi = m.grow.data() + li0;
+    const double vj = v[gj];
+    double* out = acc + li0;
+    for (std::int64_t r = 0; r < rows; ++r) out[r] += (gi[r] == gj ? diag[gj] : vals[r]) * vj;
+  });
+}
+
+row_sums generate_f32(std::int64_t n, diagonal d, float* a, std::int64_t lda) {
+  local_matrix m(n, std::max<std::int64_t>(1, n), a, lda);
+  return generate_local(m, d, process_grid(dist::communicator(), 1, 1));
 }
 
 std::vector<double> generate_b(std::int64_t n) {
@@ -72,13 +61,10 @@ std::vector<double> generate_b(std::int64_t n) {
 
 void matvec_regen(std::int64_t n, const std::vector<double>& diag, const double* v, double* y, double alpha,
                   double beta) {
-  std::vector<double> acc_all(static_cast<std::size_t>(n), 0.0);
-  walk_blocks(n, [&](std::int64_t i0, std::int64_t rows, std::int64_t j, const double* vals) {
-    double* acc = acc_all.data() + i0;
-    const double vj = v[j];
-    for (std::int64_t r = 0; r < rows; ++r) acc[r] += (i0 + r == j ? diag[j] : vals[r]) * vj;
-  });
-  for (std::int64_t i = 0; i < n; ++i) y[i] = alpha * acc_all[i] + (beta == 0.0 ? 0.0 : beta * y[i]);
+  const local_matrix m(n, std::max<std::int64_t>(1, n), nullptr, std::max<std::int64_t>(1, n));
+  std::vector<double> acc(static_cast<std::size_t>(n));
+  local_product(m, diag, v, acc.data());
+  for (std::int64_t i = 0; i < n; ++i) y[i] = alpha * acc[i] + (beta == 0.0 ? 0.0 : beta * y[i]);
 }
 
 }  // namespace gpu500::hpl_mxp::detail

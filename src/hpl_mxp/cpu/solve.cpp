@@ -1,80 +1,79 @@
-// The CPU backend of HPL-MxP: the reference matrix in FP32 (cpu/matgen.cpp), FP32 LU without
-// pivoting (cpu/lu.cpp), and flexible GMRES (gmres.hpp) on host vectors with OpenBLAS: A v in
-// FP64 from the regenerated matrix, the preconditioner as two cblas_strsv on an FP32 copy.
+// The CPU backend of HPL-MxP, one solver for every P x Q grid of processes (mpi/grid.hpp), the
+// 1 x 1 grid included: there the grid is the process alone (a one-rank communicator, no MPI),
+// every broadcast and sum over the grid is a no-op and nothing is copied. Each process holds its
+// part of the FP32 matrix in HPL's 2-D block-cyclic layout (cpu/matrix.hpp), generates it in
+// place (cpu/matgen.cpp), factors it without pivoting over the grid (cpu/lu.cpp), and the grid's
+// flexible GMRES (grid_space.hpp) refines in FP64 over this process's part: A v regenerated from
+// the LCG, the preconditioner's triangular solves block by block with OpenBLAS.
 #include <cblas.h>
 
 #include <algorithm>
-#include <cmath>
 
 #include "../backend.hpp"
-#include "../gmres.hpp"
+#include "../grid_space.hpp"
 #include "cpu/lu.hpp"
-#include "cpu/space.hpp"
-#include "gpu500/core/error.hpp"
 #include "gpu500/core/timer.hpp"
 
 namespace gpu500::hpl_mxp::detail {
 
 namespace {
 
-class host_space final : public host_vectors {
+// This process's part for the grid's GMRES (grid_space.hpp): the host matrix and OpenBLAS.
+class host_part final : public grid_part {
  public:
-  host_space(std::int64_t n, std::int64_t lda, int restart, const float* lu, const row_sums& sums,
-             const std::vector<double>& b)
-      : host_vectors(n, restart), lda_(lda), lu_(lu), sums_(sums), b_(b), f_(static_cast<std::size_t>(n)) {}
-  void residual(const double* x, double* r) override {
-    std::copy(b_.begin(), b_.end(), r);
-    matvec_regen(n_, sums_.diag, x, r, -1.0, 1.0);
+  host_part(const local_matrix& m, const row_sums& sums)
+      : m_(m), sums_(sums), acc_(static_cast<std::size_t>(m.mp)), xl_(static_cast<std::size_t>(m.nq)) {}
+  void add_product(const double* v, double* full) override {
+    local_product(m_, sums_.diag, v, acc_.data());
+    for (std::int64_t li = 0; li < m_.mp; ++li) full[m_.grow[li]] += acc_[li];
   }
-  void matvec(const double* v, double* y) override { matvec_regen(n_, sums_.diag, v, y, 1.0, 0.0); }
-  void precondition(const double* v, double* z) override {
-    for (std::int64_t i = 0; i < n_; ++i) f_[i] = static_cast<float>(v[i]);
-    const int lda = static_cast<int>(lda_);
-    cblas_strsv(CblasColMajor, CblasLower, CblasNoTrans, CblasUnit, ni(), lu_, lda, f_.data(), 1);
-    cblas_strsv(CblasColMajor, CblasUpper, CblasNoTrans, CblasNonUnit, ni(), lu_, lda, f_.data(), 1);
-    for (std::int64_t i = 0; i < n_; ++i) z[i] = f_[i];
+  void block_product(std::int64_t li0, std::int64_t jb, std::int64_t c0, std::int64_t c1, float* s) override {
+    cblas_sgemv(CblasColMajor, CblasNoTrans, static_cast<int>(jb), static_cast<int>(c1 - c0), 1.0f, m_.at(li0, c0),
+                static_cast<int>(m_.lld), xl_.data() + c0, 1, 0.0f, s, 1);
+  }
+  void diagonal_solve(bool lower, std::int64_t li0, std::int64_t lj0, std::int64_t jb, float* yk) override {
+    cblas_strsv(CblasColMajor, lower ? CblasLower : CblasUpper, CblasNoTrans, lower ? CblasUnit : CblasNonUnit,
+                static_cast<int>(jb), m_.at(li0, lj0), static_cast<int>(m_.lld), yk, 1);
+  }
+  void set_solved(std::int64_t lj0, std::int64_t jb, const float* yk) override {
+    std::copy_n(yk, jb, xl_.data() + lj0);
   }
 
  private:
-  std::int64_t lda_;
-  const float* lu_;
+  const local_matrix& m_;
   const row_sums& sums_;
-  const std::vector<double>& b_;
-  std::vector<float> f_;
+  std::vector<double> acc_;
+  std::vector<float> xl_;
 };
 
 }  // namespace
 
 result solve_cpu(const options& o) {
+  const bool alone = static_cast<long>(o.p) * o.q == 1;
+  // The 1 x 1 grid is this process alone, even in a run of several (each solves on its own).
+  const dist::communicator world = alone ? dist::communicator() : dist::communicator::world();
+  check_grid_size(world, o.p, o.q);
+  const process_grid g(world, o.p, o.q);
   result r;
   r.n = o.n;
   r.nb = o.nb;
   r.be = backend::cpu;
   r.prec = o.prec;
-  const std::int64_t n = o.n, lda = std::max<std::int64_t>(1, n);
-  stage(o, "generating the matrix");
+  stage(o, alone ? "generating the matrix" : "generating the matrix (P x Q grid)");
+  g.all().barrier();
   stopwatch sw;
-  std::vector<float> a(static_cast<std::size_t>(lda * n));
-  const row_sums sums = generate_f32(n, o.diag, a.data(), lda);
-  const std::vector<double> b = generate_b(n);
-  r.t_generate = sw.seconds();
-  stage(o, "LU without pivoting (FP32)");
+  local_matrix m(o.n, std::max(1, o.nb), g.myrow(), g.mycol(), g.p(), g.q());
+  const row_sums sums = generate_local(m, o.diag, g);
+  const std::vector<double> b = generate_b(o.n);
+  r.t_generate = slowest(g, sw);
+  stage(o, alone ? "LU without pivoting (FP32)" : "LU without pivoting (FP32, P x Q grid)");
+  g.all().barrier();
   sw.restart();
-  getrf_nopiv(a.data(), n, lda, o.nb);
-  r.t_lu = sw.seconds();
+  factor_local(m, g);
+  r.t_lu = slowest(g, sw);
   stage(o, "GMRES refinement (FP64)");
-  sw.restart();
-  r.norm_a = sums.norm_inf;
-  r.norm_b = 0;
-  for (double v : b) r.norm_b = std::max(r.norm_b, std::fabs(v));
-  host_space space(n, lda, gmres_restart, a.data(), sums, b);
-  const gmres_result g = fgmres(space, gmres_restart, o.max_iters, r.norm_a, r.norm_b, threshold);
-  r.t_refine = sw.seconds();
-  r.iterations = g.iterations;
-  r.restarts = g.restarts;
-  r.norm_r = g.norm_r;
-  r.norm_x = g.norm_x;
-  r.x.assign(space.x(), space.x() + n);
+  host_part part(m, sums);
+  refine_on_grid(r, o, part, g, sums, b);
   return r;
 }
 

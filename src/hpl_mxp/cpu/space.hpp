@@ -1,7 +1,7 @@
 // GMRES's vectors on the host (internal): the n x (restart + 1) basis V, the n x restart
 // preconditioned basis Z, x and a work vector, with the Gram-Schmidt and update passes as
-// OpenBLAS dgemv. The one-process and the P x Q CPU solvers derive from it and add the products
-// with A and the preconditioner; the P x Q one keeps every vector whole on every process.
+// OpenBLAS dgemv. The grid's GMRES (grid_space.hpp) derives from it and adds the products with
+// A and the preconditioner, every vector whole on every process.
 #pragma once
 
 #include <cblas.h>

@@ -2,11 +2,13 @@
 // row-major order, rank = row Q + column, HPL's default PMAP; every process in the grid), the
 // check of its size, and one step of the LU without pivoting on it in the index arithmetic of
 // HPL's 2-D block-cyclic layout (gpu500/hpl/grid.hpp): grid_step, who holds the diagonal block
-// and which local rows and columns the step touches, shared by the CPU and CUDA backends.
+// and which local rows and columns the step touches, shared by the CPU and CUDA backends, and
+// the CPU's trailing update of a step in the look-ahead's three pieces (grid_pieces).
 // Without MPI only the 1 x 1 grid exists.
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <string>
 
@@ -14,6 +16,7 @@
 #include "gpu500/dist/comm.hpp"
 #include "gpu500/dist/grid.hpp"
 #include "gpu500/hpl/grid.hpp"
+#include "schedule.hpp"
 
 namespace gpu500::hpl_mxp::detail {
 
@@ -55,6 +58,20 @@ inline grid_step grid_step_at(std::int64_t n, std::int64_t nb, std::int64_t k, c
   s.in_row = g.myrow() == s.pr;
   s.in_col = g.mycol() == s.pc;
   return s;
+}
+
+/// The trailing update of step st on this process in the look-ahead's three pieces (schedule.hpp's
+/// gemm_piece, relative to local (li1, lj1)): the next block column's local columns, the next
+/// block row's local rows (on the processes that hold them), the rest. On the 1 x 1 grid these
+/// are lu_step_at's pieces.
+inline std::array<gemm_piece, 3> grid_pieces(std::int64_t n, std::int64_t nb, const grid_step& st,
+                                             const process_grid& g) {
+  const std::int64_t next = st.k + st.jb, jn = std::min(nb, n - next);
+  const bool more = next < n;
+  const std::int64_t cols = more && g.mycol() == (st.kb + 1) % g.q() ? jn : 0;
+  const std::int64_t rows = more && g.myrow() == (st.kb + 1) % g.p() ? jn : 0;
+  return {gemm_piece{st.mloc, cols, 0, 0}, gemm_piece{rows, st.nloc - cols, 0, cols},
+          gemm_piece{st.mloc - rows, st.nloc - cols, rows, cols}};
 }
 
 }  // namespace gpu500::hpl_mxp::detail

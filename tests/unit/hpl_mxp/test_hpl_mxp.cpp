@@ -2,7 +2,8 @@
 // pivoting against a Doolittle LU in double, the refinement's convergence and backward error on
 // odd N and NB checked against a dense FP64 residual computed here, the failing matrix, options
 // (fp8 refused on the CPU, with NB not a multiple of 16 and below compute capability 8.9), the
-// memory plan (1-byte FP8 copies) and the FP8 GEMMs' row padding staying inside the CUDA matrix.
+// memory plan (1-byte FP8 copies), the FP8 GEMMs' row padding staying inside the CUDA matrix,
+// and the CPU solver's grid layout (the 1 x 1 grid's update pieces, a 2 x 3 layout's parts).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,6 +15,7 @@
 
 #include "backend.hpp"
 #include "cpu/lu.hpp"
+#include "gpu500/dist/grid.hpp"
 #include "factor_check.hpp"
 #include "gpu500/core/error.hpp"
 #include "gpu500/hpl/grid.hpp"
@@ -180,6 +182,36 @@ TEST(HplMxpLu, Fp8PaddedPiecesStayInsideTheMatrix) {
         }
         EXPECT_LE(st.off + detail::fp8_rows(st.m2), detail::cuda_leading_dimension(n));
       }
+}
+
+// The CPU solver is one over every grid: on the 1 x 1 grid its update pieces are the one-matrix
+// LU's, and a process's part of any P x Q layout (here every part of a 2 x 3 one, odd N and NB,
+// walked with one jump per run of consecutive global columns) holds the drawn entries.
+TEST(HplMxpGridLayout, OneByOneIsTheWholeMatrixAndPartsHoldTheirEntries) {
+  const dist::process_grid one(dist::communicator(), 1, 1);
+  for (const auto& [n, nb] : {std::pair<std::int64_t, int>{37, 5}, {101, 16}, {50, 200}})
+    for (std::int64_t k = 0; k < n; k += nb) {
+      const detail::lu_step ref = detail::lu_step_at(n, nb, k);
+      const auto pieces = detail::grid_pieces(n, nb, detail::grid_step_at(n, nb, k, one), one);
+      const detail::gemm_piece want[3] = {ref.next_column, ref.next_row, ref.rest};
+      for (int i = 0; i < 3; ++i) {
+        EXPECT_EQ(pieces[i].rows, want[i].rows) << n << " " << nb << " " << k << " " << i;
+        EXPECT_EQ(pieces[i].cols, want[i].cols) << n << " " << nb << " " << k << " " << i;
+        EXPECT_EQ(pieces[i].row0, want[i].row0);
+        EXPECT_EQ(pieces[i].col0, want[i].col0);
+      }
+    }
+  const std::int64_t n = 97, nb = 7;
+  std::int64_t seen = 0;
+  for (int r = 0; r < 2; ++r)
+    for (int c = 0; c < 3; ++c) {
+      const detail::local_matrix m(n, nb, r, c, 2, 3);
+      detail::walk_local(m, [&](std::int64_t li0, std::int64_t rows, std::int64_t lj, const double* vals) {
+        for (std::int64_t i = 0; i < rows; ++i) EXPECT_EQ(vals[i], drawn_entry(n, m.grow[li0 + i], m.gcol[lj]));
+      });
+      seen += m.mp * m.nq;
+    }
+  EXPECT_EQ(seen, n * n);
 }
 
 // The check the CUDA tests apply to the device's low-precision factors (factor_check.hpp), on a

@@ -1,7 +1,8 @@
 // HPL-MxP on P x Q grids of MPI processes (CPU backend): for every grid shape of the started
 // ranks and odd N and NB, the run passes, every rank holds the same solution and iteration count,
-// and x equals the one-process solution to the accuracy both must reach; the zero-diagonal
-// matrix fails on a grid too; a grid that does not match the ranks is refused on every rank.
+// and x equals the 1 x 1 solution to the accuracy both must reach; a 1 x 1 solve needs no other
+// rank; the zero-diagonal matrix fails on a grid too; a grid that does not match the ranks is
+// refused on every rank.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -45,6 +46,20 @@ TEST(HplMxpGrid, EveryShapeMatchesTheOneProcessSolution) {
       EXPECT_LT(diff, 1e-9 * xmax) << p << "x" << q << " n=" << n;
       EXPECT_EQ(world.allreduce(diff, dist::reduce_op::max), diff) << "rank 0's x differs from another rank's";
     }
+  }
+}
+
+// The 1 x 1 grid is each process alone: one rank solves at odd N and NB while the others wait
+// at a barrier (a collective of the solve would hang), and its x is every rank's 1 x 1 x.
+TEST(HplMxpGrid, OneByOneNeedsNoOtherRank) {
+  const dist::communicator world = dist::communicator::world();
+  const result all = solve(grid_options(301, 37, 1, 1));
+  result alone;
+  if (world.rank() == world.size() - 1) alone = solve(grid_options(301, 37, 1, 1));
+  world.barrier();
+  EXPECT_TRUE(all.passed);
+  if (world.rank() == world.size() - 1) {
+    EXPECT_EQ(alone.x, all.x);
   }
 }
 
