@@ -2,7 +2,8 @@
 // binary CSR, plain or gzip; docs/graph-files.md), through the same pipelines, engines and
 // validators as the Graph500 benchmark (graph500::run_searches); --directed follows the file's arcs
 // instead of both directions of every edge; --output writes one search's tree (with --labels, the
-// per-root lines, the JSON record and --output name vertices by the file's labels).
+// per-root lines, a failed validation's message, the JSON record and --output name vertices by
+// the file's labels).
 #include <algorithm>
 #include <cstdio>
 #include <memory>

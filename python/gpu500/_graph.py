@@ -193,6 +193,10 @@ class Graph:
         """Frees the engines (their graph copies and buffers); the next search builds them again."""
         self._engines.clear()
 
+    def _vertex_name(self, v):
+        """Vertex id v as a validation failure names it: repr of its label (a Graph with labels)."""
+        return repr(self.labels[v]) if 0 <= v < len(self.labels) else str(v)
+
     def _roots(self, root, roots):
         if (root is None) == (roots is None):
             raise ValueError("give either root or roots=[...]")
@@ -201,12 +205,14 @@ class Graph:
     def bfs(self, root=None, *, roots=None, backend="auto", validate=True):
         """Breadth-first search from root (a vertex id or label): a BfsResult. With roots=[...],
         one search per root: a list. Each search is validated by Graph500's validator unless
-        validate=False (a failure raises RuntimeError)."""
+        validate=False (a failure raises RuntimeError, naming vertices by label where the graph has
+        labels)."""
         ids = self._roots(root, roots)
         e = self.engine("bfs", backend)
+        name = self._vertex_name if self.labels is not None else None
         out = []
         for r in ids:
-            parent, _, seconds, nedge = e.run(r, validate)
+            parent, _, seconds, nedge = e.run(r, validate, name)
             out.append(BfsResult(r, parent, seconds, nedge, self.labels, e.backend))
         return out if roots is not None else out[0]
 
@@ -215,9 +221,10 @@ class Graph:
         unweighted graph has weight 1 on every edge; weights must be finite and >= 0."""
         ids = self._roots(root, roots)
         e = self.engine("sssp", backend)
+        name = self._vertex_name if self.labels is not None else None
         out = []
         for r in ids:
-            parent, dist, seconds, nedge = e.run(r, validate)
+            parent, dist, seconds, nedge = e.run(r, validate, name)
             out.append(SsspResult(r, parent, dist, seconds, nedge, self.labels, e.backend))
         return out if roots is not None else out[0]
 

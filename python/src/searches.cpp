@@ -68,11 +68,14 @@ class search_engine {
     construct_seconds_ = pipe_->construct();
   }
 
-  /// One search from root: (parent, distance or None, seconds, nedge).
-  nb::tuple run(std::int64_t root, bool validate) {
+  /// One search from root: (parent, distance or None, seconds, nedge). A failed validation raises,
+  /// naming the root and the vertices of the validator's message by name(id) when a callable is
+  /// given (a Graph with labels), else by id.
+  nb::tuple run(std::int64_t root, bool validate, const nb::object& name) {
     if (root < 0 || root >= n_)
       throw usage_error("root " + std::to_string(root) + " is not a vertex (the graph has " + std::to_string(n_) + ")");
     graph500::search_tree tree;
+    graph500::validation v{true, {}, 0};
     double seconds = 0;
     index_t nedge = 0;
     {
@@ -80,13 +83,15 @@ class search_engine {
       const std::lock_guard<std::mutex> hold(lock_);
       seconds = sssp_ ? pipe_->sssp(root) : pipe_->bfs(root);
       nedge = sssp_ ? pipe_->sssp_nedge() : pipe_->bfs_nedge();
-      if (validate) {
-        const graph500::validation v = sssp_ ? pipe_->validate_sssp(root) : pipe_->validate_bfs(root);
-        if (!v.ok)
-          throw error(std::string(sssp_ ? "SSSP" : "BFS") + " from root " + std::to_string(root) +
-                      " failed validation: " + v.message);
-      }
-      tree = sssp_ ? pipe_->sssp_tree() : pipe_->bfs_tree();
+      if (validate) v = sssp_ ? pipe_->validate_sssp(root) : pipe_->validate_bfs(root);
+      if (v.ok) tree = sssp_ ? pipe_->sssp_tree() : pipe_->bfs_tree();
+    }
+    if (!v.ok) {  // the names are Python's: written with the GIL held
+      const auto vertex = [&](std::int64_t x) {
+        return name.is_none() ? std::to_string(x) : nb::cast<std::string>(name(x));
+      };
+      throw error(std::string(sssp_ ? "SSSP" : "BFS") + " from root " + vertex(root) +
+                  " failed validation: " + v.message_naming(vertex));
     }
     nb::object distance = nb::none();
     if (sssp_) distance = nb::cast(to_numpy<float>(std::move(tree.distance)));
@@ -115,8 +120,9 @@ void bind_searches(nb::module_& m) {
                     std::int64_t, const std::string&, bool, bool>(),
            nb::arg("src"), nb::arg("dst"), nb::arg("weights").none(), nb::arg("num_vertices"),
            nb::arg("backend") = "auto", nb::arg("sssp") = false, nb::arg("directed") = false)
-      .def("run", &search_engine::run, nb::arg("root"), nb::arg("validate") = true,
-           "One search: (parent, distance or None, seconds, nedge)")
+      .def("run", &search_engine::run, nb::arg("root"), nb::arg("validate") = true, nb::arg("name") = nb::none(),
+           "One search: (parent, distance or None, seconds, nedge); a failed validation raises, naming "
+           "vertices by name(id) when name is given")
       .def_prop_ro("description", &search_engine::description)
       .def_prop_ro("backend", &search_engine::backend)
       .def_prop_ro("construct_seconds", &search_engine::construct_seconds);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "gpu500/core/error.hpp"
@@ -28,6 +29,13 @@ std::vector<std::int64_t> pick_keys(const pipeline& p, index_t n, const search_c
   }
   if (keys.empty()) throw usage_error(c.graph_name + ": no vertex has an edge");
   return keys;
+}
+
+/// Vertex v as the output names it: by its label (graph::label_text) when the graph has labels,
+/// else (or when v is no vertex) by its id.
+std::string vertex_name(const search_config& c, std::int64_t v) {
+  if (c.labels.empty() || v < 0 || v >= static_cast<std::int64_t>(c.labels.size())) return std::to_string(v);
+  return graph::label_text(c.labels[static_cast<std::size_t>(v)]);
 }
 
 }  // namespace
@@ -55,14 +63,15 @@ search_report run_searches(pipeline& p, index_t n, const search_config& c, std::
     std::string verdict = "not validated";
     if (c.validate) {
       const validation v = c.sssp ? p.validate_sssp(r) : p.validate_bfs(r);
-      verdict = v.ok ? "valid" : "INVALID: " + v.message;
+      // The vertices of a failure's message named as the root is (by label when there are labels).
+      verdict = v.ok ? "valid" : "INVALID: " + v.message_naming([&](std::int64_t x) { return vertex_name(c, x); });
       rep.valid = rep.valid && v.ok;
     }
     if (c.keep_tree && rep.tree_root < 0) {
       rep.tree_root = r;
       rep.tree = c.sssp ? p.sssp_tree() : p.bfs_tree();
     }
-    const std::string name = c.labels.empty() ? std::to_string(r) : graph::label_text(c.labels[static_cast<std::size_t>(r)]);
+    const std::string name = vertex_name(c, r);
     std::fprintf(out, "root %s: %.6g s, %lld edges, %.4g TEPS, %s\n", name.c_str(), t, static_cast<long long>(ne),
                  ne > 0 ? ne / t : 0.0, verdict.c_str());
     json::value row;

@@ -11,8 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "gpu500/dist/by_rank.hpp"
 #include "gpu500/core/device.hpp"
+#include "gpu500/dist/by_rank.hpp"
+#include "validate_text.hpp"
 
 namespace gpu500::graph500 {
 
@@ -43,7 +44,7 @@ class violations {
     out.ok = where == none;
     if (!out.ok) {
       const int from = c.allreduce(where_ == where ? c.rank() : std::numeric_limits<int>::max(), reduce_op::min);
-      out.message = c.bcast(c.rank() == from ? msg_ : std::string{}, from);
+      detail::failed_message(out, c.bcast(c.rank() == from ? msg_ : std::string{}, from));
     }
     return out;
   }
@@ -55,6 +56,7 @@ class violations {
 };
 
 std::string str(index_t v) { return std::to_string(v); }
+using detail::vertex_text;
 
 /// Asks the owner of each vertex in `ask` (in this order) and returns the answers in the same
 /// order; the owner answers a vertex v with answer(local index of v).
@@ -110,13 +112,13 @@ void check_parents(const dist::block_partition& part, graph::csr_view<V> g, inde
 #pragma omp for schedule(static) nowait
     for (index_t l = 0; l < g.local_vertices; ++l) {
       const index_t v = g.first_vertex + l, p = parent[l];
-      if ((p < -1 || p >= n) && mine.wants(v)) mine.report(v, "vertex " + str(v) + " has parent " + str(p) + " out of range");
+      if ((p < -1 || p >= n) && mine.wants(v)) mine.report(v, "vertex " + vertex_text(v) + " has parent " + str(p) + " out of range");
     }
     err.merge(mine);
   }
   if (g.first_vertex <= root && root < g.first_vertex + g.local_vertices) {
     const index_t p = parent[root - g.first_vertex];
-    if (p != root) err.report(root, "the root " + str(root) + " is not its own parent (" + str(p) + ")");
+    if (p != root) err.report(root, "the root " + vertex_text(root) + " is not its own parent (" + (p >= 0 ? vertex_text(p) : str(p)) + ")");
   }
 }
 
@@ -232,7 +234,7 @@ validation check_arcs(const dist::communicator& c, const dist::block_partition& 
         const endpoint e = gathered ? endpoint_of(code[static_cast<std::size_t>(v)]) : far[static_cast<std::size_t>(k)];
         if (ru != (e.reached != 0)) {
           if (mine.wants(u))
-            mine.report(u, "edge (" + str(u) + ", " + str(v) + ") connects a reached and an unreached vertex");
+            mine.report(u, "edge (" + vertex_text(u) + ", " + vertex_text(v) + ") connects a reached and an unreached vertex");
           continue;
         }
         if (!ru) continue;
@@ -240,12 +242,12 @@ validation check_arcs(const dist::communicator& c, const dist::block_partition& 
         const float w = unit ? 1.0f : g.weights[k];
         if (d[l] < 0 || e.d < 0) continue;  // no level: reported as unconfirmed below
         if ((d[l] + w < e.d || e.d + w < d[l]) && mine.wants(u))
-          mine.report(u, "triangle rule violated on edge (" + str(u) + ", " + str(v) + "): d = " +
+          mine.report(u, "triangle rule violated on edge (" + vertex_text(u) + ", " + vertex_text(v) + "): d = " +
                              std::to_string(d[l]) + ", " + std::to_string(e.d) + ", w = " + std::to_string(w));
         if (v == parent[l] && d[l] == e.d + w) confirmed = true;
       }
       if (!confirmed && mine.wants(u))
-        mine.report(u, "vertex " + str(u) + " is not confirmed by its parent " + str(parent[l]) +
+        mine.report(u, "vertex " + vertex_text(u) + " is not confirmed by its parent " + vertex_text(parent[l]) +
                            " (no such edge, a cycle, or a wrong level/distance)");
     }
     err.merge(mine);
@@ -307,7 +309,7 @@ validation validate_sssp(const dist::communicator& c, const dist::block_partitio
       const index_t v = g.first_vertex + l;
       if (parent[l] == -1) continue;
       if (!(dist[l] >= 0.0f) || dist[l] == std::numeric_limits<float>::infinity()) {
-        if (mine.wants(v)) mine.report(v, "reached vertex " + str(v) + " has distance " + std::to_string(dist[l]));
+        if (mine.wants(v)) mine.report(v, "reached vertex " + vertex_text(v) + " has distance " + std::to_string(dist[l]));
       } else {
         d[l] = dist[l];
       }

@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "gpu500/graph500/validate.hpp"
+#include "validate_text.hpp"
 
 namespace gpu500::graph500 {
 
@@ -36,14 +37,16 @@ namespace {
 constexpr index_t none = std::numeric_limits<index_t>::max();
 
 std::string str(index_t v) { return std::to_string(v); }
+using detail::vertex_text;
 
 // Rules 1 and 2 for BFS and SSSP alike: the tree's depth of every vertex (-1: unreached), or a
 // message. A walk up a parent chain marks what it visits; a chain that meets its own walk again is
 // a cycle, one that meets a finished vertex takes its depth.
 std::string tree_depths(index_t n, index_t root, const std::int64_t* parent, std::vector<index_t>& depth) {
   for (index_t v = 0; v < n; ++v)
-    if (parent[v] < -1 || parent[v] >= n) return "vertex " + str(v) + " has parent " + str(parent[v]) + " out of range";
-  if (parent[root] != root) return "the root " + str(root) + " is not its own parent (" + str(parent[root]) + ")";
+    if (parent[v] < -1 || parent[v] >= n) return "vertex " + vertex_text(v) + " has parent " + str(parent[v]) + " out of range";
+  if (parent[root] != root) return "the root " + vertex_text(root) + " is not its own parent (" +
+                                    (parent[root] >= 0 ? vertex_text(parent[root]) : str(parent[root])) + ")";
   constexpr index_t unknown = -2, walking = -3;
   depth.assign(static_cast<std::size_t>(n), unknown);
   depth[static_cast<std::size_t>(root)] = 0;
@@ -62,9 +65,9 @@ std::string tree_depths(index_t n, index_t root, const std::int64_t* parent, std
       x = parent[x];
     }
     const index_t top = depth[static_cast<std::size_t>(x)];
-    if (top == walking) return "vertex " + str(v) + "'s parent chain has a cycle (through vertex " + str(x) + ")";
+    if (top == walking) return "vertex " + vertex_text(v) + "'s parent chain has a cycle (through vertex " + vertex_text(x) + ")";
     if (top == -1 || (top == unknown && parent[x] < 0))
-      return "vertex " + str(path.back()) + " has parent " + str(x) + ", which is not reached";
+      return "vertex " + vertex_text(path.back()) + " has parent " + vertex_text(x) + ", which is not reached";
     index_t d = top;
     for (auto it = path.rbegin(); it != path.rend(); ++it) depth[static_cast<std::size_t>(*it)] = ++d;
   }
@@ -106,27 +109,27 @@ validation check_arcs(graph::csr_view<V> g, index_t root, const std::int64_t* pa
     const index_t u = bad3;
     for (index_t k = g.offsets[u]; k < g.offsets[u + 1]; ++k) {
       const auto v = static_cast<index_t>(g.columns[k]);
-      const std::string arc = "arc " + str(u) + " -> " + str(v);
+      const std::string arc = "arc " + vertex_text(u) + " -> " + vertex_text(v);
       if (parent[v] < 0) {
-        out.message = arc + " leaves a reached vertex for an unreached one";
+        detail::failed_message(out, arc + " leaves a reached vertex for an unreached one");
         return out;
       }
       if (dist && !(dist[v] <= dist[u] + g.weights[k])) {
-        out.message = arc + ": d(v) = " + std::to_string(dist[v]) + " > d(u) + w = " + std::to_string(dist[u]) + " + " +
-                      std::to_string(g.weights[k]);
+        detail::failed_message(out, arc + ": d(v) = " + std::to_string(dist[v]) + " > d(u) + w = " + std::to_string(dist[u]) +
+                                         " + " + std::to_string(g.weights[k]));
         return out;
       }
       if (!dist && depth[static_cast<std::size_t>(v)] > depth[static_cast<std::size_t>(u)] + 1) {
-        out.message = arc + ": level " + str(depth[static_cast<std::size_t>(v)]) + " > " +
-                      str(depth[static_cast<std::size_t>(u)]) + " + 1";
+        detail::failed_message(out, arc + ": level " + str(depth[static_cast<std::size_t>(v)]) + " > " +
+                                         str(depth[static_cast<std::size_t>(u)]) + " + 1");
         return out;
       }
     }
   }
   for (index_t v = 0; v < n; ++v)
     if (v != root && parent[v] >= 0 && !confirmed[static_cast<std::size_t>(v)].load(std::memory_order_relaxed)) {
-      out.message = "vertex " + str(v) + " is not confirmed by an arc from its parent " + str(parent[v]) +
-                    " (no such arc, or a wrong level/distance)";
+      detail::failed_message(out, "vertex " + vertex_text(v) + " is not confirmed by an arc from its parent " +
+                                       vertex_text(parent[v]) + " (no such arc, or a wrong level/distance)");
       return out;
     }
   if (kernel_nedge >= 0 && kernel_nedge != nedge) {
@@ -154,7 +157,7 @@ validation validate_bfs_directed(graph::csr_view<V> g, index_t root, std::span<c
   std::string bad = check_sizes(g, root, parent.size());
   std::vector<index_t> depth;
   if (bad.empty()) bad = tree_depths(g.num_vertices, root, parent.data(), depth);
-  if (!bad.empty()) return {false, bad, 0};
+  if (!bad.empty()) return detail::failed(bad, 0);
   return check_arcs(g, root, parent.data(), depth, nullptr, kernel_nedge);
 }
 
@@ -171,9 +174,9 @@ validation validate_sssp_directed(graph::csr_view<V> g, index_t root, std::span<
   for (index_t v = 0; bad.empty() && v < g.num_vertices; ++v) {
     const float d = dist[static_cast<std::size_t>(v)];
     if (parent[static_cast<std::size_t>(v)] >= 0 && !(std::isfinite(d) && d >= 0))
-      bad = "reached vertex " + str(v) + " has distance " + std::to_string(d);
+      bad = "reached vertex " + vertex_text(v) + " has distance " + std::to_string(d);
   }
-  if (!bad.empty()) return {false, bad, 0};
+  if (!bad.empty()) return detail::failed(bad, 0);
   return check_arcs(g, root, parent.data(), depth, dist.data(), kernel_nedge);
 }
 

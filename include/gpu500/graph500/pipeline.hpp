@@ -23,9 +23,29 @@ namespace gpu500::graph500 {
 
 /// Outcome of validating one search (validation is independent of the kernels).
 struct validation {
+  /// Where `message` names a vertex: its id, written at message[at, at + size).
+  struct mention {
+    std::size_t at = 0, size = 0;
+    std::int64_t vertex = 0;
+  };
   bool ok = false;
-  std::string message;  ///< the first violated rule, naming the vertex or edge
+  std::string message;  ///< the first violated rule, naming the vertex or edge (vertices by id)
   index_t nedge = 0;    ///< the validator's own count of input edges in the component
+  std::vector<mention> vertices = {};  ///< every vertex `message` names, in order (other numbers are not)
+
+  /// `message` with each vertex it names written as name(id) (e.g. its label in the file read).
+  template <class Name>
+  [[nodiscard]] std::string message_naming(Name&& name) const {
+    std::string s;
+    std::size_t from = 0;
+    for (const mention& m : vertices) {
+      s.append(message, from, m.at - from);
+      s += name(m.vertex);
+      from = m.at + m.size;
+    }
+    s.append(message, from, std::string::npos);
+    return s;
+  }
 };
 
 /// A search's output on the host, in the graph's own vertex ids.

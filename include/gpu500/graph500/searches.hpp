@@ -23,8 +23,9 @@ struct search_config {
   bool validate = true;
   std::string graph_name;    ///< reported in the output (e.g. the file name)
   bool keep_tree = false;    ///< return the output of the first search (search_report::tree)
-  /// Vertex names (vertex i is labels[i]; empty: none): each per-root line names its root by its
-  /// label (graph::label_text), and the JSON record gives it as "root_label" beside the id.
+  /// Vertex names (vertex i is labels[i]; empty: none): each per-root line names its root, and a
+  /// failed validation's message the vertices it names, by label (graph::label_text); the JSON
+  /// record gives the root as "root_label" beside the id.
   std::vector<std::string> labels;
   bool directed = false;     ///< the searches follow arcs (reported in the output and the JSON)
 };
