@@ -98,9 +98,6 @@ struct work_ref {
   /// each search); the record after the last step holds the end time.
   unsigned long long* trace;
   long long trace_cap;  ///< records that fit, the end record included
-  /// Persistent kernel: list phases of at most this many entries and chunk phases of at most
-  /// one_block_chunks chunks run in block 0 alone (options::one_block_entries; 0: none).
-  std::int64_t one_block_entries, one_block_chunks;
 };
 
 __device__ __forceinline__ unsigned long long global_ns() {

@@ -95,8 +95,6 @@ struct engine<V>::impl {
     if (o.interleave < 0 || o.interleave > 32 || (o.interleave & (o.interleave - 1)) != 0)
       throw usage_error("sssp cuda: interleave must be 0 or a power of two up to 32");
     if (o.sort_batch < 1) throw usage_error("sssp cuda: a sort batch must hold at least one arc");
-    if (o.one_block_entries < 0 || o.one_block_chunks < 0)
-      throw usage_error("sssp cuda: the one-block phase limits must be >= 0");
     const index_t n = view.num_vertices;
     g = {n, view.offsets, view.columns, view.weights, 0, nullptr};
     GPU500_CUDA_CHECK(cudaGetDevice(&device));
@@ -187,8 +185,6 @@ struct engine<V>::impl {
     w.grab = (opt.grab + opt.vertices_per_lane - 1) / opt.vertices_per_lane * opt.vertices_per_lane;
     if (w.grab > 8) w.grab = 8;
     w.interleave = opt.interleave;
-    w.one_block_entries = opt.one_block_entries;
-    w.one_block_chunks = opt.one_block_chunks;
     if (opt.pull_above > 0 && !opt.directed && g.sorted && w.settled != nullptr) {  // the pull needs both
       const double chunks = std::ceil(opt.pull_above * static_cast<double>(arcs) / opt.chunk);
       pull_min_chunks = std::max<std::int64_t>(1, static_cast<std::int64_t>(chunks));

@@ -20,7 +20,6 @@ options baseline_options(options o) {
   o.interleave = 0;
   o.pull_first = 0;
   o.delta_scale = 1.0f;
-  o.one_block_entries = 0;
   return o;
 }
 

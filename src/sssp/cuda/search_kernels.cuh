@@ -65,36 +65,7 @@ __device__ __forceinline__ counters load_counters(const counters* c) {
 
 // ---- kernels (thin) -------------------------------------------------------------------------
 
-/// Whether phase s is run by block 0 alone (work_ref::one_block_entries): a list or chunk phase
-/// small enough for one block. The list and chunk phases share their work out from a cursor, so
-/// any set of warps can run them; the scan and the pull stride over the grid and always take it.
-__device__ __forceinline__ bool one_block_phase(const work_ref& w, const control& s) {
-  switch (s.phase) {
-    case phase_light:
-    case phase_heavy: return s.in_size <= w.one_block_entries;
-    case phase_light_big:
-    case phase_heavy_big: return w.one_block_entries > 0 && s.n_chunks <= w.one_block_chunks;
-    default: return false;
-  }
-}
-
-/// The state block 0 left in *p (plain stores before a grid barrier), read through L2.
-__device__ __forceinline__ control load_control(const control* p) {
-  static_assert(sizeof(control) % sizeof(unsigned long long) == 0, "control is read in 8-byte words");
-  control s;
-  const auto* words = reinterpret_cast<const unsigned long long*>(p);
-  for (unsigned i = 0; i < sizeof(control) / sizeof(unsigned long long); ++i) {
-    const unsigned long long x = __ldcg(words + i);
-    memcpy(reinterpret_cast<char*>(&s) + i * sizeof x, &x, sizeof x);
-  }
-  return s;
-}
-
 /// The whole search in one cooperative launch: phase, barrier, the same decision in every thread.
-/// A string of small list and chunk phases (one_block_phase) is run by block 0 alone, a block
-/// barrier after each, while the other blocks wait at the grid barrier that ends the string; block
-/// 0 leaves the state in *w.ctrl before it. The counter slots rotate over the steps as in the
-/// grid (a slot is cleared two steps after it was read, by then past a barrier of every reader).
 /// MinBlocks > 1 asks the compiler for fewer registers (more resident warps to hide memory latency);
 /// K arcs per lane per round (visit_arcs).
 template <class V, int MinBlocks, int K>
@@ -104,31 +75,8 @@ static __global__ void __launch_bounds__(search_policy::block, MinBlocks) persis
   cooperative_groups::grid_group grid = cooperative_groups::this_grid();
   control s = *w.ctrl;
   long long step = 0;
-  // Block 0 writes *w.ctrl only after a grid barrier, which every block passes after its first read.
-  bool passed_barrier = false;
   if ((threadIdx.x & 31u) == 0) sm.arcs = sm.candidates = sm.improved = sm.max_step = 0;
-  while (s.phase != phase_done) {
-    if (passed_barrier && one_block_phase(w, s)) {
-      const std::int64_t steps_before = s.steps;
-      if (blockIdx.x == 0) {
-        do {
-          trace_step(w, step, s, g.n);
-          counters* c = w.cnt + step % 3;
-          run_phase<K>(g, w, s, c, sm);
-          trace_counts(w, step, sm);
-          if (threadIdx.x == 0) reset(w.cnt[(step + 1) % 3]);
-          __syncthreads();
-          decide(s, load_counters(c));
-          ++step;
-        } while (s.phase != phase_done && one_block_phase(w, s));
-        if (threadIdx.x == 0) *w.ctrl = s;
-      }
-      __threadfence();
-      grid.sync();
-      s = load_control(w.ctrl);
-      if (blockIdx.x != 0) step += s.steps - steps_before;  // decide() counts every step
-      continue;
-    }
+  for (; s.phase != phase_done; ++step) {
     trace_step(w, step, s, g.n);
     counters* c = w.cnt + step % 3;
     run_phase<K>(g, w, s, c, sm);
@@ -137,9 +85,7 @@ static __global__ void __launch_bounds__(search_policy::block, MinBlocks) persis
     if (blockIdx.x == 0 && threadIdx.x == 0) reset(w.cnt[(step + 1) % 3]);
     __threadfence();
     grid.sync();
-    passed_barrier = true;
     decide(s, load_counters(c));
-    ++step;
   }
   trace_step(w, step, s, g.n);  // the end time (phase_done)
   finalize_range(g.n, w, gpu::global_thread_id(), gpu::grid_threads());

@@ -168,15 +168,6 @@ std::vector<sc::options> variants() {
   o.no_lean = true;
   o.queue_bitmaps = true;
   v.push_back(o);
-  o = {};
-  o.one_block_entries = 1024;  // small phases in one block
-  v.push_back(o);
-  o = {};
-  o.one_block_entries = 40;  // strings of one-block phases broken often by larger ones
-  o.one_block_chunks = 1;
-  o.chunk = 32;
-  o.trace = true;
-  v.push_back(o);
   return v;
 }
 
@@ -184,7 +175,7 @@ std::string label(const sc::options& o) {
   return std::string(sc::algorithm_name(o.algo)) + "/" + sc::loop_name(o.loop) + "/delta=" + std::to_string(o.delta) +
          "/blocks=" + std::to_string(o.blocks_per_sm) + (o.unsorted_rows ? "/unsorted" : "/sorted") +
          (o.no_settled_filter ? "/nofilter" : "/filter") + "/" + sc::cut_name(o.cut) + "/ilp=" +
-         std::to_string(o.arcs_per_lane) + "/vpl=" + std::to_string(o.vertices_per_lane) + "/chunk=" + std::to_string(o.chunk) + "/lrow=" + std::to_string(o.light_row) + "/grab=" + std::to_string(o.grab) + ("/inter=" + std::to_string(o.interleave)) + "/dscale=" + std::to_string(o.delta_scale)  + (o.no_lean ? "/nolean" : "/lean") + (o.queue_bitmaps ? "/qbits" : "/stamps") + (o.no_row_records ? "/norows" : "/rows") + "/pull=" + std::to_string(o.pull_above) + "/pf=" + std::to_string(o.pull_first) + "/oneblock=" + std::to_string(o.one_block_entries) + "," + std::to_string(o.one_block_chunks);
+         std::to_string(o.arcs_per_lane) + "/vpl=" + std::to_string(o.vertices_per_lane) + "/chunk=" + std::to_string(o.chunk) + "/lrow=" + std::to_string(o.light_row) + "/grab=" + std::to_string(o.grab) + ("/inter=" + std::to_string(o.interleave)) + "/dscale=" + std::to_string(o.delta_scale)  + (o.no_lean ? "/nolean" : "/lean") + (o.queue_bitmaps ? "/qbits" : "/stamps") + (o.no_row_records ? "/norows" : "/rows") + "/pull=" + std::to_string(o.pull_above) + "/pf=" + std::to_string(o.pull_first);
 }
 
 /// A Graph500 Kronecker graph of one SCALE on the host and on the device, with its search keys.
@@ -609,7 +600,6 @@ TEST(SsspCudaOptions, BaselineKeepsTheRest) {
   EXPECT_EQ(f.interleave, 0);
   EXPECT_EQ(f.pull_first, 0.0);
   EXPECT_EQ(f.delta_scale, 1.0f);
-  EXPECT_EQ(f.one_block_entries, 0);
 }
 
 // The tuning knobs are not on the command line: their defaults are the engine's policy.
@@ -637,8 +627,6 @@ TEST(SsspCudaOptions, DefaultsAreThePolicy) {
   EXPECT_FALSE(o.queue_bitmaps);
   EXPECT_FALSE(o.no_row_records);
   EXPECT_FALSE(o.trace);
-  EXPECT_EQ(o.one_block_entries, 0);
-  EXPECT_EQ(o.one_block_chunks, 16);
   EXPECT_STREQ(sc::algorithm_name(sc::algorithm::bellman_ford), "bellman-ford");
   EXPECT_STREQ(sc::loop_name(sc::loop_kind::host), "host");
   EXPECT_STREQ(sc::cut_name(sc::cut_search::binary), "binary");

@@ -107,14 +107,6 @@ struct options {
   /// Record the start time, kind and input size of every phase of the persistent kernel (one
   /// store per phase by one thread); read with engine::last_trace().
   bool trace = false;
-  /// Persistent kernel: a light or heavy phase over at most this many list entries, or a chunk
-  /// phase of at most one_block_chunks chunks, is run by one block alone with block barriers while
-  /// the other blocks wait at the next grid barrier (a mesh's buckets are a string of such phases:
-  /// each then costs its round trips, not a grid barrier and a cursor atomic from every warp of the
-  /// grid). 0 (the default): every phase on the whole grid. On an H200 1,024 / 16 gave meshes 4-9%
-  /// and took 5-10% from Kronecker graphs (docs/log/2026-11-29-sssp-one-block-phases.md).
-  std::int64_t one_block_entries = 0;
-  std::int64_t one_block_chunks = 16;
   /// Arcs per batch of the constructor's weight sort (whole rows; a batch holds at most this plus
   /// the longest row). The sort's scratch grows with the batch, not with the graph, so the sorted
   /// copy fits beside a SCALE 27 CSR on an 80 GB GPU. Tests use small batches.
