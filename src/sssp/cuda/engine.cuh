@@ -79,8 +79,7 @@ struct engine<V>::impl {
     GPU500_EXPECTS(view.first_vertex == 0 && view.local_vertices == view.num_vertices,
                    "sssp cuda: the engine searches a whole graph held by one GPU");
     GPU500_EXPECTS(view.num_vertices >= 1, "sssp cuda: empty graph");
-    GPU500_EXPECTS(view.offsets != nullptr && view.weights != nullptr,
-                   "sssp cuda: the graph must be weighted (kernel 3 needs the edge weights)");
+    GPU500_EXPECTS(view.offsets != nullptr, "sssp cuda: the graph has no offsets");
     if (view.num_vertices >= static_cast<index_t>(inf_bits))
       throw usage_error("sssp cuda: " + std::to_string(view.num_vertices) +
                         " vertices exceed the engine's limit of 2^32 - 2 (parents are packed in 32 bits)");
@@ -102,6 +101,10 @@ struct engine<V>::impl {
     GPU500_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
     GPU500_CUDA_CHECK(cudaMemcpy(&arcs, view.offsets + n, sizeof(index_t), cudaMemcpyDeviceToHost));
     GPU500_EXPECTS(arcs >= 0, "sssp cuda: negative arc count in offsets[n]");
+    // A graph without arcs (e.g. a directed graph of self-loops only, which kernel 1 drops) has
+    // no weight array to hold; every search then reaches its root alone.
+    GPU500_EXPECTS(arcs == 0 || view.weights != nullptr,
+                   "sssp cuda: the graph must be weighted (kernel 3 needs the edge weights)");
 
     scratch = gpu::device_buffer<graph_summary>(1);
     // Check the graph (weights >= 0 and finite, columns in range) and size the adaptive width.
