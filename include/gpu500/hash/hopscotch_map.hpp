@@ -86,6 +86,12 @@ struct hopscotch_options {
                                         ///< every memory barrier instead of drifting apart (false: the A/B,
                                         ///< lanes drift). Tiles of 4-32 lanes synchronise in
                                         ///< every operation already; for them it changes nothing
+  bool pair_cas = false;                ///< tile 1 on interleaved or record slots, compute capability 9.0:
+                                        ///< the pair-CAS insert (no lock: a look-up under the home word,
+                                        ///< one 16-byte CAS claims and fills a slot, a CAS of the unchanged
+                                        ///< word publishes its hop bit; the locked insert when the window
+                                        ///< has no free slot or the home has stash members). Excludes
+                                        ///< occupancy bits. docs/hash.md, "The pair-CAS insert"
 };
 
 /// The trivially copyable device view of a table (what hopscotch_ref wraps).
@@ -110,6 +116,7 @@ struct hopscotch_view {
   bool acquire_find = false;      ///< options::acquire_find
   std::uint64_t* stash = nullptr;  ///< the overflow stash: {key, value} pairs, stash[2i] and stash[2i+1]
   std::uint64_t stash_slots = 0;   ///< its number of pairs (0: no stash)
+  bool pair_cas = false;           ///< options::pair_cas (slots are emptied by 16-byte stores then)
 
   [[nodiscard]] GPU500_HD GPU500_FORCEINLINE key_type* key_ptr(std::uint64_t s) const { return keys + s * stride; }
   [[nodiscard]] GPU500_HD GPU500_FORCEINLINE value_type* value_ptr(std::uint64_t s) const {

@@ -12,7 +12,8 @@
 // This header holds the API and the operations' outline (insert, erase, find in their phases);
 // the phases themselves live in detail/: hopscotch_find.cuh (lock-free look-up), hopscotch_lock.cuh
 // (bucket lock, publish), hopscotch_claim.cuh (find_empty), hopscotch_displace.cuh
-// (find_closer_empty), and the memory-model primitives in device_atomics.cuh.
+// (find_closer_empty), hopscotch_pair_cas.cuh (the lock-free pair-CAS insert), and the
+// memory-model primitives in device_atomics.cuh.
 //
 // Algorithm (GLHT: Zhang & Sun, "GPU Lock-Free Hopscotch Hash Table", 2019, with the public
 // code's flaws fixed; docs/hash.md):
@@ -32,6 +33,11 @@
 //    source becomes the new hole), then lock home again, re-check, [update]. When no hole can be
 //    brought within reach, the key goes to the overflow stash (detail/hopscotch_stash.cuh) under
 //    home's lock; no_room only when the home's stash window is full too.
+//  * pair-CAS insert (hopscotch_options::pair_cas, tile 1): no lock. A look-up under the home word
+//    (unlocked, even); one 16-byte CAS {empty, v'} -> {k, v} claims and fills the first free slot of
+//    the window (named by no hop bit, so nobody takes it); a CAS of the unchanged word publishes
+//    its bit (release). A failed publish looks again and keeps the claim; a look-up that finds k
+//    gives the claim back. No free slot in the window, or members in the stash: the locked insert.
 //  * The hop bitmap lives in its own word per bucket, so no slot write can wipe it (the public
 //    code's bug B1). A move sets the new hop bit before copying and clears the old one after.
 //  * find is optimistic: it reads the home bucket's version (even = stable), the keys (whole
@@ -65,14 +71,17 @@ enum class probe_result { hit, miss, retry };
 /// strides from the view at run time (the device API's default, valid for every layout). The host
 /// API launches S = 1, 2 or 4 to match its layout. OV: the overlapped claim of tile-1 inserts
 /// (hopscotch_options::overlap_claim) taken from the view at run time (-1, the default), or
-/// compiled in (1) or out (0), so that a kernel without it does not pay its registers.
-template <int G, int S = 0, int OV = -1>
+/// compiled in (1) or out (0), so that a kernel without it does not pay its registers. PC: the
+/// pair-CAS insert (hopscotch_options::pair_cas, tile 1 on interleaved or record slots), taken from
+/// the view at run time (-1), or compiled in (1) or out (0), for the same reason.
+template <int G, int S = 0, int OV = -1, int PC = -1>
 class hopscotch_ref {
  public:
   using tile_type = tile<G>;
   static constexpr int optimistic_tries = GPU500_HASH_OPTIMISTIC_TRIES;
   static_assert(S == 0 || S == 1 || S == 2 || S == 4, "slot stride: 0 (run time), 1, 2 or 4");
   static_assert(OV == -1 || OV == 0 || OV == 1, "overlapped claim: -1 (run time), 0 or 1");
+  static_assert(PC == -1 || PC == 0 || PC == 1, "pair-CAS insert: -1 (run time), 0 or 1");
 
   __host__ __device__ explicit hopscotch_ref(hopscotch_view v) : v_(v) {}
 
@@ -98,8 +107,14 @@ class hopscotch_ref {
   __device__ insert_status insert(const tile_type& t, key_type k, value_type val) const {
     if (!valid_key(k)) return insert_status::invalid;
     const std::uint64_t h = home(k);
+    bool precheck = v_.precheck;
+    if (pair_cas()) {  // no lock (detail/hopscotch_pair_cas.cuh); no_room: the locked insert below
+      const insert_status r = insert_pair_cas(h, k, val);
+      if (r != insert_status::no_room) return r;
+      precheck = false;  // its look-up just missed; the lock's check below is authoritative
+    }
     std::uint64_t seen = no_word;
-    if (v_.precheck) {  // phase find, lock-free: a consistent hit means "already present"
+    if (precheck) {  // phase find, lock-free: a consistent hit means "already present"
       value_type ignored;
       std::int64_t slot;
       if (probe(t, h, k, ignored, true, false, &slot, &seen) == probe_result::hit) return insert_status::present;
@@ -210,7 +225,9 @@ class hopscotch_ref {
       detail::st_relaxed(meta_ptr(h), m + layout::version_one);  // odd: readers re-read
       detail::fence();
       detail::jitter();
-      detail::st_relaxed(key_ptr(s), empty_key);
+      // pair_cas: one 16-byte access empties key and value, the location the claims CAS.
+      if (pair_cas()) detail::st_relaxed_b128(key_ptr(s), empty_key, empty_key);
+      else detail::st_relaxed(key_ptr(s), empty_key);
       detail::jitter();
       const std::uint64_t cleared = (m & ~(1ULL << d)) & ~layout::multiple_lock;
       detail::st_release(meta_ptr(h), cleared + 2 * layout::version_one);
@@ -232,6 +249,21 @@ class hopscotch_ref {
     } else {
       return v_.overlap_claim;
     }
+  }
+  /// The pair-CAS insert: one thread per operation, key and value adjacent and 16-byte aligned
+  /// (S = 2 or 4, or a run-time stride of 2 or 4), a 16-byte CAS (sm_90; the host build emulates it).
+  [[nodiscard]] __device__ __forceinline__ bool pair_cas() const {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+    return false;  // no 16-byte CAS: hopscotch_map refuses the option on such a device
+#else
+    if constexpr (G != 1 || S == 1 || PC == 0) {
+      return false;
+    } else if constexpr (PC == 1) {
+      return S != 0 || v_.stride >= 2;
+    } else {
+      return v_.pair_cas && (S != 0 || v_.stride >= 2);
+    }
+#endif
   }
   /// Never equal to a bucket word without lock flags: "no precheck result to reuse".
   static constexpr std::uint64_t no_word = ~std::uint64_t{0};
@@ -311,6 +343,10 @@ class hopscotch_ref {
                                value_type val) const;
   __device__ void stash_erase(const tile_type& t, std::uint64_t h, std::uint64_t m, std::uint64_t i) const;
 
+  // the pair-CAS insert (detail/hopscotch_pair_cas.cuh)
+  __device__ insert_status insert_pair_cas(std::uint64_t h, key_type k, value_type val) const;
+  __device__ void give_back(std::uint64_t s) const;
+
   // find_closer_empty (detail/hopscotch_displace.cuh)
   __device__ int displace(const tile_type& t, std::uint64_t h, std::int64_t& e) const;
   __device__ long long swap_value_into_empty(std::uint64_t b, std::uint64_t m, std::int64_t e) const;
@@ -323,4 +359,5 @@ class hopscotch_ref {
 #include "gpu500/hash/detail/hopscotch_displace.cuh"
 #include "gpu500/hash/detail/hopscotch_find.cuh"
 #include "gpu500/hash/detail/hopscotch_lock.cuh"
+#include "gpu500/hash/detail/hopscotch_pair_cas.cuh"
 #include "gpu500/hash/detail/hopscotch_stash.cuh"

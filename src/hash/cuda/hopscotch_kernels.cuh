@@ -20,11 +20,13 @@ namespace gpu500::hash::detail {
 // ------------------------------------------------------------------ kernels (thin)
 
 /// Kernel variants of tile 1 (template parameter M): bit 0 compiles the overlapped claim in
-/// (hopscotch_options::overlap_claim), bit 1 the re-converging loop (hopscotch_options::converge);
-/// M = -1 reads both from the view at run time (the launch-bounded twins). Kernels without a
-/// feature do not pay its registers.
+/// (hopscotch_options::overlap_claim), bit 1 the re-converging loop (hopscotch_options::converge),
+/// bit 2 the pair-CAS insert (hopscotch_options::pair_cas); M = -1 reads them from the view at run
+/// time (the launch-bounded twins). Kernels without a feature do not pay its registers.
 template <int M>
 inline constexpr int overlap_of = M < 0 ? -1 : (M & 1);
+template <int M>
+inline constexpr int pair_cas_of = M < 0 ? -1 : ((M >> 2) & 1);
 
 /// hopscotch_options::converge (tile 1): the grid-stride loop runs while any lane of the warp has
 /// an operation left, and the warp re-converges at the top of every iteration. Nobody holds a lock
@@ -51,7 +53,7 @@ template <int G, int S, int M>
 __device__ __forceinline__ void insert_body(hopscotch_view v, const key_type* keys, const value_type* values, index_t n,
                                             insert_status* status, unsigned long long* counters) {
   const tile<G> t;
-  const hopscotch_ref<G, S, overlap_of<M>> ref(v);
+  const hopscotch_ref<G, S, overlap_of<M>, pair_cas_of<M>> ref(v);
   unsigned long long inserted = 0, no_room = 0;
   const index_t step = detail::op_stride<G>();
   index_t i = detail::first_op<G>();
@@ -167,7 +169,7 @@ template <int G, int S, int M>
 __device__ __forceinline__ void mixed_body(hopscotch_view v, const op* ops, index_t n, op_result* results,
                                            unsigned long long* counters) {
   const tile<G> t;
-  const hopscotch_ref<G, S, overlap_of<M>> ref(v);
+  const hopscotch_ref<G, S, overlap_of<M>, pair_cas_of<M>> ref(v);
   unsigned long long no_room = 0;
   const index_t step = detail::op_stride<G>();
   index_t i = detail::first_op<G>();
@@ -258,13 +260,17 @@ __global__ void count_kernel(hopscotch_view v, index_t slots, index_t items, uns
 // ------------------------------------------------------------------ dispatch
 
 /// The insert and mixed kernels for the options: hopscotch_options::min_blocks picks a
-/// launch-bounded twin (it reads overlap_claim and converge at run time), otherwise overlap_claim
-/// and converge pick the variant M that compiles exactly those in. All of it exists for tile 1
-/// only.
+/// launch-bounded twin (it reads overlap_claim, converge and pair_cas at run time), otherwise
+/// overlap_claim, converge and pair_cas pick the variant M that compiles exactly those in (the
+/// pair-CAS kernels exist for 16-byte slots only: interleaved, records, or a run-time stride). All
+/// of it exists for tile 1 only.
 template <int G, int S>
 struct op_kernels {
   template <class K, template <int, int, int> class Pick>
   static K pick(const hopscotch_options& o) {
+    if constexpr (G == 1 && S != 1) {
+      if (o.pair_cas) return o.converge ? Pick<G, S, 6>::get() : Pick<G, S, 4>::get();
+    }
     if constexpr (G == 1) {
       switch ((o.overlap_claim ? 1 : 0) | (o.converge ? 2 : 0)) {
         case 1: return Pick<G, S, 1>::get();

@@ -55,7 +55,8 @@ struct hopscotch_map::impl {
     return {keys,          values,           meta,        n, opt.probe_limit, opt.find == find_mode::bitmap,
             opt.precheck,  stride_of(opt.layout), meta_stride(), opt.home_first,
             opt.home_claim, opt.pair_store, opt.fenced_atomics, occ,
-            opt.overlap_claim, opt.converge,  opt.acquire_find, stash_words.data(), stash_slots()};
+            opt.overlap_claim, opt.converge,  opt.acquire_find, stash_words.data(), stash_slots(),
+            opt.pair_cas};
   }
   void allocate(std::uint64_t buckets) {
     n = buckets;
@@ -112,6 +113,18 @@ hopscotch_map::hopscotch_map(index_t capacity, hopscotch_options opt) : p_(std::
                  "hash: overlap_claim needs tile size 1 and occupancy bits (and excludes home_claim)");
   GPU500_EXPECTS(opt.static_stride || opt.tile == 1 || opt.tile == 32,
                  "hash: a run-time slot stride is built for tile sizes 1 and 32 only");
+  if (opt.pair_cas) {
+    if (opt.tile != 1 || opt.layout == slot_layout::split || opt.occupancy)
+      throw usage_error(
+          "hash: the pair-CAS insert runs one thread per operation on interleaved or record slots, without "
+          "occupancy bits (its 16-byte CAS claims a key and its value together; split slots keep them in two "
+          "arrays)");
+    int dev = 0, major = 0;
+    GPU500_CUDA_CHECK(cudaGetDevice(&dev));
+    GPU500_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
+    if (major < 9)
+      throw usage_error("hash: the pair-CAS insert needs a device of compute capability 9.0 or later (16-byte CAS)");
+  }
   p_->opt = opt;
   p_->policy = detail::launch_policy::for_device();
   p_->counter_words = gpu::device_buffer<unsigned long long>(2);

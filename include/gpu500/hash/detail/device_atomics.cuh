@@ -1,7 +1,7 @@
 // gpu500/hash/detail/device_atomics.cuh — the memory-model primitives of the GPU hash tables:
 // relaxed / acquire loads, relaxed / release stores (cuda::atomic_ref at device scope), the 16-byte
-// pair load and store, acquire atomicOr and CAS, the acq_rel fence, the spin back-off, the stress harness's
-// scheduling jitter, and the fields of a
+// pair load and stores, the 16-byte pair CAS, acquire atomicOr and CAS, the release CAS, the
+// acq_rel fence, the spin back-off, the stress harness's scheduling jitter, and the fields of a
 // bucket word (gpu500/hash/hopscotch_map.hpp, namespace layout). Shared by GLHT and its baselines.
 #pragma once
 
@@ -44,6 +44,57 @@ __device__ __forceinline__ void st_relaxed_pair(std::uint64_t* p, std::uint64_t 
   st_relaxed(p + 1, b);
 #endif
 }
+/// {a, b} into p[0], p[1] (16-byte aligned) as one 16-byte access (`st.relaxed.gpu.global.b128`),
+/// where st_relaxed_pair's vector store is two 8-byte accesses: the store that empties a slot of
+/// the pair-CAS insert (hopscotch_options::pair_cas) accesses the very location its 16-byte claim
+/// (cas_pair) reads, so that the claim continues the emptying store's release sequence
+/// (docs/hash.md, "The pair-CAS insert"). The host build stores b before a: its cas_pair claims
+/// through the key word alone, so the key must be the last word an emptying store writes.
+__device__ __forceinline__ void st_relaxed_b128(std::uint64_t* p, std::uint64_t a, std::uint64_t b) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile(
+      "{\n\t.reg .b128 t;\n\tmov.b128 t, {%1, %2};\n\tst.relaxed.gpu.global.b128 [%0], t;\n\t}" ::"l"(p),
+      "l"(a), "l"(b)
+      : "memory");
+#else  // below sm_90 the pair-CAS insert is compiled out (two accesses do); the host build
+  st_relaxed(p + 1, b);
+  st_relaxed(p, a);
+#endif
+}
+/// The pair-CAS claim: one 16-byte compare-and-swap of {p[0], p[1]} (16-byte aligned) from
+/// {a, b} to {x, y}, relaxed, device scope (sm_90's `atomicCAS` on a 16-byte trivially copyable
+/// type, crt/sm_90_rt.h: `atom.global.cas.b128`; libcu++'s 16-byte atomic_ref does not build in
+/// CCCL 3.0). True when it swapped; otherwise {a, b} is the pair it read. Below sm_90 it traps:
+/// hopscotch_ref compiles the pair-CAS insert out there and hopscotch_map refuses the option. The
+/// host build (tests/unit/hash/host_shim.hpp) has no 16-byte CAS: it claims by a CAS of the key
+/// word alone and then stores the value (the claimed pair is named by no hop bit, so nobody reads
+/// its value before the publishing CAS, which follows in program order), and b is not compared.
+__device__ __forceinline__ bool cas_pair(std::uint64_t* p, std::uint64_t& a, std::uint64_t& b, std::uint64_t x,
+                                         std::uint64_t y) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  struct alignas(16) pair {
+    std::uint64_t first, second;
+  };
+  const pair old = atomicCAS(reinterpret_cast<pair*>(p), pair{a, b}, pair{x, y});
+  const bool swapped = old.first == a && old.second == b;
+  a = old.first, b = old.second;
+  return swapped;
+#elif defined(__CUDA_ARCH__)
+  (void)p, (void)a, (void)b, (void)x, (void)y;
+  __trap();
+  return false;
+#else
+  std::uint64_t expect = a;
+  if (!cuda::atomic_ref<std::uint64_t, cuda::thread_scope_device>(*p).compare_exchange_strong(
+          expect, x, cuda::std::memory_order_relaxed, cuda::std::memory_order_relaxed)) {
+    a = expect;
+    b = ld_relaxed(p + 1);
+    return false;
+  }
+  st_relaxed(p + 1, y);
+  return true;
+#endif
+}
 /// Acquire or relaxed load, chosen at run time (hopscotch_options::acquire_find).
 template <class T>
 __device__ __forceinline__ T ld_maybe_acquire(const T* p, bool acquire) {
@@ -76,6 +127,14 @@ __device__ __forceinline__ std::uint64_t fetch_or_acquire(std::uint64_t* p, std:
 __device__ __forceinline__ std::uint64_t cas_acquire(std::uint64_t* p, std::uint64_t expect, std::uint64_t desired) {
   cuda::atomic_ref<std::uint64_t, cuda::thread_scope_device>(*p).compare_exchange_strong(
       expect, desired, cuda::std::memory_order_acquire, cuda::std::memory_order_relaxed);
+  return expect;
+}
+/// CAS with release semantics on success and acquire on failure (the pair-CAS insert's publish:
+/// its claim and look-up before the hop bit; the word read on failure orders the next look-up);
+/// returns the value read.
+__device__ __forceinline__ std::uint64_t cas_release(std::uint64_t* p, std::uint64_t expect, std::uint64_t desired) {
+  cuda::atomic_ref<std::uint64_t, cuda::thread_scope_device>(*p).compare_exchange_strong(
+      expect, desired, cuda::std::memory_order_release, cuda::std::memory_order_acquire);
   return expect;
 }
 __device__ __forceinline__ std::uint64_t cas(std::uint64_t* p, std::uint64_t expect, std::uint64_t desired) {

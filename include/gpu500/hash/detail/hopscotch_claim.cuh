@@ -8,16 +8,16 @@
 namespace gpu500::hash {
 
 /// One lane: claim slot s; true when this call set its bit.
-template <int G, int S, int OV>
-__device__ bool hopscotch_ref<G, S, OV>::claim_bit(std::uint64_t s) const {
+template <int G, int S, int OV, int PC>
+__device__ bool hopscotch_ref<G, S, OV, PC>::claim_bit(std::uint64_t s) const {
   const std::uint64_t bit = 1ULL << (s & 63);
   if (v_.fenced_atomics) return !(atomicOr(reinterpret_cast<unsigned long long*>(occ_word(s)), bit) & bit);
   return !(detail::fetch_or_acquire(occ_word(s), bit) & bit);  // acquire: as in claim_occupancy
 }
 
 /// One lane: slot s (its key already empty) is free again.
-template <int G, int S, int OV>
-__device__ void hopscotch_ref<G, S, OV>::release_bit(std::uint64_t s) const {
+template <int G, int S, int OV, int PC>
+__device__ void hopscotch_ref<G, S, OV, PC>::release_bit(std::uint64_t s) const {
   detail::fence();
   atomicAnd(reinterpret_cast<unsigned long long*>(occ_word(s)), ~(1ULL << (s & 63)));
 }
@@ -25,8 +25,8 @@ __device__ void hopscotch_ref<G, S, OV>::release_bit(std::uint64_t s) const {
 /// One lane: claim the first slot at or after h (below slot_limit() and h + probe_limit) whose bit
 /// is clear: 64 slots per word read, one atomicOr per attempt. Returns the slot, or -1.
 /// `first`, when given, is a value of h's word read earlier (a hint: the atomicOr decides).
-template <int G, int S, int OV>
-__device__ std::int64_t hopscotch_ref<G, S, OV>::claim_occupancy(std::uint64_t h,
+template <int G, int S, int OV, int PC>
+__device__ std::int64_t hopscotch_ref<G, S, OV, PC>::claim_occupancy(std::uint64_t h,
                                                                  const std::uint64_t* first) const {
   std::uint64_t limit = h + static_cast<std::uint64_t>(v_.probe_limit);
   if (limit > slot_limit()) limit = slot_limit();
@@ -60,8 +60,8 @@ __device__ std::int64_t hopscotch_ref<G, S, OV>::claim_occupancy(std::uint64_t h
 /// the lock, and only then are the keys compared. Returns the hole (or -1 when none lies within
 /// probe_limit); `present` when k is a member (the caller releases the hole then). The loads
 /// precede the acquire RMW in program order, so nothing holds them back behind it.
-template <int G, int S, int OV>
-__device__ std::int64_t hopscotch_ref<G, S, OV>::claim_overlapped(std::uint64_t h, unsigned bm, key_type k,
+template <int G, int S, int OV, int PC>
+__device__ std::int64_t hopscotch_ref<G, S, OV, PC>::claim_overlapped(std::uint64_t h, unsigned bm, key_type k,
                                                                   bool check, std::uint64_t hint,
                                                                   bool& present) const {
   constexpr int P = 2;  // the mean bucket holds the load factor's worth of members
@@ -85,8 +85,8 @@ __device__ std::int64_t hopscotch_ref<G, S, OV>::claim_overlapped(std::uint64_t 
 }
 
 /// Phase find_empty of a tile on an occupancy table: the leader claims, every lane learns e.
-template <int G, int S, int OV>
-__device__ std::int64_t hopscotch_ref<G, S, OV>::claim_occupancy_tile(const tile_type& t,
+template <int G, int S, int OV, int PC>
+__device__ std::int64_t hopscotch_ref<G, S, OV, PC>::claim_occupancy_tile(const tile_type& t,
                                                                       std::uint64_t h) const {
   long long e = -1;
   if (t.leader()) e = claim_occupancy(h);
@@ -94,8 +94,8 @@ __device__ std::int64_t hopscotch_ref<G, S, OV>::claim_occupancy_tile(const tile
 }
 
 /// Phase find_empty: claim the nearest empty slot at or after h (CAS empty -> reserved).
-template <int G, int S, int OV>
-__device__ std::int64_t hopscotch_ref<G, S, OV>::find_empty(const tile_type& t, std::uint64_t h) const {
+template <int G, int S, int OV, int PC>
+__device__ std::int64_t hopscotch_ref<G, S, OV, PC>::find_empty(const tile_type& t, std::uint64_t h) const {
   std::uint64_t limit = h + static_cast<std::uint64_t>(v_.probe_limit);
   if (limit > slot_limit()) limit = slot_limit();
   for (std::uint64_t base = h; base < limit; base += G) {
@@ -122,8 +122,8 @@ __device__ std::int64_t hopscotch_ref<G, S, OV>::find_empty(const tile_type& t, 
 /// empty (CAS empty -> reserved; a failed CAS moves on). Returns the hole, or -1 when none lies
 /// within probe_limit (`present` set instead when k was found). With view().home_first the home
 /// slot is read and tried alone first (in records it shares the sector the lock just fetched).
-template <int G, int S, int OV>
-__device__ std::int64_t hopscotch_ref<G, S, OV>::claim_thread(std::uint64_t h, unsigned bm, key_type k,
+template <int G, int S, int OV, int PC>
+__device__ std::int64_t hopscotch_ref<G, S, OV, PC>::claim_thread(std::uint64_t h, unsigned bm, key_type k,
                                                               bool check, bool& present) const {
   constexpr int B = S == 1 ? 8 : S == 4 ? 2 : 4;  // two 32-byte sectors of keys per batch
   if (v_.occ) {  // the named members are read for the find phase only; holes come from the bits

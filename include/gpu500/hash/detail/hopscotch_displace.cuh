@@ -10,8 +10,8 @@ namespace gpu500::hash {
 /// One step of find_closer_empty over the swap heads b = e-31 .. e-1 (farthest first): returns
 /// 0 with e moved closer when a member moved, -1 when no bucket has a member before the hole,
 /// +1 when candidates exist but were all locked.
-template <int G, int S, int OV>
-__device__ int hopscotch_ref<G, S, OV>::displace(const tile_type& t, std::uint64_t h, std::int64_t& e) const {
+template <int G, int S, int OV, int PC>
+__device__ int hopscotch_ref<G, S, OV, PC>::displace(const tile_type& t, std::uint64_t h, std::int64_t& e) const {
   while (static_cast<std::uint64_t>(e) - h >= static_cast<std::uint64_t>(hop_range)) {
     bool moved = false, contended = false;
     for (int base = 0; base < hop_range - 1 && !moved; base += G) {
@@ -45,8 +45,8 @@ __device__ int hopscotch_ref<G, S, OV>::displace(const tile_type& t, std::uint64
 
 /// swap_value_into_empty (one lane): swap_lock bucket b if its word is still m, move its first
 /// member below hole e into e, and return the member's old slot (the new hole), or -1.
-template <int G, int S, int OV>
-__device__ long long hopscotch_ref<G, S, OV>::swap_value_into_empty(std::uint64_t b, std::uint64_t m,
+template <int G, int S, int OV, int PC>
+__device__ long long hopscotch_ref<G, S, OV, PC>::swap_value_into_empty(std::uint64_t b, std::uint64_t m,
                                                                     std::int64_t e) const {
   if (detail::cas(meta_ptr(b), m, m | layout::swap_lock) != m) return -1;
   detail::fence();

@@ -10,8 +10,8 @@ namespace gpu500::hash {
 /// reads of every lane, retry otherwise. On hit / miss, *slot_out (if given) is k's slot or -1,
 /// and *word_out (if given) the home word when every lane saw that same word without lock
 /// flags before and after its reads, else no_word.
-template <int G, int S, int OV>
-__device__ probe_result hopscotch_ref<G, S, OV>::probe(const tile_type& t, std::uint64_t h, key_type k,
+template <int G, int S, int OV, int PC>
+__device__ probe_result hopscotch_ref<G, S, OV, PC>::probe(const tile_type& t, std::uint64_t h, key_type k,
                                                        value_type& out, bool by_bitmap, bool want_value,
                                                        std::int64_t* slot_out,
                                                        std::uint64_t* word_out) const {
@@ -98,8 +98,8 @@ __device__ probe_result hopscotch_ref<G, S, OV>::probe(const tile_type& t, std::
 /// optimistic readers are not disturbed. A lock holder never waits, so the wait is bounded by
 /// the writers' critical sections. (The earlier lock-free ordered scan of the window returned a
 /// value never stored for k under an ABA on the slot: docs/hash.md, "Linearisability".)
-template <int G, int S, int OV>
-__device__ bool hopscotch_ref<G, S, OV>::find_locked(const tile_type& t, std::uint64_t h, key_type k,
+template <int G, int S, int OV, int PC>
+__device__ bool hopscotch_ref<G, S, OV, PC>::find_locked(const tile_type& t, std::uint64_t h, key_type k,
                                                      value_type& out) const {
   if (t.leader()) detail::count_fallback();
   const std::uint64_t m = lock(t, h);
@@ -117,8 +117,8 @@ __device__ bool hopscotch_ref<G, S, OV>::find_locked(const tile_type& t, std::ui
 /// Slot of k among the 32 slots of h's window, or -1 (one coalesced read when G = 32). A match
 /// counts only at a slot that bm names: a key whose hop bit is not yet set may still lack its
 /// value (publish orders value and key before the bit, not the value before the key).
-template <int G, int S, int OV>
-__device__ std::int64_t hopscotch_ref<G, S, OV>::scan_window(const tile_type& t, std::uint64_t h, unsigned bm,
+template <int G, int S, int OV, int PC>
+__device__ std::int64_t hopscotch_ref<G, S, OV, PC>::scan_window(const tile_type& t, std::uint64_t h, unsigned bm,
                                                              key_type k, bool acq) const {
 #pragma unroll
   for (int base = 0; base < hop_range; base += G) {
@@ -130,8 +130,8 @@ __device__ std::int64_t hopscotch_ref<G, S, OV>::scan_window(const tile_type& t,
 }
 
 /// Slot of k among the slots that hop bitmap bm names, or -1.
-template <int G, int S, int OV>
-__device__ std::int64_t hopscotch_ref<G, S, OV>::scan_named(const tile_type& t, std::uint64_t h, unsigned bm,
+template <int G, int S, int OV, int PC>
+__device__ std::int64_t hopscotch_ref<G, S, OV, PC>::scan_named(const tile_type& t, std::uint64_t h, unsigned bm,
                                                             key_type k, bool acq) const {
   if constexpr (G == 1) {
     while (bm) {

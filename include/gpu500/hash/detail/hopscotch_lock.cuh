@@ -16,8 +16,8 @@ namespace gpu500::hash {
 /// lock (every find_empty claims slots of other homes the same way), and holding one while
 /// spinning for the lock is what the displacement path does already: nobody waits on a hole.
 /// The claim is an acquire RMW: it is ordered before the stores that fill the hole.
-template <int G, int S, int OV>
-__device__ std::uint64_t hopscotch_ref<G, S, OV>::lock(const tile_type& t, std::uint64_t h,
+template <int G, int S, int OV, int PC>
+__device__ std::uint64_t hopscotch_ref<G, S, OV, PC>::lock(const tile_type& t, std::uint64_t h,
                                                        bool* home_held) const {
   unsigned long long got = 0;
   if (t.leader()) {
@@ -49,8 +49,8 @@ __device__ std::uint64_t hopscotch_ref<G, S, OV>::lock(const tile_type& t, std::
   return got;
 }
 
-template <int G, int S, int OV>
-__device__ void hopscotch_ref<G, S, OV>::unlock(const tile_type& t, std::uint64_t h, std::uint64_t m,
+template <int G, int S, int OV, int PC>
+__device__ void hopscotch_ref<G, S, OV, PC>::unlock(const tile_type& t, std::uint64_t h, std::uint64_t m,
                                                 std::uint64_t flag) const {
   t.sync();
   if (t.leader()) detail::st_release(meta_ptr(h), m & ~flag);
@@ -58,8 +58,8 @@ __device__ void hopscotch_ref<G, S, OV>::unlock(const tile_type& t, std::uint64_
 }
 
 /// Write the pair into hole e (within reach of h), set its hop bit and release h's lock.
-template <int G, int S, int OV>
-__device__ void hopscotch_ref<G, S, OV>::publish(const tile_type& t, std::uint64_t h, std::uint64_t m,
+template <int G, int S, int OV, int PC>
+__device__ void hopscotch_ref<G, S, OV, PC>::publish(const tile_type& t, std::uint64_t h, std::uint64_t m,
                                                  std::int64_t e, key_type k, value_type val) const {
   t.sync();
   if (t.leader()) {
@@ -80,13 +80,16 @@ __device__ void hopscotch_ref<G, S, OV>::publish(const tile_type& t, std::uint64
   t.sync();
 }
 
-template <int G, int S, int OV>
-__device__ void hopscotch_ref<G, S, OV>::release_hole(const tile_type& t, std::int64_t e) const {
+template <int G, int S, int OV, int PC>
+__device__ void hopscotch_ref<G, S, OV, PC>::release_hole(const tile_type& t, std::int64_t e) const {
   t.sync();
   if (t.leader()) {
     if (v_.occ) {
       detail::st_relaxed(key_ptr(e), empty_key);
       release_bit(static_cast<std::uint64_t>(e));
+    } else if (pair_cas()) {  // a release pattern on the 16 bytes that claims CAS
+      detail::fence();
+      detail::st_relaxed_b128(key_ptr(e), empty_key, empty_key);
     } else {
       detail::st_release(key_ptr(e), empty_key);
     }

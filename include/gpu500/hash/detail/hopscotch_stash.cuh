@@ -15,8 +15,8 @@
 namespace gpu500::hash {
 
 /// Stash pair of k among bucket h's stash window, or -1 (the tile's lanes read pairs in parallel).
-template <int G, int S, int OV>
-__device__ std::int64_t hopscotch_ref<G, S, OV>::stash_scan(const tile_type& t, std::uint64_t h, key_type k) const {
+template <int G, int S, int OV, int PC>
+__device__ std::int64_t hopscotch_ref<G, S, OV, PC>::stash_scan(const tile_type& t, std::uint64_t h, key_type k) const {
   const std::uint64_t ns = v_.stash_slots;
   const std::uint64_t first = stash_home(h, ns);
 #pragma unroll 1
@@ -32,8 +32,8 @@ __device__ std::int64_t hopscotch_ref<G, S, OV>::stash_scan(const tile_type& t, 
 
 /// Under h's lock (word m): put {k, v} into h's stash window and release the lock with the
 /// overflow flag set. False (lock still held) when every pair of the window is taken.
-template <int G, int S, int OV>
-__device__ bool hopscotch_ref<G, S, OV>::stash_insert(const tile_type& t, std::uint64_t h, std::uint64_t m,
+template <int G, int S, int OV, int PC>
+__device__ bool hopscotch_ref<G, S, OV, PC>::stash_insert(const tile_type& t, std::uint64_t h, std::uint64_t m,
                                                       key_type k, value_type val) const {
   int placed = 0;
   t.sync();
@@ -56,8 +56,8 @@ __device__ bool hopscotch_ref<G, S, OV>::stash_insert(const tile_type& t, std::u
 }
 
 /// Under h's lock (word m): erase stash pair i (holding a member of h) and release the lock.
-template <int G, int S, int OV>
-__device__ void hopscotch_ref<G, S, OV>::stash_erase(const tile_type& t, std::uint64_t h, std::uint64_t m,
+template <int G, int S, int OV, int PC>
+__device__ void hopscotch_ref<G, S, OV, PC>::stash_erase(const tile_type& t, std::uint64_t h, std::uint64_t m,
                                                      std::uint64_t i) const {
   t.sync();
   if (t.leader()) {
