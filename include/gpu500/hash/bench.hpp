@@ -116,7 +116,10 @@ std::vector<std::string> default_static_tables();
 ///   -ov          tile 1 with -oc: overlapped claim
 ///   -nc          tile 1: lanes drift (no re-converging per operation)
 ///   -af          look-ups validate with acquire loads instead of a fence
-/// Returns false when `name` is not such a variant.
+///   -pcas        the pair-CAS insert (glht-t1-aos and glht-t1-rec only, not with -oc; compute
+///                capability 9.0): no lock, one 16-byte CAS claims and fills a slot
+/// Returns false when `name` is not such a variant; throws usage_error for -pcas on a base or with
+/// a suffix it cannot apply to (split slots cannot take a 16-byte CAS of key and value).
 bool parse_glht_variant(const std::string& name, hopscotch_options* o);
 
 // ---- GPU side (bench_gpu.cu; without CUDA these throw) ----

@@ -24,7 +24,7 @@ namespace gpu500::hash {
 std::vector<std::string> gpu_table_names() {
   return {"glht",           "glht-bitmap",          "glht-t8",       "glht-t1",   "glht-t1-aos",
           "glht-t1-rec",    "glht-t1-rec-np",       "glht-t1-rec-np-oc",          "glht-t1-rec-np-oc-nc",
-          "glht-t1-rec-hc-ps-oc",
+          "glht-t1-rec-hc-ps-oc",   "glht-t1-aos-pcas",     "glht-t1-rec-pcas",
           "linear",         "linear-aos",           "linear-aos-cas16",           "quadratic",
           "cuckoo",         "chained",              "chained-alloc"};
 }
@@ -58,6 +58,7 @@ bool parse_glht_variant(const std::string& name, hopscotch_options* o) {
     if (strip("-ov")) r.overlap_claim = true, more = true;
     if (strip("-nc")) r.converge = false, more = true;
     if (strip("-af")) r.acquire_find = true, more = true;
+    if (strip("-pcas")) r.pair_cas = true, more = true;
   }
   r.find = find_mode::bitmap;
   if (base == "glht") r.tile = 32, r.find = find_mode::window;
@@ -72,6 +73,11 @@ bool parse_glht_variant(const std::string& name, hopscotch_options* o) {
   if (r.overlap_claim && (r.tile != 1 || !r.occupancy || r.home_claim)) return false;
   if (r.pair_store && r.layout == slot_layout::split) return false;
   if (!r.static_stride && r.tile != 1 && r.tile != 32) return false;
+  if (r.pair_cas && (r.tile != 1 || r.layout == slot_layout::split || r.occupancy))
+    throw usage_error("hash: '" + name +
+                      "': -pcas (the pair-CAS insert) needs one thread per operation on interleaved or record "
+                      "slots (glht-t1-aos, glht-t1-rec) without -oc: its 16-byte CAS claims a key and its value "
+                      "together, and split slots keep them in two arrays");
   *o = r;
   return true;
 }
@@ -250,7 +256,14 @@ std::vector<std::string> tables_for(const std::vector<std::string>& asked, backe
                                     bool variants) {
   std::vector<std::string> t = asked;
   if (t.empty()) {
-    if (where == backend::cuda) t = gpu_table_names();
+    // The pair-CAS tables need a 16-byte CAS (compute capability 9.0): left out of the default
+    // list on an older device (named there, they are refused).
+    if (where == backend::cuda) {
+      const auto devices = cuda_devices();
+      const bool cas16 = !devices.empty() && devices.front().sm_major >= 9;
+      for (const auto& name : gpu_table_names())
+        if (cas16 || !(name == "linear-aos-cas16" || name.ends_with("-pcas"))) t.push_back(name);
+    }
     if (where == backend::cpu || with_cpu) t.push_back("cpu");
   }
   const auto all = gpu_table_names();
@@ -261,7 +274,7 @@ std::vector<std::string> tables_for(const std::vector<std::string>& asked, backe
       std::string known;
       for (const auto& a : all) known += a + " ";
       throw usage_error("hash: unknown table '" + name + "' (tables: " + known + "cpu" +
-                        (variants ? "; GLHT suffixes -np -rs -b6 -b8 -h1 -hc -ps -oc -fa -ov -nc -af)" : ")"));
+                        (variants ? "; GLHT suffixes -np -rs -b6 -b8 -h1 -hc -ps -oc -fa -ov -nc -af -pcas)" : ")"));
     }
     if (name != "cpu" && where == backend::cpu) throw usage_error("hash: table '" + name + "' needs --backend cuda");
   }
