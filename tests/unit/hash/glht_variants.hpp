@@ -26,6 +26,7 @@ struct variant {
   bool overlap_claim = false;   // tile 1 with occupancy bits: claim beside the member reads
   bool converge = true;         // tile 1: the warp re-converges before each operation (false: the A/B)
   bool acquire_find = false;    // look-ups validate with acquire loads instead of a fence
+  bool pair_cas = false;        // tile 1, 16-byte slots: the pair-CAS insert (compute capability 9.0)
 };
 inline std::string name_of(const variant& v) {
   std::string n = "t";
@@ -44,6 +45,7 @@ inline std::string name_of(const variant& v) {
   if (v.overlap_claim) n.append("_ov");
   if (v.tile == 1 && !v.converge) n.append("_nc");
   if (v.acquire_find) n.append("_af");
+  if (v.pair_cas) n.append("_pcas");
   return n;
 }
 inline hopscotch_options options_of(const variant& v) {
@@ -62,6 +64,7 @@ inline hopscotch_options options_of(const variant& v) {
   o.overlap_claim = v.overlap_claim;
   o.converge = v.converge;
   o.acquire_find = v.acquire_find;
+  o.pair_cas = v.pair_cas;
   return o;
 }
 
@@ -81,6 +84,7 @@ inline hopscotch_view view_options(const hopscotch_options& o) {
   v.overlap_claim = o.overlap_claim;
   v.converge = o.converge;
   v.acquire_find = o.acquire_find;
+  v.pair_cas = o.pair_cas;
   return v;
 }
 
@@ -133,7 +137,26 @@ inline std::vector<variant> all_variants() {
       variant{32, find_mode::window, true, slot_layout::split, true, 0, false, false, false, false, false, false, true,
               true},
       variant{8, find_mode::bitmap, true, slot_layout::interleaved, true, 0, false, false, false, false, false, false,
-              true, true}};
+              true, true},
+      // The pair-CAS insert (tile 1, interleaved or record slots): with and without precheck (it
+      // decides erase's look-up only), a run-time stride, drifting lanes, acquire-validated
+      // look-ups, and home claim with pair store in its locked fallback.
+      variant{.tile = 1, .find = find_mode::bitmap, .precheck = true, .layout = slot_layout::interleaved,
+              .pair_cas = true},
+      variant{.tile = 1, .find = find_mode::bitmap, .precheck = false, .layout = slot_layout::record,
+              .pair_cas = true},
+      variant{.tile = 1, .find = find_mode::bitmap, .precheck = true, .layout = slot_layout::interleaved,
+              .static_stride = false, .pair_cas = true},
+      variant{.tile = 1, .find = find_mode::bitmap, .precheck = false, .layout = slot_layout::record,
+              .converge = false, .pair_cas = true},
+      variant{.tile = 1, .find = find_mode::bitmap, .precheck = true, .layout = slot_layout::record,
+              .acquire_find = true, .pair_cas = true},
+      variant{.tile = 1, .find = find_mode::bitmap, .precheck = false, .layout = slot_layout::record,
+              .home_claim = true, .pair_store = true, .pair_cas = true}};
 }
+
+/// Whether variant v can run on a device of compute capability `major`.x (the pair-CAS insert
+/// needs 9.0; hopscotch_map refuses it below).
+inline bool runs_on(const variant& v, int major) { return !v.pair_cas || major >= 9; }
 
 }  // namespace gpu500::hash::testing

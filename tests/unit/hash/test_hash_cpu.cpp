@@ -6,8 +6,10 @@
 
 #include <algorithm>
 #include <random>
+#include <string>
 #include <unordered_map>
 
+#include "gpu500/core/error.hpp"
 #include "gpu500/hash/bench.hpp"
 #include "gpu500/hash/common.hpp"
 #include "gpu500/hash/cpu_hopscotch.hpp"
@@ -217,6 +219,26 @@ TEST(BenchNames, GlhtVariantsParseAndInvalidCombinationsAreRejected) {
                           "glht-t1-rec-xx", "linear-ov"}) {
     EXPECT_FALSE(parse_glht_variant(bad, &o)) << bad;
     EXPECT_EQ(o.probe_limit, 77) << bad;  // a rejected name leaves the options alone
+  }
+  // The pair-CAS insert: thread per operation on 16-byte slots; on split slots, a warp tile or with
+  // occupancy bits it is refused with a usage error that says why, not taken for an unknown name.
+  ASSERT_TRUE(parse_glht_variant("glht-t1-aos-pcas", &o));
+  EXPECT_TRUE(o.pair_cas);
+  EXPECT_EQ(o.layout, slot_layout::interleaved);
+  ASSERT_TRUE(parse_glht_variant("glht-t1-rec-np-nc-pcas", &o));
+  EXPECT_TRUE(o.pair_cas && !o.precheck && !o.converge);
+  EXPECT_EQ(o.layout, slot_layout::record);
+  ASSERT_TRUE(parse_glht_variant("glht-t1-rec", &o));
+  EXPECT_FALSE(o.pair_cas);  // the default: the locked insert
+  for (const char* bad : {"glht-t1-pcas", "glht-pcas", "glht-rec-pcas", "glht-t1-rec-oc-pcas"}) {
+    o = untouched;
+    try {
+      parse_glht_variant(bad, &o);
+      ADD_FAILURE() << bad << " was accepted";
+    } catch (const usage_error& e) {
+      EXPECT_NE(std::string(e.what()).find("-pcas"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(o.probe_limit, 77) << bad;
   }
   for (const auto& name : gpu_table_names()) {
     if (name.rfind("glht", 0) == 0) {

@@ -13,11 +13,13 @@ class GlhtLong : public ::testing::TestWithParam<variant> {};
 
 TEST_P(GlhtLong, StressKeyRange100) {
   if (!gpu500::cuda_available()) GTEST_SKIP() << "no CUDA device";
+  if (!runs_on(GetParam(), gpu500::cuda_devices().front().sm_major)) GTEST_SKIP() << "needs compute capability 9.0";
   stress_key_range_100(options_of(GetParam()), 200);
 }
 
 TEST_P(GlhtLong, GrowsInsteadOfLosingKeys) {
   if (!gpu500::cuda_available()) GTEST_SKIP() << "no CUDA device";
+  if (!runs_on(GetParam(), gpu500::cuda_devices().front().sm_major)) GTEST_SKIP() << "needs compute capability 9.0";
   grows_instead_of_losing_keys(options_of(GetParam()), 200000, 100000, 50000);
 }
 

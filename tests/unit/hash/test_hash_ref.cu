@@ -22,6 +22,9 @@ using namespace gpu500::hash;
 #define SKIP_WITHOUT_GPU() \
   if (!gpu500::cuda_available()) GTEST_SKIP() << "no CUDA device"
 #define CUDA_OK(x) ASSERT_EQ((x), cudaSuccess)
+#define SKIP_WITHOUT_PAIR_CAS()                                                                                 \
+  SKIP_WITHOUT_GPU();                                                                                           \
+  if (gpu500::cuda_devices().front().sm_major < 9) GTEST_SKIP() << "the pair-CAS insert needs compute capability 9.0"
 
 namespace {
 
@@ -136,7 +139,8 @@ void device_api_roundtrip(const hopscotch_options& o) {
 template <int G, int S = 0>
 void finds_never_miss_during_displacement(find_mode mode, slot_layout layout = slot_layout::split,
                                           bool precheck = true, bool home_first = false, bool home_claim = false,
-                                          bool pair_store = false, bool occupancy = false, bool overlap_claim = false) {
+                                          bool pair_store = false, bool occupancy = false, bool overlap_claim = false,
+                                          bool pair_cas = false) {
   const index_t n = 1 << 13;
   hopscotch_options o;
   o.tile = G;
@@ -148,6 +152,7 @@ void finds_never_miss_during_displacement(find_mode mode, slot_layout layout = s
   o.pair_store = pair_store;
   o.occupancy = occupancy;
   o.overlap_claim = overlap_claim;
+  o.pair_cas = pair_cas;
   hopscotch_map t(n, o);
   // 0.72 stable + 0.10 churn-out present; churn replaces the 0.10 by new keys (load stays ~0.82,
   // so inserts keep hopping holes back through the stable keys' neighbourhoods).
@@ -289,6 +294,28 @@ TEST(GlhtDeviceApi, UserKernelsOccupancyBits) {
   o.home_claim = false;
   o.overlap_claim = true;  // a user kernel on such a view claims the same way
   device_api_roundtrip<1>(o);
+}
+// The pair-CAS insert from user kernels (hopscotch_ref<1> reads the option from the view), and
+// under churn at LF 0.82, where its inserts race erases, moves and the locked fallback.
+TEST(GlhtDeviceApi, UserKernelsPairCas) {
+  SKIP_WITHOUT_PAIR_CAS();
+  hopscotch_options o;
+  o.tile = 1;
+  o.find = find_mode::bitmap;
+  o.pair_cas = true;
+  o.layout = slot_layout::interleaved;
+  device_api_roundtrip<1>(o);
+  o.layout = slot_layout::record;
+  device_api_roundtrip<1>(o);
+}
+TEST(GlhtDeviceApi, FindsNeverMissDuringDisplacementPairCas) {
+  SKIP_WITHOUT_PAIR_CAS();
+  finds_never_miss_during_displacement<1, 2>(find_mode::bitmap, slot_layout::interleaved, true, false, false, false,
+                                             false, false, true);
+  finds_never_miss_during_displacement<1, 4>(find_mode::bitmap, slot_layout::record, false, false, false, false, false,
+                                             false, true);
+  finds_never_miss_during_displacement<1, 0>(find_mode::bitmap, slot_layout::record, true, false, true, true, false,
+                                             false, true);
 }
 TEST(GlhtDeviceApi, FindsNeverMissDuringDisplacementWarpRecords) {
   SKIP_WITHOUT_GPU();
