@@ -7,9 +7,14 @@
 # Environment: HASH_STATIC_KEYS (default 67108864 = 2^26), HASH_LF (the command's default: 0.8,0.9,0.95),
 #              HASH_STRESS_ITERATIONS (10000 per variant; 0: none), HASH_SCALE (24,25,26),
 #              HASH_CHECK_SCALE (24: one more mixed run of 2^24 operations whose result is model-checked,
-#              for HASH_CHECK_TABLES, default glht-t1-rec-np-oc,glht-t1-rec-hc-ps-oc,linear-aos; 0: none),
+#              for HASH_CHECK_TABLES, default glht-t1-rec-np-oc,glht-t1-rec-hc-ps-oc,linear-aos and, on
+#              compute capability 9.0 or later, glht-t1-rec-pcas; 0: none),
 #              HASH_SANITIZE (1), HASH_RUNS_STATIC (3), HASH_RUNS_MIXED (5), HASH_TABLES (comma list
-#              for --tables, e.g. glht-t1-aos,glht-t1-rec-np,cpu; default: the benchmark's list).
+#              for --tables, e.g. glht-t1-aos,glht-t1-rec-np,cpu; default: the benchmark's list),
+#              HASH_PCAS_TABLES (a second static run with the same keys and load factors, its rows
+#              beside the first's, so that the best GLHT against cuCollections covers the pair-CAS
+#              insert; default glht-t1-aos-pcas,glht-t1-rec-pcas,glht-t1-aos,linear-aos-cas16 on a
+#              device of compute capability 9.0 or later; empty: none).
 set -uo pipefail
 BUILD=$1
 OUT=$2
@@ -18,12 +23,17 @@ bin=$BUILD/bin/gpu500
 tests=$BUILD/tests/unit/hash/test_hash_gpu
 status=0
 row() { echo "hash|$1|$2" >>"$TABLE"; }
+# The pair-CAS tables (a 16-byte CAS) need compute capability 9.0: sm_90 -> 9.
+sm=$("$bin" info 2>/dev/null | grep -Eo 'sm_[0-9]+' | head -1)
+sm=${sm#sm_}
+cas16=0
+[ -n "$sm" ] && [ "$((sm / 10))" -ge 9 ] && cas16=1
 
 if [ "${HASH_SANITIZE:-1}" = 1 ] && command -v compute-sanitizer >/dev/null; then
-  small='Variants/Glht.BulkOperationsMatchTheModel/t32_window:Variants/Glht.BulkOperationsMatchTheModel/t1_bitmap:Variants/Glht.BulkOperationsMatchTheModel/t1_bitmap_aos:Variants/Glht.BulkOperationsMatchTheModel/t1_bitmap_noprecheck_rec:Variants/Glht.BulkOperationsMatchTheModel/t1_bitmap_noprecheck_rec_h1:Variants/Glht.BulkOperationsMatchTheModel/t1_bitmap_noprecheck_rec_hc_ps:Variants/Glht.BulkOperationsMatchTheModel/t1_bitmap_noprecheck_rec_hc_ps_oc:GlhtDeviceApi.UserKernelsOccupancyBits:GlhtDeviceApi.UserKernels*:GlhtAsync.*:Variants/Glht.HoldsEveryKeyUpToLoadFactor095WithoutGrowing/t1_bitmap_noprecheck_rec_oc:Variants/Glht.HoldsEveryKeyUpToLoadFactor095WithoutGrowing/t32_window'
+  small='Variants/Glht.BulkOperationsMatchTheModel/t32_window:Variants/Glht.BulkOperationsMatchTheModel/t1_bitmap:Variants/Glht.BulkOperationsMatchTheModel/t1_bitmap_aos:Variants/Glht.BulkOperationsMatchTheModel/t1_bitmap_noprecheck_rec:Variants/Glht.BulkOperationsMatchTheModel/t1_bitmap_noprecheck_rec_h1:Variants/Glht.BulkOperationsMatchTheModel/t1_bitmap_noprecheck_rec_hc_ps:Variants/Glht.BulkOperationsMatchTheModel/t1_bitmap_noprecheck_rec_hc_ps_oc:Variants/Glht.BulkOperationsMatchTheModel/t1_bitmap_aos_pcas:GlhtDeviceApi.UserKernelsOccupancyBits:GlhtDeviceApi.UserKernels*:GlhtAsync.*:Variants/Glht.HoldsEveryKeyUpToLoadFactor095WithoutGrowing/t1_bitmap_noprecheck_rec_oc:Variants/Glht.HoldsEveryKeyUpToLoadFactor095WithoutGrowing/t32_window:Variants/Glht.HoldsEveryKeyUpToLoadFactor095WithoutGrowing/t1_bitmap_noprecheck_rec_pcas'
   for tool in memcheck racecheck; do
     filter=$small
-    [ "$tool" = racecheck ] && filter='Variants/Glht.BulkOperationsMatchTheModel/t32_window:GlhtDeviceApi.UserKernelsWarpPerOp'
+    [ "$tool" = racecheck ] && filter='Variants/Glht.BulkOperationsMatchTheModel/t32_window:Variants/Glht.BulkOperationsMatchTheModel/t1_bitmap_aos_pcas:GlhtDeviceApi.UserKernelsWarpPerOp'
     if compute-sanitizer --tool "$tool" --error-exitcode 9 "$tests" --gtest_filter="$filter" \
         >"$OUT/hash-$tool.log" 2>&1; then
       row "$tool (small case)" "clean: $(grep -Eo 'ERROR SUMMARY: [0-9]+ errors?|RACECHECK SUMMARY: [0-9]+ hazards?[^\n]*' "$OUT/hash-$tool.log" | tail -1)"
@@ -60,6 +70,19 @@ if [ "$keys" = 67108864 ] && [ -z "${HASH_LF:-}${HASH_TABLES:-}" ] && [ "${HASH_
   row "static: wall time of the default \`gpu500 hash static\`" \
     "$(awk -v a="$t0" -v b="$t1" 'BEGIN { s = b - a; printf "%.1f s, goal 20 s: %s", s, s < 20 ? "met" : "not met" }')"
 fi
+pcas_default=
+[ "$cas16" = 1 ] && pcas_default=glht-t1-aos-pcas,glht-t1-rec-pcas,glht-t1-aos,linear-aos-cas16
+pcas_tables=${HASH_PCAS_TABLES-$pcas_default}
+if [ -n "$pcas_tables" ]; then
+  # The pair-CAS insert beside the locked insert on the same slots and the pair-CAS linear probe:
+  # a second run with the same keys and load factors; its table rows join the first run's.
+  echo "== hash static, the pair-CAS insert ($pcas_tables)"
+  if "$bin" hash static --keys "$keys" "${lf[@]}" --runs "${HASH_RUNS_STATIC:-3}" --tables "$pcas_tables" \
+      --json "$OUT/hash-static-pcas.json" >"$OUT/hash-static-pcas.txt" 2>"$OUT/hash-static-pcas.err"; then :; else status=1; fi
+  cat "$OUT/hash-static-pcas.txt" "$OUT/hash-static-pcas.err"
+  grep -q '^validation: passed' "$OUT/hash-static-pcas.txt" || status=1
+  grep -E '^[a-z0-9-]+ +0\.' "$OUT/hash-static-pcas.txt" >>"$OUT/hash-static.txt"
+fi
 cuco=${HASH_CUCO_DIR:-third_party/cuCollections}
 if [ -f "$cuco/include/cuco/static_map.cuh" ]; then
   # cuCollections' static_map with the same keys, its rows in the same columns (the awk below).
@@ -94,8 +117,10 @@ if [ "$check_scale" != 0 ]; then
   # The scale runs above are timed, not model-checked (the checker's host time); here one run per
   # mix at 2^check_scale operations is checked in full against the sequential model.
   echo "== hash mixed, checked at 2^$check_scale"
+  check_default=glht-t1-rec-np-oc,glht-t1-rec-hc-ps-oc,linear-aos
+  [ "$cas16" = 1 ] && check_default=$check_default,glht-t1-rec-pcas
   if "$bin" hash mixed --ranges 100 --scale "$check_scale" --runs 1 \
-      --tables "${HASH_CHECK_TABLES:-glht-t1-rec-np-oc,glht-t1-rec-hc-ps-oc,linear-aos}" \
+      --tables "${HASH_CHECK_TABLES:-$check_default}" \
       --check-limit $((1 << check_scale)) --json "$OUT/hash-mixed-checked.json" \
       >"$OUT/hash-mixed-checked.txt" 2>"$OUT/hash-mixed-checked.err"; then :; else status=1; fi
   cat "$OUT/hash-mixed-checked.txt" "$OUT/hash-mixed-checked.err"
