@@ -79,9 +79,36 @@ device_edge_list<V> generate_kronecker_device(const kronecker_params& p);
 template <class V>
 device_edge_list<V> generate_kronecker_device(const kronecker_params& p, index_t first, index_t count);
 
+/// An edge list of m edges over n vertices with its arrays allocated (contents undefined; a
+/// weight array when weighted).
+template <class V>
+device_edge_list<V> allocate_edge_list(index_t n, index_t m, bool weighted);
+
 /// Upload a host edge list (endpoints are range-checked; usage_error names a bad edge).
 template <class V>
 device_edge_list<V> upload_edge_list(const edge_list& el);
+
+/// An edge list in the CALLER's device memory (e.g. a PyTorch or CuPy array handed over by
+/// DLPack): int64 ends, float weights or none. The arrays stay the caller's; copy_edge_list makes
+/// the pipeline's own list from them on the device.
+struct device_edge_arrays {
+  index_t num_vertices = 0;
+  index_t num_edges = 0;
+  const std::int64_t* src = nullptr;
+  const std::int64_t* dst = nullptr;
+  const float* weight = nullptr;  ///< null when unweighted
+  bool unit_weights = false;      ///< no weight array, but the list is weighted: every edge 1
+};
+
+/// The pipeline's edge list from the caller's device arrays, narrowed to V on the device (no host
+/// copy). usage_error when an end lies outside [0, num_vertices) (naming how many and the first
+/// edge) or no edge joins two distinct vertices, as for a host list.
+template <class V>
+device_edge_list<V> copy_edge_list(const device_edge_arrays& a);
+
+/// The vertex count the ends imply (the largest end + 1; num_vertices is not read); usage_error
+/// for a negative end.
+index_t device_vertex_count(const device_edge_arrays& a);
 
 /// Download a device edge list (tests).
 template <class V>

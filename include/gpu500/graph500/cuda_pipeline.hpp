@@ -16,6 +16,7 @@
 
 #include "gpu500/bfs/cuda.hpp"
 #include "gpu500/graph/csr.hpp"
+#include "gpu500/graph/cuda.hpp"
 #include "gpu500/graph/edge_list.hpp"
 #include "gpu500/graph/kronecker.hpp"
 #include "gpu500/graph500/pipeline.hpp"
@@ -43,6 +44,12 @@ std::unique_ptr<pipeline> make_cuda_pipeline(const graph::kronecker_params& p, c
 /// The CUDA pipeline over a given host edge list (tests and benchmarks of non-Kronecker graphs):
 /// generate() uploads it; everything else is as for a Kronecker graph.
 std::unique_ptr<pipeline> make_cuda_pipeline(graph::edge_list edges, const cuda_options& o);
+
+/// The CUDA pipeline over edge arrays in the caller's device memory (graph/cuda.hpp): generate()
+/// copies them on the device into the pipeline's own list (ids narrowed and checked there), so
+/// they must stay valid until then and are not read after; no host copy is made. The device
+/// given must be the one the arrays live on.
+std::unique_ptr<pipeline> make_cuda_pipeline(const graph::cuda::device_edge_arrays& edges, const cuda_options& o);
 
 namespace cuda {
 /// The GPU validator (src/graph500/cuda/validate.cu; shares no code with the search kernels).

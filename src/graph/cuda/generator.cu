@@ -1,5 +1,5 @@
-// The Kronecker generator on the GPU, edge-list upload/download, and the device-memory estimate of
-// the CUDA Graph500 pipeline (see gpu500/graph/cuda.hpp).
+// The Kronecker generator on the GPU, device edge lists (allocation, upload, download), and the
+// device-memory estimate of the CUDA Graph500 pipeline (see gpu500/graph/cuda.hpp).
 //
 // Each thread produces a contiguous run of edges of the list or of one rank's slice of it (the
 // multi-rank pipeline's generator): it skips the seed state to its first edge's
@@ -65,6 +65,19 @@ __global__ void kronecker_kernel(const mrg_skip_table* table, mrg_state seed, sc
 }  // namespace
 
 template <class V>
+device_edge_list<V> allocate_edge_list(index_t n, index_t m, bool weighted) {
+  device_edge_list<V> el;
+  el.num_vertices = n;
+  el.num_edges = m;
+  el.src = gpu::device_buffer<V>(static_cast<std::size_t>(m));
+  el.dst = gpu::device_buffer<V>(static_cast<std::size_t>(m));
+  if (weighted) el.weight = gpu::device_buffer<float>(static_cast<std::size_t>(m));
+  return el;
+}
+template device_edge_list<std::uint32_t> allocate_edge_list<std::uint32_t>(index_t, index_t, bool);
+template device_edge_list<std::int64_t> allocate_edge_list<std::int64_t>(index_t, index_t, bool);
+
+template <class V>
 device_edge_list<V> generate_kronecker_device(const kronecker_params& p, index_t first, index_t count) {
   p.check();
   const index_t n = p.num_vertices();
@@ -72,12 +85,7 @@ device_edge_list<V> generate_kronecker_device(const kronecker_params& p, index_t
   if (static_cast<std::uint64_t>(n - 1) > static_cast<std::uint64_t>(std::numeric_limits<V>::max()))
     throw usage_error("SCALE " + std::to_string(p.scale) + " does not fit " + std::to_string(8 * sizeof(V)) +
                       "-bit vertex ids");
-  device_edge_list<V> el;
-  el.num_vertices = n;
-  el.num_edges = count;
-  el.src = gpu::device_buffer<V>(static_cast<std::size_t>(count));
-  el.dst = gpu::device_buffer<V>(static_cast<std::size_t>(count));
-  if (p.weights) el.weight = gpu::device_buffer<float>(static_cast<std::size_t>(count));
+  device_edge_list<V> el = allocate_edge_list<V>(n, count, p.weights);
   if (count == 0) return el;
   gpu::device_buffer<mrg_skip_table> table(1);
   gpu::copy_bytes(table.data(), &mrg_skip_table::get(), sizeof(mrg_skip_table));
@@ -116,17 +124,10 @@ device_edge_list<V> upload_edge_list(const edge_list& el) {
     s[i] = static_cast<V>(u);
     d[i] = static_cast<V>(v);
   }
-  device_edge_list<V> out;
-  out.num_vertices = n;
-  out.num_edges = m;
-  out.src = gpu::device_buffer<V>(s.size());
-  out.dst = gpu::device_buffer<V>(d.size());
+  device_edge_list<V> out = allocate_edge_list<V>(n, m, el.weighted());
   gpu::copy_bytes(out.src.data(), s.data(), s.size() * sizeof(V));
   gpu::copy_bytes(out.dst.data(), d.data(), d.size() * sizeof(V));
-  if (el.weighted()) {
-    out.weight = gpu::device_buffer<float>(el.weight.size());
-    gpu::copy_bytes(out.weight.data(), el.weight.data(), el.weight.size() * sizeof(float));
-  }
+  if (el.weighted()) gpu::copy_bytes(out.weight.data(), el.weight.data(), el.weight.size() * sizeof(float));
   return out;
 }
 

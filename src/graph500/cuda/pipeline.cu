@@ -44,19 +44,21 @@ std::string device_name(int dev) {
 template <class V>
 class cuda_pipeline final : public pipeline {
  public:
-  cuda_pipeline(const graph::kronecker_params& p, std::optional<graph::edge_list> edges, const cuda_options& o)
-      : p_(p), edges_(std::move(edges)), o_(o) {
+  cuda_pipeline(const graph::kronecker_params& p, std::optional<graph::edge_list> edges,
+                std::optional<graph::cuda::device_edge_arrays> device_edges, const cuda_options& o)
+      : p_(p), edges_(std::move(edges)), device_edges_(device_edges), o_(o) {
     if (o_.directed) {  // no relabelling: the engines take ids past the non-isolated prefix as unreachable
       o_.no_sort = true;
       o_.bfs.directed = o_.sssp.directed = true;
     }
     GPU500_CUDA_CHECK(cudaSetDevice(o.device));
-    n_ = edges_ ? edges_->num_vertices : p.num_vertices();
-    m_ = edges_ ? edges_->size() : p.num_edges();
-    weighted_ = edges_ ? edges_->weighted() : p.weights;
+    n_ = edges_ ? edges_->num_vertices : device_edges_ ? device_edges_->num_vertices : p.num_vertices();
+    m_ = edges_ ? edges_->size() : device_edges_ ? device_edges_->num_edges : p.num_edges();
+    weighted_ = edges_ ? edges_->weighted() : device_edges_ ? device_edges_->weight != nullptr || device_edges_->unit_weights : p.weights;
     // A graph in hand is checked at once, so that a search command's error is its only line; a
     // Kronecker graph is checked where the harness generates it.
-    if (edges_) check_device_memory();
+    given_ = edges_ || device_edges_;
+    if (given_) check_device_memory();
   }
 
   [[nodiscard]] std::string description() const override {
@@ -66,9 +68,12 @@ class cuda_pipeline final : public pipeline {
   [[nodiscard]] int vertex_bits() const override { return static_cast<int>(8 * sizeof(V)); }
 
   double generate() override {
-    if (!edges_) check_device_memory();
+    if (!given_) check_device_memory();
     stopwatch t;
-    el_ = edges_ ? graph::cuda::upload_edge_list<V>(*edges_) : graph::cuda::generate_kronecker_device<V>(p_);
+    el_ = edges_          ? graph::cuda::upload_edge_list<V>(*edges_)
+          : device_edges_ ? graph::cuda::copy_edge_list<V>(*device_edges_)
+                          : graph::cuda::generate_kronecker_device<V>(p_);
+    device_edges_.reset();  // the caller's arrays are not read again
     return t.seconds();
   }
 
@@ -100,7 +105,7 @@ class cuda_pipeline final : public pipeline {
   /// Throws resource_error "<the graph> needs X of device memory, Y free" when the pipeline's
   /// peak (kernel 1 and the engines) does not fit the device.
   void check_device_memory() const {
-    const std::string what = edges_ ? "a graph of " + std::to_string(n_) + " vertices and " + std::to_string(m_) +
+    const std::string what = given_ ? "a graph of " + std::to_string(n_) + " vertices and " + std::to_string(m_) +
                                           " edges"
                                     : "SCALE " + std::to_string(p_.scale);
     gpu::check_device_memory(what.c_str(),
@@ -202,6 +207,8 @@ class cuda_pipeline final : public pipeline {
  private:
   graph::kronecker_params p_;
   std::optional<graph::edge_list> edges_;
+  std::optional<graph::cuda::device_edge_arrays> device_edges_;
+  bool given_ = false;  ///< a graph in hand (host or device edges), not a Kronecker graph to generate
   cuda_options o_;
   index_t n_ = 0, m_ = 0;
   bool weighted_ = false;
@@ -214,15 +221,16 @@ class cuda_pipeline final : public pipeline {
 };
 
 std::unique_ptr<pipeline> make(const graph::kronecker_params& p, std::optional<graph::edge_list> edges,
-                               const cuda_options& o) {
-  const index_t n = edges ? edges->num_vertices : p.num_vertices();
+                               std::optional<graph::cuda::device_edge_arrays> device_edges, const cuda_options& o) {
+  const index_t n = edges ? edges->num_vertices : device_edges ? device_edges->num_vertices : p.num_vertices();
   const bool fits32 = static_cast<std::uint64_t>(n) < std::numeric_limits<std::uint32_t>::max();
   if (o.vertex_bits != 0 && o.vertex_bits != 32 && o.vertex_bits != 64)
     throw usage_error("--vertex-bits must be 32 or 64, got " + std::to_string(o.vertex_bits));
   if (o.vertex_bits == 32 && !fits32)
     throw usage_error(std::to_string(n) + " vertices do not fit 32-bit vertex ids; use --vertex-bits 64");
-  if (o.vertex_bits == 64 || !fits32) return std::make_unique<cuda_pipeline<std::int64_t>>(p, std::move(edges), o);
-  return std::make_unique<cuda_pipeline<std::uint32_t>>(p, std::move(edges), o);
+  if (o.vertex_bits == 64 || !fits32)
+    return std::make_unique<cuda_pipeline<std::int64_t>>(p, std::move(edges), device_edges, o);
+  return std::make_unique<cuda_pipeline<std::uint32_t>>(p, std::move(edges), device_edges, o);
 }
 
 }  // namespace
@@ -246,13 +254,20 @@ std::string cuda_level_trace(const pipeline& p) {
 std::unique_ptr<pipeline> make_cuda_pipeline(const graph::kronecker_params& p, const cuda_options& o) {
   p.check();
   if (o.directed) throw usage_error("the Graph500 Kronecker graph is undirected: a directed search needs a graph file");
-  return make(p, std::nullopt, o);
+  return make(p, std::nullopt, std::nullopt, o);
 }
 
 std::unique_ptr<pipeline> make_cuda_pipeline(graph::edge_list edges, const cuda_options& o) {
   graph::kronecker_params p;
   p.weights = edges.weighted();
-  return make(p, std::move(edges), o);
+  return make(p, std::move(edges), std::nullopt, o);
+}
+
+std::unique_ptr<pipeline> make_cuda_pipeline(const graph::cuda::device_edge_arrays& edges, const cuda_options& o) {
+  graph::kronecker_params p;
+  p.weights = edges.weight != nullptr || edges.unit_weights;
+  if (edges.num_vertices < 1) throw usage_error("graph: the vertex count must be positive");
+  return make(p, std::nullopt, edges, o);
 }
 
 }  // namespace gpu500::graph500
