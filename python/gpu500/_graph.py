@@ -2,9 +2,9 @@
 the vertex count, whether its edges are arcs, and node labels where the graph came from NetworkX.
 
 Arrays may be NumPy arrays, anything NumPy converts, or DLPack producers (PyTorch, CuPy, JAX):
-a host DLPack array is taken without a copy where its dtype fits; a device array is refused with
-ValueError (the library's engines take host edge arrays, and copying it to the host is left to
-the caller, who sees the cost).
+a host DLPack array is taken without a copy where its dtype fits. Device arrays (a CUDA tensor or
+CuPy array: int64 ids, float32 weights) are kept as they are: the "cuda" backend copies them on
+their GPU into its own edge list (no host copy); the "cpu" backend copies them to the host.
 
 Searches (bfs, sssp) run on an engine of the C++ library built once per graph, kernel and
 backend: it copies the edge arrays into the library's edge list, runs kernel 1 (the CSR), and is
@@ -18,6 +18,14 @@ from . import _core
 from ._results import BfsResult, SsspResult
 
 _DLPACK_HOST = (1, 3)  # kDLCPU, kDLCUDAHost (pinned host memory)
+_DLPACK_CUDA = (2, 13)  # kDLCUDA, kDLCUDAManaged
+
+
+def _on_device(a):
+    """Whether a is a DLPack producer in GPU memory."""
+    if isinstance(a, np.ndarray) or not hasattr(a, "__dlpack_device__"):
+        return False
+    return int(a.__dlpack_device__()[0]) in _DLPACK_CUDA
 
 
 def _host_array(a, name):
@@ -26,11 +34,25 @@ def _host_array(a, name):
         return np.asarray(a)
     device = a.__dlpack_device__() if hasattr(a, "__dlpack_device__") else (1, 0)
     if int(device[0]) not in _DLPACK_HOST:
-        raise ValueError(
-            f"{name} is a device array (DLPack device type {int(device[0])}, id {int(device[1])}): gpu500's "
-            "engines take host edge arrays and the library has no entry for device edge lists, so it would be "
-            "copied to the host here; copy it yourself (e.g. t.cpu(), cupy.asnumpy(a)) to pass it")
+        raise ValueError(f"{name} is an array on DLPack device type {int(device[0])} (id {int(device[1])}), which "
+                         "gpu500 does not read: pass a host array or a CUDA array")
     return np.from_dlpack(a)
+
+
+def _device_array(a, name, dtype):
+    """A device array kept as it is, after checking what the library's device entry takes: one
+    dimension and the dtype (the caller converts on the device, where it is cheap)."""
+    if not hasattr(a, "__dlpack__"):
+        raise ValueError(f"{name}: the other edge arrays are on a GPU; {name} must be a CUDA array as well")
+    if not _on_device(a):
+        raise ValueError(f"{name} is not on a GPU while the other edge arrays are: put all of them on one device")
+    shape = tuple(a.shape)
+    if len(shape) != 1:
+        raise ValueError(f"{name} must be one-dimensional, got shape {shape}")
+    if not str(a.dtype).endswith(dtype):
+        raise ValueError(f"{name} on a GPU must be {dtype}, got {a.dtype} (convert it on the device, "
+                         f"e.g. t.to(torch.{dtype}) or a.astype(cupy.{dtype}))")
+    return a
 
 
 def _labelled(a):
@@ -66,15 +88,31 @@ class Graph:
     labels[i]). Build one with from_edges, from_scipy, from_networkx, generate or read_graph."""
 
     def __init__(self, src, dst, weights=None, num_vertices=None, directed=False, labels=None):
-        self.src = _ids(src, "src")
-        self.dst = _ids(dst, "dst")
-        if self.src.size != self.dst.size:
-            raise ValueError(f"src and dst must have the same length, got {self.src.size} and {self.dst.size}")
-        self.weights = _weights(weights, self.src.size)
+        self.on_device = _on_device(src) or _on_device(dst) or _on_device(weights)
+        if self.on_device:  # kept on the GPU: the "cuda" engine reads them there
+            if labels is not None:
+                raise ValueError("device arrays hold integer vertex ids; labels need host arrays")
+            self.src = _device_array(src, "src", "int64")
+            self.dst = _device_array(dst, "dst", "int64")
+            self.weights = None if weights is None else _device_array(weights, "weights", "float32")
+        else:
+            self.src = _ids(src, "src")
+            self.dst = _ids(dst, "dst")
+        m = len(self.src)
+        if m != len(self.dst):
+            raise ValueError(f"src and dst must have the same length, got {m} and {len(self.dst)}")
+        if self.on_device:
+            if self.weights is not None and len(self.weights) != m:
+                raise ValueError(f"weights must have one entry per edge ({m}), got {len(self.weights)}")
+        else:
+            self.weights = _weights(weights, m)
         if num_vertices is None:
-            if self.src.size == 0:
+            if m == 0:
                 raise ValueError("a graph without edges needs num_vertices")
-            num_vertices = int(max(self.src.max(), self.dst.max())) + 1
+            if self.on_device:
+                num_vertices = _core.device_vertex_count(self.src, self.dst)
+            else:
+                num_vertices = int(max(self.src.max(), self.dst.max())) + 1
         num_vertices = int(num_vertices)
         if num_vertices < 1:
             raise ValueError(f"num_vertices must be >= 1, got {num_vertices}")
@@ -90,8 +128,11 @@ class Graph:
     def from_edges(cls, src, dst, weights=None, num_vertices=None, directed=False):
         """Edge i joins src[i] and dst[i] (integer ids in [0, num_vertices)), with weight
         weights[i] when given. int64 ids and float32 weights in C order are kept, not copied
-        (DLPack host arrays too). String or object arrays are labels: the vertices are their
-        distinct values in sorted order (``labels``), and results name them."""
+        (DLPack host arrays too); CUDA arrays stay on their GPU (``on_device``). String or object
+        arrays are labels: the vertices are their distinct values in sorted order (``labels``),
+        and results name them."""
+        if _on_device(src) or _on_device(dst) or _on_device(weights):
+            return cls(src, dst, weights, num_vertices, directed)
         s, d = _host_array(src, "src"), _host_array(dst, "dst")
         if _labelled(s) or _labelled(d):
             if num_vertices is not None:
@@ -158,7 +199,7 @@ class Graph:
 
     @property
     def num_edges(self):
-        return int(self.src.size)
+        return len(self.src)
 
     def vertex_id(self, v):
         """The library's id of vertex (or label) v; ValueError when it is not one."""
@@ -175,7 +216,8 @@ class Graph:
     def __repr__(self):
         kind = "directed" if self.directed else "undirected"
         w = "weighted" if self.weights is not None else "unweighted"
-        return f"Graph({self.num_vertices} vertices, {self.num_edges} edges, {kind}, {w})"
+        where = ", on the GPU" if self.on_device else ""
+        return f"Graph({self.num_vertices} vertices, {self.num_edges} edges, {kind}, {w}{where})"
 
     # ---- searches --------------------------------------------------------------------------
 

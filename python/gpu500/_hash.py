@@ -1,9 +1,19 @@
 """gpu500.HashMap: the hash component's tables over NumPy arrays of 64-bit keys and values,
 GLHT (the GPU lock-free hopscotch table) on backend "cuda", the concurrent hopscotch table on
-OpenMP threads on "cpu". Every call is one batch run concurrently by the library."""
+OpenMP threads on "cpu". Every call is one batch run concurrently by the library. Keys and values
+may also be CUDA arrays (PyTorch, CuPy: int64 or uint64): GLHT works on them in place and find
+answers in arrays of the same library on the same GPU."""
+import importlib
+
 import numpy as np
 
 from . import _core
+from ._graph import _on_device
+
+
+def _like(a, out):
+    """The DLPack array `out` as an array of a's library (torch, cupy, ...), without a copy."""
+    return importlib.import_module(type(a).__module__.split(".")[0]).from_dlpack(out)
 
 
 def _words(a, name):
@@ -35,7 +45,12 @@ class HashMap:
     uint64); found values come back in `dtype` (int64 by default). The two largest keys
     (2^64 - 1 and 2^64 - 2, i.e. -1 and -2 as int64) are reserved: ValueError. Within one call
     the operations run concurrently: when a key appears twice in one insert, one of its values
-    is kept (which one is not specified). The table grows when it is full."""
+    is kept (which one is not specified). The table grows when it is full.
+
+    CUDA keys and values (PyTorch, CuPy; int64 or uint64) stay on the GPU: GLHT reads them in
+    place and find answers in CUDA arrays of the keys' library (found as bool). The library does
+    not read them on the host, so a reserved key is found out late: insert raises ValueError after
+    the batch ran (its other keys are in), find reports it absent, erase skips it."""
 
     def __init__(self, capacity, backend="auto", dtype=np.int64):
         self.dtype = np.dtype(dtype)
@@ -56,6 +71,10 @@ class HashMap:
     def insert(self, keys, values):
         """Inserts (keys[i], values[i]) for each key not present (a scalar value goes to every
         key); returns how many were inserted."""
+        if _on_device(keys):
+            if not _on_device(values):
+                raise ValueError("keys are on a GPU: values must be a CUDA array of the same length too")
+            return self._t.insert_device(keys, values)
         k = _words(keys, "keys")
         v = np.asarray(values)
         if v.ndim == 0:
@@ -64,12 +83,19 @@ class HashMap:
 
     def find(self, keys):
         """(values, found): found[i] (bool) says whether keys[i] is present, values[i] (in
-        `dtype`) its value, 0 where absent."""
+        `dtype`) its value, 0 where absent. CUDA keys give CUDA arrays of their library."""
+        if _on_device(keys):
+            values, found = self._t.find_device(keys, self.dtype == np.int64)
+            if isinstance(values, np.ndarray):  # the CPU table
+                return values.view(self.dtype), found.view(np.bool_)
+            return _like(keys, values), _like(keys, found) != 0
         values, found = self._t.find(_words(keys, "keys"))
         return values.view(self.dtype), found.view(np.bool_)
 
     def erase(self, keys):
         """Erases the keys present; returns how many were."""
+        if _on_device(keys):
+            return self._t.erase_device(keys)
         return self._t.erase(_words(keys, "keys"))
 
     def contains(self, keys):

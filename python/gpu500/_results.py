@@ -3,22 +3,16 @@ not copies), the time of the search and its traversed-edge count, and, for graph
 labels, the same in labels."""
 import numpy as np
 
+from . import _core
+
 
 def _levels(parent, root):
-    """BFS levels from a parent tree (the validator checked it): pointer jumping, one NumPy pass
-    per doubling of the depth. -1 where unreached."""
-    n = parent.size
-    reached = parent >= 0
-    level = np.where(reached, 1, -1).astype(np.int64)
-    level[root] = 0
-    anc = np.where(reached, parent, root)
-    anc[root] = root
-    for _ in range(70):  # 2^70 levels: more than any graph has
-        if not np.any(anc != root):
-            return level
-        level = np.where(reached, level + level[anc], -1)
-        anc = anc[anc]
-    raise RuntimeError(f"the parents of the search from {root} are not a tree")
+    """BFS levels from a parent tree (the validator checked it), in the library: one walk up each
+    vertex's chain. -1 where unreached."""
+    try:
+        return _core.tree_levels(np.ascontiguousarray(parent, dtype=np.int64), int(root))
+    except ValueError as e:
+        raise RuntimeError(f"the parents of the search from {root} are not a tree: {e}") from None
 
 
 class _Result:

@@ -16,6 +16,7 @@ Searches are not run through Graph500's validator by default (it costs several s
 """
 import numpy as np
 
+from . import _core
 from ._graph import Graph
 
 _FUNCTIONS = {
@@ -132,9 +133,7 @@ class _Interface:
     @staticmethod
     def bfs_layers(G, sources):
         r = G.graph.bfs(_Interface._one_source(G, sources), validate=_validate())
-        level, ids = r.level, np.flatnonzero(r.parent >= 0)
-        order = ids[np.argsort(level[ids], kind="stable")]
-        bounds = np.searchsorted(level[order], np.arange(int(level[order].max()) + 2))
+        order, bounds = _core.by_level(r.level)  # a counting sort in the library
         labels = G.graph.labels
         for k in range(len(bounds) - 1):
             layer = order[bounds[k]:bounds[k + 1]].tolist()

@@ -23,6 +23,9 @@ using numpy_array = nb::ndarray<nb::numpy, T, nb::ndim<1>>;
 /// A one-dimensional, C-contiguous host array of T from the caller (read only).
 template <class T>
 using input_array = nb::ndarray<const T, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+/// The same in CUDA device memory (a PyTorch or CuPy array, or any DLPack producer on a GPU).
+template <class T>
+using device_array = nb::ndarray<const T, nb::ndim<1>, nb::c_contig, nb::device::cuda>;
 
 /// A NumPy array over the memory of `v` (any contiguous vector of T): the vector moves to the
 /// heap and the array's capsule deletes it with the last reference. No element is copied.
@@ -42,5 +45,6 @@ void bind_graphs(nb::module_& m);      // graphs.cpp: reading files, the Kroneck
 void bind_searches(nb::module_& m);    // searches.cpp: BFS and SSSP engines over an edge list
 void bind_benchmarks(nb::module_& m);  // benchmarks.cpp: Graph500, HPL and HPL-MxP runs as JSON records
 void bind_hashmap(nb::module_& m);     // hashmap.cpp: the hash tables (GLHT on the GPU, hopscotch on the CPU)
+void bind_trees(nb::module_& m);       // trees.cpp: BFS levels and layers from a parent tree
 
 }  // namespace gpu500::python

@@ -85,4 +85,5 @@ NB_MODULE(_core, m) {
   bind_searches(m);
   bind_benchmarks(m);
   bind_hashmap(m);
+  bind_trees(m);
 }

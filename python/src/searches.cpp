@@ -4,8 +4,9 @@
 // caller's edge arrays into the library's edge list (kernel 1 consumes it), builds the CSR and
 // the engine's buffers, then runs any number of searches, each timed as the CLI times it and
 // validated unless the caller says not to. Every edge is searched in both directions, or, for a
-// directed graph, from src to dst only (the pipelines' `directed` option). The GIL is released while the library works; a lock serialises the
-// searches of one engine.
+// directed graph, from src to dst only (the pipelines' `directed` option). Edge arrays in device
+// memory (DLPack CUDA arrays) go to the CUDA pipeline without a host copy. The GIL is released
+// while the library works; a lock serialises the searches of one engine.
 #include <algorithm>
 #include <cstdint>
 #include <memory>
@@ -13,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "core.hpp"
 #include "gpu500/config.hpp"
@@ -22,6 +24,10 @@
 #include "gpu500/graph500/cpu_pipeline.hpp"
 #include "gpu500/graph500/pipeline.hpp"
 #if GPU500_HAVE_CUDA
+#include <cuda_runtime.h>
+
+#include "gpu500/core/cuda/memory.hpp"
+#include "gpu500/graph/cuda.hpp"
 #include "gpu500/graph500/cuda_pipeline.hpp"
 #endif
 
@@ -37,35 +43,51 @@ class search_engine {
                 std::optional<input_array<float>> weights, std::int64_t n, const std::string& backend, bool sssp,
                 bool directed)
       : sssp_(sssp), backend_(resolve_backend(backend)) {
-    const std::size_t m = src.shape(0);
-    if (dst.shape(0) != m) throw usage_error("src and dst must have the same length");
-    if (sssp && weights && weights->shape(0) != m) throw usage_error("weights must have one entry per edge");
-    if (n < 1 || n > graph::max_vertices) throw usage_error("num_vertices must be in 1..2^48");
+    const std::size_t m = check_shapes(src.shape(0), dst.shape(0), weights ? weights->shape(0) : 0, n);
     const std::int64_t* s = src.data();
     const std::int64_t* d = dst.data();
     const float* w = sssp && weights ? weights->data() : nullptr;
     nb::gil_scoped_release unlocked;
-    graph::check_graph_fits(n, "the graph");
-    graph::edge_list el;
-    el.num_vertices = n;
-    el.src.assign(s, s + m);
-    el.dst.assign(d, d + m);
-    if (w)
-      el.weight.assign(w, w + m);
-    else if (sssp)
-      el.weight.assign(m, 1.0f);
-    graph::check_searchable(el, "the graph", sssp);
+    build(host_edges(n, m, s, d, w), directed);
+  }
+
+  /// The same over arrays in device memory (DLPack: PyTorch, CuPy, ...). On "cuda" the pipeline
+  /// copies them on their device (no host copy); "cpu" needs them on the host and copies them there.
+  search_engine(device_array<std::int64_t> src, device_array<std::int64_t> dst,
+                std::optional<device_array<float>> weights, std::int64_t n, const std::string& backend, bool sssp,
+                bool directed)
+      : sssp_(sssp), backend_(resolve_backend(backend)) {
+    const std::size_t m = check_shapes(src.shape(0), dst.shape(0), weights ? weights->shape(0) : 0, n);
+    if (dst.device_id() != src.device_id() || (weights && weights->device_id() != src.device_id()))
+      throw usage_error("src, dst and weights must be on the same GPU");
+    const std::int64_t* s = src.data();
+    const std::int64_t* d = dst.data();
+    const float* w = sssp && weights ? weights->data() : nullptr;
+    const int device = src.device_id();
+    nb::gil_scoped_release unlocked;
 #if GPU500_HAVE_CUDA
-    graph500::cuda_options co;
-    co.directed = directed;
-    if (backend_ == "cuda") pipe_ = graph500::make_cuda_pipeline(std::move(el), co);
+    if (backend_ == "cuda") {
+      graph::check_graph_fits(n, "the graph");
+      graph::cuda::device_edge_arrays a;
+      a.num_vertices = n;
+      a.num_edges = static_cast<index_t>(m);
+      a.src = s;
+      a.dst = d;
+      a.weight = w;
+      a.unit_weights = sssp && w == nullptr;
+      graph500::cuda_options co;
+      co.directed = directed;
+      co.device = device;
+      start(graph500::make_cuda_pipeline(a, co), n);
+      return;
+    }
+    const std::vector<std::int64_t> hs = gpu::to_host(s, m), hd = gpu::to_host(d, m);
+    const std::vector<float> hw = w ? gpu::to_host(w, m) : std::vector<float>{};
+    build(host_edges(n, m, hs.data(), hd.data(), w ? hw.data() : nullptr), directed);
+#else
+    (void)s, (void)d, (void)w, (void)device, (void)directed;
+    throw usage_error("device arrays need gpu500 built with CUDA (this build has the CPU backend only)");
 #endif
-    graph500::cpu_pipeline_options po;
-    po.directed = directed;
-    if (!pipe_) pipe_ = graph500::make_cpu_pipeline(std::move(el), po);
-    n_ = n;
-    pipe_->generate();  // hands the edge list over
-    construct_seconds_ = pipe_->construct();
   }
 
   /// One search from root: (parent, distance or None, seconds, nedge). A failed validation raises,
@@ -103,6 +125,54 @@ class search_engine {
   [[nodiscard]] double construct_seconds() const { return construct_seconds_; }
 
  private:
+  /// The edge count; usage_error when the lengths disagree or n is out of range.
+  std::size_t check_shapes(std::size_t m, std::size_t dst_m, std::size_t weights_m, std::int64_t n) const {
+    if (dst_m != m) throw usage_error("src and dst must have the same length");
+    if (sssp_ && weights_m != 0 && weights_m != m) throw usage_error("weights must have one entry per edge");
+    if (n < 1 || n > graph::max_vertices) throw usage_error("num_vertices must be in 1..2^48");
+    return m;
+  }
+
+  /// The library's edge list over host arrays (unit weights for SSSP without weights), checked.
+  graph::edge_list host_edges(std::int64_t n, std::size_t m, const std::int64_t* s, const std::int64_t* d,
+                              const float* w) const {
+    graph::check_graph_fits(n, "the graph");
+    graph::edge_list el;
+    el.num_vertices = n;
+    el.src.assign(s, s + m);
+    el.dst.assign(d, d + m);
+    if (w)
+      el.weight.assign(w, w + m);
+    else if (sssp_)
+      el.weight.assign(m, 1.0f);
+    graph::check_searchable(el, "the graph", sssp_);
+    return el;
+  }
+
+  /// The backend's pipeline over a host edge list.
+  void build(graph::edge_list el, bool directed) {
+    const std::int64_t n = el.num_vertices;
+#if GPU500_HAVE_CUDA
+    graph500::cuda_options co;
+    co.directed = directed;
+    if (backend_ == "cuda") {
+      start(graph500::make_cuda_pipeline(std::move(el), co), n);
+      return;
+    }
+#endif
+    graph500::cpu_pipeline_options po;
+    po.directed = directed;
+    start(graph500::make_cpu_pipeline(std::move(el), po), n);
+  }
+
+  /// Kernel 1 of a new pipeline: generate() hands the edge list over, construct() builds the CSR.
+  void start(std::unique_ptr<graph500::pipeline> p, std::int64_t n) {
+    pipe_ = std::move(p);
+    n_ = n;
+    pipe_->generate();
+    construct_seconds_ = pipe_->construct();
+  }
+
   bool sssp_;
   std::string backend_;
   std::int64_t n_ = 0;
@@ -114,9 +184,33 @@ class search_engine {
 }  // namespace
 
 void bind_searches(nb::module_& m) {
+  m.def(
+      "device_vertex_count",
+      [](device_array<std::int64_t> src, device_array<std::int64_t> dst) -> std::int64_t {
+#if GPU500_HAVE_CUDA
+        if (src.device_id() != dst.device_id()) throw usage_error("src and dst must be on the same GPU");
+        graph::cuda::device_edge_arrays a;
+        a.num_edges = static_cast<index_t>(src.shape(0));
+        a.src = src.data();
+        a.dst = dst.data();
+        if (dst.shape(0) != src.shape(0)) throw usage_error("src and dst must have the same length");
+        const int device = src.device_id();
+        nb::gil_scoped_release unlocked;
+        if (cudaSetDevice(device) != cudaSuccess) throw usage_error("no CUDA device " + std::to_string(device));
+        return graph::cuda::device_vertex_count(a);
+#else
+        (void)src, (void)dst;
+        throw usage_error("device arrays need gpu500 built with CUDA (this build has the CPU backend only)");
+#endif
+      },
+      nb::arg("src"), nb::arg("dst"), "The vertex count of device edge arrays: their largest id + 1");
   nb::class_<search_engine>(m, "SearchEngine",
                             "A BFS or SSSP engine of one backend over an edge list (kernel 1 done once)")
       .def(nb::init<input_array<std::int64_t>, input_array<std::int64_t>, std::optional<input_array<float>>,
+                    std::int64_t, const std::string&, bool, bool>(),
+           nb::arg("src"), nb::arg("dst"), nb::arg("weights").none(), nb::arg("num_vertices"),
+           nb::arg("backend") = "auto", nb::arg("sssp") = false, nb::arg("directed") = false)
+      .def(nb::init<device_array<std::int64_t>, device_array<std::int64_t>, std::optional<device_array<float>>,
                     std::int64_t, const std::string&, bool, bool>(),
            nb::arg("src"), nb::arg("dst"), nb::arg("weights").none(), nb::arg("num_vertices"),
            nb::arg("backend") = "auto", nb::arg("sssp") = false, nb::arg("directed") = false)

@@ -1,7 +1,9 @@
 """Edge lists as other tools write them, read by the library's reader: labelled vertices (strings,
 sparse integers), commas and a header line, NetworkX's write_edgelist files; labels from string
 arrays; results named by the labels. DLPack arrays into Graph.from_edges: host arrays without a
-copy, device arrays refused (PyTorch and CuPy when installed, else a DLPack producer of our own)."""
+copy (PyTorch when installed, else a DLPack producer of our own); CUDA arrays (PyTorch or CuPy on
+a GPU) kept on the device, searched by both backends with the results of the same graph in host
+arrays, and refused with the dtype to use when their dtype is not the library's."""
 import os
 import tempfile
 
@@ -99,8 +101,33 @@ def test_dlpack_host_arrays_are_not_copied():
     assert g.sssp(0).distance.tolist() == [0, 1, 3, 6]
     g32 = gpu500.Graph.from_edges(_Producer(src.astype(np.int32)), _Producer(dst.astype(np.int32)))
     assert g32.src.dtype == np.int64 and g32.bfs(3).level.tolist() == [3, 2, 1, 0]  # converted once
-    with raises(ValueError, match="device array"):
-        gpu500.Graph.from_edges(_Producer(src, device=(2, 0)), dst)  # kDLCUDA: refused, never copied
+    with raises(ValueError, match="DLPack device type 4"):
+        gpu500.Graph.from_edges(_Producer(src, device=(4, 0)), dst)  # kDLOpenCL: not read
+
+
+def _expect_device_graph_searches(to_device, int32):
+    """A random weighted graph given as device arrays equals the same graph in host arrays on
+    every backend: BFS levels, SSSP distances, unit-weight SSSP."""
+    rng = np.random.default_rng(5)
+    n, m = 3000, 12000
+    src, dst = rng.integers(0, n, m), rng.integers(0, n, m)
+    w = rng.random(m, dtype=np.float32)
+    host = gpu500.Graph.from_edges(src, dst, w, num_vertices=n)
+    dev = gpu500.Graph.from_edges(to_device(src), to_device(dst), to_device(w))
+    assert dev.on_device and not host.on_device and dev.num_vertices == int(max(src.max(), dst.max())) + 1
+    unit = gpu500.Graph.from_edges(to_device(src), to_device(dst), num_vertices=n)
+    root = int(src[0])
+    want_level = host.bfs(root, backend="cpu").level
+    want_dist = host.sssp(root, backend="cpu").distance
+    want_hops = gpu500.Graph.from_edges(src, dst, num_vertices=n).sssp(root, backend="cpu").distance
+    for backend in ["cuda", "cpu"]:
+        assert dev.bfs(root, backend=backend).level[:dev.num_vertices].tolist() == want_level[:dev.num_vertices].tolist()
+        assert np.allclose(dev.sssp(root, backend=backend).distance, want_dist[:dev.num_vertices], rtol=1e-6)
+        assert unit.sssp(root, backend=backend).distance.tolist() == want_hops.tolist()
+    with raises(ValueError, match="int64"):
+        gpu500.Graph.from_edges(int32(src), int32(dst))
+    with raises(ValueError, match="on a GPU|not on a GPU"):
+        gpu500.Graph.from_edges(to_device(src), dst)
 
 
 def test_torch_tensors():
@@ -109,9 +136,9 @@ def test_torch_tensors():
     g = gpu500.Graph.from_edges(src, dst)
     assert g.src.ctypes.data == src.data_ptr()  # zero copy
     assert g.bfs(0).level.tolist() == [0, 1, 2, 3]
-    if torch.cuda.is_available():
-        with raises(ValueError, match="device array"):
-            gpu500.Graph.from_edges(src.cuda(), dst.cuda())
+    if torch.cuda.is_available() and gpu500.cuda_available():
+        _expect_device_graph_searches(lambda a: torch.from_numpy(a).cuda(),
+                                      lambda a: torch.from_numpy(a.astype(np.int32)).cuda())
 
 
 def test_cupy_arrays():
@@ -121,5 +148,7 @@ def test_cupy_arrays():
     except Exception as e:  # CuPy installed but no GPU
         from support import skip
         skip(f"cupy has no device: {e}")
-    with raises(ValueError, match="device array"):
-        gpu500.Graph.from_edges(a, a + 1)
+    if not gpu500.cuda_available():
+        from support import skip
+        skip("this build of gpu500 has no CUDA backend")
+    _expect_device_graph_searches(cp.asarray, lambda x: cp.asarray(x.astype(np.int32)))

@@ -1,11 +1,11 @@
 """gpu500.HashMap against a Python dict: random batches of inserts (duplicates within a batch
 and against the table), finds (hits and misses), erases (present and absent keys), growth from
 a tiny capacity, reserved keys, int64 and uint64 keys, on the CPU and, where a GPU is visible,
-on GLHT."""
+on GLHT; CUDA arrays (PyTorch) in and out, where PyTorch sees a GPU."""
 import numpy as np
 
 import gpu500
-from support import backends, raises
+from support import backends, need, raises
 
 
 def _check_equal(m, model):
@@ -77,3 +77,42 @@ def test_bad_keys_and_arguments():
         with raises(ValueError):
             gpu500.HashMap(10, backend="cuda")
     assert len(m) == 0
+
+
+def test_cuda_arrays_equal_a_dict():
+    torch = need("torch")
+    if not (torch.cuda.is_available() and gpu500.cuda_available()):
+        from support import skip
+        skip("no GPU for PyTorch and gpu500")
+    rng = np.random.default_rng(11)
+    for be in backends():
+        m = gpu500.HashMap(64, backend=be)  # int64 values
+        model = {}
+        for step in range(12):
+            keys = rng.integers(-2**62, 2**62, size=500)
+            values = rng.integers(-2**62, 2**62, size=500)
+            tk, tv = torch.from_numpy(keys).cuda(), torch.from_numpy(values).cuda()
+            if step % 3 != 2:
+                fresh = {}
+                for k, v in zip(keys.tolist(), values.tolist()):
+                    if k not in model and k not in fresh:
+                        fresh[k] = v
+                assert m.insert(tk, tv) == len(fresh)
+                for k in fresh:  # which duplicate's value won is unspecified: read it back
+                    model[k] = None
+            else:
+                gone = set(keys.tolist()) & set(model)
+                assert m.erase(tk) == len(gone)
+                for k in gone:
+                    del model[k]
+            found_values, found = m.find(tk)
+            if be == "cuda":
+                assert found_values.is_cuda and found.dtype == torch.bool and found_values.dtype == torch.int64
+                found_values, found = found_values.cpu().numpy(), found.cpu().numpy()
+            assert found.tolist() == [k in model for k in keys.tolist()]
+        k, v = m.items()
+        assert sorted(k.view(np.int64).tolist()) == sorted(model)
+        with raises(ValueError, match="reserved"):
+            m.insert(torch.tensor([5, -1], device="cuda"), torch.tensor([1, 2], device="cuda"))
+        with raises(ValueError, match="int64 or uint64"):
+            m.insert(torch.tensor([5], dtype=torch.int32, device="cuda"), torch.tensor([1], device="cuda"))

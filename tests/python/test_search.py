@@ -34,6 +34,26 @@ def test_bfs_levels_equal_csgraph():
         assert r.seconds > 0 and r.nedge > 0 and r.teps > 0 and r.backend in ("cpu", "cuda")
 
 
+def test_levels_and_layers_from_parents():
+    """The library's level walk and counting sort (what BfsResult.level and the NetworkX backend's
+    bfs_layers read) on a hand-made tree, and a cycle refused."""
+    from gpu500 import _core
+
+    parent = np.array([2, 0, 2, 1, -1, 3, 0], dtype=np.int64)  # root 2; 4 unreached
+    level = _core.tree_levels(parent, 2)
+    assert level.tolist() == [1, 2, 0, 3, -1, 4, 2]
+    order, bounds = _core.by_level(level)
+    layers = [order[bounds[k]:bounds[k + 1]].tolist() for k in range(len(bounds) - 1)]
+    assert layers == [[2], [0], [1, 6], [3], [5]]
+    cyclic = np.array([1, 0, 2], dtype=np.int64)  # 0 and 1 point at each other, root 2
+    try:
+        _core.tree_levels(cyclic, 2)
+    except ValueError as e:
+        assert "tree" in str(e)
+    else:
+        raise AssertionError("a cycle was taken for a tree")
+
+
 def test_sssp_distances_equal_csgraph():
     csg = need("scipy.sparse.csgraph")
     n = 300
