@@ -10,6 +10,9 @@
 #   BUILD=build-gpu            build directory
 #   GPU500_TARGETS="a b"       build only these targets (default: all)
 #   GPU500_TESTS=regex         run only the CTest tests matching regex (default: all; "none" skips)
+#   GPU500_CTEST_EXCLUDE=regex leave out the CTest tests matching regex (e.g. to split the suite
+#                              over two calls of a time-limited machine: 'python|mpi', then
+#                              GPU500_TESTS='python|mpi')
 #   GPU500_PARTS="hpl hash"    run only these parts of scripts/gpu-check.d (default: all)
 #   OUT=dir                    where logs and JSON go (default: ./out)
 #   GPU500_COMMIT=sha          the commit being checked, for results.md (default: git's HEAD)
@@ -40,7 +43,7 @@ commit=${GPU500_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown
   # belong to the command too.
   part_env=$(env | grep -E '^(G500|GRAPH500|GRAPH_IO|REFERENCE|HASH|HPL|ENERGY|SANITIZE|SCALING|SHAPES|SSSP)_[A-Z0-9_]*=' | sort |
              sed -E "s/^([^=]*)=(.*)$/\1='\2'/" | tr '\n' ' ')
-  echo "command: ${part_env}BUILD=$BUILD${GPU500_CUDA_ARCH:+ GPU500_CUDA_ARCH=$GPU500_CUDA_ARCH}${GPU500_TARGETS:+ GPU500_TARGETS=\"$GPU500_TARGETS\"}${GPU500_TESTS:+ GPU500_TESTS='$GPU500_TESTS'}${GPU500_CTEST_SKIP_LABEL:+ GPU500_CTEST_SKIP_LABEL=$GPU500_CTEST_SKIP_LABEL}${GPU500_PARTS:+ GPU500_PARTS=\"$GPU500_PARTS\"} bash scripts/gpu-check.sh"
+  echo "command: ${part_env}BUILD=$BUILD${GPU500_CUDA_ARCH:+ GPU500_CUDA_ARCH=$GPU500_CUDA_ARCH}${GPU500_TARGETS:+ GPU500_TARGETS=\"$GPU500_TARGETS\"}${GPU500_TESTS:+ GPU500_TESTS='$GPU500_TESTS'}${GPU500_CTEST_SKIP_LABEL:+ GPU500_CTEST_SKIP_LABEL=$GPU500_CTEST_SKIP_LABEL}${GPU500_CTEST_EXCLUDE:+ GPU500_CTEST_EXCLUDE='$GPU500_CTEST_EXCLUDE'}${GPU500_PARTS:+ GPU500_PARTS=\"$GPU500_PARTS\"} bash scripts/gpu-check.sh"
 } >"$OUT/meta.txt"
 
 echo "== configure"
@@ -63,6 +66,7 @@ if [ "${GPU500_TESTS:-}" != "none" ]; then
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
   skip=()
   [ -n "${GPU500_CTEST_SKIP_LABEL:-}" ] && skip=(-LE "$GPU500_CTEST_SKIP_LABEL")
+  [ -n "${GPU500_CTEST_EXCLUDE:-}" ] && skip+=(-E "$GPU500_CTEST_EXCLUDE")
   if (cd "$BUILD" && ctest --output-on-failure -j "${GPU500_CTEST_JOBS:-8}" -R "${GPU500_TESTS:-.}" "${skip[@]}" \
         >"$OUT/ctest.log" 2>&1); then
     echo "gpu-check|ctest|$(grep -E 'tests passed' "$OUT/ctest.log" | tail -1)" >>"$TABLE"
