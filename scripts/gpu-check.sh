@@ -33,7 +33,10 @@ status=0
 gpu=$(nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>/dev/null | sort | uniq -c |
       sed -E 's/^ *([0-9]+) /\1 x /' | paste -sd';' -)
 echo "gpu: ${gpu:-none}"
+# A tree that differs from its HEAD (uncommitted changes, or a copy whose git metadata is older
+# than its files) is marked, so that no figure is filed under a commit that did not make it.
 commit=${GPU500_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}
+[ -z "${GPU500_COMMIT:-}" ] && ! git diff --quiet HEAD 2>/dev/null && commit="$commit+changes (set GPU500_COMMIT)"
 {
   echo "gpu: ${gpu:-none}"
   echo "host: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(free -g | awk '/Mem:/ {print $2}') GiB"
