@@ -13,6 +13,8 @@ are exact for integer weights (sums below 2^24) and float32-rounded otherwise.
 
 Searches are not run through Graph500's validator by default (it costs several searches' time);
 ``nx.config.backends.gpu500.validate = True`` checks each one, as gpu500.Graph's searches do.
+``nx.config.backends.gpu500.backend`` chooses the engines: "auto" (the default: the GPU when
+present), "cpu" or "cuda".
 """
 import numpy as np
 
@@ -27,14 +29,22 @@ _FUNCTIONS = {
 }
 
 
-def _validate():
-    """nx.config.backends.gpu500.validate (False when NetworkX has no such config)."""
+def _config(name, default):
+    """nx.config.backends.gpu500.<name> (default when NetworkX has no such config)."""
     try:
         import networkx as nx
 
-        return bool(nx.config.backends.gpu500.validate)
+        return getattr(nx.config.backends.gpu500, name)
     except (AttributeError, ImportError):
-        return False
+        return default
+
+
+def _validate():
+    return bool(_config("validate", False))
+
+
+def _backend():
+    return str(_config("backend", "auto"))
 
 
 class BackendGraph:
@@ -132,7 +142,7 @@ class _Interface:
 
     @staticmethod
     def bfs_layers(G, sources):
-        r = G.graph.bfs(_Interface._one_source(G, sources), validate=_validate())
+        r = G.graph.bfs(_Interface._one_source(G, sources), backend=_backend(), validate=_validate())
         order, bounds = _core.by_level(r.level)  # a counting sort in the library
         labels = G.graph.labels
         for k in range(len(bounds) - 1):
@@ -141,12 +151,12 @@ class _Interface:
 
     @staticmethod
     def single_source_shortest_path_length(G, source, cutoff=None):
-        d = G.graph.bfs(source, validate=_validate()).level_dict()
+        d = G.graph.bfs(source, backend=_backend(), validate=_validate()).level_dict()
         return d if cutoff is None else {v: x for v, x in d.items() if x <= cutoff}
 
     @staticmethod
     def _distances(G, source, cutoff=None):
-        d = G.graph.sssp(source, validate=_validate()).distance_dict()
+        d = G.graph.sssp(source, backend=_backend(), validate=_validate()).distance_dict()
         if G.integral:
             d = {v: int(x) for v, x in d.items()}
         return d if cutoff is None else {v: x for v, x in d.items() if x <= cutoff}
@@ -171,5 +181,5 @@ def get_info():
         "package": "gpu500",
         "short_summary": "Graph500's BFS and delta-stepping SSSP engines (CPU and CUDA), validated.",
         "functions": {k: {"additional_docs": v} if v else {} for k, v in _FUNCTIONS.items()},
-        "default_config": {"validate": False},
+        "default_config": {"validate": False, "backend": "auto"},
     }

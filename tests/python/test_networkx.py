@@ -1,7 +1,8 @@
 """NetworkX graphs into gpu500 (any hashable labels) and gpu500 as a NetworkX backend: results
-equal NetworkX's own on a grid, a path, a disconnected graph and string labels."""
+equal NetworkX's own on a grid, a path, a disconnected graph and string labels, on every backend
+the configuration names."""
 import gpu500
-from support import need, raises
+from support import backends, need, raises
 
 
 def _graphs(nx):
@@ -61,6 +62,27 @@ def test_backend_validates_when_configured():
         assert nx.single_source_shortest_path_length(G, 2, backend="gpu500") == nx.single_source_shortest_path_length(G, 2)
     finally:
         nx.config.backends.gpu500.validate = False
+
+
+def test_backend_runs_on_the_configured_engines():
+    nx = need("networkx")
+    from gpu500.networkx_backend import _backend
+
+    G = nx.grid_2d_graph(5, 9)
+    assert nx.config.backends.gpu500.backend == "auto" and _backend() == "auto"
+    want = nx.single_source_shortest_path_length(G, (0, 0))
+    for be in backends():
+        nx.config.backends.gpu500.backend = be
+        try:
+            assert nx.single_source_shortest_path_length(G, (0, 0), backend="gpu500") == want
+        finally:
+            nx.config.backends.gpu500.backend = "auto"
+    nx.config.backends.gpu500.backend = "tpu"
+    try:
+        with raises(ValueError, match="backend"):
+            nx.single_source_shortest_path_length(G, (0, 0), backend="gpu500")
+    finally:
+        nx.config.backends.gpu500.backend = "auto"
 
 
 def test_backend_declines_what_it_cannot_run():
