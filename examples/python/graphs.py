@@ -1,5 +1,6 @@
 """gpu500 graphs from Python: NumPy arrays, string labels, an edge-list file (CSV with a header and
-labelled vertices), NetworkX, and the Graph500 Kronecker generator."""
+labelled vertices), NetworkX, the Graph500 Kronecker generator, and CUDA arrays (PyTorch) kept on
+the GPU."""
 import os
 import tempfile
 
@@ -29,3 +30,15 @@ except ImportError:
 
 k = gpu500.Graph.generate(12)                               # Graph500's SCALE 12 Kronecker graph
 print(k.num_vertices, k.num_edges)
+
+try:
+    import torch
+except ImportError:
+    torch = None
+if torch is not None and torch.cuda.is_available() and gpu500.cuda_available():
+    src = torch.randint(0, 1000, (5000,), device="cuda")        # int64 ids on the GPU
+    dst = torch.randint(0, 1000, (5000,), device="cuda")
+    dev = gpu500.Graph.from_edges(src, dst)                     # no host copy: the CUDA engine reads them there
+    print(dev, dev.bfs(int(src[0])).level.max())
+else:
+    print("no PyTorch with a GPU: CUDA arrays skipped")
