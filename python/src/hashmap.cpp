@@ -151,10 +151,10 @@ class hash_map {
     nb::gil_scoped_release unlocked;
     const std::lock_guard<std::mutex> hold(lock_);
     if (!gpu_) {
-      const auto hk = gpu::to_host(k, n);
+      const std::vector<key_type> hk = gpu::to_host(k, n);
       check_keys(hk.data(), n);
       std::int64_t c = 0;
-      for (const auto e : cpu_->erase(std::vector<key_type>(hk.begin(), hk.end()))) c += e != 0;
+      for (const auto e : cpu_->erase(hk)) c += e != 0;
       return c;
     }
     return gpu_->erase(k, static_cast<index_t>(n));

@@ -9,6 +9,7 @@
 // while the library works; a lock serialises the searches of one engine.
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -48,7 +49,8 @@ class search_engine {
     const std::int64_t* d = dst.data();
     const float* w = sssp && weights ? weights->data() : nullptr;
     nb::gil_scoped_release unlocked;
-    build(host_edges(n, m, s, d, w), directed);
+    build(host_edges(n, m, s, d, w, [](void* to, const void* from, std::size_t bytes) { std::memcpy(to, from, bytes); }),
+          directed);
   }
 
   /// The same over arrays in device memory (DLPack: PyTorch, CuPy, ...). On "cuda" the pipeline
@@ -81,9 +83,7 @@ class search_engine {
       start(graph500::make_cuda_pipeline(a, co), n);
       return;
     }
-    const std::vector<std::int64_t> hs = gpu::to_host(s, m), hd = gpu::to_host(d, m);
-    const std::vector<float> hw = w ? gpu::to_host(w, m) : std::vector<float>{};
-    build(host_edges(n, m, hs.data(), hd.data(), w ? hw.data() : nullptr), directed);
+    build(host_edges(n, m, s, d, w, gpu::copy_bytes), directed);  // copied once, straight into the list
 #else
     (void)s, (void)d, (void)w, (void)device, (void)directed;
     throw usage_error("device arrays need gpu500 built with CUDA (this build has the CPU backend only)");
@@ -133,18 +133,25 @@ class search_engine {
     return m;
   }
 
-  /// The library's edge list over host arrays (unit weights for SSSP without weights), checked.
+  /// The library's edge list (in host memory) of the caller's arrays, each moved in by one
+  /// copy(to, from, bytes) (memcpy, or a copy from the device); unit weights for SSSP without
+  /// weights; checked.
+  template <class Copy>
   graph::edge_list host_edges(std::int64_t n, std::size_t m, const std::int64_t* s, const std::int64_t* d,
-                              const float* w) const {
+                              const float* w, Copy&& copy) const {
     graph::check_graph_fits(n, "the graph");
     graph::edge_list el;
     el.num_vertices = n;
-    el.src.assign(s, s + m);
-    el.dst.assign(d, d + m);
-    if (w)
-      el.weight.assign(w, w + m);
-    else if (sssp_)
+    el.src.resize(m);
+    el.dst.resize(m);
+    copy(el.src.data(), s, m * sizeof(std::int64_t));
+    copy(el.dst.data(), d, m * sizeof(std::int64_t));
+    if (w) {
+      el.weight.resize(m);
+      copy(el.weight.data(), w, m * sizeof(float));
+    } else if (sssp_) {
       el.weight.assign(m, 1.0f);
+    }
     graph::check_searchable(el, "the graph", sssp_);
     return el;
   }
