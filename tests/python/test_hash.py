@@ -93,13 +93,12 @@ def test_cuda_arrays_equal_a_dict():
             values = rng.integers(-2**62, 2**62, size=500)
             tk, tv = torch.from_numpy(keys).cuda(), torch.from_numpy(values).cuda()
             if step % 3 != 2:
-                fresh = {}
+                fresh = {}  # key -> the values it comes with in this batch (one of them is kept)
                 for k, v in zip(keys.tolist(), values.tolist()):
-                    if k not in model and k not in fresh:
-                        fresh[k] = v
+                    if k not in model:
+                        fresh.setdefault(k, set()).add(v)
                 assert m.insert(tk, tv) == len(fresh)
-                for k in fresh:  # which duplicate's value won is unspecified: read it back
-                    model[k] = None
+                model.update(fresh)
             else:
                 gone = set(keys.tolist()) & set(model)
                 assert m.erase(tk) == len(gone)
@@ -110,6 +109,7 @@ def test_cuda_arrays_equal_a_dict():
                 assert found_values.is_cuda and found.dtype == torch.bool and found_values.dtype == torch.int64
                 found_values, found = found_values.cpu().numpy(), found.cpu().numpy()
             assert found.tolist() == [k in model for k in keys.tolist()]
+            assert all(v in model[k] for k, v, f in zip(keys.tolist(), found_values.tolist(), found.tolist()) if f)
         k, v = m.items()
         assert sorted(k.view(np.int64).tolist()) == sorted(model)
         with raises(ValueError, match="reserved"):
