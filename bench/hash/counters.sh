@@ -36,7 +36,7 @@ profile() {  # name, then the command
   shift
   ncu --clock-control none --metrics "$list" -k 'regex:insert|find|contains' --csv --page raw \
     --log-file "$tmp/$name.csv" "$@" >"$tmp/$name.out" 2>&1 || { tail -20 "$tmp/$name.out" "$tmp/$name.csv" >&2; return 1; }
-  python3 "$here/counters_table.py" "$name" "$keys" "$tmp/$name.csv"
+  python3 "$here/counters_table.py" "$name" "$keys" "$list" "$tmp/$name.csv"
 }
 status=0
 IFS=, read -ra glht <<<"$tables"
