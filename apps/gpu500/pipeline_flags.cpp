@@ -193,12 +193,15 @@ void pipeline_flags::add_sssp(cli::parser& p) {
   p.flag("--sssp-no-persistent", sssp_no_persistent_,
          "CUDA SSSP: a host loop of one launch per phase instead of the persistent cooperative kernel");
   p.flag("--sssp-no-pull", sssp_no_pull_, "CUDA SSSP: no pull (bottom-up) passes; every heavy arc is pushed");
+  p.flag("--sssp-no-device-loop", cuda.sssp.no_device_loop,
+         "CUDA SSSP: every search in the bucket loop (no near-far device loop while the frontiers are small)");
 #endif
 }
 
 void pipeline_flags::apply_sssp(gpu500::backend b) {
   static const char* const cpu_only[] = {"--sssp-threads", "--sssp-no-light-heavy", "--sssp-no-relabel"};
-  static const char* const cuda_only[] = {"--sssp-no-sorted-rows", "--sssp-no-persistent", "--sssp-no-pull"};
+  static const char* const cuda_only[] = {"--sssp-no-sorted-rows", "--sssp-no-persistent", "--sssp-no-pull",
+                                          "--sssp-no-device-loop"};
   const bool on_cuda = b == gpu500::backend::cuda;
   const auto wrong = [&](const std::string& flag) {
     return usage_error(flag + " applies to the " + (on_cuda ? "CPU" : "CUDA") + " backend only (--backend " +
@@ -206,7 +209,7 @@ void pipeline_flags::apply_sssp(gpu500::backend b) {
   };
   static const char* const engine_flags[] = {"--sssp", "--sssp-delta", "--sssp-threads", "--sssp-no-light-heavy",
                                              "--sssp-no-relabel", "--sssp-no-sorted-rows", "--sssp-no-persistent",
-                                             "--sssp-no-pull"};
+                                             "--sssp-no-pull", "--sssp-no-device-loop"};
   if (!sssp_runs_ && parser_ != nullptr)
     for (const char* f : engine_flags)
       if (parser_->given(f)) throw usage_error(std::string(f) + " applies to SSSP, which this run does not do");

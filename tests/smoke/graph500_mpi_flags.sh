@@ -24,7 +24,7 @@ declare -A value=(
   # CUDA builds: the CUDA engines' flags (refused on the CPU backend at every rank count).
   [--bfs]=enterprise [--no-ts]="" [--no-wb]="" [--no-hc]="" [--no-hub-cache]="" [--no-device-loop]=""
   [--no-bitmap]="" [--no-sort]="" [--hub-threshold]=100 [--priority-degree]=100 [--gamma]=0.3 [--bfs-sm-share]=1
-  [--device]=0 [--sssp-no-sorted-rows]="" [--sssp-no-persistent]="" [--sssp-no-pull]=""
+  [--device]=0 [--sssp-no-sorted-rows]="" [--sssp-no-persistent]="" [--sssp-no-pull]="" [--sssp-no-device-loop]=""
 )
 # One rank takes them, two do not yet: the message two ranks give.
 declare -A not_over_ranks=(

@@ -30,7 +30,7 @@ valid cpu --sssp-no-relabel --sssp-delta 0
 expect2 --sssp dijkstra
 expect2 --sssp-delta abc
 expect2 --backend cpu --sssp bellman-ford
-for f in --sssp-no-sorted-rows --sssp-no-persistent --sssp-no-pull; do
+for f in --sssp-no-sorted-rows --sssp-no-persistent --sssp-no-pull --sssp-no-device-loop; do
   if "$bin" sssp --help | grep -c -- "$f" >/dev/null; then expect2 --backend cpu "$f"; fi
 done
 if "$bin" sssp --graph "$tmp/g.txt" --root 0 --backend cuda >/dev/null 2>&1; then
@@ -39,6 +39,8 @@ if "$bin" sssp --graph "$tmp/g.txt" --root 0 --backend cuda >/dev/null 2>&1; the
   valid cuda --sssp-delta 0.05 --sssp-no-sorted-rows
   valid cuda --sssp-no-persistent
   valid cuda --sssp-no-pull
+  valid cuda --sssp-no-device-loop
+  valid cuda --sssp bellman-ford --sssp-no-device-loop
   for f in "--sssp-threads 2" --sssp-no-light-heavy --sssp-no-relabel; do
     # shellcheck disable=SC2086
     expect2 --backend cuda $f

@@ -91,6 +91,9 @@ struct control {
   /// pull replaces the bucket's heavy pass altogether (a push would read every one of them).
   std::int64_t pull_first_arcs;
   std::int64_t heavy_est;  ///< this bucket's estimate so far (counters::heavy_est summed)
+  /// The near-far device loop run before the bucket loop (near_far.cuh): its steps, and 1 when the
+  /// search ended there (phase is then done before the bucket loop starts).
+  std::int64_t loop_steps, loop_finished;
 };
 
 /// hi for a bucket starting at lo: lo + delta, at least the next float above lo.

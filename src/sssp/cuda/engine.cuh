@@ -22,6 +22,7 @@
 #include "gpu500/graph/cuda.hpp"
 #include "gpu500/sssp/cuda.hpp"
 #include "graph_kernels.cuh"
+#include "near_far.cuh"
 #include "rows.cuh"
 #include "search_kernels.cuh"
 
@@ -74,6 +75,11 @@ struct engine<V>::impl {
   std::int64_t pull_min_chunks = 0;  ///< control::pull_min_chunks (0: no pull)
   std::int64_t pull_first_arcs = 0;  ///< control::pull_first_arcs (0: off)
   cudaEvent_t ev[2] = {nullptr, nullptr};
+  // The near-far device loop (near_far.cuh; nf_blocks 0: off): its lists, bitmaps and counters.
+  gpu::device_buffer<std::uint32_t> nf_lists, nf_bits;
+  gpu::device_buffer<near_far_counters> nf_cnt;
+  near_far_work nf{};
+  unsigned nf_blocks = 0;
 
   impl(graph::csr_view<V> view, options o, const std::function<void()>& sorted_copy_ready) : opt(o) {
     GPU500_EXPECTS(view.first_vertex == 0 && view.local_vertices == view.num_vertices,
@@ -222,10 +228,32 @@ struct engine<V>::impl {
       coop_blocks = per_sm * sms;
       if (!cooperative) opt.loop = loop_kind::host;  // no cooperative launch here: the baseline
     }
+    if (!opt.no_device_loop && opt.loop == loop_kind::persistent && !opt.trace) setup_device_loop();
     // Parents/distances of "no search yet": everything unreached.
     GPU500_CUDA_CHECK(cudaMemsetAsync(w.parents, 0xFF, un * sizeof(std::int64_t), stream));
     GPU500_CUDA_CHECK(cudaMemsetAsync(w.dp, 0xFF, un * sizeof(unsigned long long), stream));
     GPU500_CUDA_CHECK(cudaStreamSynchronize(stream));
+  }
+
+  /// The near-far device loop's grid (one block per SM, cooperative) and buffers; its bitmaps start
+  /// at zero and the loop leaves them so.
+  void setup_device_loop() {
+    int per_sm = 0;
+    GPU500_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, near_far_kernel<V>, near_far_policy::block, 0));
+    if (per_sm < 1) return;
+    using P = near_far_policy;
+    const auto near_cap = static_cast<std::size_t>(P::near_vertices), far_cap = static_cast<std::size_t>(P::far_vertices);
+    nf_lists = gpu::device_buffer<std::uint32_t>(2 * near_cap + 2 * far_cap);
+    nf_bits = gpu::device_buffer<std::uint32_t>(3 * settled_words());
+    nf_bits.zero();
+    nf_cnt = gpu::device_buffer<near_far_counters>(3);
+    nf.near[0] = nf_lists.data();
+    nf.near[1] = nf.near[0] + near_cap;
+    nf.far[0] = nf.near[1] + near_cap;
+    nf.far[1] = nf.far[0] + far_cap;
+    for (int i = 0; i < 3; ++i) nf.bits[i] = nf_bits.data() + static_cast<std::size_t>(i) * settled_words();
+    nf.cnt = nf_cnt.data();
+    nf_blocks = static_cast<unsigned>(sms);
   }
 
   /// The persistent kernel instance for the options: register cap x arcs per lane.
@@ -310,6 +338,17 @@ struct engine<V>::impl {
     init.pull_min_chunks = pull_min_chunks;
     init.pull_first_arcs = pull_first_arcs;
     gpu::launch(init_search_kernel, 1, 32, 0, stream, w, init);
+    if (nf_blocks > 0) {  // the near-far device loop first: it ends the search or hands it on
+      gpu::launch(near_far_reset_kernel, 1, 32, 0, stream, nf.cnt);
+      graph_ref<V> ga = g;
+      work_ref wa = w;
+      near_far_work fa = nf;
+      float d = delta0;
+      void* args[] = {&ga, &wa, &fa, &d};
+      GPU500_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(near_far_kernel<V>), dim3(nf_blocks),
+                                                    dim3(near_far_policy::block), args, 0, stream));
+      GPU500_CUDA_CHECK_LAUNCH();
+    }
     if (opt.loop == loop_kind::persistent) {
       graph_ref<V> ga = g;
       work_ref wa = w;

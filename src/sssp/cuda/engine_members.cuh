@@ -65,6 +65,8 @@ run_stats engine<V>::last_stats() const {
   r.light_steps = s.light_steps;
   r.steps = s.steps;
   r.pulls = s.pulls;
+  r.loop_steps = s.loop_steps;
+  r.loop_finished = s.loop_finished != 0;
   r.last_delta = s.delta;
   for (int i = 0; i < phase_kinds; ++i) r.phase_ms[i] = impl_->phase_ms[i];
   return r;
@@ -107,12 +109,12 @@ std::string engine<V>::description() const {
   const impl& m = *impl_;
   char buf[512];
   std::snprintf(buf, sizeof buf,
-                "cuda sssp: %s, delta %s%g, %s loop%s%s, %s rows%s%s, %s cut, %d arcs/lane, %d vertices/lane, chunk %d, "
+                "cuda sssp: %s, delta %s%g, %s loop%s%s%s, %s rows%s%s, %s cut, %d arcs/lane, %d vertices/lane, chunk %d, "
                 "light rows over %d in chunks of %d, grab %d%s%s, queue %s%s%s%s, %d-bit column ids",
                 algorithm_name(m.opt.algo),
                 m.adaptive ? "adaptive from " : "", static_cast<double>(m.delta0), loop_name(m.opt.loop),
                 m.opt.loop == loop_kind::persistent ? (" (" + std::to_string(m.coop_blocks) + " blocks)").c_str() : "",
-                m.opt.profile ? ", profiled" : "", m.g.sorted ? "weight-sorted" : "unsorted", m.sort_note.c_str(),
+                m.opt.profile ? ", profiled" : "", m.nf_blocks > 0 ? ", near-far device loop first" : "", m.g.sorted ? "weight-sorted" : "unsorted", m.sort_note.c_str(),
                 m.w.settled ? ", settled filter" : "", cut_name(m.opt.cut), m.opt.arcs_per_lane,
                 m.opt.vertices_per_lane, m.opt.chunk, static_cast<int>(m.w.light_row), static_cast<int>(m.w.light_chunk),
                 m.w.grab, m.w.interleave ? (", interleaved by " + std::to_string(m.w.interleave)).c_str() : "",

@@ -20,6 +20,7 @@ options baseline_options(options o) {
   o.interleave = 0;
   o.pull_first = 0;
   o.delta_scale = 1.0f;
+  o.no_device_loop = true;
   return o;
 }
 

@@ -1,7 +1,9 @@
 // GPU SSSP engine tests (skip without a GPU): Kronecker graphs SCALE 8-16 from several roots and the
 // awkward graphs of tests/support/graphs.hpp, both vertex id types, every variant (adaptive / fixed / tiny / huge
-// width, Bellman-Ford, persistent and host loops), against the Dijkstra oracle of tests/support/sssp_check.hpp: distances exact,
-// parents valid and acyclic, nedge; plus the engine's input checks.
+// width, Bellman-Ford, persistent and host loops, the near-far device loop on and off), against the
+// Dijkstra oracle of tests/support/sssp_check.hpp: distances exact, parents valid and acyclic, nedge;
+// the device loop's own paths (a mesh finished in it; a hub, a full near queue and a full far pile
+// handing the search to the bucket loop, with the next search clean); plus the engine's input checks.
 #include <gtest/gtest.h>
 
 #include <cuda_runtime.h>
@@ -28,6 +30,8 @@ namespace {
 /// The unoptimised baseline (binary cut, one arc per lane, 2048-arc chunks, full scans).
 sc::options baseline() { return sc::baseline_options(); }
 
+/// The bucket loop's variants (each without the device loop, which would finish most small graphs
+/// before the bucket loop starts), then the device loop's.
 std::vector<sc::options> variants() {
   std::vector<sc::options> v;
   v.push_back({});  // adaptive, persistent (with the pull pass)
@@ -168,6 +172,20 @@ std::vector<sc::options> variants() {
   o.no_lean = true;
   o.queue_bitmaps = true;
   v.push_back(o);
+  for (auto& x : v) x.no_device_loop = true;
+  // The device loop first (the bucket loop where it hands over): adaptive, many thresholds, one
+  // infinite threshold (no far pile), the caller's rows.
+  v.push_back({});
+  o = {};
+  o.delta = 0.001f;
+  v.push_back(o);
+  o = {};
+  o.algo = sc::algorithm::bellman_ford;
+  v.push_back(o);
+  o = {};
+  o.unsorted_rows = true;
+  o.no_row_records = true;
+  v.push_back(o);
   return v;
 }
 
@@ -175,7 +193,7 @@ std::string label(const sc::options& o) {
   return std::string(sc::algorithm_name(o.algo)) + "/" + sc::loop_name(o.loop) + "/delta=" + std::to_string(o.delta) +
          "/blocks=" + std::to_string(o.blocks_per_sm) + (o.unsorted_rows ? "/unsorted" : "/sorted") +
          (o.no_settled_filter ? "/nofilter" : "/filter") + "/" + sc::cut_name(o.cut) + "/ilp=" +
-         std::to_string(o.arcs_per_lane) + "/vpl=" + std::to_string(o.vertices_per_lane) + "/chunk=" + std::to_string(o.chunk) + "/lrow=" + std::to_string(o.light_row) + "/grab=" + std::to_string(o.grab) + ("/inter=" + std::to_string(o.interleave)) + "/dscale=" + std::to_string(o.delta_scale)  + (o.no_lean ? "/nolean" : "/lean") + (o.queue_bitmaps ? "/qbits" : "/stamps") + (o.no_row_records ? "/norows" : "/rows") + "/pull=" + std::to_string(o.pull_above) + "/pf=" + std::to_string(o.pull_first);
+         std::to_string(o.arcs_per_lane) + "/vpl=" + std::to_string(o.vertices_per_lane) + "/chunk=" + std::to_string(o.chunk) + "/lrow=" + std::to_string(o.light_row) + "/grab=" + std::to_string(o.grab) + ("/inter=" + std::to_string(o.interleave)) + "/dscale=" + std::to_string(o.delta_scale)  + (o.no_lean ? "/nolean" : "/lean") + (o.queue_bitmaps ? "/qbits" : "/stamps") + (o.no_row_records ? "/norows" : "/rows") + (o.no_device_loop ? "/nodevloop" : "/devloop") + "/pull=" + std::to_string(o.pull_above) + "/pf=" + std::to_string(o.pull_first);
 }
 
 /// A Graph500 Kronecker graph of one SCALE on the host and on the device, with its search keys.
@@ -317,6 +335,9 @@ TYPED_TEST(SsspCuda, KroneckerLarger) {
     sc::options sb;  // the weight sort in many batches, some holding one row longer than a batch
     sb.sort_batch = 64;
     vars.push_back(sb);
+    sc::options nl;  // the bucket loop from the root
+    nl.no_device_loop = true;
+    vars.push_back(nl);
     check_all(g, std::vector<index_t>(roots.begin(), roots.end()), "SCALE " + std::to_string(scale), vars);
   }
 }
@@ -546,6 +567,108 @@ TYPED_TEST(SsspCuda, PullFirstReplacesHeavyPasses) {
   }
 }
 
+/// A tree: the root, `a` children, `b` grandchildren under each child and `c` leaves under each
+/// grandchild (vertex 0 the root), every edge of weight `w` (0: random in [0, 1)).
+graph::edge_list three_level_tree(int a, int b, int c, float w) {
+  graph::edge_list el;
+  std::uint64_t s = 7;
+  const auto weight = [&] { return w > 0 ? w : test::test_weight(s, false); };
+  std::int64_t next = 1;
+  for (int i = 0; i < a; ++i) {
+    const std::int64_t child = next++;
+    test::add_edge(el, 0, child, weight());
+    for (int j = 0; j < b; ++j) {
+      const std::int64_t grandchild = next++;
+      test::add_edge(el, child, grandchild, weight());
+      for (int k = 0; k < c; ++k) test::add_edge(el, grandchild, next++, weight());
+    }
+  }
+  el.num_vertices = next;
+  return el;
+}
+
+/// A rows x cols grid with random weights in [0, 1).
+graph::edge_list grid_graph(int rows, int cols) {
+  graph::edge_list el;
+  std::uint64_t s = 11;
+  for (int r = 0; r < rows; ++r)
+    for (int c = 0; c < cols; ++c) {
+      const std::int64_t v = static_cast<std::int64_t>(r) * cols + c;
+      if (c + 1 < cols) test::add_edge(el, v, v + 1, test::test_weight(s, true));
+      if (r + 1 < rows) test::add_edge(el, v, v + cols, test::test_weight(s, false));
+    }
+  el.num_vertices = static_cast<index_t>(rows) * cols;
+  return el;
+}
+
+/// The engine's search from root matches the oracle and ended in the device loop or not, as said.
+template <class V>
+void expect_device_loop(sc::engine<V>& eng, const graph::csr<V>& g, index_t root, bool finished, const std::string& what) {
+  eng.run(root);
+  expect_oracle(eng, g, root);
+  const auto st = eng.last_stats();
+  EXPECT_GT(st.loop_steps, 0) << what;
+  EXPECT_EQ(st.loop_finished, finished) << what << ": " << st.loop_steps << " device-loop steps";
+  EXPECT_EQ(eng.traversed_edges(), test::csr_nedge(g, test::dijkstra(g, root))) << what;
+}
+
+TYPED_TEST(SsspCuda, DeviceLoopFinishesMeshesAndHandsOverHubsAndFullLists) {
+  using V = TypeParam;
+  {  // a mesh: every frontier small, the whole search in the device loop, at every width
+    const auto g = graph::build_csr<V>(grid_graph(61, 47));
+    const sc::device_csr<V> dg(g);
+    for (float delta : {0.0f, 0.01f, 5.0f}) {
+      sc::options o;
+      o.delta = delta;
+      sc::engine<V> eng(dg.view(), o);
+      for (index_t root : {index_t{0}, index_t{1433}, index_t{61 * 47 - 1}})
+        expect_device_loop(eng, g, root, true, "grid, delta " + std::to_string(delta));
+      sc::options bf;
+      bf.algo = sc::algorithm::bellman_ford;
+      sc::engine<V> eng_bf(dg.view(), bf);
+      expect_device_loop(eng_bf, g, 5, true, "grid, Bellman-Ford");
+    }
+    sc::options off;
+    off.no_device_loop = true;
+    sc::engine<V> eng(dg.view(), off);
+    eng.run(0);
+    expect_oracle(eng, g, 0);
+    EXPECT_EQ(eng.last_stats().loop_steps, 0);
+    EXPECT_FALSE(eng.last_stats().loop_finished);
+  }
+  {  // a hub of 300 arcs at the root: the device loop leaves at its first step
+    const auto g = graph::build_csr<V>(three_level_tree(300, 1, 0, 0.0f));
+    const sc::device_csr<V> dg(g);
+    sc::engine<V> eng(dg.view());
+    expect_device_loop(eng, g, 0, false, "hub root");
+    EXPECT_EQ(eng.last_stats().loop_steps, 1);
+    expect_device_loop(eng, g, 2, false, "a leaf two arcs from the hub");  // it meets the hub later
+  }
+  {  // 280,000 leaves at depth 3: past the near queue (Bellman-Ford: no far pile) and past the far
+     // pile (unit weights, width 0.5: every improvement lands in the pile); each search is then
+     // finished by the bucket loop, and a search after it (from a leaf) finds every bit clear.
+    const auto g = graph::build_csr<V>(three_level_tree(200, 200, 7, 1.0f));
+    const sc::device_csr<V> dg(g);
+    sc::options bf;
+    bf.algo = sc::algorithm::bellman_ford;
+    sc::engine<V> near_full(dg.view(), bf);
+    expect_device_loop(near_full, g, 0, false, "full near queue");
+    EXPECT_EQ(near_full.last_stats().loop_steps, 3);
+    expect_device_loop(near_full, g, g.num_vertices - 1, false, "from a leaf after a full near queue");
+    sc::options narrow;
+    narrow.delta = 0.5f;
+    sc::engine<V> far_full(dg.view(), narrow);
+    expect_device_loop(far_full, g, 0, false, "full far pile");
+    expect_device_loop(far_full, g, g.num_vertices - 1, false, "from a leaf after a full far pile");
+    // Random weights, the smaller tree: finished in the loop, splits and all.
+    const auto h = graph::build_csr<V>(three_level_tree(50, 30, 5, 0.0f));
+    const sc::device_csr<V> dh(h);
+    sc::engine<V> eng(dh.view(), narrow);
+    expect_device_loop(eng, h, 0, true, "a tree of 9,051 vertices, width 0.5");
+    expect_device_loop(eng, h, 77, true, "the same from vertex 77");
+  }
+}
+
 TYPED_TEST(SsspCuda, RejectsBadInput) {
   graph::edge_list el;
   el.num_vertices = 3;
@@ -596,6 +719,7 @@ TEST(SsspCudaOptions, BaselineKeepsTheRest) {
   EXPECT_EQ(f.chunk, 2048);
   EXPECT_TRUE(f.no_lean);
   EXPECT_TRUE(f.no_row_records);
+  EXPECT_TRUE(f.no_device_loop);
   EXPECT_EQ(f.pull_above, 0.0);
   EXPECT_EQ(f.interleave, 0);
   EXPECT_EQ(f.pull_first, 0.0);
@@ -627,6 +751,7 @@ TEST(SsspCudaOptions, DefaultsAreThePolicy) {
   EXPECT_FALSE(o.queue_bitmaps);
   EXPECT_FALSE(o.no_row_records);
   EXPECT_FALSE(o.trace);
+  EXPECT_FALSE(o.no_device_loop);
   EXPECT_STREQ(sc::algorithm_name(sc::algorithm::bellman_ford), "bellman-ford");
   EXPECT_STREQ(sc::loop_name(sc::loop_kind::host), "host");
   EXPECT_STREQ(sc::cut_name(sc::cut_search::binary), "binary");

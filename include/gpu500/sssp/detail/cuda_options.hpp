@@ -52,6 +52,12 @@ struct options {
   /// counts the reached vertices' out-arcs, not halved. The graph must not be relabelled by
   /// kernel 1 (report_original_ids takes ids past non_isolated as unreachable).
   bool directed = false;
+  /// true: no near-far device loop before the bucket loop. By default (with the persistent loop
+  /// and a cooperative launch) a search starts as a near-far search inside one cooperative grid,
+  /// one grid barrier per iteration and no scan of the vertices, and goes on in it while its
+  /// frontiers stay small (meshes, road-like and geometric graphs, paths); a large frontier or a
+  /// hub hands the search to the bucket loop (near_far.cuh).
+  bool no_device_loop = false;
 
   // ---- tuning knobs (not on the command line; defaults are the engine's policy) ----
   /// Adaptive width only: the start width is this times 8 * mean weight / mean degree.
@@ -114,7 +120,7 @@ struct options {
 };
 
 /// The unoptimised baseline engine: binary cut, one arc and one vertex per lane, 2048-arc chunks,
-/// full scans, no row records, contiguous batches, no pull, start width scale 1, set on `base`
+/// full scans, no row records, contiguous batches, no pull, no device loop, start width scale 1, set on `base`
 /// (its other fields are kept). The benchmark's `baseline` variant and the tests' baseline.
 options baseline_options(options base = {});
 const char* algorithm_name(algorithm a);
@@ -140,6 +146,8 @@ struct run_stats {
   std::int64_t light_steps = 0;  ///< light iterations over all buckets
   std::int64_t steps = 0;        ///< device phases (each ends with a grid-wide barrier)
   std::int64_t pulls = 0;        ///< pull passes (options::pull_above)
+  std::int64_t loop_steps = 0;   ///< steps of the near-far device loop (its grid barriers)
+  bool loop_finished = false;    ///< the search ended in the device loop (the bucket loop did nothing)
   float last_delta = 0;          ///< bucket width at the end (adaptive width grows in the tail)
   /// With options::profile: kernel milliseconds per phase kind (scan, light, light chunks, heavy,
   /// heavy chunks, pull); zero otherwise.
