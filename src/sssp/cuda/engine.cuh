@@ -78,6 +78,7 @@ struct engine<V>::impl {
   // The near-far device loop (near_far.cuh; nf_blocks 0: off): its lists, bitmaps and counters.
   gpu::device_buffer<std::uint32_t> nf_lists, nf_bits;
   gpu::device_buffer<near_far_counters> nf_cnt;
+  gpu::device_buffer<near_far_state> nf_pub;  ///< the state after steps in one block
   near_far_work nf{};
   unsigned nf_blocks = 0;
 
@@ -247,6 +248,7 @@ struct engine<V>::impl {
     nf_bits = gpu::device_buffer<std::uint32_t>(3 * settled_words());
     nf_bits.zero();
     nf_cnt = gpu::device_buffer<near_far_counters>(3);
+    nf_pub = gpu::device_buffer<near_far_state>(1);
     nf.near[0] = nf_lists.data();
     nf.near[1] = nf.near[0] + near_cap;
     nf.far[0] = nf.near[1] + near_cap;
@@ -343,8 +345,9 @@ struct engine<V>::impl {
       graph_ref<V> ga = g;
       work_ref wa = w;
       near_far_work fa = nf;
-      float d = delta0;
-      void* args[] = {&ga, &wa, &fa, &d};
+      near_far_state* pub = nf_pub.data();
+      float d = delta0 * near_far_policy::width_factor;
+      void* args[] = {&ga, &wa, &fa, &pub, &d};
       GPU500_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(near_far_kernel<V>), dim3(nf_blocks),
                                                     dim3(near_far_policy::block), args, 0, stream));
       GPU500_CUDA_CHECK_LAUNCH();

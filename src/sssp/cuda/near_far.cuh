@@ -3,7 +3,8 @@
 // the bucket loop, so that graphs whose frontiers stay small (meshes, road-like and geometric graphs,
 // paths) pay one grid barrier per iteration and no scan of the vertices per bucket.
 //
-// State: a threshold T (a multiple of the bucket width delta past 0, or the next far distance), a
+// State: a threshold T (a multiple of its width past 0, or the next far distance; the width is
+// near_far_policy::width_factor bucket widths), a
 // near queue (vertices improved below T whose rows are not yet relaxed since) and a far pile (those
 // improved to T or above). An iteration relaxes every arc of the near queue's rows (groups of
 // `lanes` threads share a row); an improved vertex goes to the next near queue if its new distance
@@ -23,6 +24,11 @@
 // wherever it starts from, so the search is correct either way and the loop's work is not lost.
 // A search that ends inside the loop marks the state done (control::phase), so the bucket loop's
 // launch only writes the output.
+// A step of at most cta_near near vertices (or a split of at most cta_far far ones), with a far
+// pile of at most cta_far, is run by block 0 alone, step after step, with block barriers and
+// counters in shared memory, while the other blocks wait at the next grid barrier (as the BFS
+// device loop does): a path, and the first and last steps of a mesh search, then cost a chain of
+// round trips per step, not a grid barrier. Block 0 leaves the state in `pub` before that barrier.
 // The counters rotate over three slots as in the BFS device loop (src/bfs/cuda/device_loop.cuh):
 // step k writes slot k % 3 and clears slot (k + 1) % 3, read last before the barrier of step k - 1.
 #pragma once
@@ -41,6 +47,13 @@ struct near_far_policy {
   static constexpr index_t near_vertices = 65536;  ///< capacity of each near queue
   static constexpr index_t far_vertices = 262144;  ///< capacity of each far pile
   static constexpr index_t max_degree = 256;       ///< a near vertex with more arcs ends the loop
+  static constexpr index_t cta_near = 256;         ///< a relaxation of at most this many near vertices
+  static constexpr index_t cta_far = 4096;         ///< and a far pile of at most this many: one block
+  /// T advances by this many bucket widths (the engine's start width): a mesh search's cost is its
+  /// steps, so a wider band of near vertices per step pays while the re-relaxations it brings stay
+  /// cheaper than the barriers it saves (on an H200, 1024 x 1024 grid: 0.078 GTEPS at 1x the
+  /// adaptive start width 0.7, 0.127 at width 4, 0.140 at 16; one infinite band, 0.054).
+  static constexpr float width_factor = 16.0f;
 };
 
 /// One step's counts (device atomics).
@@ -116,139 +129,247 @@ static __global__ void near_far_reset_kernel(near_far_counters* cnt) {
   if (threadIdx.x < 3) reset(cnt[threadIdx.x]);
 }
 
-/// The loop from the root (its word written by init_search_kernel). On leaving early the words stay
-/// as they are and the bucket loop runs; on finishing, *w.ctrl is marked done with the loop's counts.
-template <class V>
-__global__ void __launch_bounds__(near_far_policy::block, 1)
-    near_far_kernel(graph_ref<V> g, work_ref w, near_far_work f, float delta) {
-  namespace cg = cooperative_groups;
+enum near_far_action : int { near_far_go = 0, near_far_done, near_far_leave };
+
+/// Where the loop stands; every thread holds the same copy and takes the same decisions.
+struct near_far_state {
+  unsigned long long n_near;  ///< entries of the near queue near[side] (the root alone when `first`)
+  unsigned long long n_far;   ///< entries of the far pile far[pile]
+  float lo;                   ///< split: far vertices below this were relaxed as near vertices
+  float t;                    ///< the threshold T
+  float next_t;               ///< split: T after it
+  float delta;
+  int side, pile;
+  int relax;   ///< 1: the next step relaxes the near queue; 0: it splits the far pile
+  int first;   ///< 1: the near queue is the root, in no list
+  int action;  ///< near_far_action
+  long long relax_steps, splits;
+};
+
+__device__ __forceinline__ near_far_state start_state(float delta) {
+  near_far_state s{};
+  s.n_near = 1;
+  s.t = s.next_t = bucket_end(0.0f, delta);
+  s.delta = delta;
+  s.relax = 1;
+  s.first = 1;
+  s.action = near_far_go;
+  return s;
+}
+
+__device__ __forceinline__ near_far_state load_state(const near_far_state* p) {
+  near_far_state s;
+  s.n_near = __ldcg(&p->n_near);
+  s.n_far = __ldcg(&p->n_far);
+  s.lo = __ldcg(&p->lo);
+  s.t = __ldcg(&p->t);
+  s.next_t = __ldcg(&p->next_t);
+  s.delta = __ldcg(&p->delta);
+  s.side = __ldcg(&p->side);
+  s.pile = __ldcg(&p->pile);
+  s.relax = __ldcg(&p->relax);
+  s.first = __ldcg(&p->first);
+  s.action = __ldcg(&p->action);
+  s.relax_steps = __ldcg(&p->relax_steps);
+  s.splits = __ldcg(&p->splits);
+  return s;
+}
+
+/// A step small enough for one block (near_far_policy::cta_*).
+__device__ __forceinline__ bool fits_block(const near_far_state& s) {
   using P = near_far_policy;
-  const cg::grid_group grid = cg::this_grid();
-  const unsigned long long threads = grid.num_threads();
-  const unsigned long long rank = grid.thread_rank();
-  const unsigned long long groups = threads / P::lanes;
-  const unsigned long long group_id = rank / P::lanes;
-  const unsigned lane = static_cast<unsigned>(rank % P::lanes);
-  const auto root = static_cast<std::uint32_t>(w.root);
+  return (!s.relax || s.n_near <= static_cast<unsigned long long>(P::cta_near)) &&
+         s.n_far <= static_cast<unsigned long long>(P::cta_far);
+}
+
+/// One step's work by the calling thread: `at` its index among `count` threads (lane groups of
+/// near_far_policy::lanes in a relaxation), appending to the counters c.
+template <class V>
+__device__ __forceinline__ void near_far_step(const graph_ref<V>& g, const work_ref& w, const near_far_work& f,
+                                              const near_far_state& s, near_far_counters* c, unsigned long long at,
+                                              unsigned long long count) {
+  using P = near_far_policy;
   std::uint32_t* const far_bits = f.bits[2];
-  float lo = 0.0f;                   // the threshold before the last split
-  float t = bucket_end(0.0f, delta);  // the threshold T
-  float next_t = t;                  // T of the next split
-  unsigned long long n_near = 1, n_far = 0;  // the root is the first near queue (no bit: never appended)
-  int side = 0, pile = 0;
-  bool relax = true;  // this step relaxes the near queue (else it splits the far pile)
-  long long relax_steps = 0, splits = 0;
-  for (long long k = 0;; ++k) {
-    near_far_counters* c = f.cnt + k % 3;
-    if (relax) {
-      const std::uint32_t* cur = f.near[side];
-      std::uint32_t* nxt = f.near[side ^ 1];
-      std::uint32_t* const cur_bits = f.bits[side];
-      std::uint32_t* const nxt_bits = f.bits[side ^ 1];
-      for (unsigned long long j = group_id; j < n_near; j += groups) {
-        const std::uint32_t u = k == 0 ? root : __ldcg(cur + j);
-        if (k != 0 && lane == 0) clear_bit(cur_bits, u);
-        const float du = dist_of(__ldcg(w.dp + u));
-        index_t b, e;
-        row_bounds(g, u, b, e);
-        if (e - b > P::max_degree) {
-          if (lane == 0) atomicOr(&c->overflow, 1u);
-          continue;
-        }
-        for (index_t a = b + lane; a < e; a += P::lanes) {
-          const auto v = static_cast<std::uint32_t>(g.cols[a]);
-          const float nd = du + g.weights[a];
-          const unsigned nb = __float_as_uint(nd);
-          const unsigned long long old = __ldcg(w.dp + v);
-          if (nb >= static_cast<unsigned>(old >> 32) || !relax_retry(w.dp, v, nb, u, old)) continue;
-          if (nd < t)
-            append_once(nxt, nxt_bits, &c->near, 0, P::near_vertices, &c->overflow, v);
-          else
-            append_once(f.far[pile], far_bits, &c->far, n_far, P::far_vertices, &c->overflow, v);
-        }
+  if (s.relax) {
+    const unsigned lane = static_cast<unsigned>(at % P::lanes);
+    const unsigned long long groups = count / P::lanes;
+    const std::uint32_t* cur = f.near[s.side];
+    std::uint32_t* nxt = f.near[s.side ^ 1];
+    std::uint32_t* const nxt_bits = f.bits[s.side ^ 1];
+    for (unsigned long long j = at / P::lanes; j < s.n_near; j += groups) {
+      const std::uint32_t u = s.first ? static_cast<std::uint32_t>(w.root) : __ldcg(cur + j);
+      if (!s.first && lane == 0) clear_bit(f.bits[s.side], u);
+      const float du = dist_of(__ldcg(w.dp + u));
+      index_t b, e;
+      row_bounds(g, u, b, e);
+      if (e - b > P::max_degree) {
+        if (lane == 0) atomicOr(&c->overflow, 1u);
+        continue;
       }
-    } else {  // split the far pile at next_t
-      const std::uint32_t* in = f.far[pile];
-      std::uint32_t* out = f.far[pile ^ 1];
-      std::uint32_t* const near_bits = f.bits[side];
-      for (unsigned long long j = rank; j < n_far; j += threads) {
-        const std::uint32_t v = __ldcg(in + j);
-        const float d = dist_of(__ldcg(w.dp + v));
-        if (d < lo) {  // relaxed at this distance as a near vertex
-          clear_bit(far_bits, v);
-        } else if (d < next_t) {
-          clear_bit(far_bits, v);
-          append_once(f.near[side], near_bits, &c->near, 0, P::near_vertices, &c->overflow, v);
-        } else {  // stays: the bit stays set
-          out[aggregated_slot(&c->far)] = v;  // at most n_far entries
-          atomicMin(&c->min_far, __float_as_uint(d));
-        }
+      for (index_t a = b + lane; a < e; a += P::lanes) {
+        const auto v = static_cast<std::uint32_t>(g.cols[a]);
+        const float nd = du + g.weights[a];
+        const unsigned nb = __float_as_uint(nd);
+        const unsigned long long old = __ldcg(w.dp + v);
+        if (nb >= static_cast<unsigned>(old >> 32) || !relax_retry(w.dp, v, nb, u, old)) continue;
+        if (nd < s.t)
+          append_once(nxt, nxt_bits, &c->near, 0, P::near_vertices, &c->overflow, v);
+        else
+          append_once(f.far[s.pile], far_bits, &c->far, s.n_far, P::far_vertices, &c->overflow, v);
       }
     }
-    if (rank == 0) reset(f.cnt[(k + 1) % 3]);
-    grid.sync();
-    const unsigned long long got_near = __ldcg(&c->near), got_far = __ldcg(&c->far);
-    const unsigned overflow = __ldcg(&c->overflow);
-    const unsigned min_far = __ldcg(&c->min_far);
-    if (overflow != 0) {
-      // Leave: clear the bits of every list entry (the near queue just read, the one just
-      // written, the far pile and, after a split, the pile just written), then the bucket loop runs.
-      const unsigned long long cap_near = static_cast<unsigned long long>(P::near_vertices);
-      const unsigned long long cap_far = static_cast<unsigned long long>(P::far_vertices);
-      const unsigned long long written_near = got_near < cap_near ? got_near : cap_near;
-      if (relax) {
-        const unsigned long long far_end = n_far + got_far < cap_far ? n_far + got_far : cap_far;
-        for (unsigned long long j = rank; j < (k == 0 ? 0 : n_near); j += threads)
-          clear_bit(f.bits[side], __ldcg(f.near[side] + j));
-        for (unsigned long long j = rank; j < written_near; j += threads)
-          clear_bit(f.bits[side ^ 1], __ldcg(f.near[side ^ 1] + j));
-        for (unsigned long long j = rank; j < far_end; j += threads) clear_bit(far_bits, __ldcg(f.far[pile] + j));
-      } else {
-        for (unsigned long long j = rank; j < written_near; j += threads)
-          clear_bit(f.bits[side], __ldcg(f.near[side] + j));
-        for (unsigned long long j = rank; j < got_far; j += threads) clear_bit(far_bits, __ldcg(f.far[pile ^ 1] + j));
-      }
-      if (rank == 0) {
-        w.ctrl->loop_steps = k + 1;
-        w.ctrl->loop_finished = 0;
-      }
-      return;
-    }
-    if (relax) {
-      ++relax_steps;
-      n_far += got_far;
-      n_near = got_near;
-      side ^= 1;
-      if (n_near > 0) continue;
-      if (n_far == 0) break;
-      lo = t;  // the near queue is empty below t: split at the next threshold
-      next_t = bucket_end(t, delta);
-      relax = false;
-    } else {
-      ++splits;
-      pile ^= 1;
-      n_far = got_far;
-      n_near = got_near;
-      t = next_t;
-      if (n_near > 0) {
-        relax = true;
-      } else {
-        if (n_far == 0) break;
-        lo = t;  // nothing below t: the next split starts at the smallest distance kept
-        const float m = __uint_as_float(min_far);
-        next_t = bucket_end(m > t ? m : t, delta);
+  } else {  // split the far pile at next_t
+    const std::uint32_t* in = f.far[s.pile];
+    std::uint32_t* out = f.far[s.pile ^ 1];
+    for (unsigned long long j = at; j < s.n_far; j += count) {
+      const std::uint32_t v = __ldcg(in + j);
+      const float d = dist_of(__ldcg(w.dp + v));
+      if (d < s.lo) {  // relaxed at this distance as a near vertex
+        clear_bit(far_bits, v);
+      } else if (d < s.next_t) {
+        clear_bit(far_bits, v);
+        append_once(f.near[s.side], f.bits[s.side], &c->near, 0, P::near_vertices, &c->overflow, v);
+      } else {  // stays: the bit stays set
+        out[aggregated_slot(&c->far)] = v;  // at most n_far entries
+        atomicMin(&c->min_far, __float_as_uint(d));
       }
     }
   }
-  if (rank == 0) {  // finished: the bucket loop has nothing to do but write the output
-    control s = *w.ctrl;
-    s.phase = phase_done;
-    s.loop_steps = relax_steps + splits;
-    s.loop_finished = 1;
-    s.steps = relax_steps + splits;
-    s.light_steps = relax_steps;
-    s.buckets = splits + 1;
-    *w.ctrl = s;
+}
+
+/// Leaving after a step that overflowed (state s from before the step, c its counts): clears the
+/// bits of every list entry (the near queue read, the one written, the far pile and, after a split,
+/// the pile written), so that the next search starts with them all clear.
+__device__ __forceinline__ void near_far_clear(const near_far_work& f, const near_far_state& s,
+                                               const near_far_counters& c, unsigned long long at,
+                                               unsigned long long count) {
+  using P = near_far_policy;
+  const auto cap_near = static_cast<unsigned long long>(P::near_vertices);
+  const auto cap_far = static_cast<unsigned long long>(P::far_vertices);
+  const unsigned long long written_near = c.near < cap_near ? c.near : cap_near;
+  std::uint32_t* const far_bits = f.bits[2];
+  if (s.relax) {
+    const unsigned long long far_end = s.n_far + c.far < cap_far ? s.n_far + c.far : cap_far;
+    for (unsigned long long j = at; j < (s.first ? 0 : s.n_near); j += count)
+      clear_bit(f.bits[s.side], __ldcg(f.near[s.side] + j));
+    for (unsigned long long j = at; j < written_near; j += count)
+      clear_bit(f.bits[s.side ^ 1], __ldcg(f.near[s.side ^ 1] + j));
+    for (unsigned long long j = at; j < far_end; j += count) clear_bit(far_bits, __ldcg(f.far[s.pile] + j));
+  } else {
+    for (unsigned long long j = at; j < written_near; j += count) clear_bit(f.bits[s.side], __ldcg(f.near[s.side] + j));
+    for (unsigned long long j = at; j < c.far; j += count) clear_bit(far_bits, __ldcg(f.far[s.pile ^ 1] + j));
+  }
+}
+
+/// The state after a step, from its counts (the same in every thread).
+__device__ __forceinline__ void near_far_decide(near_far_state& s, const near_far_counters& c) {
+  if (c.overflow != 0) {
+    s.action = near_far_leave;
+    return;
+  }
+  if (s.relax) {
+    ++s.relax_steps;
+    s.n_far += c.far;
+    s.n_near = c.near;
+    s.side ^= 1;
+    s.first = 0;
+    if (s.n_near > 0) return;
+    if (s.n_far == 0) {
+      s.action = near_far_done;
+      return;
+    }
+    s.lo = s.t;  // the near queue is empty below t: split at the next threshold
+    s.next_t = bucket_end(s.t, s.delta);
+    s.relax = 0;
+  } else {
+    ++s.splits;
+    s.pile ^= 1;
+    s.n_far = c.far;
+    s.n_near = c.near;
+    s.t = s.next_t;
+    if (s.n_near > 0) {
+      s.relax = 1;
+      return;
+    }
+    if (s.n_far == 0) {
+      s.action = near_far_done;
+      return;
+    }
+    s.lo = s.t;  // nothing below t: the next split starts at the smallest distance kept
+    const float m = __uint_as_float(c.min_far);
+    s.next_t = bucket_end(m > s.t ? m : s.t, s.delta);
+  }
+}
+
+/// Block 0's steps while they fit one block: block barriers and counters in shared memory; the
+/// lists written by other blocks before are read through L2 (as every list read is).
+template <class V>
+__device__ void near_far_block_steps(const graph_ref<V>& g, const work_ref& w, const near_far_work& f,
+                                     near_far_state& s) {
+  __shared__ near_far_counters counts[3];
+  if (threadIdx.x < 3) reset(counts[threadIdx.x]);
+  __syncthreads();
+  for (unsigned k = 0;; ++k) {
+    near_far_counters* c = counts + k % 3;
+    near_far_step(g, w, f, s, c, threadIdx.x, blockDim.x);
+    if (threadIdx.x == 0) reset(counts[(k + 1) % 3]);
+    __syncthreads();
+    const near_far_counters got = *c;
+    if (got.overflow != 0) {
+      near_far_clear(f, s, got, threadIdx.x, blockDim.x);
+      s.action = near_far_leave;
+      return;
+    }
+    near_far_decide(s, got);
+    if (s.action != near_far_go || !fits_block(s)) return;
+  }
+}
+
+/// The loop from the root (its word written by init_search_kernel). On leaving early the words stay
+/// as they are and the bucket loop runs; on finishing, *w.ctrl is marked done with the loop's counts.
+/// pub: where block 0 leaves the state after its steps alone.
+template <class V>
+__global__ void __launch_bounds__(near_far_policy::block, 1)
+    near_far_kernel(graph_ref<V> g, work_ref w, near_far_work f, near_far_state* pub, float delta) {
+  namespace cg = cooperative_groups;
+  const cg::grid_group grid = cg::this_grid();
+  const unsigned long long threads = grid.num_threads();
+  const unsigned long long rank = grid.thread_rank();
+  near_far_state s = start_state(delta);
+  for (unsigned long long k = 0; s.action == near_far_go;) {
+    if (fits_block(s)) {
+      if (blockIdx.x == 0) {
+        near_far_block_steps(g, w, f, s);
+        if (threadIdx.x == 0) *pub = s;
+      }
+      grid.sync();
+      s = load_state(pub);
+      if (s.action != near_far_go) break;
+    }
+    near_far_counters* c = f.cnt + k % 3;
+    near_far_step(g, w, f, s, c, rank, threads);
+    if (rank == 0) reset(f.cnt[(k + 1) % 3]);
+    grid.sync();
+    ++k;
+    near_far_counters got;
+    got.near = __ldcg(&c->near);
+    got.far = __ldcg(&c->far);
+    got.min_far = __ldcg(&c->min_far);
+    got.overflow = __ldcg(&c->overflow);
+    if (got.overflow != 0) near_far_clear(f, s, got, rank, threads);
+    near_far_decide(s, got);
+  }
+  if (rank == 0) {
+    control st = *w.ctrl;
+    st.loop_steps = s.relax_steps + s.splits + (s.action == near_far_leave ? 1 : 0);
+    st.loop_finished = s.action == near_far_done ? 1 : 0;
+    if (s.action == near_far_done) {  // the bucket loop has nothing to do but write the output
+      st.phase = phase_done;
+      st.steps = s.relax_steps + s.splits;
+      st.light_steps = s.relax_steps;
+      st.buckets = s.splits + 1;
+    }
+    *w.ctrl = st;
   }
 }
 

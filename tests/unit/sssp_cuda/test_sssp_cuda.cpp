@@ -645,7 +645,8 @@ TYPED_TEST(SsspCuda, DeviceLoopFinishesMeshesAndHandsOverHubsAndFullLists) {
     expect_device_loop(eng, g, 2, false, "a leaf two arcs from the hub");  // it meets the hub later
   }
   {  // 280,000 leaves at depth 3: past the near queue (Bellman-Ford: no far pile) and past the far
-     // pile (unit weights, width 0.5: every improvement lands in the pile); each search is then
+     // pile (unit weights, bucket width 0.03: the loop's thresholds 16 widths = 0.48 apart, so every
+     // improvement lands in the pile); each search is then
      // finished by the bucket loop, and a search after it (from a leaf) finds every bit clear.
     const auto g = graph::build_csr<V>(three_level_tree(200, 200, 7, 1.0f));
     const sc::device_csr<V> dg(g);
@@ -656,7 +657,7 @@ TYPED_TEST(SsspCuda, DeviceLoopFinishesMeshesAndHandsOverHubsAndFullLists) {
     EXPECT_EQ(near_full.last_stats().loop_steps, 3);
     expect_device_loop(near_full, g, g.num_vertices - 1, false, "from a leaf after a full near queue");
     sc::options narrow;
-    narrow.delta = 0.5f;
+    narrow.delta = 0.03f;
     sc::engine<V> far_full(dg.view(), narrow);
     expect_device_loop(far_full, g, 0, false, "full far pile");
     expect_device_loop(far_full, g, g.num_vertices - 1, false, "from a leaf after a full far pile");
@@ -664,7 +665,7 @@ TYPED_TEST(SsspCuda, DeviceLoopFinishesMeshesAndHandsOverHubsAndFullLists) {
     const auto h = graph::build_csr<V>(three_level_tree(50, 30, 5, 0.0f));
     const sc::device_csr<V> dh(h);
     sc::engine<V> eng(dh.view(), narrow);
-    expect_device_loop(eng, h, 0, true, "a tree of 9,051 vertices, width 0.5");
+    expect_device_loop(eng, h, 0, true, "a tree of 9,051 vertices, bucket width 0.03");
     expect_device_loop(eng, h, 77, true, "the same from vertex 77");
   }
 }
