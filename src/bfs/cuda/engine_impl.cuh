@@ -13,6 +13,7 @@
 #include "bottom_up.cuh"
 #include "device_loop.cuh"
 #include "gpu500/bfs/cuda.hpp"
+#include "gpu500/bfs/direction.hpp"
 #include "gpu500/core/cuda/check.cuh"
 #include "gpu500/core/cuda/launch.cuh"
 #include "gpu500/core/cuda/memory.hpp"
@@ -119,20 +120,20 @@ struct engine<V>::impl {
     gpu::launch(gen_write_kernel<V>, gen_blocks(last), bfs_policy::block, 0, st[0], last, scanned.data(), want, out);
   }
 
-  /// The direction of the level whose count pass gave t: Enterprise's gamma (HC) or Beamer's
-  /// alpha/beta rule.
+  /// The direction of the level whose count pass gave t: Beamer's rule of every engine
+  /// (gpu500/bfs/direction.hpp, over the vertices with arcs), and going bottom-up also Enterprise's
+  /// gamma (HC).
   char decide(const gen_totals& t, char dir, index_t prev_nf, double unexplored) const {
-    const auto nf = static_cast<index_t>(t.nf);
     if (o.directed) return 'T';  // rows hold out-arcs only: no bottom-up step
-    if (dir == 'B') return (nf < prev_nf && static_cast<double>(nf) < static_cast<double>(active) / o.beta) ? 'T' : 'B';
-    const bool arcs_rule = static_cast<double>(t.mf) > unexplored / o.alpha && nf > prev_nf;  // Beamer
-    if (o.hc()) {
-      // Enterprise's gamma; Beamer's arc test stays as a safety net for roots whose frontier holds
-      // few hubs but most of the remaining arcs (switching later there only costs time).
-      const bool gamma_rule = total_hubs > 0 && static_cast<double>(t.fh) > o.gamma * static_cast<double>(total_hubs);
-      return (gamma_rule || arcs_rule) ? 'B' : 'T';
-    }
-    return arcs_rule ? 'B' : 'T';
+    const direction_rule rule{o.alpha, o.beta, false};
+    const level_counts l{static_cast<index_t>(t.nf), prev_nf, static_cast<index_t>(t.mf),
+                         static_cast<index_t>(unexplored), active};
+    const bool beamer = rule.bottom_up(dir == 'B', l);
+    if (dir == 'B' || !o.hc()) return beamer ? 'B' : 'T';
+    // Enterprise's gamma; Beamer's arc test stays as a safety net for roots whose frontier holds
+    // few hubs but most of the remaining arcs (switching later there only costs time).
+    const bool gamma_rule = total_hubs > 0 && static_cast<double>(t.fh) > o.gamma * static_cast<double>(total_hubs);
+    return (gamma_rule || beamer) ? 'B' : 'T';
   }
 
   void fork_streams(int k) {
