@@ -28,10 +28,10 @@ std::size_t pipeline_device_bytes(index_t n, index_t m, std::size_t vb, bool wei
   const std::size_t k1 = edge_list + csr + maps + 8 * N + (relabel ? 8 * N + vb * N + 16 * N : 0);
   // Steady state: CSR + maps + search engine (status, parents, the parents in original ids, two
   // queues, bitmap) + validator work arrays (original-id parents, ancestor/length pairs, depth,
-  // flags) + an SSSP engine's arrays.
+  // flags) + an SSSP engine's arrays (its device loop's three bitmaps and 2.5 MB of lists among them).
   const std::size_t engine = 4 * N + vb * N + (relabel ? vb * N : 0) + 2 * vb * N + N / 8 + (std::size_t{16} << 20);
   const std::size_t validator = 8 * N + 32 * N + 4 * N + N;
-  const std::size_t sssp = weighted ? 16 * N : 0;
+  const std::size_t sssp = weighted ? 16 * N + 3 * N / 8 + (std::size_t{3} << 20) : 0;
   const std::size_t steady = csr + maps + engine + validator + sssp;
   return (k1 > steady ? k1 : steady) + (std::size_t{256} << 20);
 }
