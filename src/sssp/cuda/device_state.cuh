@@ -100,19 +100,6 @@ struct work_ref {
   long long trace_cap;  ///< records that fit, the end record included
 };
 
-/// A copy of *p read through L2 (ld.global.cg), 4 bytes at a time: a state or counter block that
-/// other SMs wrote before a grid barrier, read with no stale L1 line.
-template <class T>
-__device__ __forceinline__ T load_through_l2(const T* p) {
-  static_assert(sizeof(T) % 4 == 0 && alignof(T) >= 4, "whole 4-byte words");
-  T r;
-  auto* to = reinterpret_cast<unsigned*>(&r);
-  const auto* from = reinterpret_cast<const unsigned*>(p);
-#pragma unroll
-  for (unsigned i = 0; i < sizeof(T) / 4; ++i) to[i] = __ldcg(from + i);
-  return r;
-}
-
 __device__ __forceinline__ unsigned long long global_ns() {
   unsigned long long t;
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));

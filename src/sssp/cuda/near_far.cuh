@@ -157,6 +157,24 @@ __device__ __forceinline__ near_far_state start_state(float delta) {
   return s;
 }
 
+__device__ __forceinline__ near_far_state load_state(const near_far_state* p) {
+  near_far_state s;
+  s.n_near = __ldcg(&p->n_near);
+  s.n_far = __ldcg(&p->n_far);
+  s.lo = __ldcg(&p->lo);
+  s.t = __ldcg(&p->t);
+  s.next_t = __ldcg(&p->next_t);
+  s.delta = __ldcg(&p->delta);
+  s.side = __ldcg(&p->side);
+  s.pile = __ldcg(&p->pile);
+  s.relax = __ldcg(&p->relax);
+  s.first = __ldcg(&p->first);
+  s.action = __ldcg(&p->action);
+  s.relax_steps = __ldcg(&p->relax_steps);
+  s.splits = __ldcg(&p->splits);
+  return s;
+}
+
 /// A step small enough for one block (near_far_policy::cta_*).
 __device__ __forceinline__ bool fits_block(const near_far_state& s) {
   using P = near_far_policy;
@@ -325,7 +343,7 @@ __global__ void __launch_bounds__(near_far_policy::block, 1)
         if (threadIdx.x == 0) *pub = s;
       }
       grid.sync();
-      s = load_through_l2(pub);
+      s = load_state(pub);
       if (s.action != near_far_go) break;
     }
     near_far_counters* c = f.cnt + k % 3;
@@ -333,7 +351,11 @@ __global__ void __launch_bounds__(near_far_policy::block, 1)
     if (rank == 0) reset(f.cnt[(k + 1) % 3]);
     grid.sync();
     ++k;
-    const near_far_counters got = load_through_l2(c);
+    near_far_counters got;
+    got.near = __ldcg(&c->near);
+    got.far = __ldcg(&c->far);
+    got.min_far = __ldcg(&c->min_far);
+    got.overflow = __ldcg(&c->overflow);
     if (got.overflow != 0) near_far_clear(f, s, got, rank, threads);
     near_far_decide(s, got);
   }

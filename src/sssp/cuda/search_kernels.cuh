@@ -51,6 +51,17 @@ __device__ __forceinline__ void finalize_range(index_t n, const work_ref& w, ind
   }
 }
 
+__device__ __forceinline__ counters load_counters(const counters* c) {
+  counters r;
+  r.out = __ldcg(&c->out);
+  r.r_append = __ldcg(&c->r_append);
+  r.chunks = __ldcg(&c->chunks);
+  r.cursor = __ldcg(&c->cursor);
+  r.heavy_est = __ldcg(&c->heavy_est);
+  r.min_next = __ldcg(&c->min_next);
+  r.pad = 0;
+  return r;
+}
 
 // ---- kernels (thin) -------------------------------------------------------------------------
 
@@ -74,7 +85,7 @@ static __global__ void __launch_bounds__(search_policy::block, MinBlocks) persis
     if (blockIdx.x == 0 && threadIdx.x == 0) reset(w.cnt[(step + 1) % 3]);
     __threadfence();
     grid.sync();
-    decide(s, load_through_l2(c));
+    decide(s, load_counters(c));
   }
   trace_step(w, step, s, g.n);  // the end time (phase_done)
   finalize_range(g.n, w, gpu::global_thread_id(), gpu::grid_threads());
