@@ -53,10 +53,11 @@ struct options {
   /// kernel 1 (report_original_ids takes ids past non_isolated as unreachable).
   bool directed = false;
   /// true: no near-far device loop before the bucket loop. By default (with the persistent loop
-  /// and a cooperative launch) a search starts as a near-far search inside one cooperative grid,
-  /// one grid barrier per iteration and no scan of the vertices, and goes on in it while its
-  /// frontiers stay small (meshes, road-like and geometric graphs, paths); a large frontier or a
-  /// hub hands the search to the bucket loop (near_far.cuh).
+  /// and a cooperative launch, and without `trace`) a search starts as a near-far search inside
+  /// one cooperative grid, one barrier per step (a block's while the step is small) and no scan of
+  /// the vertices, and goes on in it while its frontiers stay small (meshes, road-like and
+  /// geometric graphs, paths); a large frontier or a hub hands the search to the bucket loop
+  /// (src/sssp/cuda/near_far.cuh).
   bool no_device_loop = false;
 
   // ---- tuning knobs (not on the command line; defaults are the engine's policy) ----
@@ -146,7 +147,7 @@ struct run_stats {
   std::int64_t light_steps = 0;  ///< light iterations over all buckets
   std::int64_t steps = 0;        ///< device phases (each ends with a grid-wide barrier)
   std::int64_t pulls = 0;        ///< pull passes (options::pull_above)
-  std::int64_t loop_steps = 0;   ///< steps of the near-far device loop (its grid barriers)
+  std::int64_t loop_steps = 0;   ///< steps of the near-far device loop (in the grid or in one block)
   bool loop_finished = false;    ///< the search ended in the device loop (the bucket loop did nothing)
   float last_delta = 0;          ///< bucket width at the end (adaptive width grows in the tail)
   /// With options::profile: kernel milliseconds per phase kind (scan, light, light chunks, heavy,
