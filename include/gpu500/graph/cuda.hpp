@@ -98,6 +98,9 @@ struct device_edge_arrays {
   const std::int64_t* dst = nullptr;
   const float* weight = nullptr;  ///< null when unweighted
   bool unit_weights = false;      ///< no weight array, but the list is weighted: every edge 1
+
+  /// The list the pipeline makes of it carries weights (given, or unit weights).
+  [[nodiscard]] bool weighted() const { return weight != nullptr || unit_weights; }
 };
 
 /// The pipeline's edge list from the caller's device arrays, narrowed to V on the device (no host

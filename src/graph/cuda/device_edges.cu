@@ -100,7 +100,7 @@ device_edge_list<V> copy_edge_list(const device_edge_arrays& a) {
   if (static_cast<std::uint64_t>(n - 1) > static_cast<std::uint64_t>(std::numeric_limits<V>::max()))
     throw usage_error("graph: " + std::to_string(n) + " vertices do not fit " + std::to_string(8 * sizeof(V)) +
                       "-bit vertex ids");
-  device_edge_list<V> out = allocate_edge_list<V>(n, m, a.weight || a.unit_weights);
+  device_edge_list<V> out = allocate_edge_list<V>(n, m, a.weighted());
   const edge_check c = run_check<V>(a, n, out.src.data(), out.dst.data(), a.weight ? nullptr : out.weight.data());
   if (c.bad)
     throw usage_error("graph: " + std::to_string(c.bad) + " edge ends lie outside [0, " + std::to_string(n) +

@@ -54,7 +54,7 @@ class cuda_pipeline final : public pipeline {
     GPU500_CUDA_CHECK(cudaSetDevice(o.device));
     n_ = edges_ ? edges_->num_vertices : device_edges_ ? device_edges_->num_vertices : p.num_vertices();
     m_ = edges_ ? edges_->size() : device_edges_ ? device_edges_->num_edges : p.num_edges();
-    weighted_ = edges_ ? edges_->weighted() : device_edges_ ? device_edges_->weight != nullptr || device_edges_->unit_weights : p.weights;
+    weighted_ = edges_ ? edges_->weighted() : device_edges_ ? device_edges_->weighted() : p.weights;
     // A graph in hand is checked at once, so that a search command's error is its only line; a
     // Kronecker graph is checked where the harness generates it.
     given_ = edges_ || device_edges_;
@@ -265,7 +265,7 @@ std::unique_ptr<pipeline> make_cuda_pipeline(graph::edge_list edges, const cuda_
 
 std::unique_ptr<pipeline> make_cuda_pipeline(const graph::cuda::device_edge_arrays& edges, const cuda_options& o) {
   graph::kronecker_params p;
-  p.weights = edges.weight != nullptr || edges.unit_weights;
+  p.weights = edges.weighted();
   if (edges.num_vertices < 1) throw usage_error("graph: the vertex count must be positive");
   return make(p, std::nullopt, edges, o);
 }
