@@ -48,7 +48,7 @@ GPU500_COMMAND(hpl, "Solve a dense linear system (HPL 2.3)") {
       .option("--depth", prm.depth, "short form: look-ahead depth (1)")
       .option("--threshold", prm.threshold, "short form: residual threshold (16.0)")
       .option("--backend", backend_s, "auto|cpu|cuda (auto: cuda when a GPU is present)")
-      .flag("--no-swap-stream", s.no_swap_stream, "CUDA 1x1: swaps and DTRSM on the update stream (no overlap)")
+      .flag("--no-swap-stream", s.no_swap_stream, "CUDA, P = 1: swaps and DTRSM on the update stream (no overlap)")
       .option("--tail-getrf", count(s.tail_getrf, "--tail-getrf"),
               "CUDA 1x1: cuSOLVER getrf+getrs finish the trailing matrix of at most this many rows (default 32768 on H100/H200, else N/3; 0 = off)", "N")
       .option("--gpu-panel", count(s.gpu_panel, "--gpu-panel"),

@@ -29,8 +29,7 @@ test_result run_test(const params& prm, const grid& g, const run_options& opt) {
   if (opt.be == backend::cuda) {
     dist::use_gpu_of_rank(g.local_rank);
     r.start_time = now_text();
-    if (g.p * g.q == 1) detail::cuda_run(prm, opt, r);
-    else detail::cuda_run_dist(prm, g, opt, r);
+    detail::cuda_run(prm, g, opt, r);
     r.end_time = now_text();
     r.gflops = r.time > 0 ? hpl_flops(static_cast<double>(prm.n)) / r.time / 1e9 : 0;
     if (!opt.gather_x) r.x.clear();

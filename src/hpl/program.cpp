@@ -132,16 +132,17 @@ void check_settings(const program_settings& s, const std::vector<params>& tests)
   if (s.tail_getrf.value_or(0) < 0 || s.gpu_panel.value_or(0) < 0 || s.panel_gemm_gpu.value_or(0) < 0 ||
       s.panel_gemm_gpu.value_or(0) > INT32_MAX)
     throw usage_error("hpl: need --tail-getrf >= 0, --gpu-panel >= 0 and --panel-gemm-gpu >= 0");
-  // Where each CUDA setting applies: any grid, a 1 x 1 grid, grids with Q > 1 (the panel
-  // broadcast), grids larger than 1 x 1 (the exchanges between GPUs).
-  enum class scope { any, one_by_one, q_many, many };
+  // Where each CUDA setting applies: any grid, a 1 x 1 grid, grids with P = 1 (the swap
+  // pipeline: every row local), grids with Q > 1 (the panel broadcast), grids larger than 1 x 1
+  // (the exchanges between GPUs).
+  enum class scope { any, one_by_one, p_one, q_many, many };
   struct setting {
     const char* flag;
     bool given;
     scope where;
   };
   const setting cuda_settings[] = {
-      {"--no-swap-stream", s.no_swap_stream, scope::one_by_one},
+      {"--no-swap-stream", s.no_swap_stream, scope::p_one},
       {"--tail-getrf", s.tail_getrf.has_value(), scope::one_by_one},
       {"--gpu-panel", s.gpu_panel.has_value(), scope::any},
       {"--gpu-panel-first", s.gpu_panel_first.value_or(false), scope::any},
@@ -162,6 +163,8 @@ void check_settings(const program_settings& s, const std::vector<params>& tests)
     for (const auto& t : tests) {
       if (c.where == scope::one_by_one && t.p * t.q > 1)
         throw usage_error(flag + " applies to a 1 x 1 grid only (grid " + grid_text(t) + ")");
+      if (c.where == scope::p_one && t.p > 1)
+        throw usage_error(flag + " applies to grids with P = 1 only (the swap pipeline; grid " + grid_text(t) + ")");
     }
     if (c.where == scope::q_many && !any_q)
       throw usage_error(flag + " applies to grids with Q > 1 only (panel broadcast)");

@@ -11,10 +11,7 @@
 namespace gpu500::hpl::detail {
 
 /// The local part of [A | b] on one process.
-struct local_matrix {
-  std::int64_t n = 0;
-  int nb = 1, p = 1, q = 1, myrow = 0, mycol = 0;
-  std::int64_t mp = 0, nq = 0, lda = 1;
+struct local_matrix : local_layout {
   std::vector<double> a;
   double* col(std::int64_t j) { return a.data() + j * lda; }
 };
@@ -38,12 +35,6 @@ void check_cpu(const params& prm, const grid& g, const std::vector<double>& x, t
 void finish_check(const params& prm, const grid& g, std::vector<double>& rows, std::vector<double> cols, double bmax,
                   const std::vector<double>& x, test_result& r);
 
-/// CUDA backend on a P x Q grid > 1 x 1, one process per GPU (src/hpl/cuda/dist.cu): every
-/// process keeps its local part of [A | b] on its GPU; fills time (max over the grid), x (the
-/// whole solution, every process), the norms and the residual (checked on the GPUs by own
-/// kernels, reduced with finish_check).
-void cuda_run_dist(const params& prm, const grid& g, const run_options& opt, test_result& r);
-
 /// Name, total and free memory (bytes) of device `ordinal`, which becomes the current device
 /// (only this process's own GPU gets a context). Zeros without CUDA.
 struct cuda_device_facts {
@@ -52,8 +43,10 @@ struct cuda_device_facts {
 };
 cuda_device_facts cuda_device(int ordinal);
 
-/// CUDA backend (1 x 1 grid): generate on the GPU, solve, check there too. Fills time, x (host),
-/// the norms and the residual.
-void cuda_run(const params& prm, const run_options& opt, test_result& r);
+/// CUDA backend on any P x Q grid, 1 x 1 included, one process per GPU (src/hpl/cuda/solver.cu):
+/// every process keeps its local part of [A | b] on its GPU; fills time (max over the grid), x
+/// (the whole solution, every process), the norms and the residual (checked on the GPUs by own
+/// kernels, reduced with finish_check).
+void cuda_run(const params& prm, const grid& g, const run_options& opt, test_result& r);
 
 }  // namespace gpu500::hpl::detail

@@ -120,12 +120,15 @@ for opt in --no-swap-stream "--tail-getrf 100" "--gpu-panel 100" --gpu-panel-fir
 done
 info=$("$bin" info)
 if grep -q '^cuda device 0' <<<"$info"; then
-  # The 1 x 1 techniques on a P x Q grid, --no-cuda-aware-mpi without Q > 1, --no-nccl on 1 x 1.
-  for opt in --no-swap-stream "--tail-getrf 100" "--panel-gemm-gpu 8"; do
+  # The 1 x 1 techniques on a P x Q grid, the swap pipeline's on P > 1, --no-cuda-aware-mpi
+  # without Q > 1, --no-nccl on 1 x 1.
+  for opt in "--tail-getrf 100" "--panel-gemm-gpu 8"; do
     # shellcheck disable=SC2086
     expect_usage -N 50 -NB 8 -P 1 -Q 2 $opt --backend cuda
     grep -q -- "${opt%% *} applies to a 1 x 1 grid only (grid 1 x 2)" err.txt
   done
+  expect_usage -N 50 -NB 8 -P 2 -Q 1 --no-swap-stream --backend cuda
+  grep -q -- "--no-swap-stream applies to grids with P = 1 only" err.txt
   expect_usage -N 50 -NB 8 --no-cuda-aware-mpi --backend cuda
   expect_usage -N 50 -NB 8 --no-nccl --backend cuda
   # The CUDA techniques run and pass.

@@ -64,4 +64,26 @@ inline std::int64_t local_start(std::int64_t g, std::int64_t nb, int iproc, int 
   return numroc(g, nb, iproc, nprocs);
 }
 
+/// The local part of an n x (n+1) [A | b] on process (myrow, mycol) of a P x Q grid, block nb: mp
+/// local rows, nq local columns (of the n+1), column-major with leading dimension lda.
+struct local_layout {
+  std::int64_t n = 0;
+  int nb = 1, p = 1, q = 1, myrow = 0, mycol = 0;
+  std::int64_t mp = 0, nq = 0, lda = 1;
+};
+/// Process (g.myrow, g.mycol)'s layout; lda: its rows as leading_dimension(mp, align, min_ld).
+inline local_layout layout_of(std::int64_t n, int nb, const grid& g, std::int64_t align, std::int64_t min_ld) {
+  local_layout l;
+  l.n = n;
+  l.nb = nb;
+  l.p = g.p;
+  l.q = g.q;
+  l.myrow = g.myrow;
+  l.mycol = g.mycol;
+  l.mp = numroc(n, nb, g.myrow, g.p);
+  l.nq = numroc(n + 1, nb, g.mycol, g.q);
+  l.lda = leading_dimension(l.mp, align, min_ld);
+  return l;
+}
+
 }  // namespace gpu500::hpl

@@ -24,9 +24,9 @@ namespace gpu500::hpl {
 
 struct run_options {
   backend be = backend::cpu;
-  double seg_first = 0.125;   ///< CUDA: first swap/update segment, fraction of the trailing columns
-  double seg_growth = 2.0;    ///< CUDA: growth factor of the segments
-  bool swap_stream = true;    ///< CUDA: swaps + DTRSM on their own high-priority stream
+  double seg_first = 0.125;   ///< CUDA, P = 1: first swap/update segment, fraction of the trailing columns
+  double seg_growth = 2.0;    ///< CUDA, P = 1: growth factor of the segments
+  bool swap_stream = true;    ///< CUDA, P = 1: swaps + DTRSM on their own high-priority stream
   bool device_mpi = true;     ///< CUDA, Q > 1: panel broadcast GPU to GPU when MPI is CUDA-aware
   bool nccl = true;           ///< CUDA, P x Q: panel broadcast and row swaps GPU to GPU by NCCL when
                               ///< every process has its own GPU (and the build has NCCL)

@@ -28,7 +28,7 @@ struct program_settings {
   bool nb_default = false;           ///< short form without -NB: NB from the defaults table
   backend be = backend::cpu;         ///< resolved (never "auto")
   // CUDA techniques; unset = the device's default (gpu500/hpl/defaults.hpp).
-  bool no_swap_stream = false;                ///< 1 x 1: swaps and DTRSM on the update stream
+  bool no_swap_stream = false;                ///< P = 1: swaps and DTRSM on the update stream
   bool no_cuda_aware_mpi = false;             ///< Q > 1: panel broadcast through host memory
   bool no_nccl = false;                       ///< P x Q: MPI between the GPUs instead of NCCL
   std::optional<std::int64_t> tail_getrf;     ///< 1 x 1: cuSOLVER tail rows (0 = off)

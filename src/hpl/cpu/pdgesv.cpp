@@ -31,15 +31,7 @@ namespace gpu500::hpl::detail {
 
 local_matrix make_local(const params& prm, const grid& g) {
   local_matrix m;
-  m.n = prm.n;
-  m.nb = prm.nb;
-  m.p = g.p;
-  m.q = g.q;
-  m.myrow = g.myrow;
-  m.mycol = g.mycol;
-  m.mp = numroc(prm.n, prm.nb, g.myrow, g.p);
-  m.nq = numroc(prm.n + 1, prm.nb, g.mycol, g.q);
-  m.lda = leading_dimension(m.mp, std::max(1, prm.align), 1);
+  static_cast<local_layout&>(m) = layout_of(prm.n, prm.nb, g, std::max(1, prm.align), 1);
   const double need = static_cast<double>(m.lda) * m.nq * 8.0;
   if (need > 1e15) throw resource_error("HPL: local matrix too large");
   m.a.assign(static_cast<std::size_t>(m.lda * m.nq), 0.0);
@@ -133,18 +125,8 @@ class cpu_solver {
     if (g_.myrow == prow)
       for (int c = 0; c < jb; ++c) std::memcpy(t + c * jb, m_.col(jj + c) + ii, sizeof(double) * jb);
     col_.bcast(t, static_cast<long>(jb) * jb, prow);
-    panel_view pv;
-    pv.jb = jb;
-    pv.k = k;
-    pv.t = t;
-    pv.o = m_.col(jj) + of;
-    pv.ldo = m_.lda;
-    pv.mo = mo;
-    pv.o_first = of;
-    pv.nb = nb;
-    pv.myrow = g_.myrow;
-    pv.nprow = g_.p;
-    pv.col = &col_;
+    const panel_view pv{.jb = jb, .k = k, .t = t, .o = m_.col(jj) + of, .ldo = m_.lda, .mo = mo, .o_first = of,
+                        .nb = nb, .myrow = g_.myrow, .nprow = g_.p, .col = &col_};
     panel_opts po{prm_.pfact, prm_.rfact, prm_.nbmin, prm_.ndiv, /*threads=*/1};
     int zero = 0;
     const auto ipiv = factor_panel(pv, po, &zero);

@@ -6,6 +6,8 @@
 
 #include <cuda_runtime.h>
 
+#include "gpu500/hpl/grid.hpp"
+
 namespace gpu500::hpl::detail::kernels {
 
 /// [A | b] (n x (n+1), column-major, leading dimension lda) generated on the device.
@@ -21,13 +23,8 @@ void swap_rows(double* a, std::int64_t lda, std::int64_t c0, std::int64_t c1, co
 void residual_parts(const double* a, std::int64_t lda, std::int64_t n, const double* x, double* rows,
                     double* rowabs, double* colabs, cudaStream_t s);
 
-/// The local part of [A | b] of process (myrow, mycol) on a P x Q grid, block nb: mp local rows,
-/// nq local columns (of the N+1), column-major with leading dimension lda.
-struct local_shape {
-  std::int64_t n = 0;
-  int nb = 1, p = 1, q = 1, myrow = 0, mycol = 0;
-  std::int64_t mp = 0, nq = 0, lda = 1;
-};
+/// The local part of [A | b] of one process (gpu500/hpl/grid.hpp).
+using local_shape = local_layout;
 void generate_local(double* a, const local_shape& sh, cudaStream_t s);
 
 /// out[r (nc+1) + 1 + c] = A(rows[r], c0 + c) for r < nrec, c < nc (slot r (nc+1) is left for

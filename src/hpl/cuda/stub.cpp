@@ -13,8 +13,7 @@ namespace {
 }  // namespace
 
 namespace detail {
-void cuda_run(const params&, const run_options&, test_result&) { no_cuda(); }
-void cuda_run_dist(const params&, const grid&, const run_options&, test_result&) { no_cuda(); }
+void cuda_run(const params&, const grid&, const run_options&, test_result&) { no_cuda(); }
 cuda_device_facts cuda_device(int) { return {}; }
 }  // namespace detail
 

@@ -8,7 +8,8 @@
 // LAPACKE and the residual check (its own GPU kernels), and against the CPU backend's check;
 // the exchanges alternate between NCCL (where every rank has its own GPU), CUDA-aware MPI and
 // host staging; in part of the runs the panels are factored on the GPU (with P > 1 over NCCL
-// only, else on the CPU).
+// only, else on the CPU); on P = 1 grids the swap pipeline runs with and without its own stream,
+// in one segment or several.
 // Skipped on every rank without a CUDA device.
 #include <gtest/gtest.h>
 #include <lapacke.h>
@@ -155,6 +156,9 @@ TEST(HplCudaMpi, GridsVariantsAndAwkwardSizesMatchLapack) {
           // (P > 1: over NCCL only, else on the CPU).
           gpu.gpu_panel = runs % 4 < 2 ? sc.n / 2 : 0;
           gpu.gpu_panel_first = runs % 4 == 1;
+          // P = 1: the swap pipeline with and without its own stream, in one or many segments.
+          gpu.swap_stream = runs % 5 != 3;
+          gpu.seg_first = runs % 2 == 0 ? 0.125 : 1.0;
           const auto r = run_test(prm, g, gpu);
           ++runs;
           if (!g.in_grid) {
@@ -163,7 +167,7 @@ TEST(HplCudaMpi, GridsVariantsAndAwkwardSizesMatchLapack) {
           }
           const std::string what = std::to_string(p) + "x" + std::to_string(q) + (colmajor ? " col " : " row ") +
                                    tv_code(prm) + " swap " + std::to_string(static_cast<int>(prm.swp)) +
-                                   " exchange " + r.gpu_exchange + " gpu panel " + std::to_string(gpu.gpu_panel) +
+                                   " exchange " + r.gpu_exchange + (gpu.swap_stream ? "" : " no swap stream") + " gpu panel " + std::to_string(gpu.gpu_panel) +
                                    (gpu.gpu_panel_first ? " first" : "") +
                                    " N=" + std::to_string(sc.n) + " NB=" + std::to_string(sc.nb);
           EXPECT_TRUE(r.checked && r.passed) << what << " resid " << r.resid;

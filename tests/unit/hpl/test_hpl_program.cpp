@@ -56,6 +56,9 @@ TEST(HplProgram, CudaTechniquesNeedTheCudaBackendAndTheirGrid) {
     if (i == 2 || i == 3) {  // the GPU panel: every grid
       EXPECT_EQ(refusal(s, wide), "") << flag;
       EXPECT_EQ(refusal(s, tall), "") << flag;
+    } else if (i == 0) {  // the swap pipeline: every grid of one process row
+      EXPECT_EQ(refusal(s, wide), "") << flag;
+      EXPECT_EQ(refusal(s, tall), std::string("hpl: ") + flag + " applies to grids with P = 1 only (the swap pipeline; grid 2 x 1)");
     } else {
       EXPECT_EQ(refusal(s, wide), std::string("hpl: ") + flag + " applies to a 1 x 1 grid only (grid 1 x 2)");
       EXPECT_NE(refusal(s, tall).find("(grid 2 x 1)"), std::string::npos) << flag;

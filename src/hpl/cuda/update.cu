@@ -1,11 +1,12 @@
-// src/hpl/cuda/dist_update.cu — HPL on a P x Q grid of GPUs (internal; the design: dist_solver.cuh):
-// the row swaps of the trailing columns (the swap plan, the records gathered and exchanged over the
-// process column by NCCL or through the host) and the trailing update (DTRSM, DGEMM).
-#include "dist_solver.cuh"
+// src/hpl/cuda/update.cu — HPL on the GPUs of a P x Q grid (internal; the design: solver.cuh): the
+// row swaps of the trailing columns (P = 1: row moves by a kernel, in the continuous pipeline of
+// segments; P > 1: the records gathered and exchanged over the process column by NCCL or through
+// the host) and the trailing update (DTRSM, DGEMM).
+#include "solver.cuh"
 
 namespace gpu500::hpl::detail {
 
-void dist_solver::prepare_swaps(std::int64_t k, int jb, int s) {
+void gpu_solver::prepare_swaps(std::int64_t k, int jb, int s) {
   std::vector<std::int64_t> ipiv(jb);
   for (int j = 0; j < jb; ++j) ipiv[j] = static_cast<std::int64_t>(hpack(s)[j]);
   plan_ = plan_swaps(k, jb, ipiv.data());
@@ -13,16 +14,26 @@ void dist_solver::prepare_swaps(std::int64_t k, int jb, int s) {
     if (tr_ == transport::nccl) plan_records(k, jb);
     return;
   }
+  // P = 1: [dest | src] into slot k / nb % 2 of the pinned staging and device buffers, on the
+  // swap stream (ahead of the swaps that read it; the slot's last copy is done by then).
   std::vector<std::int64_t> dst, src;
   for (int t = 0; t < jb; ++t)
     if (plan_.u_src[t] != k + t) dst.push_back(k + t), src.push_back(plan_.u_src[t]);
   for (const auto& [d, sr] : plan_.moved) dst.push_back(d), src.push_back(sr);
-  npairs_ = static_cast<int>(dst.size());
-  dst.insert(dst.end(), src.begin(), src.end());
-  put_indices(dst);
+  GPU500_EXPECTS(2 * dst.size() <= 4 * static_cast<std::size_t>(nb_), "HPL: too many row moves");
+  slot_ = static_cast<int>(k / nb_ % 2);
+  npairs_[slot_] = static_cast<int>(dst.size());
+  const std::size_t off = static_cast<std::size_t>(slot_) * 4 * nb_;
+  GPU500_CUDA_CHECK(cudaEventSynchronize(pairs_ev_[slot_]));
+  std::copy(dst.begin(), dst.end(), hpairs_.data() + off);
+  std::copy(src.begin(), src.end(), hpairs_.data() + off + dst.size());
+  if (!dst.empty())
+    GPU500_CUDA_CHECK(cudaMemcpyAsync(pairs_.data() + off, hpairs_.data() + off, sizeof(std::int64_t) * 2 * dst.size(),
+                                      cudaMemcpyHostToDevice, sstream()));
+  GPU500_CUDA_CHECK(cudaEventRecord(pairs_ev_[slot_], sstream()));
 }
 
-void dist_solver::put_indices(const std::vector<std::int64_t>& h) {
+void gpu_solver::put_indices(const std::vector<std::int64_t>& h) {
   GPU500_EXPECTS(h.size() <= 6 * static_cast<std::size_t>(nb_), "HPL: too many swap indices");
   GPU500_CUDA_CHECK(cudaEventSynchronize(idx_ev_));  // the staging buffer's last copy is done
   std::copy(h.begin(), h.end(), hidx_.data());
@@ -31,7 +42,7 @@ void dist_solver::put_indices(const std::vector<std::int64_t>& h) {
   GPU500_CUDA_CHECK(cudaEventRecord(idx_ev_, upd_));
 }
 
-void dist_solver::plan_records(std::int64_t k, int jb) {
+void gpu_solver::plan_records(std::int64_t k, int jb) {
   const int prow = owner_of(k, nb_, g_.p);
   std::vector<std::int64_t> rows, put, tgt;
   std::int64_t total = 0;
@@ -72,37 +83,81 @@ void dist_solver::plan_records(std::int64_t k, int jb) {
   GPU500_CUDA_CHECK(cudaEventRecord(xidx_ev_[xpar_], upd_));
 }
 
-void dist_solver::update(std::int64_t k, int jb, int s, std::int64_t c0, std::int64_t c1) {
+const double* gpu_solver::l1_of(std::int64_t k, int s, int* ld) {
+  if (in_place_) return *ld = static_cast<int>(lda_), col(k) + k;
+  *ld = width(k);
+  return dpack(s) + width(k);
+}
+
+const double* gpu_solver::l2_of(std::int64_t k, int s, int* ld) {
+  const int jb = width(k);
+  if (in_place_) return *ld = static_cast<int>(lda_), col(k) + k + jb;
+  *ld = static_cast<int>(std::max<std::int64_t>(1, sh_.mp - o_first(k, jb)));
+  return dpack(s) + jb + static_cast<std::int64_t>(jb) * jb;
+}
+
+void gpu_solver::update(std::int64_t k, int jb, int s, std::int64_t c0, std::int64_t c1, bool one_piece) {
   const std::int64_t nc = c1 - c0;
   if (nc <= 0) return;
+  if (g_.p == 1) {  // the rest in segments of geometrically growing width
+    if (one_piece) {
+      update_segment(k, jb, s, c0, c1);
+      return;
+    }
+    double w = std::max<double>(nb_, opt_.seg_first * static_cast<double>(nc));
+    for (std::int64_t c = c0; c < c1;) {
+      std::int64_t e = std::min<std::int64_t>(c1, c + static_cast<std::int64_t>(w));
+      if (c1 - e < nb_) e = c1;  // no sliver at the end
+      update_segment(k, jb, s, c, e);
+      c = e;
+      w *= opt_.seg_growth;
+    }
+    return;
+  }
   const int prow = owner_of(k, nb_, g_.p);
-  const std::int64_t ii = local_start(k, nb_, g_.myrow, g_.p), of = o_first(k, jb), mo = sh_.mp - of;
-  const double* l1 = dpack(s) + jb;
-  const double* l2 = l1 + static_cast<std::int64_t>(jb) * jb;
+  const std::int64_t ii = local_start(k, nb_, g_.myrow, g_.p), mo = sh_.mp - o_first(k, jb);
+  int ld1 = 0, ld2 = 0;
+  const double* l1 = l1_of(k, s, &ld1);
+  const double* l2 = l2_of(k, s, &ld2);
   const double one = 1.0, minus = -1.0;
   const int ld = static_cast<int>(lda_), inc = static_cast<int>(nc);
-  double* u = col(c0) + ii;  // P = 1: U in place (ii = k)
-  int ldu = ld;
-  if (g_.p == 1) {
-    kernels::swap_rows(a_, lda_, c0, c1, idx_.data(), idx_.data() + npairs_, npairs_, upd_);
-  } else {
-    if (tr_ == transport::nccl) exchange_nccl(jb, c0, nc);
-    else exchange(k, jb, c0, nc);
-    u = ubuf_.data();
-    ldu = jb;
-  }
+  if (tr_ == transport::nccl) exchange_nccl(jb, c0, nc);
+  else exchange(k, jb, c0, nc);
   GPU500_CUBLAS_CHECK(gpu::dynload::cublasDtrsm(h_, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N,
-                                                CUBLAS_DIAG_UNIT, jb, inc, &one, l1, jb, u, ldu));
+                                                CUBLAS_DIAG_UNIT, jb, inc, &one, l1, ld1, ubuf_.data(), jb));
   if (mo > 0)
-    GPU500_CUBLAS_CHECK(gpu::dynload::cublasDgemm(h_, CUBLAS_OP_N, CUBLAS_OP_N, static_cast<int>(mo), inc,
-                                                  jb, &minus, l2, static_cast<int>(mo), u, ldu, &one,
-                                                  col(c0) + of, ld));
-  if (g_.p > 1 && g_.myrow == prow)
+    GPU500_CUBLAS_CHECK(gpu::dynload::cublasDgemm(h_, CUBLAS_OP_N, CUBLAS_OP_N, static_cast<int>(mo), inc, jb,
+                                                  &minus, l2, ld2, ubuf_.data(), jb, &one, col(c0) + o_first(k, jb), ld));
+  if (g_.myrow == prow)
     GPU500_CUDA_CHECK(cudaMemcpy2DAsync(col(c0) + ii, sizeof(double) * lda_, ubuf_.data(), sizeof(double) * jb,
                                         sizeof(double) * jb, nc, cudaMemcpyDeviceToDevice, upd_));
 }
 
-void dist_solver::exchange_nccl(int jb, std::int64_t c0, std::int64_t nc) {
+void gpu_solver::update_segment(std::int64_t k, int jb, int s, std::int64_t c0, std::int64_t c1) {
+  // The swap may start once the previous iteration's DGEMM has passed column c1.
+  for (const auto& [end, ev] : prev_segs_)
+    if (end >= c1 || &ev == &prev_segs_.back().second) {
+      GPU500_CUDA_CHECK(cudaStreamWaitEvent(sstream(), ev));
+      break;
+    }
+  const std::int64_t* d = pairs_.data() + static_cast<std::size_t>(slot_) * 4 * nb_;
+  kernels::swap_rows(a_, lda_, c0, c1, d, d + npairs_[slot_], npairs_[slot_], sstream());
+  int ld1 = 0, ld2 = 0;
+  const double* l1 = l1_of(k, s, &ld1);
+  const double* l2 = l2_of(k, s, &ld2);
+  const double one = 1.0, minus = -1.0;
+  const int nc = static_cast<int>(c1 - c0), ld = static_cast<int>(lda_);
+  GPU500_CUBLAS_CHECK(gpu::dynload::cublasDtrsm(shandle(), CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N,
+                                                CUBLAS_DIAG_UNIT, jb, nc, &one, l1, ld1, col(c0) + k, ld));
+  if (swp_) GPU500_CUDA_CHECK(cudaStreamWaitEvent(upd_, events_.record(swp_)));
+  const std::int64_t m2 = n_ - k - jb;
+  if (m2 > 0)
+    GPU500_CUBLAS_CHECK(gpu::dynload::cublasDgemm(h_, CUBLAS_OP_N, CUBLAS_OP_N, static_cast<int>(m2), nc, jb, &minus,
+                                                  l2, ld2, col(c0) + k, ld, &one, col(c0) + k + jb, ld));
+  segs_.emplace_back(c1, events_.record(upd_));
+}
+
+void gpu_solver::exchange_nccl(int jb, std::int64_t c0, std::int64_t nc) {
   const std::int64_t rec = nc + 1;  // gather_rows' layout (the code slot is unused here)
   const std::size_t half = 6 * static_cast<std::size_t>(nb_);
   const std::int64_t* idx = xidx_.data() + xpar_ * half;
@@ -115,7 +170,7 @@ void dist_solver::exchange_nccl(int jb, std::int64_t c0, std::int64_t nc) {
                         upd_);
 }
 
-void dist_solver::exchange(std::int64_t k, int jb, std::int64_t c0, std::int64_t nc) {
+void gpu_solver::exchange(std::int64_t k, int jb, std::int64_t c0, std::int64_t nc) {
   const int prow = owner_of(k, nb_, g_.p);
   std::vector<std::int64_t> rows;
   std::vector<double> codes;

@@ -1,25 +1,26 @@
-// src/hpl/cuda/dist_panel.cu — HPL on a P x Q grid of GPUs (internal; the design: dist_solver.cuh):
-// a panel's factorisation (on the CPU after its copy down, or by cuSOLVER on the GPU, gathered over
+// src/hpl/cuda/panel.cu — HPL on the GPUs of a P x Q grid (internal; the design: solver.cuh): a
+// panel's factorisation (on the CPU after its copy down, or by cuSOLVER on the GPU, gathered over
 // the process column when P > 1) and its way along the process row to every GPU (NCCL, CUDA-aware
-// MPI or the host).
-#include "dist_solver.cuh"
+// MPI or the host; on 1 x 1 it stays in the matrix).
+#include "solver.cuh"
 
 namespace gpu500::hpl::detail {
 
-void dist_solver::panel_start(std::int64_t k, int s) {
+void gpu_solver::panel_start(std::int64_t k, int s, cudaEvent_t after) {
+  if (!after) after = events_.record(upd_);
   if (!on_gpu(k)) {
-    panel_down(k, s);
+    panel_down(k, s, after);
     return;
   }
   if (g_.p > 1) {
-    panel_start_gathered(k, s);
+    panel_start_gathered(k, s, after);
     return;
   }
   const int jb = width(k);
   const std::int64_t ii = local_start(k, nb_, g_.myrow, g_.p), jj = local_start(k, nb_, g_.mycol, g_.q);
   const std::int64_t of = ii + jb, mo = sh_.mp - of;
   GPU500_CUDA_CHECK(cudaEventSynchronize(up_ev_[s]));  // the pinned pack's last copy is done
-  GPU500_CUDA_CHECK(cudaStreamWaitEvent(pnl_, events_.record(upd_)));
+  GPU500_CUDA_CHECK(cudaStreamWaitEvent(pnl_, after));
   GPU500_CUDA_CHECK(cudaStreamWaitEvent(pnl_, used_ev_[s]));  // the device pack is free
   GPU500_CUDA_CHECK(cudaStreamWaitEvent(pnl_, bc_ev_[s]));
   GPU500_CUSOLVER_CHECK(gpu::dynload::cusolverDnDgetrf(psh_, static_cast<int>(sh_.mp - ii), jb,
@@ -27,6 +28,10 @@ void dist_solver::panel_start(std::int64_t k, int s) {
                                                        ppiv_.data(), ppiv_.data() + nb_));
   GPU500_CUDA_CHECK(cudaMemcpyAsync(hpiv_.data(), ppiv_.data(), sizeof(int) * jb, cudaMemcpyDeviceToHost, pnl_));
   GPU500_CUDA_CHECK(cudaMemcpyAsync(hpiv_.data() + nb_, ppiv_.data() + nb_, sizeof(int), cudaMemcpyDeviceToHost, pnl_));
+  if (in_place_) {  // the update reads the panel where it is
+    GPU500_CUDA_CHECK(cudaEventRecord(up_ev_[s], pnl_));
+    return;
+  }
   double* d = dpack(s);
   GPU500_CUDA_CHECK(cudaMemcpy2DAsync(d + jb, sizeof(double) * jb, col(jj) + ii, sizeof(double) * lda_,
                                       sizeof(double) * jb, jb, cudaMemcpyDeviceToDevice, pnl_));
@@ -39,13 +44,13 @@ void dist_solver::panel_start(std::int64_t k, int s) {
   GPU500_CUDA_CHECK(cudaEventRecord(up_ev_[s], pnl_));
 }
 
-void dist_solver::panel_start_gathered(std::int64_t k, int s) {
+void gpu_solver::panel_start_gathered(std::int64_t k, int s, cudaEvent_t after) {
   const int jb = width(k);
   const int prow = owner_of(k, nb_, g_.p);
   const std::int64_t jj = local_start(k, nb_, g_.mycol, g_.q);
   const std::int64_t m = n_ - k;
   GPU500_CUDA_CHECK(cudaEventSynchronize(up_ev_[s]));
-  GPU500_CUDA_CHECK(cudaStreamWaitEvent(pnl_, events_.record(upd_)));
+  GPU500_CUDA_CHECK(cudaStreamWaitEvent(pnl_, after));
   GPU500_CUDA_CHECK(cudaStreamWaitEvent(pnl_, used_ev_[s]));
   GPU500_CUDA_CHECK(cudaStreamWaitEvent(pnl_, bc_ev_[s]));
   // Every process row's block (its rows from the panel's first: m_r x jb, contiguous), in rank order.
@@ -102,7 +107,7 @@ void dist_solver::panel_start_gathered(std::int64_t k, int s) {
   GPU500_CUDA_CHECK(cudaEventRecord(up_ev_[s], pnl_));
 }
 
-void dist_solver::panel_finish(std::int64_t k, int s, double since, iter_time& t) {
+void gpu_solver::panel_finish(std::int64_t k, int s, double since, iter_time& t) {
   if (!on_gpu(k)) {
     GPU500_CUDA_CHECK(cudaStreamSynchronize(cpy_));
     const double tp = wall_time();
@@ -119,20 +124,20 @@ void dist_solver::panel_finish(std::int64_t k, int s, double since, iter_time& t
   t.panel = wall_time() - since;
 }
 
-void dist_solver::share_timed(std::int64_t k, int buf, bool root_async, iter_time& t) {
+void gpu_solver::share_timed(std::int64_t k, int buf, bool root_async, iter_time& t) {
   const double tb = wall_time();
   share(k, buf, root_async);
   t.bcast = wall_time() - tb;
 }
 
-void dist_solver::panel_down(std::int64_t k, int s) {
+void gpu_solver::panel_down(std::int64_t k, int s, cudaEvent_t after) {
   const int jb = width(k);
   const std::int64_t ii = local_start(k, nb_, g_.myrow, g_.p), jj = local_start(k, nb_, g_.mycol, g_.q);
   const std::int64_t of = o_first(k, jb), mo = sh_.mp - of;
   GPU500_CUDA_CHECK(cudaEventSynchronize(up_ev_[s]));  // the pack's last upload is done
   double* t = hpack(s) + jb;
   double* l2 = t + static_cast<std::int64_t>(jb) * jb;
-  GPU500_CUDA_CHECK(cudaStreamWaitEvent(cpy_, events_.record(upd_)));
+  GPU500_CUDA_CHECK(cudaStreamWaitEvent(cpy_, after));
   if (g_.myrow == owner_of(k, nb_, g_.p))
     GPU500_CUDA_CHECK(cudaMemcpy2DAsync(t, sizeof(double) * jb, col(jj) + ii, sizeof(double) * lda_,
                                         sizeof(double) * jb, jb, cudaMemcpyDeviceToHost, cpy_));
@@ -141,7 +146,27 @@ void dist_solver::panel_down(std::int64_t k, int s) {
                                         sizeof(double) * mo, jb, cudaMemcpyDeviceToHost, cpy_));
 }
 
-void dist_solver::factor(std::int64_t k, int s) {
+void gpu_solver::factor(std::int64_t k, int s) {
+  const int jb = width(k);
+  const std::int64_t ii = local_start(k, nb_, g_.myrow, g_.p), jj = local_start(k, nb_, g_.mycol, g_.q);
+  const int prow = owner_of(k, nb_, g_.p);
+  const std::int64_t of = o_first(k, jb), mo = sh_.mp - of;
+  factor_pack(k, s);
+  if (offload_ && !opt_.panel_up_all) {  // its finish() (queued by factor_pack) brings the matrix's panel up to date
+    GPU500_CUDA_CHECK(cudaEventRecord(up_ev_[s], offload_->stream()));
+    return;
+  }
+  const double* t = hpack(s) + jb;
+  if (g_.myrow == prow)  // U11 / L11 back into the matrix (U is read by the back substitution)
+    GPU500_CUDA_CHECK(cudaMemcpy2DAsync(col(jj) + ii, sizeof(double) * lda_, t, sizeof(double) * jb,
+                                        sizeof(double) * jb, jb, cudaMemcpyHostToDevice, cpy_));
+  if (in_place_ && mo > 0)  // 1 x 1: L2 as well, where the update reads it
+    GPU500_CUDA_CHECK(cudaMemcpy2DAsync(col(jj) + of, sizeof(double) * lda_, t + static_cast<std::int64_t>(jb) * jb,
+                                        sizeof(double) * mo, sizeof(double) * mo, jb, cudaMemcpyHostToDevice, cpy_));
+  if (in_place_) GPU500_CUDA_CHECK(cudaEventRecord(up_ev_[s], cpy_));
+}
+
+void gpu_solver::factor_pack(std::int64_t k, int s) {
   const int jb = width(k);
   const std::int64_t ii = local_start(k, nb_, g_.myrow, g_.p), jj = local_start(k, nb_, g_.mycol, g_.q);
   const int prow = owner_of(k, nb_, g_.p);
@@ -149,35 +174,30 @@ void dist_solver::factor(std::int64_t k, int s) {
   double* buf = hpack(s);
   double* t = buf + jb;
   col_.bcast(t, static_cast<long>(jb) * jb, prow);
-  panel_view pv;
-  pv.jb = jb;
-  pv.k = k;
-  pv.t = t;
-  pv.o = t + static_cast<std::int64_t>(jb) * jb;
-  pv.ldo = std::max<std::int64_t>(1, mo);
-  pv.mo = mo;
-  pv.o_first = of;
-  pv.nb = nb_;
-  pv.myrow = g_.myrow;
-  pv.nprow = g_.p;
-  pv.col = &col_;
-  const panel_opts po{prm_.pfact, prm_.rfact, prm_.nbmin, prm_.ndiv, /*threads=*/0};
+  // The panel's columns in the matrix are the offload's device copy (they equal the pack now);
+  // at() first waits for the last panel's finish(), which read its pack.
+  if (offload_) offload_->at(col(jj) + ii, lda_);
+  const panel_view pv{.jb = jb, .k = k, .t = t, .o = t + static_cast<std::int64_t>(jb) * jb,
+                      .ldo = std::max<std::int64_t>(1, mo), .mo = mo, .o_first = of, .nb = nb_, .myrow = g_.myrow,
+                      .nprow = g_.p, .col = &col_};
+  panel_opts po{prm_.pfact, prm_.rfact, prm_.nbmin, prm_.ndiv, /*threads=*/0};
+  po.offload = offload_.get();
   int zero = 0;
   const auto ipiv = factor_panel(pv, po, &zero);
   zero_ += zero;
   for (int j = 0; j < jb; ++j) buf[j] = static_cast<double>(ipiv[j]);
-  if (g_.myrow == prow)  // U11 / L11 back into the matrix (U is read by the back substitution)
-    GPU500_CUDA_CHECK(cudaMemcpy2DAsync(col(jj) + ii, sizeof(double) * lda_, t, sizeof(double) * jb,
-                                        sizeof(double) * jb, jb, cudaMemcpyHostToDevice, cpy_));
+  if (offload_ && !opt_.panel_up_all) offload_->finish(ipiv.data());
 }
 
-void dist_solver::share(std::int64_t k, int s, bool root_async) {
+void gpu_solver::share(std::int64_t k, int s, bool root_async) {
   const int jb = width(k);
   const int pcol = owner_of(k, nb_, g_.q);
   const bool owner = g_.mycol == pcol;
   const long len = static_cast<long>(pack_size(k, jb));
   if (owner) publish(k, s);
   switch (tr_) {
+    case transport::none:  // 1 x 1: the one process owns every panel
+      return;
     case transport::host:
       if (!owner) GPU500_CUDA_CHECK(cudaEventSynchronize(up_ev_[s]));  // the pinned pack is free
       row_.bcast_panel(hpack(s), len, pcol, prm_.bc, root_async && owner);
@@ -199,7 +219,11 @@ void dist_solver::share(std::int64_t k, int s, bool root_async) {
   }
 }
 
-void dist_solver::publish(std::int64_t k, int s) {
+void gpu_solver::publish(std::int64_t k, int s) {
+  if (in_place_) {  // the factored panel is in the matrix, or on its way there (up_ev_)
+    ready(up_ev_[s]);
+    return;
+  }
   if (!on_gpu(k)) {
     upload(k, s);
     return;
@@ -207,23 +231,28 @@ void dist_solver::publish(std::int64_t k, int s) {
   GPU500_CUDA_CHECK(cudaStreamWaitEvent(cpy_, up_ev_[s]));
   GPU500_CUDA_CHECK(cudaMemcpyAsync(dpack(s), hpack(s), sizeof(double) * width(k), cudaMemcpyHostToDevice, cpy_));
   GPU500_CUDA_CHECK(cudaEventRecord(up_ev_[s], cpy_));
-  GPU500_CUDA_CHECK(cudaStreamWaitEvent(upd_, up_ev_[s]));
+  ready(up_ev_[s]);
 }
 
-void dist_solver::fetch_pivots(int jb, int s) {
+void gpu_solver::fetch_pivots(int jb, int s) {
   GPU500_CUDA_CHECK(cudaEventSynchronize(up_ev_[s]));  // the pinned pack is free
   GPU500_CUDA_CHECK(cudaMemcpyAsync(hpack(s), dpack(s), sizeof(double) * jb, cudaMemcpyDeviceToHost, cpy_));
   GPU500_CUDA_CHECK(cudaEventRecord(up_ev_[s], cpy_));
-  GPU500_CUDA_CHECK(cudaStreamWaitEvent(upd_, up_ev_[s]));
+  ready(up_ev_[s]);
   GPU500_CUDA_CHECK(cudaStreamSynchronize(cpy_));
 }
 
-void dist_solver::upload(std::int64_t k, int s) {
+void gpu_solver::upload(std::int64_t k, int s) {
   GPU500_CUDA_CHECK(cudaStreamWaitEvent(cpy_, used_ev_[s]));
   GPU500_CUDA_CHECK(cudaMemcpyAsync(dpack(s), hpack(s), sizeof(double) * pack_size(k, width(k)),
                                     cudaMemcpyHostToDevice, cpy_));
   GPU500_CUDA_CHECK(cudaEventRecord(up_ev_[s], cpy_));
-  GPU500_CUDA_CHECK(cudaStreamWaitEvent(upd_, up_ev_[s]));
+  ready(up_ev_[s]);
+}
+
+void gpu_solver::ready(cudaEvent_t e) {
+  GPU500_CUDA_CHECK(cudaStreamWaitEvent(upd_, e));
+  if (swp_) GPU500_CUDA_CHECK(cudaStreamWaitEvent(swp_, e));
 }
 
 }  // namespace gpu500::hpl::detail
