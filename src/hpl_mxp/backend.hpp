@@ -33,10 +33,10 @@ void require_fp8_capability(const std::string& device, int major, int minor);
 /// The CPU backend on any P x Q grid of MPI processes (collective over the world's ranks); the
 /// 1 x 1 grid is the calling process alone, no MPI.
 result solve_cpu(const options& o);
-/// Throws usage_error when the program was built without the CUDA backend.
+/// The CUDA backend on any P x Q grid of MPI processes, one GPU each (o.device; collective over
+/// the world's ranks); the 1 x 1 grid is the calling process alone, no MPI. Throws usage_error
+/// when the program was built without the CUDA backend.
 result solve_cuda(const options& o);
-/// The CUDA backend on a P x Q grid, one GPU per process (o.device; collective).
-result solve_cuda_grid(const options& o);
 
 /// Test hooks of the CUDA backend (usage_error without it): the FP32 matrix of order n as the
 /// device generates it, and as the device LU leaves it (blocks of nb, trailing updates in p),

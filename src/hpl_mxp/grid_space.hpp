@@ -1,7 +1,8 @@
 // GMRES on a P x Q grid (internal), shared by the CPU backend (every grid, 1 x 1 included: there
-// every sum and broadcast below is a no-op) and the CUDA grid: every vector is whole on every
-// process (host memory, host_vectors); the matrix stays where the backend keeps it, in HPL's 2-D
-// block-cyclic layout, behind grid_part:
+// every sum and broadcast below is a no-op) and the CUDA backend on grids of several processes
+// (its 1 x 1 grid keeps GMRES's vectors on the GPU, cuda/refine.cuh): every vector is whole on
+// every process (host memory, host_vectors); the matrix stays where the backend keeps it, in
+// HPL's 2-D block-cyclic layout, behind grid_part:
 //   A v: each process adds its rows of its columns (FP64, A regenerated), the sums are summed
 //        over the grid;
 //   the preconditioner: the triangular solves go block by block; a block row's processes add
@@ -11,7 +12,8 @@
 //        on the 1 x 1 grid one process holds every block: one triangular solve of the whole.
 // The scalars that steer GMRES (inner products, norms) are rank 0's, so every process takes the
 // same path. Also here: the diagonal and ||A||_oo from each process's row sums (grid_row_sums),
-// the refinement step of a grid solve (refine_on_grid), and the grid's timing (slowest).
+// the refinement step of a grid solve (refine_on_grid) and the figures it records in the result
+// (set_input_norms, set_gmres_figures), and the grid's timing (slowest).
 #pragma once
 
 #include <algorithm>
@@ -143,21 +145,31 @@ inline double slowest(const process_grid& g, const stopwatch& sw) {
   return g.all().allreduce(sw.seconds(), dist::reduce_op::max);
 }
 
+/// r's ||A||_oo (from the generation's row sums) and ||b||_oo, which GMRES's stopping test uses.
+inline void set_input_norms(result& r, const row_sums& sums, const std::vector<double>& b) {
+  r.norm_a = sums.norm_inf;
+  for (double v : b) r.norm_b = std::max(r.norm_b, std::fabs(v));
+}
+
+/// r's iteration counts and the norms of the last residual and of x, from GMRES.
+inline void set_gmres_figures(result& r, const gmres_result& g) {
+  r.iterations = g.iterations;
+  r.restarts = g.restarts;
+  r.norm_r = g.norm_r;
+  r.norm_x = g.norm_x;
+}
+
 /// The refinement of a grid solve: GMRES from x = 0 over `part`; fills r's norms, iteration
 /// counts, x and t_refine (the slowest process's, from a barrier).
 inline void refine_on_grid(result& r, const options& o, grid_part& part, const process_grid& g,
                            const row_sums& sums, const std::vector<double>& b) {
   g.all().barrier();
   stopwatch sw;
-  r.norm_a = sums.norm_inf;
-  for (double v : b) r.norm_b = std::max(r.norm_b, std::fabs(v));
+  set_input_norms(r, sums, b);
   grid_space space(o.n, std::max(1, o.nb), gmres_restart, part, g, b);
   const gmres_result gr = fgmres(space, gmres_restart, o.max_iters, r.norm_a, r.norm_b, threshold);
   r.t_refine = slowest(g, sw);
-  r.iterations = gr.iterations;
-  r.restarts = gr.restarts;
-  r.norm_r = gr.norm_r;
-  r.norm_x = gr.norm_x;
+  set_gmres_figures(r, gr);
   r.x.assign(space.x(), space.x() + o.n);
 }
 

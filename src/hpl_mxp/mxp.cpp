@@ -82,19 +82,25 @@ std::int64_t bytes_needed(backend be, precision p, std::int64_t n, int nb, int n
     constexpr double max_chunks = 64;                                                 // partial products
     total = 4.0 * lda * dn + panels + vectors + 8.0 * max_chunks * dn + 4.0 * dn;
   } else {
-    // The grid's device memory: the local matrix, two sets of received L21 / U12 in the GEMM's
-    // precision, the diagonal block, and the refinement's vectors (v and the diagonal whole, the
-    // per-column-block partial products, the local-column vector); GMRES's basis is host memory.
+    // The grid's device memory: the local matrix, two sets of the L21 / U12 parts in the GEMM's
+    // precision (none for an FP32 part that no other process needs: the GEMM reads it in the
+    // matrix), the diagonal block, and the refinement's vectors (v and the diagonal whole, the
+    // row walks' partial products, the local-column vector); GMRES's basis is host memory.
     const double lld = static_cast<double>(detail::cuda_leading_dimension(static_cast<std::int64_t>(mp)));
-    const double blocks = std::ceil(nq / static_cast<double>(nbl));
-    // fp8: 1 byte an entry, L21's rows padded to 16, a scale slot after each copy, the workspace.
+    // fp8: 1 byte an entry, L21's rows padded to 16, a scale slot after each copy, the workspace;
+    // else L21 with leading dimension up to lld, U12 with nq columns.
+    const double esize = p == precision::fp32 ? 4.0 : 2.0;
+    const double lpart = p == precision::fp32 && npcol == 1 ? 0.0 : esize * nbw * lld;
+    const double upart = p == precision::fp32 && nprow == 1 ? 0.0 : esize * nbw * nq;
     const double panels =
         p == precision::fp8
             ? 2.0 * (nbw * (static_cast<double>(detail::fp8_rows(static_cast<std::int64_t>(mp))) + nq) +
                      2.0 * detail::fp8_scale_slot) +
                   fp8_extra()
-            : 2.0 * (p == precision::fp32 ? 4.0 : 2.0) * nbw * (mp + nq);
-    total = 4.0 * lld * std::max(1.0, nq) + panels + 4.0 * nbw * nbw + 16.0 * dn + 8.0 * blocks * mp + 8.0 * mp +
+            : 2.0 * (lpart + upart);
+    // The row walks' chunks: a block of columns each, or (one process column) at most 64.
+    const double chunks = npcol == 1 ? std::min(64.0, std::max(nq, 1.0)) : std::ceil(nq / static_cast<double>(nbl));
+    total = 4.0 * lld * std::max(1.0, nq) + panels + 4.0 * nbw * nbw + 16.0 * dn + 8.0 * chunks * mp + 8.0 * mp +
             4.0 * nq;
   }
   return total >= 9.2e18 ? std::numeric_limits<std::int64_t>::max() : static_cast<std::int64_t>(total);
@@ -169,10 +175,7 @@ void stage(const options& o, const char* what) {
 
 result solve(const options& o) {
   check_options(o);
-  const bool grid = o.p * o.q > 1;
-  result r = o.be != backend::cuda ? detail::solve_cpu(o)
-             : grid                ? detail::solve_cuda_grid(o)
-                                   : detail::solve_cuda(o);
+  result r = o.be == backend::cuda ? detail::solve_cuda(o) : detail::solve_cpu(o);
   r.t_total = r.t_lu + r.t_refine;
   const double n = static_cast<double>(o.n);
   r.gflops = r.t_total > 0 ? flop_count(o.n) / r.t_total * 1e-9 : 0.0;

@@ -40,50 +40,6 @@ struct fp8_policy {
   static constexpr unsigned max_convert_blocks = 65536;
 };
 
-// Row i, chunk c of the walk over (rows x chunks) threads: consecutive threads, consecutive rows.
-__global__ void generate_kernel(float* a, std::int64_t lda, std::int64_t n, std::int64_t width, std::int64_t chunks,
-                                hpl::lcg_jump by_n, double* partial, double* own) {
-  for (const index_t t : core::grid_stride(n * chunks)) {
-    const std::int64_t i = t % n, c = t / n, j0 = c * width, j1 = j0 + width < n ? j0 + width : n;
-    row_walk w(n, i, j0, by_n);
-    double sum = 0;
-    for (std::int64_t j = j0; j < j1; ++j, w.next()) {
-      const double v = w.value();
-      a[j * lda + i] = static_cast<float>(v);
-      sum += fabs(v);
-      if (j == i) own[i] = v;
-    }
-    partial[c * n + i] = sum;
-  }
-}
-
-__global__ void diagonal_kernel(float* a, std::int64_t lda, std::int64_t n, std::int64_t chunks, bool zero_diagonal,
-                                const double* partial, const double* own, double* diag, double* rowabs) {
-  for (const index_t i : core::grid_stride(n)) {
-    double sum = 0;
-    for (std::int64_t c = 0; c < chunks; ++c) sum += partial[c * n + i];
-    const double off = sum - fabs(own[i]), d = zero_diagonal ? 0.0 : off;
-    diag[i] = d;
-    rowabs[i] = off + fabs(d);
-    a[i * lda + i] = static_cast<float>(d);
-  }
-}
-
-__global__ void b_kernel(double* b, std::int64_t n) {
-  for (const index_t i : core::grid_stride(n)) b[i] = b_entry(i);
-}
-
-__global__ void matvec_kernel(std::int64_t n, std::int64_t width, std::int64_t chunks, hpl::lcg_jump by_n,
-                              const double* diag, const double* v, double* partial) {
-  for (const index_t t : core::grid_stride(n * chunks)) {
-    const std::int64_t i = t % n, c = t / n, j0 = c * width, j1 = j0 + width < n ? j0 + width : n;
-    row_walk w(n, i, j0, by_n);
-    double sum = 0;
-    for (std::int64_t j = j0; j < j1; ++j, w.next()) sum += (j == i ? diag[i] : w.value()) * v[j];
-    partial[c * n + i] = sum;
-  }
-}
-
 __global__ void combine_kernel(std::int64_t n, std::int64_t chunks, const double* partial, double alpha,
                                const double* b, double* y) {
   for (const index_t i : core::grid_stride(n)) {
@@ -93,22 +49,21 @@ __global__ void combine_kernel(std::int64_t n, std::int64_t chunks, const double
   }
 }
 
-// Local row li, local column block cb of a process's part (one thread each, consecutive threads
-// consecutive rows): the walk along the row over the block's consecutive global columns.
+// Thread t's local row li and chunk of local columns (local_layout): consecutive threads take
+// consecutive rows; the chunk's columns are consecutive global columns from gj0.
 struct local_walk {
   std::int64_t li, gi, lj0, gj0, width;
   __device__ local_walk(const local_layout& l, std::int64_t t) {
     li = t % l.mp;
-    const std::int64_t cb = t / l.mp;
+    lj0 = (t / l.mp) * l.width;
     gi = hpl::global_of(li, l.nb, l.myrow, l.p);
-    lj0 = cb * l.nb;
     gj0 = hpl::global_of(lj0, l.nb, l.mycol, l.q);
-    width = l.nq - lj0 < l.nb ? l.nq - lj0 : l.nb;
+    width = l.nq - lj0 < l.width ? l.nq - lj0 : l.width;
   }
 };
 
 __global__ void generate_local_kernel(float* a, local_layout l, hpl::lcg_jump by_n, double* own, double* partial) {
-  for (const index_t t : core::grid_stride(l.mp * l.column_blocks())) {
+  for (const index_t t : core::grid_stride(l.mp * l.chunks())) {
     const local_walk lw(l, t);
     row_walk w(l.n, lw.gi, lw.gj0, by_n);
     double sum = 0;
@@ -131,7 +86,7 @@ __global__ void local_diagonal_kernel(float* a, local_layout l, const double* di
 
 __global__ void local_matvec_kernel(local_layout l, hpl::lcg_jump by_n, const double* diag, const double* v,
                                     double* partial) {
-  for (const index_t t : core::grid_stride(l.mp * l.column_blocks())) {
+  for (const index_t t : core::grid_stride(l.mp * l.chunks())) {
     const local_walk lw(l, t);
     row_walk w(l.n, lw.gi, lw.gj0, by_n);
     double sum = 0;
@@ -297,52 +252,34 @@ unsigned elementwise_grid(std::int64_t items) { return core::grid_blocks(items, 
 
 }  // namespace
 
-walk_shape walk_shape_for(std::int64_t n) {
-  walk_shape w;
-  if (n <= 0) return w;
-  w.chunks = std::clamp<std::int64_t>((walk_policy::target_threads + n - 1) / n, 1, std::min(max_walk_chunks, n));
-  w.width = (n + w.chunks - 1) / w.chunks;
-  w.chunks = (n + w.width - 1) / w.width;
-  return w;
-}
-
-void generate_matrix(float* a, std::int64_t lda, std::int64_t n, bool zero_diagonal, double* diag, double* rowabs,
-                     double* partial, double* own, cudaStream_t s) {
-  if (n == 0) return;
-  const walk_shape w = walk_shape_for(n);
-  const hpl::lcg_jump by_n = hpl::lcg_jump_by(static_cast<std::uint64_t>(n));
-  core::launch(generate_kernel, core::grid_blocks(n * w.chunks, walk_policy::block), walk_policy::block, 0, s, a, lda,
-               n, w.width, w.chunks, by_n, partial, own);
-  core::launch(diagonal_kernel, elementwise_grid(n), elementwise_policy::block, 0, s, a, lda, n, w.chunks,
-               zero_diagonal, partial, own, diag, rowabs);
-}
-
-void generate_b(double* b, std::int64_t n, cudaStream_t s) {
-  if (n > 0) core::launch(b_kernel, elementwise_grid(n), elementwise_policy::block, 0, s, b, n);
-}
-
-void matvec(std::int64_t n, const double* diag, const double* v, double alpha, const double* b, double* y,
-            double* partial, cudaStream_t s) {
-  if (n == 0) return;
-  const walk_shape w = walk_shape_for(n);
-  const hpl::lcg_jump by_n = hpl::lcg_jump_by(static_cast<std::uint64_t>(n));
-  core::launch(matvec_kernel, core::grid_blocks(n * w.chunks, walk_policy::block), walk_policy::block, 0, s, n,
-               w.width, w.chunks, by_n, diag, v, partial);
-  core::launch(combine_kernel, elementwise_grid(n), elementwise_policy::block, 0, s, n, w.chunks,
-               static_cast<const double*>(partial), alpha, b, y);
+local_layout local_layout_of(std::int64_t n, std::int64_t nb, int myrow, int mycol, int p, int q) {
+  local_layout l;
+  l.n = n;
+  l.nb = std::max<std::int64_t>(1, nb);
+  l.myrow = myrow;
+  l.mycol = mycol;
+  l.p = p;
+  l.q = q;
+  l.mp = hpl::numroc(n, l.nb, myrow, p);
+  l.nq = hpl::numroc(n, l.nb, mycol, q);
+  l.lld = cuda_leading_dimension(l.mp);
+  l.width = l.nb;
+  if (q == 1 && l.mp > 0 && l.nq > 0) {
+    const std::int64_t chunks = std::clamp<std::int64_t>((walk_policy::target_threads + l.mp - 1) / l.mp, 1,
+                                                         std::min(max_walk_chunks, l.nq));
+    l.width = (l.nq + chunks - 1) / chunks;
+  }
+  return l;
 }
 
 void generate_local(float* a, const local_layout& l, double* rowabs, double* own, double* partial, cudaStream_t s) {
   if (l.mp == 0) return;
   core::fill_bytes_async(own, 0, sizeof(double) * static_cast<std::size_t>(l.mp), s);
-  if (l.nq == 0) {
-    core::fill_bytes_async(rowabs, 0, sizeof(double) * static_cast<std::size_t>(l.mp), s);
-    return;
-  }
   const hpl::lcg_jump by_n = hpl::lcg_jump_by(static_cast<std::uint64_t>(l.n));
-  core::launch(generate_local_kernel, core::grid_blocks(l.mp * l.column_blocks(), walk_policy::block),
-               walk_policy::block, 0, s, a, l, by_n, own, partial);
-  core::launch(combine_kernel, elementwise_grid(l.mp), elementwise_policy::block, 0, s, l.mp, l.column_blocks(),
+  if (l.nq > 0)
+    core::launch(generate_local_kernel, core::grid_blocks(l.mp * l.chunks(), walk_policy::block), walk_policy::block,
+                 0, s, a, l, by_n, own, partial);
+  core::launch(combine_kernel, elementwise_grid(l.mp), elementwise_policy::block, 0, s, l.mp, l.chunks(),
                static_cast<const double*>(partial), 1.0, static_cast<const double*>(nullptr), rowabs);
 }
 
@@ -351,18 +288,15 @@ void set_local_diagonal(float* a, const local_layout& l, const double* diag, cud
     core::launch(local_diagonal_kernel, elementwise_grid(l.mp), elementwise_policy::block, 0, s, a, l, diag);
 }
 
-void local_matvec(const local_layout& l, const double* diag, const double* v, double* y, double* partial,
-                  cudaStream_t s) {
+void local_matvec(const local_layout& l, const double* diag, const double* v, double alpha, const double* b, double* y,
+                  double* partial, cudaStream_t s) {
   if (l.mp == 0) return;
-  if (l.nq == 0) {
-    core::fill_bytes_async(y, 0, sizeof(double) * static_cast<std::size_t>(l.mp), s);
-    return;
-  }
   const hpl::lcg_jump by_n = hpl::lcg_jump_by(static_cast<std::uint64_t>(l.n));
-  core::launch(local_matvec_kernel, core::grid_blocks(l.mp * l.column_blocks(), walk_policy::block),
-               walk_policy::block, 0, s, l, by_n, diag, v, partial);
-  core::launch(combine_kernel, elementwise_grid(l.mp), elementwise_policy::block, 0, s, l.mp, l.column_blocks(),
-               static_cast<const double*>(partial), 1.0, static_cast<const double*>(nullptr), y);
+  if (l.nq > 0)
+    core::launch(local_matvec_kernel, core::grid_blocks(l.mp * l.chunks(), walk_policy::block), walk_policy::block, 0,
+                 s, l, by_n, diag, v, partial);
+  core::launch(combine_kernel, elementwise_grid(l.mp), elementwise_policy::block, 0, s, l.mp, l.chunks(),
+               static_cast<const double*>(partial), alpha, b, y);
 }
 
 template <class T>

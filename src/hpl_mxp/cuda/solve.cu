@@ -1,24 +1,31 @@
-// The CUDA backend of HPL-MxP on one GPU: memory checked first (gpu::check_device_memory), A
-// generated on the device in FP32 (kernels.cuh), LU without pivoting with low-precision
-// trailing updates (lu.cuh), then flexible GMRES (gmres.hpp) on device vectors: A v in FP64
-// with A regenerated on the fly, the preconditioner as blocked triangular solves (cublasStrsv
-// on the diagonal blocks, cublasSgemv beside them) on an FP32 copy of the vector, the
-// Gram-Schmidt passes as cublasDgemv. Only scalars (norms, the Hessenberg column, the small
-// solution y) cross to the host.
-#include <cublas_v2.h>
-
+// The CUDA backend of HPL-MxP, one solver for every P x Q grid of MPI processes (mpi/grid.hpp),
+// one GPU each (o.device), the 1 x 1 grid included: there the grid is the process alone (a
+// one-rank communicator, no MPI, also when solve is called with 1 x 1 in a run of several
+// processes), its part is the whole matrix, and no broadcast, sum over the grid or NCCL
+// communicator happens. Each process checks its GPU's memory before any allocation, generates
+// its part of A in FP32 on the GPU (kernels.cuh) with the row sums of |A| summed over the grid
+// for the diagonal, factors it without pivoting with low-precision trailing updates over the
+// grid (lu.cuh), and refines in FP64 (refine.cuh: on the 1 x 1 grid with every vector on the
+// GPU, on larger grids through grid_space.hpp). Also here: the test hooks cuda_generated and
+// cuda_factored, the same pieces on the 1 x 1 grid.
 #include <algorithm>
-#include <cmath>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "../backend.hpp"
-#include "../gmres.hpp"
-#include "gpu500/core/cuda/check.cuh"
+#include "../grid_space.hpp"
+#include "cpu/lu.hpp"
 #include "gpu500/core/cuda/memory.hpp"
+#include "gpu500/core/device.hpp"
+#include "gpu500/core/error.hpp"
 #include "gpu500/core/timer.hpp"
+#include "gpu500/dist/nccl.hpp"
 #include "gpu500/dist/placement.hpp"
 #include "kernels.cuh"
 #include "lu.cuh"
+#include "mpi/grid.hpp"
+#include "refine.cuh"
 
 namespace gpu500::hpl_mxp::detail {
 
@@ -27,186 +34,103 @@ namespace {
 using gpu::device_buffer;
 using namespace cuda;
 
-class device_space final : public krylov_space {
- public:
-  device_space(std::int64_t n, std::int64_t lda, int nb, int restart, const float* lu, const double* diag,
-               const double* b, cudaStream_t s, cublasHandle_t h)
-      : n_(n), lda_(lda), nb_(std::max(1, nb)), lu_(lu), diag_(diag), b_(b), s_(s), h_(h),
-        v_(static_cast<std::size_t>(n) * (restart + 1)), z_(static_cast<std::size_t>(n) * restart),
-        x_(static_cast<std::size_t>(n)), w_(static_cast<std::size_t>(n)), f_(static_cast<std::size_t>(n)),
-        partial_(static_cast<std::size_t>(walk_shape_for(n).chunks * n)), small_(static_cast<std::size_t>(restart + 1)),
-        scratch_(norm_scratch_size) {}
-  std::int64_t size() const override { return n_; }
-  double* basis(int k) override { return v_.data() + static_cast<std::size_t>(k) * n_; }
-  double* zbasis(int k) override { return z_.data() + static_cast<std::size_t>(k) * n_; }
-  double* x() override { return x_.data(); }
-  double* work() override { return w_.data(); }
-  void residual(const double* x, double* r) override { matvec_into(x, -1.0, b_, r); }
-  void matvec(const double* v, double* y) override { matvec_into(v, 1.0, nullptr, y); }
-  void precondition(const double* v, double* z) override {
-    to_float(v, f_.data(), n_, s_);
-    forward_substitution();
-    back_substitution();
-    to_double(f_.data(), z, n_, s_);
-  }
-  void project(int k, const double* w, double* h) override {
-    const double one = 1.0, zero = 0.0;
-    cublas_check(gpu::dynload::cublasDgemv(h_, CUBLAS_OP_T, static_cast<int>(n_), k, &one, v_.data(),
-                                           static_cast<int>(n_), w, 1, &zero, small_.data(), 1),
-                 "cublasDgemv (project)");
-    gpu::copy_bytes_async(h, small_.data(), sizeof(double) * k, s_);
-    gpu::synchronize(s_);
-  }
-  void subtract(int k, const double* h, double* w) override { combine(k, h, v_.data(), -1.0, w); }
-  void update(int k, const double* y, double* x) override { combine(k, y, z_.data(), 1.0, x); }
-  double nrm2(const double* v) override {
-    double r = 0;
-    cublas_check(gpu::dynload::cublasDnrm2(h_, static_cast<int>(n_), v, 1, &r), "cublasDnrm2");
-    return r;
-  }
-  double norm_inf(const double* v) override { return cuda::norm_inf(v, n_, scratch_.data(), s_); }
-  void scale(double a, double* v) override {
-    cublas_check(gpu::dynload::cublasDscal(h_, static_cast<int>(n_), &a, v, 1), "cublasDscal");
-  }
-  void zero(double* v) override { gpu::fill_bytes_async(v, 0, sizeof(double) * n_, s_); }
-  /// A host copy of x.
-  std::vector<double> host_x() {
-    std::vector<double> h(static_cast<std::size_t>(n_));
-    gpu::copy_bytes_async(h.data(), x_.data(), sizeof(double) * n_, s_);
-    gpu::synchronize(s_);
-    return h;
-  }
+std::size_t at_least_one(std::int64_t n) { return static_cast<std::size_t>(std::max<std::int64_t>(n, 1)); }
 
- private:
-  // f = L^-1 f and f = U^-1 f by blocks of nb: cublasStrsv on the diagonal block, cublasSgemv for
-  // the block column below (above): one streaming pass over each triangle, where a whole-matrix
-  // cublasStrsv would walk it in small steps.
-  void forward_substitution() {
-    const float one = 1.0f, minus_one = -1.0f;
-    const int ld = static_cast<int>(lda_);
-    for (std::int64_t k = 0; k < n_; k += nb_) {
-      const std::int64_t jb = std::min<std::int64_t>(nb_, n_ - k), m2 = n_ - k - jb;
-      const float* akk = lu_ + k + k * lda_;
-      cublas_check(gpu::dynload::cublasStrsv(h_, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT,
-                                             static_cast<int>(jb), akk, ld, f_.data() + k, 1),
-                   "cublasStrsv (L)");
-      if (m2 > 0)
-        cublas_check(
-            gpu::dynload::cublasSgemv(h_, CUBLAS_OP_N, static_cast<int>(m2), static_cast<int>(jb), &minus_one,
-                                      akk + jb, ld, f_.data() + k, 1, &one, f_.data() + k + jb, 1),
-            "cublasSgemv (L)");
-    }
-  }
-  void back_substitution() {
-    const float one = 1.0f, minus_one = -1.0f;
-    const int ld = static_cast<int>(lda_);
-    for (std::int64_t k = (n_ - 1) / nb_ * nb_; k >= 0; k -= nb_) {
-      const std::int64_t jb = std::min<std::int64_t>(nb_, n_ - k);
-      const float* akk = lu_ + k + k * lda_;
-      cublas_check(gpu::dynload::cublasStrsv(h_, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT,
-                                             static_cast<int>(jb), akk, ld, f_.data() + k, 1),
-                   "cublasStrsv (U)");
-      if (k > 0)
-        cublas_check(
-            gpu::dynload::cublasSgemv(h_, CUBLAS_OP_N, static_cast<int>(k), static_cast<int>(jb), &minus_one,
-                                      lu_ + k * lda_, ld, f_.data() + k, 1, &one, f_.data(), 1),
-            "cublasSgemv (U)");
-    }
-  }
-  void matvec_into(const double* v, double alpha, const double* b, double* y) {
-    cuda::matvec(n_, diag_, v, alpha, b, y, partial_.data(), s_);
-  }
-  // out += alpha basis(:, 0..k) c, c from the host.
-  void combine(int k, const double* c, const double* basis, double alpha, double* out) {
-    const double one = 1.0;
-    gpu::copy_bytes_async(small_.data(), c, sizeof(double) * k, s_);
-    cublas_check(gpu::dynload::cublasDgemv(h_, CUBLAS_OP_N, static_cast<int>(n_), k, &alpha, basis,
-                                           static_cast<int>(n_), small_.data(), 1, &one, out, 1),
-                 "cublasDgemv (combine)");
-    gpu::synchronize(s_);  // c lives on the host caller's stack
-  }
+// The memory plan (bytes_needed) against the GPU's free memory, on every process before any
+// allocation; `sharing` processes share this GPU and its free memory. Collective over g.
+void check_device_memory(const options& o, const process_grid& g, int sharing) {
+  const std::int64_t need = bytes_needed(backend::cuda, o.prec, o.n, o.nb, o.p, o.q);
+  const std::int64_t share = static_cast<std::int64_t>(gpu::device_memory().first) / sharing;
+  if (g.all().all(need <= share)) return;
+  throw resource_error("hpl-mxp: N = " + std::to_string(o.n) + " on a " + std::to_string(o.p) + " x " +
+                       std::to_string(o.q) + " grid needs " + human_bytes(static_cast<double>(need)) +
+                       " of device memory per process; " + human_bytes(static_cast<double>(share)) + " is free here" +
+                       (sharing > 1 ? " for each of the " + std::to_string(sharing) + " processes on this GPU" : "") +
+                       (g.all().size() > 1 ? ", and some process has less than it needs" : ""));
+}
 
-  std::int64_t n_, lda_, nb_;
-  const float* lu_;
-  const double *diag_, *b_;
-  cudaStream_t s_;
-  cublasHandle_t h_;
-  device_buffer<double> v_, z_, x_, w_;
-  device_buffer<float> f_;
-  device_buffer<double> partial_, small_, scratch_;
-};
-
-// The FP32 matrix of order n generated on the device (then factored when `factor`), as a host
-// copy with leading dimension n.
-std::vector<float> device_matrix(std::int64_t n, int nb, precision p, bool factor) {
-  const std::int64_t lda = cuda_leading_dimension(n);
-  device_lu lu(n, lda, nb, p);
-  const cudaStream_t s = lu.stream();
-  const std::size_t cells = static_cast<std::size_t>(std::max<std::int64_t>(n, 1));
-  device_buffer<float> a(static_cast<std::size_t>(lda) * cells);
-  device_buffer<double> diag(cells), rowabs(cells), own(cells),
-      partial(static_cast<std::size_t>(walk_shape_for(n).chunks) * cells);
-  generate_matrix(a.data(), lda, n, false, diag.data(), rowabs.data(), partial.data(), own.data(), s);
+// This process's part of A into a (l.lld) with its diagonal entries, and the whole diagonal
+// into diag (device, n doubles by global row), on stream s; returns the diagonal and ||A||_oo.
+// Collective over g: each process's row sums are summed over the grid.
+row_sums generate_part(const local_layout& l, diagonal d, const process_grid& g, float* a, double* diag,
+                       cudaStream_t s) {
+  device_buffer<double> rowabs(at_least_one(l.mp)), own(at_least_one(l.mp)), partial(at_least_one(l.chunks() * l.mp));
+  generate_local(a, l, rowabs.data(), own.data(), partial.data(), s);
   gpu::synchronize(s);
+  const std::vector<double> part_sums = gpu::to_host(rowabs.data(), static_cast<std::size_t>(l.mp));
+  const std::vector<double> part_own = gpu::to_host(own.data(), static_cast<std::size_t>(l.mp));
+  std::vector<double> sums(static_cast<std::size_t>(l.n), 0.0), owns(static_cast<std::size_t>(l.n), 0.0);
+  for (std::int64_t li = 0; li < l.mp; ++li) {
+    const std::int64_t gi = hpl::global_of(li, l.nb, l.myrow, l.p);
+    sums[gi] = part_sums[li];
+    owns[gi] = part_own[li];
+  }
+  row_sums out = grid_row_sums(sums, owns, d, g);
+  gpu::copy_bytes(diag, out.diag.data(), sizeof(double) * static_cast<std::size_t>(l.n));
+  set_local_diagonal(a, l, diag, s);
+  gpu::synchronize(s);
+  return out;
+}
+
+// The order-n matrix as the device generates it (and, when `factor`, as the LU with blocks of nb
+// and updates in p leaves it), on the 1 x 1 grid, copied to the host with leading dimension n.
+std::vector<float> matrix_on_host(std::int64_t n, int nb, precision p, bool factor) {
+  const process_grid g(dist::communicator(), 1, 1);
+  const local_layout l = local_layout_of(n, nb, 0, 0, 1, 1);
+  device_lu lu(l, g, p, false);
+  device_buffer<float> a(static_cast<std::size_t>(l.lld) * at_least_one(n));
+  device_buffer<double> diag(at_least_one(n));
+  generate_part(l, diagonal::reference, g, a.data(), diag.data(), lu.stream());
   if (factor) lu.factor(a.data());
   std::vector<float> out(static_cast<std::size_t>(n * n));
   for (std::int64_t j = 0; j < n; ++j)
-    gpu::copy_bytes(out.data() + j * n, a.data() + j * lda, sizeof(float) * static_cast<std::size_t>(n));
+    gpu::copy_bytes(out.data() + j * n, a.data() + j * l.lld, sizeof(float) * static_cast<std::size_t>(n));
   return out;
 }
 
 }  // namespace
 
-std::vector<float> cuda_generated(std::int64_t n) { return device_matrix(n, 1, precision::fp32, false); }
-std::vector<float> cuda_factored(std::int64_t n, int nb, precision p) { return device_matrix(n, nb, p, true); }
+std::vector<float> cuda_generated(std::int64_t n) { return matrix_on_host(n, 1, precision::fp32, false); }
+std::vector<float> cuda_factored(std::int64_t n, int nb, precision p) { return matrix_on_host(n, nb, p, true); }
 
 result solve_cuda(const options& o) {
+  const bool alone = static_cast<long>(o.p) * o.q == 1;
+  const dist::communicator world = alone ? dist::communicator() : dist::communicator::world();
+  check_grid_size(world, o.p, o.q);
+  const process_grid g(world, o.p, o.q);
+  dist::use_gpu(o.device);
   result r;
   r.n = o.n;
   r.nb = o.nb;
   r.be = backend::cuda;
   r.prec = o.prec;
-  dist::use_gpu(o.device);
-  const std::int64_t n = o.n, lda = cuda_leading_dimension(n);
-  gpu::check_device_memory("hpl-mxp", static_cast<std::size_t>(bytes_needed(backend::cuda, o.prec, n, o.nb)));
+  const int sharing = dist::ranks_on_gpu_of(g.all().node_rank(), g.all().node_size(), dist::gpu_count());
+  check_device_memory(o, g, sharing);
+  // NCCL needs a GPU of its own on every process; the 1 x 1 grid sends nothing.
+  const bool nccl = !alone && o.nccl && dist::nccl_available() && g.all().all(sharing == 1);
 
-  device_lu lu(n, lda, o.nb, o.prec);
+  const local_layout l = local_layout_of(o.n, o.nb, g.myrow(), g.mycol(), g.p(), g.q());
+  device_lu lu(l, g, o.prec, nccl);
   const cudaStream_t s = lu.stream();
-  device_buffer<float> a(static_cast<std::size_t>(lda * std::max<std::int64_t>(n, 1)));
-  device_buffer<double> diag(static_cast<std::size_t>(std::max<std::int64_t>(n, 1))),
-      rowabs(static_cast<std::size_t>(std::max<std::int64_t>(n, 1))), b(static_cast<std::size_t>(std::max<std::int64_t>(n, 1)));
-  device_space space(n, lda, o.nb, gmres_restart, a.data(), diag.data(), b.data(), s, lu.handle());
+  device_buffer<float> a(static_cast<std::size_t>(l.lld) * at_least_one(l.nq));
+  device_buffer<double> diag(at_least_one(l.n));
 
-  stage(o, "generating the matrix on the device");
+  stage(o, alone ? "generating the matrix on the device" : "generating the matrix on the devices (P x Q grid)");
+  g.all().barrier();
   stopwatch sw;
-  {
-    const walk_shape w = walk_shape_for(n);
-    device_buffer<double> partial(static_cast<std::size_t>(std::max<std::int64_t>(1, w.chunks * n)), s),
-        own(static_cast<std::size_t>(std::max<std::int64_t>(n, 1)), s);
-    generate_matrix(a.data(), lda, n, o.diag == diagonal::zero, diag.data(), rowabs.data(), partial.data(), own.data(),
-                    s);
-    generate_b(b.data(), n, s);
-    r.norm_a = space.norm_inf(rowabs.data());
-    r.norm_b = space.norm_inf(b.data());
-  }
-  gpu::synchronize(s);
-  r.t_generate = sw.seconds();
+  const row_sums sums = generate_part(l, o.diag, g, a.data(), diag.data(), s);
+  const std::vector<double> b = generate_b(o.n);
+  r.t_generate = slowest(g, sw);
 
-  stage(o, "LU without pivoting (FP32 panels, low-precision trailing updates)");
+  stage(o, alone ? "LU without pivoting (FP32 panels, low-precision trailing updates)"
+                 : "LU without pivoting (FP32 panels, low-precision trailing updates, P x Q grid)");
+  g.all().barrier();
   sw.restart();
   lu.factor(a.data());
-  r.t_lu = sw.seconds();
+  r.t_lu = slowest(g, sw);
 
   stage(o, "GMRES refinement (FP64)");
-  sw.restart();
-  const gmres_result g = fgmres(space, gmres_restart, o.max_iters, r.norm_a, r.norm_b, threshold);
-  gpu::synchronize(s);
-  r.t_refine = sw.seconds();
-  r.iterations = g.iterations;
-  r.restarts = g.restarts;
-  r.norm_r = g.norm_r;
-  r.norm_x = g.norm_x;
-  r.x = space.host_x();
+  refine(r, o, l, a.data(), diag.data(), g, sums, b, s, lu.handle());
   return r;
 }
 

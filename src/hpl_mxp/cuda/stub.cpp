@@ -11,7 +11,6 @@ namespace {
 }  // namespace
 
 result solve_cuda(const options&) { no_cuda(); }
-result solve_cuda_grid(const options&) { no_cuda(); }
 std::vector<float> cuda_generated(std::int64_t) { no_cuda(); }
 std::vector<float> cuda_factored(std::int64_t, int, precision) { no_cuda(); }
 

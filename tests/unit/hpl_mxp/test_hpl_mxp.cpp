@@ -387,12 +387,14 @@ TEST(HplMxpSizing, Fp8CopiesTakeOneByte) {
     const double fp8 = static_cast<double>(bytes_needed(backend::cuda, precision::fp8, n, nb));
     // bf16: two sets of L and U copies, 2 bytes an entry; fp8: 1 byte an entry, 16-byte slots.
     EXPECT_NEAR(bf16 - fp8, 8.0 * lda * w - (4.0 * lda * w + 4.0 * detail::fp8_scale_slot + extra), 2.0) << n;
-    // On a 2 x 2 grid, process (0, 0)'s parts.
-    const double mp = static_cast<double>(hpl::numroc(n, nb, 0, 2)), nq = mp;
+    // On a 2 x 2 grid, process (0, 0)'s parts (a bf16 L21 part with the local leading dimension).
+    const std::int64_t local_rows = hpl::numroc(n, nb, 0, 2);
+    const double mp = static_cast<double>(local_rows), nq = mp;
+    const double lld = static_cast<double>(detail::cuda_leading_dimension(local_rows));
     const double gbf16 = static_cast<double>(bytes_needed(backend::cuda, precision::bf16, n, nb, 2, 2));
     const double gfp8 = static_cast<double>(bytes_needed(backend::cuda, precision::fp8, n, nb, 2, 2));
-    const double lrows = static_cast<double>(detail::fp8_rows(static_cast<std::int64_t>(mp)));
-    EXPECT_NEAR(gbf16 - gfp8, 4.0 * w * (mp + nq) - (2.0 * (w * (lrows + nq) + 2.0 * detail::fp8_scale_slot) + extra),
+    const double lrows = static_cast<double>(detail::fp8_rows(local_rows));
+    EXPECT_NEAR(gbf16 - gfp8, 4.0 * w * (lld + nq) - (2.0 * (w * (lrows + nq) + 2.0 * detail::fp8_scale_slot) + extra),
                 2.0)
         << n;
   }

@@ -3,14 +3,18 @@
 // recursive diagonal blocks, every precision) against the host LU, the low-precision factors'
 // backward error against the bound of their format's rounding (factor_check.hpp: E4M3's unit
 // roundoff 2^-4 for fp8; a wrong transpose or scale exceeds it, a GEMM that silently rounds
-// less stays below its floor), then whole solves on odd N and NB — the solution equal to the
-// host's to the accuracy both must reach — the failing matrix reported as FAILED, and fp8's
-// refusals (NB not a multiple of 16).
+// less stays below its floor), then whole solves of the one CUDA solver on its 1 x 1 grid (the
+// process alone: the whole matrix, GMRES's vectors on the GPU) on odd N and NB, NB above N
+// included — the solution equal to the host's to the accuracy both must reach — the failing
+// matrix reported as FAILED, and fp8's refusals (NB not a multiple of 16). The hooks
+// cuda_generated / cuda_factored run the solver's own generation and LU on the 1 x 1 grid.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <initializer_list>
+#include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -104,27 +108,54 @@ TEST(HplMxpCuda, LowPrecisionFactorsHaveTheBackwardErrorOfTheirRounding) {
   }
 }
 
+// A CUDA solve of o against the host's solution of the same matrix: passed in few iterations,
+// the same ||A||_oo (to the rounding of the diagonal's sums) and ||b||_oo, x equal to 1e-9
+// relative, the accuracy both must reach.
+void expect_matches_the_host(const options& o, const result& host) {
+  const result r = solve(o);
+  const std::string what = std::string(precision_name(o.prec)) + " n=" + std::to_string(o.n) +
+                           " nb=" + std::to_string(o.nb);
+  EXPECT_TRUE(r.passed) << what << " berr=" << r.backward_error;
+  EXPECT_LE(r.iterations, 20) << what;
+  EXPECT_NEAR(r.norm_a, host.norm_a, 1e-12 * host.norm_a) << what;
+  EXPECT_EQ(r.norm_b, host.norm_b) << what;
+  ASSERT_EQ(r.x.size(), host.x.size()) << what;
+  double diff = 0, xmax = 0;
+  for (std::size_t i = 0; i < r.x.size(); ++i) {
+    diff = std::max(diff, std::fabs(r.x[i] - host.x[i]));
+    xmax = std::max(xmax, std::fabs(host.x[i]));
+  }
+  EXPECT_LT(diff, 1e-9 * xmax) << what;
+}
+
 TEST(HplMxpCuda, EveryPrecisionMatchesTheHostSolution) {
   if (!cuda_available()) GTEST_SKIP() << "no CUDA device";
   const std::int64_t n = 1003;
   const result host = solve(make(backend::cpu, precision::fp32, n, 64));
   ASSERT_TRUE(host.passed);
-  double xmax = 0;
-  for (double v : host.x) xmax = std::max(xmax, std::fabs(v));
   for (precision p : {precision::bf16, precision::fp16, precision::fp32, precision::fp8})
     for (int nb : {200, 208, 96, 1}) {
       if (nb == 1 && p != precision::fp32) continue;
       if (p == precision::fp8 && nb % fp8_nb_multiple != 0) continue;  // refused (below)
-      const result r = solve(make(backend::cuda, p, n, nb));
-      EXPECT_TRUE(r.passed) << precision_name(p) << " nb=" << nb << " berr=" << r.backward_error;
-      EXPECT_LE(r.iterations, 20) << precision_name(p);
-      EXPECT_NEAR(r.norm_a, host.norm_a, 1e-12 * host.norm_a);
-      EXPECT_EQ(r.norm_b, host.norm_b);
-      ASSERT_EQ(r.x.size(), host.x.size());
-      double diff = 0;
-      for (std::size_t i = 0; i < r.x.size(); ++i) diff = std::max(diff, std::fabs(r.x[i] - host.x[i]));
-      EXPECT_LT(diff, 1e-9 * xmax) << precision_name(p) << " nb=" << nb;
+      expect_matches_the_host(make(backend::cuda, p, n, nb), host);
     }
+}
+
+// Every precision on the 1 x 1 grid (the process alone: the whole matrix, nothing sent, GMRES's
+// vectors on the GPU) at odd N and odd NB (fp8: NB an odd multiple of 16, the nearest it
+// allows), one block column wider than N included (the panel alone, no update; the
+// preconditioner one block), against the host's 1 x 1 solve at the same N and NB.
+TEST(HplMxpCuda, OneByOneGridMatchesTheHostOnOddNAndNb) {
+  if (!cuda_available()) GTEST_SKIP() << "no CUDA device";
+  for (const auto& [n, nb, fp8_nb] : {std::tuple<std::int64_t, int, int>{777, 37, 48}, {301, 401, 320}}) {
+    const result host = solve(make(backend::cpu, precision::fp32, n, nb));
+    ASSERT_TRUE(host.passed) << "n=" << n;
+    for (const precision p : {precision::bf16, precision::fp16, precision::fp32, precision::fp8}) {
+      const options o = make(backend::cuda, p, n, p == precision::fp8 ? fp8_nb : nb);
+      ASSERT_EQ(o.p * o.q, 1);
+      expect_matches_the_host(o, host);
+    }
+  }
 }
 
 TEST(HplMxpCuda, LargerThanOneWaveAndOneIterationIsNotEnough) {

@@ -1,15 +1,19 @@
-// HPL-MxP's CUDA backend on P x Q grids under mpiexec (skipped without a GPU): for every grid
+// HPL-MxP's one CUDA solver on P x Q grids under mpiexec (skipped without a GPU): for every grid
 // shape of the started ranks, every precision and odd N and NB, the run passes, every rank holds
 // the same solution and iteration count, and x equals the CPU one-process solution to the
 // accuracy both must reach (fp8: the NBs that are multiples of 16; the others refused on every
 // rank); a run of many block columns (the look-ahead's every piece: next block column and row on
 // some processes, none on others; bf16 and fp8, whose parts travel with their scales and padding)
-// and the zero-diagonal matrix, which must fail.
+// and the zero-diagonal matrix, which must fail; the 1 x 1 grid is each process alone (one rank
+// solves while the others wait: no NCCL communicator, no MPI call).
 // Ranks take the GPU of their node rank; where they outnumber the GPUs they share them (MPI
 // broadcasts), else each has its own (NCCL, and once MPI with nccl off).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -96,6 +100,40 @@ TEST(HplMxpCudaGrid, ManyBlockColumnsBothTransports) {
       EXPECT_LE(r.iterations, 20) << precision_name(prec);
       EXPECT_LT(agreed_difference(r, ref), 1e-9) << p << "x" << q << " " << precision_name(prec) << " nccl=" << nccl;
     }
+}
+
+// One rank solves on the 1 x 1 grid at odd N and NB while the others wait at a barrier (a
+// collective or an NCCL communicator of the solve would hang), in bf16 and fp8; its x equals
+// that rank's 1 x 1 x of the run where every rank solved, and those pass.
+TEST(HplMxpCudaGrid, OneByOneNeedsNoOtherRank) {
+  if (!cuda_available()) GTEST_SKIP() << "no CUDA device";
+  const dist::communicator world = dist::communicator::world();
+  for (const auto& [prec, nb] : {std::pair<precision, int>{precision::bf16, 37}, {precision::fp8, 48}}) {
+    // The options once, on every rank (cuda_grid asks the world communicator, a collective).
+    // A solve that throws on one rank must not leave the others at the barrier: caught, said.
+    const options o = cuda_grid(301, nb, 1, 1, prec);
+    std::string why;
+    result all, alone;
+    try {
+      all = solve(o);
+      if (world.rank() == world.size() - 1) alone = solve(o);
+    } catch (const std::exception& e) {
+      why = e.what();
+      std::fprintf(stderr, "rank %d: %s\n", world.rank(), why.c_str());
+    }
+    world.barrier();
+    EXPECT_EQ(why, "") << precision_name(prec);
+    EXPECT_TRUE(all.passed) << precision_name(prec) << " berr=" << all.backward_error;
+    if (world.rank() == world.size() - 1 && why.empty()) {
+      EXPECT_EQ(alone.x.size(), all.x.size());
+      double diff = 0, xmax = 0;
+      for (std::size_t i = 0; i < all.x.size(); ++i) {
+        diff = std::max(diff, std::fabs(alone.x[i] - all.x[i]));
+        xmax = std::max(xmax, std::fabs(all.x[i]));
+      }
+      EXPECT_LT(diff, 1e-9 * xmax) << precision_name(prec);
+    }
+  }
 }
 
 TEST(HplMxpCudaGrid, ZeroDiagonalFails) {
