@@ -151,15 +151,25 @@ class _Interface:
 
     @staticmethod
     def single_source_shortest_path_length(G, source, cutoff=None):
-        d = G.graph.bfs(source, backend=_backend(), validate=_validate()).level_dict()
-        return d if cutoff is None else {v: x for v, x in d.items() if x <= cutoff}
+        r = G.graph.bfs(source, backend=_backend(), validate=_validate())
+        return _Interface._reached(G, r, r.level, cutoff)
 
     @staticmethod
     def _distances(G, source, cutoff=None):
-        d = G.graph.sssp(source, backend=_backend(), validate=_validate()).distance_dict()
-        if G.integral:
-            d = {v: int(x) for v, x in d.items()}
-        return d if cutoff is None else {v: x for v, x in d.items() if x <= cutoff}
+        r = G.graph.sssp(source, backend=_backend(), validate=_validate())
+        return _Interface._reached(G, r, r.distance.astype(np.int64) if G.integral else r.distance, cutoff)
+
+    @staticmethod
+    def _reached(G, r, values, cutoff):
+        """{node: value} of the nodes the search reached (within cutoff), the values made in one
+        pass from an array (ints, or floats from float32)."""
+        keep = r.parent >= 0
+        if cutoff is not None:
+            keep &= values.astype(np.float64) <= cutoff
+        ids = np.flatnonzero(keep)
+        labels = G.graph.labels
+        nodes = ids.tolist() if labels is None else [labels[i] for i in ids.tolist()]
+        return dict(zip(nodes, values[ids].tolist()))
 
     @staticmethod
     def single_source_dijkstra_path_length(G, source, cutoff=None, weight="weight"):

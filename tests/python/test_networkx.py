@@ -42,6 +42,9 @@ def test_backend_equals_networkx():
         for algo in (nx.single_source_dijkstra_path_length, nx.single_source_bellman_ford_path_length):
             ours, theirs = algo(G, s, backend="gpu500"), algo(G, s)
             assert ours == theirs and all(type(ours[v]) is type(theirs[v]) for v in theirs)
+        for cutoff in (0, 1.5, 3):  # a distance equal to the cutoff is kept, as NetworkX keeps it
+            ours = nx.single_source_dijkstra_path_length(G, s, cutoff=cutoff, backend="gpu500")
+            assert ours == nx.single_source_dijkstra_path_length(G, s, cutoff=cutoff)
         assert nx.single_source_dijkstra_path_length(G, s, weight="missing", backend="gpu500") == \
             nx.single_source_dijkstra_path_length(G, s, weight="missing")
         layers = [set(layer) for layer in nx.bfs_layers(G, [s], backend="gpu500")]
