@@ -15,6 +15,16 @@
 namespace gpu500::app {
 namespace {
 
+// The flags of one backend's engines only (the other backend refuses them).
+const char* const bfs_cpu_only[] = {"--bfs-threads", "--no-direction-optimizing"};
+const char* const bfs_cuda_only[] = {"--bfs",          "--no-ts",          "--no-wb",          "--no-hc",
+                                     "--no-hub-cache", "--no-device-loop", "--no-bitmap",      "--no-sort",
+                                     "--hub-threshold", "--priority-degree", "--gamma",        "--bfs-sm-share",
+                                     "--device"};
+const char* const sssp_cpu_only[] = {"--sssp-threads", "--sssp-no-light-heavy", "--sssp-no-relabel"};
+const char* const sssp_cuda_only[] = {"--sssp-no-sorted-rows", "--sssp-no-persistent", "--sssp-no-pull",
+                                      "--sssp-no-device-loop"};
+
 // A numeric option checked while parsing: `ok(value)` or a usage_error saying `want`.
 template <class T, class Ok>
 std::function<void(const std::string&)> checked(T& target, const char* flag, const char* want, Ok ok) {
@@ -42,7 +52,7 @@ std::function<void(const std::string&)> team_size(int& target, const char* flag)
 }  // namespace
 
 void pipeline_flags::add(cli::parser& p, bool bfs, bool sssp) {
-  p.option("--backend", backend, "auto|cpu|cuda (auto: the GPU when present)");
+  p.option("--backend", backend, "auto|cpu|cuda (auto: the GPU when present; for a search on a graph of paths and cycles, the CPU)");
   engine_flags_first_ = p.option_count();
   add_graph(p);
   if (bfs) add_bfs(p);
@@ -61,9 +71,19 @@ std::unique_ptr<graph500::pipeline> pipeline_flags::make(const graph::kronecker_
   return graph500::make_cpu_pipeline(gp, cpu);
 }
 
+gpu500::backend pipeline_flags::search_backend(const graph::edge_list& el) const {
+  const gpu500::backend b = parse_backend(backend);
+  bool cuda_flag = sssp_bellman_ford_;
+  for (const auto& list : {std::span<const char* const>(bfs_cuda_only), std::span<const char* const>(sssp_cuda_only)})
+    for (const char* f : list) cuda_flag = cuda_flag || (parser_ != nullptr && parser_->given(f));
+  if (backend != "auto" || cuda_flag) return b;
+  return graph::auto_search_backend(b, el.src.data(), el.dst.data(), el.size(), el.num_vertices);
+}
+
 std::unique_ptr<graph500::pipeline> pipeline_flags::make(graph::edge_list el) {
-  apply_bfs(parse_backend(backend));
-  apply_sssp(parse_backend(backend));
+  const gpu500::backend be = search_backend(el);
+  apply_bfs(be);
+  apply_sssp(be);
   // A directed search runs top-down only and never pulls: the knobs of those steps would do nothing.
   static const char* const undirected_only[] = {"--bfs-alpha", "--bfs-beta", "--no-direction-optimizing", "--no-hc",
                                                 "--no-hub-cache", "--no-bitmap", "--hub-threshold",
@@ -76,9 +96,7 @@ std::unique_ptr<graph500::pipeline> pipeline_flags::make(graph::edge_list el) {
   cpu.directed = directed_;
 #if GPU500_HAVE_CUDA
   cuda.directed = directed_;
-  if (parse_backend(backend) == gpu500::backend::cuda) return graph500::make_cuda_pipeline(std::move(el), cuda);
-#else
-  parse_backend(backend);
+  if (be == gpu500::backend::cuda) return graph500::make_cuda_pipeline(std::move(el), cuda);
 #endif
   return graph500::make_cpu_pipeline(std::move(el), cpu);
 }
@@ -139,11 +157,6 @@ void pipeline_flags::add_bfs(cli::parser& p) {
 }
 
 void pipeline_flags::apply_bfs(gpu500::backend b) {
-  static const char* const cpu_only[] = {"--bfs-threads", "--no-direction-optimizing"};
-  static const char* const cuda_only[] = {"--bfs",          "--no-ts",         "--no-wb",          "--no-hc",
-                                          "--no-hub-cache", "--no-device-loop", "--no-bitmap",      "--no-sort",
-                                          "--hub-threshold", "--priority-degree", "--gamma",        "--bfs-sm-share",
-                                          "--device"};
   static const char* const engine_flags[] = {"--bfs-alpha", "--bfs-beta", "--bfs-threads", "--no-direction-optimizing",
                                              "--bfs", "--no-ts", "--no-wb", "--no-hc", "--no-hub-cache",
                                              "--no-device-loop", "--no-bitmap", "--hub-threshold",
@@ -152,7 +165,7 @@ void pipeline_flags::apply_bfs(gpu500::backend b) {
     for (const char* f : engine_flags)
       if (parser_ && parser_->given(f)) throw usage_error(std::string(f) + " applies to BFS, which this run does not do");
   const bool on_cuda = b == gpu500::backend::cuda;
-  for (const char* f : on_cuda ? std::span<const char* const>(cpu_only) : std::span<const char* const>(cuda_only))
+  for (const char* f : on_cuda ? std::span<const char* const>(bfs_cpu_only) : std::span<const char* const>(bfs_cuda_only))
     if (parser_ && parser_->given(f))
       throw usage_error(std::string(f) + " applies to the " + (on_cuda ? "CPU" : "CUDA") + " backend only (--backend " +
                         (on_cuda ? "cpu" : "cuda") + ")");
@@ -199,9 +212,6 @@ void pipeline_flags::add_sssp(cli::parser& p) {
 }
 
 void pipeline_flags::apply_sssp(gpu500::backend b) {
-  static const char* const cpu_only[] = {"--sssp-threads", "--sssp-no-light-heavy", "--sssp-no-relabel"};
-  static const char* const cuda_only[] = {"--sssp-no-sorted-rows", "--sssp-no-persistent", "--sssp-no-pull",
-                                          "--sssp-no-device-loop"};
   const bool on_cuda = b == gpu500::backend::cuda;
   const auto wrong = [&](const std::string& flag) {
     return usage_error(flag + " applies to the " + (on_cuda ? "CPU" : "CUDA") + " backend only (--backend " +
@@ -214,7 +224,7 @@ void pipeline_flags::apply_sssp(gpu500::backend b) {
     for (const char* f : engine_flags)
       if (parser_->given(f)) throw usage_error(std::string(f) + " applies to SSSP, which this run does not do");
   if (parser_ != nullptr)
-    for (const char* f : on_cuda ? std::span<const char* const>(cpu_only) : std::span<const char* const>(cuda_only))
+    for (const char* f : on_cuda ? std::span<const char* const>(sssp_cpu_only) : std::span<const char* const>(sssp_cuda_only))
       if (parser_->given(f)) throw wrong(f);
   if (sssp_bellman_ford_ && !on_cuda) throw wrong("--sssp bellman-ford");
 #if GPU500_HAVE_CUDA

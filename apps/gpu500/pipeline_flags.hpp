@@ -44,6 +44,10 @@ struct pipeline_flags {
   /// The pipeline of the chosen backend for a Kronecker graph, or over a given edge list.
   std::unique_ptr<graph500::pipeline> make(const graph::kronecker_params& gp);
   std::unique_ptr<graph500::pipeline> make(graph::edge_list el);
+  /// The backend of the searches on el: as --backend names it; "auto" with a GPU takes the CPU
+  /// backend for a graph of paths and cycles (graph::chain_like: a level of a vertex or two costs
+  /// the GPU more than a host core; docs/bfs-gpu.md), unless a flag of the CUDA engines was given.
+  [[nodiscard]] gpu500::backend search_backend(const graph::edge_list& el) const;
 
   /// The flags of a run over several MPI ranks (--share-gpus, --no-cuda-aware-mpi); graph500 only.
   void add_distributed(cli::parser& p);

@@ -7,7 +7,8 @@
 #   bash bench/graph/shapes.sh GPU500 SERIAL_BFS OUT [TABLE]
 #
 # Writes OUT/shapes-SHAPE-KERNEL-BACKEND.json and prints (or appends to TABLE) rows
-# "shapes|SHAPE KERNEL|figures" with GTEPS per backend and the ratios GPU / CPU and CPU / serial.
+# "shapes|SHAPE KERNEL|figures" with GTEPS per backend, the ratios GPU / CPU and CPU / serial, and
+# the backend `--backend auto` takes for that graph (one search), marked when it is the slower one.
 # Environment: SHAPES (default below), SHAPES_BFS_ROOTS (8), SHAPES_SSSP_ROOTS (4),
 # SHAPES_KRONECKER_SCALE (20; 0 leaves it out).
 set -euo pipefail
@@ -49,7 +50,14 @@ for entry in "${graphs[@]}"; do
     row="$name $kernel|"
     for b in $backends; do row+="$b $(awk -v t="${rate[$b]}" 'BEGIN { printf "%.4f", t / 1e9 }') GTEPS, "; done
     if [ -n "${rate[cuda]:-}" ]; then
-      row+="cuda/cpu $(awk -v g="${rate[cuda]}" -v c="${rate[cpu]}" 'BEGIN { printf "%.2f", g / c }')x"
+      row+="cuda/cpu $(awk -v g="${rate[cuda]}" -v c="${rate[cpu]}" 'BEGIN { printf "%.2f", g / c }')x, "
+      j="$out/shapes-${name//[:x]/_}-$kernel-auto.json"
+      "$gpu500" "$kernel" --graph "$file" --backend auto --roots 1 --json "$j" >"${j%.json}.txt" 2>&1
+      auto=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["backend"].split(",")[0])' "$j")
+      other=cpu
+      [ "$auto" = cpu ] && other=cuda
+      verdict=$(awk -v a="${rate[$auto]}" -v o="${rate[$other]}" 'BEGIN { print (a >= o ? "the faster" : "THE SLOWER") }')
+      row+="auto takes $auto ($verdict)"
     fi
     if [ "$kernel" = bfs ]; then
       first_cpu="$out/shapes-${name//[:x]/_}-bfs-cpu.json"

@@ -224,7 +224,10 @@ class Graph:
     def engine(self, kind, backend="auto"):
         """The library's engine for kind "bfs" or "sssp" on `backend` (built on first use: the
         edge arrays copied into the library's edge list, kernel 1, the engine's buffers)."""
-        be = _core.resolve_backend(backend)
+        if self.on_device:
+            be = _core.resolve_backend(backend)
+        else:  # "auto" takes the CPU for paths and cycles, as the CLI does (docs/python.md)
+            be = _core.search_backend(backend, self.src, self.dst, self.num_vertices)
         key = (kind, be)
         if key not in self._engines:
             self._engines[key] = _core.SearchEngine(self.src, self.dst, self.weights, self.num_vertices, be,

@@ -12,6 +12,7 @@
 #include "core.hpp"
 #include "gpu500/core/device.hpp"
 #include "gpu500/core/error.hpp"
+#include "gpu500/graph/edge_list.hpp"
 #include "gpu500/graph/io.hpp"
 #include "gpu500/graph/kronecker.hpp"
 
@@ -79,6 +80,19 @@ nb::dict generate(int scale, int edgefactor, std::uint64_t seed1, std::uint64_t 
 }  // namespace
 
 void bind_graphs(nb::module_& m) {
+  m.def(
+      "search_backend",
+      [](const std::string& name, input_array<std::int64_t> src, input_array<std::int64_t> dst, std::int64_t n) {
+        gpu500::backend b = parse_backend(name);
+        if (name == "auto") {
+          nb::gil_scoped_release unlocked;
+          b = graph::auto_search_backend(b, src.data(), dst.data(), static_cast<std::int64_t>(src.shape(0)), n);
+        }
+        return std::string(backend_name(b));
+      },
+      nb::arg("name"), nb::arg("src"), nb::arg("dst"), nb::arg("num_vertices"),
+      "The backend a search on the graph (src, dst) runs on for `name`, as `gpu500 bfs --graph` picks it: "
+      "'auto' with a GPU is 'cpu' for a graph of paths and cycles (no vertex with more than two edge ends)");
   m.def("read_graph", &read_graph_file, nb::arg("path"), nb::arg("format") = "auto", nb::arg("num_vertices") = -1,
         nb::arg("weights") = true, nb::arg("labels") = false, nb::arg("header") = false,
         "Read a graph file (snap edge list, Matrix Market, gpu500 binary CSR; gzip too): a dict of the edge "

@@ -4,7 +4,7 @@ form, unit weights, unreached and isolated vertices, timings."""
 import numpy as np
 
 import gpu500
-from support import backends, csgraph_matrix, need, random_graph, run_in_threads
+from support import backends, csgraph_matrix, need, raises, random_graph, run_in_threads
 
 
 def _check_bfs_tree(r, src, dst, root):
@@ -115,3 +115,14 @@ def test_searches_in_threads():
     run_in_threads(work, 2)
     for rs in out:
         assert all(np.array_equal(r.level, expect) for r in rs)
+
+
+def test_auto_takes_the_cpu_for_paths_and_cycles():
+    # The rule itself (graph::chain_like) is tested in C++ with a GPU answer given; here what the
+    # package asks: "auto" on a path is the CPU on any host, and names are checked.
+    path = gpu500.Graph.from_edges(np.arange(9), np.arange(1, 10))
+    assert gpu500._core.search_backend("auto", path.src, path.dst, path.num_vertices) == "cpu"
+    assert gpu500._core.search_backend("cpu", path.src, path.dst, path.num_vertices) == "cpu"
+    with raises(ValueError):
+        gpu500._core.search_backend("tpu", path.src, path.dst, path.num_vertices)
+    assert path.bfs(0, backend="auto").backend == "cpu"

@@ -47,4 +47,19 @@ struct edge_list {
   [[nodiscard]] bool weighted() const { return !weight.empty(); }
 };
 
+/// True when no vertex of the m edges (src[i], dst[i]) over n vertices has more than two edge ends
+/// (a self-loop gives two): the graph is paths and cycles, whose searches meet a vertex or two per
+/// level. O(1) when m > n (some vertex then has three ends), else one pass over n bytes.
+[[nodiscard]] bool chain_like(const std::int64_t* src, const std::int64_t* dst, index_t m, index_t n);
+[[nodiscard]] inline bool chain_like(const edge_list& el) {
+  return chain_like(el.src.data(), el.dst.data(), el.size(), el.num_vertices);
+}
+/// What `--backend auto` means for a search on the graph, given what "auto" resolves to on this
+/// host (resolve_auto_backend): the CPU backend for a chain_like graph (the shapes benchmark:
+/// a path runs several times faster on the host's cores), else `resolved`.
+[[nodiscard]] inline backend auto_search_backend(backend resolved, const std::int64_t* src, const std::int64_t* dst,
+                                                 index_t m, index_t n) {
+  return resolved == backend::cuda && chain_like(src, dst, m, n) ? backend::cpu : resolved;
+}
+
 }  // namespace gpu500::graph

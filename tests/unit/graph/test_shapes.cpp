@@ -1,7 +1,8 @@
 // The high-diameter shapes (gpu500/graph/shapes.hpp) against what each shape must be: the grid's
 // edges are exactly the lattice's neighbour pairs, the geometric graph's exactly the pairs closer
 // than r (checked against every pair of a small graph, positions recomputed here), each edge
-// once, the same list on 1 and several threads, weights in [0, 1), and bad specs refused.
+// once, the same list on 1 and several threads, weights in [0, 1), and bad specs refused; which
+// shapes are paths and cycles (graph::chain_like), the ones `--backend auto` runs on the CPU.
 #include <gtest/gtest.h>
 #include <omp.h>
 
@@ -9,6 +10,7 @@
 #include <cmath>
 #include <set>
 #include <utility>
+#include <vector>
 
 #include "gpu500/core/error.hpp"
 #include "gpu500/graph/shapes.hpp"
@@ -131,6 +133,30 @@ TEST(Shapes, SameListOnAnyThreadCount) {
   EXPECT_FALSE(std::equal(a.weight.begin(), a.weight.end(), b.weight.begin()));
   p.weights = false;
   EXPECT_TRUE(graph::generate_shape(p).weight.empty());
+}
+
+TEST(Shapes, ChainLikeIsPathsAndCyclesOnly) {
+  const auto chain = [](std::vector<std::int64_t> s, std::vector<std::int64_t> d, index_t n) {
+    return graph::chain_like(s.data(), d.data(), static_cast<index_t>(s.size()), n);
+  };
+  EXPECT_TRUE(chain({0, 1, 2}, {1, 2, 3}, 4));         // a path
+  EXPECT_TRUE(chain({0, 1, 2, 3}, {1, 2, 3, 0}, 4));   // a cycle
+  EXPECT_TRUE(chain({0, 2}, {1, 3}, 7));               // pieces of paths and isolated vertices
+  EXPECT_TRUE(chain({}, {}, 3));                       // no edge
+  EXPECT_FALSE(chain({0, 0, 0}, {1, 2, 3}, 5));        // a star of three leaves
+  EXPECT_FALSE(chain({0, 1, 1}, {1, 2, 1}, 4));        // a self-loop gives its vertex two more ends
+  EXPECT_FALSE(chain({0, 1, 2, 3}, {1, 2, 3, 0}, 3));  // more edges than vertices
+  EXPECT_TRUE(graph::chain_like(graph::generate_shape(shape_params::parse("grid:1000"))));
+  EXPECT_FALSE(graph::chain_like(graph::generate_shape(shape_params::parse("grid:30x30"))));
+  const graph::edge_list path = graph::generate_shape(shape_params::parse("grid:50"));
+  const graph::edge_list mesh = graph::generate_shape(shape_params::parse("grid:5x5"));
+  const auto pick = [](backend resolved, const graph::edge_list& el) {
+    return graph::auto_search_backend(resolved, el.src.data(), el.dst.data(), el.size(), el.num_vertices);
+  };
+  EXPECT_EQ(pick(backend::cuda, path), backend::cpu);
+  EXPECT_EQ(pick(backend::cuda, mesh), backend::cuda);
+  EXPECT_EQ(pick(backend::cpu, path), backend::cpu);
+  EXPECT_EQ(pick(backend::cpu, mesh), backend::cpu);
 }
 
 TEST(Shapes, ParseAndName) {
