@@ -125,10 +125,10 @@ void gpu_solver::warm_up() {
   }
   // In-place GPU panels at their largest and smallest heights, on the process's first columns
   // (as many as it holds, at most a panel's width: a process of a 1 x Q grid may hold none).
-  const std::int64_t w = std::min<std::int64_t>({nb_, n_, sh_.nq});
-  if (psh_ && g_.p == 1 && w > 0) {
+  const std::int64_t held = std::min<std::int64_t>({nb_, n_, sh_.nq});
+  if (psh_ && g_.p == 1 && held > 0) {
     for (std::int64_t m : {gp_rows_, std::min<std::int64_t>(nb_, gp_rows_)})
-      GPU500_CUSOLVER_CHECK(gpu::dynload::cusolverDnDgetrf(psh_, static_cast<int>(m), static_cast<int>(std::min(w, m)),
+      GPU500_CUSOLVER_CHECK(gpu::dynload::cusolverDnDgetrf(psh_, static_cast<int>(m), static_cast<int>(std::min(held, m)),
                                                            a_, static_cast<int>(lda_), pwork_.data(), ppiv_.data(),
                                                            ppiv_.data() + nb_));
     GPU500_CUDA_CHECK(cudaStreamSynchronize(pnl_));
