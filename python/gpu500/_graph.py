@@ -120,6 +120,7 @@ class Graph:
         self.directed = bool(directed)
         self.labels = labels
         self._index = None if labels is None else {v: i for i, v in enumerate(labels)}
+        self._auto_backend = None
         self._engines = {}
 
     # ---- construction ----------------------------------------------------------------------
@@ -224,15 +225,21 @@ class Graph:
     def engine(self, kind, backend="auto"):
         """The library's engine for kind "bfs" or "sssp" on `backend` (built on first use: the
         edge arrays copied into the library's edge list, kernel 1, the engine's buffers)."""
-        if self.on_device:
-            be = _core.resolve_backend(backend)
-        else:  # "auto" takes the CPU for paths and cycles, as the CLI does (docs/python.md)
-            be = _core.search_backend(backend, self.src, self.dst, self.num_vertices)
+        be = self._search_backend(backend)
         key = (kind, be)
         if key not in self._engines:
             self._engines[key] = _core.SearchEngine(self.src, self.dst, self.weights, self.num_vertices, be,
                                                     kind == "sssp", self.directed)
         return self._engines[key]
+
+    def _search_backend(self, backend):
+        """The backend a search runs on: "auto" on host arrays takes the CPU for paths and cycles,
+        as the CLI does (docs/python.md); the edges are read for it once per graph."""
+        if backend != "auto" or self.on_device:
+            return _core.resolve_backend(backend)
+        if self._auto_backend is None:
+            self._auto_backend = _core.search_backend("auto", self.src, self.dst, self.num_vertices)
+        return self._auto_backend
 
     def release(self):
         """Frees the engines (their graph copies and buffers); the next search builds them again."""
