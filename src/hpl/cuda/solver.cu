@@ -150,13 +150,14 @@ void gpu_solver::warm_up() {
   GPU500_CUDA_CHECK(cudaStreamSynchronize(upd_));
 }
 
-void gpu_solver::warm_up_panel() {
-  if (n_ == 0 || g_.p != 1 || on_gpu(0) || in_tail(0) || g_.mycol != owner_of(0, nb_, g_.q)) return;
+bool gpu_solver::warm_up_panel() {
+  if (n_ == 0 || g_.p != 1 || on_gpu(0) || in_tail(0) || g_.mycol != owner_of(0, nb_, g_.q)) return false;
   panel_down(0, 0, events_.record(upd_));
   GPU500_CUDA_CHECK(cudaStreamSynchronize(cpy_));
   factor_pack(0, 0);
   GPU500_CUDA_CHECK(cudaDeviceSynchronize());
   zero_ = 0;
+  return offload_ != nullptr;  // only the offload's DGEMMs work in the matrix's columns
 }
 
 int gpu_solver::solve(std::vector<double>& x, std::vector<iter_time>* iters, const std::function<void(std::int64_t)>& progress) {
@@ -358,9 +359,10 @@ void cuda_run(const params& prm, const grid& g, const run_options& opt, test_res
   s->warm_up();
   kernels::generate_local(a.data(), sh, nullptr);
   GPU500_CUDA_CHECK(cudaDeviceSynchronize());
-  s->warm_up_panel();
-  kernels::generate_local(a.data(), sh, nullptr);  // the warm-up panel's GPU DGEMMs may have written into A
-  GPU500_CUDA_CHECK(cudaDeviceSynchronize());
+  if (s->warm_up_panel()) {  // its GPU DGEMMs wrote into panel 0's columns
+    kernels::generate_local(a.data(), sh, nullptr);
+    GPU500_CUDA_CHECK(cudaDeviceSynchronize());
+  }
   c.all.barrier();
   const long gemms0 = s->offloaded_gemms();
   const double t0 = wall_time();

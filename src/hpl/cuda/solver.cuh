@@ -116,9 +116,9 @@ class gpu_solver {
   void warm_up();
   // Untimed, on the generated matrix (P = 1, owner of panel 0, CPU panel 0): the first panel
   // factorisations pay for thread start-up and first touches; factor a copy of panel 0 once and
-  // throw it away. It may write into panel 0's columns (the GPU DGEMMs of --panel-gemm-gpu):
-  // the caller generates the matrix again.
-  void warm_up_panel();
+  // throw it away. Returns true when it wrote into panel 0's columns (the GPU DGEMMs of
+  // --panel-gemm-gpu): the caller then generates the matrix again.
+  bool warm_up_panel();
 
   // The timed solve; every process ends with the whole x. Returns the zero pivots met.
   int solve(std::vector<double>& x, std::vector<iter_time>* iters, const std::function<void(std::int64_t)>& progress);
