@@ -92,8 +92,10 @@ RUN_KEYS = ("gpu", "host", "date", "commit", "command")
 
 
 def component_of(part):
+    # gpu-check.sh names a failed part script by its file name (hpl_mxp), its rows by their part
+    # (hpl-mxp): both belong to the component.
     for title, page, compared, parts in COMPONENTS:
-        if part in parts:
+        if part in parts or part.replace("_", "-") in parts:
             return title
     return part
 
