@@ -132,8 +132,7 @@ GPU500_HD GPU500_FORCEINLINE void start_light(control& s, int list, std::int64_t
 
 GPU500_HD GPU500_FORCEINLINE void end_bucket(control& s) {
   ++s.buckets;
-  if (s.r_size >= s.grow_below) s.peaked = 1;
-  if (s.adaptive && s.peaked && s.r_size < s.grow_below && s.delta * 2.0f <= s.delta_max) s.delta *= 2.0f;
+  if (s.adaptive) widen_in_sparse_tail(s.delta, s.delta_max, s.r_size, s.grow_below, s.peaked);
   if (float_bits(s.hi) >= pos_inf_float_bits) {  // an infinite bucket settled everything
     s.phase = phase_done;
     return;

@@ -256,3 +256,24 @@ TEST(SsspDelta, MeanWeightPerDegree) {
   EXPECT_EQ(sssp::mean_weight_per_degree(0, 10, 5), 1e-6);    // all-zero weights: still positive
   EXPECT_EQ(sssp::mean_weight_per_degree(1e-9, 10, 5), 1e-6);
 }
+
+// The sparse tail's widening of the CUDA engines (sssp/delta.hpp), bucket by bucket.
+TEST(SsspDelta, SparseTailWidensAfterThePeakUpToTheCap) {
+  float delta = 0.25f;
+  int peaked = 0;
+  sssp::widen_in_sparse_tail(delta, 2.0f, 5, 100, peaked);  // few vertices before the peak: no change
+  EXPECT_EQ(delta, 0.25f);
+  EXPECT_EQ(peaked, 0);
+  sssp::widen_in_sparse_tail(delta, 2.0f, 100, 100, peaked);  // the peak: marked, not widened
+  EXPECT_EQ(delta, 0.25f);
+  EXPECT_EQ(peaked, 1);
+  sssp::widen_in_sparse_tail(delta, 2.0f, 500, 100, peaked);  // a busy bucket after it: no change
+  EXPECT_EQ(delta, 0.25f);
+  for (float expected : {0.5f, 1.0f, 2.0f, 2.0f}) {  // the tail doubles it until the cap
+    sssp::widen_in_sparse_tail(delta, 2.0f, 99, 100, peaked);
+    EXPECT_EQ(delta, expected);
+  }
+  float capped = 1.5f;  // doubling would pass the cap: kept
+  sssp::widen_in_sparse_tail(capped, 2.0f, 0, 100, peaked);
+  EXPECT_EQ(capped, 1.5f);
+}

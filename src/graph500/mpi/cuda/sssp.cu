@@ -11,6 +11,7 @@
 #include "gpu500/core/error.hpp"
 #include "gpu500/core/timer.hpp"
 #include "gpu500/dist/bitmap.hpp"
+#include "gpu500/sssp/delta.hpp"
 #include "row_arcs.cuh"
 
 namespace gpu500::graph500::mpi::cuda {
@@ -571,7 +572,7 @@ void sssp_engine::run(index_t root) {
   const bool split = !pol_.no_light_heavy;
   const bool gathers = !settled_bits_.empty();
   float delta = pol_.delta;
-  bool peaked = false;
+  int peaked = 0;
   int phase = 0, cur = 0;
   auto record = [&](const char* what, index_t global, stopwatch& sw) {
     level_record rec;
@@ -643,12 +644,8 @@ void sssp_engine::run(index_t root) {
                 static_cast<const index_t*>(settled_.data()), static_cast<const index_t*>(counters_.data() + settled_count),
                 settled_mark_.data());
     // The sparse tail: after the busiest bucket, a bucket of few rows widens the next.
-    if (pol_.delta_max > delta) {
-      if (bucket_rows >= pol_.grow_below)
-        peaked = true;
-      else if (peaked && delta * 2.0f <= pol_.delta_max)
-        delta *= 2.0f;
-    }
+    if (pol_.delta_max > pol_.delta)
+      gpu500::sssp::widen_in_sparse_tail(delta, pol_.delta_max, bucket_rows, pol_.grow_below, peaked);
   }
   gpu::synchronize();
   // The trace's bytes summed over the ranks: one reduction per search (every rank ran the same phases).
