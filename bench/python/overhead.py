@@ -5,7 +5,9 @@
    `gpu500 bfs --graph` on the same file, the same roots and backend: the CLI's per-search time
    (the library's timer), the package's per-search time from the same timer, and the wall time of
    each `g.bfs(root, validate=False)` call (the search, the tree copied out, the arrays made);
-   medians over the roots (a search of half a millisecond on a GPU varies by more than 5%).
+   medians over the roots (a search of half a millisecond on a GPU varies by more than 5%);
+   before it, `Graph.from_edges` on NumPy arrays of the same edges (2^26 at SCALE 22) against
+   `read_graph` of the file.
 2. The NetworkX backend on G(n, m) (NetworkX's gnm_random_graph): NetworkX's own `bfs_edges`
    (the better of two calls), the conversion (first call), then `bfs_layers(G, s, backend="gpu500")`
    on the converted graph (the best of three), and the floor of any backend: the time to make
@@ -43,6 +45,26 @@ if not os.path.exists(graph_file):
     subprocess.run([exe, "generate", str(scale), graph_file], check=True, stdout=subprocess.DEVNULL)
 backends = ["cuda", "cpu"] if gpu500.cuda_available() else ["cpu"]
 g = gpu500.read_graph(graph_file)
+
+
+def best_of(k, f):
+    t = float("inf")
+    for _ in range(k):
+        t0 = time.perf_counter()
+        f()
+        t = min(t, time.perf_counter() - t0)
+    return t
+
+
+# A Graph made from NumPy arrays (the caller's own, int64 ids and float32 weights) against one
+# read from the binary file (in the page cache after the first read); the best of three each.
+src, dst, w = g.src.copy(), g.dst.copy(), None if g.weights is None else g.weights.copy()
+t_read = best_of(3, lambda: gpu500.read_graph(graph_file))
+t_arrays = best_of(3, lambda: gpu500.Graph.from_edges(src, dst, w))
+row(f"Graph.from_edges vs read_graph, {len(src)} edges (SCALE {scale})",
+    f"from NumPy arrays {t_arrays * 1e3:.1f} ms, from the binary file {t_read * 1e3:.1f} ms "
+    f"(x{t_arrays / t_read:.3f} the file's time)")
+del src, dst, w
 for be in backends:
     record = os.path.join(out, f"cli-bfs-{be}.json")
     subprocess.run([exe, "bfs", "--graph", graph_file, "--backend", be, "--roots", str(nroots), "--seed", "7",
