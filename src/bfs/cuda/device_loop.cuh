@@ -24,6 +24,8 @@
 //    (or ends), publishing the frontier's size, level and queue before that barrier. A level of a
 //    path or of the first and last levels of a mesh then costs the round trips of one claim, not
 //    a grid barrier (in one block the queue and counters stay in its L1 and shared memory).
+// A frontier of a few thousand vertices runs first in the cluster tier (cluster_loop.cuh), launched
+// just before the loop on the same stream; the loop then starts from what the tier left.
 // The frontier the loop is given (a list of ids) is measured first (its arcs and largest degree,
 // one barrier) while its entries are written: one that exceeds the limits is handed back untouched,
 // level unchanged (the host offers a list it has counted only when it fits). The frontier the loop
@@ -71,12 +73,12 @@ __device__ __forceinline__ void add_loop_counts(loop_counters* c, ull arcs, ull 
 }
 
 /// This lane's share of one frontier row (loop_lanes lanes a row): each neighbour it claims gets
-/// depth next_depth and parent u, and goes into nxt at a place taken from c->vertices (one atomic per
-/// group of discovering lanes) with its row bounds, loaded beside the claim; arcs and max_degree
-/// sum the claimed rows.
-template <class V>
+/// depth next_depth and parent u, and is stored by store(place, entry) at a place taken from
+/// c->vertices (one atomic per group of discovering lanes) with its row bounds, loaded beside the
+/// claim; arcs and max_degree sum the claimed rows.
+template <class V, class Store>
 __device__ __forceinline__ void expand_loop_entry(const csr_view<V>& g, std::int32_t* depth, V* parent, loop_entry e,
-                                                  unsigned lane, std::int32_t next_depth, loop_entry* nxt,
+                                                  unsigned lane, std::int32_t next_depth, Store store,
                                                   loop_counters* c, ull& arcs, ull& max_degree) {
   namespace cg = cooperative_groups;
   const index_t begin = static_cast<index_t>(e.x & loop_row_mask);
@@ -91,7 +93,7 @@ __device__ __forceinline__ void expand_loop_entry(const csr_view<V>& g, std::int
       const auto found = cg::coalesced_threads();
       ull at = 0;
       if (found.thread_rank() == 0) at = atomicAdd(&c->vertices, static_cast<ull>(found.num_threads()));
-      nxt[found.shfl(at, 0) + found.thread_rank()] = make_loop_entry(v, vb, ve);
+      store(found.shfl(at, 0) + found.thread_rank(), make_loop_entry(v, vb, ve));
       const ull d = static_cast<ull>(ve - vb);
       arcs += d;
       max_degree = d > max_degree ? d : max_degree;
@@ -132,9 +134,10 @@ __device__ void loop_levels_in_one_block(const csr_view<V>& g, std::int32_t* dep
     const loop_entry* cur = queue[s.side];
     loop_entry* nxt = queue[s.side ^ 1];
     ull arcs = 0, max_degree = 0;
+    const auto store = [nxt](ull place, loop_entry x) { nxt[place] = x; };
     for (ull j = group_id; j < s.n; j += groups)
-      expand_loop_entry(g, depth, parent, k == 0 ? __ldcg(cur + j) : cur[j], group.thread_rank(), s.level + 1, nxt, c,
-                        arcs, max_degree);
+      expand_loop_entry(g, depth, parent, k == 0 ? __ldcg(cur + j) : cur[j], group.thread_rank(), s.level + 1, store,
+                        c, arcs, max_degree);
     add_loop_counts(c, arcs, max_degree);
     if (threadIdx.x == 0) counts[(k + 1) % 3] = {0, 0, 0};
     __syncthreads();
@@ -143,15 +146,25 @@ __device__ void loop_levels_in_one_block(const csr_view<V>& g, std::int32_t* dep
   }
 }
 
-/// The loop on the frontier list q[0, n0) of depth `level`; e0, e1: its two entry queues (room for
-/// loop_arcs entries, or the graph's vertices where fewer); cnt: three zeroed loop_counters; pub:
-/// where block 0 leaves the state after its levels alone. Writes the frontier it stopped on back to
-/// q and what it hands back to *res.
+/// The loop on the frontier list q[0, n0) of depth `level` (or, where `start` is given, of the size
+/// and depth it holds: what the cluster tier before it left in q); e0, e1: its two entry queues (room
+/// for loop_arcs entries, or the graph's vertices where fewer); cnt: three zeroed loop_counters;
+/// pub: where block 0 leaves the state after its levels alone. Writes the frontier it stopped on
+/// back to q and what it hands back to *res.
 template <class V>
 __global__ void __launch_bounds__(bfs_policy::loop_block)
     td_loop_kernel(csr_view<V> g, std::int32_t* depth, V* parent, V* q, loop_entry* e0, loop_entry* e1, index_t n0,
-                   std::int32_t level, loop_counters* cnt, loop_state* pub, loop_result* res) {
+                   std::int32_t level, const loop_result* start, loop_counters* cnt, loop_state* pub,
+                   loop_result* res) {
   namespace cg = cooperative_groups;
+  if (start) {
+    level = __ldcg(&start->level);
+    n0 = static_cast<index_t>(__ldcg(&start->count));
+  }
+  if (n0 == 0) {  // the search ended before the loop (every thread returns: no barrier is waited at)
+    if (blockIdx.x == 0 && threadIdx.x == 0) *res = {level, 0};
+    return;
+  }
   const cg::grid_group grid = cg::this_grid();
   const auto group = cg::tiled_partition<bfs_policy::loop_lanes>(cg::this_thread_block());
   const ull threads = grid.num_threads();
@@ -192,8 +205,10 @@ __global__ void __launch_bounds__(bfs_policy::loop_block)
     loop_counters* c = cnt + i % 3;
     const loop_entry* cur = queue[s.side];
     ull arcs = 0, max_degree = 0;
+    loop_entry* const nxt = queue[s.side ^ 1];
+    const auto store = [nxt](ull place, loop_entry x) { nxt[place] = x; };
     for (ull j = group_id; j < s.n; j += groups)
-      expand_loop_entry(g, depth, parent, __ldcg(cur + j), group.thread_rank(), s.level + 1, queue[s.side ^ 1], c, arcs,
+      expand_loop_entry(g, depth, parent, __ldcg(cur + j), group.thread_rank(), s.level + 1, store, c, arcs,
                         max_degree);
     add_loop_counts(c, arcs, max_degree);
     if (rank == 0) cnt[(i + 1) % 3] = {0, 0, 0};

@@ -3,7 +3,7 @@
 //
 // Layering: engine::run (host level loop, direction decisions; this file) -> launch helpers of
 // engine<V>::impl (engine_impl.cuh, grids from bfs_policy in policy.cuh) -> thin __global__
-// kernels (queue_gen.cuh, top_down.cuh, bottom_up.cuh, device_loop.cuh, result.cuh) -> device
+// kernels (queue_gen.cuh, top_down.cuh, bottom_up.cuh, cluster_loop.cuh, device_loop.cuh, result.cuh) -> device
 // helpers (in_frontier, warp tiles). Queue buffer layout: one buffer of n ids per side (ping-pong);
 // a generation pass writes its classes one after the other (class-major), so classes 0..3
 // (frontier by degree) form the whole frontier list and classes 4..5 the unvisited queue.
@@ -37,6 +37,44 @@ std::string describe(const options& o) {
   if (o.directed) s += "+directed";
   return s;
 }
+
+namespace {
+
+/// The cluster tier's blocks on this device: cluster_max_blocks, or half as many, where one such
+/// cluster of loop_block-thread blocks with the tier's shared memory can be placed; 0 where the
+/// device has no clusters (before Hopper) or can place neither.
+template <class V>
+unsigned cluster_tier_blocks(int device) {
+  int clusters = 0;
+  GPU500_CUDA_CHECK(cudaDeviceGetAttribute(&clusters, cudaDevAttrClusterLaunch, device));
+  if (!clusters) return 0;
+  const auto kernel = cluster_loop_kernel<V>;
+  if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                           static_cast<int>(cluster_queue_bytes)) != cudaSuccess ||
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) != cudaSuccess) {
+    (void)cudaGetLastError();  // a device that refuses the tier's shared memory or size: no tier
+    return 0;
+  }
+  for (unsigned blocks = bfs_policy::cluster_max_blocks; blocks >= 8; blocks /= 2) {
+    cudaLaunchConfig_t cfg{};
+    cfg.gridDim = dim3(blocks);
+    cfg.blockDim = dim3(bfs_policy::loop_block);
+    cfg.dynamicSmemBytes = cluster_queue_bytes;
+    cudaLaunchAttribute attr{};
+    attr.id = cudaLaunchAttributeClusterDimension;
+    attr.val.clusterDim.x = blocks;
+    attr.val.clusterDim.y = 1;
+    attr.val.clusterDim.z = 1;
+    cfg.attrs = &attr;
+    cfg.numAttrs = 1;
+    int placeable = 0;
+    if (cudaOccupancyMaxActiveClusters(&placeable, kernel, &cfg) == cudaSuccess && placeable > 0) return blocks;
+    (void)cudaGetLastError();
+  }
+  return 0;
+}
+
+}  // namespace
 
 template <class V>
 void engine<V>::impl::run(index_t root) {
@@ -202,6 +240,11 @@ engine<V>::engine(csr_view<V> g, bool degree_sorted, options o) : impl_(std::mak
     if (m.loop_blocks > 0 && o.device_loop()) {  // a level finds at most one vertex per arc of its frontier
       const index_t room = std::min(m.n, std::max(bfs_policy::loop_arcs, bfs_policy::loop_vertices)) + 1;
       for (auto& q : m.loop_queue) q = device_buffer<loop_entry>(static_cast<std::size_t>(room));
+      m.cluster_blocks = cluster_tier_blocks<V>(device);
+      if (m.cluster_blocks > 0) {
+        m.cluster_spill = device_buffer<ull>(1);
+        m.cluster_res = device_buffer<loop_result>(1);
+      }
     }
   }
   m.sum = device_buffer<ull>(1);

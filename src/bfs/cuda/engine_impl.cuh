@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "bottom_up.cuh"
+#include "cluster_loop.cuh"
 #include "device_loop.cuh"
 #include "gpu500/bfs/cuda.hpp"
 #include "gpu500/bfs/direction.hpp"
@@ -52,6 +53,9 @@ struct engine<V>::impl {
   device_buffer<loop_state> loop_pub;     ///< the device loop's state after levels in one block
   device_buffer<loop_entry> loop_queue[2];  ///< the device loop's frontier queues (vertices with row bounds)
   unsigned loop_blocks = 0;               ///< the device loop's cooperative grid (0: no cooperative launch here)
+  unsigned cluster_blocks = 0;            ///< the cluster tier's blocks (0: no cluster tier here)
+  device_buffer<ull> cluster_spill;       ///< the cluster tier's spill counter
+  device_buffer<loop_result> cluster_res; ///< what the cluster tier left for the grid loop
   device_buffer<ull> sum;
   device_buffer<std::uint32_t> visited;  ///< bottom-up's bitmap of the vertices visited before the level
   gpu::pinned_buffer<gen_totals> h_tot;
@@ -217,8 +221,9 @@ struct engine<V>::impl {
       bottom_up_impl<false>(uq, t, level);
   }
 
-  /// The device loop on the frontier list qbuf[from] (count vertices of depth `level`); the
-  /// frontier it stops on is left in the same buffer. Synchronises and returns what it handed back.
+  /// The device loop on the frontier list qbuf[from] (count vertices of depth `level`; a list of at
+  /// most cluster_vertices goes to the cluster tier first); the frontier it stops on is left in the
+  /// same buffer. Synchronises and returns what it handed back.
   const loop_result& device_loop(int from, index_t count, std::int32_t level) {
     GPU500_CUDA_CHECK(cudaMemsetAsync(loop_cnt.data(), 0, 3 * sizeof(loop_counters), st[0]));
     std::int32_t* d = depth.data();
@@ -229,7 +234,25 @@ struct engine<V>::impl {
     loop_counters* cnt = loop_cnt.data();
     loop_state* pub = loop_pub.data();
     loop_result* res = loop_res.data();
-    void* args[] = {&g, &d, &p, &q, &e0, &e1, &count, &level, &cnt, &pub, &res};
+    const loop_result* start = nullptr;
+    if (cluster_blocks > 0 && count <= bfs_policy::cluster_vertices) {  // the cluster tier first
+      cudaLaunchConfig_t cfg{};
+      cfg.gridDim = dim3(cluster_blocks);
+      cfg.blockDim = dim3(bfs_policy::loop_block);
+      cfg.dynamicSmemBytes = cluster_queue_bytes;
+      cfg.stream = st[0];
+      cudaLaunchAttribute attr{};
+      attr.id = cudaLaunchAttributeClusterDimension;
+      attr.val.clusterDim.x = cluster_blocks;
+      attr.val.clusterDim.y = 1;
+      attr.val.clusterDim.z = 1;
+      cfg.attrs = &attr;
+      cfg.numAttrs = 1;
+      GPU500_CUDA_CHECK(cudaLaunchKernelEx(&cfg, cluster_loop_kernel<V>, g, d, p, q, count, level, e1,
+                                           cluster_spill.data(), cluster_res.data()));
+      start = cluster_res.data();
+    }
+    void* args[] = {&g, &d, &p, &q, &e0, &e1, &count, &level, &start, &cnt, &pub, &res};
     GPU500_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(td_loop_kernel<V>), loop_blocks,
                                                   bfs_policy::loop_block, args, 0, st[0]));
     gpu::copy_bytes_async(h_loop.data(), loop_res.data(), sizeof(loop_result), st[0]);

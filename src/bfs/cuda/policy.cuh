@@ -42,9 +42,17 @@ struct bfs_policy {
   // barrier): a frontier of this size is one or two rounds of the block's lane groups.
   static constexpr index_t loop_cta_vertices = 256;  ///< device loop in one block: largest frontier
   static constexpr index_t loop_cta_arcs = 2048;     ///< device loop in one block: largest frontier arc count
+  // The cluster tier (cluster_loop.cuh) runs the levels of a frontier within these limits before the
+  // grid loop, in one cluster of cluster_max_blocks blocks (or half as many where the GPU cannot
+  // place that many); each block's shared memory holds two queues of cluster_vertices entries.
+  static constexpr index_t cluster_vertices = 4096;  ///< cluster tier: largest frontier
+  static constexpr index_t cluster_arcs = 32768;     ///< cluster tier: largest frontier arc count
+  static constexpr unsigned cluster_max_blocks = 16;
 };
 static_assert(bfs_policy::loop_degree <= bfs_policy::middle_max, "a list without CTA- or grid-class vertices fits the loop");
 static_assert(bfs_policy::loop_block % 32 == 0 && 32 % bfs_policy::loop_lanes == 0, "lane groups tile warps");
+static_assert(bfs_policy::cluster_max_blocks <= 32, "one warp reads the cluster's counts");
+static_assert(bfs_policy::cluster_arcs <= bfs_policy::loop_arcs, "the spill list is a loop queue");
 
 /// Totals of one count pass (device side; copied to pinned host memory once per level).
 struct gen_totals {

@@ -165,6 +165,27 @@ TEST_F(BfsCuda, ShapesOfManyLevels) {
   }
 }
 
+// The device loop's cluster tier at its limits: a tree whose second level (25,600 leaves, found by
+// the few lane groups of one block) overflows that block's shared queue into the spill list and
+// leaves the tier (from the root; from a leaf, the tree again level by level); a 3-D grid whose
+// frontiers from its centre outgrow the tier's 4,096 vertices (the grid loop takes over from what
+// the tier left), and from a corner stay below them. 32- and 64-bit ids.
+TEST_F(BfsCuda, ClusterTierSpillsAndHandsOver) {
+  constexpr std::int64_t children = 128, leaves = 200;  // the children's degree 201: within the loop's 256
+  test::builder b(1 + children + children * leaves);
+  for (std::int64_t c = 1; c <= children; ++c) {
+    b.edge(0, c);
+    for (std::int64_t l = 0; l < leaves; ++l) b.edge(c, 1 + children + (c - 1) * leaves + l);
+  }
+  const test::named_graph broom{"broom-128x200", b.take(), {0, 1 + children + 77}};
+  const graph::shape_params p = graph::shape_params::parse("grid:81x79x77");
+  const test::named_graph mesh{"grid:81x79x77", graph::generate_shape(p), {0, 40 + 81 * (39 + 79 * 38)}};
+  for (const auto& g : {broom, mesh}) {
+    check_graph(g, graph500::cuda_options{});
+    check_graph(g, graph500::cuda_options{}, 64);
+  }
+}
+
 // Grids sized for a share of the SMs (--bfs-sm-share): the grid-stride loops cover every vertex
 // and arc with as few as one SM's blocks, on the full stack and on the baseline.
 TEST_F(BfsCuda, GridsForAShareOfTheSms) {

@@ -1,0 +1,200 @@
+// src/bfs/cuda/cluster_loop.cuh — the device loop's middle tier: top-down levels of a frontier of a
+// few thousand vertices run by one thread-block cluster (Hopper's clusters: up to 16 blocks on the
+// SMs of one GPC, a hardware barrier among them and each block's shared memory readable by the
+// others), ahead of the cooperative grid of device_loop.cuh. A mesh or a road-like graph keeps such
+// frontiers for thousands of levels; on the grid each of them pays a grid barrier and the round
+// trips to L2 of its queue and counters (about 6.5 us a level on a 1024 x 1024 grid). Here:
+//  - each block appends the vertices it claims to a queue in its own shared memory (a shared
+//    atomic per group of discovering lanes, not an L2 atomic), with their row bounds (loop_entry);
+//  - the next level reads the frontier as the concatenation of the blocks' queues: after the
+//    cluster barrier warp 0 of every block reads the blocks' counts through distributed shared
+//    memory and writes their prefix sums to its own shared memory; each lane group takes entries
+//    by a global index, finds the block that holds it (a search of the prefix) and loads the entry
+//    from that block's shared memory. So the work stays balanced over the cluster's blocks
+//    wherever the vertices were found;
+//  - the claim is the device loop's (atomicCAS on the depth, no load first, the parent written by
+//    the winner), since the depths and parents live in global memory.
+// A block's queue holds cluster_vertices entries; a vertex claimed beyond that goes to a spill
+// list in global memory, and the level's frontier then leaves the tier (it is too large for it).
+// The tier runs while the frontier has at most cluster_vertices vertices, cluster_arcs arcs and no
+// vertex of more than loop_degree arcs; then (or when it ends) the frontier is written back as ids
+// into the list it was given and the grid loop, launched next on the same stream, starts from it.
+// A list given to the tier that already exceeds its limits is handed back untouched. Every block
+// passes a last cluster barrier before it exits, so no block leaves while another reads its queue.
+#pragma once
+
+#include <cooperative_groups.h>
+
+#include <cstdint>
+
+#include "device_loop.cuh"
+#include "gpu500/core/types.hpp"
+#include "gpu500/graph/csr.hpp"
+#include "policy.cuh"
+
+namespace gpu500::bfs::cuda::detail {
+
+/// Dynamic shared memory of one block of the tier: its two entry queues.
+inline constexpr std::size_t cluster_queue_bytes = 2 * sizeof(loop_entry) * bfs_policy::cluster_vertices;
+
+/// What one block of the tier keeps beside its queues (static shared memory).
+struct cluster_block_state {
+  loop_counters counts[3];                     ///< the levels' counts, rotating as in the grid loop
+  ull prefix[bfs_policy::cluster_max_blocks + 1];  ///< the blocks' counts of this level's frontier, summed
+  ull n, arcs, max_degree, spilled;            ///< the frontier's totals as warp 0 read them
+};
+
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
+/// Warp 0 of every block: the blocks' counts of `slot` (through distributed shared memory) into
+/// st.prefix, and the frontier's totals. The caller synchronises the block afterwards.
+__device__ __forceinline__ void read_cluster_counts(cooperative_groups::cluster_group& cluster, cluster_block_state& st,
+                                                    int slot, const ull* spill_count) {
+  if (threadIdx.x >= 32) return;
+  const unsigned lane = threadIdx.x;
+  const unsigned blocks = cluster.num_blocks();
+  ull n = 0, arcs = 0, max_degree = 0;
+  if (lane < blocks) {
+    const loop_counters* c = cluster.map_shared_rank(&st.counts[slot], lane);
+    n = c->vertices;
+    arcs = c->arcs;
+    max_degree = c->max_degree;
+  }
+  ull sum = n;  // inclusive scan over the lanes
+  for (unsigned d = 1; d < 32; d <<= 1) {
+    const ull x = __shfl_up_sync(0xffffffffu, sum, d);
+    if (lane >= d) sum += x;
+  }
+  if (lane < blocks) st.prefix[lane + 1] = sum;
+  for (unsigned d = 16; d > 0; d >>= 1) {
+    arcs += __shfl_xor_sync(0xffffffffu, arcs, d);
+    const ull m = __shfl_xor_sync(0xffffffffu, max_degree, d);
+    max_degree = m > max_degree ? m : max_degree;
+  }
+  const ull total = __shfl_sync(0xffffffffu, sum, 31);
+  if (lane == 0) {
+    st.prefix[0] = 0;
+    st.n = total;
+    st.arcs = arcs;
+    st.max_degree = max_degree;
+    st.spilled = __ldcg(spill_count);
+  }
+}
+
+#endif
+
+/// The block of the tier that holds frontier entry j (prefix[b] <= j < prefix[b + 1]).
+__device__ __forceinline__ unsigned cluster_block_of(const ull* prefix, unsigned blocks, ull j) {
+  unsigned lo = 0, hi = blocks;  // prefix[lo] <= j < prefix[hi]
+  while (hi - lo > 1) {
+    const unsigned mid = (lo + hi) / 2;
+    if (prefix[mid] <= j) lo = mid; else hi = mid;
+  }
+  return lo;
+}
+
+__device__ __forceinline__ bool leaves_cluster_tier(ull n, ull arcs, ull max_degree) {
+  return n == 0 || n > static_cast<ull>(bfs_policy::cluster_vertices) ||
+         arcs > static_cast<ull>(bfs_policy::cluster_arcs) || max_degree > static_cast<ull>(bfs_policy::loop_degree);
+}
+
+/// The tier on the frontier list q[0, n0) of depth `level` (n0 <= cluster_vertices); launched as one
+/// cluster of bfs_policy::loop_block-thread blocks with cluster_queue_bytes of dynamic shared memory.
+/// spill: room for cluster_arcs entries in global memory; spill_count: its counter (set to 0 here).
+/// Leaves the frontier it stopped on as ids in q and its depth and size in *res.
+template <class V>
+__global__ void __launch_bounds__(bfs_policy::loop_block)
+    cluster_loop_kernel(csr_view<V> g, std::int32_t* depth, V* parent, V* q, index_t n0, std::int32_t level,
+                        loop_entry* spill, ull* spill_count, loop_result* res) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+  // Built without Hopper code and run on a GPU with clusters: hand the list back untouched.
+  if (blockIdx.x == 0 && threadIdx.x == 0) *res = {level, static_cast<ull>(n0)};
+#else
+  namespace cg = cooperative_groups;
+  cg::cluster_group cluster = cg::this_cluster();
+  const auto group = cg::tiled_partition<bfs_policy::loop_lanes>(cg::this_thread_block());
+  extern __shared__ loop_entry cluster_queues[];  // [2][cluster_vertices]
+  __shared__ cluster_block_state st;
+  const unsigned blocks = cluster.num_blocks();
+  const unsigned me = cluster.block_rank();
+  const unsigned groups_per_block = bfs_policy::loop_block / bfs_policy::loop_lanes;
+  const ull groups = static_cast<ull>(groups_per_block) * blocks;
+  const ull group_id = static_cast<ull>(me) * groups_per_block + threadIdx.x / bfs_policy::loop_lanes;
+  loop_entry* const queue[2] = {cluster_queues, cluster_queues + bfs_policy::cluster_vertices};
+  if (threadIdx.x < 3) st.counts[threadIdx.x] = {0, 0, 0};
+  if (me == 0 && threadIdx.x == 0) *spill_count = 0;
+  __syncthreads();
+  {  // the list as given: block b takes its share into queue 0 (counts in slot 2, as level -1's)
+    const ull per = (static_cast<ull>(n0) + blocks - 1) / blocks;
+    const ull lo = per * me, hi = lo + per < static_cast<ull>(n0) ? lo + per : static_cast<ull>(n0);
+    ull arcs = 0, max_degree = 0;
+    for (ull i = lo + threadIdx.x; i < hi; i += blockDim.x) {
+      const V u = __ldcg(q + i);
+      const index_t b = g.offsets[u], e = g.offsets[static_cast<index_t>(u) + 1];
+      queue[0][i - lo] = make_loop_entry(u, b, e);
+      const ull d = static_cast<ull>(e - b);
+      arcs += d;
+      max_degree = d > max_degree ? d : max_degree;
+    }
+    if (threadIdx.x == 0) st.counts[2].vertices = hi > lo ? hi - lo : 0;
+    add_loop_counts(&st.counts[2], arcs, max_degree);
+  }
+  cluster.sync();
+  read_cluster_counts(cluster, st, 2, spill_count);
+  __syncthreads();
+  if (leaves_cluster_tier(st.n, st.arcs, st.max_degree)) {  // handed back untouched
+    cluster.sync();
+    if (me == 0 && threadIdx.x == 0) *res = {level, static_cast<ull>(n0)};
+    return;
+  }
+  std::int32_t lvl = level;  // depth of the frontier in queue[side] of every block
+  int side = 0;
+  for (unsigned k = 0;; ++k) {
+    const int out = k % 3;  // this level's counts; (k + 2) % 3 holds its frontier's, (k + 1) % 3 is cleared
+    const ull n = st.n;
+    const loop_entry* cur = queue[side];
+    loop_entry* nxt = queue[side ^ 1];
+    loop_counters* c = &st.counts[out];
+    ull arcs = 0, max_degree = 0;
+    // A block keeps what it claims in its own queue; past the queue's room, in the spill list.
+    const auto store = [nxt, spill, spill_count](ull place, loop_entry x) {
+      if (place < static_cast<ull>(bfs_policy::cluster_vertices))
+        nxt[place] = x;
+      else
+        spill[atomicAdd(spill_count, 1ull)] = x;
+    };
+    for (ull j = group_id; j < n; j += groups) {
+      const unsigned b = cluster_block_of(st.prefix, blocks, j);
+      expand_loop_entry(g, depth, parent, *cluster.map_shared_rank(cur + (j - st.prefix[b]), b), group.thread_rank(),
+                        lvl + 1, store, c, arcs, max_degree);
+    }
+    add_loop_counts(c, arcs, max_degree);
+    if (threadIdx.x == 0) st.counts[(k + 1) % 3] = {0, 0, 0};
+    cluster.sync();
+    read_cluster_counts(cluster, st, out, spill_count);
+    __syncthreads();
+    ++lvl;
+    side ^= 1;
+    if (st.spilled > 0 || leaves_cluster_tier(st.n, st.arcs, st.max_degree)) break;
+  }
+  // The frontier it stopped on, as ids into q: each block's queue at its place, then the spill.
+  const ull kept = st.spilled > 0 ? st.n - st.spilled : st.n;  // entries in the blocks' queues
+  {
+    ull mine = st.prefix[me + 1] - st.prefix[me];
+    if (mine > static_cast<ull>(bfs_policy::cluster_vertices)) mine = bfs_policy::cluster_vertices;
+    ull before = 0;  // the queued entries of the blocks before this one (each at most a queue)
+    for (unsigned b = 0; b < me; ++b) {
+      const ull x = st.prefix[b + 1] - st.prefix[b];
+      before += x < static_cast<ull>(bfs_policy::cluster_vertices) ? x : bfs_policy::cluster_vertices;
+    }
+    const loop_entry* fin = queue[side];
+    for (ull i = threadIdx.x; i < mine; i += blockDim.x) q[before + i] = static_cast<V>(fin[i].y);
+    for (ull i = static_cast<ull>(me) * blockDim.x + threadIdx.x; i < st.spilled;
+         i += static_cast<ull>(blocks) * blockDim.x)
+      q[kept + i] = static_cast<V>(__ldcg(&spill[i].y));
+  }
+  cluster.sync();
+  if (me == 0 && threadIdx.x == 0) *res = {lvl, st.n};
+#endif
+}
+
+}  // namespace gpu500::bfs::cuda::detail
