@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # `gpu500 generate --shape`: the grid and geometric graphs written in each format and searched,
 # validated, from a corner (a grid's BFS from vertex 0 reaches every vertex, its SSSP too); the
-# same file for the same seed and another for another seed; one-line errors (exit 2) for bad specs
-# and for flags of the Kronecker graph.
+# same file for the same seed and another for another seed; every shape at odd sizes searched on
+# every backend present; one-line errors (exit 2) for bad specs and for flags of the Kronecker graph.
 set -uo pipefail
 bin=$1
 tmp=$(mktemp -d)
@@ -23,6 +23,20 @@ cmp -s "$tmp/r1.mtx" "$tmp/r2.mtx" || fail "the same seed wrote different files"
 cmp -s "$tmp/r1.mtx" "$tmp/r3.mtx" && fail "another seed wrote the same file"
 out=$("$bin" bfs --graph "$tmp/r1.mtx" --roots 4 --backend cpu 2>/dev/null) || fail "bfs on the geometric graph: $out"
 grep -q 'all valid\|valid$' <<<"$out" || fail "bfs on the geometric graph: $out"
+# Every shape, odd sizes, on every backend present (the CUDA one where a GPU is): BFS and SSSP from
+# two roots, each validated.
+backends=cpu
+"$bin" info 2>/dev/null | grep -q "^cuda device [0-9]" && backends="cpu cuda"
+for spec in grid:31x17 grid:7x5x3 geometric:2001:7 grid:1001; do
+  f="$tmp/${spec//[:x]/_}.bin"
+  "$bin" generate --shape "$spec" "$f" >/dev/null || fail "generate $spec"
+  for b in $backends; do
+    for kernel in bfs sssp; do
+      out=$("$bin" "$kernel" --graph "$f" --roots 2 --backend "$b" 2>/dev/null) || fail "$kernel on $spec, $b: $out"
+      grep -q 'all valid\|valid$' <<<"$out" || fail "$kernel on $spec, $b: $out"
+    done
+  done
+done
 expect2() {
   local err rc
   err=$("$bin" "$@" 2>&1 >/dev/null)
