@@ -56,17 +56,8 @@ unsigned cluster_tier_blocks(int device) {
     return 0;
   }
   for (unsigned blocks = bfs_policy::cluster_max_blocks; blocks >= 8; blocks /= 2) {
-    cudaLaunchConfig_t cfg{};
-    cfg.gridDim = dim3(blocks);
-    cfg.blockDim = dim3(bfs_policy::loop_block);
-    cfg.dynamicSmemBytes = cluster_queue_bytes;
-    cudaLaunchAttribute attr{};
-    attr.id = cudaLaunchAttributeClusterDimension;
-    attr.val.clusterDim.x = blocks;
-    attr.val.clusterDim.y = 1;
-    attr.val.clusterDim.z = 1;
-    cfg.attrs = &attr;
-    cfg.numAttrs = 1;
+    cudaLaunchAttribute attr;
+    const cudaLaunchConfig_t cfg = cluster_tier_config(blocks, nullptr, attr);
     int placeable = 0;
     if (cudaOccupancyMaxActiveClusters(&placeable, kernel, &cfg) == cudaSuccess && placeable > 0) return blocks;
     (void)cudaGetLastError();

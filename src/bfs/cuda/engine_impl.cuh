@@ -236,18 +236,8 @@ struct engine<V>::impl {
     loop_result* res = loop_res.data();
     const loop_result* start = nullptr;
     if (cluster_blocks > 0 && count <= bfs_policy::cluster_vertices) {  // the cluster tier first
-      cudaLaunchConfig_t cfg{};
-      cfg.gridDim = dim3(cluster_blocks);
-      cfg.blockDim = dim3(bfs_policy::loop_block);
-      cfg.dynamicSmemBytes = cluster_queue_bytes;
-      cfg.stream = st[0];
-      cudaLaunchAttribute attr{};
-      attr.id = cudaLaunchAttributeClusterDimension;
-      attr.val.clusterDim.x = cluster_blocks;
-      attr.val.clusterDim.y = 1;
-      attr.val.clusterDim.z = 1;
-      cfg.attrs = &attr;
-      cfg.numAttrs = 1;
+      cudaLaunchAttribute attr;
+      const cudaLaunchConfig_t cfg = cluster_tier_config(cluster_blocks, st[0], attr);
       GPU500_CUDA_CHECK(cudaLaunchKernelEx(&cfg, cluster_loop_kernel<V>, g, d, p, q, count, level, e1,
                                            cluster_spill.data(), cluster_res.data()));
       start = cluster_res.data();
