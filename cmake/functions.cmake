@@ -71,7 +71,8 @@ function(gpu500_add_test name)
       add_test(NAME ${name}.mpi${n}
                COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${n} --oversubscribe --bind-to none
                        ${MPIEXEC_PREFLAGS} $<TARGET_FILE:${name}> ${MPIEXEC_POSTFLAGS})
-      set_tests_properties(${name}.mpi${n} PROPERTIES PROCESSORS ${n} TIMEOUT 600
+      # COST: started before the unit tests under ctest -j (several seconds each, n slots each).
+      set_tests_properties(${name}.mpi${n} PROPERTIES PROCESSORS ${n} TIMEOUT 600 COST 50
                            ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMP_NUM_THREADS=1;OPENBLAS_NUM_THREADS=1")
       if(A_LABELS)
         set_tests_properties(${name}.mpi${n} PROPERTIES LABELS "${A_LABELS}")
