@@ -40,11 +40,12 @@ std::string describe(const options& o) {
 
 namespace {
 
-/// The cluster tier's blocks on this device: cluster_max_blocks, or half as many, where one such
+/// The cluster tier's blocks on this device: the most of cluster_max_blocks, half as many, ... down
+/// to 2, that are at most `sms` (the grids' share of the SMs: one block an SM) and of which one
 /// cluster of loop_block-thread blocks with the tier's shared memory can be placed; 0 where the
-/// device has no clusters (before Hopper) or can place neither.
+/// device has no clusters (before Hopper) or none fits.
 template <class V>
-unsigned cluster_tier_blocks(int device) {
+unsigned cluster_tier_blocks(int device, int sms) {
   int clusters = 0;
   GPU500_CUDA_CHECK(cudaDeviceGetAttribute(&clusters, cudaDevAttrClusterLaunch, device));
   if (!clusters) return 0;
@@ -55,7 +56,8 @@ unsigned cluster_tier_blocks(int device) {
     (void)cudaGetLastError();  // a device that refuses the tier's shared memory or size: no tier
     return 0;
   }
-  for (unsigned blocks = bfs_policy::cluster_max_blocks; blocks >= 8; blocks /= 2) {
+  for (unsigned blocks = bfs_policy::cluster_max_blocks; blocks >= 2; blocks /= 2) {
+    if (blocks > static_cast<unsigned>(sms)) continue;
     cudaLaunchAttribute attr;
     const cudaLaunchConfig_t cfg = cluster_tier_config(blocks, nullptr, attr);
     int placeable = 0;
@@ -231,7 +233,7 @@ engine<V>::engine(csr_view<V> g, bool degree_sorted, options o) : impl_(std::mak
     if (m.loop_blocks > 0 && o.device_loop()) {  // a level finds at most one vertex per arc of its frontier
       const index_t room = std::min(m.n, std::max(bfs_policy::loop_arcs, bfs_policy::loop_vertices)) + 1;
       for (auto& q : m.loop_queue) q = device_buffer<loop_entry>(static_cast<std::size_t>(room));
-      m.cluster_blocks = cluster_tier_blocks<V>(device);
+      m.cluster_blocks = cluster_tier_blocks<V>(device, m.sms);
       if (m.cluster_blocks > 0) {
         m.cluster_spill = device_buffer<ull>(1);
         m.cluster_res = device_buffer<loop_result>(1);

@@ -43,8 +43,9 @@ struct bfs_policy {
   static constexpr index_t loop_cta_vertices = 256;  ///< device loop in one block: largest frontier
   static constexpr index_t loop_cta_arcs = 2048;     ///< device loop in one block: largest frontier arc count
   // The cluster tier (cluster_loop.cuh) runs the levels of a frontier within these limits before the
-  // grid loop, in one cluster of cluster_max_blocks blocks (or half as many where the GPU cannot
-  // place that many); each block's shared memory holds two queues of cluster_vertices entries.
+  // grid loop, in one cluster of cluster_max_blocks blocks (or half as many, down to 2, where the GPU
+  // cannot place that many or the grids' share of the SMs is smaller); each block's shared memory
+  // holds two queues of cluster_vertices entries.
   static constexpr index_t cluster_vertices = 4096;  ///< cluster tier: largest frontier
   static constexpr index_t cluster_arcs = 32768;     ///< cluster tier: largest frontier arc count
   static constexpr unsigned cluster_max_blocks = 16;
