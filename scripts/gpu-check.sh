@@ -93,7 +93,9 @@ for part in scripts/gpu-check.d/*.sh; do
   echo "== part $name"
   if ! bash "$part" "$BUILD" "$OUT" "$TABLE" >"$OUT/part-$name.log" 2>&1; then
     status=1
-    echo "$name|part script|FAILED (see part-$name.log)" >>"$TABLE"
+    # The row names the first line of the log that says what went wrong (the log stays in OUT).
+    reason=$(grep -m1 -iE 'error|fail|not supported|invalid' "$OUT/part-$name.log" | cut -c1-160 | tr '|' '/')
+    echo "$name|part script|FAILED: ${reason:-no error line} (part-$name.log)" >>"$TABLE"
     tail -20 "$OUT/part-$name.log"
   fi
 done
