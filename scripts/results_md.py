@@ -76,7 +76,7 @@ COMPONENTS = [
      "clean: no error and no hazard reported", ["sanitize"]),
 ]
 # A/B comparisons of two builds: a step's history, not a current figure.
-AB_PARTS = {"cpu_ab", "hash-pair-cas", "graph500-mpi-sssp", "graph500-mpi-bfs-bits",
+AB_PARTS = {"ab", "cpu_ab", "hash-pair-cas", "graph500-mpi-sssp", "graph500-mpi-bfs-bits",
             "graph500-mpi-bfs", "graph500-mpi-bfs-hubs"}
 # Headline rows of a part (a regular expression on the measurement); a part not named keeps all.
 HEADLINE = {
