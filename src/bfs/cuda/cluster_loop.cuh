@@ -146,14 +146,8 @@ __global__ void __launch_bounds__(bfs_policy::loop_block)
     const ull per = (static_cast<ull>(n0) + blocks - 1) / blocks;
     const ull lo = per * me, hi = lo + per < static_cast<ull>(n0) ? lo + per : static_cast<ull>(n0);
     ull arcs = 0, max_degree = 0;
-    for (ull i = lo + threadIdx.x; i < hi; i += blockDim.x) {
-      const V u = __ldcg(q + i);
-      const index_t b = g.offsets[u], e = g.offsets[static_cast<index_t>(u) + 1];
-      queue[0][i - lo] = make_loop_entry(u, b, e);
-      const ull d = static_cast<ull>(e - b);
-      arcs += d;
-      max_degree = d > max_degree ? d : max_degree;
-    }
+    for (ull i = lo + threadIdx.x; i < hi; i += blockDim.x)
+      measure_loop_entry(g, __ldcg(q + i), queue[0] + (i - lo), arcs, max_degree);
     if (threadIdx.x == 0) st.counts[2].vertices = hi > lo ? hi - lo : 0;
     add_loop_counts(&st.counts[2], arcs, max_degree);
   }

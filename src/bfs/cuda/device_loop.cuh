@@ -61,6 +61,19 @@ __device__ __forceinline__ loop_entry make_loop_entry(ull v, index_t begin, inde
   return {static_cast<ull>(begin) | (saturated << loop_row_bits), v};
 }
 
+/// Writes the entry of vertex u of a given frontier list to *out (its row bounds read) and adds
+/// its degree into this thread's arcs and max_degree: how the loop and the cluster tier measure the
+/// list they are given.
+template <class V>
+__device__ __forceinline__ void measure_loop_entry(const csr_view<V>& g, V u, loop_entry* out, ull& arcs,
+                                                   ull& max_degree) {
+  const index_t b = g.offsets[u], e = g.offsets[static_cast<index_t>(u) + 1];
+  *out = make_loop_entry(u, b, e);
+  const ull d = static_cast<ull>(e - b);
+  arcs += d;
+  max_degree = d > max_degree ? d : max_degree;
+}
+
 /// Adds a thread's arcs and largest degree into c, one atomic per warp (c in global or shared memory).
 __device__ __forceinline__ void add_loop_counts(loop_counters* c, ull arcs, ull max_degree) {
   const auto warp = cooperative_groups::tiled_partition<32>(cooperative_groups::this_thread_block());
@@ -175,14 +188,7 @@ __global__ void __launch_bounds__(bfs_policy::loop_block)
   loop_state s{static_cast<ull>(n0), 0, 0, level, 0};
   {  // the frontier as given: its entries, arcs and largest degree (in slot 2, cleared by level 1)
     ull arcs = 0, max_degree = 0;
-    for (ull i = rank; i < s.n; i += threads) {
-      const V u = __ldcg(q + i);
-      const index_t b = g.offsets[u], e = g.offsets[static_cast<index_t>(u) + 1];
-      e0[i] = make_loop_entry(u, b, e);
-      const ull d = static_cast<ull>(e - b);
-      arcs += d;
-      max_degree = d > max_degree ? d : max_degree;
-    }
+    for (ull i = rank; i < s.n; i += threads) measure_loop_entry(g, __ldcg(q + i), e0 + i, arcs, max_degree);
     add_loop_counts(cnt + 2, arcs, max_degree);
     grid.sync();
     s.arcs = __ldcg(&cnt[2].arcs);
