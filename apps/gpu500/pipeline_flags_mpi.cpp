@@ -14,8 +14,7 @@ namespace gpu500::app {
 namespace {
 // The engine flags (of add_bfs / add_sssp) the distributed pipelines implement; any other engine
 // flag given is refused. (The host BFS and SSSP are one engine each at every rank count, so each
-// of their flags is here; --vertex-bits takes 64 only, checked below, as over ranks the rows hold
-// 64-bit global ids.)
+// of their flags is here.)
 constexpr const char* distributed_engine_flags[] = {"--vertex-bits", "--no-direction-optimizing", "--bfs-alpha",
                                                     "--bfs-beta", "--bfs-threads", "--sssp", "--sssp-delta",
                                                     "--sssp-threads", "--sssp-no-light-heavy", "--sssp-no-relabel",
@@ -51,8 +50,6 @@ std::unique_ptr<graph500::mpi_pipeline> pipeline_flags::make_distributed(const d
       if (std::find(std::begin(distributed_engine_flags), std::end(distributed_engine_flags), f) ==
           std::end(distributed_engine_flags))
         throw usage_error(f + over);
-    if (vertex_bits_ == 32)
-      throw usage_error("--vertex-bits 32" + over + " (the rows over ranks hold 64-bit vertex ids)");
     if (sssp_bellman_ford_)  // (on the CPU backend apply_sssp refused it already)
       throw usage_error("--sssp bellman-ford" + over + " (the SSSP over ranks is delta-stepping)");
     if (b != gpu500::backend::cuda)
@@ -66,6 +63,7 @@ std::unique_ptr<graph500::mpi_pipeline> pipeline_flags::make_distributed(const d
   o.bfs_threads = cpu.bfs.threads;
   o.sssp_threads = cpu.sssp.threads;
   o.top_down_only = cpu.bfs.top_down_only;
+  o.vertex_bits = vertex_bits_;
   if (parser_ != nullptr && parser_->given("--bfs-alpha")) o.alpha = bfs_alpha_;
   if (parser_ != nullptr && parser_->given("--bfs-beta")) o.beta = bfs_beta_;
   o.delta = cpu.sssp.delta;

@@ -62,7 +62,14 @@ refused() {  # RANKS PATTERN ARGS...: exit 2 and the message
   [ "$rc" -eq 2 ] || { echo "$r ranks, $*: exit $rc, expected 2 ($err)"; exit 1; }
   grep -q -e "$pattern" <<<"$err" || { echo "$r ranks, $*: message lacks '$pattern': $err"; exit 1; }
 }
-refused 2 "rows over ranks hold 64-bit vertex ids" graph500 8 --backend cpu --quiet --vertex-bits 32
+# --vertex-bits over ranks, as on one process: the rows' ids of that width, the same searches.
+for bits in 32 64; do
+  mpi 3 graph500 9 --backend cpu --quiet --vertex-bits $bits --json "$tmp/bits$bits.json" >"$tmp/bits$bits.txt" ||
+    { echo "3 ranks, --vertex-bits $bits failed"; exit 1; }
+  grep -q "$bits-bit vertex ids" "$tmp/bits$bits.json" || { echo "3 ranks, --vertex-bits $bits: not in the backend's description"; exit 1; }
+done
+diff <(key "$tmp/bits32.txt") <(key "$tmp/bits64.txt") >/dev/null || { echo "--vertex-bits 32 and 64 differ over 3 ranks"; exit 1; }
+refused 2 "needs 64-bit vertex ids" graph500 33 --backend cpu --quiet --vertex-bits 32
 refused 2 "CUDA backend only" graph500 8 --backend cpu --quiet --share-gpus
 refused 2 "CUDA backend only" graph500 8 --backend cpu --quiet --no-cuda-aware-mpi
 refused 1 "several MPI ranks" graph500 8 --backend cpu --quiet --share-gpus

@@ -42,5 +42,7 @@ measure "bellman-ford --n 2048" "$bin" bellman-ford --n 2048 --backend cpu
 measure "hash static 1e6 keys" "$bin" hash static --backend cpu --keys 1000000 --runs 1
 if command -v mpiexec >/dev/null && "$bin" info 2>/dev/null | grep -q "mpi: yes"; then
   measure "graph500 16 on 2 ranks" mpiexec --oversubscribe --bind-to none -n 2 "$bin" graph500 16 --backend cpu --roots 2
+  measure "graph500 16 on 2 ranks, 32-bit ids" mpiexec --oversubscribe --bind-to none -n 2 "$bin" graph500 16 --backend cpu \
+    --roots 2 --vertex-bits 32
 fi
 exit $fail

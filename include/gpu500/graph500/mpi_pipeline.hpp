@@ -54,6 +54,10 @@ struct mpi_options {
   /// The validator asks each arc's far end of its owner even where every rank could hold one
   /// float per vertex (by default it all-gathers those when they fit; the tests check both ways).
   bool validator_asks_owners = false;
+  /// --vertex-bits: the width of the vertex ids in the rows the searches walk, 32 or 64, as on one
+  /// process (0: the backend's default: 64 on the host backend, whose kernel 1 then builds rows of
+  /// 64-bit ids; on CUDA 32 where every id fits). A width the graph does not fit is refused.
+  int vertex_bits = 0;
   /// The BFS walks rows with 64-bit columns even where 32 bits hold every vertex id (both
   /// backends; the tests run both widths; graphs of more than 2^32 vertices always take 64 bits).
   bool bfs_wide_columns = false;
@@ -124,7 +128,9 @@ run_result run_and_report_distributed(mpi_pipeline& p, run_config cfg, const dis
                                       const std::string& json_path);
 
 /// Host bytes one rank needs at its peak with `ranks` ranks (an even share of the graph), of which
-/// `ranks_per_host` run on its host (they share the SSSP's offered distances).
-std::size_t mpi_pipeline_bytes(const graph::kronecker_params& p, int ranks, int ranks_per_host = 1);
+/// `ranks_per_host` run on its host (they share the SSSP's offered distances), its rows holding
+/// vertex ids of `vertex_bits` bits.
+std::size_t mpi_pipeline_bytes(const graph::kronecker_params& p, int ranks, int ranks_per_host = 1,
+                               int vertex_bits = 64);
 
 }  // namespace gpu500::graph500

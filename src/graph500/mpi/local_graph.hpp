@@ -1,6 +1,7 @@
-// Kernel 1 over MPI ranks (internal): the rows of a rank's own vertices, built from its slice of
-// the edge list by the host kernel 1 (graph::build_csr over the ranks), as the pipelines keep them;
-// and the per-level trace both pipelines report (report.cpp).
+// What both pipelines over MPI ranks share (internal): a rank's rows on the host, as kernel 1
+// over the ranks leaves them (graph::build_csr<V>(comm, part, slice) on the host backend; the
+// device rows' copy for the validator on the CUDA backend), and the per-level trace both report
+// (report.cpp).
 #pragma once
 
 #include <cstdint>
@@ -11,29 +12,11 @@
 #include "gpu500/dist/partition.hpp"
 #include "gpu500/dist/trace.hpp"
 #include "gpu500/graph/csr.hpp"
-#include "gpu500/graph/edge_list.hpp"
 
 namespace gpu500::graph500::mpi {
 
-/// The owned rows (row l is vertex owned.first + l) with global column ids and float weights.
-struct local_graph {
-  index_t num_vertices = 0;  ///< global
-  dist::vertex_range owned;
-  graph::host_vector<index_t> offsets;  ///< owned.count + 1
-  graph::host_vector<std::int64_t> columns;
-  graph::host_vector<float> weights;  ///< empty when unweighted
-
-  [[nodiscard]] graph::csr_view<std::int64_t> view() const {
-    return {num_vertices, owned.first, owned.count, offsets.data(), columns.data(),
-            weights.empty() ? nullptr : weights.data()};
-  }
-};
-
-/// Sends every edge of `slice` (this rank's part of the edge list, self-loops included) to the
-/// owners of both endpoints and builds the owned rows: self-loops dropped, duplicates kept, within
-/// a row the arcs in global edge order (the one-process CSR's order). Collective.
-local_graph build_local_graph(const dist::communicator& c, const dist::block_partition& part,
-                              const graph::edge_list& slice);
+/// The owned rows (row l is vertex first_vertex + l) with global column ids and float weights.
+using local_graph = graph::csr<std::int64_t>;
 
 /// The JSON "trace" of a run over ranks, either backend: the last BFS's and SSSP's levels (an
 /// empty list for a search that has not run: a null pointer) and the SSSP's first bucket width.

@@ -1,6 +1,7 @@
 // The Graph500 pipeline over MPI ranks, host backend (see gpu500/graph500/mpi_pipeline.hpp):
-// generation of a slice of the edge list, kernel 1 by exchange, the host BFS and SSSP engines (one
-// engine each at every rank count) and the distributed validator. Every method runs under the communicator's guard: an exception on one
+// generation of a slice of the edge list, kernel 1 by exchange (graph::build_csr over the ranks),
+// the host BFS and SSSP engines (one engine each at every rank count) and the distributed
+// validator, on rows of 32- or 64-bit vertex ids (--vertex-bits, as on one process). Every method runs under the communicator's guard: an exception on one
 // rank ends the run instead of leaving the others in a collective.
 #include "gpu500/graph500/mpi_pipeline.hpp"
 
@@ -38,6 +39,7 @@ class omp_team {
   int saved_;
 };
 
+template <class V>
 class mpi_cpu_pipeline final : public mpi_pipeline {
  public:
   mpi_cpu_pipeline(const dist::communicator& c, const graph::kronecker_params& p, const mpi_options& o)
@@ -45,9 +47,10 @@ class mpi_cpu_pipeline final : public mpi_pipeline {
 
   std::string description() const override {
     return "mpi cpu, " + std::to_string(c_.size()) + " ranks (1-D block partition), " +
-           std::to_string(omp_get_max_threads()) + " OpenMP threads per rank, 64-bit vertex ids";
+           std::to_string(omp_get_max_threads()) + " OpenMP threads per rank, " + std::to_string(vertex_bits()) +
+           "-bit vertex ids";
   }
-  int vertex_bits() const override { return 64; }
+  int vertex_bits() const override { return static_cast<int>(8 * sizeof(V)); }
 
   double generate() override {
     return timed([&] {
@@ -60,7 +63,7 @@ class mpi_cpu_pipeline final : public mpi_pipeline {
   double construct() override {
     return timed([&] {
       GPU500_EXPECTS(edges_.num_vertices > 0, "generate() before construct()");
-      g_ = mpi::build_local_graph(c_, part_, edges_);
+      g_ = graph::build_csr<V>(c_, part_, edges_);
       edges_ = {};
       const auto view = g_.view();
       bfs_.emplace(c_, part_, view,
@@ -79,7 +82,7 @@ class mpi_cpu_pipeline final : public mpi_pipeline {
       GPU500_EXPECTS(v >= 0 && v < part_.num_vertices(), "a vertex");
       const int owner = part_.owner(v);
       int has = 0;
-      if (owner == c_.rank()) has = g_.offsets[v - g_.owned.first + 1] > g_.offsets[v - g_.owned.first];
+      if (owner == c_.rank()) has = g_.degree(v - g_.first_vertex) > 0;
       return c_.bcast(has, owner) != 0;
     });
   }
@@ -145,17 +148,17 @@ class mpi_cpu_pipeline final : public mpi_pipeline {
   mpi_options opts_;
   dist::block_partition part_;
   graph::edge_list edges_;
-  mpi::local_graph g_;
-  std::optional<bfs::cpu_engine<std::int64_t>> bfs_;
-  std::optional<sssp::cpu_engine<std::int64_t>> sssp_;
+  graph::csr<V> g_;
+  std::optional<bfs::cpu_engine<V>> bfs_;
+  std::optional<sssp::cpu_engine<V>> sssp_;
 };
 
 }  // namespace
 
-std::size_t mpi_pipeline_bytes(const graph::kronecker_params& p, int ranks, int ranks_per_host) {
+std::size_t mpi_pipeline_bytes(const graph::kronecker_params& p, int ranks, int ranks_per_host, int vertex_bits) {
   const auto R = static_cast<std::size_t>(ranks);
   const auto m = static_cast<std::size_t>(p.num_edges()) / R + 1, n = static_cast<std::size_t>(p.num_vertices()) / R + 64;
-  const std::size_t w = p.weights ? sizeof(float) : 0;
+  const std::size_t w = p.weights ? sizeof(float) : 0, id = static_cast<std::size_t>(vertex_bits / 8);
   // Kernel 1 at its peak: the edge slice (2 ids + weight), the arcs sent and received (24 bytes
   // each, two per edge), the rows being built (id + weight per arc, offsets).
   const std::size_t kernel1 = m * (16 + w) + 2 * m * 24 * 2 + 2 * m * (8 + w) + n * 8;
@@ -164,7 +167,7 @@ std::size_t mpi_pipeline_bytes(const graph::kronecker_params& p, int ranks, int 
   // (sssp/sssp.hpp: 64 + 3 x 8 bytes a row, its 8-byte copy of every arc, its share of the host's
   // offered distance and bucket byte of every vertex of the graph, the pulls' bitmap of the rows
   // and the graph) and the validator's requests and replies (about 40 bytes per arc).
-  const std::size_t rows = 2 * m * (8 + w) + n * 8;
+  const std::size_t rows = 2 * m * (id + w) + n * 8;
   const auto nv = static_cast<std::size_t>(p.num_vertices());
   const std::size_t searches =
       n * 32 + nv / 8 + 2 * m * 8 + nv +
@@ -179,9 +182,13 @@ std::unique_ptr<mpi_pipeline> make_mpi_cpu_pipeline(const dist::communicator& co
                                                     const mpi_options& o) {
   p.check();  // the same parameters on every rank: every rank throws alike
   if (o.alpha <= 0 || o.beta <= 0) throw usage_error("--bfs-alpha and --bfs-beta must be > 0");
+  // The rows' ids: 64 bits unless asked, as on one process (cpu_pipeline.cpp).
+  const int bits = o.vertex_bits == 0 ? 64 : o.vertex_bits;
+  if (bits != 32 && bits != 64) throw usage_error("--vertex-bits must be 32 or 64, got " + std::to_string(bits));
+  if (bits == 32 && p.scale > 32) throw usage_error("SCALE " + std::to_string(p.scale) + " needs 64-bit vertex ids");
   // Each rank's share against its part of its host's available memory; the ranks agree before
   // anyone throws, so that all of them do.
-  const auto need = static_cast<std::int64_t>(mpi_pipeline_bytes(p, comm.size(), comm.node_size()));
+  const auto need = static_cast<std::int64_t>(mpi_pipeline_bytes(p, comm.size(), comm.node_size(), bits));
   note_memory_estimate(static_cast<double>(need), "a rank's graph and searches");
   const std::int64_t avail = host_available_memory() / std::max(1, comm.node_size());
   const bool fits = avail <= 0 || need <= avail;
@@ -192,7 +199,8 @@ std::unique_ptr<mpi_pipeline> make_mpi_cpu_pipeline(const dist::communicator& co
                          " ranks needs " + human_bytes(static_cast<double>(need)) + " per rank, " +
                          human_bytes(static_cast<double>(worst)) + " available to a rank");
   }
-  return std::make_unique<mpi_cpu_pipeline>(comm, p, o);
+  if (bits == 32) return std::make_unique<mpi_cpu_pipeline<std::uint32_t>>(comm, p, o);
+  return std::make_unique<mpi_cpu_pipeline<std::int64_t>>(comm, p, o);
 }
 
 std::unique_ptr<mpi_pipeline> make_mpi_cpu_pipeline(const graph::kronecker_params& p, const mpi_options& o) {

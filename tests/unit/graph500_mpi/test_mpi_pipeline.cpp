@@ -91,7 +91,10 @@ TEST(Graph500Mpi, SameLevelsAndDistancesAsOneRankAndOracle) {
       mpi_options o;
       o.bfs_wide_columns = scale == 9;  // the BFS's rows in 64 bits (32 where the ids fit)
       o.sssp_pull_share = pull_share;
+      // Kernel 1's rows and both engines on 32-bit ids once per scale (64 by default).
+      o.vertex_bits = pull_share == 0.1 ? 32 : 0;
       auto dp = make_mpi_cpu_pipeline(c, p, o);
+      EXPECT_EQ(dp->vertex_bits(), pull_share == 0.1 ? 32 : 64);
       auto sp = make_mpi_cpu_pipeline(one, p);
       for (auto* x : {dp.get(), sp.get()}) {
         x->generate();
@@ -283,6 +286,11 @@ TEST(Graph500Mpi, MemoryCheckThrowsOnEveryRank) {
   bad.edgefactor = 0;
   EXPECT_THROW(make_mpi_cpu_pipeline(c, bad), usage_error);
   EXPECT_THROW(make_mpi_cpu_pipeline(c, params(4), mpi_options{false, 0.0, 18.0, 0.f, false}), usage_error);
+  mpi_options bits;  // a width other than 32 or 64, and 32 bits for more than 2^32 vertices
+  bits.vertex_bits = 16;
+  EXPECT_THROW(make_mpi_cpu_pipeline(c, params(4), bits), usage_error);
+  bits.vertex_bits = 32;
+  EXPECT_THROW(make_mpi_cpu_pipeline(c, params(33), bits), usage_error);
 }
 
 }  // namespace

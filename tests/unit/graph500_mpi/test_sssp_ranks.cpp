@@ -13,10 +13,10 @@
 
 #include "gpu500/dist/comm.hpp"
 #include "gpu500/dist/partition.hpp"
+#include "gpu500/graph/csr.hpp"
 #include "gpu500/graph/kronecker.hpp"
 #include "gpu500/graph/shapes.hpp"
 #include "gpu500/sssp/sssp.hpp"
-#include "graph500/mpi/local_graph.hpp"
 #include "levels.hpp"
 #include "support/bfs_oracle.hpp"
 
@@ -35,7 +35,7 @@ void expect_oracle_distances(const graph::edge_list& el, const std::vector<std::
     slice.dst.push_back(el.dst[e]);
     slice.weight.push_back(el.weight[e]);
   }
-  const graph500::mpi::local_graph g = graph500::mpi::build_local_graph(c, part, slice);
+  const graph::csr<std::int64_t> g = graph::build_csr<std::int64_t>(c, part, slice);
   const graph::csr<std::int64_t> whole = graph::build_csr<std::int64_t>(el);
   for (const double pull_share : {2.0, 0.1, 0.0})
     for (const float delta : {0.f, 0.3f}) {

@@ -40,8 +40,8 @@ inline rank_graph make_rank_graph(device_exchange& x, int scale) {
   const index_t m = p.num_edges(), first = m * c.rank() / c.size(), last = m * (c.rank() + 1) / c.size();
   device_local_graph rows = build_device_local_graph(x, part, generate_slice(p, first, last - first));
   local_graph host = rows.download();
-  std::vector<index_t> mine(static_cast<std::size_t>(host.owned.count));
-  for (index_t l = 0; l < host.owned.count; ++l) mine[static_cast<std::size_t>(l)] = host.offsets[l + 1] - host.offsets[l];
+  std::vector<index_t> mine(static_cast<std::size_t>(host.rows()));
+  for (index_t l = 0; l < host.rows(); ++l) mine[static_cast<std::size_t>(l)] = host.offsets[l + 1] - host.offsets[l];
   std::vector<index_t> degree = c.allgatherv<index_t>(mine);
   return {p, part, std::move(rows), std::move(host), std::move(degree)};
 }

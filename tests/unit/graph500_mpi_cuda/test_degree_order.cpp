@@ -32,7 +32,7 @@ void expect_degree_order(device_exchange& x, const dist::block_partition& part, 
                          const local_graph& host, const std::vector<index_t>& degree) {
   const std::vector<C> got = gpu::to_host(degree_ordered_columns<C>(x, part, g.view()));
   ASSERT_EQ(got.size(), host.columns.size());
-  for (index_t l = 0; l < host.owned.count; ++l) {
+  for (index_t l = 0; l < host.rows(); ++l) {
     const auto b = static_cast<std::size_t>(host.offsets[l]), e = static_cast<std::size_t>(host.offsets[l + 1]);
     std::vector<std::int64_t> want(host.columns.begin() + static_cast<std::ptrdiff_t>(b),
                                    host.columns.begin() + static_cast<std::ptrdiff_t>(e));

@@ -36,7 +36,7 @@ void expect_hubs(const dist::communicator& c, device_exchange& x, const dist::bl
                  const device_local_graph& g, const local_graph& host, const std::vector<index_t>& degree,
                  double share) {
   const gpu::device_buffer<C> ordered = degree_ordered_columns<C>(x, part, g.view());
-  const graph::csr_view<C> view{g.num_vertices, host.owned.first, host.owned.count, g.offsets.data(), ordered.data(),
+  const graph::csr_view<C> view{g.num_vertices, host.first_vertex, host.rows(), g.offsets.data(), ordered.data(),
                                 nullptr};
   const hub_delegates h = make_hub_delegates(c, view, share);
   index_t total_arcs = 0;
@@ -64,8 +64,8 @@ void expect_hubs(const dist::communicator& c, device_exchange& x, const dist::bl
   for (std::int64_t v = 0; v < static_cast<std::int64_t>(degree.size()); ++v) {
     if (degree[static_cast<std::size_t>(v)] < h.min_degree) continue;
     want_ids.push_back(v);
-    if (v < host.owned.first) ++first_mine;
-    else if (v < host.owned.first + host.owned.count) ++mine;
+    if (v < host.first_vertex) ++first_mine;
+    else if (v < host.first_vertex + host.rows()) ++mine;
   }
   ASSERT_EQ(ids, want_ids);
   EXPECT_EQ(h.first_mine, first_mine);
@@ -75,7 +75,7 @@ void expect_hubs(const dist::communicator& c, device_exchange& x, const dist::bl
   std::vector<std::vector<std::uint32_t>> want_lists(ids.size());
   std::vector<std::uint16_t> want_row_hubs;
   std::vector<std::uint32_t> want_starts{0};
-  for (index_t l = 0; l < host.owned.count; ++l) {
+  for (index_t l = 0; l < host.rows(); ++l) {
     bool leading = true;
     for (index_t k = host.offsets[l]; k < host.offsets[l + 1]; ++k) {
       const auto v = static_cast<std::int64_t>(cols[static_cast<std::size_t>(k)]);

@@ -123,11 +123,14 @@ TEST_F(Graph500MpiCuda, SameLevelsAndDistancesAsHostBackend) {
       const auto p = params(scale);
       mpi_options o = shared();
       o.kernel1_round_edges = s.round_edges;
-      o.bfs_wide_columns = s.wide_columns;
+      o.vertex_bits = s.wide_columns ? 64 : 0;  // --vertex-bits 64: the BFS walks 64-bit columns
       o.sssp_pull_share = s.pull_share;
       o.bfs_hub_share = s.hub_share;
       auto dp = make_mpi_cuda_pipeline(c, p, o);
-      auto hp = make_mpi_cpu_pipeline(c, p);
+      EXPECT_EQ(dp->vertex_bits(), s.wide_columns ? 64 : 32);
+      mpi_options host;
+      host.vertex_bits = s.wide_columns ? 32 : 0;  // the host rows of 32-bit ids once per scale
+      auto hp = make_mpi_cpu_pipeline(c, p, host);
       for (auto* x : {dp.get(), hp.get()}) {
         x->generate();
         x->construct();
@@ -267,6 +270,11 @@ TEST_F(Graph500MpiCuda, GpuCountAndMemoryChecks) {
   EXPECT_THROW(make_mpi_cuda_pipeline(c, params(40), shared()), resource_error);
   EXPECT_THROW(make_mpi_cuda_pipeline(c, params(4), shared(mpi_options{false, 0.0, 18.0, 0.f, false})),
                usage_error);
+  mpi_options bits = shared();  // a width other than 32 or 64, and 32 bits for more than 2^32 vertices
+  bits.vertex_bits = 16;
+  EXPECT_THROW(make_mpi_cuda_pipeline(c, params(4), bits), usage_error);
+  bits.vertex_bits = 32;
+  EXPECT_THROW(make_mpi_cuda_pipeline(c, params(33), bits), usage_error);
   const int gpus = static_cast<int>(cuda_devices().size());
   // Without share_gpus, more ranks on a node than GPUs is a usage error on every rank.
   if (c.allreduce(c.node_size() > gpus ? 1 : 0, dist::reduce_op::max) == 1) {

@@ -284,7 +284,7 @@ device_local_graph build_device_local_graph(device_exchange& x, const dist::bloc
 local_graph device_local_graph::download() const {
   local_graph h;
   h.num_vertices = num_vertices;
-  h.owned = owned;
+  h.first_vertex = owned.first;
   const auto off = gpu::to_host(offsets);
   const auto col = gpu::to_host(columns);
   const auto w = gpu::to_host(weights);

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "bfs.hpp"
+#include "degree_order.hpp"
 #include "exchange.hpp"
 #include "gpu500/core/cuda/check.cuh"
 #include "gpu500/core/device.hpp"
@@ -62,7 +63,10 @@ class mpi_cuda_pipeline final : public mpi_pipeline {
   mpi_cuda_pipeline(const dist::communicator& c, const graph::kronecker_params& p, const mpi_options& o, int device,
                     int sharing, mpi::cuda::exchange_mode mode)
       : c_(c), params_(p), opts_(o), part_(p.num_vertices(), c.size()), x_(c_, mode), device_(device),
-        sharing_(sharing) {}
+        sharing_(sharing),
+        // The BFS walks its rows with 32-bit columns unless asked for 64 or the ids need them
+        // (kernel 1's rows hold 64-bit ids; the SSSP's, row indices of 32 bits and 64-bit ids).
+        bits_(o.vertex_bits == 64 || o.bfs_wide_columns || !mpi::cuda::narrow_columns_fit(p.num_vertices()) ? 64 : 32) {}
 
   std::string description() const override {
     using mpi::cuda::exchange_mode;
@@ -72,9 +76,9 @@ class mpi_cuda_pipeline final : public mpi_pipeline {
                                                             : "CUDA-aware MPI on device buffers";
     return "mpi cuda, " + std::to_string(c_.size()) + " ranks (1-D block partition), one GPU per rank (GPU " +
            std::to_string(device_) + " of its node" + (sharing_ > 1 ? ", shared by " + std::to_string(sharing_) + " ranks" : "") +
-           "), " + mode + ", 64-bit vertex ids";
+           "), " + mode + ", " + std::to_string(bits_) + "-bit vertex ids";
   }
-  int vertex_bits() const override { return 64; }
+  int vertex_bits() const override { return bits_; }
 
   double generate() override {
     return timed([&] {
@@ -93,7 +97,7 @@ class mpi_cuda_pipeline final : public mpi_pipeline {
       host_.reset();
       const auto view = g_.view();
       bfs_.emplace(x_, part_, view, bfs::direction_rule{opts_.alpha, opts_.beta, opts_.top_down_only},
-                   opts_.bfs_wide_columns, opts_.bfs_hub_share);
+                   bits_ == 64, opts_.bfs_hub_share);
       if (params_.weights) {
         mpi::cuda::device_sssp_policy pol;
         pol.no_light_heavy = opts_.no_light_heavy;
@@ -209,6 +213,7 @@ class mpi_cuda_pipeline final : public mpi_pipeline {
   dist::block_partition part_;
   mpi::cuda::device_exchange x_;
   int device_, sharing_;
+  int bits_;  // the width of the BFS's columns (--vertex-bits)
   bool generated_ = false;
   mpi::cuda::device_edge_slice slice_;
   mpi::cuda::device_local_graph g_;
@@ -235,6 +240,10 @@ std::unique_ptr<mpi_pipeline> make_mpi_cuda_pipeline(const dist::communicator& c
   p.check();  // the same parameters on every rank: every rank throws alike
   if (o.alpha <= 0 || o.beta <= 0) throw usage_error("--bfs-alpha and --bfs-beta must be > 0");
   GPU500_EXPECTS(o.bfs_hub_share >= 0 && o.bfs_hub_share <= 1, "mpi_options::bfs_hub_share in [0, 1]");
+  if (o.vertex_bits != 0 && o.vertex_bits != 32 && o.vertex_bits != 64)
+    throw usage_error("--vertex-bits must be 32 or 64, got " + std::to_string(o.vertex_bits));
+  if (o.vertex_bits == 32 && !mpi::cuda::narrow_columns_fit(p.num_vertices()))
+    throw usage_error(std::to_string(p.num_vertices()) + " vertices do not fit 32-bit vertex ids; use --vertex-bits 64");
   // One GPU per rank, by the node-local rank.
   const int gpus = dist::gpu_count();
   const int local = comm.node_rank(), on_node = comm.node_size();
