@@ -3,7 +3,8 @@
 // times cublasGemmEx C(M x M, FP32) += A(M x K) B(K x M) with inputs of the given type, FP32
 // accumulation (CUBLAS_COMPUTE_32F), the shape and types of the library's update; fp8 times
 // the library's own cuBLASLt call (src/hpl_mxp/cuda/fp8.cuh): E4M3 inputs, A stored transposed ("TN"), scales
-// by device pointer, FP32 C and D in place (M and K multiples of 16; compute capability 8.9+).
+// by 16-byte aligned device pointers, FP32 C and D in place (M and K multiples of 16; compute
+// capability 8.9+).
 // Random inputs in [-0.5, 0.5) (constant data would draw less power and run faster than the
 // benchmark's). Prints one JSON object: the best of reps timed calls after one warm-up.
 #include <cublas_v2.h>
@@ -89,11 +90,13 @@ int main(int argc, char** argv) {
   c.zero();
   cublasHandle_t h;
   if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) fail("cublasCreate");
-  // fp8: the library's own cuBLASLt call (C -= sa sb A^T B), unit scales in device memory.
+  // fp8: the library's own cuBLASLt call (C -= sa sb A^T B), unit scales in device memory, each
+  // 16-byte aligned as the solver's are (cuBLASLt refuses the call otherwise).
   std::unique_ptr<gpu500::hpl_mxp::detail::cuda::fp8_gemm> f8;
-  gpu500::gpu::device_buffer<float> scales(2);
+  constexpr int scale_stride = 4;  // floats: 16 bytes
+  gpu500::gpu::device_buffer<float> scales(2 * scale_stride);
   if (type == "fp8") {
-    const float one[2] = {1.0f, 1.0f};
+    const float one[2 * scale_stride] = {1.0f, 0, 0, 0, 1.0f, 0, 0, 0};
     gpu500::gpu::copy_bytes(scales.data(), one, sizeof(one));
     f8 = std::make_unique<gpu500::hpl_mxp::detail::cuda::fp8_gemm>(nullptr);
   }
@@ -103,7 +106,7 @@ int main(int argc, char** argv) {
     GPU500_CUDA_CHECK(cudaDeviceSynchronize());
     const double t0 = now();
     try {
-      if (f8) f8->run(m, m, k, a.data(), k, scales.data(), b.data(), k, scales.data() + 1, c.data(), m);
+      if (f8) f8->run(m, m, k, a.data(), k, scales.data(), b.data(), k, scales.data() + scale_stride, c.data(), m);
     } catch (const std::exception& e) {
       fail(e.what());
     }

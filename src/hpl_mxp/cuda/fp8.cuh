@@ -48,7 +48,7 @@ void copy_fp8(const float* src, std::int64_t lds, std::int64_t m, std::int64_t n
 /// cuBLASLt's FP8 GEMM on one stream, with its workspace (fp8_workspace_bytes):
 /// C(m x n, FP32, ldc) -= (*sa)(*sb) A^T B, A (k x m, E4M3, lda), B (k x n, E4M3, ldb), FP32
 /// accumulation (CUBLAS_COMPUTE_32F); sa and sb device floats. m, k, lda, ldb multiples of 16,
-/// ldc of 4, every pointer 16-byte aligned (checked).
+/// ldc of 4, every pointer 16-byte aligned, the scales' too (checked).
 class fp8_gemm {
  public:
   explicit fp8_gemm(cudaStream_t s);
