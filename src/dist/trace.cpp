@@ -8,13 +8,23 @@
 namespace gpu500::dist {
 
 json::value to_json(const communicator& c, const std::vector<level_record>& levels) {
+  // Each level's values: compute, comm, then its steps' seconds; at[i] is where level i's start.
   std::vector<double> mine;
-  mine.reserve(2 * levels.size());
-  for (const level_record& l : levels) mine.push_back(l.compute_seconds), mine.push_back(l.comm_seconds);
+  std::vector<std::size_t> at;
+  for (const level_record& l : levels) {
+    at.push_back(mine.size());
+    mine.push_back(l.compute_seconds), mine.push_back(l.comm_seconds);
+    for (const auto& step : l.steps) mine.push_back(step.second);
+  }
   const std::vector<double> all = c.allgatherv(std::span<const double>(mine));
   const auto R = static_cast<std::size_t>(c.size());
   if (all.size() != R * mine.size())
     throw std::logic_error("the ranks recorded different numbers of levels for the trace");
+  const auto by_rank = [&](std::size_t k) {  // value k of every rank
+    json::value v = json::value::make_array();
+    for (std::size_t r = 0; r < R; ++r) v.push_back(all[r * mine.size() + k]);
+    return v;
+  };
   json::value a = json::value::make_array();
   for (std::size_t i = 0; i < levels.size(); ++i) {
     const level_record& l = levels[i];
@@ -23,15 +33,20 @@ json::value to_json(const communicator& c, const std::vector<level_record>& leve
     e["direction"] = l.direction;
     e["frontier"] = l.frontier;
     e["bytes"] = l.bytes;
-    e["compute_seconds"] = all[2 * i];  // rank 0's
-    e["comm_seconds"] = all[2 * i + 1];
-    json::value compute = json::value::make_array(), comm = json::value::make_array();
-    for (std::size_t r = 0; r < R; ++r) {
-      compute.push_back(all[r * mine.size() + 2 * i]);
-      comm.push_back(all[r * mine.size() + 2 * i + 1]);
+    e["compute_seconds"] = all[at[i]];  // rank 0's
+    e["comm_seconds"] = all[at[i] + 1];
+    e["compute_seconds_by_rank"] = by_rank(at[i]);
+    e["comm_seconds_by_rank"] = by_rank(at[i] + 1);
+    if (!l.steps.empty()) {
+      json::value steps = json::value::make_array();
+      for (std::size_t k = 0; k < l.steps.size(); ++k) {
+        json::value step;
+        step["step"] = l.steps[k].first;
+        step["seconds_by_rank"] = by_rank(at[i] + 2 + k);
+        steps.push_back(std::move(step));
+      }
+      e["steps"] = std::move(steps);
     }
-    e["compute_seconds_by_rank"] = std::move(compute);
-    e["comm_seconds_by_rank"] = std::move(comm);
     a.push_back(std::move(e));
   }
   return a;

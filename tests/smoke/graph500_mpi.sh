@@ -69,6 +69,10 @@ for bits in 32 64; do
   grep -q "$bits-bit vertex ids" "$tmp/bits$bits.json" || { echo "3 ranks, --vertex-bits $bits: not in the backend's description"; exit 1; }
 done
 diff <(key "$tmp/bits32.txt") <(key "$tmp/bits64.txt") >/dev/null || { echo "--vertex-bits 32 and 64 differ over 3 ranks"; exit 1; }
+# The trace's table (bench/graph500/levels.py): a row per BFS level and a sum, the SSSP by phase.
+levels=$(dirname "$0")/../../bench/graph500/levels.py
+python3 "$levels" "$tmp/bits32.json" | grep -q "^  sum" || { echo "levels.py: no BFS table"; exit 1; }
+python3 "$levels" "$tmp/bits32.json" sssp | grep -q "^light" || { echo "levels.py: no SSSP table"; exit 1; }
 refused 2 "needs 64-bit vertex ids" graph500 33 --backend cpu --quiet --vertex-bits 32
 refused 2 "CUDA backend only" graph500 8 --backend cpu --quiet --share-gpus
 refused 2 "CUDA backend only" graph500 8 --backend cpu --quiet --no-cuda-aware-mpi

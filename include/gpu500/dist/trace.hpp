@@ -6,6 +6,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gpu500/core/json.hpp"
@@ -21,11 +22,15 @@ struct level_record {
   index_t frontier = 0;       ///< vertices expanded, summed over ranks
   index_t bytes = 0;          ///< bytes sent to other ranks, summed over ranks
   double compute_seconds = 0, comm_seconds = 0;  ///< this rank's
+  /// The level's parts as the GPU timed them (gpu/step_timer.hpp), this rank's seconds, in order;
+  /// empty where the engine does not time its parts. Every rank lists the same names.
+  std::vector<std::pair<std::string, double>> steps;
 };
 
 /// The trace's entries: frontier and bytes as recorded, compute_seconds and comm_seconds rank 0's,
 /// and every rank's seconds in rank order (compute_seconds_by_rank, comm_seconds_by_rank), so
-/// that the slowest rank of a level shows. Collective: every rank recorded the same levels (the
+/// that the slowest rank of a level shows; where the level has steps, "steps": a list of
+/// {"step": name, "seconds_by_rank": [...]}. Collective: every rank recorded the same levels (the
 /// level loop and the phase loop end on global counts); a rank whose count differs is a
 /// logic_error on every rank.
 json::value to_json(const communicator& c, const std::vector<level_record>& levels);

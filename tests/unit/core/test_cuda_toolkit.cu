@@ -1,7 +1,8 @@
 // Tests of the GPU toolkit (gpu500/core/cuda): owning device and pinned buffers (moves, stream-
 // ordered allocation, copies, zeroing), the launch-size arithmetic, the grid- and warp-stride
-// ranges (every index visited exactly once, past 2^32 too) and the launch check. Skipped where
-// no GPU is present.
+// ranges (every index visited exactly once, past 2^32 too), the launch check and the step timer
+// (a kernel that spins for a known time shows in its step, names summed, unfinished marks
+// dropped). Skipped where no GPU is present.
 #include <gtest/gtest.h>
 
 #include <cuda_runtime.h>
@@ -12,6 +13,7 @@
 #include "gpu500/core/cuda/check.cuh"
 #include "gpu500/core/cuda/launch.cuh"
 #include "gpu500/core/cuda/memory.hpp"
+#include "gpu500/core/cuda/step_timer.hpp"
 #include "gpu500/core/device.hpp"
 #include "gpu500/core/error.hpp"
 
@@ -134,6 +136,45 @@ TEST(StrideRanges, SixtyFourBitIndices) {
   gpu::launch(count_high_range, 64, 128, 0, nullptr, total.data(), first, n);
   gpu::synchronize();
   EXPECT_EQ(gpu::to_host(total)[0], static_cast<unsigned long long>(n - first));
+}
+
+// Spins one thread for `ns` nanoseconds of the GPU's global timer.
+__device__ unsigned long long global_ns() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+__global__ void spin(unsigned long long ns) {
+  const unsigned long long start = global_ns();
+  while (global_ns() - start < ns) __nanosleep(1000);
+}
+
+TEST(StepTimer, TimesEachStepInOrderAndSumsRepeatedNames) {
+  REQUIRE_GPU();
+  gpu::step_timer t;
+  for (int round = 0; round < 2; ++round) {  // the events are reused
+    t.mark("idle");
+    t.mark("spin");
+    gpu::launch(spin, 1, 1, 0, nullptr, 2000000ull);  // 2 ms
+    t.mark("idle");  // summed into the first "idle"
+    t.end();
+    const auto steps = t.take();
+    ASSERT_EQ(steps.size(), 2u);
+    EXPECT_EQ(steps[0].first, "idle");
+    EXPECT_EQ(steps[1].first, "spin");
+    EXPECT_GE(steps[0].second, 0.0);
+    EXPECT_GT(steps[1].second, 1.5e-3);  // the kernel's two milliseconds, not the idle marks'
+    EXPECT_LT(steps[1].second, 1.0);
+    EXPECT_LT(steps[0].second, steps[1].second);
+  }
+  t.mark("left");  // a level that ended without end(): dropped, and the next one starts clean
+  t.drop();
+  t.mark("next");
+  t.end();
+  const auto steps = t.take();
+  ASSERT_EQ(steps.size(), 1u);
+  EXPECT_EQ(steps[0].first, "next");
+  EXPECT_THROW(t.take(), gpu500::error);  // take() needs end()
 }
 
 TEST(Launch, ABadLaunchThrows) {

@@ -8,12 +8,14 @@
 #include <cstdint>
 #include <numeric>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "gpu500/dist/bitmap.hpp"
 #include "gpu500/dist/comm.hpp"
 #include "gpu500/dist/node_shared.hpp"
 #include "gpu500/dist/partition.hpp"
+#include "gpu500/dist/trace.hpp"
 
 namespace gpu500::dist {
 namespace {
@@ -203,6 +205,33 @@ TEST(Dist, OneRankCommunicatorIsLocal) {
   EXPECT_EQ(own.ranks(), 1);
   static_cast<char*>(own.data())[23] = 1;
   own.sync();
+}
+
+TEST(Dist, TraceGathersEachRanksSecondsAndSteps) {
+  const auto c = communicator::world();
+  const double r = c.rank();
+  std::vector<level_record> levels(2);
+  levels[0].direction = "top-down";
+  levels[0].compute_seconds = 1 + r, levels[0].comm_seconds = 2 + r;
+  levels[0].steps = {{"reduce", 0.25 + r}, {"expand", 3e-6 * (r + 1)}};  // an exponent in the JSON
+  levels[1].level = 1;
+  levels[1].direction = "bottom-up";  // a level without steps
+  std::string t = to_json(c, levels).dump(-1);
+  std::string expand = "\"seconds_by_rank\":[", reduce = expand;
+  for (int k = 0; k < c.size(); ++k) {
+    const std::string sep = k ? "," : "";
+    reduce += sep + json::value(0.25 + k).dump(-1);
+    expand += sep + json::value(3e-6 * (k + 1)).dump(-1);
+  }
+  EXPECT_NE(t.find("\"steps\":[{\"step\":\"reduce\"," + reduce + "]},{\"step\":\"expand\"," + expand + "]}]"),
+            std::string::npos)
+      << t;
+  EXPECT_EQ(t.find("\"steps\""), t.rfind("\"steps\"")) << t;  // the second level has none
+  // A rank with another number of steps is a logic error on every rank.
+  if (c.size() > 1) {
+    if (c.rank() == 1) levels[1].steps = {{"scan", 1.0}};
+    EXPECT_THROW((void)to_json(c, levels), std::logic_error);
+  }
 }
 
 }  // namespace

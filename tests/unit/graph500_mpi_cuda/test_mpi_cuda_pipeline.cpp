@@ -7,6 +7,7 @@
 // parent; the GPU-count and memory checks. Skipped without a GPU.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <limits>
 #include <string>
 
@@ -218,6 +219,10 @@ TEST_F(Graph500MpiCuda, OptionsAndTrace) {
                         mpi_options{false, 15.0, 18.0, 0.f, false, 0.0},
                         mpi_options{false, 2.0, 50.0, 0.25f, true}}) {
     o.share_gpus = true;
+    // The BFS's steps in the trace where GPU500_TRACE_STEPS asks for them (not with the first options).
+    const bool steps = !o.top_down_only;
+    if (steps) setenv("GPU500_TRACE_STEPS", "1", 1);
+    else unsetenv("GPU500_TRACE_STEPS");
     run_config cfg;
     cfg.graph = params(9);
     cfg.num_roots = 4;
@@ -234,6 +239,9 @@ TEST_F(Graph500MpiCuda, OptionsAndTrace) {
     EXPECT_NE(t.find("\"sssp\":[{\"level\":0"), std::string::npos) << t;
     EXPECT_NE(t.find("\"compute_seconds\""), std::string::npos) << t;
     EXPECT_EQ(test::per_rank_seconds_problem(t, c.size()), "") << t;
+    if (steps) EXPECT_EQ(test::bfs_steps_problem(t, c.size()), "") << t;
+    else EXPECT_EQ(t.find("\"steps\""), std::string::npos) << t;
+    unsetenv("GPU500_TRACE_STEPS");
     EXPECT_NE(t.find("\"sssp_delta\":"), std::string::npos) << t;
     EXPECT_EQ(t.find("bottom-up") == std::string::npos, o.top_down_only) << t;
     const bool split = !o.no_light_heavy, pulls = split && o.sssp_pull_share == 0.0;
