@@ -8,7 +8,7 @@
 namespace gpu500::dist {
 
 json::value to_json(const communicator& c, const std::vector<level_record>& levels) {
-  // Each level's values: compute, comm, then its steps' seconds; at[i] is where level i's start.
+  // Each level's values: compute, comm, then its steps' seconds; level i's start at mine[at[i]].
   std::vector<double> mine;
   std::vector<std::size_t> at;
   for (const level_record& l : levels) {

@@ -1,8 +1,9 @@
 // The Graph500 pipeline over MPI ranks, host backend (see gpu500/graph500/mpi_pipeline.hpp):
 // generation of a slice of the edge list, kernel 1 by exchange (graph::build_csr over the ranks),
 // the host BFS and SSSP engines (one engine each at every rank count) and the distributed
-// validator, on rows of 32- or 64-bit vertex ids (--vertex-bits, as on one process). Every method runs under the communicator's guard: an exception on one
-// rank ends the run instead of leaving the others in a collective.
+// validator, on rows of 32- or 64-bit vertex ids (--vertex-bits, as on one process). Every method
+// runs under the communicator's guard: an exception on one rank ends the run instead of leaving
+// the others in a collective.
 #include "gpu500/graph500/mpi_pipeline.hpp"
 
 #include <omp.h>

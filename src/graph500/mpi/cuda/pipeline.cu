@@ -64,8 +64,8 @@ class mpi_cuda_pipeline final : public mpi_pipeline {
                     int sharing, mpi::cuda::exchange_mode mode)
       : c_(c), params_(p), opts_(o), part_(p.num_vertices(), c.size()), x_(c_, mode), device_(device),
         sharing_(sharing),
-        // The BFS walks its rows with 32-bit columns unless asked for 64 or the ids need them
-        // (kernel 1's rows hold 64-bit ids; the SSSP's, row indices of 32 bits and 64-bit ids).
+        // The BFS walks its copy of the rows with 32-bit columns unless 64 are asked for or the
+        // ids need them (kernel 1's rows on the device hold 64-bit ids whatever the width).
         bits_(o.vertex_bits == 64 || o.bfs_wide_columns || !mpi::cuda::narrow_columns_fit(p.num_vertices()) ? 64 : 32) {}
 
   std::string description() const override {
