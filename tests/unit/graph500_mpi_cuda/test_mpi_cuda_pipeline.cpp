@@ -221,8 +221,11 @@ TEST_F(Graph500MpiCuda, OptionsAndTrace) {
     o.share_gpus = true;
     // The BFS's steps in the trace where GPU500_TRACE_STEPS asks for them (not with the first options).
     const bool steps = !o.top_down_only;
-    if (steps) setenv("GPU500_TRACE_STEPS", "1", 1);
-    else unsetenv("GPU500_TRACE_STEPS");
+    if (steps) {
+      setenv("GPU500_TRACE_STEPS", "1", 1);
+    } else {
+      unsetenv("GPU500_TRACE_STEPS");
+    }
     run_config cfg;
     cfg.graph = params(9);
     cfg.num_roots = 4;
@@ -239,8 +242,11 @@ TEST_F(Graph500MpiCuda, OptionsAndTrace) {
     EXPECT_NE(t.find("\"sssp\":[{\"level\":0"), std::string::npos) << t;
     EXPECT_NE(t.find("\"compute_seconds\""), std::string::npos) << t;
     EXPECT_EQ(test::per_rank_seconds_problem(t, c.size()), "") << t;
-    if (steps) EXPECT_EQ(test::bfs_steps_problem(t, c.size()), "") << t;
-    else EXPECT_EQ(t.find("\"steps\""), std::string::npos) << t;
+    if (steps) {
+      EXPECT_EQ(test::bfs_steps_problem(t, c.size()), "") << t;
+    } else {
+      EXPECT_EQ(t.find("\"steps\""), std::string::npos) << t;
+    }
     unsetenv("GPU500_TRACE_STEPS");
     EXPECT_NE(t.find("\"sssp_delta\":"), std::string::npos) << t;
     EXPECT_EQ(t.find("bottom-up") == std::string::npos, o.top_down_only) << t;
