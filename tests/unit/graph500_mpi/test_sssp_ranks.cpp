@@ -67,8 +67,12 @@ void expect_oracle_distances(const graph::edge_list& el, const std::vector<std::
         EXPECT_EQ(e.levels().front().frontier, 1);
         const bool pulled = std::any_of(e.levels().begin(), e.levels().end(),
                                         [](const dist::level_record& l) { return l.direction == "pull"; });
-        if (pull_share > 1) EXPECT_FALSE(pulled);
-        if (pull_share == 0) EXPECT_TRUE(pulled);
+        if (pull_share > 1) {
+          EXPECT_FALSE(pulled);
+        }
+        if (pull_share == 0) {
+          EXPECT_TRUE(pulled);
+        }
       }
     }
 }
