@@ -79,9 +79,10 @@ GPU500_COMMAND(graph500, "The Graph500 benchmark: generator, kernel 1, BFS, SSSP
   flags.set_sssp_runs(cfg.run_sssp);
   const dist::mpi_session mpi;  // under mpirun -np R > 1: one distributed run over the R ranks
   const dist::communicator comm = dist::communicator::world();
-  if (comm.size() > 1) {
+  if (comm.size() == 1) flags.check_single_process();
+  if (comm.size() > 1 || flags.one_rank_partition()) {
     // RAPL reads the whole host (every rank on it would count it again), as does NVML for a shared GPU.
-    if (cfg.energy && (!on_cuda || flags.shares_gpus()))
+    if (comm.size() > 1 && cfg.energy && (!on_cuda || flags.shares_gpus()))
       throw usage_error("--energy over several ranks needs the cuda backend with one GPU per rank");
     // An error on any rank reaches main, which ends every rank with MPI_Abort and its exit code.
     const auto pipe = flags.make_distributed(comm, gp);
@@ -89,7 +90,6 @@ GPU500_COMMAND(graph500, "The Graph500 benchmark: generator, kernel 1, BFS, SSSP
     graph500::run_and_report_distributed(*pipe, cfg, comm, stdout, json_path);
     return 0;
   }
-  flags.check_single_process();
   const std::unique_ptr<graph500::pipeline> pipe = flags.make(gp);
   say_backend(*pipe);
   graph500::run_and_report(*pipe, cfg, stdout, json_path);

@@ -49,14 +49,17 @@ struct pipeline_flags {
   /// the GPU more than a host core; docs/bfs-gpu.md), unless a flag of the CUDA engines was given.
   [[nodiscard]] gpu500::backend search_backend(const graph::edge_list& el) const;
 
-  /// The flags of a run over several MPI ranks (--share-gpus, --no-cuda-aware-mpi); graph500 only.
+  /// The flags of a run over several MPI ranks (--share-gpus, --no-cuda-aware-mpi) and
+  /// --one-rank-partition; graph500 only.
   void add_distributed(cli::parser& p);
-  /// The distributed pipeline of the chosen backend over comm (more than one rank). The engine
-  /// flags it does not implement are a usage_error, as are the distributed flags on one rank.
+  /// The distributed pipeline of the chosen backend over comm (more than one rank, or one with
+  /// --one-rank-partition). The engine flags it does not implement are a usage_error.
   std::unique_ptr<graph500::mpi_pipeline> make_distributed(const dist::communicator& comm,
                                                            const graph::kronecker_params& gp);
   /// Whether --share-gpus was given (ranks of a node on fewer GPUs).
   [[nodiscard]] bool shares_gpus() const { return share_gpus_; }
+  /// Whether --one-rank-partition was given: one process runs the pipeline over ranks.
+  [[nodiscard]] bool one_rank_partition() const { return one_rank_partition_; }
   /// On one rank: refuses the flags that only a run over several ranks uses.
   void check_single_process() const;
 
@@ -78,7 +81,7 @@ struct pipeline_flags {
   void add_sssp(cli::parser& p);
   void apply_sssp(gpu500::backend b);
   bool sssp_bellman_ford_ = false, sssp_no_persistent_ = false, sssp_no_pull_ = false;
-  bool share_gpus_ = false, no_nccl_ = false, no_cuda_aware_mpi_ = false;
+  bool share_gpus_ = false, no_nccl_ = false, no_cuda_aware_mpi_ = false, one_rank_partition_ = false;
   bool directed_ = false;
 };
 

@@ -1,6 +1,7 @@
 // The flags of a Graph500 run over several MPI ranks and the choice of its pipeline (see
 // pipeline_flags.hpp): which engine flags the distributed pipelines implement, the three that
-// only they use (--share-gpus, --no-nccl, --no-cuda-aware-mpi), and each rank's OpenMP team.
+// only they use (--share-gpus, --no-nccl, --no-cuda-aware-mpi), --one-rank-partition (that
+// pipeline for one process), and each rank's OpenMP team.
 #include <algorithm>
 #include <iterator>
 #include <string>
@@ -29,6 +30,9 @@ void pipeline_flags::add_distributed(cli::parser& p) {
          "over MPI ranks, CUDA: exchange through MPI, not NCCL (default: NCCL when each rank has its own GPU)");
   p.flag("--no-cuda-aware-mpi", no_cuda_aware_mpi_,
          "over MPI ranks, CUDA: exchange through page-locked host buffers even where MPI reads device memory");
+  p.flag("--one-rank-partition", one_rank_partition_,
+         "run one process through the pipeline over MPI ranks, as a partition of one rank (its engines, "
+         "to compare them with the one-process engines; over several ranks that pipeline runs anyway)");
 }
 
 void pipeline_flags::check_single_process() const {

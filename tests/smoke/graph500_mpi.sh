@@ -74,6 +74,16 @@ levels=$(dirname "$0")/../../bench/graph500/levels.py
 python3 "$levels" "$tmp/bits32.json" | grep -q "^  sum" || { echo "levels.py: no BFS table"; exit 1; }
 python3 "$levels" "$tmp/bits32.json" sssp | grep -q "^light" || { echo "levels.py: no SSSP table"; exit 1; }
 refused 2 "needs 64-bit vertex ids" graph500 33 --backend cpu --quiet --vertex-bits 32
+# One process through the pipeline over ranks (--one-rank-partition): a one-rank run, the same
+# searches as the one-process pipeline; the flags of several ranks still refused on one.
+"$bin" graph500 9 --backend cpu --quiet >"$tmp/plain.txt" || { echo "graph500 9 failed"; exit 1; }
+"$bin" graph500 9 --backend cpu --quiet --one-rank-partition --json "$tmp/orp.json" >"$tmp/orp.txt" ||
+  { echo "--one-rank-partition failed"; exit 1; }
+grep -q "^num_mpi_processes: *1$" "$tmp/orp.txt" || { echo "--one-rank-partition: no output block of one rank"; exit 1; }
+grep -q '"backend": *"mpi cpu, 1 ranks' "$tmp/orp.json" || { echo "--one-rank-partition: not the pipeline over ranks"; exit 1; }
+diff <(key "$tmp/plain.txt") <(key "$tmp/orp.txt") >/dev/null ||
+  { echo "--one-rank-partition: nedge/NBFS differ from one process"; exit 1; }
+refused 1 "several MPI ranks" graph500 8 --backend cpu --quiet --one-rank-partition --no-nccl
 refused 2 "CUDA backend only" graph500 8 --backend cpu --quiet --share-gpus
 refused 2 "CUDA backend only" graph500 8 --backend cpu --quiet --no-cuda-aware-mpi
 refused 1 "several MPI ranks" graph500 8 --backend cpu --quiet --share-gpus

@@ -14,7 +14,7 @@ mpi() { local n=$1; shift; env -u OMP_NUM_THREADS timeout 300 mpiexec --oversubs
 
 # The run's own flags (not an engine's), and the flags of runs over several ranks.
 run_flags=" --kernels --roots --seed --initiator --no-validate --skip-bfs --quiet --progress --energy --json --backend \
- --share-gpus --no-nccl --no-cuda-aware-mpi --help "
+ --share-gpus --no-nccl --no-cuda-aware-mpi --one-rank-partition --help "
 # A valid value for every value-taking engine flag ("" for a switch).
 declare -A value=(
   [--vertex-bits]=32 [--bfs-alpha]=10 [--bfs-beta]=20 [--bfs-threads]=1 [--no-direction-optimizing]=""
