@@ -37,7 +37,8 @@ COMPONENTS = [
      ["graph500"]),
     ("Graph500 over MPI ranks", "distributed.md",
      "weak scaling: efficiency against the one-GPU run of the same call; strong scaling: speed-up "
-     "over it; the CPU rows against the Graph500 reference code on the same ranks and cores",
+     "over it; ranks-1 (one GPU through the pipeline over ranks) against the one-process engines of "
+     "the same call; the CPU rows against the Graph500 reference code on the same ranks and cores",
      ["graph500-mpi", "graph500-mpi-2gpu", "graph500-cpu-ranks"]),
     ("BFS on the GPU (Enterprise techniques)", "bfs-gpu.md",
      "BL: the baseline CUDA BFS (every Enterprise technique off) in the same run; the CPU backend "

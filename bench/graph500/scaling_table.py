@@ -3,8 +3,9 @@
 
   scaling_table.py OUT [PART]
 
-For each run (weak-R, strong-R): GPUs, SCALE, BFS and SSSP harmonic-mean GTEPS, kernel 1 time,
-validity; weak-scaling efficiency per GPU = GTEPS(R) / (R x GTEPS(1)); strong-scaling speed-up;
+For each run (weak-R, strong-R, ranks-1): GPUs, SCALE, BFS and SSSP harmonic-mean GTEPS, kernel 1
+time, validity; weak-scaling efficiency per GPU = GTEPS(R) / (R x GTEPS(1)); strong-scaling
+speed-up; for ranks-1 (one GPU through the pipeline over ranks) its rates over weak-1's;
 and from the per-level trace of the last BFS and SSSP, the levels/phases, rank 0's compute /
 communication seconds and the critical compute: each level's slowest rank's compute, summed (what
 the others' communication time waits for). Rows also go to OUT/scaling.txt ("PART|what|figure", PART
@@ -36,7 +37,7 @@ def main():
     part = sys.argv[2] if len(sys.argv) > 2 else "graph500-mpi"
     runs = {}
     for name in sorted(os.listdir(out)):
-        if name.endswith(".json") and (name.startswith("weak-") or name.startswith("strong-")):
+        if name.endswith(".json") and name.startswith(("weak-", "strong-", "ranks-")):
             j = load(os.path.join(out, name))
             if j:
                 runs[name[:-5]] = j
@@ -60,8 +61,11 @@ def main():
         if base and name.startswith("strong") and base.get("SCALE") == j.get("SCALE"):
             rel = "x%.2f BFS, x%.2f SSSP" % (bfs / (base["bfs"]["harmonic_mean_TEPS"] / 1e9),
                                              sssp / (base["sssp"]["harmonic_mean_TEPS"] / 1e9))
+        if base and name.startswith("ranks") and base.get("SCALE") == j.get("SCALE"):
+            rel = "x%.2f BFS, x%.2f SSSP the one-process engines" % (
+                bfs / (base["bfs"]["harmonic_mean_TEPS"] / 1e9), sssp / (base["sssp"]["harmonic_mean_TEPS"] / 1e9))
         tr = ""
-        if r > 1:
+        if r > 1 or name.startswith("ranks"):
             lb, cb, mb, xb = trace_split(j, "bfs")
             ls, cs, ms, xs = trace_split(j, "sssp")
             tr = "%d lv %.1f+%.1f ms (critical %.1f) | %d ph %.0f+%.0f ms (critical %.0f)" % (

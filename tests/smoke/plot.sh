@@ -61,6 +61,12 @@ else
   echo "no MPI: the trace figure is not tested"
 fi
 plot scaling "$tmp/scaling"
+# The scaling table (bench/graph500/scaling_table.py) over the same files, with the one-rank run
+# through the pipeline over ranks (scaling.sh's ranks-1) set against the one-process weak-1.
+g500 1 "$tmp/scaling/ranks-1.json" 9 --roots 4 --one-rank-partition
+"$py" "$src/bench/graph500/scaling_table.py" "$tmp/scaling" >"$tmp/scaling/table.out" || fail "scaling_table.py"
+grep -q "^ranks-1 .*the one-process engines" "$tmp/scaling/table.out" || fail "scaling_table.py: no ranks-1 row"
+grep -q "^graph500-mpi|weak-1: 1 GPU(s), SCALE 9" "$tmp/scaling/scaling.txt" || fail "scaling_table.py: no weak-1 row"
 
 # A one-process CPU run's trace (its BFS levels) plots too.
 plot trace "$tmp/scaling/weak-1.json"
