@@ -3,8 +3,9 @@
 // in memory, 1 for anything else (MPI_Abort when running under more than one MPI process).
 // Under a launcher of several processes an error is printed once: one found before MPI starts
 // (the command line, seen alike by every process) by launcher rank 0 only; one found after by
-// rank 0 at once and by any other rank after a second's wait, which rank 0's MPI_Abort cuts
-// short when the error is every rank's. Commands of one process refuse to start on several.
+// rank 0 at once and by any other rank after a three seconds' wait, which rank 0's MPI_Abort cuts
+// short when the error is every rank's (one second was not always enough for the abort to reach
+// the other ranks of a loaded host, which then printed the error again). Commands of one process refuse to start on several.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -96,7 +97,7 @@ static int launcher_size() {
   if (init && !fin) MPI_Comm_size(MPI_COMM_WORLD, &mpi_size);
 #endif
   if (mpi_size > 1 && world_rank() != 0)  // rank 0's abort ends this wait when the error is every rank's
-    std::this_thread::sleep_for(std::chrono::seconds(1));
+    std::this_thread::sleep_for(std::chrono::seconds(3));
   if (mpi_size > 1 || launcher_rank() == 0) {
     std::fprintf(stderr, "gpu500: error: %s\n", escaped(what).c_str());
     std::fflush(stderr);
