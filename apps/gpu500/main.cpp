@@ -5,7 +5,8 @@
 // (the command line, seen alike by every process) by launcher rank 0 only; one found after by
 // rank 0 at once and by any other rank after a three seconds' wait, which rank 0's MPI_Abort cuts
 // short when the error is every rank's (one second was not always enough for the abort to reach
-// the other ranks of a loaded host, which then printed the error again). Commands of one process refuse to start on several.
+// the other ranks of a loaded host, which then printed the error again). Commands of one process
+// refuse to start on several.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
