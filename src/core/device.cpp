@@ -163,10 +163,12 @@ std::string human_bytes(double bytes) {
 std::int64_t resident_memory() { return kb_field("/proc/self/status", "VmRSS:"); }
 std::int64_t peak_resident_memory() { return kb_field("/proc/self/status", "VmHWM:"); }
 
-bool memory_report_requested() {
-  const char* r = std::getenv("GPU500_MEMORY_REPORT");
-  return r && *r && std::strcmp(r, "0") != 0;
+bool env_flag(const char* name) {
+  const char* v = std::getenv(name);
+  return v && *v && std::strcmp(v, "0") != 0;
 }
+
+bool memory_report_requested() { return env_flag("GPU500_MEMORY_REPORT"); }
 
 void note_memory_estimate(double need, const std::string& what) {
   if (memory_report_requested())

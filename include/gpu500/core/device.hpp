@@ -51,6 +51,9 @@ void check_host_memory(double need, const std::string& what);
 /// This process's resident set now and at its peak (VmRSS, VmHWM), in bytes (0 when unknown).
 std::int64_t resident_memory();
 std::int64_t peak_resident_memory();
+/// Whether the environment variable `name` is set, not empty and not "0" (a diagnostic switch
+/// such as GPU500_MEMORY_REPORT=1).
+bool env_flag(const char* name);
 /// Whether GPU500_MEMORY_REPORT asks for the estimates and the peak on stderr.
 bool memory_report_requested();
 /// The report line of check_host_memory, for a check made otherwise (one agreed over ranks).

@@ -2,7 +2,8 @@
 // ordered allocation, copies, zeroing), the launch-size arithmetic, the grid- and warp-stride
 // ranges (every index visited exactly once, past 2^32 too), the launch check and the step timer
 // (a kernel that spins for a known time shows in its step, names summed, unfinished marks
-// dropped). Skipped where no GPU is present.
+// dropped; a timer made off records nothing). Skipped where no GPU is present, but for the timer
+// made off, which calls no CUDA function.
 #include <gtest/gtest.h>
 
 #include <cuda_runtime.h>
@@ -151,7 +152,7 @@ __global__ void spin(unsigned long long ns) {
 
 TEST(StepTimer, TimesEachStepInOrderAndSumsRepeatedNames) {
   REQUIRE_GPU();
-  gpu::step_timer t;
+  gpu::step_timer t(true);
   for (int round = 0; round < 2; ++round) {  // the events are reused
     t.mark("idle");
     t.mark("spin");
@@ -175,6 +176,17 @@ TEST(StepTimer, TimesEachStepInOrderAndSumsRepeatedNames) {
   ASSERT_EQ(steps.size(), 1u);
   EXPECT_EQ(steps[0].first, "next");
   EXPECT_THROW(t.take(), gpu500::error);  // take() needs end()
+}
+
+TEST(StepTimer, OffRecordsNothing) {  // no CUDA call: runs without a GPU too
+  gpu::step_timer t(false);
+  EXPECT_FALSE(t.on());
+  t.mark("reduce");
+  t.mark("expand");
+  t.end();
+  EXPECT_TRUE(t.take().empty());
+  EXPECT_TRUE(t.take().empty());  // nothing to end, nothing to refuse
+  t.drop();
 }
 
 TEST(Launch, ABadLaunchThrows) {

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <cstdlib>
 #include <limits>
 #include <string>
 #include <type_traits>
@@ -13,6 +12,7 @@
 #include "degree_order.hpp"
 #include "row_arcs.cuh"
 #include "gpu500/core/cuda/check.cuh"
+#include "gpu500/core/device.hpp"
 #include "gpu500/core/error.hpp"
 #include "gpu500/core/timer.hpp"
 #include "gpu500/dist/bitmap.hpp"
@@ -308,9 +308,7 @@ std::size_t bfs_engine::construction_bytes(index_t rows, index_t arcs, index_t n
 
 bfs_engine::bfs_engine(device_exchange& x, const dist::block_partition& part, graph::csr_view<std::int64_t> g,
                        bfs::direction_rule pol, bool wide_columns, double hub_arc_share)
-    : x_(x), part_(part), g_(g), pol_(pol) {
-  const char* steps = std::getenv("GPU500_TRACE_STEPS");
-  time_steps_ = steps != nullptr && *steps != '\0' && std::string(steps) != "0";
+    : x_(x), part_(part), g_(g), pol_(pol), steps_(env_flag("GPU500_TRACE_STEPS")) {
   if (part.block() > static_cast<index_t>(std::numeric_limits<std::uint32_t>::max()))
     throw usage_error("the CUDA BFS over MPI ranks takes at most 2^32 vertices per rank (" +
                       std::to_string(part.block()) + " here): use more ranks");
@@ -424,17 +422,17 @@ index_t bfs_engine::top_down(index_t frontier, index_t global_frontier_arcs) {
   // rank n/8 bytes; the pairs it saves would cost a rank 8 bytes for each of its share of the
   // frontier's arcs. Gather when those would cost more.
   index_t gathered = 0;
-  mark_step("gather");
+  steps_.mark("gather");
   if (R > 1 && went_bottom_up_ && global_frontier_arcs * 64 > part_.num_vertices() * R) {
     gather_frontier();
     gathered = static_cast<index_t>(slice_.size() * sizeof(std::uint64_t)) * (R - 1);
   }
   // The frontier's hubs first: their rows here are claimed before any pair is made, and no pair
   // is made here for a row they claimed.
-  mark_step("hubs");
+  steps_.mark("hubs");
   if (frontier_has_hubs_) claim_from_hubs();
   // One pass over the other rows: each pair goes to the next free place of its owner's block.
-  mark_step("expand");
+  steps_.mark("expand");
   gpu::copy_bytes_async(cursor_.data(), starts_.data(), starts_.bytes(), nullptr);
   if (frontier > 0) {
     const rows_but_hubs span{g_.offsets, hubs_.min_degree};
@@ -451,7 +449,7 @@ index_t bfs_engine::top_down(index_t frontier, index_t global_frontier_arcs) {
                   cursor_.data(), send_.data());
     });
   }
-  mark_step("exchange");
+  steps_.mark("exchange");
   gpu::copy_bytes(host_cursor_.data(), cursor_.data(), cursor_.bytes());  // into pinned memory: one copy
   host_counts_.resize(static_cast<std::size_t>(R));
   for (std::size_t r = 0; r < host_counts_.size(); ++r) host_counts_[r] = host_cursor_[r] - host_starts_[r];
@@ -459,7 +457,7 @@ index_t bfs_engine::top_down(index_t frontier, index_t global_frontier_arcs) {
   stopwatch t;
   const index_t got = x_.alltoallv(send_, host_counts_, recv_, recv_counts_, host_starts_.data());
   comm_seconds_ += t.seconds();
-  mark_step("claim");
+  steps_.mark("claim");
   if (got > 0) {
     host_displs_.assign(static_cast<std::size_t>(R) + 1, 0);
     for (int r = 0; r < R; ++r) host_displs_[r + 1] = host_displs_[r] + recv_counts_[r];
@@ -474,9 +472,9 @@ index_t bfs_engine::top_down(index_t frontier, index_t global_frontier_arcs) {
 index_t bfs_engine::bottom_up() {
   const dist::communicator& c = x_.comm();
   went_bottom_up_ = true;
-  mark_step("gather");
+  steps_.mark("gather");
   gather_frontier();
-  mark_step("scan");
+  steps_.mark("scan");
   const index_t bytes = static_cast<index_t>(slice_.size() * sizeof(std::uint64_t)) * (c.size() - 1);
   if (g_.local_vertices == 0) return bytes;
   const int other = list_ ^ 1;
@@ -536,7 +534,7 @@ void bfs_engine::run(index_t root) {
     // Global frontier vertices and arcs, unexplored arcs, the last level's bytes and the
     // frontier's hub words: one reduction. Only a hub's owner sets its bit, so the words' sum is
     // their union.
-    mark_step("reduce");  // the level's parts (GPU500_TRACE_STEPS): this one the reduction on the host
+    steps_.mark("reduce");  // the level's parts (GPU500_TRACE_STEPS): this one the reduction on the host
     index_t* sums = host_sums_.data();
     sums[0] = frontier, sums[1] = frontier_arcs, sums[2] = unexplored, sums[3] = last_bytes;
     std::copy_n(host_counters_.data() + counter_slots, words, sums + 4);
@@ -548,7 +546,7 @@ void bfs_engine::run(index_t root) {
     frontier_has_hubs_ = std::any_of(sums + 4, sums + 4 + words, [](index_t w) { return w != 0; });
     if (!levels_.empty()) levels_.back().bytes = sums[3];
     if (sums[0] == 0) {
-      if (time_steps_) steps_.drop();
+      steps_.drop();
       break;
     }
     bottom_up_now = pol_.bottom_up(
@@ -557,14 +555,14 @@ void bfs_engine::run(index_t root) {
     counters_.zero_async(nullptr);
     if (!next_slice_.empty()) next_slice_.zero_async(nullptr);
     last_bytes = bottom_up_now ? bottom_up() : top_down(frontier, sums[1]);
-    mark_step("finish");
+    steps_.mark("finish");
     mark_frontier_hubs(next_slice_.data());  // the next level's hubs, for its reduction
     gpu::copy_bytes_async(host_counters_.data(), counters_.data(), counters_.bytes(), nullptr);
     const auto slice_words = static_cast<index_t>(visited_.size());
     if (slice_words > 0)  // the rows this level found are visited from now on
       gpu::launch(or_kernel, gpu::grid_blocks(slice_words, block_threads), block_threads, 0, nullptr,
                   next_slice_.data(), slice_words, visited_.data());
-    if (time_steps_) steps_.end();
+    steps_.end();
     gpu::synchronize();
     frontier = host_counters_.data()[found_rows];
     frontier_arcs = host_counters_.data()[found_arcs];
@@ -572,7 +570,7 @@ void bfs_engine::run(index_t root) {
     std::swap(queue_, next_);
     std::swap(slice_, next_slice_);
     record_phase(levels_, comm_seconds_, level, bottom_up_now ? "bottom-up" : "top-down", sums[0], 0, sw.seconds());
-    if (time_steps_) levels_.back().steps = steps_.take();
+    levels_.back().steps = steps_.take();
   }
 }
 

@@ -142,13 +142,9 @@ class bfs_engine {
   std::vector<index_t> host_starts_, host_counts_, recv_counts_, host_displs_;
   std::vector<level_record> levels_;
   double comm_seconds_ = 0;
-  /// Starts the level's part `name` in the trace, where GPU500_TRACE_STEPS asks for the parts
-  /// (its events cost a launch's worth of host time each: about 2 % of a SCALE 27 search on 2 GPUs).
-  void mark_step(const char* name) {
-    if (time_steps_) steps_.mark(name);
-  }
-  bool time_steps_ = false;
-  gpu::step_timer steps_;  // each level's parts as the GPU timed them, for the trace
+  /// Each level's parts as the GPU timed them, for the trace; on where GPU500_TRACE_STEPS asks
+  /// (the events cost about 2 % of a SCALE 27 search on 2 GPUs).
+  gpu::step_timer steps_;
 };
 
 }  // namespace gpu500::graph500::mpi::cuda
