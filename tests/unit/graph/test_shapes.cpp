@@ -146,6 +146,13 @@ TEST(Shapes, ChainLikeIsPathsAndCyclesOnly) {
   EXPECT_FALSE(chain({0, 0, 0}, {1, 2, 3}, 5));        // a star of three leaves
   EXPECT_FALSE(chain({0, 1, 1}, {1, 2, 1}, 4));        // a self-loop gives its vertex two more ends
   EXPECT_FALSE(chain({0, 1, 2, 3}, {1, 2, 3, 0}, 3));  // more edges than vertices
+  // Vertex ids far beyond the edges (a file naming vertex 2^40): counted over the edge ends, not
+  // over n counters, with the same answers.
+  const index_t huge = index_t{1} << 40;
+  EXPECT_TRUE(chain({0, 1}, {1, huge - 1}, huge));
+  EXPECT_TRUE(chain({5, huge - 1}, {huge - 2, huge - 3}, huge));
+  EXPECT_FALSE(chain({huge - 1, huge - 1, huge - 1}, {1, 2, 3}, huge));
+  EXPECT_FALSE(chain({0, 7}, {7, 7}, huge));  // a self-loop on a path's vertex
   EXPECT_TRUE(graph::chain_like(graph::generate_shape(shape_params::parse("grid:1000"))));
   EXPECT_FALSE(graph::chain_like(graph::generate_shape(shape_params::parse("grid:30x30"))));
   const graph::edge_list path = graph::generate_shape(shape_params::parse("grid:50"));
