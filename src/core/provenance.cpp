@@ -1,5 +1,5 @@
 // The provenance record of every --json document and of `gpu500 info` (gpu500/core/provenance.hpp).
-// GPU500_GIT_COMMIT comes from src/core/CMakeLists.txt (git rev-parse at configure time).
+// GPU500_GIT_COMMIT comes from git_commit.h, written at every build (cmake/git_commit.cmake).
 #include "gpu500/core/provenance.hpp"
 
 #include <unistd.h>
@@ -7,11 +7,8 @@
 #include <mutex>
 #include <utility>
 
+#include "git_commit.h"
 #include "gpu500/config.hpp"
-
-#ifndef GPU500_GIT_COMMIT
-#define GPU500_GIT_COMMIT "unknown"
-#endif
 
 namespace gpu500::provenance {
 namespace {
