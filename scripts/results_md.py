@@ -34,12 +34,12 @@ COMPONENTS = [
      "`long` label should stay under", ["gpu-check", "gpu-tests"]),
     ("Graph500 on one process", "graph500.md",
      "the CUDA backend against the CPU backend on the same host; every search validated",
-     ["graph500"]),
+     ["graph500", "graph500-defaults"]),
     ("Graph500 over MPI ranks", "distributed.md",
      "weak scaling: efficiency against the one-GPU run of the same call; strong scaling: speed-up "
      "over it; ranks-1 (one GPU through the pipeline over ranks) against the one-process engines of "
      "the same call; the CPU rows against the Graph500 reference code on the same ranks and cores",
-     ["graph500-mpi", "graph500-mpi-2gpu", "graph500-cpu-ranks"]),
+     ["graph500-mpi", "graph500-mpi-2gpu", "graph500-mpi-1gpu", "graph500-cpu-ranks"]),
     ("BFS on the GPU (Enterprise techniques)", "bfs-gpu.md",
      "BL: the baseline CUDA BFS (every Enterprise technique off) in the same run; the CPU backend "
      "on the same host; the goals", ["bfs"]),
@@ -61,7 +61,7 @@ COMPONENTS = [
     ("HPL-MxP", "hpl-mxp.md",
      "FP64 HPL and the GEMM rate of the same precision on the same GPU; on several GPUs, the rate "
      "per GPU against the 1 x 1 run of the same call",
-     ["hpl-mxp", "hpl-mxp-multigpu", "hpl-mxp-2gpu", "hpl-mxp-4gpu"]),
+     ["hpl-mxp", "hpl-mxp-defaults", "hpl-mxp-multigpu", "hpl-mxp-2gpu", "hpl-mxp-4gpu"]),
     ("GLHT hash table", "hash.md",
      "the peer tables (linear, quadratic, chained) and cuCollections measured in the same run, "
      "the CPU table; the stress test's model (wrong, lost, duplicate must be 0)", ["hash"]),

@@ -6,6 +6,7 @@ number typed by hand.
   table_rows.py cpu-vs-reference GRAPH500_CPU_JSON RANKS  # bench/graph500/cpu.sh's graph500-cpu.json
   table_rows.py hpl PART WHAT HPL_JSON [GOAL_TFLOPS]      # `gpu500 hpl --json`'s file
   table_rows.py graph500-compare PART LABEL=JSON ...      # `gpu500 graph500 --json` files of one call
+  table_rows.py defaults PROGRAM CARD JSON                # a run with no flag (scripts/gpu-check.d/defaults.sh)
 
 graph500-compare: one row per run, in the order given, with its SSSP and BFS harmonic means (the
 kernels it ran), each as a ratio to the first run of the same SCALE and rank count, the search
@@ -40,6 +41,42 @@ def hpl(part, what, path, goal=None):
         result = "PASSED" if t.get("passed") else "FAILED"
         extra = f"; goal >= {goal:g} TFLOP/s: {verdict(tflops, goal)}" if goal else ""
         print(f"{part}|{what}: N={t['n']} NB={t['nb']} P x Q={t['p']} x {t['q']}|{tflops:.2f} TFLOP/s {result}{extra}")
+
+
+# The figures a run with no flag is held to, by program and card (the name nvidia-smi gives
+# contains the key): graph500 (BFS, SSSP GTEPS at SCALE 26), hpl and hpl-mxp (TFLOP/s).
+DEFAULT_GOALS = {
+    "graph500": {"H200": (320, 30.8), "H100": (275, 27.6)},
+    "hpl": {"H200": 46, "H100": 45},
+    "hpl-mxp": {"H200": 395, "H100": 330},
+}
+
+
+def defaults(program, card, path):
+    j = json.load(open(path))
+    goal = next((g for key, g in DEFAULT_GOALS[program].items() if key in card), None)
+    part = f"{program}-defaults"
+    if program == "graph500":
+        figures = []
+        for i, k in enumerate(("bfs", "sssp")):
+            if not (j.get(k) or {}).get("harmonic_mean_TEPS"):
+                continue  # a kernel the run left out
+            g = j[k]["harmonic_mean_TEPS"] / 1e9
+            # The goals are for SCALE 26; at another size the figure stands alone.
+            want = f" (goal >= {goal[i]:g}: {verdict(g, goal[i])})" if goal and j["SCALE"] == 26 else ""
+            figures.append(f"{k.upper()} {g:.2f} GTEPS{want}")
+        valid = "every search validated" if j["valid"] and j.get("validated", True) else "NOT VALID"
+        print(f"{part}|gpu500 graph500 {j['SCALE']} --backend {j['backend'].split(',')[0]} (no other flag), {card}|"
+              f"{', '.join(figures)}; {valid}; gen {j['graph_generation']:.2f} s, kernel 1 {j['construction_time']:.2f} s")
+        return
+    tests = j["tests"] if program == "hpl" else [j]
+    for t in tests:
+        tflops = t["gflops"] / 1000
+        result = "PASSED" if t.get("passed") else "FAILED"
+        want = f"; goal >= {goal:g} TFLOP/s: {verdict(tflops, goal)}" if goal else ""
+        what = f"N={t['n']} NB={t['nb']} P x Q={t['p']} x {t['q']}" + (f" {t['precision']}" if "precision" in t else "")
+        print(f"{part}|gpu500 {program} --backend {j['backend']} (no other flag: {what}), {card}|"
+              f"{tflops:.2f} TFLOP/s {result}{want}")
 
 
 def graph500_compare(part, runs):
@@ -80,5 +117,7 @@ if __name__ == "__main__":
         graph500_compare(sys.argv[2], sys.argv[3:])
     elif len(sys.argv) in (5, 6) and sys.argv[1] == "hpl":
         hpl(sys.argv[2], sys.argv[3], sys.argv[4], float(sys.argv[5]) if len(sys.argv) == 6 else None)
+    elif len(sys.argv) == 5 and sys.argv[1] == "defaults" and sys.argv[2] in DEFAULT_GOALS:
+        defaults(sys.argv[2], sys.argv[3], sys.argv[4])
     else:
         sys.exit(__doc__)

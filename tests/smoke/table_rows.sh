@@ -3,7 +3,8 @@
 # --json` run (its N, NB, grid, TFLOP/s and PASSED, the goal's verdict), from a graph500-cpu.json
 # of the layout bench/graph500/cpu.sh writes (ratios and verdicts computed, not copied; a file
 # without the reference's figures is refused), and from two real `gpu500 graph500 --json` runs
-# compared (the second's ratio to the first, validated or not).
+# compared (the second's ratio to the first, validated or not), and the no-flag rows of real
+# `gpu500 graph500`, `hpl` and `hpl-mxp` runs (the goal named only for a card that has one).
 set -uo pipefail
 bin=$1 src=$2
 tmp=$(mktemp -d)
@@ -39,4 +40,17 @@ echo "$out"
   fail "second compare row: $out"
 [ "$(wc -l <<<"$out")" -eq 2 ] || fail "two runs, two rows: $out"
 python3 "$rows" graph500-compare g5 "$tmp/g1.json" >/dev/null 2>&1 && fail "a run without a label was accepted"
+"$bin" hpl-mxp -N 300 -NB 32 --backend cpu --json "$tmp/m.json" >/dev/null 2>&1 || fail "gpu500 hpl-mxp"
+row=$(python3 "$rows" defaults hpl-mxp "NVIDIA H200" "$tmp/m.json") || fail "hpl-mxp defaults row"
+echo "$row"
+[[ $row =~ ^hpl-mxp-defaults\|gpu500\ hpl-mxp\ --backend\ cpu\ \(no\ other\ flag:\ N=300\ NB=32\ P\ x\ Q=1\ x\ 1\ [a-z0-9]+\),\ NVIDIA\ H200\|[0-9]+\.[0-9]{2}\ TFLOP/s\ PASSED\;\ goal\ \>=\ 395\ TFLOP/s:\ not\ met$ ]] ||
+  fail "hpl-mxp defaults row: $row"
+row=$(python3 "$rows" defaults hpl "a card of no goal" "$tmp/h.json") || fail "hpl defaults row"
+[[ $row =~ \|[0-9]+\.[0-9]{2}\ TFLOP/s\ PASSED$ ]] || fail "a card without a goal got one: $row"
+row=$(python3 "$rows" defaults graph500 "NVIDIA H100 80GB HBM3" "$tmp/g1.json") || fail "graph500 defaults row"
+echo "$row"
+[[ $row =~ ^graph500-defaults\|gpu500\ graph500\ 9\ --backend\ cpu\ \(no\ other\ flag\),\ NVIDIA\ H100\ 80GB\ HBM3\|BFS\ [0-9.]+\ GTEPS,\ SSSP\ [0-9.]+\ GTEPS\;\ every\ search\ validated\; ]] ||
+  fail "graph500 defaults row (SCALE 9: no goal): $row"
+python3 "$rows" defaults graph500 "NVIDIA H200" "$tmp/g2.json" | grep -q "NOT VALID" || fail "an unvalidated run passed as validated"
+python3 "$rows" defaults hpl-nope "NVIDIA H200" "$tmp/h.json" >/dev/null 2>&1 && fail "an unknown program was accepted"
 echo "table_rows: ok"
