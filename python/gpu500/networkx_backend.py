@@ -57,6 +57,16 @@ class BackendGraph:
         self.weight = weight
         w = graph.weights
         self.integral = w is None or bool(np.all(w == np.round(w)))
+        self._nodes = None
+
+    @property
+    def nodes(self):
+        """The node of each vertex id, as a list made once (NetworkX caches this graph): answers
+        are built of references to these objects, with no Python int made per vertex."""
+        if self._nodes is None:
+            labels = self.graph.labels
+            self._nodes = list(range(self.graph.num_vertices)) if labels is None else list(labels)
+        return self._nodes
 
     def is_directed(self):
         return self.graph.directed
@@ -143,11 +153,8 @@ class _Interface:
     @staticmethod
     def bfs_layers(G, sources):
         r = G.graph.bfs(_Interface._one_source(G, sources), backend=_backend(), validate=_validate())
-        order, bounds = _core.by_level(r.level)  # a counting sort in the library
-        labels = G.graph.labels
-        for k in range(len(bounds) - 1):
-            layer = order[bounds[k]:bounds[k + 1]].tolist()
-            yield layer if labels is None else [labels[i] for i in layer]
+        # The levels, their counting sort and the lists of nodes, in one call to the library.
+        yield from _core.tree_layers(r.parent, r._root_id, G.nodes)
 
     @staticmethod
     def single_source_shortest_path_length(G, source, cutoff=None):
@@ -167,9 +174,7 @@ class _Interface:
         if cutoff is not None:
             keep &= values.astype(np.float64) <= cutoff
         ids = np.flatnonzero(keep)
-        labels = G.graph.labels
-        nodes = ids.tolist() if labels is None else [labels[i] for i in ids.tolist()]
-        return dict(zip(nodes, values[ids].tolist()))
+        return dict(zip(_core.take_nodes(G.nodes, ids), values[ids].tolist()))
 
     @staticmethod
     def single_source_dijkstra_path_length(G, source, cutoff=None, weight="weight"):

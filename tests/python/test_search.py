@@ -54,6 +54,59 @@ def test_levels_and_layers_from_parents():
         raise AssertionError("a cycle was taken for a tree")
 
 
+def test_levels_and_layers_of_large_trees():
+    """Trees of 2^17 vertices and more take the parallel passes (pointer jumping, per-thread
+    counts): the same levels as a walk from the root, the same layers as a stable sort, the node
+    objects of tree_layers the caller's own, and a cycle or a chain into an unreached vertex
+    refused."""
+    from gpu500 import _core
+
+    rng = np.random.default_rng(5)
+    for n, fanout in ((1 << 17, 3), (200003, 1)):  # a bushy tree, and one of paths (deep levels)
+        perm = rng.permutation(n)  # perm[0] is the root; vertex perm[i] hangs below an earlier one
+        parent = np.empty(n, dtype=np.int64)
+        depth = np.zeros(n, dtype=np.int64)
+        for i in range(1, n):
+            j = i - 1 if fanout == 1 or i < 4 else int(rng.integers(max(0, i - 1000 * fanout), i))
+            parent[perm[i]] = perm[j]
+            depth[perm[i]] = depth[perm[j]] + 1
+        root = int(perm[0])
+        parent[root] = root
+        unreached = perm[n - 5:]  # the last five hang below nothing: leaves, so the rest stays a tree
+        parent[unreached] = -1
+        depth[unreached] = -1
+        level = _core.tree_levels(parent, root)
+        assert np.array_equal(level, depth)
+        order, bounds = _core.by_level(level)
+        want = np.flatnonzero(level >= 0)
+        want = want[np.argsort(level[want], kind="stable")]
+        assert np.array_equal(order, want)
+        assert bounds[-1] == n - 5 and len(bounds) == level.max() + 2
+        nodes = [f"v{i}" for i in range(n)]
+        layers = _core.tree_layers(parent, root, nodes)
+        assert [len(x) for x in layers] == np.diff(bounds).tolist()
+        assert layers[0][0] is nodes[root] and layers[-1][-1] is nodes[order[-1]]
+        picked = _core.take_nodes(nodes, order[:10])
+        assert all(a is nodes[b] for a, b in zip(picked, order[:10].tolist()))
+    cyclic = parent.copy()
+    a, b = int(perm[n // 2]), int(perm[n // 2 + 1])
+    cyclic[a], cyclic[b] = b, a  # two vertices of the path point at each other
+    try:
+        _core.tree_levels(cyclic, root)
+    except ValueError as e:
+        assert "tree" in str(e)
+    else:
+        raise AssertionError("a cycle was taken for a tree")
+    dangling = parent.copy()
+    dangling[int(perm[100])] = -1  # the path below it now hangs from an unreached vertex
+    try:
+        _core.tree_levels(dangling, root)
+    except ValueError as e:
+        assert f"(vertex {int(perm[100])})" in str(e)  # the unreached vertex the chains run into
+    else:
+        raise AssertionError("a chain into an unreached vertex was taken for a tree")
+
+
 def test_sssp_distances_equal_csgraph():
     csg = need("scipy.sparse.csgraph")
     n = 300
