@@ -76,7 +76,10 @@ if [ "${GPU500_TESTS:-}" != "none" ]; then
   else
     status=1
     grep -E "Failed|\*\*\*|tests passed" "$OUT/ctest.log" | head -40
-    echo "gpu-check|ctest|FAILED: $(grep -E 'tests passed' "$OUT/ctest.log" | tail -1)" >>"$TABLE"
+    # The row names the failed tests (CTest lists them last: "  874 - smoke.bad_input (Failed)").
+    failed=$(sed -n '/The following tests FAILED:/,$p' "$OUT/ctest.log" | sed -nE 's/^[[:space:]]+[0-9]+ - ([^ ]+).*$/\1/p' |
+             paste -sd' ' -)
+    echo "gpu-check|ctest|FAILED: $(grep -E 'tests passed' "$OUT/ctest.log" | tail -1)${failed:+ ($failed)}" >>"$TABLE"
   fi
   # Skipped tests must not hide: list them (a GPU test skipped here is a defect).
   grep -E "\(Skipped\)|Not Run" "$OUT/ctest.log" | head -20
