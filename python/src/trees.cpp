@@ -22,6 +22,9 @@ namespace {
 
 /// Below this many vertices (or with one thread) the passes run on one core.
 constexpr std::int64_t parallel_vertices = std::int64_t{1} << 16;
+/// Above this many, the levels are walked on one core too: pointer jumping holds four arrays of
+/// 8 bytes a vertex (8 GB at this size) where the walk holds one.
+constexpr std::int64_t parallel_levels_max = std::int64_t{1} << 28;
 
 [[noreturn]] void not_a_tree(std::int64_t root, std::int64_t v) {
   throw usage_error("the parents do not form a tree rooted at " + std::to_string(root) + " (vertex " + std::to_string(v) +
@@ -83,7 +86,8 @@ std::vector<std::int64_t> tree_levels_parallel(const std::int64_t* parent, std::
 std::vector<std::int64_t> tree_levels(const std::int64_t* parent, std::int64_t n, std::int64_t root) {
   if (root < 0 || root >= n) throw usage_error("root " + std::to_string(root) + " is not a vertex");
   if (parent[root] != root) throw usage_error("the root " + std::to_string(root) + " is not its own parent");
-  if (n >= parallel_vertices && omp_get_max_threads() > 1) return tree_levels_parallel(parent, n, root);
+  if (n >= parallel_vertices && n <= parallel_levels_max && omp_get_max_threads() > 1)
+    return tree_levels_parallel(parent, n, root);
   constexpr std::int64_t unknown = -1, pending = -2;  // pending: on the chain being walked
   std::vector<std::int64_t> level(static_cast<std::size_t>(n), unknown);
   level[root] = 0;
