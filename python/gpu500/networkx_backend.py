@@ -154,7 +154,11 @@ class _Interface:
     def bfs_layers(G, sources):
         r = G.graph.bfs(_Interface._one_source(G, sources), backend=_backend(), validate=_validate())
         # The levels, their counting sort and the lists of nodes, in one call to the library.
-        yield from _core.tree_layers(r.parent, r._root_id, G.nodes)
+        try:
+            layers = _core.tree_layers(r.parent, r._root_id, G.nodes)
+        except ValueError as e:  # the engine's parents, not the caller's input (as BfsResult.level says)
+            raise RuntimeError(f"the parents of the search from {r.root} are not a tree: {e}") from None
+        yield from layers
 
     @staticmethod
     def single_source_shortest_path_length(G, source, cutoff=None):
