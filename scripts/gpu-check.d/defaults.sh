@@ -7,6 +7,7 @@
 #   bash scripts/gpu-check.d/defaults.sh BUILD OUT TABLE
 set -uo pipefail
 build=$1 out=$2 table=$3
+rows=$(cd "$(dirname "$0")/../.." && pwd)/scripts/table_rows.py
 bin=$build/bin/gpu500
 scale=${DEFAULTS_SCALE:-26}
 limit=${DEFAULTS_TIMEOUT:-240}
@@ -22,8 +23,8 @@ run() {  # name args...: bin args --json OUT/defaults-name.json, its output kept
   fi
 }
 run graph500 graph500 "$scale" --backend cuda --quiet &&
-  python3 scripts/table_rows.py defaults graph500 "$card" "$out/defaults-graph500.json" >>"$table"
-run hpl hpl --backend cuda && python3 scripts/table_rows.py defaults hpl "$card" "$out/defaults-hpl.json" >>"$table"
+  python3 "$rows" defaults graph500 "$card" "$out/defaults-graph500.json" >>"$table"
+run hpl hpl --backend cuda && python3 "$rows" defaults hpl "$card" "$out/defaults-hpl.json" >>"$table"
 run hpl-mxp hpl-mxp --backend cuda &&
-  python3 scripts/table_rows.py defaults hpl-mxp "$card" "$out/defaults-hpl-mxp.json" >>"$table"
+  python3 "$rows" defaults hpl-mxp "$card" "$out/defaults-hpl-mxp.json" >>"$table"
 exit $rc
