@@ -35,12 +35,20 @@ def cpu_vs_reference(path, ranks):
               f"generation + kernel 1 {gk:.3f} / {gk_ref:.3f} s, x{gk_x:.1f} faster{valid}")
 
 
+def solve_row(t, goal):
+    """(shape, figure) of one solve of `gpu500 hpl --json` (a test) or `gpu500 hpl-mxp --json` (the
+    record, with its precision): N, NB and the grid; TFLOP/s, PASSED or FAILED and the goal's verdict."""
+    tflops = t["gflops"] / 1000
+    result = "PASSED" if t.get("passed") else "FAILED"
+    want = f"; goal >= {goal:g} TFLOP/s: {verdict(tflops, goal)}" if goal else ""
+    shape = f"N={t['n']} NB={t['nb']} P x Q={t['p']} x {t['q']}" + (f" {t['precision']}" if "precision" in t else "")
+    return shape, f"{tflops:.2f} TFLOP/s {result}{want}"
+
+
 def hpl(part, what, path, goal=None):
     for t in json.load(open(path))["tests"]:
-        tflops = t["gflops"] / 1000
-        result = "PASSED" if t.get("passed") else "FAILED"
-        extra = f"; goal >= {goal:g} TFLOP/s: {verdict(tflops, goal)}" if goal else ""
-        print(f"{part}|{what}: N={t['n']} NB={t['nb']} P x Q={t['p']} x {t['q']}|{tflops:.2f} TFLOP/s {result}{extra}")
+        shape, figure = solve_row(t, goal)
+        print(f"{part}|{what}: {shape}|{figure}")
 
 
 # The figures a run with no flag is held to, by program and card (the name nvidia-smi gives
@@ -69,14 +77,9 @@ def defaults(program, card, path):
         print(f"{part}|gpu500 graph500 {j['SCALE']} --backend {j['backend'].split(',')[0]} (no other flag), {card}|"
               f"{', '.join(figures)}; {valid}; gen {j['graph_generation']:.2f} s, kernel 1 {j['construction_time']:.2f} s")
         return
-    tests = j["tests"] if program == "hpl" else [j]
-    for t in tests:
-        tflops = t["gflops"] / 1000
-        result = "PASSED" if t.get("passed") else "FAILED"
-        want = f"; goal >= {goal:g} TFLOP/s: {verdict(tflops, goal)}" if goal else ""
-        what = f"N={t['n']} NB={t['nb']} P x Q={t['p']} x {t['q']}" + (f" {t['precision']}" if "precision" in t else "")
-        print(f"{part}|gpu500 {program} --backend {j['backend']} (no other flag: {what}), {card}|"
-              f"{tflops:.2f} TFLOP/s {result}{want}")
+    for t in j["tests"] if program == "hpl" else [j]:
+        shape, figure = solve_row(t, goal)
+        print(f"{part}|gpu500 {program} --backend {j['backend']} (no other flag: {shape}), {card}|{figure}")
 
 
 def graph500_compare(part, runs):

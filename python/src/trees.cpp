@@ -168,22 +168,25 @@ std::pair<std::vector<std::int64_t>, std::vector<std::int64_t>> by_level(const s
   return {std::move(order), std::move(bounds)};
 }
 
+/// [nodes[ids[0]], ..., nodes[ids[k - 1]]]: a new list of new references to the caller's objects
+/// (every id must index the list nodes).
+nb::list node_list(PyObject* nodes, const std::int64_t* ids, std::int64_t k) {
+  PyObject* out = PyList_New(static_cast<Py_ssize_t>(k));
+  if (out == nullptr) throw nb::python_error();
+  for (std::int64_t i = 0; i < k; ++i) {
+    PyObject* node = PyList_GET_ITEM(nodes, static_cast<Py_ssize_t>(ids[i]));
+    Py_INCREF(node);
+    PyList_SET_ITEM(out, static_cast<Py_ssize_t>(i), node);
+  }
+  return nb::steal<nb::list>(out);
+}
+
 /// The layers of a search as a list of Python lists: layer k holds nodes[v] for the vertices v of
-/// level k, in increasing v (a new reference to the caller's object; nodes must be a list of at
-/// least n entries).
+/// level k, in increasing v (nodes must be a list of at least n entries).
 nb::list layer_lists(const std::vector<std::int64_t>& order, const std::vector<std::int64_t>& bounds, PyObject* nodes) {
   nb::list out;
-  for (std::size_t k = 0; k + 1 < bounds.size(); ++k) {
-    const std::int64_t first = bounds[k], count = bounds[k + 1] - first;
-    PyObject* layer = PyList_New(static_cast<Py_ssize_t>(count));
-    if (layer == nullptr) throw nb::python_error();
-    for (std::int64_t i = 0; i < count; ++i) {
-      PyObject* node = PyList_GET_ITEM(nodes, static_cast<Py_ssize_t>(order[static_cast<std::size_t>(first + i)]));
-      Py_INCREF(node);
-      PyList_SET_ITEM(layer, static_cast<Py_ssize_t>(i), node);
-    }
-    out.append(nb::steal(layer));
-  }
+  for (std::size_t k = 0; k + 1 < bounds.size(); ++k)
+    out.append(node_list(nodes, order.data() + bounds[k], bounds[k + 1] - bounds[k]));
   return out;
 }
 
@@ -226,14 +229,7 @@ void bind_trees(nb::module_& m) {
         for (Py_ssize_t i = 0; i < k; ++i)
           if (id[i] < 0 || id[i] >= n)
             throw usage_error("take_nodes: id " + std::to_string(id[i]) + " outside the " + std::to_string(n) + " nodes");
-        PyObject* out = PyList_New(k);
-        if (out == nullptr) throw nb::python_error();
-        for (Py_ssize_t i = 0; i < k; ++i) {
-          PyObject* node = PyList_GET_ITEM(nodes.ptr(), static_cast<Py_ssize_t>(id[i]));
-          Py_INCREF(node);
-          PyList_SET_ITEM(out, i, node);
-        }
-        return nb::steal<nb::list>(out);
+        return node_list(nodes.ptr(), id, k);
       },
       nb::arg("nodes"), nb::arg("ids"), "[nodes[i] for i in ids] (references to the same objects)");
   m.def(

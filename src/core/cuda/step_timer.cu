@@ -3,7 +3,6 @@
 
 #include <cuda_runtime.h>
 
-
 #include "gpu500/core/cuda/check.cuh"
 #include "gpu500/core/error.hpp"
 
