@@ -32,7 +32,7 @@ struct rank_graph {
 };
 
 /// Kernel 1 over the ranks of x's communicator for a SCALE `scale` graph (collective).
-inline rank_graph make_rank_graph(device_exchange& x, int scale) {
+inline rank_graph make_rank_graph(dist::device_exchange& x, int scale) {
   const dist::communicator& c = x.comm();
   graph::kronecker_params p;
   p.scale = scale;

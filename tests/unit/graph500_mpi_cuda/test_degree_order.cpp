@@ -28,7 +28,7 @@ int degree_class(index_t d) {
 }
 
 template <class C>
-void expect_degree_order(device_exchange& x, const dist::block_partition& part, const device_local_graph& g,
+void expect_degree_order(dist::device_exchange& x, const dist::block_partition& part, const device_local_graph& g,
                          const local_graph& host, const std::vector<index_t>& degree) {
   const std::vector<C> got = gpu::to_host(degree_ordered_columns<C>(x, part, g.view()));
   ASSERT_EQ(got.size(), host.columns.size());
@@ -48,7 +48,7 @@ TEST(Graph500MpiCudaDegreeOrder, RowsStablySortedByFarEndDegree) {
   if (!cuda_available()) GTEST_SKIP() << "no CUDA device";
   const dist::communicator c = dist::communicator::world();
   ASSERT_NO_FATAL_FAILURE(test::use_node_gpu(c));
-  device_exchange x(c, exchange_mode::staged);
+  dist::device_exchange x(c, dist::exchange_mode::staged);
   for (int scale : {5, 11}) {
     SCOPED_TRACE("SCALE " + std::to_string(scale));
     const test::rank_graph r = test::make_rank_graph(x, scale);

@@ -32,7 +32,7 @@ std::pair<index_t, index_t> hubs_at(const std::vector<index_t>& degree, index_t 
 }
 
 template <class C>
-void expect_hubs(const dist::communicator& c, device_exchange& x, const dist::block_partition& part,
+void expect_hubs(const dist::communicator& c, dist::device_exchange& x, const dist::block_partition& part,
                  const device_local_graph& g, const local_graph& host, const std::vector<index_t>& degree,
                  double share) {
   const gpu::device_buffer<C> ordered = degree_ordered_columns<C>(x, part, g.view());
@@ -109,7 +109,7 @@ TEST(Graph500MpiCudaHubDelegates, HubsAndListsMatchTheRows) {
   if (!cuda_available()) GTEST_SKIP() << "no CUDA device";
   const dist::communicator c = dist::communicator::world();
   ASSERT_NO_FATAL_FAILURE(test::use_node_gpu(c));
-  device_exchange x(c, exchange_mode::staged);
+  dist::device_exchange x(c, dist::exchange_mode::staged);
   for (int scale : {5, 11}) {
     const test::rank_graph r = test::make_rank_graph(x, scale);
     for (double share : {0.0, mpi_options{}.bfs_hub_share, 1.0}) {

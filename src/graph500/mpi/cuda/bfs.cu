@@ -306,7 +306,7 @@ std::size_t bfs_engine::construction_bytes(index_t rows, index_t arcs, index_t n
                   hub_delegates_construction_bytes(rows, arcs, hub_arc_share));
 }
 
-bfs_engine::bfs_engine(device_exchange& x, const dist::block_partition& part, graph::csr_view<std::int64_t> g,
+bfs_engine::bfs_engine(dist::device_exchange& x, const dist::block_partition& part, graph::csr_view<std::int64_t> g,
                        bfs::direction_rule pol, bool wide_columns, double hub_arc_share)
     : x_(x), part_(part), g_(g), pol_(pol), steps_(env_flag("GPU500_TRACE_STEPS")) {
   if (part.block() > static_cast<index_t>(std::numeric_limits<std::uint32_t>::max()))

@@ -47,7 +47,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "exchange.hpp"
+#include "gpu500/dist/device_exchange.hpp"
 #include "hub_delegates.hpp"
 #include "gpu500/bfs/direction.hpp"
 #include "gpu500/core/cuda/memory.hpp"
@@ -64,7 +64,7 @@ class bfs_engine {
   /// Collective (it builds the degree-ordered rows and the hubs' lists). wide_columns: 64-bit
   /// columns even where 32 bits hold every vertex id (the tests run both). hub_arc_share: the
   /// hubs' arcs at most this share of the graph's (0: no hubs; hub_delegates.hpp).
-  bfs_engine(device_exchange& x, const dist::block_partition& part, graph::csr_view<std::int64_t> g, bfs::direction_rule pol,
+  bfs_engine(dist::device_exchange& x, const dist::block_partition& part, graph::csr_view<std::int64_t> g, bfs::direction_rule pol,
              bool wide_columns, double hub_arc_share);
 
   /// Untimed reset (the reference's clean_pred); the first call also sizes the exchange buffers.
@@ -105,7 +105,7 @@ class bfs_engine {
     if (narrow_) f(narrow_view_); else f(wide_view_);
   }
 
-  device_exchange& x_;
+  dist::device_exchange& x_;
   dist::block_partition part_;
   graph::csr_view<std::int64_t> g_;  // device pointers: the rows as kernel 1 left them
   bool narrow_ = true;                // which of the two below the searches walk

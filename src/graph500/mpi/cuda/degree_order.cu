@@ -46,7 +46,7 @@ std::size_t degree_order_bytes(index_t arcs, index_t n, std::size_t column_bytes
 }
 
 template <class C>
-gpu::device_buffer<C> degree_ordered_columns(device_exchange& x, const dist::block_partition& part,
+gpu::device_buffer<C> degree_ordered_columns(dist::device_exchange& x, const dist::block_partition& part,
                                              graph::csr_view<std::int64_t> g) {
   const index_t rows = g.local_vertices, arcs = read_one(g.offsets + rows);
   gpu::device_buffer<std::uint8_t> vertex_keys(static_cast<std::size_t>(g.num_vertices));
@@ -76,10 +76,10 @@ gpu::device_buffer<C> degree_ordered_columns(device_exchange& x, const dist::blo
   return sorted;
 }
 
-template gpu::device_buffer<std::uint32_t> degree_ordered_columns<std::uint32_t>(device_exchange&,
+template gpu::device_buffer<std::uint32_t> degree_ordered_columns<std::uint32_t>(dist::device_exchange&,
                                                                                  const dist::block_partition&,
                                                                                  graph::csr_view<std::int64_t>);
-template gpu::device_buffer<std::int64_t> degree_ordered_columns<std::int64_t>(device_exchange&,
+template gpu::device_buffer<std::int64_t> degree_ordered_columns<std::int64_t>(dist::device_exchange&,
                                                                                const dist::block_partition&,
                                                                                graph::csr_view<std::int64_t>);
 

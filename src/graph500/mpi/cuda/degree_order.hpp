@@ -13,7 +13,7 @@
 
 #include <cstdint>
 
-#include "exchange.hpp"
+#include "gpu500/dist/device_exchange.hpp"
 #include "gpu500/core/cuda/memory.hpp"
 #include "gpu500/dist/partition.hpp"
 #include "gpu500/graph/csr.hpp"
@@ -26,7 +26,7 @@ namespace gpu500::graph500::mpi::cuda {
 /// g's columns (device) with every row in descending degree of its far end, as C (std::uint32_t:
 /// needs narrow_columns_fit(g.num_vertices); or std::int64_t). Collective.
 template <class C>
-gpu::device_buffer<C> degree_ordered_columns(device_exchange& x, const dist::block_partition& part,
+gpu::device_buffer<C> degree_ordered_columns(dist::device_exchange& x, const dist::block_partition& part,
                                              graph::csr_view<std::int64_t> g);
 
 /// Device bytes degree_ordered_columns holds at its peak besides g, C being `column_bytes` wide,

@@ -178,7 +178,7 @@ device_edge_slice generate_slice(const graph::kronecker_params& p, index_t first
   return s;
 }
 
-device_local_graph build_device_local_graph(device_exchange& x, const dist::block_partition& part,
+device_local_graph build_device_local_graph(dist::device_exchange& x, const dist::block_partition& part,
                                             device_edge_slice&& slice, index_t round_edges) {
   const dist::communicator& c = x.comm();
   const int R = c.size();

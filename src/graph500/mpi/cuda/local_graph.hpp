@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "exchange.hpp"
+#include "gpu500/dist/device_exchange.hpp"
 #include "gpu500/core/cuda/memory.hpp"
 #include "gpu500/dist/partition.hpp"
 #include "gpu500/graph/csr.hpp"
@@ -53,7 +53,7 @@ inline constexpr index_t default_round_edges = index_t{1} << 26;
 /// row and every row ordered by a segmented sort: by column, or by (weight, column) when weighted,
 /// which the SSSP engine needs (the arcs that stay inside a bucket are a prefix of the row). The
 /// rows are the same whatever the rounds.
-device_local_graph build_device_local_graph(device_exchange& x, const dist::block_partition& part,
+device_local_graph build_device_local_graph(dist::device_exchange& x, const dist::block_partition& part,
                                             device_edge_slice&& slice, index_t round_edges = 0);
 
 /// The adaptive delta of every engine (sssp/delta.hpp) on the device rows, summed over the ranks

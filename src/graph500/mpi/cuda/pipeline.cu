@@ -12,7 +12,7 @@
 
 #include "bfs.hpp"
 #include "degree_order.hpp"
-#include "exchange.hpp"
+#include "gpu500/dist/device_exchange.hpp"
 #include "gpu500/core/cuda/check.cuh"
 #include "gpu500/core/device.hpp"
 #include "gpu500/core/error.hpp"
@@ -61,7 +61,7 @@ constexpr index_t grow_below_per_rank = 16384;
 class mpi_cuda_pipeline final : public mpi_pipeline {
  public:
   mpi_cuda_pipeline(const dist::communicator& c, const graph::kronecker_params& p, const mpi_options& o, int device,
-                    int sharing, mpi::cuda::exchange_mode mode)
+                    int sharing, dist::exchange_mode mode)
       : c_(c), params_(p), opts_(o), part_(p.num_vertices(), c.size()), x_(c_, mode), device_(device),
         sharing_(sharing),
         // The BFS walks its copy of the rows with 32-bit columns unless 64 are asked for or the
@@ -69,10 +69,10 @@ class mpi_cuda_pipeline final : public mpi_pipeline {
         bits_(o.vertex_bits == 64 || o.bfs_wide_columns || !mpi::cuda::narrow_columns_fit(p.num_vertices()) ? 64 : 32) {}
 
   std::string description() const override {
-    using mpi::cuda::exchange_mode;
+    using dist::exchange_mode;
     std::string mode = c_.size() == 1                         ? "one rank: device copies"
-                       : x_.mode() == exchange_mode::nccl   ? "NCCL between the GPUs"
-                       : x_.mode() == exchange_mode::staged ? "exchanges staged through pinned host buffers"
+                       : x_.mode() == dist::exchange_mode::nccl   ? "NCCL between the GPUs"
+                       : x_.mode() == dist::exchange_mode::staged ? "exchanges staged through pinned host buffers"
                                                             : "CUDA-aware MPI on device buffers";
     return "mpi cuda, " + std::to_string(c_.size()) + " ranks (1-D block partition), one GPU per rank (GPU " +
            std::to_string(device_) + " of its node" + (sharing_ > 1 ? ", shared by " + std::to_string(sharing_) + " ranks" : "") +
@@ -211,7 +211,7 @@ class mpi_cuda_pipeline final : public mpi_pipeline {
   graph::kronecker_params params_;
   mpi_options opts_;
   dist::block_partition part_;
-  mpi::cuda::device_exchange x_;
+  dist::device_exchange x_;
   int device_, sharing_;
   int bits_;  // the width of the BFS's columns (--vertex-bits)
   bool generated_ = false;
@@ -265,12 +265,12 @@ std::unique_ptr<mpi_pipeline> make_mpi_cuda_pipeline(const dist::communicator& c
                                      " are available to rank " + std::to_string(comm.rank()));
   // NCCL when every rank has a GPU of its own (NCCL takes one rank per GPU), unless switched off;
   // else device buffers to a CUDA-aware MPI; page-locked host staging when asked or as the rest.
-  using mpi::cuda::exchange_mode;
+  using dist::exchange_mode;
   const bool own_gpus = comm.all(sharing == 1);
-  const exchange_mode mode = o.host_staging                                   ? exchange_mode::staged
-                             : own_gpus && !o.no_nccl && dist::nccl_available() ? exchange_mode::nccl
-                             : dist::mpi_accepts_device_memory()                ? exchange_mode::device
-                                                                                : exchange_mode::staged;
+  const dist::exchange_mode mode = o.host_staging                                   ? dist::exchange_mode::staged
+                             : own_gpus && !o.no_nccl && dist::nccl_available() ? dist::exchange_mode::nccl
+                             : dist::mpi_accepts_device_memory()                ? dist::exchange_mode::device
+                                                                                : dist::exchange_mode::staged;
   return std::make_unique<mpi_cuda_pipeline>(comm, p, o, device, sharing, mode);
 }
 

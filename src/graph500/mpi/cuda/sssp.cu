@@ -23,7 +23,7 @@ std::size_t sssp_engine::device_bytes(index_t rows, index_t arcs, index_t n) {
   return 48 * r + 2 * sizeof(request) * a + 24 * static_cast<std::size_t>(max_chunks(arcs)) + 4 * v + 3 * v / 8 + 64;
 }
 
-sssp_engine::sssp_engine(device_exchange& x, const dist::block_partition& part, graph::csr_view<std::int64_t> g,
+sssp_engine::sssp_engine(dist::device_exchange& x, const dist::block_partition& part, graph::csr_view<std::int64_t> g,
                          device_sssp_policy pol)
     : x_(x), part_(part), g_(g), pol_(pol) {
   const auto rows = static_cast<std::size_t>(g.local_vertices);

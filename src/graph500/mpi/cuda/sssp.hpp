@@ -44,7 +44,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "exchange.hpp"
+#include "gpu500/dist/device_exchange.hpp"
 #include "gpu500/core/cuda/memory.hpp"
 #include "gpu500/dist/partition.hpp"
 #include "gpu500/graph/csr.hpp"
@@ -74,7 +74,7 @@ class sssp_engine {
 
   /// Throws usage_error when a rank holds 2^32 vertices or arcs or more (the 32-bit halves of a
   /// request and of the apply's arrival index).
-  sssp_engine(device_exchange& x, const dist::block_partition& part, graph::csr_view<std::int64_t> g,
+  sssp_engine(dist::device_exchange& x, const dist::block_partition& part, graph::csr_view<std::int64_t> g,
               device_sssp_policy pol);
 
   /// Untimed reset (the reference's clean_shortest); the first call also sizes the exchange buffers.
@@ -114,7 +114,7 @@ class sssp_engine {
   /// bucket_rows_). Returns the bucket's rows summed over the ranks.
   index_t pull(float lo, float hi);
 
-  device_exchange& x_;
+  dist::device_exchange& x_;
   dist::block_partition part_;
   graph::csr_view<std::int64_t> g_;  // device pointers
   device_sssp_policy pol_;

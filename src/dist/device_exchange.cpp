@@ -1,10 +1,10 @@
-// The device exchanges of the CUDA backend over MPI ranks (see exchange.hpp): NCCL between the
-// GPUs, device pointers handed to a CUDA-aware MPI, or staged through page-locked host buffers.
-#include "exchange.hpp"
+// src/dist/device_exchange.cpp — the exchanges between the ranks' GPUs (see gpu500/dist/device_exchange.hpp):
+// NCCL between the GPUs, device pointers handed to a CUDA-aware MPI, or staged through page-locked host buffers.
+#include "gpu500/dist/device_exchange.hpp"
 
 #include "gpu500/dist/bitmap.hpp"
 
-namespace gpu500::graph500::mpi::cuda {
+namespace gpu500::dist {
 
 device_exchange::device_exchange(const dist::communicator& c, exchange_mode mode) : c_(c), mode_(mode) {
   if (mode_ == exchange_mode::nccl && c_.size() > 1 && c_.is_mpi()) nccl_ = std::make_unique<dist::nccl_comm>(c_);
@@ -152,4 +152,4 @@ void device_exchange::allgather_bitmap(const dist::block_partition& p, const std
   allgatherv_bytes(slice, whole, words.data(), sizeof(std::uint64_t));
 }
 
-}  // namespace gpu500::graph500::mpi::cuda
+}  // namespace gpu500::dist

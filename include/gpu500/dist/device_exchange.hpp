@@ -1,5 +1,5 @@
-// The exchanges of the CUDA backend over MPI ranks (internal): all-to-all(v) and all-gather(v)
-// (the frontier bitmap, per-vertex values) on DEVICE buffers, in one of three modes chosen once per pipeline:
+// gpu500/dist/device_exchange.hpp — the exchanges between the ranks' GPUs: all-to-all(v) and all-gather(v)
+// (a frontier bitmap, per-vertex values) on DEVICE buffers, in one of three modes chosen once per run:
 //  - nccl: grouped NCCL sends and receives between the ranks' GPUs (dist/nccl.hpp), device to
 //    device over NVLink / the network; the default with one GPU per rank;
 //  - device: the device pointers go straight to MPI (a CUDA-aware MPI moves them device to
@@ -25,7 +25,7 @@
 #include "gpu500/dist/nccl.hpp"
 #include "gpu500/dist/partition.hpp"
 
-namespace gpu500::graph500::mpi::cuda {
+namespace gpu500::dist {
 
 enum class exchange_mode { nccl, device, staged };
 
@@ -117,4 +117,4 @@ class device_exchange {
   std::vector<index_t> send_at_, recv_at_, big_send_, big_recv_;
 };
 
-}  // namespace gpu500::graph500::mpi::cuda
+}  // namespace gpu500::dist

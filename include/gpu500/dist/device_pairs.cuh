@@ -1,0 +1,221 @@
+// gpu500/dist/device_pairs.cuh — device helpers of the engines that run over MPI ranks on GPUs
+// (.cu files only):
+// 64-bit atomics on signed values, warp-aggregated counters (one atomic per warp and key instead
+// of one per thread: every arc of an expansion bumps one of only R counters, which serialises
+// on a few addresses otherwise) and block-wide appends, the owner of a vertex under the block
+// partition, the sender of an arrival, bitmap bits, fills, the owners' blocks of a send buffer,
+// the bytes an exchange sends to other ranks, and the step every search ends with (Graph500's
+// nedge).
+#pragma once
+
+#include <cooperative_groups.h>
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "gpu500/core/cuda/launch.cuh"
+#include "gpu500/core/cuda/memory.hpp"
+#include "gpu500/core/types.hpp"
+#include "gpu500/dist/comm.hpp"
+#include "gpu500/graph/csr.hpp"
+
+namespace gpu500::dist::cuda {
+
+/// Block size of every kernel here (a policy constant, not a knob).
+inline constexpr int block_threads = 256;
+
+__device__ __forceinline__ index_t atomic_add(index_t* p, index_t v) {
+  return static_cast<index_t>(
+      atomicAdd(reinterpret_cast<unsigned long long*>(p), static_cast<unsigned long long>(v)));
+}
+__device__ __forceinline__ std::int64_t atomic_cas(std::int64_t* p, std::int64_t expected, std::int64_t value) {
+  return static_cast<std::int64_t>(atomicCAS(reinterpret_cast<unsigned long long*>(p),
+                                             static_cast<unsigned long long>(expected),
+                                             static_cast<unsigned long long>(value)));
+}
+/// Minimum of non-negative 64-bit values.
+__device__ __forceinline__ void atomic_min_nonneg(std::int64_t* p, std::int64_t v) {
+  atomicMin(reinterpret_cast<unsigned long long*>(p), static_cast<unsigned long long>(v));
+}
+/// Takes one slot of counter[key] for the calling thread and returns it (the counter's value
+/// before): the threads of a warp that arrive together with the same key share one atomic add.
+/// Call it from divergent code freely (the coalesced group is whoever arrived).
+__device__ __forceinline__ index_t aggregated_take(index_t* counter, int key) {
+  namespace cg = cooperative_groups;
+  const cg::coalesced_group arrived = cg::coalesced_threads();
+  const cg::coalesced_group peers = cg::labeled_partition(arrived, key);
+  index_t base = 0;
+  if (peers.thread_rank() == 0) base = atomic_add(&counter[key], static_cast<index_t>(peers.size()));
+  return peers.shfl(base, 0) + static_cast<index_t>(peers.thread_rank());
+}
+
+/// Adds v of every arriving thread to *sum with one atomic per warp.
+__device__ __forceinline__ void aggregated_add(index_t* sum, index_t v) {
+  namespace cg = cooperative_groups;
+  const cg::coalesced_group arrived = cg::coalesced_threads();
+  for (unsigned o = 1; o < arrived.size(); o *= 2) {
+    const index_t other = arrived.shfl_down(v, o);
+    if (arrived.thread_rank() + o < arrived.size()) v += other;
+  }
+  if (arrived.thread_rank() == 0) atomic_add(sum, v);
+}
+
+/// Block-wide appends and sums: every thread of the block calls it, the same number of times
+/// (a gpu::block_stride loop), with K values v[k] (1 or 0 for an append to list k, any count for a
+/// sum); at[k] is the thread's place, counters[k] plus the values of the threads before it. One
+/// atomic per counter and block, where per-warp aggregation makes one per warp: a level that
+/// appends tens of millions of rows to one list would otherwise queue millions of atomics on one
+/// address.
+template <int K>
+__device__ __forceinline__ void block_take(index_t* const (&counters)[K], const index_t (&v)[K], index_t (&at)[K]) {
+  constexpr int warps = block_threads / 32;
+  __shared__ index_t warp_sum[K][warps];
+  __shared__ index_t base[K];
+  const int lane = gpu::lane_id(), warp = gpu::warp_in_block();
+  index_t inclusive[K];
+#pragma unroll
+  for (int k = 0; k < K; ++k) {
+    inclusive[k] = v[k];
+    for (int o = 1; o < 32; o *= 2) {
+      const index_t y = __shfl_up_sync(0xffffffffu, inclusive[k], o);
+      if (lane >= o) inclusive[k] += y;
+    }
+    if (lane == 31) warp_sum[k][warp] = inclusive[k];
+  }
+  __syncthreads();
+  if (threadIdx.x < K) {
+    const int k = static_cast<int>(threadIdx.x);
+    index_t total = 0;
+    for (int w = 0; w < warps; ++w) {
+      const index_t t = warp_sum[k][w];
+      warp_sum[k][w] = total;
+      total += t;
+    }
+    base[k] = total > 0 ? atomic_add(counters[k], total) : 0;
+  }
+  __syncthreads();
+#pragma unroll
+  for (int k = 0; k < K; ++k) at[k] = base[k] + warp_sum[k][warp] + inclusive[k] - v[k];
+  __syncthreads();  // the next call may overwrite what was read above
+}
+
+/// The rank owning vertex v (dist::block_partition: blocks of `block` vertices).
+__device__ __forceinline__ int owner_of(std::int64_t v, index_t block) { return static_cast<int>(v / block); }
+
+/// The rank that sent arrival i of an all-to-all: the last r whose block of arrivals starts at or
+/// before i (displs: the R + 1 block starts).
+__device__ __forceinline__ int sender_of(const index_t* displs, int ranks, index_t i) {
+  int lo = 0, hi = ranks - 1;
+  while (lo < hi) {
+    const int mid = (lo + hi + 1) / 2;
+    if (displs[mid] <= i) lo = mid; else hi = mid - 1;
+  }
+  return lo;
+}
+
+/// Bit v of a bitmap of 64-bit words.
+__device__ __forceinline__ bool test_bit(const std::uint64_t* bits, std::int64_t v) {
+  return (bits[v >> 6] >> (v & 63)) & 1u;
+}
+
+/// Sets the bits of the listed owned rows in this rank's bitmap slice (which starts at a word
+/// boundary). The list's length is *n_device when given, else n.
+static __global__ void mark_kernel(const index_t* rows, const index_t* n_device, index_t n, std::uint64_t* slice) {
+  if (n_device) n = *n_device;
+  for (index_t i : gpu::grid_stride(n)) {
+    const index_t u = rows[i];
+    atomicOr(reinterpret_cast<unsigned long long*>(&slice[u >> 6]), 1ull << (u & 63));
+  }
+}
+
+/// Sets bit `row` of this rank's bitmap slice for every lane of the warp whose `set` is true: the
+/// lanes with rows in one 64-bit word share one atomic or (a scan over consecutive rows sets 32
+/// bits with one). Every lane of the warp calls it.
+__device__ __forceinline__ void warp_mark_rows(std::uint64_t* slice, index_t row, bool set) {
+  const unsigned full = 0xffffffffu;
+  const long long word = set ? static_cast<long long>(row >> 6) : -1;
+  const unsigned peers = __match_any_sync(full, word);
+  const std::uint64_t bit = set ? std::uint64_t{1} << (row & 63) : 0;
+  const unsigned lo = __reduce_or_sync(peers, static_cast<unsigned>(bit));
+  const unsigned hi = __reduce_or_sync(peers, static_cast<unsigned>(bit >> 32));
+  if (set && gpu::lane_id() == __ffs(static_cast<int>(peers)) - 1)
+    atomicOr(reinterpret_cast<unsigned long long*>(&slice[word]),
+             (static_cast<unsigned long long>(hi) << 32) | static_cast<unsigned long long>(lo));
+}
+
+template <class T>
+__global__ void fill_kernel(T* p, index_t n, T value) {
+  for (index_t i : gpu::grid_stride(n)) p[i] = value;
+}
+template <class T>
+void fill(T* p, index_t n, T value) {
+  if (n > 0) gpu::launch(fill_kernel<T>, gpu::grid_blocks(n, block_threads), block_threads, 0, nullptr, p, n, value);
+}
+
+/// One value from device memory (synchronous).
+template <class T>
+T read_one(const T* p) {
+  T x;
+  gpu::copy_bytes(&x, p, sizeof(T));
+  return x;
+}
+template <class T>
+void write_one(T* p, T x) {
+  gpu::copy_bytes(p, &x, sizeof(T));
+}
+
+/// counts[o] += the owned arcs whose far end rank o owns.
+template <class V>
+__global__ void arcs_per_owner_kernel(graph::csr_view<V> g, index_t arcs, index_t block, index_t* counts) {
+  for (index_t k : gpu::grid_stride(arcs))
+    aggregated_take(counts, owner_of(static_cast<std::int64_t>(g.columns[k]), block));
+}
+
+/// The layout of a send buffer that takes at most one item per owned arc: a block per rank, in
+/// rank order, each as long as the owned arcs whose far end that rank owns, so that one pass can
+/// write every item at its owner's cursor and nothing overflows. Returns the blocks' starts and
+/// copies them to `starts` (device, R entries).
+template <class V>
+std::vector<index_t> owner_block_starts(graph::csr_view<V> g, index_t block, gpu::device_buffer<index_t>& starts) {
+  const index_t arcs = read_one(g.offsets + g.local_vertices);
+  starts.zero();
+  if (arcs > 0)
+    gpu::launch(arcs_per_owner_kernel<V>, gpu::grid_blocks(arcs, block_threads), block_threads, 0, nullptr, g, arcs,
+                block, starts.data());
+  const std::vector<index_t> per_owner = gpu::to_host(starts);
+  std::vector<index_t> start(per_owner.size(), 0);
+  for (std::size_t r = 1; r < start.size(); ++r) start[r] = start[r - 1] + per_owner[r - 1];
+  gpu::copy_bytes(starts.data(), start.data(), start.size() * sizeof(index_t));
+  return start;
+}
+
+/// Bytes of the counted elements that leave this rank.
+inline index_t bytes_to_others(const std::vector<index_t>& counts, int me, std::size_t elem_bytes) {
+  index_t b = 0;
+  for (std::size_t r = 0; r < counts.size(); ++r)
+    if (static_cast<int>(r) != me) b += counts[r] * static_cast<index_t>(elem_bytes);
+  return b;
+}
+
+static __global__ void reached_degrees_kernel(graph::csr_view<std::int64_t> g, const std::int64_t* parent, index_t* sum) {
+  index_t s = 0;
+  for (index_t l : gpu::grid_stride(g.local_vertices))
+    if (parent[l] != -1) s += g.offsets[l + 1] - g.offsets[l];
+  for (int o = gpu::warp_size / 2; o > 0; o /= 2) s += __shfl_down_sync(0xffffffffu, s, o);
+  if (gpu::lane_id() == 0 && s) atomic_add(sum, s);
+}
+
+/// Graph500's nedge of a search on the device rows: the reached rows' degrees summed over the
+/// ranks, halved (graph::reached_edges over a communicator, on the host). Collective.
+inline index_t reached_edges(const dist::communicator& c, graph::csr_view<std::int64_t> g, const std::int64_t* parent,
+                             gpu::device_buffer<index_t>& scratch) {
+  scratch.reserve(1);
+  write_one<index_t>(scratch.data(), 0);
+  if (g.local_vertices > 0)
+    gpu::launch(reached_degrees_kernel, gpu::grid_blocks(g.local_vertices, block_threads), block_threads, 0, nullptr,
+                g, parent, scratch.data());
+  return c.allreduce(read_one(scratch.data()), dist::reduce_op::sum) / 2;
+}
+
+}  // namespace gpu500::dist::cuda
