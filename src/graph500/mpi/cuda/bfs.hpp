@@ -64,8 +64,8 @@ class bfs_engine {
   /// Collective (it builds the degree-ordered rows and the hubs' lists). wide_columns: 64-bit
   /// columns even where 32 bits hold every vertex id (the tests run both). hub_arc_share: the
   /// hubs' arcs at most this share of the graph's (0: no hubs; hub_delegates.hpp).
-  bfs_engine(dist::device_exchange& x, const dist::block_partition& part, graph::csr_view<std::int64_t> g, bfs::direction_rule pol,
-             bool wide_columns, double hub_arc_share);
+  bfs_engine(dist::device_exchange& x, const dist::block_partition& part, graph::csr_view<std::int64_t> g,
+             bfs::direction_rule pol, bool wide_columns, double hub_arc_share);
 
   /// Untimed reset (the reference's clean_pred); the first call also sizes the exchange buffers.
   void prepare();

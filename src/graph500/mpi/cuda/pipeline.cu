@@ -71,8 +71,8 @@ class mpi_cuda_pipeline final : public mpi_pipeline {
   std::string description() const override {
     using dist::exchange_mode;
     std::string mode = c_.size() == 1                         ? "one rank: device copies"
-                       : x_.mode() == dist::exchange_mode::nccl   ? "NCCL between the GPUs"
-                       : x_.mode() == dist::exchange_mode::staged ? "exchanges staged through pinned host buffers"
+                       : x_.mode() == exchange_mode::nccl   ? "NCCL between the GPUs"
+                       : x_.mode() == exchange_mode::staged ? "exchanges staged through pinned host buffers"
                                                             : "CUDA-aware MPI on device buffers";
     return "mpi cuda, " + std::to_string(c_.size()) + " ranks (1-D block partition), one GPU per rank (GPU " +
            std::to_string(device_) + " of its node" + (sharing_ > 1 ? ", shared by " + std::to_string(sharing_) + " ranks" : "") +
@@ -267,10 +267,10 @@ std::unique_ptr<mpi_pipeline> make_mpi_cuda_pipeline(const dist::communicator& c
   // else device buffers to a CUDA-aware MPI; page-locked host staging when asked or as the rest.
   using dist::exchange_mode;
   const bool own_gpus = comm.all(sharing == 1);
-  const dist::exchange_mode mode = o.host_staging                                   ? dist::exchange_mode::staged
-                             : own_gpus && !o.no_nccl && dist::nccl_available() ? dist::exchange_mode::nccl
-                             : dist::mpi_accepts_device_memory()                ? dist::exchange_mode::device
-                                                                                : dist::exchange_mode::staged;
+  const exchange_mode mode = o.host_staging                                   ? exchange_mode::staged
+                             : own_gpus && !o.no_nccl && dist::nccl_available() ? exchange_mode::nccl
+                             : dist::mpi_accepts_device_memory()                ? exchange_mode::device
+                                                                                : exchange_mode::staged;
   return std::make_unique<mpi_cuda_pipeline>(comm, p, o, device, sharing, mode);
 }
 
