@@ -4,8 +4,7 @@
 // of one per thread: every arc of an expansion bumps one of only R counters, which serialises
 // on a few addresses otherwise) and block-wide appends, the owner of a vertex under the block
 // partition, the sender of an arrival, bitmap bits, fills, the owners' blocks of a send buffer,
-// the bytes an exchange sends to other ranks, and the step every search ends with (Graph500's
-// nedge).
+// and the bytes an exchange sends to other ranks.
 #pragma once
 
 #include <cooperative_groups.h>
@@ -17,7 +16,6 @@
 #include "gpu500/core/cuda/launch.cuh"
 #include "gpu500/core/cuda/memory.hpp"
 #include "gpu500/core/types.hpp"
-#include "gpu500/dist/comm.hpp"
 #include "gpu500/graph/csr.hpp"
 
 namespace gpu500::dist::cuda {
@@ -196,26 +194,6 @@ inline index_t bytes_to_others(const std::vector<index_t>& counts, int me, std::
   for (std::size_t r = 0; r < counts.size(); ++r)
     if (static_cast<int>(r) != me) b += counts[r] * static_cast<index_t>(elem_bytes);
   return b;
-}
-
-static __global__ void reached_degrees_kernel(graph::csr_view<std::int64_t> g, const std::int64_t* parent, index_t* sum) {
-  index_t s = 0;
-  for (index_t l : gpu::grid_stride(g.local_vertices))
-    if (parent[l] != -1) s += g.offsets[l + 1] - g.offsets[l];
-  for (int o = gpu::warp_size / 2; o > 0; o /= 2) s += __shfl_down_sync(0xffffffffu, s, o);
-  if (gpu::lane_id() == 0 && s) atomic_add(sum, s);
-}
-
-/// Graph500's nedge of a search on the device rows: the reached rows' degrees summed over the
-/// ranks, halved (graph::reached_edges over a communicator, on the host). Collective.
-inline index_t reached_edges(const dist::communicator& c, graph::csr_view<std::int64_t> g, const std::int64_t* parent,
-                             gpu::device_buffer<index_t>& scratch) {
-  scratch.reserve(1);
-  write_one<index_t>(scratch.data(), 0);
-  if (g.local_vertices > 0)
-    gpu::launch(reached_degrees_kernel, gpu::grid_blocks(g.local_vertices, block_threads), block_threads, 0, nullptr,
-                g, parent, scratch.data());
-  return c.allreduce(read_one(scratch.data()), dist::reduce_op::sum) / 2;
 }
 
 }  // namespace gpu500::dist::cuda
