@@ -14,12 +14,14 @@ namespace gpu500::app {
 
 namespace {
 // The engine flags (of add_bfs / add_sssp) the distributed pipelines implement; any other engine
-// flag given is refused. (The host BFS and SSSP are one engine each at every rank count, so each
-// of their flags is here.)
-constexpr const char* distributed_engine_flags[] = {"--vertex-bits", "--no-direction-optimizing", "--bfs-alpha",
-                                                    "--bfs-beta", "--bfs-threads", "--sssp", "--sssp-delta",
-                                                    "--sssp-threads", "--sssp-no-light-heavy", "--sssp-no-relabel",
-                                                    "--sssp-no-pull"};
+// flag given is refused. (The host BFS and SSSP and the CUDA BFS are one engine each at every rank
+// count, so each of their flags is here; --no-bitmap is refused over several ranks below.)
+constexpr const char* distributed_engine_flags[] = {
+    "--vertex-bits",   "--no-direction-optimizing", "--bfs-alpha",      "--bfs-beta",     "--bfs-threads",
+    "--bfs",           "--no-ts",                   "--no-wb",          "--no-hc",        "--no-hub-cache",
+    "--no-device-loop", "--no-bitmap",              "--hub-threshold",  "--priority-degree", "--gamma",
+    "--bfs-sm-share",  "--sssp",                    "--sssp-delta",     "--sssp-threads", "--sssp-no-light-heavy",
+    "--sssp-no-relabel", "--sssp-no-pull"};
 }  // namespace
 
 void pipeline_flags::add_distributed(cli::parser& p) {
@@ -54,6 +56,9 @@ std::unique_ptr<graph500::mpi_pipeline> pipeline_flags::make_distributed(const d
       if (std::find(std::begin(distributed_engine_flags), std::end(distributed_engine_flags), f) ==
           std::end(distributed_engine_flags))
         throw usage_error(f + over);
+    if (comm.size() > 1 && parser_->given("--no-bitmap"))
+      throw usage_error("--no-bitmap" + over + ": a rank learns the other ranks' frontier from the gathered visited "
+                        "bitmap, so the CUDA BFS over ranks always reads it");
     if (sssp_bellman_ford_)  // (on the CPU backend apply_sssp refused it already)
       throw usage_error("--sssp bellman-ford" + over + " (the SSSP over ranks is delta-stepping)");
     if (b != gpu500::backend::cuda)
@@ -74,6 +79,9 @@ std::unique_ptr<graph500::mpi_pipeline> pipeline_flags::make_distributed(const d
   o.no_light_heavy = cpu.sssp.no_light_heavy;
   o.sssp_no_relabel = cpu.sssp.no_relabel;
   if (sssp_no_pull_) o.sssp_pull_share = 2.0;  // above 1: no bucket pulls
+#if GPU500_HAVE_CUDA
+  o.cuda_bfs = cuda.bfs;
+#endif
   o.share_gpus = share_gpus_;
   o.host_staging = no_cuda_aware_mpi_;
   o.no_nccl = no_nccl_;

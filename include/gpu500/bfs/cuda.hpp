@@ -15,7 +15,15 @@
 //  - hub cache: the frontier's key vertices in a shared-memory table checked before the status array.
 //  - device loop: small frontiers run level after level inside one CTA, with no host round trip.
 //  - bitmap: bottom-up tests neighbours in a bitmap of the visited vertices (n/8 bytes, L2-resident).
-// The kernels, launch policy and host level loop are in src/bfs/cuda/ (docs/bfs-gpu.md).
+// Over MPI ranks (the second constructor) the engine holds one rank's rows of a 1-D block
+// partition and runs the same level loop with three exchanges added: each level's counts are
+// summed over the ranks (one reduction: the direction is decided on the whole frontier), a
+// top-down level sends the arcs to other ranks' vertices as (child, parent) pairs to their owners
+// (one all-to-all, each child at most once per rank and search), and a bottom-up level first
+// all-gathers the visited bitmap (always on there). The device loop stays on one process: it runs
+// levels with no exchange between them. One process is the one-rank case: no exchange, no copy.
+// The kernels, launch policy and host level loop are in src/bfs/cuda/ (docs/bfs-gpu.md,
+// docs/distributed.md).
 #pragma once
 
 #include <cstdint>
@@ -24,7 +32,13 @@
 #include <vector>
 
 #include "gpu500/core/types.hpp"
+#include "gpu500/dist/partition.hpp"
+#include "gpu500/dist/trace.hpp"
 #include "gpu500/graph/csr.hpp"
+
+namespace gpu500::dist {
+class device_exchange;
+}
 
 namespace gpu500::bfs::cuda {
 
@@ -77,6 +91,11 @@ class engine {
   /// g: a device graph. degree_sorted: ids are in descending degree order (kernel 1's relabelling);
   /// then vertices >= g's non-isolated count have no edges and are never scanned.
   engine(graph::csr_view<V> g, bool degree_sorted, options o = {});
+  /// Over the ranks of x (collective): g holds this rank's rows of `part` (row l is vertex
+  /// part's first + l; columns are vertex ids, ideally each row in descending degree of its far
+  /// ends, as graph500's degree order leaves them). With one rank this is the constructor above.
+  /// Throws usage_error when a rank's block of vertices exceeds 2^32 (a pair's halves).
+  engine(dist::device_exchange& x, const dist::block_partition& part, graph::csr_view<V> g, options o = {});
   ~engine();
   engine(const engine&) = delete;
   engine& operator=(const engine&) = delete;
@@ -94,13 +113,19 @@ class engine {
   /// parent[root] = root. The mapped copy after report_original_ids, else parents_device().
   [[nodiscard]] const V* parents_original() const;
   /// Device arrays of the last search in the graph's ids: parent (all ones where unreached) and
-  /// depth (-1: unreached).
+  /// depth (-1: unreached); over ranks, per row, the parents being vertex ids.
   [[nodiscard]] const V* parents_device() const;
   [[nodiscard]] const std::int32_t* depth_device() const;
   /// Graph500 nedge of the last search: sum of the reached vertices' degrees / 2 (not halved for a
-  /// directed graph; untimed).
+  /// directed graph; untimed; collective over ranks).
   [[nodiscard]] index_t traversed_edges();
   [[nodiscard]] const std::vector<level_info>& levels() const;
+  /// Over ranks, the last search's levels with the bytes sent to other ranks and this rank's time
+  /// in exchanges (empty on one rank).
+  [[nodiscard]] const std::vector<dist::level_record>& rank_levels() const;
+  /// Device bytes of an engine for `rows` rows with `arcs` arcs in a graph of n vertices over
+  /// `ranks` ranks (an estimate for memory checks).
+  [[nodiscard]] static std::size_t device_bytes(index_t rows, index_t arcs, index_t n, int ranks);
   [[nodiscard]] const options& opts() const;
 
  private:

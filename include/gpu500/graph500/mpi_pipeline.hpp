@@ -29,6 +29,7 @@
 #include <span>
 #include <string>
 
+#include "gpu500/bfs/cuda.hpp"
 #include "gpu500/core/json.hpp"
 #include "gpu500/dist/comm.hpp"
 #include "gpu500/dist/partition.hpp"
@@ -39,6 +40,7 @@
 namespace gpu500::graph500 {
 
 struct mpi_options {
+  // The host BFS's direction rule (the CUDA BFS's is in cuda_bfs):
   bool top_down_only = false;  ///< --no-direction-optimizing: every BFS level top-down
   double alpha = 15.0;         ///< --bfs-alpha: bottom-up when frontier arcs > unexplored arcs / alpha
   double beta = 18.0;          ///< --bfs-beta: back to top-down when the frontier < n / beta vertices
@@ -62,11 +64,8 @@ struct mpi_options {
   /// backends; the tests run both widths; graphs of more than 2^32 vertices always take 64 bits).
   bool bfs_wide_columns = false;
   // CUDA backend only:
-  /// The BFS's top-down levels expand the graph's hubs on every rank (each from its own rows
-  /// adjacent to them, src/graph500/mpi/cuda/hub_delegates.hpp): the hubs are the vertices of
-  /// the largest degrees whose arcs are at most this share of the graph's (0: no hubs; the tests
-  /// run 0, the default and 1).
-  double bfs_hub_share = 0.25;
+  /// The CUDA BFS's techniques and knobs (gpu500/bfs/cuda.hpp), as on one process.
+  bfs::cuda::options cuda_bfs{};
   /// Let several ranks of a node use one GPU (ranks on a node beyond its GPUs are otherwise a
   /// usage_error). Rank k of a node takes GPU k mod (GPUs of the node).
   bool share_gpus = false;

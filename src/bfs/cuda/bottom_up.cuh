@@ -9,6 +9,8 @@
 // VS-Graph500's hub cache: each CTA loads the frontier's key vertices into a direct-mapped
 // shared-memory table and checks a neighbour there first. The visited bitmap (a snapshot taken
 // before the level, n/8 bytes, L2-resident) answers "is u in the frontier" for an unvisited v.
+// Over MPI ranks the rows scanned are this rank's and the bitmap is every rank's slice gathered:
+// the one place a rank learns the other ranks' frontier, so there it is always on.
 #pragma once
 
 #include <cstdint>
@@ -31,6 +33,9 @@ struct bu_params {
   const V* hub_list;   ///< frontier hubs (null: no cache)
   const gen_totals* tot;
   const std::uint32_t* visited;  ///< bit v: v was visited before this level (null: read depth)
+  /// The hub list's rows are vertices hub_base + row (over MPI ranks: this rank's first vertex;
+  /// the neighbours a row meets are vertex ids, the rows it scans are this rank's).
+  index_t hub_base = 0;
 };
 
 template <class V>
@@ -46,7 +51,7 @@ __device__ __forceinline__ void load_cache(const bu_params<V>& p, V* table) {
   if (p.hub_list) {
     const ull n = p.tot->hub_count < static_cast<ull>(S) ? p.tot->hub_count : static_cast<ull>(S);
     for (ull i = threadIdx.x; i < n; i += blockDim.x) {
-      const V h = p.hub_list[i];
+      const V h = static_cast<V>(p.hub_base + static_cast<index_t>(p.hub_list[i]));
       table[static_cast<index_t>(h) & (S - 1)] = h;
     }
   }

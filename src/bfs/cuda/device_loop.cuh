@@ -228,11 +228,12 @@ __global__ void __launch_bounds__(bfs_policy::loop_block)
   if (rank == 0) *res = {s.level, s.n};
 }
 
+/// The root's row: depth 0, its own vertex id as parent, the first frontier list.
 template <class V>
-__global__ void init_root_kernel(std::int32_t* depth, V* parent, V* q, V root) {
-  depth[root] = 0;
-  parent[root] = root;
-  q[0] = root;
+__global__ void init_root_kernel(std::int32_t* depth, V* parent, V* q, V row, V id) {
+  depth[row] = 0;
+  parent[row] = id;
+  q[0] = row;
 }
 
 }  // namespace gpu500::bfs::cuda::detail

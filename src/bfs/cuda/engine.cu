@@ -17,6 +17,7 @@
 
 #include "engine_impl.cuh"
 #include "gpu500/core/error.hpp"
+#include "gpu500/dist/device_pairs.cuh"
 
 namespace gpu500::bfs::cuda {
 
@@ -71,23 +72,37 @@ unsigned cluster_tier_blocks(int device, int sms) {
 
 template <class V>
 void engine<V>::impl::run(index_t root) {
-  GPU500_EXPECTS(root >= 0 && root < n, "BFS root out of range");
+  GPU500_EXPECTS(root >= 0 && root < (over_ranks() ? part.num_vertices() : n), "BFS root out of range");
   trace.clear();
+  records.clear();
   nedge = -1;
-  gpu::launch(init_root_kernel<V>, 1, 1, 0, st[0], depth.data(), parent.data(), qbuf[0].data(), static_cast<V>(root));
+  const bool mine = !over_ranks() || part.owner(root) == me;  // this rank holds the root's row
+  if (mine)
+    gpu::launch(init_root_kernel<V>, 1, 1, 0, st[0], depth.data(), parent.data(), qbuf[0].data(),
+                static_cast<V>(root - first), static_cast<V>(root));
   enum class kind { frontier_list, unvisited_list, status_scan };
   const gen_source<V> scan_all{nullptr, active};
-  gen_source<V> src{qbuf[0].data(), 1};
+  gen_source<V> src{qbuf[0].data(), mine ? 1 : 0};
   kind k = kind::frontier_list;
   int cur = 0;  // the buffer src lives in
   std::int32_t level = 0;
   char dir = 'T';
   index_t prev_nf = 0;
-  double unexplored = static_cast<double>(arcs);
+  double unexplored = static_cast<double>(all_arcs);
   using clock = std::chrono::steady_clock;
   const auto t0 = clock::now();
   const auto since = [&t0] { return std::chrono::duration<double>(clock::now() - t0).count(); };
   double level_start = 0;  // the entry pushed next began then
+  // Ends a level: its trace entry, and over ranks its record (its bytes come with the next
+  // level's reduction).
+  const auto finish_level = [&](char d, index_t frontier) {
+    trace.push_back({level, d, frontier, level_start});
+    if (!over_ranks()) return;
+    gpu::synchronize(st[0]);
+    const double seconds = since() - level_start;
+    records.push_back({level, d == 'B' ? "bottom-up" : "top-down", frontier, 0, seconds - comm_seconds, comm_seconds, {}});
+    comm_seconds = 0;
+  };
   // The list the device loop just handed back (it stopped on it: too many arcs) is not offered to
   // it again; that would cost a launch and a round trip for nothing.
   bool loop_declined = false;
@@ -108,16 +123,16 @@ void engine<V>::impl::run(index_t root) {
     level_start = since();
     if (!o.ts()) {  // BL: statistics from a scan of the status array, then one CTA per vertex
       const gen_totals t = count_pass(scan_all, level);
-      if (t.nf == 0) break;
-      dir = decide(t, dir, prev_nf, unexplored);
-      unexplored -= static_cast<double>(t.mf);
-      prev_nf = static_cast<index_t>(t.nf);
-      trace.push_back({level, dir, prev_nf, level_start});
+      const frontier_sums f = sum_over_ranks(t);
+      if (f.nf == 0) break;
+      dir = decide(f, dir, prev_nf, unexplored);
+      unexplored -= static_cast<double>(f.mf);
+      prev_nf = f.nf;
       if (dir == 'T')
-        gpu::launch(td_cta_kernel<V>, blocks_for(n * bfs_policy::block), bfs_policy::block, 0, st[0], g,
-                    static_cast<const V*>(nullptr), n, depth.data(), parent.data(), level + 1);
+        top_down(nullptr, t, level, qbuf[0].data());  // (BL lists for nothing: it scans the status array)
       else
         bottom_up(nullptr, t, level);
+      finish_level(dir, prev_nf);
       ++level;
       continue;
     }
@@ -133,15 +148,16 @@ void engine<V>::impl::run(index_t root) {
     }
     loop_declined = false;
     gen_totals t = count_pass(src, level);
-    if (t.nf == 0) break;
-    dir = decide(t, dir, prev_nf, unexplored);
+    const frontier_sums f = sum_over_ranks(t);
+    if (f.nf == 0) break;
+    dir = decide(f, dir, prev_nf, unexplored);
     if (dir == 'B' && k == kind::frontier_list) {  // a frontier list holds no unvisited vertices
       src = scan_all;
       k = kind::status_scan;
       t = count_pass(src, level);
     }
-    unexplored -= static_cast<double>(t.mf);
-    prev_nf = static_cast<index_t>(t.nf);
+    unexplored -= static_cast<double>(f.mf);
+    prev_nf = f.nf;
     const int other = cur ^ 1;
     V* out = qbuf[other].data();
     if (dir == 'T') {
@@ -153,7 +169,16 @@ void engine<V>::impl::run(index_t root) {
         if (take_loop(other, prev_nf)) break;
         continue;
       }
-      top_down(out, t, level);
+      // Over ranks the level lists the rows it finds in the buffer src came from (read by now):
+      // the next level counts that list, not the status array.
+      const index_t listed = top_down(out, t, level, qbuf[cur].data());
+      if (listed >= 0) {
+        src = {qbuf[cur].data(), listed};
+        k = kind::frontier_list;
+        finish_level(dir, prev_nf);
+        ++level;
+        continue;  // cur stays: the list is in qbuf[cur]
+      }
       src = scan_all;
       k = kind::status_scan;
     } else {
@@ -164,7 +189,7 @@ void engine<V>::impl::run(index_t root) {
       src.count = nu;
       k = kind::unvisited_list;
     }
-    trace.push_back({level, dir, prev_nf, level_start});
+    finish_level(dir, prev_nf);
     cur = other;
     ++level;
   }
@@ -187,8 +212,9 @@ engine<V>::engine(csr_view<V> g, bool degree_sorted, options o) : impl_(std::mak
   m.g = g;
   m.sorted = degree_sorted;
   m.o = o;
-  m.n = g.num_vertices;
-  GPU500_EXPECTS(m.n >= 1, "BFS: empty graph");
+  m.n = g.local_vertices;  // every vertex on one process; this rank's rows over ranks
+  GPU500_EXPECTS(g.num_vertices >= 1, "BFS: empty graph");  // (a rank may hold no rows)
+  GPU500_EXPECTS(g.first_vertex >= 0 && g.first_vertex + m.n <= g.num_vertices, "BFS: rows past the graph's vertices");
   GPU500_EXPECTS(static_cast<std::uint64_t>(m.n) < static_cast<std::uint64_t>(std::numeric_limits<V>::max()),
                  "BFS: the vertex count must be below the largest vertex id (it marks empty cache slots)");
   GPU500_EXPECTS(o.hub_threshold >= 1 && o.priority_degree >= 1, "BFS: hub degrees must be >= 1");
@@ -251,6 +277,67 @@ engine<V>::engine(csr_view<V> g, bool degree_sorted, options o) : impl_(std::mak
   if (o.bitmap()) m.visited = device_buffer<std::uint32_t>(static_cast<std::size_t>((m.active + 31) / 32) + 1);
   m.sorted_deg32 = degree_sorted ? m.count_at_least(bfs_policy::small_max) : -1;
   m.total_hubs = m.count_at_least(o.hub_threshold);
+  m.all_active = m.active;
+  m.all_arcs = m.arcs;
+}
+
+template <class V>
+engine<V>::engine(dist::device_exchange& x, const dist::block_partition& part, graph::csr_view<V> g, options o)
+    : engine(g, false, o) {
+  if (x.comm().size() > 1) impl_->join_ranks(x, part);
+}
+
+template <class V>
+void engine<V>::impl::join_ranks(dist::device_exchange& ex, const dist::block_partition& p) {
+  GPU500_EXPECTS(p.ranks() == ex.comm().size() && p.holds_rows(ex.comm().rank(), g), "BFS over ranks: the rows are not this rank's of the partition");
+  GPU500_EXPECTS(!o.directed, "BFS over ranks: the graph is undirected (Graph500's)");
+  GPU500_EXPECTS(static_cast<std::uint64_t>(p.num_vertices()) < static_cast<std::uint64_t>(std::numeric_limits<V>::max()),
+                 "BFS over ranks: the vertex count must be below the largest vertex id");
+  if (p.block() > static_cast<index_t>(std::numeric_limits<std::uint32_t>::max()))
+    throw usage_error("the CUDA BFS over MPI ranks takes at most 2^32 vertices per rank (" + std::to_string(p.block()) +
+                      " here): use more ranks");
+  x = &ex;
+  part = p;
+  me = ex.comm().rank();
+  ranks = ex.comm().size();
+  first = g.first_vertex;
+  // The device loop runs levels with no exchange between them: none over ranks.
+  loop_blocks = cluster_blocks = 0;
+  for (auto& q : loop_queue) q = device_buffer<loop_entry>();
+  // The visited bitmap is this rank's slice of the gathered one: 64-bit words, zero past the rows.
+  visited = device_buffer<std::uint32_t>(2 * static_cast<std::size_t>(dist::bitmap_slice_words(p, me)) + 2);
+  visited.zero();
+  whole = device_buffer<std::uint64_t>(static_cast<std::size_t>(dist::bitmap_words(p.num_vertices())));
+  seen = device_buffer<std::uint64_t>(whole.size());
+  const auto R = static_cast<std::size_t>(ranks);
+  cursor = device_buffer<index_t>(R);
+  starts = device_buffer<index_t>(R);
+  displs = device_buffer<index_t>(R + 1);
+  h_cursor = gpu::pinned_buffer<index_t>(R);
+  found = device_buffer<index_t>(1);
+  h_found = gpu::pinned_buffer<index_t>(1);
+  h_counts.assign(R, 0);
+  h_starts = dist::cuda::owner_block_starts(g, p.block(), starts);  // the pairs' blocks
+  gpu::copy_bytes(cursor.data(), starts.data(), starts.bytes());
+  // A level sends at most one pair per owned arc and receives at most one per arc into the owned
+  // rows (as many as the owned arcs: the graph is undirected); sized here, in kernel 1's time.
+  send.reserve(static_cast<std::size_t>(arcs) + 1);
+  recv.reserve(static_cast<std::size_t>(arcs) + 1);
+  index_t sums[3] = {active, arcs, total_hubs};
+  ex.comm().allreduce(sums, 3, dist::reduce_op::sum);
+  all_active = sums[0];
+  all_arcs = sums[1];
+  total_hubs = sums[2];
+}
+
+template <class V>
+std::size_t engine<V>::device_bytes(index_t rows, index_t arcs, index_t n, int ranks) {
+  const auto r = static_cast<std::size_t>(rows), a = static_cast<std::size_t>(arcs), b = sizeof(V);
+  // depth, parent, two queues; the visited bitmaps; over ranks the gathered and seen bitmaps and
+  // the pairs sent and received; a few MB of counts and lists besides.
+  std::size_t bytes = r * (4 + 3 * b) + r / 8 + (std::size_t{64} << 20);
+  if (ranks > 1) bytes += 2 * (static_cast<std::size_t>(n) / 8 + 8) + 2 * 8 * (a + 1);
+  return bytes;
 }
 
 template <class V>
@@ -280,6 +367,7 @@ void engine<V>::prepare() {
   impl& m = *impl_;
   gpu::fill_bytes_async(m.depth.data(), 0xFF, m.depth.bytes(), m.st[0]);
   gpu::fill_bytes_async(m.parent.data(), 0xFF, m.parent.bytes(), m.st[0]);
+  if (m.over_ranks()) gpu::fill_bytes_async(m.seen.data(), 0, m.seen.bytes(), m.st[0]);
   gpu::synchronize(m.st[0]);
   m.prepared = true;
 }
@@ -308,6 +396,10 @@ const std::vector<level_info>& engine<V>::levels() const {
   return impl_->trace;
 }
 template <class V>
+const std::vector<dist::level_record>& engine<V>::rank_levels() const {
+  return impl_->records;
+}
+template <class V>
 const options& engine<V>::opts() const {
   return impl_->o;
 }
@@ -321,7 +413,9 @@ index_t engine<V>::traversed_edges() {
               m.g.offsets, m.depth.data(), m.n, m.sum.data());
   ull h = 0;
   gpu::copy_bytes(&h, m.sum.data(), sizeof h);
-  m.nedge = static_cast<index_t>(m.o.directed ? h : h / 2);
+  auto arcs = static_cast<index_t>(h);
+  if (m.over_ranks()) arcs = m.x->comm().allreduce(arcs, dist::reduce_op::sum);
+  m.nedge = m.o.directed ? arcs : arcs / 2;
   return m.nedge;
 }
 

@@ -1,7 +1,8 @@
 // src/bfs/cuda/engine_impl.cuh — the host side of one Enterprise BFS engine (Liu & Huang, SC'15):
 // its buffers, streams and the launch of every step of a level (queue generation, top-down,
-// bottom-up, the device loop) with the grids of bfs_policy. The level loop that strings them
-// together, and the public engine, are in engine.cu.
+// bottom-up, the device loop) with the grids of bfs_policy, and over MPI ranks the level's
+// exchanges (the frontier's counts, the top-down pairs, the visited bitmap). The level loop that
+// strings them together, and the public engine, are in engine.cu.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -18,6 +19,10 @@
 #include "gpu500/core/cuda/check.cuh"
 #include "gpu500/core/cuda/launch.cuh"
 #include "gpu500/core/cuda/memory.hpp"
+#include "gpu500/core/timer.hpp"
+#include "gpu500/dist/bitmap.hpp"
+#include "gpu500/dist/device_exchange.hpp"
+#include "over_ranks.cuh"
 #include "policy.cuh"
 #include "queue_gen.cuh"
 #include "result.cuh"
@@ -66,6 +71,88 @@ struct engine<V>::impl {
   bool prepared = false;
   index_t nedge = -1;
   std::vector<level_info> trace;
+
+  // Over MPI ranks (ranks > 1; one process is the one-rank case and uses none of this): g holds
+  // this rank's rows of `part`, row l being vertex first + l, with vertex ids as columns; depth,
+  // parent and the queues are per row, parents are vertex ids.
+  dist::device_exchange* x = nullptr;
+  dist::block_partition part;
+  int me = 0, ranks = 1;
+  index_t first = 0;
+  index_t all_active = 0;                ///< Beamer's vertex count: `active` summed over the ranks
+  index_t all_arcs = 0;                  ///< `arcs` summed over the ranks
+  device_buffer<std::uint64_t> whole;    ///< every rank's visited bitmap, gathered before a bottom-up level
+  device_buffer<std::uint64_t> seen;     ///< rank_sink::seen
+  device_buffer<index_t> cursor, starts, displs;  ///< per rank: next free pair, its block's start; arrivals
+  device_buffer<std::uint64_t> send, recv;         ///< pairs: the owners' blocks, the arrivals
+  gpu::pinned_buffer<index_t> h_cursor;
+  std::vector<index_t> h_starts, h_counts, h_recv, h_displs;
+  std::vector<dist::level_record> records;  ///< the last search's levels with bytes and exchange time
+  double comm_seconds = 0;                   ///< this level's time in exchanges
+  index_t level_bytes = 0;                   ///< this level's bytes sent to other ranks
+  [[nodiscard]] bool over_ranks() const { return ranks > 1; }
+  [[nodiscard]] bool bitmap_on() const { return o.bitmap() || over_ranks(); }
+  V* listing = nullptr;                      ///< where a top-down level over ranks lists the rows it finds
+  device_buffer<index_t> found;              ///< their number
+  gpu::pinned_buffer<index_t> h_found;
+  [[nodiscard]] rank_sink<V> sink() const {
+    return over_ranks() ? rank_sink<V>{first, part.block(), me,      seen.data(), cursor.data(), send.data(),
+                                       listing, found.data()}
+                        : rank_sink<V>{};
+  }
+
+  /// A level's frontier over every rank: vertices, their arcs, their hubs.
+  struct frontier_sums {
+    index_t nf, mf, fh;
+  };
+  /// The sums of a count pass's totals over the ranks (one reduction, which also carries the last
+  /// level's bytes into its record); on one process the totals themselves.
+  frontier_sums sum_over_ranks(const gen_totals& t) {
+    if (!over_ranks()) return {static_cast<index_t>(t.nf), static_cast<index_t>(t.mf), static_cast<index_t>(t.fh)};
+    index_t v[4] = {static_cast<index_t>(t.nf), static_cast<index_t>(t.mf), static_cast<index_t>(t.fh), level_bytes};
+    stopwatch w;
+    x->comm().allreduce(v, 4, dist::reduce_op::sum);
+    comm_seconds += w.seconds();
+    if (!records.empty()) records.back().bytes = v[3];
+    level_bytes = 0;
+    return {v[0], v[1], v[2]};
+  }
+
+  /// Over ranks, after a top-down expansion: the pairs go to their owners, and the arrivals here are
+  /// claimed with depth `next` (claim_pairs_kernel). Returns the rows the level found here.
+  index_t exchange_pairs(std::int32_t next) {
+    gpu::copy_bytes_async(h_cursor.data(), cursor.data(), cursor.bytes(), st[0]);
+    gpu::synchronize(st[0]);
+    for (int r = 0; r < ranks; ++r) h_counts[r] = h_cursor.data()[r] - h_starts[r];
+    gpu::copy_bytes_async(cursor.data(), starts.data(), starts.bytes(), st[0]);  // the next level's blocks: empty
+    for (int r = 0; r < ranks; ++r)
+      if (r != me) level_bytes += h_counts[r] * static_cast<index_t>(sizeof(std::uint64_t));
+    stopwatch w;
+    const index_t got = x->alltoallv(send, h_counts, recv, h_recv, h_starts.data());
+    comm_seconds += w.seconds();
+    if (got > 0) {
+      h_displs.assign(static_cast<std::size_t>(ranks) + 1, 0);
+      for (int r = 0; r < ranks; ++r) h_displs[r + 1] = h_displs[r] + h_recv[r];
+      gpu::copy_bytes(displs.data(), h_displs.data(), h_displs.size() * sizeof(index_t));
+      gpu::launch(claim_pairs_kernel<V>, gpu::grid_blocks(got, bfs_policy::block), bfs_policy::block, 0, st[0],
+                  recv.data(), got, displs.data(), ranks, depth.data(), parent.data(), next, sink());
+    }
+    gpu::copy_bytes_async(h_found.data(), found.data(), sizeof(index_t), st[0]);
+    gpu::synchronize(st[0]);
+    return *h_found.data();
+  }
+
+  /// Over ranks, before a bottom-up level: this rank's visited bitmap (just made) gathered from
+  /// every rank into `whole`, which also joins `seen` (a child visited needs no pair).
+  void gather_visited() {
+    gpu::synchronize(st[0]);
+    stopwatch w;
+    x->allgather_bitmap(part, reinterpret_cast<const std::uint64_t*>(visited.data()), whole.data());
+    comm_seconds += w.seconds();
+    level_bytes += dist::bitmap_slice_words(part, me) * static_cast<index_t>(sizeof(std::uint64_t)) * (ranks - 1);
+    const auto words = static_cast<index_t>(whole.size());
+    gpu::launch(or_words_kernel, blocks_for(words), bfs_policy::block, 0, st[0], whole.data(), words, seen.data());
+  }
 
   index_t count_at_least(index_t t) {
     GPU500_CUDA_CHECK(cudaMemset(sum.data(), 0, sizeof(ull)));
@@ -124,14 +211,13 @@ struct engine<V>::impl {
     gpu::launch(gen_write_kernel<V>, gen_blocks(last), bfs_policy::block, 0, st[0], last, scanned.data(), want, out);
   }
 
-  /// The direction of the level whose count pass gave t: Beamer's rule of every engine
+  /// The direction of the level whose count passes gave t (over every rank): Beamer's rule of every engine
   /// (gpu500/bfs/direction.hpp, over the vertices with arcs), and going bottom-up also Enterprise's
   /// gamma (HC).
-  char decide(const gen_totals& t, char dir, index_t prev_nf, double unexplored) const {
+  char decide(const frontier_sums& t, char dir, index_t prev_nf, double unexplored) const {
     if (o.directed) return 'T';  // rows hold out-arcs only: no bottom-up step
     const direction_rule rule{o.alpha, o.beta, false};
-    const level_counts l{static_cast<index_t>(t.nf), prev_nf, static_cast<index_t>(t.mf),
-                         static_cast<index_t>(unexplored), active};
+    const level_counts l{t.nf, prev_nf, t.mf, static_cast<index_t>(unexplored), all_active};
     const bool beamer = rule.bottom_up(dir == 'B', l);
     if (dir == 'B' || !o.hc()) return beamer ? 'B' : 'T';
     // Enterprise's gamma; Beamer's arc test stays as a safety net for roots whose frontier holds
@@ -152,13 +238,26 @@ struct engine<V>::impl {
     }
   }
 
-  /// Top-down from the frontier queue q (classes 0..3 of the count pass t, class-major).
-  void top_down(const V* q, const gen_totals& t, std::int32_t level) {
+  /// Top-down from the frontier queue q (classes 0..3 of the count pass t, class-major; null: BL,
+  /// the status array). Over ranks followed by the exchange of the pairs it made, the rows it
+  /// found listed at `list`; returns their number (-1 on one process, which lists nothing).
+  index_t top_down(const V* q, const gen_totals& t, std::int32_t level, V* list = nullptr) {
+    if (!over_ranks()) {
+      expand<false>(q, t, level);
+      return -1;
+    }
+    listing = list;
+    gpu::fill_bytes_async(found.data(), 0, sizeof(index_t), st[0]);
+    expand<true>(q, t, level);
+    return exchange_pairs(level + 1);
+  }
+  template <bool Ranks>
+  void expand(const V* q, const gen_totals& t, std::int32_t level) {
     const std::int32_t next = level + 1;
-    if (!o.wb()) {
-      const index_t qn = static_cast<index_t>(t.nf);
-      gpu::launch(td_cta_kernel<V>, blocks_for(qn * bfs_policy::block), bfs_policy::block, 0, st[0], g, q, qn,
-                  depth.data(), parent.data(), next);
+    if (!q || !o.wb()) {
+      const index_t qn = q ? static_cast<index_t>(t.nf) : n;
+      gpu::launch(td_cta_kernel<V, Ranks>, blocks_for(qn * bfs_policy::block), bfs_policy::block, 0, st[0], g, q, qn,
+                  depth.data(), parent.data(), next, sink());
       return;
     }
     const index_t n0 = static_cast<index_t>(t.cls[0]), n1 = static_cast<index_t>(t.cls[1]),
@@ -171,33 +270,39 @@ struct engine<V>::impl {
     cb.b[1] = n1 ? blocks_for(n1 * 32) : 0;
     cb.b[2] = n2 ? blocks_for(n2 * bfs_policy::block) : 0;
     if (cb.total())
-      gpu::launch(td_fused_kernel<V>, cb.total(), bfs_policy::block, 0, st[0], g, q, n0, n1, n2, cb, depth.data(),
-                  parent.data(), next);
-    if (n3) grid_queue(q + n0 + n1 + n2, n3, next, st[1]);
+      gpu::launch(td_fused_kernel<V, Ranks>, cb.total(), bfs_policy::block, 0, st[0], g, q, n0, n1, n2, cb,
+                  depth.data(), parent.data(), next, sink());
+    if (n3) grid_queue<Ranks>(q + n0 + n1 + n2, n3, next, st[1]);
     join_streams(ways);
   }
 
   /// The grid queue q3[0, n3) on stream s: arc prefix of its lists, then the edge-balanced kernel.
+  template <bool Ranks>
   void grid_queue(const V* q3, index_t n3, std::int32_t next, cudaStream_t s) {
     gpu::launch(queue_degrees_kernel<V>, blocks_for(n3), bfs_policy::block, 0, s, g.offsets, q3, n3, grid_pref.data());
     std::size_t bytes = grid_temp.size();
     GPU500_CUDA_CHECK(cub::DeviceScan::InclusiveSum(grid_temp.data(), bytes, grid_pref.data() + 1,
                                                     grid_pref.data() + 1, n3, s));
-    gpu::launch(td_grid_kernel<V>, static_cast<unsigned>(sms) * bfs_policy::expand_blocks_per_sm, bfs_policy::block, 0,
-                s, g, q3, n3, grid_pref.data(), depth.data(), parent.data(), next);
+    gpu::launch(td_grid_kernel<V, Ranks>, static_cast<unsigned>(sms) * bfs_policy::expand_blocks_per_sm,
+                bfs_policy::block, 0, s, g, q3, n3, grid_pref.data(), depth.data(), parent.data(), next, sink());
   }
 
   /// Bottom-up from the unvisited queue uq (classes 4..5 of t; BL: the whole active range).
   template <bool Cache>
   void bottom_up_impl(const V* uq, const gen_totals& t, std::int32_t level) {
     const std::uint32_t* vis = nullptr;
-    if (o.bitmap()) {  // snapshot before the level: never updated while the level runs
+    if (bitmap_on()) {  // snapshot before the level: never updated while the level runs
       const index_t words = (active + 31) / 32;
       gpu::launch(visited_bits_kernel, blocks_for(words * 32), bfs_policy::block, 0, st[0], depth.data(), active,
                   visited.data());
       vis = visited.data();
+      if (over_ranks()) {
+        gather_visited();
+        vis = reinterpret_cast<const std::uint32_t*>(whole.data());
+      }
     }
-    const bu_params<V> p{g, depth.data(), parent.data(), level, Cache ? hub_list.data() : nullptr, tot.data(), vis};
+    const bu_params<V> p{g,   depth.data(), parent.data(), level, Cache ? hub_list.data() : nullptr, tot.data(),
+                         vis, first};
     if (!o.ts()) {  // BL: one CTA per vertex of the whole active range
       gpu::launch(bu_cta_kernel<V, Cache>, blocks_for(active * bfs_policy::block), bfs_policy::block, 0, st[0], p,
                   static_cast<const V*>(nullptr), active);
@@ -249,14 +354,17 @@ struct engine<V>::impl {
     gpu::synchronize(st[0]);
     return *h_loop.data();
   }
-  /// Whether a frontier of nf vertices and mf arcs fits the device loop.
+  /// Whether a frontier of nf vertices and mf arcs fits the device loop (one process only: the loop
+  /// runs level after level with no exchange between them).
   [[nodiscard]] bool fits_loop(index_t nf, index_t mf) const {
-    return o.device_loop() && loop_blocks > 0 && nf >= 1 && nf <= bfs_policy::loop_vertices &&
+    return o.device_loop() && loop_blocks > 0 && !over_ranks() && nf >= 1 && nf <= bfs_policy::loop_vertices &&
            static_cast<ull>(arcs) <= loop_row_mask &&
            mf <= bfs_policy::loop_arcs;
   }
 
   void run(index_t root);
+  /// The state over ranks (the constructor over ranks, after the one-process one; collective).
+  void join_ranks(dist::device_exchange& ex, const dist::block_partition& p);
 };
 
 }  // namespace gpu500::bfs::cuda

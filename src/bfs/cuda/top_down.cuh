@@ -14,6 +14,7 @@
 
 #include "gpu500/core/cuda/launch.cuh"
 #include "gpu500/core/types.hpp"
+#include "gpu500/dist/device_pairs.cuh"
 #include "gpu500/graph/csr.hpp"
 #include "policy.cuh"
 
@@ -21,11 +22,55 @@ namespace gpu500::bfs::cuda::detail {
 
 using graph::csr_view;
 
+/// Where a top-down level's arcs to other ranks' vertices go (over MPI ranks; unused on one
+/// process): a (child, parent) pair of 32-bit halves, the child's index on its owner and the
+/// parent's row here, written at the next free place of the owner's block of `send` (blocks as
+/// long as the owned arcs whose far end that rank owns: nothing overflows). A child goes out at
+/// most once per search from a rank: its bit in `seen` (every vertex; also set for the vertices
+/// known visited everywhere once a bottom-up level has gathered them). An owned child is claimed
+/// by a compare-and-swap of its depth and listed in `next` (the next frontier: no status scan).
 template <class V>
+struct rank_sink {
+  index_t first = 0;  ///< this rank's first vertex: row l is vertex first + l
+  index_t block = 1;  ///< vertices per rank (dist::block_partition)
+  int me = 0;
+  std::uint64_t* seen = nullptr;
+  index_t* cursor = nullptr;  ///< per rank: the next free place of its block
+  std::uint64_t* send = nullptr;
+  V* next = nullptr;              ///< the rows this level found
+  index_t* next_count = nullptr;  ///< their number
+};
+
+/// Over ranks: row l found at depth `next` with parent p, once (the depth's compare-and-swap
+/// decides), and listed.
+template <class V>
+__device__ __forceinline__ void claim_row(std::int32_t* depth, V* parent, index_t l, std::int32_t next, V p,
+                                          const rank_sink<V>& r) {
+  if (depth[l] != -1 || atomicCAS(depth + l, -1, next) != -1) return;
+  parent[l] = p;
+  r.next[dist::cuda::aggregated_take(r.next_count, 0)] = static_cast<V>(l);
+}
+
+/// Arc e of frontier row u: an unvisited child gets depth `next` and u as its parent. Over ranks
+/// (Ranks) a child owned elsewhere becomes a pair for its owner instead, and an owned child is
+/// row v - first, its parent the vertex first + u.
+template <bool Ranks, class V>
 __device__ __forceinline__ void visit(const csr_view<V>& g, std::int32_t* depth, V* parent, V u, index_t e,
-                                      std::int32_t next) {
+                                      std::int32_t next, const rank_sink<V>& r) {
   const V v = g.columns[e];
-  if (depth[v] == -1) {
+  if constexpr (Ranks) {
+    const auto w = static_cast<index_t>(v);
+    const int owner = static_cast<int>(w / r.block);
+    if (owner != r.me) {
+      const std::uint64_t bit = std::uint64_t{1} << (w & 63);
+      auto* word = reinterpret_cast<unsigned long long*>(r.seen + (w >> 6));
+      if ((*word & bit) || (atomicOr(word, bit) & bit)) return;  // a stale 0 only costs the atomic
+      r.send[dist::cuda::aggregated_take(r.cursor, owner)] =
+          (static_cast<std::uint64_t>(w - static_cast<index_t>(owner) * r.block) << 32) | static_cast<std::uint64_t>(u);
+      return;
+    }
+    claim_row(depth, parent, w - r.first, next, static_cast<V>(r.first + static_cast<index_t>(u)), r);
+  } else if (depth[v] == -1) {
     depth[v] = next;
     parent[v] = u;
   }
@@ -36,45 +81,45 @@ __device__ __forceinline__ void visit(const csr_view<V>& g, std::int32_t* depth,
 // the kernel of the runs without degree classes. Bottom-up keeps a kernel per class on two streams: one kernel holding both bodies took
 // 117-147 us (ncu, SCALE 22, level 2, H100), more than the two kernels' 44 + 79 us back to back.
 
-template <class V>
+template <class V, bool Ranks>
 __device__ __forceinline__ void td_thread_body(const csr_view<V>& g, const V* q, index_t qn, std::int32_t* depth,
-                                               V* parent, std::int32_t next, index_t b, index_t nb) {
+                                               V* parent, std::int32_t next, const rank_sink<V>& r, index_t b, index_t nb) {
   for (index_t i = b * blockDim.x + threadIdx.x; i < qn; i += nb * blockDim.x) {
     const V u = q[i];
     for (index_t e = g.offsets[u], end = g.offsets[static_cast<index_t>(u) + 1]; e < end; ++e)
-      visit(g, depth, parent, u, e, next);
+      visit<Ranks>(g, depth, parent, u, e, next, r);
   }
 }
 
-template <class V>
+template <class V, bool Ranks>
 __device__ __forceinline__ void td_warp_body(const csr_view<V>& g, const V* q, index_t qn, std::int32_t* depth,
-                                             V* parent, std::int32_t next, index_t b, index_t nb) {
+                                             V* parent, std::int32_t next, const rank_sink<V>& r, index_t b, index_t nb) {
   const int lane = gpu::lane_id();
   const index_t warps = (nb * blockDim.x) >> 5;
   for (index_t i = (b * blockDim.x + threadIdx.x) >> 5; i < qn; i += warps) {
     const V u = q[i];
     for (index_t e = g.offsets[u] + lane, end = g.offsets[static_cast<index_t>(u) + 1]; e < end; e += 32)
-      visit(g, depth, parent, u, e, next);
+      visit<Ranks>(g, depth, parent, u, e, next, r);
   }
 }
 
 /// One CTA per queued vertex (q == nullptr: BL, every vertex of [0, n) whose depth is L).
-template <class V>
+template <class V, bool Ranks>
 __device__ __forceinline__ void td_cta_body(const csr_view<V>& g, const V* q, index_t qn, std::int32_t* depth,
-                                            V* parent, std::int32_t next, index_t b, index_t nb) {
+                                            V* parent, std::int32_t next, const rank_sink<V>& r, index_t b, index_t nb) {
   for (index_t i = b; i < qn; i += nb) {
     const V u = q ? q[i] : static_cast<V>(i);
     if (!q && depth[u] != next - 1) continue;  // uniform: a frontier vertex's depth does not change
     for (index_t e = g.offsets[u] + threadIdx.x, end = g.offsets[static_cast<index_t>(u) + 1]; e < end;
          e += blockDim.x)
-      visit(g, depth, parent, u, e, next);
+      visit<Ranks>(g, depth, parent, u, e, next, r);
   }
 }
 
-template <class V>
+template <class V, bool Ranks>
 __global__ void td_cta_kernel(csr_view<V> g, const V* q, index_t qn, std::int32_t* depth, V* parent,
-                              std::int32_t next) {
-  td_cta_body(g, q, qn, depth, parent, next, blockIdx.x, gridDim.x);
+                              std::int32_t next, rank_sink<V> r) {
+  td_cta_body<V, Ranks>(g, q, qn, depth, parent, next, r, blockIdx.x, gridDim.x);
 }
 
 /// Blocks of each class in a fused class launch. Blocks are dealt round-robin over the classes that
@@ -113,17 +158,17 @@ __device__ __forceinline__ int class_of_block(const class_blocks& cb, index_t bl
 }
 
 /// Top-down classes 0..2 (queue q = thread class, then warp class, then CTA class) in one launch.
-template <class V>
+template <class V, bool Ranks>
 __global__ void td_fused_kernel(csr_view<V> g, const V* q, index_t n0, index_t n1, index_t n2, class_blocks cb,
-                                std::int32_t* depth, V* parent, std::int32_t next) {
+                                std::int32_t* depth, V* parent, std::int32_t next, rank_sink<V> r) {
   index_t b = 0;
   const int c = class_of_block(cb, blockIdx.x, b);
   if (c == 0)
-    td_thread_body(g, q, n0, depth, parent, next, b, cb.b[0]);
+    td_thread_body<V, Ranks>(g, q, n0, depth, parent, next, r, b, cb.b[0]);
   else if (c == 1)
-    td_warp_body(g, q + n0, n1, depth, parent, next, b, cb.b[1]);
+    td_warp_body<V, Ranks>(g, q + n0, n1, depth, parent, next, r, b, cb.b[1]);
   else if (c == 2)
-    td_cta_body(g, q + n0 + n1, n2, depth, parent, next, b, cb.b[2]);
+    td_cta_body<V, Ranks>(g, q + n0 + n1, n2, depth, parent, next, r, b, cb.b[2]);
 }
 
 /// The grid queue: pref[i] = arcs of the queue's vertices before i (pref[0] = 0).
@@ -149,14 +194,14 @@ __device__ __forceinline__ index_t owner_of(const P* pref, index_t n, index_t k)
 
 /// The whole grid on the concatenated neighbour lists of the grid queue: thread k takes arcs
 /// k, k + G, ... and finds its vertex by binary search in pref (edge-balanced, no vertex serialised).
-template <class V>
+template <class V, bool Ranks>
 __global__ void td_grid_kernel(csr_view<V> g, const V* q, index_t qn, const index_t* pref, std::int32_t* depth,
-                               V* parent, std::int32_t next) {
+                               V* parent, std::int32_t next, rank_sink<V> r) {
   const index_t total = pref[qn];
   for (index_t k : gpu::grid_stride(total)) {
     const index_t j = owner_of(pref, qn, k);
     const V u = q[j];
-    visit(g, depth, parent, u, g.offsets[u] + (k - pref[j]), next);
+    visit<Ranks>(g, depth, parent, u, g.offsets[u] + (k - pref[j]), next, r);
   }
 }
 

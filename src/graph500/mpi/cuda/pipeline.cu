@@ -1,7 +1,8 @@
 // The CUDA backend of the Graph500 pipeline over MPI ranks (see gpu500/graph500/mpi_pipeline.hpp):
 // the choice of each rank's GPU, the exchange mode, the memory check, and the pipeline that runs
-// the device generator, kernel 1, BFS and SSSP (local_graph.cu, bfs.cu, sssp.cu) and hands host
-// copies of the rows and result slices to the host validator (untimed).
+// the device generator, kernel 1 (local_graph.cu), the BFS (the one CUDA engine, gpu500/bfs/cuda.hpp,
+// on its rows in degree order, degree_order.hpp) and the SSSP (sssp.cu), and hands host copies of the
+// rows and result slices to the host validator (untimed).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -10,8 +11,10 @@
 #include <optional>
 #include <string>
 
-#include "bfs.hpp"
+#include <variant>
+
 #include "degree_order.hpp"
+#include "gpu500/bfs/cuda.hpp"
 #include "gpu500/dist/device_exchange.hpp"
 #include "gpu500/core/cuda/check.cuh"
 #include "gpu500/core/device.hpp"
@@ -29,9 +32,9 @@ namespace {
 
 /// Device bytes one rank needs at its peak with `ranks` ranks: kernel 1 (the slice, the sort
 /// keys and ids with their double buffers, the arcs sent and received, the rows being built), the
-/// BFS engine's degree order and hub lists beside the rows, or afterwards the rows and both
-/// engines' state and exchange buffers.
-std::size_t device_bytes(const graph::kronecker_params& p, int ranks, double hub_share) {
+/// BFS's degree order beside the rows, or afterwards the rows, the BFS's columns and both engines'
+/// state and exchange buffers.
+std::size_t device_bytes(const graph::kronecker_params& p, int ranks, int bits) {
   const auto R = static_cast<std::size_t>(ranks);
   const std::size_t m = static_cast<std::size_t>(p.num_edges()) / R + 1;
   const std::size_t n = static_cast<std::size_t>(p.num_vertices()) / R + 64;
@@ -41,13 +44,20 @@ std::size_t device_bytes(const graph::kronecker_params& p, int ranks, double hub
   const std::size_t round = std::min<std::size_t>(m, static_cast<std::size_t>(mpi::cuda::default_round_edges));
   const std::size_t kernel1 = 64 * m + 100 * round + 16 * n;
   const std::size_t rows = 2 * m * 12 + 8 * n;
-  const std::size_t bfs = mpi::cuda::bfs_engine::device_bytes(static_cast<index_t>(n), static_cast<index_t>(2 * m),
-                                                               p.num_vertices(), hub_share);
-  const std::size_t searches =
-      bfs + mpi::cuda::sssp_engine::device_bytes(static_cast<index_t>(n), static_cast<index_t>(2 * m), p.num_vertices());
-  const std::size_t order = mpi::cuda::bfs_engine::construction_bytes(static_cast<index_t>(n), static_cast<index_t>(2 * m),
-                                                                     p.num_vertices(), hub_share);
+  const auto rows_n = static_cast<index_t>(n), arcs = static_cast<index_t>(2 * m);
+  const std::size_t column_bytes = bits == 64 ? 8 : 4;
+  const std::size_t bfs = (bits == 64 ? bfs::cuda::engine<std::int64_t>::device_bytes(rows_n, arcs, p.num_vertices(), ranks)
+                                      : bfs::cuda::engine<std::uint32_t>::device_bytes(rows_n, arcs, p.num_vertices(), ranks)) +
+                          column_bytes * 2 * m;  // its columns
+  const std::size_t searches = bfs + mpi::cuda::sssp_engine::device_bytes(rows_n, arcs, p.num_vertices());
+  const std::size_t order = mpi::cuda::degree_order_bytes(arcs, p.num_vertices(), column_bytes);
   return std::max({kernel1, rows + order, rows + searches}) + (std::size_t{256} << 20);
+}
+
+/// The width of the BFS's columns: 32 bits unless 64 are asked for or the ids need them (kernel
+/// 1's rows on the device hold 64-bit ids whatever the width).
+int search_bits(const graph::kronecker_params& p, const mpi_options& o) {
+  return o.vertex_bits == 64 || o.bfs_wide_columns || !mpi::cuda::narrow_columns_fit(p.num_vertices()) ? 64 : 32;
 }
 
 /// Without --sssp-delta the SSSP's bucket starts as wide as the single-GPU engine's (8 x 0.7 x mean
@@ -59,14 +69,39 @@ constexpr float auto_delta_growth = 256.0f;
 constexpr index_t grow_below_per_rank = 16384;
 
 class mpi_cuda_pipeline final : public mpi_pipeline {
+  // (first: the members below use these helpers' deduced types)
+  /// The BFS engine and the columns it walks (C: 32- or 64-bit vertex ids).
+  template <class C>
+  struct bfs_state {
+    gpu::device_buffer<C> columns;
+    std::optional<bfs::cuda::engine<C>> engine;
+  };
+  [[nodiscard]] bool has_bfs() const { return bfs_.index() != 0; }
+  /// f(engine) for the engine of either width.
+  template <class F>
+  decltype(auto) with_bfs(F&& f) const {
+    GPU500_EXPECTS(has_bfs(), "construct() before a BFS");
+    if (bfs_.index() == 1) return f(*std::get<1>(bfs_).engine);
+    return f(*std::get<2>(bfs_).engine);
+  }
+  /// The last BFS's levels for the trace: the engine's records over ranks; on one rank its levels
+  /// (no exchange, no bytes).
+  template <class E>
+  static std::vector<dist::level_record> bfs_records(const E& e) {
+    if (!e.rank_levels().empty()) return e.rank_levels();
+    std::vector<dist::level_record> r;
+    for (const bfs::cuda::level_info& l : e.levels())
+      r.push_back({l.level, l.direction == 'B' ? "bottom-up" : l.direction == 'L' ? "device loop" : "top-down",
+                   l.frontier, 0, l.seconds, 0, {}});
+    return r;
+  }
+
  public:
   mpi_cuda_pipeline(const dist::communicator& c, const graph::kronecker_params& p, const mpi_options& o, int device,
                     int sharing, dist::exchange_mode mode)
       : c_(c), params_(p), opts_(o), part_(p.num_vertices(), c.size()), x_(c_, mode), device_(device),
         sharing_(sharing),
-        // The BFS walks its copy of the rows with 32-bit columns unless 64 are asked for or the
-        // ids need them (kernel 1's rows on the device hold 64-bit ids whatever the width).
-        bits_(o.vertex_bits == 64 || o.bfs_wide_columns || !mpi::cuda::narrow_columns_fit(p.num_vertices()) ? 64 : 32) {}
+        bits_(search_bits(p, o)) {}
 
   std::string description() const override {
     using dist::exchange_mode;
@@ -96,8 +131,17 @@ class mpi_cuda_pipeline final : public mpi_pipeline {
       generated_ = false;
       host_.reset();
       const auto view = g_.view();
-      bfs_.emplace(x_, part_, view, bfs::direction_rule{opts_.alpha, opts_.beta, opts_.top_down_only},
-                   bits_ == 64, opts_.bfs_hub_share);
+      // The BFS walks its own copy of the columns, each row in descending degree of its far ends.
+      const auto make_bfs = [&]<class C>(bfs_state<C>& b) {
+        b.columns = mpi::cuda::degree_ordered_columns<C>(x_, part_, view);
+        const graph::csr_view<C> rows{view.num_vertices, view.first_vertex, view.local_vertices, view.offsets,
+                                      b.columns.data(), nullptr};
+        b.engine.emplace(x_, part_, rows, opts_.cuda_bfs);
+      };
+      if (bits_ == 64)
+        make_bfs(bfs_.emplace<bfs_state<std::int64_t>>());
+      else
+        make_bfs(bfs_.emplace<bfs_state<std::uint32_t>>());
       if (params_.weights) {
         mpi::cuda::device_sssp_policy pol;
         pol.no_light_heavy = opts_.no_light_heavy;
@@ -130,17 +174,26 @@ class mpi_cuda_pipeline final : public mpi_pipeline {
   }
 
   double bfs(index_t root) override {
-    c_.guard([&] { bfs_->prepare(); });  // clean_pred: untimed
-    const double s = timed([&] { bfs_->run(root); });
-    c_.guard([&] { bfs_parent_ = gpu::to_host(bfs_->parents(), rows()); });  // untimed
+    c_.guard([&] { with_bfs([](auto& e) { e.prepare(); }); });  // clean_pred: untimed
+    const double s = timed([&] { with_bfs([root](auto& e) { e.run(root); }); });
+    c_.guard([&] {  // untimed: the parents as 64-bit vertex ids, -1 where unreached
+      with_bfs([&](auto& e) {
+        const auto p = gpu::to_host(e.parents_device(), rows());
+        bfs_parent_.resize(p.size());
+        using C = std::remove_cvref_t<decltype(p[0])>;
+        for (std::size_t i = 0; i < p.size(); ++i)
+          bfs_parent_[i] = p[i] == static_cast<C>(~C{0}) ? -1 : static_cast<std::int64_t>(p[i]);
+      });
+    });
     return s;
   }
   index_t bfs_nedge() override {
-    return c_.guard([&] { return bfs_->traversed_edges(); });
+    return c_.guard([&] { return with_bfs([](auto& e) { return e.traversed_edges(); }); });
   }
   validation validate_bfs(index_t root) override {
     return c_.guard([&] {
-      return graph500::validate_bfs(c_, part_, host_graph().view(), root, bfs_parent_, bfs_->traversed_edges(),
+      return graph500::validate_bfs(c_, part_, host_graph().view(), root, bfs_parent_,
+                                    with_bfs([](auto& e) { return e.traversed_edges(); }),
                                opts_.validator_asks_owners);
     });
   }
@@ -176,17 +229,14 @@ class mpi_cuda_pipeline final : public mpi_pipeline {
   std::span<float> local_distances() override { return sssp_dist_; }
   float sssp_delta() const override { return delta_; }
   json::value trace() const override {
-    json::value j =
-        mpi::search_trace(c_, bfs_ ? &bfs_->levels() : nullptr, sssp_ ? &sssp_->levels() : nullptr, delta_);
-    if (bfs_) {
-      j["bfs_hubs"] = bfs_->hubs();
-      if (bfs_->hubs() > 0) j["bfs_hub_degree"] = bfs_->hub_degree();
-    }
-    return j;
+    std::vector<dist::level_record> bfs_levels;
+    if (has_bfs()) bfs_levels = with_bfs([](auto& e) { return bfs_records(e); });
+    return mpi::search_trace(c_, has_bfs() ? &bfs_levels : nullptr, sssp_ ? &sssp_->levels() : nullptr, delta_);
   }
 
  private:
   [[nodiscard]] std::size_t rows() const { return static_cast<std::size_t>(g_.owned.count); }
+
 
   /// Runs f on every rank from a barrier; the slowest rank's seconds, the same on every rank.
   template <class F>
@@ -219,7 +269,8 @@ class mpi_cuda_pipeline final : public mpi_pipeline {
   mpi::cuda::device_local_graph g_;
   std::optional<mpi::local_graph> host_;
   float delta_ = 0.f;
-  std::optional<mpi::cuda::bfs_engine> bfs_;
+  // Mutable: the engines' searches change their state, not the pipeline's meaning.
+  mutable std::variant<std::monostate, bfs_state<std::uint32_t>, bfs_state<std::int64_t>> bfs_;
   std::optional<mpi::cuda::sssp_engine> sssp_;
   std::vector<std::int64_t> bfs_parent_, sssp_parent_;
   std::vector<float> sssp_dist_;
@@ -239,7 +290,6 @@ std::unique_ptr<mpi_pipeline> make_mpi_cuda_pipeline(const dist::communicator& c
                                                      const mpi_options& o) {
   p.check();  // the same parameters on every rank: every rank throws alike
   if (o.alpha <= 0 || o.beta <= 0) throw usage_error("--bfs-alpha and --bfs-beta must be > 0");
-  GPU500_EXPECTS(o.bfs_hub_share >= 0 && o.bfs_hub_share <= 1, "mpi_options::bfs_hub_share in [0, 1]");
   if (o.vertex_bits != 0 && o.vertex_bits != 32 && o.vertex_bits != 64)
     throw usage_error("--vertex-bits must be 32 or 64, got " + std::to_string(o.vertex_bits));
   if (o.vertex_bits == 32 && !mpi::cuda::narrow_columns_fit(p.num_vertices()))
@@ -256,7 +306,7 @@ std::unique_ptr<mpi_pipeline> make_mpi_cuda_pipeline(const dist::communicator& c
   dist::use_gpu(device);
   const int sharing = dist::ranks_on_gpu_of(local, on_node, gpus);  // ranks of this node on this GPU
   // Each rank's share against its part of its GPU's free memory; the ranks agree first.
-  const std::size_t need = device_bytes(p, comm.size(), o.bfs_hub_share);
+  const std::size_t need = device_bytes(p, comm.size(), search_bits(p, o));
   const std::size_t avail = gpu::device_memory().first / static_cast<std::size_t>(sharing);
   agree_or_throw<resource_error>(comm, need <= avail,
                                  "SCALE " + std::to_string(p.scale) + " on " + std::to_string(comm.size()) +
