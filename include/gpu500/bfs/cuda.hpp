@@ -93,16 +93,19 @@ class engine {
   engine(graph::csr_view<V> g, bool degree_sorted, options o = {});
   /// Over the ranks of x (collective): g holds this rank's rows of `part` (row l is vertex
   /// part's first + l; columns are vertex ids, ideally each row in descending degree of its far
-  /// ends, as graph500's degree order leaves them). With one rank this is the constructor above.
-  /// Throws usage_error when a rank's block of vertices exceeds 2^32 (a pair's halves).
-  engine(dist::device_exchange& x, const dist::block_partition& part, graph::csr_view<V> g, options o = {});
+  /// ends). degree_sorted: the ids are in descending degree order within each rank's block (the
+  /// relabelling kept inside the partition), the rows without arcs last. With one rank this is the
+  /// constructor above. Throws usage_error when a rank's block exceeds 2^32 vertices (a pair's halves).
+  engine(dist::device_exchange& x, const dist::block_partition& part, graph::csr_view<V> g, bool degree_sorted,
+         options o = {});
   ~engine();
   engine(const engine&) = delete;
   engine& operator=(const engine&) = delete;
 
   /// Report the output in the original ids of `ids` (kernel 1's relabelling; device pointers,
   /// kept by the caller): from then on run() ends by mapping the parents through it, inside the
-  /// timed search. An empty map turns that off.
+  /// timed search. An empty map turns that off. Over ranks new2old holds every vertex and old2new
+  /// this rank's original rows (their new ids).
   void report_original_ids(graph::id_map<V> ids);
   /// Untimed reset of the status array and the parents (Graph500's clean_pred; run() calls it
   /// when the caller did not).

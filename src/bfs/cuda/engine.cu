@@ -201,7 +201,7 @@ void engine<V>::impl::run(index_t root) {
   // The output a user asked for is in original ids: mapping it is part of the search.
   if (!ids.empty()) {
     gpu::launch(original_parents_kernel<V>, gpu::grid_blocks(n, bfs_policy::block, bfs_policy::map_ilp),
-                bfs_policy::block, 0, st[0], ids, parent.data(), static_cast<V>(root), n, original.data());
+                bfs_policy::block, 0, st[0], ids, parent.data(), first, static_cast<V>(root), n, original.data());
     gpu::synchronize(st[0]);
   }
 }
@@ -282,8 +282,9 @@ engine<V>::engine(csr_view<V> g, bool degree_sorted, options o) : impl_(std::mak
 }
 
 template <class V>
-engine<V>::engine(dist::device_exchange& x, const dist::block_partition& part, graph::csr_view<V> g, options o)
-    : engine(g, false, o) {
+engine<V>::engine(dist::device_exchange& x, const dist::block_partition& part, graph::csr_view<V> g,
+                  bool degree_sorted, options o)
+    : engine(g, degree_sorted, o) {
   if (x.comm().size() > 1) impl_->join_ranks(x, part);
 }
 

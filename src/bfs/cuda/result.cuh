@@ -13,13 +13,15 @@
 
 namespace gpu500::bfs::cuda::detail {
 
-/// The search's parents in original ids: out[o] = new2old[parent[old2new[o]]], all ones where
-/// unreached (parent holds all ones there: prepare()). A vertex without arcs (new id >=
-/// non_isolated) is reached only as the root and costs no read of parent; the others cost one
-/// random read of parent (new2old of a parent is mostly a hub's: cached). Each thread maps
-/// map_ilp vertices a block apart, their loads issued together.
+/// The search's parents in original ids: out[o] = new2old[parent[old2new[o] - first]], all ones where
+/// unreached (parent holds all ones there: prepare()); o runs over the rows in their original order,
+/// `first` is this rank's first vertex (0 on one process) and old2new gives new vertex ids. A vertex
+/// without arcs (new row >= non_isolated) is reached only as the root and costs no read of parent;
+/// the others cost one random read of parent (new2old of a parent is mostly a hub's: cached). Each
+/// thread maps map_ilp vertices a block apart, their loads issued together.
 template <class V>
-__global__ void original_parents_kernel(graph::id_map<V> ids, const V* parent, V root, index_t n, V* out) {
+__global__ void original_parents_kernel(graph::id_map<V> ids, const V* parent, index_t first, V root, index_t n,
+                                        V* out) {
   constexpr int ilp = bfs_policy::map_ilp;
   const V none = static_cast<V>(~V{0});
   const index_t span = static_cast<index_t>(blockDim.x) * ilp;
@@ -32,8 +34,10 @@ __global__ void original_parents_kernel(graph::id_map<V> ids, const V* parent, V
       x[i] = o < n ? __ldcs(ids.old2new + o) : root;
     }
 #pragma unroll
-    for (int i = 0; i < ilp; ++i)
-      p[i] = static_cast<index_t>(x[i]) < ids.non_isolated ? parent[x[i]] : x[i] == root ? root : none;
+    for (int i = 0; i < ilp; ++i) {
+      const index_t row = static_cast<index_t>(x[i]) - first;
+      p[i] = row >= 0 && row < ids.non_isolated ? parent[row] : x[i] == root ? root : none;  // (root: another rank's row)
+    }
 #pragma unroll
     for (int i = 0; i < ilp; ++i) {
       const index_t o = base + static_cast<index_t>(i) * blockDim.x;

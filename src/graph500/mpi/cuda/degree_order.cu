@@ -1,6 +1,7 @@
 // The BFS's degree-ordered copy of a rank's rows (see degree_order.hpp).
 #include "degree_order.hpp"
 
+#include <algorithm>
 #include <cub/cub.cuh>
 
 #include "common.cuh"
@@ -33,6 +34,59 @@ __global__ void arc_keys_kernel(const std::int64_t* columns, index_t arcs, const
     const std::int64_t v = columns[a];
     keys[a] = vertex_keys[v];
     out[a] = static_cast<C>(v);
+  }
+}
+
+/// A vertex's relabelling key: its owner, then its degree key, the vertices without arcs last
+/// (9 bits: 256 for them).
+__global__ void relabel_keys_kernel(const std::uint8_t* vertex_keys, const std::uint8_t* isolated, index_t n,
+                                    index_t block, std::uint32_t* keys, std::int64_t* ids) {
+  for (index_t v : gpu::grid_stride(n)) {
+    const auto k = isolated[v] ? 256u : static_cast<unsigned>(vertex_keys[v]);
+    keys[v] = (static_cast<std::uint32_t>(v / block) << 9) | k;
+    ids[v] = v;
+  }
+}
+
+/// new2old (as C) and old2new from the sorted ids.
+template <class C>
+__global__ void id_maps_kernel(const std::int64_t* sorted, index_t n, C* new2old, C* old2new) {
+  for (index_t i : gpu::grid_stride(n)) {
+    const std::int64_t v = sorted[i];
+    new2old[i] = static_cast<C>(v);
+    old2new[v] = static_cast<C>(i);
+  }
+}
+
+/// The new rows' degrees: new row j is the old row new2old[first + j] - first.
+template <class C>
+__global__ void new_degrees_kernel(const index_t* old_offsets, const C* new2old, index_t first, index_t rows,
+                                   index_t* degrees) {
+  for (index_t j : gpu::grid_stride(rows)) {
+    const index_t o = static_cast<index_t>(new2old[first + j]) - first;
+    degrees[j] = old_offsets[o + 1] - old_offsets[o];
+  }
+}
+
+/// Every new row's columns: its old row's (in degree order), renamed. One warp per row.
+template <class C>
+__global__ void move_rows_kernel(const index_t* old_offsets, const C* old_columns, const C* new2old,
+                                 const C* old2new, index_t first, index_t rows, const index_t* new_offsets,
+                                 C* new_columns) {
+  for (index_t j : gpu::warp_stride(rows)) {
+    const index_t o = static_cast<index_t>(new2old[first + j]) - first;
+    const index_t from = old_offsets[o], to = new_offsets[j], d = old_offsets[o + 1] - from;
+    for (index_t k = gpu::lane_id(); k < d; k += gpu::warp_size)
+      new_columns[to + k] = old2new[static_cast<index_t>(old_columns[from + k])];
+  }
+}
+
+/// isolated[l] = 1 for this rank's rows without arcs, and *count their number.
+__global__ void isolated_rows_kernel(const index_t* offsets, index_t rows, std::uint8_t* isolated, index_t* count) {
+  for (index_t l : gpu::grid_stride(rows)) {
+    const bool none = offsets[l + 1] == offsets[l];
+    isolated[l] = none;
+    if (none) aggregated_add(count, 1);
   }
 }
 
@@ -75,6 +129,85 @@ gpu::device_buffer<C> degree_ordered_columns(dist::device_exchange& x, const dis
   gpu::synchronize();
   return sorted;
 }
+
+std::size_t relabel_bytes(index_t rows, index_t arcs, index_t n, std::size_t column_bytes) {
+  const auto N = static_cast<std::size_t>(n);
+  // The degree order's peak; then the sort of every vertex (keys and ids, double buffered, and
+  // CUB's scratch, about as much again), the two maps, the new rows beside the degree-ordered old
+  // columns.
+  const std::size_t sort = N * (2 + 2 * (2 * 4 + 2 * 8)) + (std::size_t{64} << 20);
+  const std::size_t moved = 2 * static_cast<std::size_t>(arcs) * column_bytes + 8 * static_cast<std::size_t>(rows);
+  return std::max(degree_order_bytes(arcs, n, column_bytes), sort + moved / 2) + 2 * N * column_bytes + moved / 2;
+}
+
+template <class C>
+relabelled_rows<C> degree_relabelled_rows(dist::device_exchange& x, const dist::block_partition& part,
+                                          graph::csr_view<std::int64_t> g) {
+  const index_t rows = g.local_vertices, n = g.num_vertices, first = g.first_vertex;
+  relabelled_rows<C> r;
+  {  // the map: every vertex sorted by (owner, degree key, id), from the gathered keys
+    gpu::device_buffer<std::uint8_t> vertex_keys(static_cast<std::size_t>(n)), isolated(static_cast<std::size_t>(n));
+    {
+      gpu::device_buffer<std::uint8_t> mine(static_cast<std::size_t>(rows)), none(static_cast<std::size_t>(rows));
+      gpu::device_buffer<index_t> isolated_rows(1);
+      isolated_rows.zero();
+      if (rows > 0) {
+        gpu::launch(owned_keys_kernel, gpu::grid_blocks(rows, block_threads), block_threads, 0, nullptr, g.offsets,
+                    rows, mine.data());
+        gpu::launch(isolated_rows_kernel, gpu::grid_blocks(rows, block_threads), block_threads, 0, nullptr, g.offsets,
+                    rows, none.data(), isolated_rows.data());
+      }
+      r.non_isolated = rows - read_one(isolated_rows.data());  // the sort puts them last
+      x.allgather_owned(part, mine.data(), vertex_keys.data());
+      x.allgather_owned(part, none.data(), isolated.data());
+    }
+    gpu::device_buffer<std::uint32_t> keys(static_cast<std::size_t>(n)), keys_out(static_cast<std::size_t>(n));
+    gpu::device_buffer<std::int64_t> ids(static_cast<std::size_t>(n)), sorted(static_cast<std::size_t>(n));
+    gpu::launch(relabel_keys_kernel, gpu::grid_blocks(n, block_threads), block_threads, 0, nullptr,
+                vertex_keys.data(), isolated.data(), n, part.block(), keys.data(), ids.data());
+    vertex_keys = {};
+    isolated = {};
+    std::size_t temp_bytes = 0;
+    GPU500_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, keys.data(), keys_out.data(), ids.data(),
+                                                      sorted.data(), n));
+    gpu::device_buffer<unsigned char> temp(temp_bytes);
+    GPU500_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp.data(), temp_bytes, keys.data(), keys_out.data(),
+                                                      ids.data(), sorted.data(), n));
+    r.new2old = gpu::device_buffer<C>(static_cast<std::size_t>(n));
+    r.old2new = gpu::device_buffer<C>(static_cast<std::size_t>(n));
+    gpu::launch(id_maps_kernel<C>, gpu::grid_blocks(n, block_threads), block_threads, 0, nullptr, sorted.data(), n,
+                r.new2old.data(), r.old2new.data());
+    gpu::synchronize();
+  }
+  // The rows: degrees in the new order, their scan, each row moved and renamed.
+  r.offsets = gpu::device_buffer<index_t>(static_cast<std::size_t>(rows) + 1);
+  r.offsets.zero();
+  if (rows > 0) {
+    gpu::launch(new_degrees_kernel<C>, gpu::grid_blocks(rows, block_threads), block_threads, 0, nullptr, g.offsets,
+                r.new2old.data(), first, rows, r.offsets.data() + 1);
+    std::size_t scan_bytes = 0;
+    GPU500_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, scan_bytes, r.offsets.data() + 1, r.offsets.data() + 1,
+                                                    rows));
+    gpu::device_buffer<unsigned char> temp(scan_bytes);
+    GPU500_CUDA_CHECK(cub::DeviceScan::InclusiveSum(temp.data(), scan_bytes, r.offsets.data() + 1,
+                                                    r.offsets.data() + 1, rows));
+  }
+  const gpu::device_buffer<C> ordered = degree_ordered_columns<C>(x, part, g);  // old rows, old ids
+  r.columns = gpu::device_buffer<C>(ordered.size());
+  if (rows > 0)
+    gpu::launch(move_rows_kernel<C>, gpu::grid_blocks_warp_per_item(rows, block_threads), block_threads, 0, nullptr,
+                g.offsets, ordered.data(), r.new2old.data(), r.old2new.data(), first, rows, r.offsets.data(),
+                r.columns.data());
+  gpu::synchronize();
+  return r;
+}
+
+template relabelled_rows<std::uint32_t> degree_relabelled_rows<std::uint32_t>(dist::device_exchange&,
+                                                                              const dist::block_partition&,
+                                                                              graph::csr_view<std::int64_t>);
+template relabelled_rows<std::int64_t> degree_relabelled_rows<std::int64_t>(dist::device_exchange&,
+                                                                            const dist::block_partition&,
+                                                                            graph::csr_view<std::int64_t>);
 
 template gpu::device_buffer<std::uint32_t> degree_ordered_columns<std::uint32_t>(dist::device_exchange&,
                                                                                  const dist::block_partition&,

@@ -9,6 +9,9 @@
 // octave), the classes are all-gathered (n bytes, freed again), every arc takes its far end's
 // class as its key and a stable segmented sort orders every row by it; arcs of equal class keep
 // the order the rows had (by column, or by weight), so a row's order is fixed by its contents.
+// The relabelling sorts every vertex by (owner, class) from the same gathered classes, so every
+// rank computes the whole map itself; the rows are then moved to their new places and their
+// columns renamed.
 #pragma once
 
 #include <cstdint>
@@ -32,5 +35,27 @@ gpu::device_buffer<C> degree_ordered_columns(dist::device_exchange& x, const dis
 /// Device bytes degree_ordered_columns holds at its peak besides g, C being `column_bytes` wide,
 /// for `arcs` arcs in a graph of n vertices (the result included).
 [[nodiscard]] std::size_t degree_order_bytes(index_t arcs, index_t n, std::size_t column_bytes);
+
+/// The BFS's rows relabelled within each rank's block: VS-Graph500's degree order kept inside the
+/// block partition, so that every vertex keeps its owner. Rank r's vertices take the ids of rank
+/// r's block in descending degree class (ties in id order, the vertices without arcs last), and
+/// every row is in descending degree of its far ends, in the new ids. On one rank this is the
+/// one-process relabelling (up to ties).
+template <class C>
+struct relabelled_rows {
+  gpu::device_buffer<index_t> offsets;  ///< this rank's rows in their new order (rows + 1)
+  gpu::device_buffer<C> columns;        ///< new ids
+  gpu::device_buffer<C> new2old;        ///< every vertex: new id -> original id
+  gpu::device_buffer<C> old2new;        ///< every vertex: original id -> new id
+  index_t non_isolated = 0;             ///< this rank's rows with arcs: the new rows [0, non_isolated)
+};
+
+/// g's rows relabelled (collective; C as for degree_ordered_columns).
+template <class C>
+relabelled_rows<C> degree_relabelled_rows(dist::device_exchange& x, const dist::block_partition& part,
+                                          graph::csr_view<std::int64_t> g);
+
+/// Device bytes degree_relabelled_rows holds at its peak besides g (the result included).
+[[nodiscard]] std::size_t relabel_bytes(index_t rows, index_t arcs, index_t n, std::size_t column_bytes);
 
 }  // namespace gpu500::graph500::mpi::cuda

@@ -46,11 +46,12 @@ std::size_t device_bytes(const graph::kronecker_params& p, int ranks, int bits) 
   const std::size_t rows = 2 * m * 12 + 8 * n;
   const auto rows_n = static_cast<index_t>(n), arcs = static_cast<index_t>(2 * m);
   const std::size_t column_bytes = bits == 64 ? 8 : 4;
+  // The BFS's state, and its rows: columns, offsets and the two maps of every vertex.
   const std::size_t bfs = (bits == 64 ? bfs::cuda::engine<std::int64_t>::device_bytes(rows_n, arcs, p.num_vertices(), ranks)
                                       : bfs::cuda::engine<std::uint32_t>::device_bytes(rows_n, arcs, p.num_vertices(), ranks)) +
-                          column_bytes * 2 * m;  // its columns
+                          column_bytes * (2 * m + 2 * static_cast<std::size_t>(p.num_vertices())) + 8 * n;
   const std::size_t searches = bfs + mpi::cuda::sssp_engine::device_bytes(rows_n, arcs, p.num_vertices());
-  const std::size_t order = mpi::cuda::degree_order_bytes(arcs, p.num_vertices(), column_bytes);
+  const std::size_t order = mpi::cuda::relabel_bytes(rows_n, arcs, p.num_vertices(), column_bytes);
   return std::max({kernel1, rows + order, rows + searches}) + (std::size_t{256} << 20);
 }
 
@@ -70,11 +71,17 @@ constexpr index_t grow_below_per_rank = 16384;
 
 class mpi_cuda_pipeline final : public mpi_pipeline {
   // (first: the members below use these helpers' deduced types)
-  /// The BFS engine and the columns it walks (C: 32- or 64-bit vertex ids).
+  /// The BFS engine and the rows it walks, relabelled within the blocks (C: 32- or 64-bit ids).
   template <class C>
   struct bfs_state {
-    gpu::device_buffer<C> columns;
+    mpi::cuda::relabelled_rows<C> rows;
     std::optional<bfs::cuda::engine<C>> engine;
+    /// Vertex v's id in the rows.
+    [[nodiscard]] index_t new_id(index_t v) const {
+      C x;
+      gpu::copy_bytes(&x, rows.old2new.data() + v, sizeof x);
+      return static_cast<index_t>(x);
+    }
   };
   [[nodiscard]] bool has_bfs() const { return bfs_.index() != 0; }
   /// f(engine) for the engine of either width.
@@ -131,12 +138,16 @@ class mpi_cuda_pipeline final : public mpi_pipeline {
       generated_ = false;
       host_.reset();
       const auto view = g_.view();
-      // The BFS walks its own copy of the columns, each row in descending degree of its far ends.
+      // The BFS walks its own copy of the rows, relabelled in degree order within each rank's
+      // block (every vertex keeps its owner) and each in descending degree of its far ends; its
+      // parents come back in the original ids inside the timed search, as on one process.
       const auto make_bfs = [&]<class C>(bfs_state<C>& b) {
-        b.columns = mpi::cuda::degree_ordered_columns<C>(x_, part_, view);
-        const graph::csr_view<C> rows{view.num_vertices, view.first_vertex, view.local_vertices, view.offsets,
-                                      b.columns.data(), nullptr};
-        b.engine.emplace(x_, part_, rows, opts_.cuda_bfs);
+        b.rows = mpi::cuda::degree_relabelled_rows<C>(x_, part_, view);
+        const graph::csr_view<C> rows{view.num_vertices, view.first_vertex, view.local_vertices,
+                                      b.rows.offsets.data(), b.rows.columns.data(), nullptr};
+        b.engine.emplace(x_, part_, rows, true, opts_.cuda_bfs);
+        b.engine->report_original_ids(
+            {b.rows.new2old.data(), b.rows.old2new.data() + view.first_vertex, b.rows.non_isolated});
       };
       if (bits_ == 64)
         make_bfs(bfs_.emplace<bfs_state<std::int64_t>>());
@@ -175,10 +186,13 @@ class mpi_cuda_pipeline final : public mpi_pipeline {
 
   double bfs(index_t root) override {
     c_.guard([&] { with_bfs([](auto& e) { e.prepare(); }); });  // clean_pred: untimed
-    const double s = timed([&] { with_bfs([root](auto& e) { e.run(root); }); });
+    const index_t relabelled = c_.guard([&] {  // the root's id in the BFS's rows (untimed)
+      return bfs_.index() == 1 ? std::get<1>(bfs_).new_id(root) : std::get<2>(bfs_).new_id(root);
+    });
+    const double s = timed([&] { with_bfs([relabelled](auto& e) { e.run(relabelled); }); });
     c_.guard([&] {  // untimed: the parents as 64-bit vertex ids, -1 where unreached
       with_bfs([&](auto& e) {
-        const auto p = gpu::to_host(e.parents_device(), rows());
+        const auto p = gpu::to_host(e.parents_original(), rows());
         bfs_parent_.resize(p.size());
         using C = std::remove_cvref_t<decltype(p[0])>;
         for (std::size_t i = 0; i < p.size(); ++i)
