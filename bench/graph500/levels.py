@@ -4,9 +4,7 @@
   levels.py FILE [bfs|sssp]
 
 One row per BFS level (or SSSP phase): direction, frontier, the slowest rank's compute and
-communication time and, where the engine timed its parts (the CUDA BFS over ranks run with
-GPU500_TRACE_STEPS=1: "steps"),
-each part's slowest rank, all in microseconds; a last row sums each column (a sum of maxima: an
+communication time and, where the engine timed its parts ("steps"), each part's slowest rank, all in microseconds; a last row sums each column (a sum of maxima: an
 upper bound of the search's time). SSSP phases are summed per direction instead (they are many).
 """
 import json

@@ -98,7 +98,7 @@ class mpi_cuda_pipeline final : public mpi_pipeline {
     if (!e.rank_levels().empty()) return e.rank_levels();
     std::vector<dist::level_record> r;
     for (const bfs::cuda::level_info& l : e.levels())
-      r.push_back({l.level, l.direction == 'B' ? "bottom-up" : l.direction == 'L' ? "device loop" : "top-down",
+      r.push_back({l.level, l.direction == 'B' ? "bottom-up" : l.direction == 'L' ? "device-loop" : "top-down",
                    l.frontier, 0, l.seconds, 0, {}});
     return r;
   }
