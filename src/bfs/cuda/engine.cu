@@ -75,6 +75,8 @@ void engine<V>::impl::run(index_t root) {
   GPU500_EXPECTS(root >= 0 && root < (over_ranks() ? part.num_vertices() : n), "BFS root out of range");
   trace.clear();
   records.clear();
+  comm_seconds = 0;  // (the last search's final reduction is not this search's)
+  level_bytes = 0;
   nedge = -1;
   const bool mine = !over_ranks() || part.owner(root) == me;  // this rank holds the root's row
   if (mine)
