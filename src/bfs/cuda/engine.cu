@@ -102,7 +102,8 @@ void engine<V>::impl::run(index_t root) {
     if (!over_ranks()) return;
     gpu::synchronize(st[0]);
     const double seconds = since() - level_start;
-    records.push_back({level, d == 'B' ? "bottom-up" : "top-down", frontier, 0, seconds - comm_seconds, comm_seconds, {}});
+    records.push_back(
+        {level, d == 'B' ? "bottom-up" : "top-down", frontier, 0, seconds - comm_seconds, comm_seconds, {}});
     comm_seconds = 0;
   };
   // The list the device loop just handed back (it stopped on it: too many arcs) is not offered to
@@ -292,10 +293,12 @@ engine<V>::engine(dist::device_exchange& x, const dist::block_partition& part, g
 
 template <class V>
 void engine<V>::impl::join_ranks(dist::device_exchange& ex, const dist::block_partition& p) {
-  GPU500_EXPECTS(p.ranks() == ex.comm().size() && p.holds_rows(ex.comm().rank(), g), "BFS over ranks: the rows are not this rank's of the partition");
+  GPU500_EXPECTS(p.ranks() == ex.comm().size() && p.holds_rows(ex.comm().rank(), g),
+                 "BFS over ranks: the rows are not this rank's of the partition");
   GPU500_EXPECTS(!o.directed, "BFS over ranks: the graph is undirected (Graph500's)");
-  GPU500_EXPECTS(static_cast<std::uint64_t>(p.num_vertices()) < static_cast<std::uint64_t>(std::numeric_limits<V>::max()),
-                 "BFS over ranks: the vertex count must be below the largest vertex id");
+  GPU500_EXPECTS(
+      static_cast<std::uint64_t>(p.num_vertices()) < static_cast<std::uint64_t>(std::numeric_limits<V>::max()),
+      "BFS over ranks: the vertex count must be below the largest vertex id");
   if (p.block() > static_cast<index_t>(std::numeric_limits<std::uint32_t>::max()))
     throw usage_error("the CUDA BFS over MPI ranks takes at most 2^32 vertices per rank (" + std::to_string(p.block()) +
                       " here): use more ranks");

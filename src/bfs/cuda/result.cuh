@@ -36,7 +36,8 @@ __global__ void original_parents_kernel(graph::id_map<V> ids, const V* parent, i
 #pragma unroll
     for (int i = 0; i < ilp; ++i) {
       const index_t row = static_cast<index_t>(x[i]) - first;
-      p[i] = row >= 0 && row < ids.non_isolated ? parent[row] : x[i] == root ? root : none;  // (root: another rank's row)
+      // (row < 0: a padding lane's root row on another rank)
+      p[i] = row >= 0 && row < ids.non_isolated ? parent[row] : x[i] == root ? root : none;
     }
 #pragma unroll
     for (int i = 0; i < ilp; ++i) {

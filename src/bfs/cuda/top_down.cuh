@@ -83,7 +83,8 @@ __device__ __forceinline__ void visit(const csr_view<V>& g, std::int32_t* depth,
 
 template <class V, bool Ranks>
 __device__ __forceinline__ void td_thread_body(const csr_view<V>& g, const V* q, index_t qn, std::int32_t* depth,
-                                               V* parent, std::int32_t next, const rank_sink<V>& r, index_t b, index_t nb) {
+                                               V* parent, std::int32_t next, const rank_sink<V>& r,
+                                               index_t b, index_t nb) {
   for (index_t i = b * blockDim.x + threadIdx.x; i < qn; i += nb * blockDim.x) {
     const V u = q[i];
     for (index_t e = g.offsets[u], end = g.offsets[static_cast<index_t>(u) + 1]; e < end; ++e)
@@ -93,7 +94,8 @@ __device__ __forceinline__ void td_thread_body(const csr_view<V>& g, const V* q,
 
 template <class V, bool Ranks>
 __device__ __forceinline__ void td_warp_body(const csr_view<V>& g, const V* q, index_t qn, std::int32_t* depth,
-                                             V* parent, std::int32_t next, const rank_sink<V>& r, index_t b, index_t nb) {
+                                             V* parent, std::int32_t next, const rank_sink<V>& r,
+                                             index_t b, index_t nb) {
   const int lane = gpu::lane_id();
   const index_t warps = (nb * blockDim.x) >> 5;
   for (index_t i = (b * blockDim.x + threadIdx.x) >> 5; i < qn; i += warps) {
@@ -106,7 +108,8 @@ __device__ __forceinline__ void td_warp_body(const csr_view<V>& g, const V* q, i
 /// One CTA per queued vertex (q == nullptr: BL, every vertex of [0, n) whose depth is L).
 template <class V, bool Ranks>
 __device__ __forceinline__ void td_cta_body(const csr_view<V>& g, const V* q, index_t qn, std::int32_t* depth,
-                                            V* parent, std::int32_t next, const rank_sink<V>& r, index_t b, index_t nb) {
+                                            V* parent, std::int32_t next, const rank_sink<V>& r,
+                                            index_t b, index_t nb) {
   for (index_t i = b; i < qn; i += nb) {
     const V u = q ? q[i] : static_cast<V>(i);
     if (!q && depth[u] != next - 1) continue;  // uniform: a frontier vertex's depth does not change

@@ -47,8 +47,9 @@ std::size_t device_bytes(const graph::kronecker_params& p, int ranks, int bits) 
   const auto rows_n = static_cast<index_t>(n), arcs = static_cast<index_t>(2 * m);
   const std::size_t column_bytes = bits == 64 ? 8 : 4;
   // The BFS's state, and its rows: columns, offsets and the two maps of every vertex.
-  const std::size_t bfs = (bits == 64 ? bfs::cuda::engine<std::int64_t>::device_bytes(rows_n, arcs, p.num_vertices(), ranks)
-                                      : bfs::cuda::engine<std::uint32_t>::device_bytes(rows_n, arcs, p.num_vertices(), ranks)) +
+  const index_t n_all = p.num_vertices();
+  const std::size_t bfs = (bits == 64 ? bfs::cuda::engine<std::int64_t>::device_bytes(rows_n, arcs, n_all, ranks)
+                                      : bfs::cuda::engine<std::uint32_t>::device_bytes(rows_n, arcs, n_all, ranks)) +
                           column_bytes * (2 * m + 2 * static_cast<std::size_t>(p.num_vertices())) + 8 * n;
   const std::size_t searches = bfs + mpi::cuda::sssp_engine::device_bytes(rows_n, arcs, p.num_vertices());
   const std::size_t order = mpi::cuda::relabel_bytes(rows_n, arcs, p.num_vertices(), column_bytes);
