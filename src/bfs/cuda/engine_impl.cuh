@@ -96,9 +96,8 @@ struct engine<V>::impl {
   device_buffer<index_t> found;              ///< their number
   gpu::pinned_buffer<index_t> h_found;
   [[nodiscard]] rank_sink<V> sink() const {
-    return over_ranks() ? rank_sink<V>{first, part.block(), me,      seen.data(), cursor.data(), send.data(),
-                                       listing, found.data()}
-                        : rank_sink<V>{};
+    if (!over_ranks()) return {};
+    return {first, part.block(), me, seen.data(), cursor.data(), send.data(), listing, found.data()};
   }
 
   /// A level's frontier over every rank: vertices, their arcs, their hubs.
@@ -211,9 +210,9 @@ struct engine<V>::impl {
     gpu::launch(gen_write_kernel<V>, gen_blocks(last), bfs_policy::block, 0, st[0], last, scanned.data(), want, out);
   }
 
-  /// The direction of the level whose count passes gave t (over every rank): Beamer's rule of every engine
-  /// (gpu500/bfs/direction.hpp, over the vertices with arcs), and going bottom-up also Enterprise's
-  /// gamma (HC).
+  /// The direction of the level whose count passes gave t (over every rank): Beamer's rule of
+  /// every engine (gpu500/bfs/direction.hpp, over the vertices with arcs), and going bottom-up
+  /// also Enterprise's gamma (HC).
   char decide(const frontier_sums& t, char dir, index_t prev_nf, double unexplored) const {
     if (o.directed) return 'T';  // rows hold out-arcs only: no bottom-up step
     const direction_rule rule{o.alpha, o.beta, false};
