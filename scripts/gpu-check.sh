@@ -19,6 +19,9 @@
 #   GPU500_CTEST_JOBS=n        tests run in parallel (default 8)
 #   GPU500_CTEST_SKIP_LABEL=l  leave out the tests labelled l (e.g. long; default: none left out)
 #   GPU500_CUDA_ARCH=90        CMAKE_CUDA_ARCHITECTURES (default: the build's, the GPU found)
+#   GPU500_PREBUILT=1          no configure and no build: BUILD/bin holds programs built elsewhere
+#                              for this GPU (the parts' benchmarks; CTest needs a real build, so
+#                              set GPU500_TESTS=none with it)
 # Each part script is called as `bash part.sh BUILD OUT TABLE` and appends table rows
 # "part|what|figure" to the file TABLE.
 set -uo pipefail
@@ -46,23 +49,28 @@ commit=${GPU500_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown
   # belong to the command too.
   part_env=$(env | grep -E '^(G500|GRAPH500|GRAPH_IO|REFERENCE|HASH|HPL|ENERGY|SANITIZE|SCALING|SHAPES|SSSP)_[A-Z0-9_]*=' | sort |
              sed -E "s/^([^=]*)=(.*)$/\1='\2'/" | tr '\n' ' ')
-  echo "command: ${part_env}BUILD=$BUILD${GPU500_CUDA_ARCH:+ GPU500_CUDA_ARCH=$GPU500_CUDA_ARCH}${GPU500_TARGETS:+ GPU500_TARGETS=\"$GPU500_TARGETS\"}${GPU500_TESTS:+ GPU500_TESTS='$GPU500_TESTS'}${GPU500_CTEST_SKIP_LABEL:+ GPU500_CTEST_SKIP_LABEL=$GPU500_CTEST_SKIP_LABEL}${GPU500_CTEST_EXCLUDE:+ GPU500_CTEST_EXCLUDE='$GPU500_CTEST_EXCLUDE'}${GPU500_PARTS:+ GPU500_PARTS=\"$GPU500_PARTS\"} bash scripts/gpu-check.sh"
+  echo "command: ${part_env}BUILD=$BUILD${GPU500_PREBUILT:+ GPU500_PREBUILT=$GPU500_PREBUILT}${GPU500_CUDA_ARCH:+ GPU500_CUDA_ARCH=$GPU500_CUDA_ARCH}${GPU500_TARGETS:+ GPU500_TARGETS=\"$GPU500_TARGETS\"}${GPU500_TESTS:+ GPU500_TESTS='$GPU500_TESTS'}${GPU500_CTEST_SKIP_LABEL:+ GPU500_CTEST_SKIP_LABEL=$GPU500_CTEST_SKIP_LABEL}${GPU500_CTEST_EXCLUDE:+ GPU500_CTEST_EXCLUDE='$GPU500_CTEST_EXCLUDE'}${GPU500_PARTS:+ GPU500_PARTS=\"$GPU500_PARTS\"} bash scripts/gpu-check.sh"
 } >"$OUT/meta.txt"
 
-echo "== configure"
-arch=()
-[ -n "${GPU500_CUDA_ARCH:-}" ] && arch=(-DCMAKE_CUDA_ARCHITECTURES="$GPU500_CUDA_ARCH")
-cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DGPU500_CUDA=ON "${arch[@]}" \
-  >"$OUT/configure.log" 2>&1 || { cat "$OUT/configure.log"; exit 1; }
-echo "gpu-check|cuda architectures|$(grep -m1 -E '^CMAKE_CUDA_ARCHITECTURES' "$BUILD/CMakeCache.txt" | cut -d= -f2)" >>"$TABLE"
-echo "== build"
-targets=()
-for t in ${GPU500_TARGETS:-}; do targets+=(--target "$t"); done
-if ! cmake --build "$BUILD" -j "$(nproc)" "${targets[@]}" >"$OUT/build.log" 2>&1; then
-  grep -E "error|Error" "$OUT/build.log" | head -40
-  exit 1
+if [ "${GPU500_PREBUILT:-0}" = 1 ]; then
+  [ -x "$BUILD/bin/gpu500" ] || { echo "GPU500_PREBUILT=1 but $BUILD/bin/gpu500 is not there"; exit 1; }
+  echo "gpu-check|build|prebuilt ($BUILD/bin)" >>"$TABLE"
+else
+  echo "== configure"
+  arch=()
+  [ -n "${GPU500_CUDA_ARCH:-}" ] && arch=(-DCMAKE_CUDA_ARCHITECTURES="$GPU500_CUDA_ARCH")
+  cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DGPU500_CUDA=ON "${arch[@]}" \
+    >"$OUT/configure.log" 2>&1 || { cat "$OUT/configure.log"; exit 1; }
+  echo "gpu-check|cuda architectures|$(grep -m1 -E '^CMAKE_CUDA_ARCHITECTURES' "$BUILD/CMakeCache.txt" | cut -d= -f2)" >>"$TABLE"
+  echo "== build"
+  targets=()
+  for t in ${GPU500_TARGETS:-}; do targets+=(--target "$t"); done
+  if ! cmake --build "$BUILD" -j "$(nproc)" "${targets[@]}" >"$OUT/build.log" 2>&1; then
+    grep -E "error|Error" "$OUT/build.log" | head -40
+    exit 1
+  fi
+  echo "gpu-check|build|ok" >>"$TABLE"
 fi
-echo "gpu-check|build|ok" >>"$TABLE"
 
 if [ "${GPU500_TESTS:-}" != "none" ]; then
   echo "== tests"

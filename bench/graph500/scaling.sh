@@ -11,7 +11,8 @@
 # compute / communication split).
 #   bash bench/graph500/scaling.sh GPU500 OUT [S] [ROOTS]
 # Environment: SCALING_TIMEOUT (seconds per run, default 300), SCALING_GPUS ("1 2 4": the counts
-# to run, capped by the GPUs present), SCALING_FLAGS (extra gpu500 graph500 flags).
+# to run, capped by the GPUs present), SCALING_KINDS ("weak ranks strong": which of the runs
+# above), SCALING_FLAGS (extra gpu500 graph500 flags).
 set -uo pipefail
 bin=$1 out=$2 s=${3:-24} roots=${4:-16}
 mkdir -p "$out"
@@ -43,9 +44,10 @@ run() {  # name ranks scale [flags...]
 for r in ${SCALING_GPUS:-1 2 4}; do
   [ "$r" -le "$gpus" ] || continue
   case $r in 1) w=$s ;; 2) w=$((s + 1)) ;; 4) w=$((s + 2)) ;; *) w=$s ;; esac
-  run "weak-$r" "$r" "$w"
-  [ "$r" = 1 ] && run "ranks-1" 1 "$s" --one-rank-partition
-  [ "$r" = 1 ] || run "strong-$r" "$r" "$s"
+  kinds=${SCALING_KINDS:-weak ranks strong}
+  grep -qw weak <<<"$kinds" && run "weak-$r" "$r" "$w"
+  [ "$r" = 1 ] && grep -qw ranks <<<"$kinds" && run "ranks-1" 1 "$s" --one-rank-partition
+  [ "$r" = 1 ] || ! grep -qw strong <<<"$kinds" || run "strong-$r" "$r" "$s"
 done
 python3 "$here/scaling_table.py" "$out"
 exit $status

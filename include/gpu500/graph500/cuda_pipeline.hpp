@@ -11,6 +11,7 @@
 // one line naming SCALE, the bytes needed and the bytes free (resource_error).
 #pragma once
 
+#include <cstddef>
 #include <memory>
 #include <string>
 
@@ -21,6 +22,10 @@
 #include "gpu500/graph/kronecker.hpp"
 #include "gpu500/graph500/pipeline.hpp"
 #include "gpu500/sssp/cuda.hpp"
+
+namespace gpu500::dist {
+class device_exchange;
+}
 
 namespace gpu500::graph500 {
 
@@ -52,21 +57,29 @@ std::unique_ptr<pipeline> make_cuda_pipeline(graph::edge_list edges, const cuda_
 std::unique_ptr<pipeline> make_cuda_pipeline(const graph::cuda::device_edge_arrays& edges, const cuda_options& o);
 
 namespace cuda {
-/// The GPU validator (src/graph500/cuda/validate.cu; shares no code with the search kernels).
-/// g: the device graph (possibly relabelled); new2old: its new -> original id map (null: identity);
-/// parent (and dist) are DEVICE arrays indexed by ORIGINAL id, holding original ids (-1: unreached).
+/// The GPU validator (src/graph500/cuda/validate.cu; shares no code with the search kernels), on
+/// one process or over the ranks of `ranks` (collective there; null or one rank: one process).
+/// g: the device rows: on one process every vertex's (possibly relabelled; new2old: the new ->
+/// original id map, null: identity); over ranks this rank's block of the partition in original
+/// ids (row r is vertex g.first_vertex + r, the ranks' blocks in rank order; new2old null).
+/// parent (and dist) are DEVICE arrays holding original ids (-1: unreached): on one process
+/// indexed by original id, over ranks this rank's slice (entry r for row r), all-gathered inside.
 /// Checks as the reference (graph500/validate.hpp): parents in range, the root its own parent, the
 /// tree acyclic and rooted (depth rebuilt by pointer jumping over the parents), every edge with both
 /// ends reached or neither, the triangle rule (|d(u)-d(v)| <= 1, or <= w in float for SSSP), every
-/// reached vertex confirmed by an edge from its parent at the exact level/distance, and the edge
+/// reached vertex confirmed by an edge to its parent at the exact level/distance, and the edge
 /// count of the component (self-loops excluded, duplicates counted) equal to kernel_nedge (< 0: not
-/// compared).
+/// compared). The rows must hold both directions of every edge (an undirected graph). Over ranks
+/// every rank returns the same verdict.
 template <class V>
 validation validate_bfs(graph::csr_view<V> g, const V* new2old, index_t root, const std::int64_t* parent,
-                        index_t kernel_nedge);
+                        index_t kernel_nedge, dist::device_exchange* ranks = nullptr);
 template <class V>
 validation validate_sssp(graph::csr_view<V> g, const V* new2old, index_t root, const std::int64_t* parent,
-                         const float* dist, index_t kernel_nedge);
+                         const float* dist, index_t kernel_nedge, dist::device_exchange* ranks = nullptr);
+/// Device bytes the validator holds at its peak over ranks for a graph of n vertices and a rank
+/// of `rows` rows: the whole parent and distance arrays, and the pointer jumping's four arrays.
+std::size_t validator_device_bytes(index_t n, index_t rows);
 }  // namespace cuda
 
 /// The levels of the last BFS of a CUDA pipeline ("T0:1 L1:12 B3:401234 ..." = direction, level,

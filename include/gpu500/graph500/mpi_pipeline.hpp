@@ -56,6 +56,10 @@ struct mpi_options {
   /// The validator asks each arc's far end of its owner even where every rank could hold one
   /// float per vertex (by default it all-gathers those when they fit; the tests check both ways).
   bool validator_asks_owners = false;
+  /// CUDA backend: validate on the host (the host backend's validator, over host copies of the
+  /// rows) even where the GPU validator's whole-graph arrays fit in the GPU's free memory (the
+  /// tests check both; past that memory the host validator runs anyway).
+  bool host_validator = false;
   /// --vertex-bits: the width of the vertex ids in the rows the searches walk, 32 or 64, as on one
   /// process (0: the backend's default: 64 on the host backend, whose kernel 1 then builds rows of
   /// 64-bit ids; on CUDA 32 where every id fits). A width the graph does not fit is refused.

@@ -3,10 +3,12 @@
 // SSSP at small scales (some ranks owning no vertex), the same search keys, arcs and nedge, the
 // same levels and distances (and the oracles'), the SSSP's for every bucket width; both exchange
 // modes of shared GPUs (device buffers where MPI takes them, host staging) and, with a GPU per
-// rank, NCCL and MPI; the options and the per-level trace; the validator rejecting a corrupted
-// parent; the GPU-count and memory checks. Skipped without a GPU.
+// rank, NCCL and MPI; the options and the per-level trace; the GPU and host validators rejecting
+// broken results alike on every rank; the GPU-count and memory checks. Skipped without a GPU.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <limits>
 #include <string>
@@ -238,27 +240,76 @@ TEST_F(Graph500MpiCuda, OptionsAndTrace) {
   }
 }
 
-TEST_F(Graph500MpiCuda, ValidatorRejectsACorruptedParent) {
+// The validator over ranks, the GPU's (the default where it fits) and the host's, rejects each
+// kind of broken result, every rank with the same message: a parent that is no neighbour, the root
+// not its own parent, a reached vertex dropped (an edge then joins visited and unvisited), a
+// two-cycle, a parent out of range; for SSSP also a distance one ulp off and the root's distance
+// not 0. The vertex broken lies at BFS level >= 2 and the ranks that do not own it change nothing.
+TEST_F(Graph500MpiCuda, ValidatorsRejectBrokenResultsOnEveryRank) {
   const auto p = params(8);
-  auto dp = make_mpi_cuda_pipeline(c, p, shared());
-  dp->generate();
-  dp->construct();
-  const auto root = graph::pick_search_keys(p, 1, [&](std::int64_t v) { return dp->has_edges(v); }).front();
-  for (bool sssp : {false, true}) {
-    sssp ? dp->sssp(root) : dp->bfs(root);
-    ASSERT_TRUE(sssp ? dp->validate_sssp(root).ok : dp->validate_bfs(root).ok);
-    int done = 0;
-    auto par = dp->local_parents(sssp);
-    for (std::size_t l = 0; l < par.size() && !done; ++l) {
-      const std::int64_t v = dp->owned().first + static_cast<std::int64_t>(l);
-      if (par[l] >= 0 && v != root) {
-        par[l] = (par[l] + 1) % p.num_vertices() == v ? (par[l] + 2) % p.num_vertices()
-                                                      : (par[l] + 1) % p.num_vertices();
-        done = 1;
+  for (bool host : {false, true}) {
+    SCOPED_TRACE(host ? "host validator" : "GPU validator");
+    mpi_options o = shared();
+    o.host_validator = host;
+    auto dp = make_mpi_cuda_pipeline(c, p, o);
+    dp->generate();
+    dp->construct();
+    const auto root = graph::pick_search_keys(p, 1, [&](std::int64_t v) { return dp->has_edges(v); }).front();
+    dp->bfs(root);
+    ASSERT_TRUE(dp->validate_bfs(root).ok);
+    const std::string trace = dp->trace().dump(-1);
+    EXPECT_NE(trace.find(host ? "\"validator\":\"host\"" : "\"validator\":\"gpu\""), std::string::npos) << trace;
+    const auto level = test::levels_of(test::gather<std::int64_t>(c, dp->local_parents(false)), root);
+    std::int64_t deep = -1;
+    for (std::size_t v = 0; v < level.size() && deep < 0; ++v)
+      if (level[v] >= 2) deep = static_cast<std::int64_t>(v);
+    ASSERT_GE(deep, 0);
+    const index_t first = dp->owned().first;
+    for (bool sssp : {false, true}) {
+      SCOPED_TRACE(sssp ? "SSSP" : "BFS");
+      sssp ? (void)dp->sssp(root) : (void)dp->bfs(root);
+      const auto check = [&] { return sssp ? dp->validate_sssp(root) : dp->validate_bfs(root); };
+      const auto good = check();
+      ASSERT_TRUE(good.ok) << good.message;
+      const auto whole = test::gather<std::int64_t>(c, dp->local_parents(sssp));
+      const auto par = dp->local_parents(sssp);
+      const std::vector<std::int64_t> kept(par.begin(), par.end());
+      const auto owns = [&](std::int64_t v) { return v >= first && v < first + static_cast<std::int64_t>(par.size()); };
+      const auto set = [&](std::int64_t v, std::int64_t parent) {  // on v's owner
+        if (owns(v)) par[static_cast<std::size_t>(v - first)] = parent;
+      };
+      const auto rejected = [&](const char* what) {
+        const auto r = check();
+        EXPECT_FALSE(r.ok) << what;
+        EXPECT_FALSE(r.message.empty()) << what;
+        EXPECT_EQ(c.bcast(r.message, 0), r.message) << what << ": the ranks disagree";
+        std::copy(kept.begin(), kept.end(), par.begin());
+      };
+      set(deep, root);
+      rejected("a parent that is no neighbour");
+      set(root, deep);
+      rejected("the root not its own parent");
+      set(deep, -1);
+      rejected("a reached vertex dropped");
+      set(whole[static_cast<std::size_t>(deep)], deep);
+      rejected("a two-cycle");
+      set(deep, p.num_vertices());
+      rejected("a parent out of range");
+      if (sssp) {
+        auto d = dp->local_distances();
+        const std::vector<float> kept_d(d.begin(), d.end());
+        if (owns(deep)) {
+          float& x = d[static_cast<std::size_t>(deep - first)];
+          x = std::nextafter(x, 1e30f);
+        }
+        rejected("a distance one ulp off");
+        std::copy(kept_d.begin(), kept_d.end(), d.begin());
+        if (owns(root)) d[static_cast<std::size_t>(root - first)] = 0.25f;
+        rejected("the root's distance not 0");
+        std::copy(kept_d.begin(), kept_d.end(), d.begin());
       }
+      EXPECT_TRUE(check().ok);  // restored
     }
-    if (c.allreduce(done, dist::reduce_op::sum) == 0) continue;
-    EXPECT_FALSE(sssp ? dp->validate_sssp(root).ok : dp->validate_bfs(root).ok);
   }
 }
 

@@ -1,8 +1,10 @@
 // The CUDA backend of the Graph500 pipeline over MPI ranks (see gpu500/graph500/mpi_pipeline.hpp):
 // the choice of each rank's GPU, the exchange mode, the memory check, and the pipeline that runs
 // the device generator, kernel 1 (local_graph.cu), the BFS (the one CUDA engine, gpu500/bfs/cuda.hpp,
-// on its rows in degree order, degree_order.hpp) and the SSSP (sssp.cu), and hands host copies of the
-// rows and result slices to the host validator (untimed).
+// on its rows in degree order, degree_order.hpp) and the SSSP (sssp.cu), and validates each search
+// (untimed) with the GPU validator over the ranks (graph500/cuda_pipeline.hpp) where its
+// whole-graph arrays fit in the GPU's free memory, else with the host validator over host copies
+// of the rows.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -21,6 +23,7 @@
 #include "gpu500/core/error.hpp"
 #include "gpu500/core/timer.hpp"
 #include "gpu500/dist/placement.hpp"
+#include "gpu500/graph500/cuda_pipeline.hpp"
 #include "gpu500/graph500/validate.hpp"
 #include "gpu500/graph500/mpi_pipeline.hpp"
 #include "local_graph.hpp"
@@ -207,9 +210,13 @@ class mpi_cuda_pipeline final : public mpi_pipeline {
   }
   validation validate_bfs(index_t root) override {
     return c_.guard([&] {
-      return graph500::validate_bfs(c_, part_, host_graph().view(), root, bfs_parent_,
-                                    with_bfs([](auto& e) { return e.traversed_edges(); }),
-                               opts_.validator_asks_owners);
+      const index_t nedge = with_bfs([](auto& e) { return e.traversed_edges(); });
+      if (!gpu_validator())
+        return graph500::validate_bfs(c_, part_, host_graph().view(), root, bfs_parent_, nedge,
+                                      opts_.validator_asks_owners);
+      // The slice the run reports (its host copy) is what is checked.
+      const gpu::device_buffer<std::int64_t> parent = gpu::to_device(bfs_parent_);
+      return cuda::validate_bfs<std::int64_t>(g_.view(), nullptr, root, parent.data(), nedge, &x_);
     });
   }
 
@@ -233,8 +240,13 @@ class mpi_cuda_pipeline final : public mpi_pipeline {
   }
   validation validate_sssp(index_t root) override {
     return c_.guard([&] {
-      return graph500::validate_sssp(c_, part_, host_graph().view(), root, sssp_parent_, sssp_dist_,
-                                sssp_->traversed_edges(), opts_.validator_asks_owners);
+      if (!gpu_validator())
+        return graph500::validate_sssp(c_, part_, host_graph().view(), root, sssp_parent_, sssp_dist_,
+                                       sssp_->traversed_edges(), opts_.validator_asks_owners);
+      const gpu::device_buffer<std::int64_t> parent = gpu::to_device(sssp_parent_);
+      const gpu::device_buffer<float> dist = gpu::to_device(sssp_dist_);
+      return cuda::validate_sssp<std::int64_t>(g_.view(), nullptr, root, parent.data(), dist.data(),
+                                               sssp_->traversed_edges(), &x_);
     });
   }
 
@@ -246,7 +258,10 @@ class mpi_cuda_pipeline final : public mpi_pipeline {
   json::value trace() const override {
     std::vector<dist::level_record> bfs_levels;
     if (has_bfs()) bfs_levels = with_bfs([](auto& e) { return bfs_records(e); });
-    return mpi::search_trace(c_, has_bfs() ? &bfs_levels : nullptr, sssp_ ? &sssp_->levels() : nullptr, delta_);
+    json::value t =
+        mpi::search_trace(c_, has_bfs() ? &bfs_levels : nullptr, sssp_ ? &sssp_->levels() : nullptr, delta_);
+    if (gpu_validator_ && t.is_object()) t["validator"] = *gpu_validator_ ? "gpu" : "host";  // once one ran
+    return t;
   }
 
  private:
@@ -266,7 +281,20 @@ class mpi_cuda_pipeline final : public mpi_pipeline {
     });
   }
 
-  /// The rows on the host, for the validator (downloaded once per graph, untimed).
+  /// Whether the GPU validator runs: not asked off, and its arrays (with the two result slices
+  /// uploaded) fit in every rank's share of its GPU's free memory; decided at the first
+  /// validation (collective), the same on every rank.
+  bool gpu_validator() {
+    if (!gpu_validator_) {
+      const std::size_t need = cuda::validator_device_bytes(part_.num_vertices(), g_.owned.count) +
+                               12 * static_cast<std::size_t>(g_.owned.count) + (std::size_t{64} << 20);
+      const std::size_t avail = gpu::device_memory().first / static_cast<std::size_t>(sharing_);
+      gpu_validator_ = c_.all(!opts_.host_validator && need <= avail);
+    }
+    return *gpu_validator_;
+  }
+
+  /// The rows on the host, for the host validator (downloaded once per graph, untimed).
   const mpi::local_graph& host_graph() {
     if (!host_) host_ = g_.download();
     return *host_;
@@ -283,6 +311,7 @@ class mpi_cuda_pipeline final : public mpi_pipeline {
   mpi::cuda::device_edge_slice slice_;
   mpi::cuda::device_local_graph g_;
   std::optional<mpi::local_graph> host_;
+  std::optional<bool> gpu_validator_;
   float delta_ = 0.f;
   // Mutable: the engines' searches change their state, not the pipeline's meaning.
   mutable std::variant<std::monostate, bfs_state<std::uint32_t>, bfs_state<std::int64_t>> bfs_;
