@@ -10,6 +10,7 @@
 #include <functional>
 #include <limits>
 #include <queue>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -61,7 +62,7 @@ inline directed_oracle directed_search(const graph::edge_list& el, std::int64_t 
 
 /// The levels of a parent tree (-1: unreached), from the parents alone; a chain longer than the
 /// graph (a cycle) stops there.
-inline std::vector<std::int64_t> tree_levels(const std::vector<std::int64_t>& parent, std::int64_t root) {
+inline std::vector<std::int64_t> tree_levels(std::span<const std::int64_t> parent, std::int64_t root) {
   std::vector<std::int64_t> level(parent.size(), -1);
   const auto n = static_cast<std::int64_t>(parent.size());
   for (std::size_t v = 0; v < parent.size(); ++v) {

@@ -70,6 +70,10 @@ class cpu_engine {
   /// The last search's parents of the owned vertices, in global ids (-1: not reached).
   [[nodiscard]] std::span<std::int64_t> parents();
   [[nodiscard]] std::span<const std::int64_t> parents() const;
+  /// Hands the last search's parents over without a copy. The engine then holds none (parents()
+  /// is empty, traversed_edges() 0) until prepare() makes a new array, first touched by its
+  /// threads, before the next search.
+  [[nodiscard]] graph::host_vector<std::int64_t> take_parents();
   /// Graph500 nedge of the last search (collective).
   [[nodiscard]] index_t traversed_edges() const;
   /// The last search's levels: direction, frontier, bytes, this rank's compute and exchange time.

@@ -17,6 +17,7 @@
 #include "gpu500/core/error.hpp"
 #include "gpu500/core/json.hpp"
 #include "gpu500/core/types.hpp"
+#include "gpu500/graph/edge_list.hpp"
 #include "gpu500/graph/kronecker.hpp"
 
 namespace gpu500::graph500 {
@@ -48,10 +49,11 @@ struct validation {
   }
 };
 
-/// A search's output on the host, in the graph's own vertex ids.
+/// A search's output on the host, in the graph's own vertex ids (host_vectors: an engine's own
+/// arrays can be handed over without a copy).
 struct search_tree {
-  std::vector<std::int64_t> parent;  ///< -1: not reached; parent[root] = root
-  std::vector<float> distance;       ///< SSSP only
+  graph::host_vector<std::int64_t> parent;  ///< -1: not reached; parent[root] = root
+  graph::host_vector<float> distance;       ///< SSSP only
 };
 
 class pipeline {
@@ -82,8 +84,9 @@ class pipeline {
   [[nodiscard]] virtual index_t sssp_nedge() = 0;
   virtual validation validate_sssp(index_t root) = 0;
 
-  /// The last BFS's / SSSP's output on the host (untimed), to be written out. A pipeline that
-  /// cannot return it throws usage_error.
+  /// The last BFS's / SSSP's output on the host (untimed), to be written out: call it after
+  /// nedge and validation, as the CPU pipeline hands its engine's arrays over (no copy) and holds
+  /// no result until the next search. A pipeline that cannot return it throws usage_error.
   virtual search_tree bfs_tree() { throw usage_error("this backend does not return its search output"); }
   virtual search_tree sssp_tree() { throw usage_error("this backend does not return its search output"); }
 

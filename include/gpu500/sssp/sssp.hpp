@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "gpu500/core/types.hpp"
@@ -79,6 +80,10 @@ class cpu_engine {
   [[nodiscard]] std::span<const std::int64_t> parents() const;
   [[nodiscard]] std::span<float> distances();
   [[nodiscard]] std::span<const float> distances() const;
+  /// Hands the last search's parents and distances over without a copy. The engine then holds
+  /// none (both spans empty, traversed_edges() 0) until prepare() makes new arrays, first touched
+  /// by its threads, before the next search.
+  [[nodiscard]] std::pair<graph::host_vector<std::int64_t>, graph::host_vector<float>> take_result();
   /// Graph500 nedge of the last search (collective).
   [[nodiscard]] index_t traversed_edges() const;
   /// The bucket width (the adaptive rule's when the options gave none).

@@ -92,6 +92,7 @@ void cpu_engine<V>::impl::order_rows_by_degree() {
 template <class V>
 void cpu_engine<V>::impl::prepare() {
   const int nt = threads();
+  parent.resize(static_cast<std::size_t>(rows));  // after take_parents (not zeroed: the loop fills it)
   std::int64_t* par = parent.data();
   word_t* vis = visited.data();
   const index_t nr = rows, w = words;
@@ -134,6 +135,11 @@ std::span<std::int64_t> cpu_engine<V>::parents() {
 template <class V>
 std::span<const std::int64_t> cpu_engine<V>::parents() const {
   return impl_->parent;
+}
+template <class V>
+graph::host_vector<std::int64_t> cpu_engine<V>::take_parents() {
+  impl_->searched = impl_->prepared = false;
+  return std::exchange(impl_->parent, {});
 }
 template <class V>
 index_t cpu_engine<V>::traversed_edges() const {

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <utility>
 
 #include "gpu500/core/device.hpp"
 #include "gpu500/core/error.hpp"
@@ -73,10 +74,7 @@ class cpu_pipeline final : public pipeline {
     return graph500::validate_bfs(g_.view(), root, bfs_->parents(), bfs_->traversed_edges());
   }
 
-  search_tree bfs_tree() override {
-    const auto p = bfs_->parents();
-    return {{p.begin(), p.end()}, {}};
-  }
+  search_tree bfs_tree() override { return {bfs_->take_parents(), {}}; }  // no copy
 
   double sssp(index_t root) override {
     GPU500_EXPECTS(sssp_.has_value(), "SSSP needs a weighted graph");
@@ -99,10 +97,9 @@ class cpu_pipeline final : public pipeline {
     if (sssp_) j["sssp_delta"] = static_cast<double>(sssp_->delta());
     return j;
   }
-  search_tree sssp_tree() override {
-    const auto p = sssp_->parents();
-    const auto d = sssp_->distances();
-    return {{p.begin(), p.end()}, {d.begin(), d.end()}};
+  search_tree sssp_tree() override {  // no copy
+    auto [parent, distance] = sssp_->take_result();
+    return {std::move(parent), std::move(distance)};
   }
 
  private:

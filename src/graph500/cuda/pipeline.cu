@@ -35,6 +35,14 @@ __global__ void widen_parents_kernel(const V* parent, index_t n, std::int64_t* o
     out[v] = parent[v] == none ? -1 : static_cast<std::int64_t>(parent[v]);
 }
 
+/// A host copy of n device values (a host_vector: not zeroed before the copy fills it).
+template <class T>
+graph::host_vector<T> host_copy(const T* p, std::size_t n) {
+  graph::host_vector<T> h(n);
+  if (n > 0) gpu::copy_bytes(h.data(), p, n * sizeof(T));
+  return h;
+}
+
 std::string device_name(int dev) {
   cudaDeviceProp p{};
   GPU500_CUDA_CHECK(cudaGetDeviceProperties(&p, dev));
@@ -132,7 +140,10 @@ class cuda_pipeline final : public pipeline {
       return validate_bfs_directed(host_rows(g_.view(), false), root, gpu::to_host(parent), bfs_->traversed_edges());
     return cuda::validate_bfs<V>(g_.view(), g_.new2old(), root, parent.data(), bfs_->traversed_edges());
   }
-  search_tree bfs_tree() override { return {gpu::to_host(widened_parents()), {}}; }
+  search_tree bfs_tree() override {
+    const device_buffer<std::int64_t> parent = widened_parents();
+    return {host_copy(parent.data(), parent.size()), {}};
+  }
 
   double sssp(index_t root) override {
     GPU500_EXPECTS(sssp_ != nullptr, "SSSP needs a weighted graph");
@@ -155,7 +166,7 @@ class cuda_pipeline final : public pipeline {
   }
   search_tree sssp_tree() override {
     const auto n = static_cast<std::size_t>(n_);
-    return {gpu::to_host(sssp_->parents_device(), n), gpu::to_host(sssp_->distances_device(), n)};
+    return {host_copy(sssp_->parents_device(), n), host_copy(sssp_->distances_device(), n)};
   }
 
   /// A host copy of device rows (a directed graph's, not relabelled) for the host's directed

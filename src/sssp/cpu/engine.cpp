@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include "engine_impl.hpp"
 #include "gpu500/core/error.hpp"
@@ -153,6 +154,12 @@ std::span<float> cpu_engine<V>::distances() {
 template <class V>
 std::span<const float> cpu_engine<V>::distances() const {
   return impl_->dist;
+}
+template <class V>
+std::pair<graph::host_vector<std::int64_t>, graph::host_vector<float>> cpu_engine<V>::take_result() {
+  impl_->last_root = -1;
+  impl_->prepared = false;
+  return {std::exchange(impl_->parents, {}), std::exchange(impl_->dist, {})};
 }
 template <class V>
 index_t cpu_engine<V>::traversed_edges() const {

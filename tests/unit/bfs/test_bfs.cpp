@@ -195,6 +195,26 @@ TYPED_TEST(CpuBfs, PrepareIsOptionalAndIdempotent) {
       e, c.roots, 2, [&](std::int64_t r, const std::string& what) { check_tree(c, orc, r, e.parents(), e.traversed_edges(), what); });
 }
 
+// take_parents() hands a search's parents over without a copy; the engine holds none until its
+// next search, whose prepare() (the caller's or run()'s own) makes new ones: every search after a
+// hand-over is exact.
+TYPED_TEST(CpuBfs, ParentsHandedOverAndSearchesGoOn) {
+  const auto c = gpu500::test::kronecker_case(10, 1);  // sparse: many components
+  const auto g = graph::build_csr<TypeParam>(c.edges);
+  const oracle orc(c.edges);
+  bfs::cpu_engine<TypeParam> e(g.view());
+  ASSERT_GE(c.roots.size(), 3u);
+  for (std::size_t i = 0; i < 3; ++i) {
+    if (i == 1) e.prepare();
+    e.run(c.roots[i]);
+    const index_t nedge = e.traversed_edges();
+    const graph::host_vector<std::int64_t> p = e.take_parents();
+    EXPECT_TRUE(e.parents().empty());
+    EXPECT_EQ(e.traversed_edges(), 0);
+    check_tree(c, orc, c.roots[i], p, nedge, "handed over after search " + std::to_string(i));
+  }
+}
+
 TEST(CpuBfsOptions, RejectsBadInput) {
   const auto c = gpu500::test::kronecker_case(6);
   const auto g = graph::build_csr<std::int64_t>(c.edges);

@@ -107,6 +107,26 @@ TYPED_TEST(CpuSssp, PrepareIsOptionalAndIdempotent) {
   });
 }
 
+// take_result() hands a search's parents and distances over without a copy; the engine holds none
+// until its next search, whose prepare() (the caller's or run()'s own) makes new ones: every
+// search after a hand-over is exact.
+TYPED_TEST(CpuSssp, ResultHandedOverAndSearchesGoOn) {
+  const auto c = test::kronecker_case(11);
+  const auto g = graph::build_csr<TypeParam>(c.edges);
+  sssp::cpu_engine<TypeParam> e(g.view());
+  ASSERT_GE(c.roots.size(), 3u);
+  for (std::size_t i = 0; i < 3; ++i) {
+    if (i == 1) e.prepare();
+    e.run(c.roots[i]);
+    const index_t nedge = e.traversed_edges();
+    const auto [parent, dist] = e.take_result();
+    EXPECT_TRUE(e.parents().empty());
+    EXPECT_TRUE(e.distances().empty());
+    EXPECT_EQ(e.traversed_edges(), 0);
+    check_result(c, g, c.roots[i], parent, dist, nedge, "handed over after search " + std::to_string(i));
+  }
+}
+
 // Internal ids follow decreasing degree by default; the graph's own ids must give the same result.
 TYPED_TEST(CpuSssp, GraphVertexIdsMatchDijkstra) {
   sssp::cpu_options o;
