@@ -27,11 +27,6 @@ __device__ __forceinline__ index_t atomic_add(index_t* p, index_t v) {
   return static_cast<index_t>(
       atomicAdd(reinterpret_cast<unsigned long long*>(p), static_cast<unsigned long long>(v)));
 }
-__device__ __forceinline__ std::int64_t atomic_cas(std::int64_t* p, std::int64_t expected, std::int64_t value) {
-  return static_cast<std::int64_t>(atomicCAS(reinterpret_cast<unsigned long long*>(p),
-                                             static_cast<unsigned long long>(expected),
-                                             static_cast<unsigned long long>(value)));
-}
 /// Minimum of non-negative 64-bit values.
 __device__ __forceinline__ void atomic_min_nonneg(std::int64_t* p, std::int64_t v) {
   atomicMin(reinterpret_cast<unsigned long long*>(p), static_cast<unsigned long long>(v));
@@ -125,21 +120,6 @@ static __global__ void mark_kernel(const index_t* rows, const index_t* n_device,
     const index_t u = rows[i];
     atomicOr(reinterpret_cast<unsigned long long*>(&slice[u >> 6]), 1ull << (u & 63));
   }
-}
-
-/// Sets bit `row` of this rank's bitmap slice for every lane of the warp whose `set` is true: the
-/// lanes with rows in one 64-bit word share one atomic or (a scan over consecutive rows sets 32
-/// bits with one). Every lane of the warp calls it.
-__device__ __forceinline__ void warp_mark_rows(std::uint64_t* slice, index_t row, bool set) {
-  const unsigned full = 0xffffffffu;
-  const long long word = set ? static_cast<long long>(row >> 6) : -1;
-  const unsigned peers = __match_any_sync(full, word);
-  const std::uint64_t bit = set ? std::uint64_t{1} << (row & 63) : 0;
-  const unsigned lo = __reduce_or_sync(peers, static_cast<unsigned>(bit));
-  const unsigned hi = __reduce_or_sync(peers, static_cast<unsigned>(bit >> 32));
-  if (set && gpu::lane_id() == __ffs(static_cast<int>(peers)) - 1)
-    atomicOr(reinterpret_cast<unsigned long long*>(&slice[word]),
-             (static_cast<unsigned long long>(hi) << 32) | static_cast<unsigned long long>(lo));
 }
 
 template <class T>

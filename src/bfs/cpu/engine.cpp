@@ -28,11 +28,10 @@ cpu_engine<V>::impl::impl(const dist::communicator* comm, const dist::block_part
   rows = g.local_vertices;
   first = g.first_vertex;
   words = dist::bitmap_words(rows);
-  parent.resize(static_cast<std::size_t>(rows));
   queue.resize(static_cast<std::size_t>(rows));
   next_queue.resize(static_cast<std::size_t>(rows));
   visited.resize(static_cast<std::size_t>(words));
-  prepare();  // parents to -1 and the visited bitmap to 0, in parallel
+  prepare();  // the parents (made there) to -1 and the visited bitmap to 0, in parallel
   front.assign(static_cast<std::size_t>(words), 0);
   next.assign(static_cast<std::size_t>(words), 0);
   if (ranks > 1) {

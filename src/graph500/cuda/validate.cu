@@ -224,11 +224,6 @@ class checker {
     parent_ = whole_parent_.data();
   }
 
-  /// Device bytes a validation over ranks holds at its peak for n vertices and `rows` rows.
-  static std::size_t device_bytes(index_t n, index_t rows) {
-    return static_cast<std::size_t>(n) * (8 + 4 + 4 * 8) + static_cast<std::size_t>(rows) + 4096;
-  }
-
   [[nodiscard]] unsigned blocks() const { return gpu::grid_blocks(n_, validate_policy::block); }
 
   /// True (and out filled) when some rank's checks failed; over ranks the lowest such rank's
@@ -377,7 +372,11 @@ validation validate_sssp(graph::csr_view<V> g, const V* new2old, index_t root, c
   return out;
 }
 
-std::size_t validator_device_bytes(index_t n, index_t rows) { return checker<std::int64_t>::device_bytes(n, rows); }
+std::size_t validator_device_bytes(index_t n, index_t rows) {
+  // Per vertex: the whole parents and distances, the jumping's two (ancestor, length) pairs;
+  // per row: its confirmed flag.
+  return static_cast<std::size_t>(n) * (8 + 4 + 4 * 8) + static_cast<std::size_t>(rows) + 4096;
+}
 
 template validation validate_bfs<std::uint32_t>(graph::csr_view<std::uint32_t>, const std::uint32_t*, index_t,
                                                 const std::int64_t*, index_t, dist::device_exchange*);

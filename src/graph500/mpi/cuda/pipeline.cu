@@ -12,7 +12,6 @@
 #include <limits>
 #include <optional>
 #include <string>
-
 #include <variant>
 
 #include "degree_order.hpp"
@@ -266,7 +265,6 @@ class mpi_cuda_pipeline final : public mpi_pipeline {
 
  private:
   [[nodiscard]] std::size_t rows() const { return static_cast<std::size_t>(g_.owned.count); }
-
 
   /// Runs f on every rank from a barrier; the slowest rank's seconds, the same on every rank.
   template <class F>
