@@ -70,9 +70,11 @@ for bits in 32 64; do
 done
 diff <(key "$tmp/bits32.txt") <(key "$tmp/bits64.txt") >/dev/null || { echo "--vertex-bits 32 and 64 differ over 3 ranks"; exit 1; }
 # The trace's table (bench/graph500/levels.py): a row per BFS level and a sum, the SSSP by phase.
+# (Each table is read whole before grep looks: `| grep -q` could close the pipe on an early match,
+# and levels.py's next line would then fail with a broken pipe under pipefail.)
 levels=$(dirname "$0")/../../bench/graph500/levels.py
-python3 "$levels" "$tmp/bits32.json" | grep -q "^  sum" || { echo "levels.py: no BFS table"; exit 1; }
-python3 "$levels" "$tmp/bits32.json" sssp | grep -q "^light" || { echo "levels.py: no SSSP table"; exit 1; }
+grep -q "^  sum" <<<"$(python3 "$levels" "$tmp/bits32.json")" || { echo "levels.py: no BFS table"; exit 1; }
+grep -q "^light" <<<"$(python3 "$levels" "$tmp/bits32.json" sssp)" || { echo "levels.py: no SSSP table"; exit 1; }
 refused 2 "needs 64-bit vertex ids" graph500 33 --backend cpu --quiet --vertex-bits 32
 # One process through the pipeline over ranks (--one-rank-partition): a one-rank run, the same
 # searches as the one-process pipeline; the flags of several ranks still refused on one.
