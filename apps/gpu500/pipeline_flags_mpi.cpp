@@ -14,14 +14,15 @@ namespace gpu500::app {
 
 namespace {
 // The engine flags (of add_bfs / add_sssp) the distributed pipelines implement; any other engine
-// flag given is refused. (The host BFS and SSSP and the CUDA BFS are one engine each at every rank
-// count, so each of their flags is here; --no-bitmap is refused over several ranks below.)
+// flag given is refused. (The host and CUDA BFS and SSSP are one engine each at every rank count,
+// so each of their flags is here; --no-bitmap is refused over several ranks below.)
 constexpr const char* distributed_engine_flags[] = {
     "--vertex-bits",   "--no-direction-optimizing", "--bfs-alpha",      "--bfs-beta",     "--bfs-threads",
     "--bfs",           "--no-ts",                   "--no-wb",          "--no-hc",        "--no-hub-cache",
     "--no-device-loop", "--no-bitmap",              "--hub-threshold",  "--priority-degree", "--gamma",
     "--bfs-sm-share",  "--sssp",                    "--sssp-delta",     "--sssp-threads", "--sssp-no-light-heavy",
-    "--sssp-no-relabel", "--sssp-no-pull"};
+    "--sssp-no-relabel", "--sssp-no-pull",          "--sssp-no-sorted-rows", "--sssp-no-persistent",
+    "--sssp-no-device-loop"};
 }  // namespace
 
 void pipeline_flags::add_distributed(cli::parser& p) {
@@ -59,10 +60,8 @@ std::unique_ptr<graph500::mpi_pipeline> pipeline_flags::make_distributed(const d
     if (comm.size() > 1 && parser_->given("--no-bitmap"))
       throw usage_error("--no-bitmap" + over + ": a rank learns the other ranks' frontier from the gathered visited "
                         "bitmap, so the CUDA BFS over ranks always reads it");
-    if (sssp_bellman_ford_)  // (on the CPU backend apply_sssp refused it already)
-      throw usage_error("--sssp bellman-ford" + over + " (the SSSP over ranks is delta-stepping)");
     if (b != gpu500::backend::cuda)
-      for (const char* f : {"--share-gpus", "--no-nccl", "--no-cuda-aware-mpi", "--sssp-no-pull"})
+      for (const char* f : {"--share-gpus", "--no-nccl", "--no-cuda-aware-mpi"})
         if (parser_->given(f)) throw usage_error(std::string(f) + " applies to the CUDA backend only (--backend cuda)");
   }
   // OpenMP inside each rank: the host's cores shared by its ranks unless OMP_NUM_THREADS says
@@ -78,9 +77,9 @@ std::unique_ptr<graph500::mpi_pipeline> pipeline_flags::make_distributed(const d
   o.delta = cpu.sssp.delta;
   o.no_light_heavy = cpu.sssp.no_light_heavy;
   o.sssp_no_relabel = cpu.sssp.no_relabel;
-  if (sssp_no_pull_) o.sssp_pull_share = 2.0;  // above 1: no bucket pulls
 #if GPU500_HAVE_CUDA
   o.cuda_bfs = cuda.bfs;
+  o.cuda_sssp = cuda.sssp;
 #endif
   o.share_gpus = share_gpus_;
   o.host_staging = no_cuda_aware_mpi_;

@@ -49,17 +49,22 @@ for f in $flags; do
   checked=$((checked + 1))
 done
 [ "$checked" -ge 10 ] || { echo "only $checked engine flags found"; exit 1; }
-# Where a CUDA device is present: the CUDA BFS is one engine at every rank count, so its flags
-# run over 2 ranks (sharing the GPU) and validate, but --no-bitmap, which that engine cannot
-# honour over ranks, is refused with the reason.
+# Where a CUDA device is present: the CUDA BFS and SSSP are one engine each at every rank count,
+# so their flags run over 2 ranks (sharing the GPU) and validate, but --no-bitmap, which the BFS
+# cannot honour over ranks, is refused with the reason.
 if "$bin" info | grep -c '^cuda device 0:' >/dev/null; then
   mpi 2 graph500 12 --backend cuda --share-gpus --roots 2 --quiet --gamma 0.2 --no-wb --no-hub-cache \
     >/dev/null 2>"$tmp/cuda.err" || { echo "CUDA BFS flags over 2 ranks"; cat "$tmp/cuda.err"; exit 1; }
+  for f in "--sssp bellman-ford" "--sssp-no-sorted-rows --sssp-no-pull" "--sssp-no-persistent --sssp-no-device-loop"; do
+    # shellcheck disable=SC2086  # the flags split on purpose
+    mpi 2 graph500 12 --backend cuda --share-gpus --roots 2 --quiet --kernels sssp $f >/dev/null 2>"$tmp/cuda.err" ||
+      { echo "CUDA SSSP flags $f over 2 ranks"; cat "$tmp/cuda.err"; exit 1; }
+  done
   mpi 2 graph500 12 --backend cuda --share-gpus --roots 2 --quiet --no-bitmap >/dev/null 2>"$tmp/bitmap.err"
   rc=$?
   [ "$rc" -eq 2 ] && grep -q "no-bitmap.*visited" "$tmp/bitmap.err" ||
     { echo "--no-bitmap over 2 ranks: exit $rc"; cat "$tmp/bitmap.err"; exit 1; }
 else
-  echo "no CUDA device: the CUDA BFS's flags over ranks are not run"
+  echo "no CUDA device: the CUDA engines' flags over ranks are not run"
 fi
 echo "$checked engine flags: the same verdict on 1 and 2 ranks"

@@ -10,14 +10,14 @@
 //  - BFS: direction-optimising (Beamer); top-down levels send (child, parent) pairs to the
 //    children's owners, bottom-up levels all-gather the frontier as a bitmap; the direction is
 //    decided from global counts (one reduction per level);
-//  - SSSP: the host's delta-stepping engine (the one of one process) with light and heavy edges,
-//    relaxation requests (vertex, distance, parent) sent to the owners, the hubs' heavy buckets
-//    pulled;
+//  - SSSP: the delta-stepping engine of one process (the host's, or the GPU's) with light and
+//    heavy edges, relaxation requests (vertex, distance, parent) sent to the owners, the hubs'
+//    heavy buckets pulled;
 //  - validation: the reference's rules, checked without any rank holding the graph: the
 //    endpoints' levels or distances fetched from their owners; it shares no search code with the kernels.
-// The CUDA backend runs the same kernels on the device with the same exchanges, handing device
-// buffers to a CUDA-aware MPI (or staging them through page-locked host memory); its validator is
-// the host one, on host copies of the rank's rows and result slices (validation is untimed).
+// The CUDA backend runs the CUDA engines of one process over the ranks, handing device buffers to
+// NCCL or a CUDA-aware MPI (or staging them through page-locked host memory); its validator is
+// the GPU one over the ranks where it fits, else the host one (validation is untimed).
 // Every method is collective: all ranks call it in the same order (the harness does). Times are
 // the slowest rank's, measured from a barrier. With one rank (or without MPI) it runs as one
 // process.
@@ -36,6 +36,7 @@
 #include "gpu500/graph/kronecker.hpp"
 #include "gpu500/graph500/harness.hpp"
 #include "gpu500/graph500/pipeline.hpp"
+#include "gpu500/sssp/detail/cuda_options.hpp"
 
 namespace gpu500::graph500 {
 
@@ -44,14 +45,14 @@ struct mpi_options {
   bool top_down_only = false;  ///< --no-direction-optimizing: every BFS level top-down
   double alpha = 15.0;         ///< --bfs-alpha: bottom-up when frontier arcs > unexplored arcs / alpha
   double beta = 18.0;          ///< --bfs-beta: back to top-down when the frontier < n / beta vertices
-  /// --sssp-delta: bucket width, fixed; <= 0 (default) adaptive: on the CPU backend mean arc weight
-  /// / mean degree of the non-isolated vertices, on the CUDA backend 5.6 times that to start,
-  /// doubled in the sparse tail (see src/graph500/mpi/cuda/sssp.hpp).
+  // The host SSSP's (the CUDA SSSP's are in cuda_sssp):
+  /// --sssp-delta: bucket width, fixed; <= 0 (default) adaptive: mean arc weight / mean degree of
+  /// the non-isolated vertices.
   float delta = 0.f;
-  bool no_light_heavy = false;  ///< --no-light-heavy: relax every edge in the bucket phase
+  bool no_light_heavy = false;  ///< --sssp-no-light-heavy: relax every edge in the bucket phase
   /// A bucket whose settled rows hold at least this share of the graph's arcs pulls its heavy arcs
-  /// (the rows not yet settled look for the bucket's vertices) instead of pushing them, on either
-  /// backend; 0: every bucket, above 1 (--sssp-no-pull, a flag of CUDA builds): none.
+  /// (the rows not yet settled look for the bucket's vertices) instead of pushing them; 0: every
+  /// bucket, above 1: none.
   double sssp_pull_share = 0.1;
   /// The validator asks each arc's far end of its owner even where every rank could hold one
   /// float per vertex (by default it all-gathers those when they fit; the tests check both ways).
@@ -70,6 +71,8 @@ struct mpi_options {
   // CUDA backend only:
   /// The CUDA BFS's techniques and knobs (gpu500/bfs/cuda.hpp), as on one process.
   bfs::cuda::options cuda_bfs{};
+  /// The CUDA SSSP's (gpu500/sssp/cuda.hpp), as on one process.
+  sssp::cuda::options cuda_sssp{};
   /// Let several ranks of a node use one GPU (ranks on a node beyond its GPUs are otherwise a
   /// usage_error). Rank k of a node takes GPU k mod (GPUs of the node).
   bool share_gpus = false;

@@ -16,9 +16,15 @@
 //   * warps take strided samples of each list, so that runs of high-degree vertices spread out;
 //   * rows longer than a threshold are cut into chunks that warps share (hubs of Kronecker graphs).
 // Vertex ids must be below 2^32 - 1 (the parent is packed in 32 bits), which one GPU's memory
-// implies anyway; V = std::int64_t is accepted for the column type. Options and per-search
-// reports: gpu500/sssp/detail/cuda_options.hpp. Sources: src/sssp/cuda/ (engine.cuh the host side,
-// the kernels by phase beside it).
+// implies anyway; V = std::int64_t is accepted for the column type.
+// Over MPI ranks (the second constructor) the engine holds one rank's rows of a 1-D block
+// partition and runs the same bucket loop and phase kernels, from the host one phase at a time:
+// an arc into another rank's vertex becomes a request to its owner, exchanged after the phase and
+// applied there like a local relaxation, and every decision is taken on counts summed over the
+// ranks (src/sssp/cuda/over_ranks.cuh). The persistent kernel and the near-far device loop stay on
+// one process: they run phases with no exchange between them. One process is the one-rank case.
+// Options and per-search reports: gpu500/sssp/detail/cuda_options.hpp. Sources: src/sssp/cuda/
+// (engine.cuh the host side, the kernels by phase beside it).
 #pragma once
 
 #include <cstdint>
@@ -30,8 +36,14 @@
 
 #include "gpu500/core/cuda/memory.hpp"
 #include "gpu500/core/types.hpp"
+#include "gpu500/dist/partition.hpp"
+#include "gpu500/dist/trace.hpp"
 #include "gpu500/graph/csr.hpp"
 #include "gpu500/sssp/detail/cuda_options.hpp"
+
+namespace gpu500::dist {
+class device_exchange;
+}
 
 namespace gpu500::sssp::cuda {
 
@@ -48,6 +60,15 @@ class engine {
   /// weights there. It is not called when the rows stay unsorted (options::unsorted_rows, or no
   /// memory for the copy).
   engine(graph::csr_view<V> device_graph, options o = {}, std::function<void()> sorted_copy_ready = {});
+  /// Over the ranks of x (collective): rows holds this rank's rows of `part` (row l is vertex
+  /// part's first + l; columns are vertex ids of the whole graph, weights as above).
+  /// rows_by_weight: every row is sorted by weight already (kernel 1 over ranks sorts them so),
+  /// and the engine searches the rows in place instead of keeping a sorted copy. Over several
+  /// ranks it keeps no copy of its own: rows not sorted by weight are searched as
+  /// options::unsorted_rows searches them. With one rank this is the constructor above. Throws
+  /// usage_error when a rank's block holds 2^31 vertices or more (a packed word's parent half).
+  engine(dist::device_exchange& x, const dist::block_partition& part, graph::csr_view<V> rows, bool rows_by_weight,
+         options o = {});
   ~engine();
   engine(const engine&) = delete;
   engine& operator=(const engine&) = delete;
@@ -62,8 +83,9 @@ class engine {
   void prepare();
   /// The timed search; returns with parents and distances in device memory (synchronised).
   void run(index_t root);
-  [[nodiscard]] const std::int64_t* parents_device() const;  ///< n entries, -1 unreached, parent[root] = root
-  [[nodiscard]] const float* distances_device() const;       ///< n entries, -1 unreached
+  /// n entries (over ranks, one per row: vertex ids), -1 unreached, parent[root] = root.
+  [[nodiscard]] const std::int64_t* parents_device() const;
+  [[nodiscard]] const float* distances_device() const;  ///< n entries (over ranks, one per row), -1 unreached
   /// Graph500 nedge of the last run (untimed): (sum of CSR degrees of reached vertices) / 2.
   index_t traversed_edges();
   void copy_parents(std::span<std::int64_t> host) const;
@@ -72,6 +94,12 @@ class engine {
   [[nodiscard]] run_stats last_stats() const;
   /// With options::trace and the persistent loop: the phases of the last search (else empty).
   [[nodiscard]] std::vector<phase_record> last_trace() const;
+  /// Over ranks, the last search's phases with the bytes sent to other ranks and this rank's time
+  /// in exchanges (empty on one rank).
+  [[nodiscard]] const std::vector<dist::level_record>& rank_levels() const;
+  /// Device bytes of an engine over ranks searching `rows` rows with `arcs` arcs in place, in a
+  /// graph of n vertices (an estimate for memory checks).
+  [[nodiscard]] static std::size_t device_bytes(index_t rows, index_t arcs, index_t n);
   [[nodiscard]] float initial_delta() const;  ///< the bucket width a run starts with
   /// The rows the engine searches (device pointers): its weight-sorted copy (the input's offsets,
   /// its own columns and weights), or the input itself when unsorted. Valid while the engine lives;

@@ -20,6 +20,9 @@
 //              lo + w reaches the best so far (a bottom-up heavy pass; needs a symmetric graph, as
 //              Graph500's)
 // Lists: R (the bucket's vertices) and two queues Q0/Q1 alternating as light input and output.
+// Over MPI ranks (over_ranks.cuh) each rank runs the phases on its own rows and decide() takes
+// two counter blocks: this rank's, which size its lists, and their sums over the ranks (minimum
+// for min_next), which take every branch, so that all ranks walk the same phases.
 // Invariants: every vertex is in R of exactly one bucket (the one its final distance falls in); a
 // queue holds a vertex at most once (stamp epochs are unique and increase), so every list fits in n.
 #pragma once
@@ -83,6 +86,9 @@ struct control {
   float lo, hi, delta, delta_max;
   std::uint32_t epoch, scan_epoch;
   std::int64_t in_size, out_size, r_size, n_chunks;
+  /// out_size and r_size summed over the ranks (the same as those on one process): the branches
+  /// and the sparse tail's rule read these.
+  std::int64_t out_all, r_all;
   std::int64_t grow_below;
   std::int64_t buckets, light_steps, steps;
   std::int64_t pull_min_chunks;  ///< > 0: a heavy phase with at least this many chunks is followed by a pull
@@ -127,12 +133,13 @@ GPU500_HD GPU500_FORCEINLINE void start_light(control& s, int list, std::int64_t
   s.in_size = size;
   s.out_list = list == list_q0 ? list_q1 : list_q0;
   s.out_size = 0;
+  s.out_all = 0;
   ++s.epoch;
 }
 
 GPU500_HD GPU500_FORCEINLINE void end_bucket(control& s) {
   ++s.buckets;
-  if (s.adaptive) widen_in_sparse_tail(s.delta, s.delta_max, s.r_size, s.grow_below, s.peaked);
+  if (s.adaptive) widen_in_sparse_tail(s.delta, s.delta_max, s.r_all, s.grow_below, s.peaked);
   if (float_bits(s.hi) >= pos_inf_float_bits) {  // an infinite bucket settled everything
     s.phase = phase_done;
     return;
@@ -141,23 +148,26 @@ GPU500_HD GPU500_FORCEINLINE void end_bucket(control& s) {
   s.hi = bucket_end(s.lo, s.delta);
   s.phase = phase_scan;
   s.r_size = 0;
+  s.r_all = 0;
   s.heavy_est = 0;
   s.scan_epoch = ++s.epoch;
 }
 
-/// The decision after a phase, from the phase's counters.
-GPU500_HD inline void decide(control& s, const counters& c) {
+/// The decision after a phase, from this rank's counters of the phase (`c`: the lists' sizes) and
+/// their sums over the ranks (`all`: every branch).
+GPU500_HD inline void decide(control& s, const counters& c, const counters& all) {
   ++s.steps;
   switch (s.phase) {
     case phase_scan:
       s.r_size = static_cast<std::int64_t>(c.out);
-      if (c.out == 0) {
-        if (c.min_next == inf_bits) {
+      s.r_all = static_cast<std::int64_t>(all.out);
+      if (all.out == 0) {
+        if (all.min_next == inf_bits) {
           s.phase = phase_done;
           return;
         }
         // Skip the empty buckets: the next one starts at the smallest unsettled distance.
-        s.lo = bits_float(c.min_next);
+        s.lo = bits_float(all.min_next);
         s.hi = bucket_end(s.lo, s.delta);
         s.scan_epoch = ++s.epoch;
         return;
@@ -167,15 +177,17 @@ GPU500_HD inline void decide(control& s, const counters& c) {
     case phase_light:
     case phase_light_big:
       s.out_size += static_cast<std::int64_t>(c.out);
+      s.out_all += static_cast<std::int64_t>(all.out);
       s.r_size += static_cast<std::int64_t>(c.r_append);
-      s.heavy_est += static_cast<std::int64_t>(c.heavy_est);
-      if (s.phase == phase_light && c.chunks > 0) {
+      s.r_all += static_cast<std::int64_t>(all.r_append);
+      s.heavy_est += static_cast<std::int64_t>(all.heavy_est);
+      if (s.phase == phase_light && all.chunks > 0) {
         s.phase = phase_light_big;
         s.n_chunks = static_cast<std::int64_t>(c.chunks);
         return;
       }
       ++s.light_steps;
-      if (s.out_size > 0) {
+      if (s.out_all > 0) {
         start_light(s, s.out_list, s.out_size);
         return;
       }
@@ -189,9 +201,9 @@ GPU500_HD inline void decide(control& s, const counters& c) {
       s.in_size = s.r_size;
       return;
     case phase_heavy:
-      if (c.chunks > 0) {
+      if (all.chunks > 0) {
         s.n_chunks = static_cast<std::int64_t>(c.chunks);
-        if (s.pull_min_chunks > 0 && s.n_chunks >= s.pull_min_chunks) {
+        if (s.pull_min_chunks > 0 && static_cast<std::int64_t>(all.chunks) >= s.pull_min_chunks) {
           // The chunks' arcs are not pushed: the pull reads them from the other side.
           s.phase = phase_pull;
           ++s.pulls;
@@ -211,6 +223,8 @@ GPU500_HD inline void decide(control& s, const counters& c) {
       return;
   }
 }
+/// One process: its counters are the sums.
+GPU500_HD inline void decide(control& s, const counters& c) { decide(s, c, c); }
 
 /// Launch policy of the search kernels (one place for every launch constant).
 struct search_policy {

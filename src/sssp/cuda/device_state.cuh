@@ -21,6 +21,7 @@
 #include "control.hpp"
 #include "gpu500/core/cuda/launch.cuh"
 #include "gpu500/core/types.hpp"
+#include "gpu500/dist/device_pairs.cuh"
 
 namespace gpu500::sssp::cuda::detail {
 
@@ -98,6 +99,40 @@ struct work_ref {
   /// each search); the record after the last step holds the end time.
   unsigned long long* trace;
   long long trace_cap;  ///< records that fit, the end record included
+};
+
+/// A relaxation sent to the owner of its head over MPI ranks (12 bytes): the head's row at its
+/// owner, the tail's row at the sender (the receiver knows the sender from the block it arrived
+/// in) and the distance offered.
+struct request {
+  std::uint32_t row;
+  std::uint32_t from;
+  float dist;
+};
+static_assert(sizeof(request) == 12);
+
+/// Over MPI ranks the low half of a packed word is the parent's row on this rank, or, with this bit
+/// set, says that the parent is another rank's vertex, held in rank_ref::parent_far (written by
+/// the arrival that won, whose index the rest of the half is, or by a pull: pulled_parent).
+inline constexpr std::uint32_t remote_parent = 0x80000000u;
+inline constexpr std::uint32_t pulled_parent = 0xFFFFFFFFu;
+
+/// Over MPI ranks (over_ranks.cuh), what the phases need beyond this rank's rows (graph_ref::n
+/// of them, row l being vertex first + l; columns are vertex ids of the whole graph). Unused on
+/// one process (the kernels' Ranks = false).
+struct rank_ref {
+  index_t first = 0;  ///< the vertex of row 0
+  index_t block = 0;  ///< the partition's block: vertex v belongs to rank v / block
+  /// Per vertex of the graph: the smallest distance this rank has offered it in this search
+  /// (float bits; a pull's bucket distances too: final, below anything offered).
+  unsigned* offered = nullptr;
+  /// The settled bitmaps of every rank gathered after a bucket (whole graph; 64-bit words): a
+  /// vertex set there has its final distance, below the current bucket. Null: not gathered yet.
+  const std::uint64_t* settled_all = nullptr;
+  index_t* cursor = nullptr;  ///< per rank: the next slot of its block in `send`
+  request* send = nullptr;
+  const std::uint64_t* bucket_bits = nullptr;  ///< the pull: the bucket's vertices of every rank
+  std::int64_t* parent_far = nullptr;          ///< per row: the parent named by remote_parent
 };
 
 __device__ __forceinline__ unsigned long long global_ns() {

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,7 +19,12 @@
 #include "gpu500/core/cuda/check.cuh"
 #include "gpu500/core/cuda/launch.cuh"
 #include "gpu500/core/cuda/memory.hpp"
+#include "gpu500/core/cuda/step_timer.hpp"
 #include "gpu500/core/error.hpp"
+#include "gpu500/dist/bitmap.hpp"
+#include "gpu500/dist/device_exchange.hpp"
+#include "gpu500/dist/partition.hpp"
+#include "gpu500/dist/trace.hpp"
 #include "gpu500/graph/cuda.hpp"
 #include "gpu500/sssp/cuda.hpp"
 #include "graph_kernels.cuh"
@@ -51,7 +57,7 @@ struct engine<V>::impl {
   int device = 0, sms = 0, coop_blocks = 0, host_blocks = 0;
   bool cooperative = false;
   const void* persistent = nullptr;  ///< the persistent kernel instance in use
-  using step_fn = void (*)(graph_ref<V>, work_ref, long long);
+  using step_fn = void (*)(graph_ref<V>, work_ref, long long, rank_ref);
   step_fn step_k = nullptr;          ///< the host-loop kernel instance in use
   cudaStream_t stream = nullptr;
   gpu::device_buffer<unsigned long long> trace_buf;
@@ -82,14 +88,51 @@ struct engine<V>::impl {
   near_far_work nf{};
   unsigned nf_blocks = 0;
 
-  impl(graph::csr_view<V> view, options o, const std::function<void()>& sorted_copy_ready) : opt(o) {
-    GPU500_EXPECTS(view.first_vertex == 0 && view.local_vertices == view.num_vertices,
-                   "sssp cuda: the engine searches a whole graph held by one GPU");
+  // Over MPI ranks (over_ranks.cuh; x null on one process): the exchange, the partition, this
+  // rank's buffers for requests and their arrivals, the filters, the gathered bitmaps and the
+  // phases' records.
+  dist::device_exchange* x = nullptr;
+  dist::block_partition part;
+  int me = 0, ranks = 1;
+  index_t n_all = 0, arcs_all = 0;  ///< the graph's vertices and arcs (all ranks)
+  rank_ref rk{};
+  gpu::device_buffer<unsigned> offered;
+  gpu::device_buffer<std::uint64_t> settled_all, bucket_bits;
+  gpu::device_buffer<index_t> cursor, starts, displs;
+  gpu::device_buffer<request> send, recv;
+  gpu::device_buffer<std::int64_t> parent_far;
+  gpu::pinned_buffer<index_t> h_cursor, h_displs;
+  gpu::pinned_buffer<counters> h_cnt;
+  gpu::pinned_buffer<control> h_ctrl;
+  std::vector<index_t> h_starts, send_counts, recv_counts, payload, recv_payload;
+  std::vector<dist::level_record> records;
+  std::optional<gpu::step_timer> timer;  ///< each phase's relaxation, exchange and apply as the GPU saw them
+  index_t settled_since_gather = 0;
+  [[nodiscard]] bool over_ranks() const { return x != nullptr; }
+  void join_ranks(dist::device_exchange& ex, const dist::block_partition& p);
+  void run_over_ranks(index_t root);
+  double gather_bucket(const control& s);
+  double gather_settled();
+
+  /// ex: over the ranks of ex (more than one), view holding this rank's rows of p; rows_by_weight:
+  /// every row is sorted by weight already (searched in place, no copy).
+  impl(graph::csr_view<V> view, options o, const std::function<void()>& sorted_copy_ready,
+       dist::device_exchange* ex = nullptr, const dist::block_partition* p = nullptr, bool rows_by_weight = false)
+      : opt(o) {
+    if (ex == nullptr)
+      GPU500_EXPECTS(view.first_vertex == 0 && view.local_vertices == view.num_vertices,
+                     "sssp cuda: on one process the engine searches the whole graph");
+    else
+      GPU500_EXPECTS(p != nullptr && p->ranks() == ex->comm().size() && p->holds_rows(ex->comm().rank(), view),
+                     "sssp cuda over ranks: the rows are not this rank's of the partition");
     GPU500_EXPECTS(view.num_vertices >= 1, "sssp cuda: empty graph");
     GPU500_EXPECTS(view.offsets != nullptr, "sssp cuda: the graph has no offsets");
-    if (view.num_vertices >= static_cast<index_t>(inf_bits))
+    if (ex == nullptr && view.num_vertices >= static_cast<index_t>(inf_bits))
       throw usage_error("sssp cuda: " + std::to_string(view.num_vertices) +
                         " vertices exceed the engine's limit of 2^32 - 2 (parents are packed in 32 bits)");
+    if (ex != nullptr && p->block() >= static_cast<index_t>(remote_parent))
+      throw usage_error("the CUDA SSSP over MPI ranks takes fewer than 2^31 vertices per rank (" +
+                        std::to_string(p->block()) + " here): use more ranks");
     if (o.arcs_per_lane != 1 && o.arcs_per_lane != 2 && o.arcs_per_lane != 4)
       throw usage_error("sssp cuda: arcs per lane must be 1, 2 or 4");
     if (o.vertices_per_lane != 1 && o.vertices_per_lane != 2 && o.vertices_per_lane != 4)
@@ -101,7 +144,8 @@ struct engine<V>::impl {
     if (o.interleave < 0 || o.interleave > 32 || (o.interleave & (o.interleave - 1)) != 0)
       throw usage_error("sssp cuda: interleave must be 0 or a power of two up to 32");
     if (o.sort_batch < 1) throw usage_error("sssp cuda: a sort batch must hold at least one arc");
-    const index_t n = view.num_vertices;
+    const index_t n = view.local_vertices;  // this rank's rows (every vertex on one process)
+    n_all = view.num_vertices;
     g = {n, view.offsets, view.columns, view.weights, 0, nullptr};
     GPU500_CUDA_CHECK(cudaGetDevice(&device));
     sms = gpu::multiprocessors();
@@ -117,10 +161,22 @@ struct engine<V>::impl {
     // Check the graph (weights >= 0 and finite, columns in range) and size the adaptive width.
     graph_summary sum{};
     GPU500_CUDA_CHECK(cudaMemsetAsync(scratch.data(), 0, sizeof(graph_summary), stream));
-    gpu::launch(graph_summary_kernel<V>, helper_policy::blocks(std::max(arcs, n)), helper_policy::block, 0, stream, g,
-                scratch.data());
+    gpu::launch(graph_summary_kernel<V>, helper_policy::blocks(std::max<index_t>({arcs, n, 1})), helper_policy::block,
+                0, stream, g, n_all, scratch.data());
     GPU500_CUDA_CHECK(cudaMemcpyAsync(&sum, scratch.data(), sizeof sum, cudaMemcpyDeviceToHost, stream));
     GPU500_CUDA_CHECK(cudaStreamSynchronize(stream));
+    arcs_all = arcs;
+    if (ex != nullptr) {  // every rank judges and sizes the whole graph alike
+      const dist::communicator& c = ex->comm();
+      sum.weight_sum = c.allreduce(sum.weight_sum, dist::reduce_op::sum);
+      index_t counts[4] = {static_cast<index_t>(sum.bad_weights), static_cast<index_t>(sum.bad_columns),
+                           static_cast<index_t>(sum.nonisolated), arcs};
+      c.allreduce(counts, 4, dist::reduce_op::sum);
+      sum.bad_weights = static_cast<unsigned long long>(counts[0]);
+      sum.bad_columns = static_cast<unsigned long long>(counts[1]);
+      sum.nonisolated = static_cast<unsigned long long>(counts[2]);
+      arcs_all = counts[3];
+    }
     if (sum.bad_weights)
       throw usage_error("sssp cuda: " + std::to_string(sum.bad_weights) + " arcs have a negative, infinite or NaN weight");
     if (sum.bad_columns)
@@ -133,12 +189,15 @@ struct engine<V>::impl {
     } else {
       adaptive = true;
       if (!(opt.delta_scale > 0.0f && opt.delta_scale <= 1e6f)) throw usage_error("sssp cuda: delta_scale must be in (0, 1e6]");
-      delta0 = opt.delta_scale * auto_delta(sum.weight_sum, arcs, static_cast<std::int64_t>(sum.nonisolated));
+      delta0 = opt.delta_scale * auto_delta(sum.weight_sum, arcs_all, static_cast<std::int64_t>(sum.nonisolated));
       delta_max = delta0 * search_policy::auto_delta_growth;
     }
 
-    if (!opt.unsorted_rows) sort_rows(view);
-    if (g.sorted) {  // from here on only the input's offsets are read
+    // Over ranks no sorted copy is made: a rank short of memory for it would search otherwise
+    // than the others.
+    if (rows_by_weight && !opt.unsorted_rows) g.sorted = 1;  // searched in place
+    else if (!opt.unsorted_rows && ex == nullptr) sort_rows(view);
+    if (!sorted_w.empty()) {  // from here on only the input's offsets are read
       view.weights = nullptr;
       view.columns = nullptr;
       if (sorted_copy_ready) sorted_copy_ready();
@@ -157,7 +216,11 @@ struct engine<V>::impl {
 
     const auto un = static_cast<std::size_t>(n);
     dp = gpu::device_buffer<unsigned long long>(un);
-    if (!opt.no_settled_filter) settled = gpu::device_buffer<std::uint32_t>(settled_words());  // settled bitmap
+    // The settled bitmap; over ranks in whole 64-bit words of this rank's slice, gathered as they are.
+    if (!opt.no_settled_filter)
+      settled = gpu::device_buffer<std::uint32_t>(
+          ex == nullptr ? settled_words()
+                        : 2 * std::max<std::size_t>(1, static_cast<std::size_t>(dist::bitmap_slice_words(*p, ex->comm().rank()))));
     if (!opt.queue_bitmaps || opt.no_settled_filter) stamp = gpu::device_buffer<std::uint32_t>(un);  // queue stamps
     else qbits = gpu::device_buffer<std::uint32_t>(2 * settled_words());  // one bitmap per queue
     lists = gpu::device_buffer<std::uint32_t>(3 * un);  // R, Q0, Q1
@@ -196,17 +259,26 @@ struct engine<V>::impl {
     if (w.grab > 8) w.grab = 8;
     w.interleave = opt.interleave;
     if (opt.pull_above > 0 && !opt.directed && g.sorted && w.settled != nullptr) {  // the pull needs both
-      const double chunks = std::ceil(opt.pull_above * static_cast<double>(arcs) / opt.chunk);
+      const double chunks = std::ceil(opt.pull_above * static_cast<double>(arcs_all) / opt.chunk);
       pull_min_chunks = std::max<std::int64_t>(1, static_cast<std::int64_t>(chunks));
     }
     if (opt.pull_first > 0 && !opt.directed && g.sorted && w.settled != nullptr)
-      pull_first_arcs = std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(opt.pull_first * static_cast<double>(arcs))));
+      pull_first_arcs = std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(opt.pull_first * static_cast<double>(arcs_all))));
     if (opt.trace) {
       trace_buf = gpu::device_buffer<unsigned long long>(static_cast<std::size_t>(trace_words * trace_records));
       w.trace = trace_buf.data();
       w.trace_cap = trace_records;
     }
 
+    if (ex != nullptr) {
+      // Over ranks every phase ends with an exchange: the host loop, phase by phase (no
+      // persistent kernel, no near-far device loop: both run phases with no exchange between).
+      if (opt.profile || opt.trace)
+        throw usage_error("sssp cuda over ranks: the phases are recorded by rank_levels(), not by profile or trace");
+      opt.loop = loop_kind::host;
+      opt.no_device_loop = true;
+      if (adaptive) opt.grow_below *= ex->comm().size();  // the rule reads the bucket's rows of every rank
+    }
     if (opt.profile) {
       opt.loop = loop_kind::host;
       GPU500_CUDA_CHECK(cudaEventCreate(&ev[0]));
@@ -214,7 +286,12 @@ struct engine<V>::impl {
     }
     {
       int per_sm = 0;  // host loop: as many blocks as fit
-      step_k = opt.arcs_per_lane == 4 ? step_kernel<V, 4> : opt.arcs_per_lane == 2 ? step_kernel<V, 2> : step_kernel<V, 1>;
+      step_k = ex != nullptr ? (opt.arcs_per_lane == 4   ? step_kernel<V, 4, true>
+                                : opt.arcs_per_lane == 2 ? step_kernel<V, 2, true>
+                                                         : step_kernel<V, 1, true>)
+                             : (opt.arcs_per_lane == 4   ? step_kernel<V, 4, false>
+                                : opt.arcs_per_lane == 2 ? step_kernel<V, 2, false>
+                                                         : step_kernel<V, 1, false>);
       GPU500_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, step_k, search_policy::block, 0));
       host_blocks = std::max(1, std::min(per_sm, search_policy::max_blocks_per_sm)) * sms;
     }
@@ -234,6 +311,7 @@ struct engine<V>::impl {
     GPU500_CUDA_CHECK(cudaMemsetAsync(w.parents, 0xFF, un * sizeof(std::int64_t), stream));
     GPU500_CUDA_CHECK(cudaMemsetAsync(w.dp, 0xFF, un * sizeof(unsigned long long), stream));
     GPU500_CUDA_CHECK(cudaStreamSynchronize(stream));
+    if (ex != nullptr) join_ranks(*ex, *p);
   }
 
   /// The near-far device loop's grid (one block per SM, cooperative) and buffers; its bitmaps start
@@ -304,7 +382,7 @@ struct engine<V>::impl {
       GPU500_CUDA_CHECK(cudaStreamSynchronize(stream));
       if (probe.phase == phase_done) break;
       GPU500_CUDA_CHECK(cudaEventRecord(ev[0], stream));
-      gpu::launch(step_k, blocks, search_policy::block, 0, stream, g, w, step);
+      gpu::launch(step_k, blocks, search_policy::block, 0, stream, g, w, step, rank_ref{});
       GPU500_CUDA_CHECK(cudaEventRecord(ev[1], stream));
       gpu::launch(decide_kernel, 1, 1, 0, stream, w, step);
       GPU500_CUDA_CHECK(cudaEventSynchronize(ev[1]));
@@ -322,7 +400,8 @@ struct engine<V>::impl {
     GPU500_CUDA_CHECK(cudaMemsetAsync(w.dp, 0xFF, un * sizeof(unsigned long long), stream));
     if (w.stamp) GPU500_CUDA_CHECK(cudaMemsetAsync(w.stamp, 0, un * sizeof(std::uint32_t), stream));
     if (w.qbits[0]) GPU500_CUDA_CHECK(cudaMemsetAsync(w.qbits[0], 0, 2 * settled_words() * sizeof(std::uint32_t), stream));
-    if (w.settled) GPU500_CUDA_CHECK(cudaMemsetAsync(w.settled, 0, settled_words() * sizeof(std::uint32_t), stream));
+    if (w.settled) GPU500_CUDA_CHECK(cudaMemsetAsync(w.settled, 0, settled.bytes(), stream));
+    if (!offered.empty()) GPU500_CUDA_CHECK(cudaMemsetAsync(offered.data(), 0xFF, offered.bytes(), stream));  // above +inf
     if (w.trace) {  // the warps add their counts to the records
       GPU500_CUDA_CHECK(cudaMemsetAsync(
           w.trace, 0, static_cast<std::size_t>(trace_words * trace_records) * sizeof(unsigned long long), stream));
@@ -332,9 +411,13 @@ struct engine<V>::impl {
   }
 
   void run(index_t root) {
-    GPU500_EXPECTS(root >= 0 && root < g.n, "sssp cuda: root out of range");
+    GPU500_EXPECTS(root >= 0 && root < n_all, "sssp cuda: root out of range");
     if (!prepared) prepare();
     prepared = false;
+    if (over_ranks()) {
+      run_over_ranks(root);
+      return;
+    }
     w.root = root;
     control init = initial_control(delta0, adaptive, delta_max, adaptive ? opt.grow_below : 0);
     init.pull_min_chunks = pull_min_chunks;
@@ -366,7 +449,7 @@ struct engine<V>::impl {
       if (opt.profile) profiled_loop(blocks);
       else for (long long step = 0;;) {
         for (int k = 0; k < search_policy::host_batch; ++k, ++step) {
-          gpu::launch(step_k, blocks, search_policy::block, 0, stream, g, w, step);
+          gpu::launch(step_k, blocks, search_policy::block, 0, stream, g, w, step, rank_ref{});
           gpu::launch(decide_kernel, 1, 1, 0, stream, w, step);
         }
         GPU500_CUDA_CHECK(cudaMemcpyAsync(&probe, w.ctrl, sizeof probe, cudaMemcpyDeviceToHost, stream));
@@ -386,7 +469,9 @@ struct engine<V>::impl {
     unsigned long long h = 0;
     GPU500_CUDA_CHECK(cudaMemcpyAsync(&h, sum, sizeof h, cudaMemcpyDeviceToHost, stream));
     GPU500_CUDA_CHECK(cudaStreamSynchronize(stream));
-    return static_cast<index_t>(opt.directed ? h : h / 2);
+    auto arcs_reached = static_cast<index_t>(h);
+    if (over_ranks()) arcs_reached = x->comm().allreduce(arcs_reached, dist::reduce_op::sum);
+    return opt.directed ? arcs_reached : arcs_reached / 2;
   }
 };
 

@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "engine.cuh"
+#include "over_ranks.cuh"
 
 namespace gpu500::sssp::cuda {
 
@@ -15,13 +16,31 @@ template <class V>
 engine<V>::engine(graph::csr_view<V> device_graph, options o, std::function<void()> sorted_copy_ready)
     : impl_(std::make_unique<impl>(device_graph, o, sorted_copy_ready)) {}
 template <class V>
+engine<V>::engine(dist::device_exchange& x, const dist::block_partition& part, graph::csr_view<V> rows,
+                  bool rows_by_weight, options o)
+    : impl_(std::make_unique<impl>(rows, o, std::function<void()>{}, x.comm().size() > 1 ? &x : nullptr, &part,
+                                   rows_by_weight)) {}
+template <class V>
 engine<V>::~engine() = default;
+template <class V>
+const std::vector<dist::level_record>& engine<V>::rank_levels() const {
+  return impl_->records;
+}
+template <class V>
+std::size_t engine<V>::device_bytes(index_t rows, index_t arcs, index_t n) {
+  const auto r = static_cast<std::size_t>(rows), a = static_cast<std::size_t>(arcs), v = static_cast<std::size_t>(n);
+  // Per row: the word, a stamp, three lists, parent, distance, the far parent and a row record;
+  // per arc: a request each way and the chunks; per vertex of the graph: the offers and two
+  // bitmaps.
+  return 68 * r + 2 * sizeof(request) * a + a + 4 * v + v / 4 + (std::size_t{64} << 20);
+}
 template <class V>
 void engine<V>::report_original_ids(graph::id_map<V> ids) {
   work_ref& w = impl_->w;
   GPU500_EXPECTS(ids.empty() || (ids.old2new != nullptr && ids.non_isolated >= 0 && ids.non_isolated <= impl_->g.n),
                  "sssp cuda: an id map needs new2old, old2new and 0 <= non_isolated <= n");
   GPU500_EXPECTS(ids.empty() || !impl_->opt.directed, "sssp cuda: a directed graph is searched without relabelling");
+  GPU500_EXPECTS(ids.empty() || !impl_->over_ranks(), "sssp cuda over ranks: the rows keep the graph's ids");
   w.new2old = ids.new2old;
   w.old2new = ids.empty() ? nullptr : ids.old2new;
   w.map_wide = sizeof(V) == 8 ? 1 : 0;
@@ -49,12 +68,12 @@ index_t engine<V>::traversed_edges() {
 }
 template <class V>
 void engine<V>::copy_parents(std::span<std::int64_t> host) const {
-  GPU500_EXPECTS(static_cast<index_t>(host.size()) == impl_->g.n, "sssp cuda: copy_parents needs n entries");
+  GPU500_EXPECTS(static_cast<index_t>(host.size()) == impl_->g.n, "sssp cuda: copy_parents needs an entry per row");
   GPU500_CUDA_CHECK(cudaMemcpy(host.data(), impl_->w.parents, host.size_bytes(), cudaMemcpyDeviceToHost));
 }
 template <class V>
 void engine<V>::copy_distances(std::span<float> host) const {
-  GPU500_EXPECTS(static_cast<index_t>(host.size()) == impl_->g.n, "sssp cuda: copy_distances needs n entries");
+  GPU500_EXPECTS(static_cast<index_t>(host.size()) == impl_->g.n, "sssp cuda: copy_distances needs an entry per row");
   GPU500_CUDA_CHECK(cudaMemcpy(host.data(), impl_->w.dist, host.size_bytes(), cudaMemcpyDeviceToHost));
 }
 template <class V>
@@ -94,7 +113,7 @@ std::vector<phase_record> engine<V>::last_trace() const {
 template <class V>
 graph::csr_view<V> engine<V>::graph_view() const {
   const auto& g = impl_->g;
-  return {g.n, 0, g.n, g.offsets, g.cols, g.weights};
+  return {impl_->n_all, impl_->rk.first, g.n, g.offsets, g.cols, g.weights};
 }
 template <class V>
 bool engine<V>::rows_sorted() const {
@@ -109,9 +128,9 @@ std::string engine<V>::description() const {
   const impl& m = *impl_;
   char buf[512];
   std::snprintf(buf, sizeof buf,
-                "cuda sssp: %s, delta %s%g, %s loop%s%s%s, %s rows%s%s, %s cut, %d arcs/lane, %d vertices/lane, chunk %d, "
+                "cuda sssp%s: %s, delta %s%g, %s loop%s%s%s, %s rows%s%s, %s cut, %d arcs/lane, %d vertices/lane, chunk %d, "
                 "light rows over %d in chunks of %d, grab %d%s%s, queue %s%s%s%s, %d-bit column ids",
-                algorithm_name(m.opt.algo),
+                m.over_ranks() ? (" over " + std::to_string(m.ranks) + " ranks").c_str() : "", algorithm_name(m.opt.algo),
                 m.adaptive ? "adaptive from " : "", static_cast<double>(m.delta0), loop_name(m.opt.loop),
                 m.opt.loop == loop_kind::persistent ? (" (" + std::to_string(m.coop_blocks) + " blocks)").c_str() : "",
                 m.opt.profile ? ", profiled" : "", m.nf_blocks > 0 ? ", near-far device loop first" : "", m.g.sorted ? "weight-sorted" : "unsorted", m.sort_note.c_str(),

@@ -39,15 +39,15 @@ static __global__ void no_arc_bits_kernel(index_t n, const index_t* offsets, std
   }
 }
 
-/// Graph checks and the adaptive width's inputs: weight sum, bad weights, ids out of range,
-/// non-isolated vertices.
+/// Graph checks and the adaptive width's inputs: weight sum, bad weights, ids out of range (of the
+/// graph's `vertices`: over ranks g holds one rank's rows), non-isolated vertices.
 struct graph_summary {
   double weight_sum;
   unsigned long long bad_weights, bad_columns, nonisolated;
 };
 
 template <class V>
-static __global__ void graph_summary_kernel(graph_ref<V> g, graph_summary* out) {
+static __global__ void graph_summary_kernel(graph_ref<V> g, index_t vertices, graph_summary* out) {
   double wsum = 0;
   unsigned long long bad_w = 0, bad_c = 0, noniso = 0;
   const index_t arcs = g.offsets[g.n];
@@ -56,7 +56,7 @@ static __global__ void graph_summary_kernel(graph_ref<V> g, graph_summary* out) 
     if (!(x >= 0.0f) || !(x <= 3.0e38f)) ++bad_w;
     else wsum += x;
     const V col = g.cols[a];
-    if (!(static_cast<index_t>(col) >= 0 && static_cast<index_t>(col) < g.n)) ++bad_c;
+    if (!(static_cast<index_t>(col) >= 0 && static_cast<index_t>(col) < vertices)) ++bad_c;
   }
   for (index_t v : gpu::grid_stride(g.n)) noniso += g.offsets[v + 1] > g.offsets[v] ? 1 : 0;
   for (int off = 16; off > 0; off >>= 1) {

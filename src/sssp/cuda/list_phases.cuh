@@ -13,9 +13,9 @@ namespace gpu500::sssp::cuda::detail {
 /// step the arcs of its 32 x vpl rows are spread evenly over the lanes (warp prefix sum + search);
 /// rows longer than big_row (light: work_ref::light_row) are cut into chunks for the *_big phase.
 /// Interleaved: batch b takes runs b, B + b, 2B + b, ... of the list (B batches), a strided sample.
-template <bool Light, int K, class V>
+template <bool Light, int K, bool Ranks, class V>
 __device__ void list_phase(const graph_ref<V>& g, const work_ref& w, const control& s, counters* c,
-                           warp_scratch& sm) {
+                           warp_scratch& sm, const rank_ref& rk) {
   using P = search_policy;
   const std::uint32_t* list = w.lists[s.in_list];
   const unsigned long long n_in = static_cast<unsigned long long>(s.in_size);
@@ -154,7 +154,7 @@ __device__ void list_phase(const graph_ref<V>& g, const work_ref& w, const contr
           x.u[k] = sm.u[lo];
           x.du[k] = sm.du[lo];
         }
-        visit_arcs<Light, K>(g, w, s, q, r, x, sm);
+        visit_arcs<Light, K, Ranks>(g, w, s, q, r, x, sm, rk);
       }
       __syncwarp();
     }
@@ -168,9 +168,9 @@ __device__ void list_phase(const graph_ref<V>& g, const work_ref& w, const contr
 }
 
 /// The chunks of long rows: one warp per chunk, taken from a cursor.
-template <bool Light, int K, class V>
+template <bool Light, int K, bool Ranks, class V>
 __device__ void chunk_phase(const graph_ref<V>& g, const work_ref& w, const control& s, counters* c,
-                            warp_scratch& sm) {
+                            warp_scratch& sm, const rank_ref& rk) {
   const unsigned long long n_chunks = static_cast<unsigned long long>(s.n_chunks);
   const unsigned lane = lane_id();
   staged_list q{sm.qbuf, 0, &c->out, w.lists[s.out_list] + s.out_size};
@@ -195,7 +195,7 @@ __device__ void chunk_phase(const graph_ref<V>& g, const work_ref& w, const cont
         x.u[k] = u;
         x.du[k] = du;
       }
-      visit_arcs<Light, K>(g, w, s, q, r, x, sm);
+      visit_arcs<Light, K, Ranks>(g, w, s, q, r, x, sm, rk);
     }
   }
   stage_flush(q);

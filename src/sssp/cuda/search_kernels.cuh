@@ -12,16 +12,16 @@
 
 namespace gpu500::sssp::cuda::detail {
 
-template <int K, class V>
+template <int K, bool Ranks, class V>
 __device__ __forceinline__ void run_phase(const graph_ref<V>& g, const work_ref& w, const control& s, counters* c,
-                                          warp_scratch& sm) {
+                                          warp_scratch& sm, const rank_ref& rk) {
   switch (s.phase) {
     case phase_scan: scan_phase(g.n, w, s, c, sm); break;
-    case phase_light: list_phase<true, K>(g, w, s, c, sm); break;
-    case phase_light_big: chunk_phase<true, K>(g, w, s, c, sm); break;
-    case phase_heavy: list_phase<false, K>(g, w, s, c, sm); break;
-    case phase_heavy_big: chunk_phase<false, K>(g, w, s, c, sm); break;
-    case phase_pull: pull_phase(g, w, s); break;
+    case phase_light: list_phase<true, K, Ranks>(g, w, s, c, sm, rk); break;
+    case phase_light_big: chunk_phase<true, K, Ranks>(g, w, s, c, sm, rk); break;
+    case phase_heavy: list_phase<false, K, Ranks>(g, w, s, c, sm, rk); break;
+    case phase_heavy_big: chunk_phase<false, K, Ranks>(g, w, s, c, sm, rk); break;
+    case phase_pull: pull_phase<Ranks>(g, w, s, rk); break;
     default: break;
   }
 }
@@ -79,7 +79,7 @@ static __global__ void __launch_bounds__(search_policy::block, MinBlocks) persis
   for (; s.phase != phase_done; ++step) {
     trace_step(w, step, s, g.n);
     counters* c = w.cnt + step % 3;
-    run_phase<K>(g, w, s, c, sm);
+    run_phase<K, false>(g, w, s, c, sm, rank_ref{});
     trace_counts(w, step, sm);
     // The block after next reuses this slot; everyone has read it (two barriers ago).
     if (blockIdx.x == 0 && threadIdx.x == 0) reset(w.cnt[(step + 1) % 3]);
@@ -92,13 +92,17 @@ static __global__ void __launch_bounds__(search_policy::block, MinBlocks) persis
   if (blockIdx.x == 0 && threadIdx.x == 0) *w.ctrl = s;
 }
 
-/// Host loop: one phase per launch; the state is read from memory (written by decide_kernel).
-template <class V, int K>
-static __global__ void __launch_bounds__(search_policy::block) step_kernel(graph_ref<V> g, work_ref w, long long step) {
+/// Host loop: one phase per launch; the state is read from memory (written by decide_kernel, or
+/// over MPI ranks by the host: over_ranks.cuh). Over ranks, registers for as many resident blocks
+/// as the persistent kernel has (the requests' state took 110 registers otherwise: two blocks of
+/// an SM, and every phase, scans included, ran at about half the one-process rate).
+template <class V, int K, bool Ranks>
+static __global__ void __launch_bounds__(search_policy::block, Ranks ? search_policy::min_blocks : 1)
+    step_kernel(graph_ref<V> g, work_ref w, long long step, rank_ref rk) {
   __shared__ warp_scratch scratch[search_policy::block / 32];
   const control s = *w.ctrl;
   if (s.phase == phase_done) return;
-  run_phase<K>(g, w, s, w.cnt + step % 3, scratch[threadIdx.x >> 5]);
+  run_phase<K, Ranks>(g, w, s, w.cnt + step % 3, scratch[threadIdx.x >> 5], rk);
   if (blockIdx.x == 0 && threadIdx.x == 0) reset(w.cnt[(step + 1) % 3]);
 }
 
@@ -113,10 +117,11 @@ static __global__ void finalize_kernel(index_t n, work_ref w) {
   finalize_range(n, w, gpu::global_thread_id(), gpu::grid_threads());
 }
 
-/// Start of a search: the root's word, the state, three fresh counter blocks.
+/// Start of a search: the root's word (root < 0: another rank's vertex), the state, three fresh
+/// counter blocks.
 static __global__ void init_search_kernel(work_ref w, control initial) {
   if (threadIdx.x == 0) {
-    w.dp[w.root] = static_cast<unsigned long long>(static_cast<std::uint32_t>(w.root));  // distance 0, parent root
+    if (w.root >= 0) w.dp[w.root] = static_cast<unsigned long long>(static_cast<std::uint32_t>(w.root));  // distance 0, parent root
     *w.ctrl = initial;
   }
   if (threadIdx.x < 3) reset(w.cnt[threadIdx.x]);

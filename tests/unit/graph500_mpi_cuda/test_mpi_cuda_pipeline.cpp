@@ -103,30 +103,33 @@ TEST_F(Graph500MpiCuda, OneGpuPerRankNcclAndMpiMatchHostBackend) {
 // walks its degree-ordered rows with 32-bit columns and, as past 2^32 vertices, 64-bit ones, with
 // every technique (the default), with none (the baseline's status-array scans: the bitmap stays on
 // over ranks), or without degree classes and hub cache and with a low gamma (bottom-up early);
-// the SSSP pulls the heavy arcs of its large buckets (the default), of every bucket, or of none.
+// the SSSP (the engine of one process, over the ranks) pulls the heavy arcs of its large buckets
+// (the default), of every bucket that has any, or of none, and runs its baseline's kernels.
 TEST_F(Graph500MpiCuda, SameLevelsAndDistancesAsHostBackend) {
   struct setup {
     index_t round_edges;
     bool wide_columns;
-    double pull_share;
+    sssp::cuda::options sssp;
     bfs::cuda::options bfs;
   };
-  const double pull_default = mpi_options{}.sssp_pull_share;
   bfs::cuda::options baseline, early;
   baseline.baseline();
   early.no_wb = early.no_hub_cache = true;
   early.gamma = 0.01;
+  sssp::cuda::options pull_all, no_pull;
+  pull_all.pull_first = 1e-9;  // a bucket with one heavy arc pulls
+  no_pull.pull_above = no_pull.pull_first = 0;
   for (int scale : {5, 9, 13})
-    for (const setup& s : {setup{0, false, pull_default, {}}, setup{97, false, 0.0, baseline},
-                          setup{0, true, 2.0, early}}) {
+    for (const setup& s : {setup{0, false, {}, {}}, setup{97, false, pull_all, baseline},
+                          setup{0, true, sssp::cuda::baseline_options(no_pull), early}}) {
       SCOPED_TRACE("SCALE " + std::to_string(scale) + ", kernel 1 rounds of " + std::to_string(s.round_edges) +
-                   (s.wide_columns ? ", 64-bit BFS columns" : "") + ", pull share " + std::to_string(s.pull_share) +
+                   (s.wide_columns ? ", 64-bit BFS columns" : "") + ", pull first " + std::to_string(s.sssp.pull_first) +
                    ", BFS " + bfs::cuda::describe(s.bfs));
       const auto p = params(scale);
       mpi_options o = shared();
       o.kernel1_round_edges = s.round_edges;
       o.vertex_bits = s.wide_columns ? 64 : 0;  // --vertex-bits 64: the BFS walks 64-bit columns
-      o.sssp_pull_share = s.pull_share;
+      o.cuda_sssp = s.sssp;
       o.cuda_bfs = s.bfs;
       auto dp = make_mpi_cuda_pipeline(c, p, o);
       EXPECT_EQ(dp->vertex_bits(), s.wide_columns ? 64 : 32);
@@ -163,28 +166,31 @@ TEST_F(Graph500MpiCuda, SameLevelsAndDistancesAsHostBackend) {
 }
 
 // The SSSP's fixed point does not depend on the bucket width: narrow buckets (many phases), wide
-// ones (a bucket holds most of the graph, rows lowered many times), with and without the
-// light/heavy split, and the adaptive default, all give the host backend's distances, whether the
-// heavy arcs are pushed or pulled (every bucket, the default's large ones, none).
+// ones (a bucket holds most of the graph, rows lowered many times), Bellman-Ford's one bucket and
+// the adaptive default, all give the host backend's distances, whether the heavy arcs are pushed
+// or pulled (every bucket, the default's large ones, none), on the weight-sorted rows or filtering
+// every arc, with queue stamps or queue bitmaps, with or without the settled filter.
 TEST_F(Graph500MpiCuda, SameDistancesForEveryBucketWidth) {
   const auto p = params(10);
   auto hp = make_mpi_cpu_pipeline(c, p);
   hp->generate();
   hp->construct();
   const auto roots = graph::pick_search_keys(p, 2, [&](std::int64_t v) { return hp->has_edges(v); });
-  struct heavy {
-    bool no_split;
-    double pull_share;
-  };
-  const double pull_default = mpi_options{}.sssp_pull_share;
-  for (const float delta : {0.f, 0.004f, 0.3f, 1000.f}) {
-    for (const heavy h : {heavy{false, pull_default}, heavy{false, 0.0}, heavy{false, 2.0}, heavy{true, 0.0}}) {
-      SCOPED_TRACE("delta " + std::to_string(delta) + (h.no_split ? ", no light/heavy split" : "") + ", pull share " +
-                   std::to_string(h.pull_share));
+  sssp::cuda::options pull_all, no_pull, unsorted, bitmaps, unfiltered;
+  pull_all.pull_first = 1e-9;
+  no_pull.pull_above = no_pull.pull_first = 0;
+  unsorted.unsorted_rows = true;
+  bitmaps.queue_bitmaps = true;
+  unfiltered.no_settled_filter = true;
+  for (const float delta : {0.f, 0.004f, 0.3f, 1000.f, -1.f}) {
+    for (sssp::cuda::options e : {sssp::cuda::options{}, pull_all, no_pull, unsorted, bitmaps, unfiltered}) {
+      if (delta < 0) e.algo = sssp::cuda::algorithm::bellman_ford;
+      else e.delta = delta;
+      SCOPED_TRACE((delta < 0 ? std::string("Bellman-Ford") : "delta " + std::to_string(delta)) + ", pull first " +
+                   std::to_string(e.pull_first) + (e.unsorted_rows ? ", unsorted rows" : "") +
+                   (e.queue_bitmaps ? ", queue bitmaps" : "") + (e.no_settled_filter ? ", no settled filter" : ""));
       mpi_options o = shared();
-      o.delta = delta;
-      o.no_light_heavy = h.no_split;
-      o.sssp_pull_share = h.pull_share;
+      o.cuda_sssp = e;
       auto dp = make_mpi_cuda_pipeline(c, p, o);
       dp->generate();
       dp->construct();
@@ -205,16 +211,24 @@ TEST_F(Graph500MpiCuda, SameDistancesForEveryBucketWidth) {
 
 // The options reach the engines and the trace names what ran: a BFS that never goes bottom-up
 // (its direction rule's alpha so low and gamma so high that neither switches) with every heavy arc
-// pushed, then every bucket pulling, then no light/heavy split (neither heavy nor pull phases).
+// pushed, then every bucket with heavy arcs pulling, then a fixed bucket width with the default
+// pulls. Over ranks the SSSP's trace lists its phases (the scans, light and heavy phases);
+// on one rank the engine runs its persistent kernel and lists none.
 TEST_F(Graph500MpiCuda, OptionsAndTrace) {
-  for (mpi_options o : {mpi_options{false, 15.0, 18.0, 0.f, false, 2.0},
-                        mpi_options{false, 15.0, 18.0, 0.f, false, 0.0},
-                        mpi_options{false, 2.0, 50.0, 0.25f, true}}) {
-    const bool top_down_only = o.sssp_pull_share > 1;
-    if (top_down_only) {
+  struct setup {
+    bool top_down_only;
+    float delta;
+    double pull_first;
+  };
+  for (const setup& x : {setup{true, 0.f, 0.0}, setup{false, 0.f, 1e-9}, setup{false, 0.25f, 0.05}}) {
+    mpi_options o;
+    if (x.top_down_only) {
       o.cuda_bfs.alpha = 1e-12;
       o.cuda_bfs.gamma = 1.0;
+      o.cuda_sssp.pull_above = 0;
     }
+    o.cuda_sssp.delta = x.delta;
+    o.cuda_sssp.pull_first = x.pull_first;
     o.share_gpus = true;
     run_config cfg;
     cfg.graph = params(9);
@@ -224,19 +238,24 @@ TEST_F(Graph500MpiCuda, OptionsAndTrace) {
     auto dp = make_mpi_cuda_pipeline(c, cfg.graph, o);
     const run_result r = run(*dp, cfg);
     EXPECT_TRUE(r.valid) << r.failure;
-    if (o.delta > 0) {
-      EXPECT_EQ(dp->sssp_delta(), o.delta);
+    if (x.delta > 0) {
+      EXPECT_EQ(dp->sssp_delta(), x.delta);
     }
     const std::string t = dp->trace().dump(-1);
     EXPECT_NE(t.find("\"bfs\":[{\"level\":0"), std::string::npos) << t;
-    EXPECT_NE(t.find("\"sssp\":[{\"level\":0"), std::string::npos) << t;
     EXPECT_NE(t.find("\"compute_seconds\""), std::string::npos) << t;
     EXPECT_EQ(test::per_rank_seconds_problem(t, c.size()), "") << t;
     EXPECT_NE(t.find("\"sssp_delta\":"), std::string::npos) << t;
-    EXPECT_EQ(t.find("bottom-up") == std::string::npos, top_down_only) << t;
-    const bool split = !o.no_light_heavy, pulls = split && o.sssp_pull_share == 0.0;
-    EXPECT_EQ(t.find("\"heavy\"") != std::string::npos, split && !pulls) << t;
-    EXPECT_EQ(t.find("\"pull\"") != std::string::npos, pulls) << t;
+    EXPECT_EQ(t.find("bottom-up") == std::string::npos, x.top_down_only) << t;
+    if (c.size() == 1) continue;
+    EXPECT_NE(t.find("\"sssp\":[{\"level\":0,\"direction\":\"scan\""), std::string::npos) << t;
+    EXPECT_NE(t.find("\"light\""), std::string::npos) << t;
+    if (x.top_down_only) {  // no pulls at all
+      EXPECT_EQ(t.find("\"pull\""), std::string::npos) << t;
+      EXPECT_NE(t.find("\"heavy\""), std::string::npos) << t;
+    } else if (x.pull_first < 1e-6) {
+      EXPECT_NE(t.find("\"pull\""), std::string::npos) << t;
+    }
   }
 }
 

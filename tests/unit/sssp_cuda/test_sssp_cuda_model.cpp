@@ -330,17 +330,74 @@ TEST(SsspCudaControl, InfiniteBucketEndsAfterOneBucket) {
 
 TEST(SsspCudaControl, AdaptiveWidthGrowsOnlyAfterThePeak) {
   control s = initial_control(0.1f, true, 1.6f, 100);
-  s.r_size = 5;
+  s.r_all = 5;  // the bucket's rows (of every rank)
   end_bucket(s);  // small bucket before any big one: no growth
   EXPECT_EQ(s.delta, 0.1f);
-  s.r_size = 1000;
+  s.r_all = 1000;
   end_bucket(s);
   EXPECT_EQ(s.delta, 0.1f);
   for (int i = 0; i < 10; ++i) {
-    s.r_size = 5;
+    s.r_all = 5;
     end_bucket(s);
   }
   EXPECT_EQ(s.delta, 1.6f);  // capped
+}
+
+// Over ranks every rank decides from its own counters (its lists' sizes) and their sums (every
+// branch): two ranks, one of which found nothing, walk the same phases with their own list sizes.
+TEST(SsspCudaControl, RanksTakeTheSameBranchesWithTheirOwnListSizes) {
+  control a = initial_control(0.5f, false, 0.5f, 0), b = a;
+  counters ca{}, cb{}, all{};
+  const auto sum = [&] {
+    reset(all);
+    all.out = ca.out + cb.out;
+    all.r_append = ca.r_append + cb.r_append;
+    all.chunks = ca.chunks + cb.chunks;
+    all.heavy_est = ca.heavy_est + cb.heavy_est;
+    all.min_next = std::min(ca.min_next, cb.min_next);
+  };
+  const auto step = [&] {
+    sum();
+    decide(a, ca, all);
+    decide(b, cb, all);
+    EXPECT_EQ(a.phase, b.phase);
+    EXPECT_EQ(a.lo, b.lo);
+    EXPECT_EQ(a.hi, b.hi);
+    reset(ca);
+    reset(cb);
+  };
+  reset(ca);
+  reset(cb);
+  cb.out = 1;  // the scan: the root is rank b's
+  step();
+  EXPECT_EQ(a.phase, phase_light);
+  EXPECT_EQ(a.in_size, 0);
+  EXPECT_EQ(b.in_size, 1);
+  cb.out = 3;  // light: b lowered 3 rows below hi, a none (and no chunks anywhere)
+  cb.r_append = 3;
+  step();
+  EXPECT_EQ(a.phase, phase_light);
+  EXPECT_EQ(a.in_size, 0);
+  EXPECT_EQ(b.in_size, 3);
+  ca.chunks = 2;  // light: a cut a hub row into chunks: both run the chunk phase, b with none
+  step();
+  EXPECT_EQ(b.phase, phase_light_big);
+  EXPECT_EQ(a.n_chunks, 2);
+  EXPECT_EQ(b.n_chunks, 0);
+  step();  // nothing more below hi: the heavy phase over each rank's own R
+  EXPECT_EQ(a.phase, phase_heavy);
+  EXPECT_EQ(a.in_size, 0);
+  EXPECT_EQ(b.in_size, 4);
+  EXPECT_EQ(a.r_all, 4);
+  ca.min_next = float_bits(2.25f);  // a's rows were lowered beyond the bucket
+  step();  // heavy without chunks ends the bucket
+  EXPECT_EQ(a.phase, phase_scan);
+  ca.min_next = float_bits(2.25f);
+  step();  // the scans find nothing in [0.5, 1): both skip to the bucket of 2.25
+  EXPECT_EQ(a.phase, phase_scan);
+  EXPECT_EQ(b.lo, 2.25f);
+  step();  // and nothing anywhere: done
+  EXPECT_EQ(b.phase, phase_done);
 }
 
 TEST(SsspCudaControl, InterleavedSlotsCoverEveryEntryOnce) {

@@ -16,7 +16,6 @@
 #include "common.cuh"
 #include "gpu500/core/error.hpp"
 #include "gpu500/graph/cuda.hpp"
-#include "gpu500/sssp/delta.hpp"
 #include "local_graph.hpp"
 
 namespace gpu500::graph500::mpi::cuda {
@@ -135,33 +134,6 @@ void sort_rows(gpu::device_buffer<index_t>& offsets, index_t rows, index_t arcs,
   temp_bytes = temp.size();
   GPU500_CUDA_CHECK(cub::DeviceSegmentedSort::StableSortPairs(
       temp.data(), temp_bytes, w_out.data(), w.data(), col_out.data(), col.data(), arcs, rows, begin, end));
-}
-
-constexpr int stat_blocks = 256;
-
-/// Per block: the weights summed (double) and the rows with arcs counted.
-__global__ void row_stats_kernel(graph::csr_view<std::int64_t> g, double* weight_sum, index_t* nonempty) {
-  __shared__ double ws[block_threads];
-  __shared__ index_t ne[block_threads];
-  double s = 0;
-  index_t k = 0;
-  if (g.weights)
-    for (index_t a : gpu::grid_stride(g.offsets[g.local_vertices])) s += g.weights[a];
-  for (index_t l : gpu::grid_stride(g.local_vertices)) k += g.offsets[l + 1] > g.offsets[l];
-  ws[threadIdx.x] = s;
-  ne[threadIdx.x] = k;
-  __syncthreads();
-  for (unsigned half = blockDim.x / 2; half > 0; half /= 2) {
-    if (threadIdx.x < half) {
-      ws[threadIdx.x] += ws[threadIdx.x + half];
-      ne[threadIdx.x] += ne[threadIdx.x + half];
-    }
-    __syncthreads();
-  }
-  if (threadIdx.x == 0) {
-    weight_sum[blockIdx.x] = ws[0];
-    nonempty[blockIdx.x] = ne[0];
-  }
 }
 
 }  // namespace
@@ -292,19 +264,6 @@ local_graph device_local_graph::download() const {
   h.columns.assign(col.begin(), col.end());
   h.weights.assign(w.begin(), w.end());
   return h;
-}
-
-float adaptive_delta(const dist::communicator& c, const device_local_graph& g) {
-  gpu::device_buffer<double> ws(stat_blocks);
-  gpu::device_buffer<index_t> ne(stat_blocks);
-  gpu::launch(row_stats_kernel, stat_blocks, block_threads, 0, nullptr, g.view(), ws.data(), ne.data());
-  const auto w = gpu::to_host(ws);
-  const auto k = gpu::to_host(ne);
-  double sums[3] = {0, static_cast<double>(g.arcs), 0};
-  for (int b = 0; b < stat_blocks; ++b)
-    sums[0] += w[static_cast<std::size_t>(b)], sums[2] += static_cast<double>(k[static_cast<std::size_t>(b)]);
-  c.allreduce(sums, 3, dist::reduce_op::sum);
-  return static_cast<float>(sssp::mean_weight_per_degree(sums[0], sums[1], sums[2]));
 }
 
 }  // namespace gpu500::graph500::mpi::cuda

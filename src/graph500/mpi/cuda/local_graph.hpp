@@ -56,8 +56,4 @@ inline constexpr index_t default_round_edges = index_t{1} << 26;
 device_local_graph build_device_local_graph(dist::device_exchange& x, const dist::block_partition& part,
                                             device_edge_slice&& slice, index_t round_edges = 0);
 
-/// The adaptive delta of every engine (sssp/delta.hpp) on the device rows, summed over the ranks
-/// (collective).
-float adaptive_delta(const dist::communicator& c, const device_local_graph& g);
-
 }  // namespace gpu500::graph500::mpi::cuda

@@ -1,7 +1,8 @@
 // The CUDA backend of the Graph500 pipeline over MPI ranks (see gpu500/graph500/mpi_pipeline.hpp):
 // the choice of each rank's GPU, the exchange mode, the memory check, and the pipeline that runs
 // the device generator, kernel 1 (local_graph.cu), the BFS (the one CUDA engine, gpu500/bfs/cuda.hpp,
-// on its rows in degree order, degree_order.hpp) and the SSSP (sssp.cu), and validates each search
+// on its rows in degree order, degree_order.hpp) and the SSSP (the one CUDA engine,
+// gpu500/sssp/cuda.hpp, on kernel 1's weight-sorted rows in place), and validates each search
 // (untimed) with the GPU validator over the ranks (graph500/cuda_pipeline.hpp) where its
 // whole-graph arrays fit in the GPU's free memory, else with the host validator over host copies
 // of the rows.
@@ -25,8 +26,8 @@
 #include "gpu500/graph500/cuda_pipeline.hpp"
 #include "gpu500/graph500/validate.hpp"
 #include "gpu500/graph500/mpi_pipeline.hpp"
+#include "gpu500/sssp/cuda.hpp"
 #include "local_graph.hpp"
-#include "sssp.hpp"
 
 namespace gpu500::graph500 {
 
@@ -53,7 +54,7 @@ std::size_t device_bytes(const graph::kronecker_params& p, int ranks, int bits) 
   const std::size_t bfs = (bits == 64 ? bfs::cuda::engine<std::int64_t>::device_bytes(rows_n, arcs, n_all, ranks)
                                       : bfs::cuda::engine<std::uint32_t>::device_bytes(rows_n, arcs, n_all, ranks)) +
                           column_bytes * (2 * m + 2 * static_cast<std::size_t>(p.num_vertices())) + 8 * n;
-  const std::size_t searches = bfs + mpi::cuda::sssp_engine::device_bytes(rows_n, arcs, p.num_vertices());
+  const std::size_t searches = bfs + sssp::cuda::engine<std::int64_t>::device_bytes(rows_n, arcs, p.num_vertices());
   const std::size_t order = mpi::cuda::relabel_bytes(rows_n, arcs, p.num_vertices(), column_bytes);
   return std::max({kernel1, rows + order, rows + searches}) + (std::size_t{256} << 20);
 }
@@ -63,14 +64,6 @@ std::size_t device_bytes(const graph::kronecker_params& p, int ranks, int bits) 
 int search_bits(const graph::kronecker_params& p, const mpi_options& o) {
   return o.vertex_bits == 64 || o.bfs_wide_columns || !mpi::cuda::narrow_columns_fit(p.num_vertices()) ? 64 : 32;
 }
-
-/// Without --sssp-delta the SSSP's bucket starts as wide as the single-GPU engine's (8 x 0.7 x mean
-/// weight / mean degree: a phase over ranks costs an exchange, so wide buckets with fewer phases
-/// pay) and doubles in the sparse tail, up to 256 times that, for each bucket that relaxed fewer
-/// than 16384 rows a rank.
-constexpr float auto_delta_scale = 5.6f;
-constexpr float auto_delta_growth = 256.0f;
-constexpr index_t grow_below_per_rank = 16384;
 
 class mpi_cuda_pipeline final : public mpi_pipeline {
   // (first: the members below use these helpers' deduced types)
@@ -156,19 +149,9 @@ class mpi_cuda_pipeline final : public mpi_pipeline {
         make_bfs(bfs_.emplace<bfs_state<std::int64_t>>());
       else
         make_bfs(bfs_.emplace<bfs_state<std::uint32_t>>());
-      if (params_.weights) {
-        mpi::cuda::device_sssp_policy pol;
-        pol.no_light_heavy = opts_.no_light_heavy;
-        pol.pull_share = opts_.sssp_pull_share;
-        if (opts_.delta > 0) {
-          pol.delta = opts_.delta;  // fixed
-        } else {
-          pol.delta = auto_delta_scale * mpi::cuda::adaptive_delta(c_, g_);
-          pol.delta_max = auto_delta_growth * pol.delta;
-          pol.grow_below = grow_below_per_rank * c_.size();
-        }
-        delta_ = pol.delta;
-        sssp_.emplace(x_, part_, view, pol);
+      if (params_.weights) {  // kernel 1 sorted every row by weight: the SSSP searches the rows in place
+        sssp_.emplace(x_, part_, view, true, opts_.cuda_sssp);
+        delta_ = sssp_->initial_delta();
       }
     });
   }
@@ -226,11 +209,8 @@ class mpi_cuda_pipeline final : public mpi_pipeline {
     });
     const double s = timed([&] { sssp_->run(root); });
     c_.guard([&] {
-      sssp_parent_ = gpu::to_host(sssp_->parents(), rows());
-      sssp_dist_ = gpu::to_host(sssp_->distances(), rows());
-      // The engine marks an unreached vertex +inf; the pipelines' output says -1 (Graph500's form).
-      for (float& d : sssp_dist_)
-        if (std::isinf(d)) d = -1.0f;
+      sssp_parent_ = gpu::to_host(sssp_->parents_device(), rows());
+      sssp_dist_ = gpu::to_host(sssp_->distances_device(), rows());
     });
     return s;
   }
@@ -258,7 +238,7 @@ class mpi_cuda_pipeline final : public mpi_pipeline {
     std::vector<dist::level_record> bfs_levels;
     if (has_bfs()) bfs_levels = with_bfs([](auto& e) { return bfs_records(e); });
     json::value t =
-        mpi::search_trace(c_, has_bfs() ? &bfs_levels : nullptr, sssp_ ? &sssp_->levels() : nullptr, delta_);
+        mpi::search_trace(c_, has_bfs() ? &bfs_levels : nullptr, sssp_ ? &sssp_->rank_levels() : nullptr, delta_);
     if (gpu_validator_ && t.is_object()) t["validator"] = *gpu_validator_ ? "gpu" : "host";  // once one ran
     return t;
   }
@@ -313,7 +293,7 @@ class mpi_cuda_pipeline final : public mpi_pipeline {
   float delta_ = 0.f;
   // Mutable: the engines' searches change their state, not the pipeline's meaning.
   mutable std::variant<std::monostate, bfs_state<std::uint32_t>, bfs_state<std::int64_t>> bfs_;
-  std::optional<mpi::cuda::sssp_engine> sssp_;
+  std::optional<sssp::cuda::engine<std::int64_t>> sssp_;
   std::vector<std::int64_t> bfs_parent_, sssp_parent_;
   std::vector<float> sssp_dist_;
 };
