@@ -1,10 +1,10 @@
 // gpu500/dist/device_pairs.cuh — device helpers of the engines that run over MPI ranks on GPUs
 // (.cu files only):
-// 64-bit atomics on signed values, warp-aggregated counters (one atomic per warp and key instead
-// of one per thread: every arc of an expansion bumps one of only R counters, which serialises
-// on a few addresses otherwise) and block-wide appends, the owner of a vertex under the block
-// partition, the sender of an arrival, bitmap bits, fills, the owners' blocks of a send buffer,
-// and the bytes an exchange sends to other ranks.
+// 64-bit atomic adds of signed values, warp-aggregated counters (one atomic per warp and key
+// instead of one per thread: every arc of an expansion bumps one of only R counters, which
+// serialises on a few addresses otherwise), the owner of a vertex under the block partition, the
+// sender of an arrival, bitmap bits, a value read from device memory, the owners' blocks of a
+// send buffer, and the bytes an exchange sends to other ranks.
 #pragma once
 
 #include <cooperative_groups.h>
@@ -26,10 +26,6 @@ inline constexpr int block_threads = 256;
 __device__ __forceinline__ index_t atomic_add(index_t* p, index_t v) {
   return static_cast<index_t>(
       atomicAdd(reinterpret_cast<unsigned long long*>(p), static_cast<unsigned long long>(v)));
-}
-/// Minimum of non-negative 64-bit values.
-__device__ __forceinline__ void atomic_min_nonneg(std::int64_t* p, std::int64_t v) {
-  atomicMin(reinterpret_cast<unsigned long long*>(p), static_cast<unsigned long long>(v));
 }
 /// Takes one slot of counter[key] for the calling thread and returns it (the counter's value
 /// before): the threads of a warp that arrive together with the same key share one atomic add.
@@ -54,45 +50,6 @@ __device__ __forceinline__ void aggregated_add(index_t* sum, index_t v) {
   if (arrived.thread_rank() == 0) atomic_add(sum, v);
 }
 
-/// Block-wide appends and sums: every thread of the block calls it, the same number of times
-/// (a gpu::block_stride loop), with K values v[k] (1 or 0 for an append to list k, any count for a
-/// sum); at[k] is the thread's place, counters[k] plus the values of the threads before it. One
-/// atomic per counter and block, where per-warp aggregation makes one per warp: a level that
-/// appends tens of millions of rows to one list would otherwise queue millions of atomics on one
-/// address.
-template <int K>
-__device__ __forceinline__ void block_take(index_t* const (&counters)[K], const index_t (&v)[K], index_t (&at)[K]) {
-  constexpr int warps = block_threads / 32;
-  __shared__ index_t warp_sum[K][warps];
-  __shared__ index_t base[K];
-  const int lane = gpu::lane_id(), warp = gpu::warp_in_block();
-  index_t inclusive[K];
-#pragma unroll
-  for (int k = 0; k < K; ++k) {
-    inclusive[k] = v[k];
-    for (int o = 1; o < 32; o *= 2) {
-      const index_t y = __shfl_up_sync(0xffffffffu, inclusive[k], o);
-      if (lane >= o) inclusive[k] += y;
-    }
-    if (lane == 31) warp_sum[k][warp] = inclusive[k];
-  }
-  __syncthreads();
-  if (threadIdx.x < K) {
-    const int k = static_cast<int>(threadIdx.x);
-    index_t total = 0;
-    for (int w = 0; w < warps; ++w) {
-      const index_t t = warp_sum[k][w];
-      warp_sum[k][w] = total;
-      total += t;
-    }
-    base[k] = total > 0 ? atomic_add(counters[k], total) : 0;
-  }
-  __syncthreads();
-#pragma unroll
-  for (int k = 0; k < K; ++k) at[k] = base[k] + warp_sum[k][warp] + inclusive[k] - v[k];
-  __syncthreads();  // the next call may overwrite what was read above
-}
-
 /// The rank owning vertex v (dist::block_partition: blocks of `block` vertices).
 __device__ __forceinline__ int owner_of(std::int64_t v, index_t block) { return static_cast<int>(v / block); }
 
@@ -112,35 +69,12 @@ __device__ __forceinline__ bool test_bit(const std::uint64_t* bits, std::int64_t
   return (bits[v >> 6] >> (v & 63)) & 1u;
 }
 
-/// Sets the bits of the listed owned rows in this rank's bitmap slice (which starts at a word
-/// boundary). The list's length is *n_device when given, else n.
-static __global__ void mark_kernel(const index_t* rows, const index_t* n_device, index_t n, std::uint64_t* slice) {
-  if (n_device) n = *n_device;
-  for (index_t i : gpu::grid_stride(n)) {
-    const index_t u = rows[i];
-    atomicOr(reinterpret_cast<unsigned long long*>(&slice[u >> 6]), 1ull << (u & 63));
-  }
-}
-
-template <class T>
-__global__ void fill_kernel(T* p, index_t n, T value) {
-  for (index_t i : gpu::grid_stride(n)) p[i] = value;
-}
-template <class T>
-void fill(T* p, index_t n, T value) {
-  if (n > 0) gpu::launch(fill_kernel<T>, gpu::grid_blocks(n, block_threads), block_threads, 0, nullptr, p, n, value);
-}
-
 /// One value from device memory (synchronous).
 template <class T>
 T read_one(const T* p) {
   T x;
   gpu::copy_bytes(&x, p, sizeof(T));
   return x;
-}
-template <class T>
-void write_one(T* p, T x) {
-  gpu::copy_bytes(p, &x, sizeof(T));
 }
 
 /// counts[o] += the owned arcs whose far end rank o owns.
