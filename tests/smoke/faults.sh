@@ -13,6 +13,8 @@ command -v mpiexec >/dev/null 2>&1 || { echo "faults smoke: no mpiexec, skipped"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
+# OpenMPI's session directory of its own (tests/smoke/lib/mpi.sh says why).
+export OMPI_MCA_orte_tmpdir_base=$tmp
 export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1
 mpi=(mpiexec --oversubscribe --bind-to none)
 limit=20
