@@ -113,6 +113,7 @@ struct engine<V>::impl {
   void run_over_ranks(index_t root);
   double gather_bucket(const control& s);
   double gather_settled();
+  void upload_displs(const std::vector<index_t>& counts);
 
   /// ex: over the ranks of ex (more than one), view holding this rank's rows of p; rows_by_weight:
   /// every row is sorted by weight already (searched in place, no copy).

@@ -170,6 +170,16 @@ void engine<V>::impl::join_ranks(dist::device_exchange& ex, const dist::block_pa
   timer.emplace(true, stream);
 }
 
+/// Where each rank's block of an all-to-all's or all-gather's arrivals starts (counts: per rank),
+/// to `displs` on the device, ordered on the stream (sender_of reads it).
+template <class V>
+void engine<V>::impl::upload_displs(const std::vector<index_t>& counts) {
+  index_t* d = h_displs.data();
+  d[0] = 0;
+  for (std::size_t r = 0; r < counts.size(); ++r) d[r + 1] = d[r] + counts[r];
+  GPU500_CUDA_CHECK(cudaMemcpyAsync(displs.data(), d, displs.bytes(), cudaMemcpyHostToDevice, stream));
+}
+
 /// The bucket's vertices of every rank and their distances into bucket_bits and offered, for the
 /// pull that comes next (collective). Returns the seconds spent in exchanges.
 template <class V>
@@ -192,10 +202,7 @@ double engine<V>::impl::gather_bucket(const control& s) {
   t.restart();
   x->allgatherv_bytes(out, in, counts.data(), sizeof(bucket_entry));
   comm += t.seconds();
-  index_t* d = h_displs.data();
-  d[0] = 0;
-  for (std::size_t r = 0; r < counts.size(); ++r) d[r + 1] = d[r] + counts[r];
-  GPU500_CUDA_CHECK(cudaMemcpyAsync(displs.data(), d, displs.bytes(), cudaMemcpyHostToDevice, stream));
+  upload_displs(counts);
   if (total > 0)
     gpu::launch(scatter_bucket_kernel, helper_policy::blocks(total), helper_policy::block, 0, stream,
                 static_cast<const bucket_entry*>(in), total, static_cast<const index_t*>(displs.data()), ranks, rk,
@@ -286,10 +293,7 @@ void engine<V>::impl::run_over_ranks(index_t root) {
     double comm = t.seconds();
     timer->mark("apply");
     if (arrivals > 0) {
-      index_t* d = h_displs.data();
-      d[0] = 0;
-      for (std::size_t r = 0; r < R; ++r) d[r + 1] = d[r] + recv_counts[r];
-      GPU500_CUDA_CHECK(cudaMemcpyAsync(displs.data(), d, displs.bytes(), cudaMemcpyHostToDevice, stream));
+      upload_displs(recv_counts);
       gpu::launch(apply_kernel, blocks, search_policy::block, 0, stream, w, static_cast<const request*>(recv.data()),
                   arrivals, cnt);
       gpu::launch(remote_parents_kernel, helper_policy::blocks(arrivals), helper_policy::block, 0, stream,
