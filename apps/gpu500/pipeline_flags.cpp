@@ -118,7 +118,7 @@ void pipeline_flags::add_bfs(cli::parser& p) {
   parser_ = &p;
   const auto positive = [](double x) { return x > 0; };
   p.option("--bfs-alpha", checked(bfs_alpha_, "--bfs-alpha", "> 0", positive),
-           "BFS: go bottom-up when frontier arcs > unexplored arcs / alpha (Beamer; default 15 on cpu, 14 on cuda)", "X");
+           "BFS: go bottom-up when frontier arcs > unexplored arcs / alpha (Beamer; default 15 on cpu, 60 on cuda)", "X");
   p.option("--bfs-beta", checked(bfs_beta_, "--bfs-beta", "> 0", positive),
            "BFS: back to top-down when the frontier falls below vertices / beta (default 18 on cpu, 24 on cuda)", "X");
   p.option("--bfs-threads", team_size(cpu.bfs.threads, "--bfs-threads"),

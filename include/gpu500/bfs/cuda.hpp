@@ -53,7 +53,7 @@ struct options {
   int hub_threshold = 100;      ///< gamma's hub degree
   int priority_degree = 100;    ///< degree of the vertices put in the shared-memory cache
   double gamma = 0.30;  ///< top-down -> bottom-up when hubs in frontier / all hubs > gamma
-  double alpha = 14.0;  ///< Beamer: top-down -> bottom-up when frontier arcs > unexplored arcs / alpha
+  double alpha = 60.0;  ///< Beamer: top-down -> bottom-up when frontier arcs > unexplored arcs / alpha
   double beta = 24.0;   ///< bottom-up -> top-down when the frontier shrinks below active / beta
   /// The search's grids are sized for this share of the device's SMs, in (0, 1]: below 1 fewer
   /// warps are in flight, which lowers the board's power more than the search's speed near 0.75
