@@ -11,6 +11,8 @@
 // fill, and every neighbour list is then sorted ascending by new id (a CUB segmented sort), i.e. in
 // descending degree: a bottom-up search meets the likeliest parent first, and the hubs are the
 // lowest ids. The maps new2old / old2new let callers report everything in the original ids.
+// Over MPI ranks (build_device_rows) each rank first receives the arcs of its rows from the others,
+// then builds its rows with the same steps (kernel1_steps.cuh), sorted without relabelling.
 // Vertex ids on the device are V = std::uint32_t (default when N < 2^32) or std::int64_t.
 #pragma once
 
@@ -22,9 +24,14 @@
 
 #include "gpu500/core/cuda/memory.hpp"
 #include "gpu500/core/types.hpp"
+#include "gpu500/dist/partition.hpp"
 #include "gpu500/graph/csr.hpp"
 #include "gpu500/graph/edge_list.hpp"
 #include "gpu500/graph/kronecker.hpp"
+
+namespace gpu500::dist {
+class device_exchange;
+}
 
 namespace gpu500::graph::cuda {
 
@@ -174,5 +181,38 @@ class device_csr {
 /// Kernel 1 on the device; consumes (frees) the edge list. Synchronises before returning.
 template <class V>
 device_csr<V> build_device_csr(device_edge_list<V>&& el, build_options o = {});
+
+/// One rank's rows of a graph over MPI ranks in device memory, as kernel 1 over the ranks leaves
+/// them: row l is vertex owned.first + l, the columns are global 64-bit ids.
+struct device_rows {
+  index_t num_vertices = 0;
+  dist::vertex_range owned;
+  gpu::device_buffer<index_t> offsets;  ///< owned.count + 1
+  gpu::device_buffer<std::int64_t> columns;
+  gpu::device_buffer<float> weights;  ///< empty when unweighted
+  index_t arcs = 0;
+
+  [[nodiscard]] csr_view<std::int64_t> view() const {
+    return {num_vertices, owned.first, owned.count, offsets.data(), columns.data(),
+            weights.empty() ? nullptr : weights.data()};
+  }
+  /// A host copy (for the validator, untimed).
+  [[nodiscard]] csr<std::int64_t> download() const;
+};
+
+/// Edges of a rank's slice per round of kernel 1 over ranks by default (about 11 GB of device
+/// memory a round).
+inline constexpr index_t default_round_edges = index_t{1} << 26;
+
+/// Kernel 1 over the ranks of x's communicator (collective; consumes this rank's slice of the
+/// edge list), in rounds of at most round_edges edges (0: default_round_edges) so that its memory
+/// stays near 64 bytes per edge of the slice: each round's arcs grouped by owner (a radix sort on
+/// the owner), one all-to-all of device buffers, the arrivals staged; then the rows from the
+/// staged arcs with the one-process kernel 1's steps (offsets from the degrees, every arc placed
+/// at its row's cursor, the rows sorted in batches of about two rounds' arcs): each row by column,
+/// or by (weight, column) when weighted, which the SSSP engine needs (the arcs that stay inside a
+/// bucket are a prefix of the row). A row's order is fixed by its contents, the same for any rounds or arrival order.
+device_rows build_device_rows(dist::device_exchange& x, const dist::block_partition& part,
+                              device_edge_list<std::int64_t>&& slice, index_t round_edges = 0);
 
 }  // namespace gpu500::graph::cuda

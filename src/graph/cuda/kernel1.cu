@@ -1,4 +1,5 @@
-// Graph500 kernel 1 on the GPU: device edge list -> device CSR (see gpu500/graph/cuda.hpp).
+// Graph500 kernel 1 on the GPU, one process: device edge list -> device CSR (see
+// gpu500/graph/cuda.hpp); and the steps a rank of many shares with it (kernel1_steps.cuh).
 //
 // 1. degree pass: one 64-bit atomic per endpoint (the tail only for a directed graph), self-loops
 //    skipped;
@@ -10,6 +11,7 @@
 // 5. the edge list is freed; 6. (relabel) every row is sorted ascending by new id, i.e. by
 //    descending degree (CUB segmented sort, in batches of about 2^28 arcs so that the scratch
 //    space stays small next to the CSR).
+// Steps 1, 4 and 6 and the scan of step 3 are kernel1_steps.cuh's, fed by the edge list's arcs.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -24,26 +26,40 @@
 #include "gpu500/core/cuda/memory.hpp"
 #include "gpu500/core/error.hpp"
 #include "gpu500/graph/cuda.hpp"
+#include "kernel1_steps.cuh"
 
 namespace gpu500::graph::cuda {
 
 namespace {
 
+using namespace detail;
+
 struct kernel1_policy {
   static constexpr int block = 256;
 };
 
-using ull = unsigned long long;
-
+/// One process's arcs: both directions of edge e (a directed graph: src -> dst alone), self-loops
+/// dropped, the ends renamed through old2new when it is given.
 template <class V>
-__global__ void degree_kernel(const V* src, const V* dst, index_t m, bool directed, ull* deg) {
-  for (index_t e : gpu::grid_stride(m)) {
-    const V u = src[e], v = dst[e];
-    if (u == v) continue;
-    atomicAdd(deg + u, 1ull);
-    if (!directed) atomicAdd(deg + v, 1ull);
+struct edge_arcs {
+  const V* src;
+  const V* dst;
+  const float* weight;  ///< null: no weights
+  bool directed;
+  const V* old2new;  ///< null: the ids as they are
+  template <class Out>
+  __device__ void operator()(index_t e, Out&& out) const {
+    V u = src[e], v = dst[e];
+    if (u == v) return;
+    if (old2new) {
+      u = old2new[u];
+      v = old2new[v];
+    }
+    const float x = weight ? weight[e] : 0.f;
+    out(static_cast<index_t>(u), v, x);
+    if (!directed) out(static_cast<index_t>(v), u, x);
   }
-}
+};
 
 template <class V>
 __global__ void iota_kernel(V* x, index_t n) {
@@ -73,26 +89,6 @@ __global__ void degree_stats_kernel(const index_t* deg, index_t n, ull* non_isol
   if (gpu::lane_id() == 0) {
     atomicAdd(non_isolated, cnt);
     atomicMax(max_degree, mx);
-  }
-}
-
-template <class V>
-__global__ void fill_kernel(const V* src, const V* dst, const float* w, index_t m, bool directed, const V* old2new,
-                            ull* cursor, V* columns, float* weights) {
-  for (index_t e : gpu::grid_stride(m)) {
-    V u = src[e], v = dst[e];
-    if (u == v) continue;
-    if (old2new) {
-      u = old2new[u];
-      v = old2new[v];
-    }
-    const ull pu = atomicAdd(cursor + u, 1ull);
-    columns[pu] = v;
-    if (weights) weights[pu] = w[e];
-    if (directed) continue;
-    const ull pv = atomicAdd(cursor + v, 1ull);
-    columns[pv] = u;
-    if (weights) weights[pv] = w[e];
   }
 }
 
@@ -161,49 +157,70 @@ void relative_offsets(const index_t* offsets, index_t first_row, index_t rows, i
   GPU500_CUDA_CHECK_LAUNCH();
 }
 
-namespace {
+namespace detail {
 
-/// Sort every row [offsets[r], offsets[r+1]) ascending (keys = columns, values = weights if any),
-/// in batches of whole rows of about `batch` arcs (CUB's output and scratch are sized by the batch).
+index_t offsets_from_degrees(const index_t* degree, index_t rows, index_t* offsets) {
+  GPU500_CUDA_CHECK(cudaMemset(offsets, 0, sizeof(index_t)));
+  std::size_t bytes = 0;
+  GPU500_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, bytes, degree, offsets + 1, rows));
+  gpu::device_buffer<unsigned char> temp(bytes + 256);
+  GPU500_CUDA_CHECK(cub::DeviceScan::InclusiveSum(temp.data(), bytes, degree, offsets + 1, rows));
+  index_t arcs = 0;
+  gpu::copy_bytes(&arcs, offsets + rows, sizeof(index_t));
+  return arcs;
+}
+
 template <class V>
-void sort_rows(const index_t* offsets, index_t n, index_t arcs, index_t batch, V* columns, float* weights) {
+void sort_rows(const index_t* offsets, index_t n, index_t arcs, index_t batch, V* columns, float* weights,
+               bool by_weight) {
   if (arcs == 0) return;
+  GPU500_EXPECTS(weights || !by_weight, "kernel 1: rows sorted by weight need weights");
   const row_batch_plan plan = plan_row_batches(offsets, n, arcs, batch);
-  const auto cap = static_cast<std::size_t>(plan.max_items);
+  const auto cap = static_cast<std::int64_t>(plan.max_items), most_rows = static_cast<std::int64_t>(plan.max_rows);
   gpu::device_buffer<index_t> rel(static_cast<std::size_t>(plan.max_rows) + 1);
-  gpu::device_buffer<V> keys_out(cap);
-  gpu::device_buffer<float> vals_out(weights ? cap : 0);
-  std::size_t temp_bytes = 0;
+  gpu::device_buffer<V> keys_out(static_cast<std::size_t>(cap));
+  gpu::device_buffer<float> vals_out(weights ? static_cast<std::size_t>(cap) : 0);
+  const index_t* seg = rel.data();  // (for the scratch queries: any segments of the largest batch's size)
+  std::size_t temp_bytes = 0, stable_bytes = 0;
   if (weights)
     GPU500_CUDA_CHECK(cub::DeviceSegmentedSort::SortPairs(nullptr, temp_bytes, columns, keys_out.data(), weights,
-                                                          vals_out.data(), static_cast<std::int64_t>(cap),
-                                                          static_cast<std::int64_t>(plan.max_rows), rel.data(),
-                                                          rel.data() + 1));
+                                                          vals_out.data(), cap, most_rows, seg, seg + 1));
   else
-    GPU500_CUDA_CHECK(cub::DeviceSegmentedSort::SortKeys(nullptr, temp_bytes, columns, keys_out.data(),
-                                                         static_cast<std::int64_t>(cap),
-                                                         static_cast<std::int64_t>(plan.max_rows), rel.data(),
-                                                         rel.data() + 1));
-  gpu::device_buffer<unsigned char> temp(temp_bytes + 256);
+    GPU500_CUDA_CHECK(cub::DeviceSegmentedSort::SortKeys(nullptr, temp_bytes, columns, keys_out.data(), cap,
+                                                         most_rows, seg, seg + 1));
+  if (by_weight)
+    GPU500_CUDA_CHECK(cub::DeviceSegmentedSort::StableSortPairs(nullptr, stable_bytes, vals_out.data(), weights,
+                                                                keys_out.data(), columns, cap, most_rows, seg, seg + 1));
+  gpu::device_buffer<unsigned char> temp(std::max(temp_bytes, stable_bytes) + 256);
   for_each_row_batch(plan, offsets, rel.data(), nullptr,
                      [&](index_t, index_t rows, index_t o0, index_t items, const index_t* r) {
                        std::size_t bytes = temp.size();
-                       if (weights) {
+                       if (!weights) {
+                         GPU500_CUDA_CHECK(cub::DeviceSegmentedSort::SortKeys(temp.data(), bytes, columns + o0,
+                                                                              keys_out.data(), items, rows, r, r + 1));
+                       } else {
                          GPU500_CUDA_CHECK(cub::DeviceSegmentedSort::SortPairs(
                              temp.data(), bytes, columns + o0, keys_out.data(), weights + o0, vals_out.data(), items,
                              rows, r, r + 1));
+                         if (by_weight) {  // then stably by weight, straight back into place
+                           bytes = temp.size();
+                           GPU500_CUDA_CHECK(cub::DeviceSegmentedSort::StableSortPairs(
+                               temp.data(), bytes, vals_out.data(), weights + o0, keys_out.data(), columns + o0,
+                               items, rows, r, r + 1));
+                           return;
+                         }
                          GPU500_CUDA_CHECK(cudaMemcpy(weights + o0, vals_out.data(), items * sizeof(float),
                                                       cudaMemcpyDeviceToDevice));
-                       } else {
-                         GPU500_CUDA_CHECK(cub::DeviceSegmentedSort::SortKeys(temp.data(), bytes, columns + o0,
-                                                                              keys_out.data(), items, rows, r, r + 1));
                        }
                        GPU500_CUDA_CHECK(cudaMemcpy(columns + o0, keys_out.data(), items * sizeof(V),
                                                     cudaMemcpyDeviceToDevice));
                      });
 }
 
-}  // namespace
+template void sort_rows<std::uint32_t>(const index_t*, index_t, index_t, index_t, std::uint32_t*, float*, bool);
+template void sort_rows<std::int64_t>(const index_t*, index_t, index_t, index_t, std::int64_t*, float*, bool);
+
+}  // namespace detail
 
 template <class V>
 device_csr<V> build_device_csr(device_edge_list<V>&& el, build_options o) {
@@ -216,12 +233,11 @@ device_csr<V> build_device_csr(device_edge_list<V>&& el, build_options o) {
   g.relabelled_ = o.relabel;
   gpu::device_buffer<index_t> deg(static_cast<std::size_t>(n));
   GPU500_CUDA_CHECK(cudaMemset(deg.data(), 0, deg.size() * sizeof(index_t)));
-  degree_kernel<V><<<gpu::grid_blocks(m, B), B>>>(el.src.data(), el.dst.data(), m, o.directed,
-                                                  reinterpret_cast<ull*>(deg.data()));
+  count_arcs_kernel<<<gpu::grid_blocks(m, B), B>>>(m, edge_arcs<V>{el.src.data(), el.dst.data(), nullptr, o.directed, nullptr},
+                                                   reinterpret_cast<ull*>(deg.data()));
   GPU500_CUDA_CHECK_LAUNCH();
 
   g.offsets_ = gpu::device_buffer<index_t>(static_cast<std::size_t>(n) + 1);
-  GPU500_CUDA_CHECK(cudaMemset(g.offsets_.data(), 0, sizeof(index_t)));
   const index_t* scan_in = deg.data();
   gpu::device_buffer<index_t> sorted_deg;
   if (o.relabel) {
@@ -254,22 +270,16 @@ device_csr<V> build_device_csr(device_edge_list<V>&& el, build_options o) {
     g.non_isolated_ = static_cast<index_t>(h[0]);
     g.max_degree_ = static_cast<index_t>(h[1]);
   }
-  {
-    std::size_t bytes = 0;
-    GPU500_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, bytes, scan_in, g.offsets_.data() + 1, n));
-    gpu::device_buffer<unsigned char> temp(bytes + 256);
-    GPU500_CUDA_CHECK(cub::DeviceScan::InclusiveSum(temp.data(), bytes, scan_in, g.offsets_.data() + 1, n));
-  }
+  g.arcs_ = offsets_from_degrees(scan_in, n, g.offsets_.data());
   sorted_deg.reset();
-  gpu::copy_bytes(&g.arcs_, g.offsets_.data() + n, sizeof(index_t));
   // The degree buffer becomes the fill cursor.
   GPU500_CUDA_CHECK(cudaMemcpy(deg.data(), g.offsets_.data(), n * sizeof(index_t), cudaMemcpyDeviceToDevice));
   g.columns_ = gpu::device_buffer<V>(static_cast<std::size_t>(g.arcs_));
   if (!el.weight.empty()) g.weights_ = gpu::device_buffer<float>(static_cast<std::size_t>(g.arcs_));
-  fill_kernel<V><<<gpu::grid_blocks(m, B), B>>>(el.src.data(), el.dst.data(), el.weight.empty() ? nullptr : el.weight.data(),
-                                          m, o.directed, o.relabel ? g.old2new_.data() : nullptr,
-                                          reinterpret_cast<ull*>(deg.data()),
-                                          g.columns_.data(), g.weights_.empty() ? nullptr : g.weights_.data());
+  const edge_arcs<V> arcs{el.src.data(), el.dst.data(), el.weight.empty() ? nullptr : el.weight.data(), o.directed,
+                          o.relabel ? g.old2new_.data() : nullptr};
+  place_arcs_kernel<V><<<gpu::grid_blocks(m, B), B>>>(m, arcs, reinterpret_cast<ull*>(deg.data()), g.columns_.data(),
+                                                     g.weights_.empty() ? nullptr : g.weights_.data());
   GPU500_CUDA_CHECK_LAUNCH();
   GPU500_CUDA_CHECK(cudaDeviceSynchronize());
   deg.reset();
@@ -278,7 +288,7 @@ device_csr<V> build_device_csr(device_edge_list<V>&& el, build_options o) {
   el.weight.reset();
   if (o.relabel)
     sort_rows<V>(g.offsets_.data(), n, g.arcs_, o.sort_batch, g.columns_.data(),
-                 g.weights_.empty() ? nullptr : g.weights_.data());
+                 g.weights_.empty() ? nullptr : g.weights_.data(), false);
   GPU500_CUDA_CHECK(cudaDeviceSynchronize());
   return g;
 }

@@ -12,7 +12,8 @@
 #include "gpu500/dist/comm.hpp"
 #include "gpu500/dist/partition.hpp"
 #include "gpu500/dist/placement.hpp"
-#include "graph500/mpi/cuda/local_graph.hpp"
+#include "gpu500/graph/cuda.hpp"
+#include "graph500/mpi/local_graph.hpp"
 
 namespace gpu500::graph500::mpi::cuda::test {
 
@@ -26,9 +27,9 @@ inline void use_node_gpu(const dist::communicator& c) {
 struct rank_graph {
   graph::kronecker_params params;
   dist::block_partition part;
-  device_local_graph rows;      ///< this rank's rows on the device, as kernel 1 leaves them
-  local_graph host;             ///< the same rows on the host
-  std::vector<index_t> degree;  ///< every vertex's degree (the ranks' blocks in rank order)
+  graph::cuda::device_rows rows;  ///< this rank's rows on the device, as kernel 1 leaves them
+  local_graph host;               ///< the same rows on the host
+  std::vector<index_t> degree;    ///< every vertex's degree (the ranks' blocks in rank order)
 };
 
 /// Kernel 1 over the ranks of x's communicator for a SCALE `scale` graph (collective).
@@ -38,7 +39,8 @@ inline rank_graph make_rank_graph(dist::device_exchange& x, int scale) {
   p.scale = scale;
   const dist::block_partition part(p.num_vertices(), c.size());
   const index_t m = p.num_edges(), first = m * c.rank() / c.size(), last = m * (c.rank() + 1) / c.size();
-  device_local_graph rows = build_device_local_graph(x, part, generate_slice(p, first, last - first));
+  graph::cuda::device_rows rows =
+      graph::cuda::build_device_rows(x, part, graph::cuda::generate_kronecker_device<std::int64_t>(p, first, last - first));
   local_graph host = rows.download();
   std::vector<index_t> mine(static_cast<std::size_t>(host.rows()));
   for (index_t l = 0; l < host.rows(); ++l) mine[static_cast<std::size_t>(l)] = host.offsets[l + 1] - host.offsets[l];

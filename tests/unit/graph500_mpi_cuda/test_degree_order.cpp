@@ -15,7 +15,8 @@
 #include "gpu500/core/device.hpp"
 #include "gpu500/dist/comm.hpp"
 #include "graph500/mpi/cuda/degree_order.hpp"
-#include "graph500/mpi/cuda/local_graph.hpp"
+#include "gpu500/graph/cuda.hpp"
+#include "graph500/mpi/local_graph.hpp"
 #include "rank_graph.hpp"
 
 namespace gpu500::graph500::mpi::cuda {
@@ -40,7 +41,8 @@ std::vector<std::int64_t> ordered_row(const local_graph& host, index_t l, const 
 }
 
 template <class C>
-void expect_degree_order(dist::device_exchange& x, const dist::block_partition& part, const device_local_graph& g,
+void expect_degree_order(dist::device_exchange& x, const dist::block_partition& part,
+                         const graph::cuda::device_rows& g,
                          const local_graph& host, const std::vector<index_t>& degree) {
   const std::vector<C> got = gpu::to_host(degree_ordered_columns<C>(x, part, g.view()));
   ASSERT_EQ(got.size(), host.columns.size());
@@ -53,7 +55,8 @@ void expect_degree_order(dist::device_exchange& x, const dist::block_partition& 
 }
 
 template <class C>
-void expect_relabelled(dist::device_exchange& x, const dist::block_partition& part, const device_local_graph& g,
+void expect_relabelled(dist::device_exchange& x, const dist::block_partition& part,
+                       const graph::cuda::device_rows& g,
                        const local_graph& host, const std::vector<index_t>& degree) {
   const relabelled_rows<C> r = degree_relabelled_rows<C>(x, part, g.view());
   const std::vector<C> new2old = gpu::to_host(r.new2old), old2new = gpu::to_host(r.old2new);

@@ -1,6 +1,6 @@
 // The CUDA backend of the Graph500 pipeline over MPI ranks (see gpu500/graph500/mpi_pipeline.hpp):
 // the choice of each rank's GPU, the exchange mode, the memory check, and the pipeline that runs
-// the device generator, kernel 1 (local_graph.cu), the BFS (the one CUDA engine, gpu500/bfs/cuda.hpp,
+// the device generator and kernel 1 over the ranks (gpu500/graph/cuda.hpp), the BFS (the one CUDA engine, gpu500/bfs/cuda.hpp,
 // on its rows in degree order, degree_order.hpp) and the SSSP (the one CUDA engine,
 // gpu500/sssp/cuda.hpp, on kernel 1's weight-sorted rows in place), and validates each search
 // (untimed) with the GPU validator over the ranks (graph500/cuda_pipeline.hpp) where its
@@ -23,11 +23,12 @@
 #include "gpu500/core/error.hpp"
 #include "gpu500/core/timer.hpp"
 #include "gpu500/dist/placement.hpp"
+#include "gpu500/graph/cuda.hpp"
 #include "gpu500/graph500/cuda_pipeline.hpp"
 #include "gpu500/graph500/validate.hpp"
 #include "gpu500/graph500/mpi_pipeline.hpp"
 #include "gpu500/sssp/cuda.hpp"
-#include "local_graph.hpp"
+#include "../local_graph.hpp"
 
 namespace gpu500::graph500 {
 
@@ -41,10 +42,11 @@ std::size_t device_bytes(const graph::kronecker_params& p, int ranks, int bits) 
   const auto R = static_cast<std::size_t>(ranks);
   const std::size_t m = static_cast<std::size_t>(p.num_edges()) / R + 1;
   const std::size_t n = static_cast<std::size_t>(p.num_vertices()) / R + 64;
-  // Kernel 1 (local_graph.hpp): the slice (20 bytes an edge) and the staged arrivals (16 bytes an
-  // arc, two arcs an edge) while the rounds run, about 100 bytes per edge of a round; then the
-  // rows (12 bytes an arc) beside the staging area, and beside their sorted copies.
-  const std::size_t round = std::min<std::size_t>(m, static_cast<std::size_t>(mpi::cuda::default_round_edges));
+  // Kernel 1 (graph::cuda::build_device_rows): the slice (20 bytes an edge) and the staged
+  // arrivals (16 bytes an arc, two arcs an edge) while the rounds run, about 100 bytes per edge of
+  // a round; then the rows (12 bytes an arc) beside the staging area, then beside their sort's
+  // batches.
+  const std::size_t round = std::min<std::size_t>(m, static_cast<std::size_t>(graph::cuda::default_round_edges));
   const std::size_t kernel1 = 64 * m + 100 * round + 16 * n;
   const std::size_t rows = 2 * m * 12 + 8 * n;
   const auto rows_n = static_cast<index_t>(n), arcs = static_cast<index_t>(2 * m);
@@ -122,7 +124,7 @@ class mpi_cuda_pipeline final : public mpi_pipeline {
     return timed([&] {
       const index_t m = params_.num_edges(), r = c_.rank(), R = c_.size();
       const index_t first = m * r / R, last = m * (r + 1) / R;
-      slice_ = mpi::cuda::generate_slice(params_, first, last - first);
+      slice_ = graph::cuda::generate_kronecker_device<std::int64_t>(params_, first, last - first);
       generated_ = true;
     });
   }
@@ -130,7 +132,7 @@ class mpi_cuda_pipeline final : public mpi_pipeline {
   double construct() override {
     return timed([&] {
       GPU500_EXPECTS(generated_, "generate() before construct()");
-      g_ = mpi::cuda::build_device_local_graph(x_, part_, std::move(slice_), opts_.kernel1_round_edges);
+      g_ = graph::cuda::build_device_rows(x_, part_, std::move(slice_), opts_.kernel1_round_edges);
       generated_ = false;
       host_.reset();
       const auto view = g_.view();
@@ -286,8 +288,8 @@ class mpi_cuda_pipeline final : public mpi_pipeline {
   int device_, sharing_;
   int bits_;  // the width of the BFS's columns (--vertex-bits)
   bool generated_ = false;
-  mpi::cuda::device_edge_slice slice_;
-  mpi::cuda::device_local_graph g_;
+  graph::cuda::device_edge_list<std::int64_t> slice_;
+  graph::cuda::device_rows g_;
   std::optional<mpi::local_graph> host_;
   std::optional<bool> gpu_validator_;
   float delta_ = 0.f;

@@ -1,26 +1,31 @@
-// Generation and kernel 1 of the CUDA backend over MPI ranks (see local_graph.hpp).
-//
-// Generation: src/graph/cuda's generator, on the rank's slice of the edge list.
-// Kernel 1, in rounds of at most round_edges edges of the slice, so that its memory is about 64
-// bytes per edge of the slice plus one round's: arc j of a round is direction j & 1 of edge j / 2.
-// Keys (owner rank; R for a self-loop, sorted last and not sent) and arc ids go through a CUB
-// radix sort, the arcs are gathered into that order and exchanged; the owner appends what arrives
-// to a staging area of (row, column, weight) and counts the degrees. After the last round the
-// degrees are scanned into offsets, each arc is placed in its row (an atomic cursor per row), and
-// a segmented sort orders every row: by column, or by (weight, column) when weighted. The order
-// of a row is thus fixed by its contents, whatever the rounds and the arrival order were.
+// Kernel 1 on the GPU over MPI ranks (see gpu500/graph/cuda.hpp, build_device_rows): what a rank
+// of many adds to the one-process kernel 1 is the journey of the arcs to their rows' owners.
+// In rounds of at most round_edges edges of the rank's slice, so that its memory is about 64 bytes
+// per edge of the slice plus one round's: arc j of a round is direction j & 1 of edge j / 2. Keys
+// (owner rank; R for a self-loop, sorted last and not sent) and arc ids go through a CUB radix
+// sort, the arcs are gathered into that order and exchanged; the owner appends what arrives to a
+// staging area of (row, column, weight) and counts the degrees. After the last round the staged
+// arcs go through kernel1_steps.cuh as one process's edges do: offsets from the degrees, each arc
+// placed in its row, every row sorted (by column, or by (weight, column) when weighted).
 #include <bit>
-#include <cub/cub.cuh>
-#include <limits>
+#include <cub/device/device_radix_sort.cuh>
 
-#include "common.cuh"
 #include "gpu500/core/error.hpp"
+#include "gpu500/dist/device_exchange.hpp"
+#include "gpu500/dist/device_pairs.cuh"
 #include "gpu500/graph/cuda.hpp"
-#include "local_graph.hpp"
+#include "kernel1_steps.cuh"
 
-namespace gpu500::graph500::mpi::cuda {
+namespace gpu500::graph::cuda {
 
 namespace {
+
+using namespace detail;
+using dist::cuda::aggregated_take;
+using dist::cuda::atomic_add;
+using dist::cuda::owner_of;
+
+constexpr int block_threads = 256;
 
 struct arc {
   std::int64_t tail, head;
@@ -72,15 +77,16 @@ __global__ void stage_kernel(const arc* in, index_t n, index_t first, std::uint3
   }
 }
 
-/// Each staged arc into the next free place of its row (cursor: the row's offset, advanced).
-__global__ void place_kernel(const std::uint32_t* row, const std::int64_t* col, const float* w, index_t n,
-                             index_t* cursor, std::int64_t* out_col, float* out_w) {
-  for (index_t j : gpu::grid_stride(n)) {
-    const index_t p = atomic_add(&cursor[row[j]], 1);
-    out_col[p] = col[j];
-    if (w) out_w[p] = w[j];
+/// The staged arcs as an arc source of kernel1_steps.cuh.
+struct staged_arcs {
+  const std::uint32_t* row;
+  const std::int64_t* col;
+  const float* weight;  ///< null: no weights
+  template <class Out>
+  __device__ void operator()(index_t j, Out&& out) const {
+    out(static_cast<index_t>(row[j]), col[j], weight ? weight[j] : 0.f);
   }
-}
+};
 
 /// A stable radix sort of (key, id) pairs on the low `bits` bits of the keys (n below 2^31: a
 /// round's arcs).
@@ -101,64 +107,17 @@ void sort_pairs(gpu::device_buffer<K>& keys, gpu::device_buffer<std::uint64_t>& 
   ids = std::move(ids_out);
 }
 
-int bits_for(std::uint64_t largest) { return static_cast<int>(std::bit_width(largest)); }
-
-/// Orders every row of (col, w) by column, or by (weight, column) when w: a segmented sort by
-/// column, then a stable one by weight. The buffers are replaced by the sorted ones.
-void sort_rows(gpu::device_buffer<index_t>& offsets, index_t rows, index_t arcs,
-               gpu::device_buffer<std::int64_t>& col, gpu::device_buffer<float>& w) {
-  if (arcs <= 0 || rows <= 0) return;
-  const index_t* begin = offsets.data();
-  const index_t* end = offsets.data() + 1;
-  gpu::device_buffer<std::int64_t> col_out(static_cast<std::size_t>(arcs));
-  std::size_t temp_bytes = 0;
-  if (w.empty()) {
-    GPU500_CUDA_CHECK(cub::DeviceSegmentedSort::SortKeys(nullptr, temp_bytes, col.data(), col_out.data(),
-                                                         arcs, rows, begin, end));
-    gpu::device_buffer<unsigned char> temp(temp_bytes);
-    GPU500_CUDA_CHECK(cub::DeviceSegmentedSort::SortKeys(temp.data(), temp_bytes, col.data(), col_out.data(),
-                                                         arcs, rows, begin, end));
-    col = std::move(col_out);
-    return;
-  }
-  gpu::device_buffer<float> w_out(static_cast<std::size_t>(arcs));
-  GPU500_CUDA_CHECK(cub::DeviceSegmentedSort::SortPairs(nullptr, temp_bytes, col.data(), col_out.data(),
-                                                        w.data(), w_out.data(), arcs, rows, begin, end));
-  std::size_t stable_bytes = 0;
-  GPU500_CUDA_CHECK(cub::DeviceSegmentedSort::StableSortPairs(
-      nullptr, stable_bytes, w_out.data(), w.data(), col_out.data(), col.data(), arcs, rows, begin, end));
-  gpu::device_buffer<unsigned char> temp(std::max(temp_bytes, stable_bytes));
-  temp_bytes = temp.size();
-  GPU500_CUDA_CHECK(cub::DeviceSegmentedSort::SortPairs(temp.data(), temp_bytes, col.data(), col_out.data(),
-                                                        w.data(), w_out.data(), arcs, rows, begin, end));
-  temp_bytes = temp.size();
-  GPU500_CUDA_CHECK(cub::DeviceSegmentedSort::StableSortPairs(
-      temp.data(), temp_bytes, w_out.data(), w.data(), col_out.data(), col.data(), arcs, rows, begin, end));
-}
-
 }  // namespace
 
-device_edge_slice generate_slice(const graph::kronecker_params& p, index_t first, index_t count) {
-  graph::cuda::device_edge_list<std::int64_t> el = graph::cuda::generate_kronecker_device<std::int64_t>(p, first, count);
-  device_edge_slice s;
-  s.first = first;
-  s.count = count;
-  s.num_vertices = el.num_vertices;
-  s.src = std::move(el.src);
-  s.dst = std::move(el.dst);
-  s.weight = std::move(el.weight);
-  return s;
-}
-
-device_local_graph build_device_local_graph(dist::device_exchange& x, const dist::block_partition& part,
-                                            device_edge_slice&& slice, index_t round_edges) {
+device_rows build_device_rows(dist::device_exchange& x, const dist::block_partition& part,
+                              device_edge_list<std::int64_t>&& slice, index_t round_edges) {
   const dist::communicator& c = x.comm();
   const int R = c.size();
-  const index_t m = slice.count;
+  const index_t m = slice.num_edges;
   const bool weighted = !slice.weight.empty();
   const bool any_weighted = c.any(weighted);
   const index_t round = round_edges > 0 ? round_edges : default_round_edges;
-  device_local_graph g;
+  device_rows g;
   g.num_vertices = part.num_vertices();
   g.owned = part.range(c.rank());
   const index_t rows = g.owned.count;
@@ -198,7 +157,7 @@ device_local_graph build_device_local_graph(dist::device_exchange& x, const dist
         gpu::launch(owner_keys_kernel, gpu::grid_blocks(2 * n, block_threads), block_threads, 0, nullptr,
                     slice.src.data() + lo, slice.dst.data() + lo, n, part.block(), R, keys.data(), ids.data(),
                     dcounts.data());
-      sort_pairs(keys, ids, 2 * n, bits_for(static_cast<std::uint64_t>(R)));
+      sort_pairs(keys, ids, 2 * n, static_cast<int>(std::bit_width(static_cast<std::uint64_t>(R))));
       counts = gpu::to_host(dcounts.data(), static_cast<std::size_t>(R));
       index_t sent = 0;
       for (index_t k : counts) sent += k;
@@ -222,39 +181,34 @@ device_local_graph build_device_local_graph(dist::device_exchange& x, const dist
     staged += arrived;
   }
   slice = {};
-  // 2. Offsets by a scan of the degrees; each arc placed in its row; every row sorted.
-  g.arcs = staged;
+  // 2. The rows from the staged arcs, as one process makes them from its edges.
   g.offsets = gpu::device_buffer<index_t>(static_cast<std::size_t>(rows) + 1);
-  {
-    std::size_t temp_bytes = 0;
-    const auto items = static_cast<std::int64_t>(rows + 1);
-    GPU500_CUDA_CHECK(
-        cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, degree.data(), g.offsets.data(), items));
-    gpu::device_buffer<unsigned char> temp(temp_bytes);
-    GPU500_CUDA_CHECK(
-        cub::DeviceScan::ExclusiveSum(temp.data(), temp_bytes, degree.data(), g.offsets.data(), items));
-  }
+  g.arcs = offsets_from_degrees(degree.data(), rows, g.offsets.data());
+  GPU500_EXPECTS(g.arcs == staged, "kernel 1: the rows' degrees do not add up to the arcs that arrived");
   g.columns = gpu::device_buffer<std::int64_t>(static_cast<std::size_t>(staged));
   if (any_weighted) g.weights = gpu::device_buffer<float>(static_cast<std::size_t>(staged));
   if (staged > 0) {
-    gpu::copy_bytes(degree.data(), g.offsets.data(),
-                    sizeof(index_t) * static_cast<std::size_t>(rows + 1));  // cursors
-    gpu::launch(place_kernel, gpu::grid_blocks(staged, block_threads), block_threads, 0, nullptr,
-                st_row.data(), st_col.data(), any_weighted ? st_w.data() : nullptr, staged, degree.data(),
-                g.columns.data(), any_weighted ? g.weights.data() : nullptr);
+    gpu::copy_bytes(degree.data(), g.offsets.data(), sizeof(index_t) * static_cast<std::size_t>(rows));  // cursors
+    const staged_arcs arcs{st_row.data(), st_col.data(), any_weighted ? st_w.data() : nullptr};
+    gpu::launch(place_arcs_kernel<std::int64_t, staged_arcs>, gpu::grid_blocks(staged, block_threads), block_threads,
+                0, nullptr, staged, arcs, reinterpret_cast<ull*>(degree.data()), g.columns.data(),
+                any_weighted ? g.weights.data() : nullptr);
   }
   gpu::synchronize();
   st_row = {};
   st_col = {};
   st_w = {};
   degree = {};
-  sort_rows(g.offsets, rows, staged, g.columns, g.weights);
+  // In batches of about two rounds' arcs (2^28 by default): the round size bounds the sort's
+  // scratch as it bounds the exchange's.
+  sort_rows(g.offsets.data(), rows, staged, 4 * round, g.columns.data(), any_weighted ? g.weights.data() : nullptr,
+            any_weighted);
   gpu::synchronize();
   return g;
 }
 
-local_graph device_local_graph::download() const {
-  local_graph h;
+csr<std::int64_t> device_rows::download() const {
+  csr<std::int64_t> h;
   h.num_vertices = num_vertices;
   h.first_vertex = owned.first;
   const auto off = gpu::to_host(offsets);
@@ -266,4 +220,4 @@ local_graph device_local_graph::download() const {
   return h;
 }
 
-}  // namespace gpu500::graph500::mpi::cuda
+}  // namespace gpu500::graph::cuda
