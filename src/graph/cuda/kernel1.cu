@@ -190,7 +190,8 @@ void sort_rows(const index_t* offsets, index_t n, index_t arcs, index_t batch, V
                                                          most_rows, seg, seg + 1));
   if (by_weight)
     GPU500_CUDA_CHECK(cub::DeviceSegmentedSort::StableSortPairs(nullptr, stable_bytes, vals_out.data(), weights,
-                                                                keys_out.data(), columns, cap, most_rows, seg, seg + 1));
+                                                                keys_out.data(), columns, cap, most_rows, seg,
+                                                                seg + 1));
   gpu::device_buffer<unsigned char> temp(std::max(temp_bytes, stable_bytes) + 256);
   for_each_row_batch(plan, offsets, rel.data(), nullptr,
                      [&](index_t, index_t rows, index_t o0, index_t items, const index_t* r) {
@@ -233,8 +234,8 @@ device_csr<V> build_device_csr(device_edge_list<V>&& el, build_options o) {
   g.relabelled_ = o.relabel;
   gpu::device_buffer<index_t> deg(static_cast<std::size_t>(n));
   GPU500_CUDA_CHECK(cudaMemset(deg.data(), 0, deg.size() * sizeof(index_t)));
-  count_arcs_kernel<<<gpu::grid_blocks(m, B), B>>>(m, edge_arcs<V>{el.src.data(), el.dst.data(), nullptr, o.directed, nullptr},
-                                                   reinterpret_cast<ull*>(deg.data()));
+  const edge_arcs<V> ends{el.src.data(), el.dst.data(), nullptr, o.directed, nullptr};  // (no weights: degrees)
+  count_arcs_kernel<<<gpu::grid_blocks(m, B), B>>>(m, ends, reinterpret_cast<ull*>(deg.data()));
   GPU500_CUDA_CHECK_LAUNCH();
 
   g.offsets_ = gpu::device_buffer<index_t>(static_cast<std::size_t>(n) + 1);

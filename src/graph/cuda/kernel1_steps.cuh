@@ -18,7 +18,8 @@ using ull = unsigned long long;
 /// degree[row] += 1 for every arc of the items [0, items).
 template <class Arcs>
 __global__ void count_arcs_kernel(index_t items, Arcs arcs, ull* degree) {
-  for (index_t i : gpu::grid_stride(items)) arcs(i, [degree](index_t row, auto, float) { atomicAdd(degree + row, 1ull); });
+  for (index_t i : gpu::grid_stride(items))
+    arcs(i, [degree](index_t row, auto, float) { atomicAdd(degree + row, 1ull); });
 }
 
 /// Every arc of the items [0, items) at the next free place of its row (cursor: the row's offset,

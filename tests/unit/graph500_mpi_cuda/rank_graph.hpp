@@ -7,6 +7,7 @@
 
 #include <cuda_runtime.h>
 
+#include <utility>
 #include <vector>
 
 #include "gpu500/dist/comm.hpp"
@@ -39,8 +40,8 @@ inline rank_graph make_rank_graph(dist::device_exchange& x, int scale) {
   p.scale = scale;
   const dist::block_partition part(p.num_vertices(), c.size());
   const index_t m = p.num_edges(), first = m * c.rank() / c.size(), last = m * (c.rank() + 1) / c.size();
-  graph::cuda::device_rows rows =
-      graph::cuda::build_device_rows(x, part, graph::cuda::generate_kronecker_device<std::int64_t>(p, first, last - first));
+  auto slice = graph::cuda::generate_kronecker_device<std::int64_t>(p, first, last - first);
+  graph::cuda::device_rows rows = graph::cuda::build_device_rows(x, part, std::move(slice));
   local_graph host = rows.download();
   std::vector<index_t> mine(static_cast<std::size_t>(host.rows()));
   for (index_t l = 0; l < host.rows(); ++l) mine[static_cast<std::size_t>(l)] = host.offsets[l + 1] - host.offsets[l];

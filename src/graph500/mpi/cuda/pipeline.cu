@@ -1,11 +1,11 @@
 // The CUDA backend of the Graph500 pipeline over MPI ranks (see gpu500/graph500/mpi_pipeline.hpp):
 // the choice of each rank's GPU, the exchange mode, the memory check, and the pipeline that runs
-// the device generator and kernel 1 over the ranks (gpu500/graph/cuda.hpp), the BFS (the one CUDA engine, gpu500/bfs/cuda.hpp,
-// on its rows in degree order, degree_order.hpp) and the SSSP (the one CUDA engine,
-// gpu500/sssp/cuda.hpp, on kernel 1's weight-sorted rows in place), and validates each search
-// (untimed) with the GPU validator over the ranks (graph500/cuda_pipeline.hpp) where its
-// whole-graph arrays fit in the GPU's free memory, else with the host validator over host copies
-// of the rows.
+// the device generator and kernel 1 over the ranks (gpu500/graph/cuda.hpp), the BFS (the one CUDA
+// engine, gpu500/bfs/cuda.hpp, on its rows in degree order, degree_order.hpp) and the SSSP (the
+// one CUDA engine, gpu500/sssp/cuda.hpp, on kernel 1's weight-sorted rows in place), and
+// validates each search (untimed) with the GPU validator over the ranks
+// (graph500/cuda_pipeline.hpp) where its whole-graph arrays fit in the GPU's free memory, else
+// with the host validator over host copies of the rows.
 #include <cuda_runtime.h>
 
 #include <algorithm>
