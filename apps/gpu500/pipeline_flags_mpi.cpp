@@ -67,16 +67,10 @@ std::unique_ptr<graph500::mpi_pipeline> pipeline_flags::make_distributed(const d
   // OpenMP inside each rank: the host's cores shared by its ranks unless OMP_NUM_THREADS says
   // otherwise, with a warning where that oversubscribes the host (dist/host_threads.hpp).
   (void)dist::share_host_cores(comm);
+  // The host backend takes the options of one process as they are: one pipeline at every rank count.
+  if (b != gpu500::backend::cuda) return graph500::make_cpu_pipeline(comm, gp, cpu);
   graph500::mpi_options o;
-  o.bfs_threads = cpu.bfs.threads;
-  o.sssp_threads = cpu.sssp.threads;
-  o.top_down_only = cpu.bfs.top_down_only;
   o.vertex_bits = vertex_bits_;
-  if (parser_ != nullptr && parser_->given("--bfs-alpha")) o.alpha = bfs_alpha_;
-  if (parser_ != nullptr && parser_->given("--bfs-beta")) o.beta = bfs_beta_;
-  o.delta = cpu.sssp.delta;
-  o.no_light_heavy = cpu.sssp.no_light_heavy;
-  o.sssp_no_relabel = cpu.sssp.no_relabel;
 #if GPU500_HAVE_CUDA
   o.cuda_bfs = cuda.bfs;
   o.cuda_sssp = cuda.sssp;
@@ -84,8 +78,7 @@ std::unique_ptr<graph500::mpi_pipeline> pipeline_flags::make_distributed(const d
   o.share_gpus = share_gpus_;
   o.host_staging = no_cuda_aware_mpi_;
   o.no_nccl = no_nccl_;
-  if (b == gpu500::backend::cuda) return graph500::make_mpi_cuda_pipeline(comm, gp, o);
-  return graph500::make_mpi_cpu_pipeline(comm, gp, o);
+  return graph500::make_mpi_cuda_pipeline(comm, gp, o);
 }
 
 }  // namespace gpu500::app

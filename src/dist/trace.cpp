@@ -7,6 +7,15 @@
 
 namespace gpu500::dist {
 
+json::value search_trace(const communicator& c, const std::vector<level_record>* bfs,
+                         const std::vector<level_record>* sssp, float sssp_delta) {
+  json::value j;
+  j["bfs"] = bfs ? to_json(c, *bfs) : json::value::make_array();
+  j["sssp"] = sssp ? to_json(c, *sssp) : json::value::make_array();
+  if (sssp) j["sssp_delta"] = static_cast<double>(sssp_delta);  // the (first) bucket width
+  return j;
+}
+
 json::value to_json(const communicator& c, const std::vector<level_record>& levels) {
   // Each level's values: compute, comm, then its steps' seconds; level i's start at mine[at[i]].
   std::vector<double> mine;

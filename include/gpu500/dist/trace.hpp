@@ -35,6 +35,12 @@ struct level_record {
 /// logic_error on every rank.
 json::value to_json(const communicator& c, const std::vector<level_record>& levels);
 
+/// A Graph500 run's JSON "trace", any backend, one process or over ranks: {"bfs": [...], "sssp":
+/// [...], "sssp_delta": width} of the last BFS's and SSSP's levels (an empty list for a search that
+/// has not run: a null pointer) and the SSSP's first bucket width. Collective.
+json::value search_trace(const communicator& c, const std::vector<level_record>* bfs,
+                         const std::vector<level_record>* sssp, float sssp_delta);
+
 /// Appends the record of one BFS level or SSSP phase with its count and bytes, its communication
 /// time comm_seconds and its compute time what is left of `seconds`; sum_over_ranks turns this
 /// rank's counts and bytes of a whole search into sums over the ranks with one reduction

@@ -1,5 +1,6 @@
 // gpu500/graph500/cpu_pipeline.hpp — the Graph500 pipeline on the host: OpenMP generator,
-// kernel 1, the OpenMP BFS and SSSP engines, and the host validator.
+// kernel 1, the OpenMP BFS and SSSP engines, and the host validator. One pipeline at every rank
+// count: one process is its one-rank case (over the ranks of a communicator: mpi_pipeline.hpp).
 #pragma once
 
 #include <memory>
@@ -19,6 +20,10 @@ struct cpu_pipeline_options {
   /// (graph::build_csr_directed), the engines follow arcs (their `directed` options, set by the
   /// pipeline) and the directed validator checks them. A Kronecker graph is always undirected.
   bool directed = false;
+  /// Over several ranks: the validator asks each arc's far end of its owner even where every rank
+  /// could hold one float per vertex (by default it all-gathers those when they fit; the tests
+  /// check both ways).
+  bool validator_asks_owners = false;
 };
 
 /// Throws resource_error (one line: SCALE, bytes needed and available, in human units) when the

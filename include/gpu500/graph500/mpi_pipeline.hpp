@@ -15,6 +15,7 @@
 //    heavy buckets pulled;
 //  - validation: the reference's rules, checked without any rank holding the graph: the
 //    endpoints' levels or distances fetched from their owners; it shares no search code with the kernels.
+// The host backend is the pipeline of one process (cpu_pipeline.hpp) on the ranks' communicator.
 // The CUDA backend runs the CUDA engines of one process over the ranks, handing device buffers to
 // NCCL or a CUDA-aware MPI (or staging them through page-locked host memory); its validator is
 // the GPU one over the ranks where it fits, else the host one (validation is untimed).
@@ -34,41 +35,27 @@
 #include "gpu500/dist/comm.hpp"
 #include "gpu500/dist/partition.hpp"
 #include "gpu500/graph/kronecker.hpp"
+#include "gpu500/graph500/cpu_pipeline.hpp"
 #include "gpu500/graph500/harness.hpp"
 #include "gpu500/graph500/pipeline.hpp"
 #include "gpu500/sssp/detail/cuda_options.hpp"
 
 namespace gpu500::graph500 {
 
+/// The CUDA backend's options over ranks (the host backend takes cpu_pipeline_options, as on one
+/// process).
 struct mpi_options {
-  // The host BFS's direction rule (the CUDA BFS's is in cuda_bfs):
-  bool top_down_only = false;  ///< --no-direction-optimizing: every BFS level top-down
-  double alpha = 15.0;         ///< --bfs-alpha: bottom-up when frontier arcs > unexplored arcs / alpha
-  double beta = 18.0;          ///< --bfs-beta: back to top-down when the frontier < n / beta vertices
-  // The host SSSP's (the CUDA SSSP's are in cuda_sssp):
-  /// --sssp-delta: bucket width, fixed; <= 0 (default) adaptive: mean arc weight / mean degree of
-  /// the non-isolated vertices.
-  float delta = 0.f;
-  bool no_light_heavy = false;  ///< --sssp-no-light-heavy: relax every edge in the bucket phase
-  /// A bucket whose settled rows hold at least this share of the graph's arcs pulls its heavy arcs
-  /// (the rows not yet settled look for the bucket's vertices) instead of pushing them; 0: every
-  /// bucket, above 1: none.
-  double sssp_pull_share = 0.1;
   /// The validator asks each arc's far end of its owner even where every rank could hold one
   /// float per vertex (by default it all-gathers those when they fit; the tests check both ways).
   bool validator_asks_owners = false;
-  /// CUDA backend: validate on the host (the host backend's validator, over host copies of the
-  /// rows) even where the GPU validator's whole-graph arrays fit in the GPU's free memory (the
-  /// tests check both; past that memory the host validator runs anyway).
+  /// Validate on the host (the host backend's validator, over host copies of the rows) even where
+  /// the GPU validator's whole-graph arrays fit in the GPU's free memory (the tests check both;
+  /// past that memory the host validator runs anyway).
   bool host_validator = false;
-  /// --vertex-bits: the width of the vertex ids in the rows the searches walk, 32 or 64, as on one
-  /// process (0: the backend's default: 64 on the host backend, whose kernel 1 then builds rows of
-  /// 64-bit ids; on CUDA 32 where every id fits). A width the graph does not fit is refused.
+  /// --vertex-bits: the width of the vertex ids in the rows the BFS walks, 32 or 64 (0: 32 where
+  /// every id fits; kernel 1's rows on the device hold 64-bit ids whatever the width). A width
+  /// the graph does not fit is refused.
   int vertex_bits = 0;
-  /// The BFS walks rows with 64-bit columns even where 32 bits hold every vertex id (both
-  /// backends; the tests run both widths; graphs of more than 2^32 vertices always take 64 bits).
-  bool bfs_wide_columns = false;
-  // CUDA backend only:
   /// The CUDA BFS's techniques and knobs (gpu500/bfs/cuda.hpp), as on one process.
   bfs::cuda::options cuda_bfs{};
   /// The CUDA SSSP's (gpu500/sssp/cuda.hpp), as on one process.
@@ -85,10 +72,6 @@ struct mpi_options {
   /// Edges of a rank's slice per round of kernel 1 (0: the default, 2^26; the tests make it small
   /// to run many rounds).
   index_t kernel1_round_edges = 0;
-  // Host backend only:
-  int bfs_threads = 0;   ///< --bfs-threads: the BFS's OpenMP team on each rank (0: the rank's share)
-  int sssp_threads = 0;  ///< --sssp-threads: the SSSP's OpenMP team on each rank (0: the rank's share)
-  bool sssp_no_relabel = false;  ///< --sssp-no-relabel: the SSSP keeps the rows' order (default: by decreasing degree)
 };
 
 /// What the harness needs (pipeline) plus the distributed run's own figures and result slices.
@@ -112,13 +95,12 @@ class mpi_pipeline : public pipeline {
   [[nodiscard]] virtual json::value trace() const = 0;
 };
 
-/// The pipeline on the ranks of `comm` (collective). Throws usage_error for bad parameters and
-/// resource_error (on every rank, naming the sizes) when a rank's share will not fit in its part
-/// of the host's available memory.
-std::unique_ptr<mpi_pipeline> make_mpi_cpu_pipeline(const dist::communicator& comm, const graph::kronecker_params& p,
-                                                    const mpi_options& o = {});
-/// The same on communicator::world().
-std::unique_ptr<mpi_pipeline> make_mpi_cpu_pipeline(const graph::kronecker_params& p, const mpi_options& o = {});
+/// The host pipeline on the ranks of `comm` (collective; cpu_pipeline.cpp): the one of one
+/// process, over a 1-D block partition. Throws usage_error for bad parameters and resource_error
+/// (on every rank, naming the sizes) when a rank's share will not fit in its part of the host's
+/// available memory.
+std::unique_ptr<mpi_pipeline> make_cpu_pipeline(const dist::communicator& comm, const graph::kronecker_params& p,
+                                                cpu_pipeline_options o = {});
 
 /// The CUDA backend on the ranks of `comm` (collective), one GPU per rank chosen by the node-local
 /// rank. Throws usage_error when the build has no CUDA backend, a rank sees no GPU, or a node runs

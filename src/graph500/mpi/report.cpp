@@ -1,28 +1,15 @@
 // The Graph500 run over MPI ranks and its report (see gpu500/graph500/mpi_pipeline.hpp): every
 // rank runs the same harness (its pipeline methods are collective), rank 0 alone prints the
 // output block, the progress lines and the JSON, which also holds the per-level trace of the
-// last BFS and SSSP.
+// last BFS and SSSP; and, in a build without CUDA, the CUDA factory's refusal.
 #include <cstdio>
 
+#include "gpu500/config.hpp"
 #include "gpu500/core/error.hpp"
 #include "gpu500/graph500/harness.hpp"
 #include "gpu500/graph500/mpi_pipeline.hpp"
-#include "local_graph.hpp"
 
 namespace gpu500::graph500 {
-
-namespace mpi {
-
-json::value search_trace(const dist::communicator& c, const std::vector<dist::level_record>* bfs,
-                         const std::vector<dist::level_record>* sssp, float sssp_delta) {
-  json::value j;
-  j["bfs"] = bfs ? dist::to_json(c, *bfs) : json::value::make_array();
-  j["sssp"] = sssp ? dist::to_json(c, *sssp) : json::value::make_array();
-  if (sssp) j["sssp_delta"] = static_cast<double>(sssp_delta);  // the (first) bucket width
-  return j;
-}
-
-}  // namespace mpi
 
 run_result run_and_report_distributed(mpi_pipeline& p, run_config cfg, const dist::communicator& comm, std::FILE* out,
                                       const std::string& json_path) {
@@ -48,5 +35,12 @@ run_result run_and_report_distributed(mpi_pipeline& p, run_config cfg, const dis
   if (!r.valid) throw error(r.failure);
   return r;
 }
+
+#if !GPU500_HAVE_CUDA
+std::unique_ptr<mpi_pipeline> make_mpi_cuda_pipeline(const dist::communicator&, const graph::kronecker_params&,
+                                                     const mpi_options&) {
+  throw usage_error("this build has no CUDA backend");
+}
+#endif
 
 }  // namespace gpu500::graph500

@@ -1,5 +1,5 @@
-// The Graph500 pipeline over MPI ranks, on however many ranks mpiexec gives (1 to 4), against
-// the one-process host pipeline and the test oracles: the same edge count, search keys and nedge;
+// The host Graph500 pipeline over MPI ranks, on however many ranks mpiexec gives (1 to 4), against
+// the same pipeline on one process and the test oracles: the same edge count, search keys and nedge;
 // valid BFS and SSSP at several small scales (some ranks owning no vertex or no edge); the same
 // levels and distances as one rank and as the oracles; the validator rejecting a corrupted parent
 // on any rank; the per-level trace; the memory check.
@@ -40,9 +40,9 @@ TEST(Graph500Mpi, HarnessMatchesOneProcess) {
     SCOPED_TRACE("SCALE " + std::to_string(scale) + ", " + std::to_string(c.size()) + " ranks");
     run_config cfg = config(scale, 8);
     cfg.num_processes = c.size();
-    mpi_options o;
+    cpu_pipeline_options o;
     o.validator_asks_owners = scale == 7;  // the validator's other way to learn the arcs' far ends
-    auto dp = make_mpi_cpu_pipeline(c, cfg.graph, o);
+    auto dp = make_cpu_pipeline(c, cfg.graph, o);
     const run_result rd = run(*dp, cfg);
     // Every rank has the same verdict, so all stop here together; a failed run has no figures
     // to compare below.
@@ -63,7 +63,7 @@ TEST(Graph500Mpi, EdgeCountAndHasEdgesMatchOneProcess) {
   const auto c = dist::communicator::world();
   for (int scale : {3, 6}) {
     const auto p = params(scale);
-    auto dp = make_mpi_cpu_pipeline(c, p);
+    auto dp = make_cpu_pipeline(c, p);
     dp->generate();
     dp->construct();
     auto cp = make_cpu_pipeline(p, cpu_pipeline_options{});
@@ -88,14 +88,14 @@ TEST(Graph500Mpi, SameLevelsAndDistancesAsOneRankAndOracle) {
     for (int scale : {5, 9}) {
       SCOPED_TRACE("SCALE " + std::to_string(scale) + ", pull share " + std::to_string(pull_share));
       const auto p = params(scale);
-      mpi_options o;
-      o.bfs_wide_columns = scale == 9;  // the BFS's rows in 64 bits (32 where the ids fit)
-      o.sssp_pull_share = pull_share;
+      cpu_pipeline_options o;
+      o.bfs.wide_columns = scale == 9;  // the BFS's rows in 64 bits (32 where the ids fit)
+      o.sssp.pull_share = pull_share;
       // Kernel 1's rows and both engines on 32-bit ids once per scale (64 by default).
-      o.vertex_bits = pull_share == 0.1 ? 32 : 0;
-      auto dp = make_mpi_cpu_pipeline(c, p, o);
+      o.vertex_bits = pull_share == 0.1 ? 32 : 64;
+      auto dp = make_cpu_pipeline(c, p, o);
       EXPECT_EQ(dp->vertex_bits(), pull_share == 0.1 ? 32 : 64);
-      auto sp = make_mpi_cpu_pipeline(one, p);
+      auto sp = make_cpu_pipeline(one, p);
       for (auto* x : {dp.get(), sp.get()}) {
         x->generate();
         x->construct();
@@ -146,9 +146,9 @@ TEST(Graph500Mpi, ValidatorRejectsACorruptedParentOnAnyRank) {
   const auto c = dist::communicator::world();
   const auto p = params(8);
   for (bool asks : {false, true}) {  // far ends all-gathered, then asked of their owners
-    mpi_options o;
+    cpu_pipeline_options o;
     o.validator_asks_owners = asks;
-    auto dp = make_mpi_cpu_pipeline(c, p, o);
+    auto dp = make_cpu_pipeline(c, p, o);
     dp->generate();
     dp->construct();
     const auto root = graph::pick_search_keys(p, 1, [&](std::int64_t v) { return dp->has_edges(v); }).front();
@@ -186,7 +186,7 @@ TEST(Graph500Mpi, ValidatorRejectsACorruptedParentOnAnyRank) {
 TEST(Graph500Mpi, ValidatorRejectsAParentCycle) {
   const auto c = dist::communicator::world();
   const auto p = params(9);
-  auto dp = make_mpi_cpu_pipeline(c, p);
+  auto dp = make_cpu_pipeline(c, p);
   dp->generate();
   dp->construct();
   const auto root = graph::pick_search_keys(p, 1, [&](std::int64_t v) { return dp->has_edges(v); }).front();
@@ -227,7 +227,7 @@ TEST(Graph500Mpi, ValidatorRejectsAParentCycle) {
 TEST(Graph500Mpi, ValidatorRejectsABrokenRoot) {
   const auto c = dist::communicator::world();
   const auto p = params(6);
-  auto dp = make_mpi_cpu_pipeline(c, p);
+  auto dp = make_cpu_pipeline(c, p);
   dp->generate();
   dp->construct();
   const auto root = graph::pick_search_keys(p, 1, [&](std::int64_t v) { return dp->has_edges(v); }).front();
@@ -241,16 +241,24 @@ TEST(Graph500Mpi, ValidatorRejectsABrokenRoot) {
 
 TEST(Graph500Mpi, OptionsAndTrace) {
   const auto c = dist::communicator::world();
-  for (const mpi_options& o : {mpi_options{true, 15.0, 18.0, 0.f, false}, mpi_options{false, 2.0, 50.0, 0.25f, true},
-                               mpi_options{false, 15.0, 18.0, 0.1f, false},
-                               mpi_options{false, 15.0, 18.0, 2.f, false},  // every arc light
-                               mpi_options{.bfs_threads = 1, .sssp_threads = 3}}) {
+  // {top-down only, alpha, beta, delta, no light/heavy split, teams of the BFS and the SSSP}
+  const auto options = [](bool top_down, double alpha, double beta, float delta, bool no_light_heavy, int bfs_threads,
+                          int sssp_threads) {
+    cpu_pipeline_options o;
+    o.bfs = bfs::cpu_options{bfs_threads, top_down, alpha, beta};
+    o.sssp = sssp::cpu_options{sssp_threads, delta, no_light_heavy};
+    return o;
+  };
+  for (const cpu_pipeline_options& o :
+       {options(true, 15.0, 18.0, 0.f, false, 0, 0), options(false, 2.0, 50.0, 0.25f, true, 0, 0),
+        options(false, 15.0, 18.0, 0.1f, false, 0, 0), options(false, 15.0, 18.0, 2.f, false, 0, 0),  // 2: every arc light
+        options(false, 15.0, 18.0, 0.f, false, 1, 3)}) {
     run_config cfg = config(9, 4);
-    auto dp = make_mpi_cpu_pipeline(c, cfg.graph, o);
+    auto dp = make_cpu_pipeline(c, cfg.graph, o);
     const run_result r = run(*dp, cfg);
     EXPECT_TRUE(r.valid) << r.failure;
-    if (o.delta > 0) {
-      EXPECT_EQ(dp->sssp_delta(), o.delta);
+    if (o.sssp.delta > 0) {
+      EXPECT_EQ(dp->sssp_delta(), o.sssp.delta);
     } else {
       EXPECT_GT(dp->sssp_delta(), 0.f);
     }
@@ -258,13 +266,13 @@ TEST(Graph500Mpi, OptionsAndTrace) {
     EXPECT_NE(t.find("\"bfs\":[{\"level\":0"), std::string::npos) << t;
     EXPECT_NE(t.find("\"sssp\":[{\"level\":0"), std::string::npos) << t;
     EXPECT_EQ(test::per_rank_seconds_problem(t, c.size()), "") << t;
-    if (o.top_down_only) {
+    if (o.bfs.top_down_only) {
       EXPECT_EQ(t.find("bottom-up"), std::string::npos);
     }
-    if (o.alpha == 2.0) {
+    if (o.bfs.alpha == 2.0) {
       EXPECT_NE(t.find("bottom-up"), std::string::npos);
     }
-    if (o.no_light_heavy) {
+    if (o.sssp.no_light_heavy) {
       EXPECT_EQ(t.find("heavy"), std::string::npos);
     } else {
       EXPECT_NE(t.find("heavy"), std::string::npos);
@@ -281,16 +289,18 @@ TEST(Graph500Mpi, OptionsAndTrace) {
 
 TEST(Graph500Mpi, MemoryCheckThrowsOnEveryRank) {
   const auto c = dist::communicator::world();
-  EXPECT_THROW(make_mpi_cpu_pipeline(c, params(40)), resource_error);
+  EXPECT_THROW(make_cpu_pipeline(c, params(40)), resource_error);
   auto bad = params(4);
   bad.edgefactor = 0;
-  EXPECT_THROW(make_mpi_cpu_pipeline(c, bad), usage_error);
-  EXPECT_THROW(make_mpi_cpu_pipeline(c, params(4), mpi_options{false, 0.0, 18.0, 0.f, false}), usage_error);
-  mpi_options bits;  // a width other than 32 or 64, and 32 bits for more than 2^32 vertices
+  EXPECT_THROW(make_cpu_pipeline(c, bad), usage_error);
+  cpu_pipeline_options no_alpha;
+  no_alpha.bfs.alpha = 0;
+  EXPECT_THROW(make_cpu_pipeline(c, params(4), no_alpha), usage_error);
+  cpu_pipeline_options bits;  // a width other than 32 or 64, and 32 bits for more than 2^32 vertices
   bits.vertex_bits = 16;
-  EXPECT_THROW(make_mpi_cpu_pipeline(c, params(4), bits), usage_error);
+  EXPECT_THROW(make_cpu_pipeline(c, params(4), bits), usage_error);
   bits.vertex_bits = 32;
-  EXPECT_THROW(make_mpi_cpu_pipeline(c, params(33), bits), usage_error);
+  EXPECT_THROW(make_cpu_pipeline(c, params(33), bits), usage_error);
 }
 
 }  // namespace

@@ -13,8 +13,8 @@
 #include "gpu500/dist/comm.hpp"
 #include "gpu500/dist/partition.hpp"
 #include "gpu500/dist/placement.hpp"
+#include "gpu500/graph/csr.hpp"
 #include "gpu500/graph/cuda.hpp"
-#include "graph500/mpi/local_graph.hpp"
 
 namespace gpu500::graph500::mpi::cuda::test {
 
@@ -29,7 +29,7 @@ struct rank_graph {
   graph::kronecker_params params;
   dist::block_partition part;
   graph::cuda::device_rows rows;  ///< this rank's rows on the device, as kernel 1 leaves them
-  local_graph host;               ///< the same rows on the host
+  graph::csr<std::int64_t> host;               ///< the same rows on the host
   std::vector<index_t> degree;    ///< every vertex's degree (the ranks' blocks in rank order)
 };
 
@@ -42,7 +42,7 @@ inline rank_graph make_rank_graph(dist::device_exchange& x, int scale) {
   const index_t m = p.num_edges(), first = m * c.rank() / c.size(), last = m * (c.rank() + 1) / c.size();
   auto slice = graph::cuda::generate_kronecker_device<std::int64_t>(p, first, last - first);
   graph::cuda::device_rows rows = graph::cuda::build_device_rows(x, part, std::move(slice));
-  local_graph host = rows.download();
+  graph::csr<std::int64_t> host = rows.download();
   std::vector<index_t> mine(static_cast<std::size_t>(host.rows()));
   for (index_t l = 0; l < host.rows(); ++l) mine[static_cast<std::size_t>(l)] = host.offsets[l + 1] - host.offsets[l];
   std::vector<index_t> degree = c.allgatherv<index_t>(mine);

@@ -15,8 +15,8 @@
 #include "gpu500/core/device.hpp"
 #include "gpu500/dist/comm.hpp"
 #include "graph500/mpi/cuda/degree_order.hpp"
+#include "gpu500/graph/csr.hpp"
 #include "gpu500/graph/cuda.hpp"
-#include "graph500/mpi/local_graph.hpp"
 #include "rank_graph.hpp"
 
 namespace gpu500::graph500::mpi::cuda {
@@ -31,7 +31,7 @@ int degree_class(index_t d) {
 }
 
 /// Kernel 1's row l stably sorted by far-end degree class, highest first.
-std::vector<std::int64_t> ordered_row(const local_graph& host, index_t l, const std::vector<index_t>& degree) {
+std::vector<std::int64_t> ordered_row(const graph::csr<std::int64_t>& host, index_t l, const std::vector<index_t>& degree) {
   const auto b = static_cast<std::ptrdiff_t>(host.offsets[l]), e = static_cast<std::ptrdiff_t>(host.offsets[l + 1]);
   std::vector<std::int64_t> row(host.columns.begin() + b, host.columns.begin() + e);
   std::stable_sort(row.begin(), row.end(), [&](std::int64_t u, std::int64_t v) {
@@ -43,7 +43,7 @@ std::vector<std::int64_t> ordered_row(const local_graph& host, index_t l, const 
 template <class C>
 void expect_degree_order(dist::device_exchange& x, const dist::block_partition& part,
                          const graph::cuda::device_rows& g,
-                         const local_graph& host, const std::vector<index_t>& degree) {
+                         const graph::csr<std::int64_t>& host, const std::vector<index_t>& degree) {
   const std::vector<C> got = gpu::to_host(degree_ordered_columns<C>(x, part, g.view()));
   ASSERT_EQ(got.size(), host.columns.size());
   for (index_t l = 0; l < host.rows(); ++l) {
@@ -57,7 +57,7 @@ void expect_degree_order(dist::device_exchange& x, const dist::block_partition& 
 template <class C>
 void expect_relabelled(dist::device_exchange& x, const dist::block_partition& part,
                        const graph::cuda::device_rows& g,
-                       const local_graph& host, const std::vector<index_t>& degree) {
+                       const graph::csr<std::int64_t>& host, const std::vector<index_t>& degree) {
   const relabelled_rows<C> r = degree_relabelled_rows<C>(x, part, g.view());
   const std::vector<C> new2old = gpu::to_host(r.new2old), old2new = gpu::to_host(r.old2new);
   const auto n = static_cast<index_t>(degree.size());

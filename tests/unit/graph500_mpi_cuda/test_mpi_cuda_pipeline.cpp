@@ -58,7 +58,7 @@ TEST_F(Graph500MpiCuda, HarnessMatchesHostBackend) {
       EXPECT_NE(dp->description().find("mpi cuda"), std::string::npos);
       const run_result rd = run(*dp, cfg);
       EXPECT_TRUE(rd.valid) << rd.failure;
-      auto hp = make_mpi_cpu_pipeline(c, cfg.graph);
+      auto hp = make_cpu_pipeline(c, cfg.graph);
       const run_result rh = run(*hp, cfg);
       ASSERT_TRUE(rh.valid) << rh.failure;
       EXPECT_EQ(rd.roots, rh.roots);
@@ -88,7 +88,7 @@ TEST_F(Graph500MpiCuda, OneGpuPerRankNcclAndMpiMatchHostBackend) {
         << dp->description();
     const run_result rd = run(*dp, cfg);
     EXPECT_TRUE(rd.valid) << rd.failure;
-    auto hp = make_mpi_cpu_pipeline(c, cfg.graph);
+    auto hp = make_cpu_pipeline(c, cfg.graph);
     const run_result rh = run(*hp, cfg);
     ASSERT_TRUE(rh.valid) << rh.failure;
     EXPECT_EQ(rd.roots, rh.roots);
@@ -133,9 +133,9 @@ TEST_F(Graph500MpiCuda, SameLevelsAndDistancesAsHostBackend) {
       o.cuda_bfs = s.bfs;
       auto dp = make_mpi_cuda_pipeline(c, p, o);
       EXPECT_EQ(dp->vertex_bits(), s.wide_columns ? 64 : 32);
-      mpi_options host;
-      host.vertex_bits = s.wide_columns ? 32 : 0;  // the host rows of 32-bit ids once per scale
-      auto hp = make_mpi_cpu_pipeline(c, p, host);
+      cpu_pipeline_options host;
+      host.vertex_bits = s.wide_columns ? 32 : 64;  // the host rows of 32-bit ids once per scale
+      auto hp = make_cpu_pipeline(c, p, host);
       for (auto* x : {dp.get(), hp.get()}) {
         x->generate();
         x->construct();
@@ -172,7 +172,7 @@ TEST_F(Graph500MpiCuda, SameLevelsAndDistancesAsHostBackend) {
 // every arc, with queue stamps or queue bitmaps, with or without the settled filter.
 TEST_F(Graph500MpiCuda, SameDistancesForEveryBucketWidth) {
   const auto p = params(10);
-  auto hp = make_mpi_cpu_pipeline(c, p);
+  auto hp = make_cpu_pipeline(c, p);
   hp->generate();
   hp->construct();
   const auto roots = graph::pick_search_keys(p, 2, [&](std::int64_t v) { return hp->has_edges(v); });
@@ -334,8 +334,9 @@ TEST_F(Graph500MpiCuda, ValidatorsRejectBrokenResultsOnEveryRank) {
 
 TEST_F(Graph500MpiCuda, GpuCountAndMemoryChecks) {
   EXPECT_THROW(make_mpi_cuda_pipeline(c, params(40), shared()), resource_error);
-  EXPECT_THROW(make_mpi_cuda_pipeline(c, params(4), shared(mpi_options{false, 0.0, 18.0, 0.f, false})),
-               usage_error);
+  mpi_options no_alpha = shared();
+  no_alpha.cuda_bfs.alpha = 0;
+  EXPECT_THROW(make_mpi_cuda_pipeline(c, params(4), no_alpha), usage_error);
   mpi_options bits = shared();  // a width other than 32 or 64, and 32 bits for more than 2^32 vertices
   bits.vertex_bits = 16;
   EXPECT_THROW(make_mpi_cuda_pipeline(c, params(4), bits), usage_error);

@@ -23,12 +23,12 @@
 #include "gpu500/core/error.hpp"
 #include "gpu500/core/timer.hpp"
 #include "gpu500/dist/placement.hpp"
+#include "gpu500/graph/csr.hpp"
 #include "gpu500/graph/cuda.hpp"
 #include "gpu500/graph500/cuda_pipeline.hpp"
 #include "gpu500/graph500/validate.hpp"
 #include "gpu500/graph500/mpi_pipeline.hpp"
 #include "gpu500/sssp/cuda.hpp"
-#include "../local_graph.hpp"
 
 namespace gpu500::graph500 {
 
@@ -64,7 +64,7 @@ std::size_t device_bytes(const graph::kronecker_params& p, int ranks, int bits) 
 /// The width of the BFS's columns: 32 bits unless 64 are asked for or the ids need them (kernel
 /// 1's rows on the device hold 64-bit ids whatever the width).
 int search_bits(const graph::kronecker_params& p, const mpi_options& o) {
-  return o.vertex_bits == 64 || o.bfs_wide_columns || !mpi::cuda::narrow_columns_fit(p.num_vertices()) ? 64 : 32;
+  return o.vertex_bits == 64 || !mpi::cuda::narrow_columns_fit(p.num_vertices()) ? 64 : 32;
 }
 
 class mpi_cuda_pipeline final : public mpi_pipeline {
@@ -240,7 +240,7 @@ class mpi_cuda_pipeline final : public mpi_pipeline {
     std::vector<dist::level_record> bfs_levels;
     if (has_bfs()) bfs_levels = with_bfs([](auto& e) { return bfs_records(e); });
     json::value t =
-        mpi::search_trace(c_, has_bfs() ? &bfs_levels : nullptr, sssp_ ? &sssp_->rank_levels() : nullptr, delta_);
+        dist::search_trace(c_, has_bfs() ? &bfs_levels : nullptr, sssp_ ? &sssp_->rank_levels() : nullptr, delta_);
     if (gpu_validator_ && t.is_object()) t["validator"] = *gpu_validator_ ? "gpu" : "host";  // once one ran
     return t;
   }
@@ -275,7 +275,7 @@ class mpi_cuda_pipeline final : public mpi_pipeline {
   }
 
   /// The rows on the host, for the host validator (downloaded once per graph, untimed).
-  const mpi::local_graph& host_graph() {
+  const graph::csr<std::int64_t>& host_graph() {
     if (!host_) host_ = g_.download();
     return *host_;
   }
@@ -290,7 +290,7 @@ class mpi_cuda_pipeline final : public mpi_pipeline {
   bool generated_ = false;
   graph::cuda::device_edge_list<std::int64_t> slice_;
   graph::cuda::device_rows g_;
-  std::optional<mpi::local_graph> host_;
+  std::optional<graph::csr<std::int64_t>> host_;
   std::optional<bool> gpu_validator_;
   float delta_ = 0.f;
   // Mutable: the engines' searches change their state, not the pipeline's meaning.
@@ -313,7 +313,7 @@ void agree_or_throw(const dist::communicator& c, bool ok, const std::string& mes
 std::unique_ptr<mpi_pipeline> make_mpi_cuda_pipeline(const dist::communicator& comm, const graph::kronecker_params& p,
                                                      const mpi_options& o) {
   p.check();  // the same parameters on every rank: every rank throws alike
-  if (o.alpha <= 0 || o.beta <= 0) throw usage_error("--bfs-alpha and --bfs-beta must be > 0");
+  if (o.cuda_bfs.alpha <= 0 || o.cuda_bfs.beta <= 0) throw usage_error("--bfs-alpha and --bfs-beta must be > 0");
   if (o.vertex_bits != 0 && o.vertex_bits != 32 && o.vertex_bits != 64)
     throw usage_error("--vertex-bits must be 32 or 64, got " + std::to_string(o.vertex_bits));
   if (o.vertex_bits == 32 && !mpi::cuda::narrow_columns_fit(p.num_vertices()))
