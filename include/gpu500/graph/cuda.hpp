@@ -200,6 +200,11 @@ struct device_rows {
   [[nodiscard]] csr<std::int64_t> download() const;
 };
 
+/// offsets[0..rows] as the exclusive scan of degree[0..rows) (device arrays; CUB; degree may be
+/// offsets + 1, the scan then in place); returns the arcs, offsets[rows]. Every kernel 1 on the
+/// device makes its rows' offsets with it.
+index_t offsets_from_degrees(const index_t* degree, index_t rows, index_t* offsets);
+
 /// Edges of a rank's slice per round of kernel 1 over ranks by default (about 11 GB of device
 /// memory a round).
 inline constexpr index_t default_round_edges = index_t{1} << 26;

@@ -159,17 +159,6 @@ void relative_offsets(const index_t* offsets, index_t first_row, index_t rows, i
 
 namespace detail {
 
-index_t offsets_from_degrees(const index_t* degree, index_t rows, index_t* offsets) {
-  GPU500_CUDA_CHECK(cudaMemset(offsets, 0, sizeof(index_t)));
-  std::size_t bytes = 0;
-  GPU500_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, bytes, degree, offsets + 1, rows));
-  gpu::device_buffer<unsigned char> temp(bytes + 256);
-  GPU500_CUDA_CHECK(cub::DeviceScan::InclusiveSum(temp.data(), bytes, degree, offsets + 1, rows));
-  index_t arcs = 0;
-  gpu::copy_bytes(&arcs, offsets + rows, sizeof(index_t));
-  return arcs;
-}
-
 template <class V>
 void sort_rows(const index_t* offsets, index_t n, index_t arcs, index_t batch, V* columns, float* weights,
                bool by_weight) {
@@ -222,6 +211,17 @@ template void sort_rows<std::uint32_t>(const index_t*, index_t, index_t, index_t
 template void sort_rows<std::int64_t>(const index_t*, index_t, index_t, index_t, std::int64_t*, float*, bool);
 
 }  // namespace detail
+
+index_t offsets_from_degrees(const index_t* degree, index_t rows, index_t* offsets) {
+  GPU500_CUDA_CHECK(cudaMemset(offsets, 0, sizeof(index_t)));
+  std::size_t bytes = 0;
+  GPU500_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, bytes, degree, offsets + 1, rows));
+  gpu::device_buffer<unsigned char> temp(bytes + 256);
+  GPU500_CUDA_CHECK(cub::DeviceScan::InclusiveSum(temp.data(), bytes, degree, offsets + 1, rows));
+  index_t arcs = 0;
+  gpu::copy_bytes(&arcs, offsets + rows, sizeof(index_t));
+  return arcs;
+}
 
 template <class V>
 device_csr<V> build_device_csr(device_edge_list<V>&& el, build_options o) {

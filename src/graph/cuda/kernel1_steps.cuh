@@ -34,10 +34,6 @@ __global__ void place_arcs_kernel(index_t items, Arcs arcs, ull* cursor, C* colu
     });
 }
 
-/// offsets[0..rows] as the exclusive scan of degree[0..rows) (device arrays; CUB); returns the
-/// arcs, offsets[rows].
-index_t offsets_from_degrees(const index_t* degree, index_t rows, index_t* offsets);
-
 /// Every row [offsets[r], offsets[r + 1]) of `columns` (and `weights`, which move with them)
 /// sorted ascending by column, or with by_weight by (weight, column): a segmented sort by column,
 /// then a stable one by weight. In batches of whole rows of about `batch` arcs, so that CUB's

@@ -6,6 +6,7 @@
 
 #include "common.cuh"
 #include "gpu500/core/cuda/check.cuh"
+#include "gpu500/graph/cuda.hpp"
 
 namespace gpu500::graph500::mpi::cuda {
 
@@ -181,17 +182,10 @@ relabelled_rows<C> degree_relabelled_rows(dist::device_exchange& x, const dist::
   }
   // The rows: degrees in the new order, their scan, each row moved and renamed.
   r.offsets = gpu::device_buffer<index_t>(static_cast<std::size_t>(rows) + 1);
-  r.offsets.zero();
-  if (rows > 0) {
+  if (rows > 0)
     gpu::launch(new_degrees_kernel<C>, gpu::grid_blocks(rows, block_threads), block_threads, 0, nullptr, g.offsets,
                 r.new2old.data(), first, rows, r.offsets.data() + 1);
-    std::size_t scan_bytes = 0;
-    GPU500_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, scan_bytes, r.offsets.data() + 1, r.offsets.data() + 1,
-                                                    rows));
-    gpu::device_buffer<unsigned char> temp(scan_bytes);
-    GPU500_CUDA_CHECK(cub::DeviceScan::InclusiveSum(temp.data(), scan_bytes, r.offsets.data() + 1,
-                                                    r.offsets.data() + 1, rows));
-  }
+  graph::cuda::offsets_from_degrees(r.offsets.data() + 1, rows, r.offsets.data());
   const gpu::device_buffer<C> ordered = degree_ordered_columns<C>(x, part, g);  // old rows, old ids
   r.columns = gpu::device_buffer<C>(ordered.size());
   if (rows > 0)
