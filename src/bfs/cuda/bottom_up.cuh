@@ -223,29 +223,30 @@ __device__ __forceinline__ void bu_warp_body(const bu_params<V>& p, const V* tab
 template <class V, bool Cache>
 __global__ void bu_cta_kernel(bu_params<V> p, const V* q, index_t qn) {
   __shared__ V table[cache_slots<V>];
-  __shared__ ull first_hit;
+  __shared__ unsigned first_hit;  // the round's first arc in the frontier, as its thread (32 bits: a native atomic)
   __shared__ int todo;
   if constexpr (Cache) load_cache(p, table);
   for (index_t i = blockIdx.x; i < qn; i += gridDim.x) {
     const V v = q ? q[i] : static_cast<V>(i);
     if (threadIdx.x == 0) {
       todo = q ? 1 : p.depth[v] == -1;
-      first_hit = ~0ull;
+      first_hit = ~0u;
     }
     __syncthreads();
     if (todo) {
       const index_t begin = p.g.offsets[v], end = p.g.offsets[static_cast<index_t>(v) + 1];
-      for (index_t base = begin; base < end; base += blockDim.x) {
+      index_t base = begin;  // the round that found one, after the loop
+      for (; base < end; base += blockDim.x) {
         const index_t e = base + threadIdx.x;
-        if (e < end && in_frontier<V, Cache>(p, table, p.g.columns[e])) atomicMin(&first_hit, static_cast<ull>(e));
+        if (e < end && in_frontier<V, Cache>(p, table, p.g.columns[e])) atomicMin(&first_hit, threadIdx.x);
         __syncthreads();
-        const bool done = first_hit != ~0ull;
+        const bool done = first_hit != ~0u;
         __syncthreads();  // every thread has read first_hit before the next round's atomics
         if (done) break;
       }
-      if (threadIdx.x == 0 && first_hit != ~0ull) {
+      if (threadIdx.x == 0 && first_hit != ~0u) {
         p.depth[v] = p.level + 1;
-        p.parent[v] = p.g.columns[first_hit];
+        p.parent[v] = p.g.columns[base + first_hit];
       }
     }
     __syncthreads();

@@ -34,7 +34,6 @@
 #pragma once
 
 #include <cooperative_groups.h>
-#include <cooperative_groups/reduce.h>
 
 #include <cstdint>
 
@@ -47,6 +46,13 @@ namespace gpu500::bfs::cuda::detail {
 /// What one level of the device loop found: the next frontier's vertices, arcs and largest degree.
 struct loop_counters {
   ull vertices, arcs, max_degree;
+};
+/// The same in shared memory (one block's levels, the cluster tier): 32 bits, whose atomics are
+/// native there (a 64-bit one is a compare-and-swap loop, retried under contention, on the level's
+/// chain). The arcs are saturated (add_loop_counts), the vertices exact (a level finds at most one
+/// vertex per arc of its frontier, which the loops bound far below 2^32).
+struct loop_counters_shared {
+  unsigned vertices, arcs, max_degree;
 };
 
 /// A frontier entry of the device loop: .x the row's first arc (low loop_row_bits bits) and its
@@ -74,25 +80,65 @@ __device__ __forceinline__ void measure_loop_entry(const csr_view<V>& g, V u, lo
   max_degree = d > max_degree ? d : max_degree;
 }
 
-/// Adds a thread's arcs and largest degree into c, one atomic per warp (c in global or shared memory).
-__device__ __forceinline__ void add_loop_counts(loop_counters* c, ull arcs, ull max_degree) {
-  const auto warp = cooperative_groups::tiled_partition<32>(cooperative_groups::this_thread_block());
-  arcs = cooperative_groups::reduce(warp, arcs, cooperative_groups::plus<ull>());
-  max_degree = cooperative_groups::reduce(warp, max_degree, cooperative_groups::greater<ull>());
-  if (warp.thread_rank() == 0 && arcs > 0) {
-    atomicAdd(&c->arcs, arcs);
-    atomicMax(&c->max_degree, max_degree);
+/// A count as a 32-bit term of a warp sum: saturated at 2^26, so that 32 of them fit 32 bits. The
+/// loops compare the frontier's arcs and largest degree with limits far below that (and hand back
+/// only the vertex count, which is exact), so a saturated count takes the same decisions.
+__device__ __forceinline__ unsigned saturated_count(ull x) {
+  return x < (1ull << 26) ? static_cast<unsigned>(x) : 1u << 26;
+}
+/// The sum and the largest of a value over the full warp (one instruction from sm_80 on).
+__device__ __forceinline__ unsigned warp_sum(unsigned x) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  return __reduce_add_sync(0xffffffffu, x);
+#else
+  for (int d = 16; d > 0; d >>= 1) x += __shfl_xor_sync(0xffffffffu, x, d);
+  return x;
+#endif
+}
+__device__ __forceinline__ unsigned warp_max(unsigned x) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  return __reduce_max_sync(0xffffffffu, x);
+#else
+  for (int d = 16; d > 0; d >>= 1) x = max(x, __shfl_xor_sync(0xffffffffu, x, d));
+  return x;
+#endif
+}
+
+/// Adds a thread's arcs and largest degree into c, one atomic per warp (loop_counters in global
+/// memory, loop_counters_shared; the whole warp calls it). The warp's sums are 32-bit
+/// (saturated_count; a warp adds at most 2^20 to 32-bit counters, so that a block's or a cluster's
+/// sum still fits): a level's chain of dependent steps is what bounds a small frontier, and 64-bit
+/// shuffle trees were two of them.
+template <class Counters>
+__device__ __forceinline__ void add_loop_counts(Counters* c, ull arcs, ull max_degree) {
+  using count = decltype(c->arcs);
+  unsigned a = warp_sum(saturated_count(arcs));
+  const unsigned m = warp_max(saturated_count(max_degree));
+  if constexpr (sizeof(count) == 4) a = a < (1u << 20) ? a : 1u << 20;
+  if ((threadIdx.x & 31) == 0 && a > 0) {
+    atomicAdd(&c->arcs, static_cast<count>(a));
+    atomicMax(&c->max_degree, static_cast<count>(m));
   }
 }
 
-/// This lane's share of one frontier row (loop_lanes lanes a row): each neighbour it claims gets
-/// depth next_depth and parent u, and is stored by store(place, entry) at a place taken from
-/// c->vertices (one atomic per group of discovering lanes) with its row bounds, loaded beside the
-/// claim; arcs and max_degree sum the claimed rows.
-template <class V, class Store>
-__device__ __forceinline__ void expand_loop_entry(const csr_view<V>& g, std::int32_t* depth, V* parent, loop_entry e,
+/// The device loop's claim of a vertex: a compare-and-swap of its depth from -1 (no load first: the
+/// claim is the one round trip, and the next queue has no duplicates); true for the one winner.
+struct depth_claim {
+  std::int32_t* depth;
+  template <class V>
+  __device__ __forceinline__ bool operator()(V v, std::int32_t next_depth) const {
+    return atomicCAS(depth + v, -1, next_depth) == -1;
+  }
+};
+
+/// This lane's share of one frontier row (loop_lanes lanes a row): each neighbour it claims
+/// (claim(v, next_depth): depth_claim, or the cluster tier's) gets parent u and is stored by
+/// store(place, entry) at a place taken from c->vertices (one atomic per group of discovering
+/// lanes) with its row bounds, loaded beside the claim; arcs and max_degree sum the claimed rows.
+template <class V, class Claim, class Store, class Counters>
+__device__ __forceinline__ void expand_loop_entry(const csr_view<V>& g, Claim claim, V* parent, loop_entry e,
                                                   unsigned lane, std::int32_t next_depth, Store store,
-                                                  loop_counters* c, ull& arcs, ull& max_degree) {
+                                                  Counters* c, ull& arcs, ull& max_degree) {
   namespace cg = cooperative_groups;
   const index_t begin = static_cast<index_t>(e.x & loop_row_mask);
   const index_t end = begin + static_cast<index_t>(e.x >> loop_row_bits);
@@ -101,11 +147,12 @@ __device__ __forceinline__ void expand_loop_entry(const csr_view<V>& g, std::int
     const V v = g.columns[a];
     const index_t vb = g.offsets[v];
     const index_t ve = g.offsets[static_cast<index_t>(v) + 1];
-    if (atomicCAS(depth + v, -1, next_depth) == -1) {
+    if (claim(v, next_depth)) {
       parent[v] = u;
       const auto found = cg::coalesced_threads();
       ull at = 0;
-      if (found.thread_rank() == 0) at = atomicAdd(&c->vertices, static_cast<ull>(found.num_threads()));
+      if (found.thread_rank() == 0)
+        at = atomicAdd(&c->vertices, static_cast<decltype(c->vertices)>(found.num_threads()));
       store(found.shfl(at, 0) + found.thread_rank(), make_loop_entry(v, vb, ve));
       const ull d = static_cast<ull>(ve - vb);
       arcs += d;
@@ -136,21 +183,21 @@ template <class V>
 __device__ void loop_levels_in_one_block(const csr_view<V>& g, std::int32_t* depth, V* parent, loop_entry* const* queue,
                                          loop_state& s) {
   namespace cg = cooperative_groups;
-  __shared__ loop_counters counts[3];
+  __shared__ loop_counters_shared counts[3];
   const auto group = cg::tiled_partition<bfs_policy::loop_lanes>(cg::this_thread_block());
   const unsigned groups = bfs_policy::loop_block / bfs_policy::loop_lanes;
   const unsigned group_id = threadIdx.x / bfs_policy::loop_lanes;
   if (threadIdx.x < 3) counts[threadIdx.x] = {0, 0, 0};
   __syncthreads();
   for (unsigned k = 0;; ++k) {
-    loop_counters* c = counts + k % 3;
+    loop_counters_shared* c = counts + k % 3;
     const loop_entry* cur = queue[s.side];
     loop_entry* nxt = queue[s.side ^ 1];
     ull arcs = 0, max_degree = 0;
     const auto store = [nxt](ull place, loop_entry x) { nxt[place] = x; };
     for (ull j = group_id; j < s.n; j += groups)
-      expand_loop_entry(g, depth, parent, k == 0 ? __ldcg(cur + j) : cur[j], group.thread_rank(), s.level + 1, store,
-                        c, arcs, max_degree);
+      expand_loop_entry(g, depth_claim{depth}, parent, k == 0 ? __ldcg(cur + j) : cur[j], group.thread_rank(),
+                        s.level + 1, store, c, arcs, max_degree);
     add_loop_counts(c, arcs, max_degree);
     if (threadIdx.x == 0) counts[(k + 1) % 3] = {0, 0, 0};
     __syncthreads();
@@ -214,7 +261,7 @@ __global__ void __launch_bounds__(bfs_policy::loop_block)
     loop_entry* const nxt = queue[s.side ^ 1];
     const auto store = [nxt](ull place, loop_entry x) { nxt[place] = x; };
     for (ull j = group_id; j < s.n; j += groups)
-      expand_loop_entry(g, depth, parent, __ldcg(cur + j), group.thread_rank(), s.level + 1, store, c, arcs,
+      expand_loop_entry(g, depth_claim{depth}, parent, __ldcg(cur + j), group.thread_rank(), s.level + 1, store, c, arcs,
                         max_degree);
     add_loop_counts(c, arcs, max_degree);
     if (rank == 0) cnt[(i + 1) % 3] = {0, 0, 0};

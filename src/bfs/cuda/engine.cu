@@ -52,7 +52,7 @@ unsigned cluster_tier_blocks(int device, int sms) {
   if (!clusters) return 0;
   const auto kernel = cluster_loop_kernel<V>;
   if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                           static_cast<int>(cluster_queue_bytes)) != cudaSuccess ||
+                           static_cast<int>(cluster_smem_bytes)) != cudaSuccess ||
       cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) != cudaSuccess) {
     (void)cudaGetLastError();  // a device that refuses the tier's shared memory or size: no tier
     return 0;

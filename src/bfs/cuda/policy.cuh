@@ -49,6 +49,9 @@ struct bfs_policy {
   static constexpr index_t cluster_vertices = 4096;  ///< cluster tier: largest frontier
   static constexpr index_t cluster_arcs = 32768;     ///< cluster tier: largest frontier arc count
   static constexpr unsigned cluster_max_blocks = 16;
+  /// Words of the cluster tier's visited bitmap in each block's shared memory (32 KB: 2^18
+  /// vertices a block, 4M in a cluster of 16, beside the queues' 128 KB).
+  static constexpr unsigned cluster_bitmap_words = 8192;
 };
 static_assert(bfs_policy::loop_degree <= bfs_policy::middle_max, "a list without CTA- or grid-class vertices fits the loop");
 static_assert(bfs_policy::loop_block % 32 == 0 && 32 % bfs_policy::loop_lanes == 0, "lane groups tile warps");

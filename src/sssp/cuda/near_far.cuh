@@ -64,7 +64,15 @@ struct near_far_counters {
   unsigned int overflow;    ///< a list was full or a near row too long: leave the loop
 };
 
-GPU500_HD GPU500_FORCEINLINE void reset(near_far_counters& c) {
+/// One block's step counts in shared memory (near_far_block_steps): 32 bits, whose atomics are
+/// native there (a 64-bit one is a compare-and-swap loop, retried under contention, on every
+/// step's chain). A step in one block appends at most cta_near x max_degree vertices.
+struct near_far_counters_shared {
+  unsigned int near, far, min_far, overflow;
+};
+
+template <class Counters>
+GPU500_HD GPU500_FORCEINLINE void reset(Counters& c) {
   c.near = 0;
   c.far = 0;
   c.min_far = inf_bits;
@@ -89,12 +97,14 @@ __device__ __forceinline__ void clear_bit(std::uint32_t* bits, std::uint32_t v) 
   atomicAnd(bits + (v >> 5), ~(1u << (v & 31u)));
 }
 
-/// A place in a list for every calling thread, one atomic per coalesced group.
-__device__ __forceinline__ unsigned long long aggregated_slot(unsigned long long* counter) {
+/// A place in a list for every calling thread, one atomic per coalesced group (a 64-bit counter in
+/// global memory, a 32-bit one in shared memory).
+template <class T>
+__device__ __forceinline__ unsigned long long aggregated_slot(T* counter) {
   namespace cg = cooperative_groups;
   const auto found = cg::coalesced_threads();
   unsigned long long at = 0;
-  if (found.thread_rank() == 0) at = atomicAdd(counter, static_cast<unsigned long long>(found.num_threads()));
+  if (found.thread_rank() == 0) at = atomicAdd(counter, static_cast<T>(found.num_threads()));
   return found.shfl(at, 0) + found.thread_rank();
 }
 
@@ -112,7 +122,8 @@ __device__ __forceinline__ void row_bounds(const graph_ref<V>& g, std::uint32_t 
 
 /// Appends v to `list` behind `base` entries (capacity cap) with its bit in `bits` set; past the
 /// capacity the bit is given back and the loop told to leave.
-__device__ __forceinline__ void append_once(std::uint32_t* list, std::uint32_t* bits, unsigned long long* counter,
+template <class T>
+__device__ __forceinline__ void append_once(std::uint32_t* list, std::uint32_t* bits, T* counter,
                                             unsigned long long base, index_t cap, unsigned* overflow, std::uint32_t v) {
   if (!take_bit(bits, v)) return;
   const unsigned long long at = base + aggregated_slot(counter);
@@ -184,9 +195,9 @@ __device__ __forceinline__ bool fits_block(const near_far_state& s) {
 
 /// One step's work by the calling thread: `at` its index among `count` threads (lane groups of
 /// near_far_policy::lanes in a relaxation), appending to the counters c.
-template <class V>
+template <class V, class Counters>
 __device__ __forceinline__ void near_far_step(const graph_ref<V>& g, const work_ref& w, const near_far_work& f,
-                                              const near_far_state& s, near_far_counters* c, unsigned long long at,
+                                              const near_far_state& s, Counters* c, unsigned long long at,
                                               unsigned long long count) {
   using P = near_far_policy;
   std::uint32_t* const far_bits = f.bits[2];
@@ -306,15 +317,15 @@ __device__ __forceinline__ void near_far_decide(near_far_state& s, const near_fa
 template <class V>
 __device__ void near_far_block_steps(const graph_ref<V>& g, const work_ref& w, const near_far_work& f,
                                      near_far_state& s) {
-  __shared__ near_far_counters counts[3];
+  __shared__ near_far_counters_shared counts[3];
   if (threadIdx.x < 3) reset(counts[threadIdx.x]);
   __syncthreads();
   for (unsigned k = 0;; ++k) {
-    near_far_counters* c = counts + k % 3;
+    near_far_counters_shared* c = counts + k % 3;
     near_far_step(g, w, f, s, c, threadIdx.x, blockDim.x);
     if (threadIdx.x == 0) reset(counts[(k + 1) % 3]);
     __syncthreads();
-    const near_far_counters got = *c;
+    const near_far_counters got{c->near, c->far, c->min_far, c->overflow};
     if (got.overflow != 0) {
       near_far_clear(f, s, got, threadIdx.x, blockDim.x);
       s.action = near_far_leave;
