@@ -47,7 +47,7 @@ commit=${GPU500_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown
   echo "commit: $commit"
   # The part scripts' own settings (the prefixes their variables use: G500_*, HASH_*, HPL_*, ...)
   # belong to the command too.
-  part_env=$(env | grep -E '^(G500|GRAPH500|GRAPH_IO|REFERENCE|HASH|HPL|ENERGY|SANITIZE|SCALING|SHAPES|SSSP)_[A-Z0-9_]*=' | sort |
+  part_env=$(env | grep -E '^(DEFAULTS|G500|GRAPH500|GRAPH_IO|REFERENCE|HASH|HPL|ENERGY|SANITIZE|SCALING|SHAPES|SSSP)_[A-Z0-9_]*=' | sort |
              sed -E "s/^([^=]*)=(.*)$/\1='\2'/" | tr '\n' ' ')
   echo "command: ${part_env}BUILD=$BUILD${GPU500_PREBUILT:+ GPU500_PREBUILT=$GPU500_PREBUILT}${GPU500_CUDA_ARCH:+ GPU500_CUDA_ARCH=$GPU500_CUDA_ARCH}${GPU500_TARGETS:+ GPU500_TARGETS=\"$GPU500_TARGETS\"}${GPU500_TESTS:+ GPU500_TESTS='$GPU500_TESTS'}${GPU500_CTEST_SKIP_LABEL:+ GPU500_CTEST_SKIP_LABEL=$GPU500_CTEST_SKIP_LABEL}${GPU500_CTEST_EXCLUDE:+ GPU500_CTEST_EXCLUDE='$GPU500_CTEST_EXCLUDE'}${GPU500_PARTS:+ GPU500_PARTS=\"$GPU500_PARTS\"} bash scripts/gpu-check.sh"
 } >"$OUT/meta.txt"

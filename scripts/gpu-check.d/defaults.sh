@@ -3,7 +3,8 @@
 # and `gpu500 hpl-mxp` on the GPU (every search validated, both solves checked by their residual
 # test), each row against the figure the project holds itself to on that card (H200, H100; other
 # cards: no goal). Rows "graph500-defaults|...", "hpl-defaults|...", "hpl-mxp-defaults|...".
-# DEFAULTS_SCALE (26) changes the Graph500 size; DEFAULTS_TIMEOUT (240 s) bounds each run.
+# DEFAULTS_SCALE (26) changes the Graph500 size; DEFAULTS_TIMEOUT (240 s) bounds each run;
+# DEFAULTS_RUNS ("graph500 hpl hpl-mxp") names the runs made.
 #   bash scripts/gpu-check.d/defaults.sh BUILD OUT TABLE
 set -uo pipefail
 build=$1 out=$2 table=$3
@@ -22,9 +23,16 @@ run() {  # name args...: bin args --json OUT/defaults-name.json, its output kept
     return 1
   fi
 }
-run graph500 graph500 "$scale" --backend cuda --quiet &&
-  python3 "$rows" defaults graph500 "$card" "$out/defaults-graph500.json" >>"$table"
-run hpl hpl --backend cuda && python3 "$rows" defaults hpl "$card" "$out/defaults-hpl.json" >>"$table"
-run hpl-mxp hpl-mxp --backend cuda &&
-  python3 "$rows" defaults hpl-mxp "$card" "$out/defaults-hpl-mxp.json" >>"$table"
+wanted() { [[ " ${DEFAULTS_RUNS:-graph500 hpl hpl-mxp} " == *" $1 "* ]]; }
+if wanted graph500; then
+  run graph500 graph500 "$scale" --backend cuda --quiet &&
+    python3 "$rows" defaults graph500 "$card" "$out/defaults-graph500.json" >>"$table"
+fi
+if wanted hpl; then
+  run hpl hpl --backend cuda && python3 "$rows" defaults hpl "$card" "$out/defaults-hpl.json" >>"$table"
+fi
+if wanted hpl-mxp; then
+  run hpl-mxp hpl-mxp --backend cuda &&
+    python3 "$rows" defaults hpl-mxp "$card" "$out/defaults-hpl-mxp.json" >>"$table"
+fi
 exit $rc
