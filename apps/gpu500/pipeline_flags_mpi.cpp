@@ -53,6 +53,13 @@ std::unique_ptr<graph500::mpi_pipeline> pipeline_flags::make_distributed(const d
   apply_bfs(b);
   apply_sssp(b);
   if (parser_ != nullptr) {
+    // The two flags of the one-process CUDA pipeline that the pipeline over ranks cannot honour.
+    if (parser_->given("--device"))
+      throw usage_error("--device" + over + ": each rank takes the GPU of its rank on its host (rank k of a host, "
+                        "GPU k), as CUDA_VISIBLE_DEVICES or the ranks' placement choose");
+    if (parser_->given("--no-sort"))
+      throw usage_error("--no-sort" + over + ": the CUDA BFS over ranks always walks its rows in degree order "
+                        "within each rank's block of vertices");
     for (const std::string& f : parser_->given_between(engine_flags_first_, engine_flags_last_))
       if (std::find(std::begin(distributed_engine_flags), std::end(distributed_engine_flags), f) ==
           std::end(distributed_engine_flags))

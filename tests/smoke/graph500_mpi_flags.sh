@@ -50,8 +50,8 @@ for f in $flags; do
 done
 [ "$checked" -ge 10 ] || { echo "only $checked engine flags found"; exit 1; }
 # Where a CUDA device is present: the CUDA BFS and SSSP are one engine each at every rank count,
-# so their flags run over 2 ranks (sharing the GPU) and validate, but --no-bitmap, which the BFS
-# cannot honour over ranks, is refused with the reason.
+# so their flags run over 2 ranks (sharing the GPU) and validate, but --no-bitmap, --device and
+# --no-sort, which the pipeline over ranks cannot honour, are refused with the reason.
 if "$bin" info | grep -c '^cuda device 0:' >/dev/null; then
   mpi 2 graph500 12 --backend cuda --share-gpus --roots 2 --quiet --gamma 0.2 --no-wb --no-hub-cache \
     >/dev/null 2>"$tmp/cuda.err" || { echo "CUDA BFS flags over 2 ranks"; cat "$tmp/cuda.err"; exit 1; }
@@ -60,10 +60,17 @@ if "$bin" info | grep -c '^cuda device 0:' >/dev/null; then
     mpi 2 graph500 12 --backend cuda --share-gpus --roots 2 --quiet --kernels sssp $f >/dev/null 2>"$tmp/cuda.err" ||
       { echo "CUDA SSSP flags $f over 2 ranks"; cat "$tmp/cuda.err"; exit 1; }
   done
-  mpi 2 graph500 12 --backend cuda --share-gpus --roots 2 --quiet --no-bitmap >/dev/null 2>"$tmp/bitmap.err"
-  rc=$?
-  [ "$rc" -eq 2 ] && grep -q "no-bitmap.*visited" "$tmp/bitmap.err" ||
-    { echo "--no-bitmap over 2 ranks: exit $rc"; cat "$tmp/bitmap.err"; exit 1; }
+  refused() {  # WHY FLAG [VALUE]: 2 ranks refuse FLAG with exit 2, the reason naming WHY
+    local why=$1
+    shift
+    mpi 2 graph500 12 --backend cuda --share-gpus --roots 2 --quiet "$@" >/dev/null 2>"$tmp/refused.err"
+    local rc=$?
+    [ "$rc" -eq 2 ] && grep -q -- "$1 does not apply.*$why" "$tmp/refused.err" ||
+      { echo "$* over 2 ranks: exit $rc"; cat "$tmp/refused.err"; exit 1; }
+  }
+  refused visited --no-bitmap
+  refused "GPU k" --device 0        # the one-process pipeline's GPU; over ranks, the rank's own
+  refused "degree order" --no-sort  # the BFS over ranks always orders its rows
 else
   echo "no CUDA device: the CUDA engines' flags over ranks are not run"
 fi
