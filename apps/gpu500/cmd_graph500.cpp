@@ -80,18 +80,16 @@ GPU500_COMMAND(graph500, "The Graph500 benchmark: generator, kernel 1, BFS, SSSP
   const dist::mpi_session mpi;  // under mpirun -np R > 1: one distributed run over the R ranks
   const dist::communicator comm = dist::communicator::world();
   if (comm.size() == 1) flags.check_single_process();
-  if (comm.size() > 1 || flags.one_rank_partition()) {
-    // RAPL reads the whole host (every rank on it would count it again), as does NVML for a shared GPU.
-    if (comm.size() > 1 && cfg.energy && (!on_cuda || flags.shares_gpus()))
-      throw usage_error("--energy over several ranks needs the cuda backend with one GPU per rank");
-    // An error on any rank reaches main, which ends every rank with MPI_Abort and its exit code.
-    const auto pipe = flags.make_distributed(comm, gp);
-    if (comm.rank() == 0) say_backend(*pipe);
-    graph500::run_and_report_distributed(*pipe, cfg, comm, stdout, json_path);
-    return 0;
-  }
-  const std::unique_ptr<graph500::pipeline> pipe = flags.make(gp);
-  say_backend(*pipe);
-  graph500::run_and_report(*pipe, cfg, stdout, json_path);
+  // RAPL reads the whole host (every rank on it would count it again), as does NVML for a shared GPU.
+  if (comm.size() > 1 && cfg.energy && (!on_cuda || flags.shares_gpus()))
+    throw usage_error("--energy over several ranks needs the cuda backend with one GPU per rank");
+  // Over several ranks (or one, with --one-rank-partition) the pipeline over ranks; an error on any
+  // rank reaches main, which ends every rank with MPI_Abort and its exit code.
+  const std::unique_ptr<graph500::pipeline> pipe =
+      comm.size() > 1 || flags.one_rank_partition()
+          ? std::unique_ptr<graph500::pipeline>(flags.make_distributed(comm, gp))
+          : flags.make(gp);
+  if (comm.rank() == 0) say_backend(*pipe);
+  graph500::run_and_report(*pipe, cfg, stdout, json_path, comm);
   return 0;
 }

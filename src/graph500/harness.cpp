@@ -239,13 +239,27 @@ run_result run(pipeline& p, const run_config& cfg) {
   return r;
 }
 
-run_result run_and_report(pipeline& p, const run_config& cfg, std::FILE* out, const std::string& json_path) {
+run_result run_and_report(pipeline& p, run_config cfg, std::FILE* out, const std::string& json_path,
+                          const dist::communicator& comm) {
+  const bool root = comm.rank() == 0;
+  cfg.num_processes = comm.size();
+  cfg.progress = cfg.progress && root;
+  cfg.lead = root;
+  if (comm.size() > 1) {  // the energy window: every rank's counter summed, the slowest rank's seconds
+    cfg.sum_over_ranks = [&comm](double x) { return comm.allreduce(x, dist::reduce_op::sum); };
+    cfg.max_over_ranks = [&comm](double x) { return comm.allreduce(x, dist::reduce_op::max); };
+  }
   run_result r = run(p, cfg);
-  print_output_block(out, cfg, r);
-  if (!json_path.empty()) {
-    json::value j = to_json(cfg, r, p);
-    if (json::value t = p.trace(); t.is_object()) j["trace"] = std::move(t);
-    json::write_file(json_path, j);
+  json::value trace;  // collective over ranks: every rank's seconds of each level
+  if (!json_path.empty()) trace = p.trace();
+  if (root) {
+    print_output_block(out, cfg, r);
+    std::fflush(out);
+    if (!json_path.empty()) {
+      json::value j = to_json(cfg, r, p);
+      if (trace.is_object()) j["trace"] = std::move(trace);
+      json::write_file(json_path, j);
+    }
   }
   if (!r.valid) throw error(r.failure);
   return r;

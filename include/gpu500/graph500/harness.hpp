@@ -15,6 +15,7 @@
 
 #include "gpu500/core/energy.hpp"
 #include "gpu500/core/json.hpp"
+#include "gpu500/dist/comm.hpp"
 #include "gpu500/graph/kronecker.hpp"
 #include "gpu500/graph500/pipeline.hpp"
 
@@ -72,9 +73,13 @@ struct run_result {
 
 /// Runs the benchmark on a pipeline.
 run_result run(pipeline& p, const run_config& cfg);
-/// run(), then the output block on `out` and, when json_path is not empty, every figure to that
-/// file; throws gpu500::error naming the first validation failure when the run is invalid.
-run_result run_and_report(pipeline& p, const run_config& cfg, std::FILE* out, const std::string& json_path);
+/// run() on the ranks of comm (collective; one process: the one-rank communicator), then rank 0's
+/// output block on `out` and, when json_path is not empty, every figure with the pipeline's
+/// per-level trace to that file; the progress lines on rank 0 only, the energy window summed over
+/// the ranks. Throws gpu500::error, on every rank, naming the first validation failure when the
+/// run is invalid.
+run_result run_and_report(pipeline& p, run_config cfg, std::FILE* out, const std::string& json_path,
+                          const dist::communicator& comm = {});
 
 /// Sets run_bfs / run_sssp from "bfs,sssp" (or "sssp,bfs"), "bfs" or "sssp" (usage_error otherwise).
 void select_kernels(run_config& cfg, const std::string& kernels);

@@ -109,12 +109,6 @@ std::unique_ptr<mpi_pipeline> make_cpu_pipeline(const dist::communicator& comm, 
 std::unique_ptr<mpi_pipeline> make_mpi_cuda_pipeline(const dist::communicator& comm, const graph::kronecker_params& p,
                                                      const mpi_options& o = {});
 
-/// The Graph500 run over the ranks of comm (collective): the harness on every rank, the output
-/// block on rank 0's `out` (and the JSON, with the per-level trace, when json_path is set); the
-/// progress lines on rank 0 only. Throws gpu500::error on every rank when a search fails validation.
-run_result run_and_report_distributed(mpi_pipeline& p, run_config cfg, const dist::communicator& comm, std::FILE* out,
-                                      const std::string& json_path);
-
 /// Host bytes one rank needs at its peak with `ranks` ranks (an even share of the graph), of which
 /// `ranks_per_host` run on its host (they share the SSSP's offered distances), its rows holding
 /// vertex ids of `vertex_bits` bits.
