@@ -1,4 +1,4 @@
-// The pipeline over MPI ranks in a build without CUDA: the CUDA factory's refusal.
+// The CUDA pipeline over MPI ranks in a build without CUDA: its factory refuses with one line.
 #include "gpu500/config.hpp"
 #include "gpu500/core/error.hpp"
 #include "gpu500/graph500/mpi_pipeline.hpp"
