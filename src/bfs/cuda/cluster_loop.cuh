@@ -12,10 +12,13 @@
 //    by a global index, finds the block that holds it (a search of the prefix) and loads the entry
 //    from that block's shared memory. So the work stays balanced over the cluster's blocks
 //    wherever the vertices were found;
-//  - in a search that starts here, a vertex is claimed in a visited bitmap in the blocks' shared
-//    memory (cluster_visited_claim), elsewhere by atomicCAS on the depth, as in the device loop;
-//  - counters are 32-bit (native shared atomics), sums 32-bit warp reductions, and a level's
-//    barrier releases shared memory only (level_barrier).
+//  - in a search that starts here (from the root) on a graph of at most a few million vertices,
+//    a vertex is claimed in a visited bitmap spread over the blocks' shared memory (an atomic or
+//    through distributed shared memory, cluster_visited_claim), the winner writing its depth and
+//    parent to global memory; otherwise the claim is the device loop's (atomicCAS on the depth);
+//  - the level's counts are 32-bit warp sums, and what was spilled is read from the blocks'
+//    counts, not from a counter in global memory: a level is a chain of dependent steps, and
+//    each of those was one of them.
 // A block's queue holds cluster_vertices entries; a vertex claimed beyond that goes to a spill
 // list in global memory, and the level's frontier then leaves the tier (it is too large for it).
 // The tier runs while the frontier has at most cluster_vertices vertices, cluster_arcs arcs and no
@@ -68,6 +71,59 @@ struct cluster_block_state {
   ull n, arcs, max_degree, spilled;            ///< the frontier's totals as warp 0 read them
 };
 
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
+/// Warp 0 of every block: the blocks' counts of `slot` (through distributed shared memory) into
+/// st.prefix, and the frontier's totals; the caller synchronises the block afterwards. A block's
+/// count is exact (at most its queue plus the spill list's room); the arcs are saturated
+/// (add_loop_counts). What was spilled is each block's count past its queue:
+/// the spill list's counter in global memory is not read again, one round trip less a level.
+__device__ __forceinline__ void read_cluster_counts(cooperative_groups::cluster_group& cluster, cluster_block_state& st,
+                                                    int slot) {
+  if (threadIdx.x >= 32) return;
+  const unsigned lane = threadIdx.x;
+  const unsigned blocks = cluster.num_blocks();
+  unsigned n = 0, arcs = 0, max_degree = 0;
+  if (lane < blocks) {
+    const loop_counters_shared* c = cluster.map_shared_rank(&st.counts[slot], lane);
+    n = c->vertices;
+    arcs = c->arcs;
+    max_degree = c->max_degree;
+  }
+  const auto queue = static_cast<unsigned>(bfs_policy::cluster_vertices);
+  const unsigned spilled = warp_sum(n > queue ? n - queue : 0u);
+  arcs = warp_sum(arcs);
+  max_degree = warp_max(max_degree);
+  unsigned sum = n;  // inclusive scan over the lanes
+  for (unsigned d = 1; d < 32; d <<= 1) {
+    const unsigned x = __shfl_up_sync(0xffffffffu, sum, d);
+    if (lane >= d) sum += x;
+  }
+  if (lane < blocks) st.prefix[lane + 1] = sum;
+  if (lane == 31) {
+    st.prefix[0] = 0;
+    st.n = sum;
+    st.arcs = arcs;
+    st.max_degree = max_degree;
+    st.spilled = spilled;
+  }
+}
+
+#endif
+
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
+/// The barrier that ends a level of the tier. Across it the blocks read each other's shared memory
+/// only (the queues and counts; a claim is an atomic, which needs no ordering to be unique, and the
+/// depths, parents and spill list written to global memory are read after the tier or after a
+/// full cluster barrier): so the arrival releases the block's shared-memory writes alone, not
+/// every write to global memory (cluster.sync()'s release fences the whole GPU's memory, a round
+/// trip to L2 on every level's chain).
+__device__ __forceinline__ void level_barrier() {
+  asm volatile("fence.release.sync_restrict::shared::cta.cluster;" ::: "memory");
+  asm volatile("barrier.cluster.arrive.relaxed.aligned;" ::: "memory");
+  asm volatile("barrier.cluster.wait.aligned;" ::: "memory");  // acquire
+}
+#endif
+
 /// The block of the tier that holds frontier entry j (prefix[b] <= j < prefix[b + 1]).
 __device__ __forceinline__ unsigned cluster_block_of(const ull* prefix, unsigned blocks, ull j) {
   unsigned lo = 0, hi = blocks;  // prefix[lo] <= j < prefix[hi]
@@ -84,56 +140,13 @@ __device__ __forceinline__ bool leaves_cluster_tier(ull n, ull arcs, ull max_deg
 }
 
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
-/// Warp 0 of every block: the blocks' counts of `slot` (through distributed shared memory) into
-/// st.prefix, and the frontier's totals (what was spilled: each block's count past its queue); the
-/// caller synchronises the block afterwards.
-__device__ __forceinline__ void read_cluster_counts(cooperative_groups::cluster_group& cluster, cluster_block_state& st,
-                                                    int slot) {
-  if (threadIdx.x >= 32) return;
-  const unsigned lane = threadIdx.x;
-  const unsigned blocks = cluster.num_blocks();
-  unsigned n = 0, arcs = 0, max_degree = 0;
-  if (lane < blocks) {
-    const loop_counters_shared* c = cluster.map_shared_rank(&st.counts[slot], lane);
-    n = c->vertices;
-    arcs = c->arcs;
-    max_degree = c->max_degree;
-  }
-  namespace cg = cooperative_groups;
-  const auto warp = cg::tiled_partition<32>(cg::this_thread_block());
-  const auto queue = static_cast<unsigned>(bfs_policy::cluster_vertices);
-  const unsigned spilled = cg::reduce(warp, n > queue ? n - queue : 0u, cg::plus<unsigned>());
-  arcs = cg::reduce(warp, arcs, cg::plus<unsigned>());
-  max_degree = cg::reduce(warp, max_degree, cg::greater<unsigned>());
-  unsigned sum = n;  // inclusive scan over the lanes
-  for (unsigned d = 1; d < 32; d <<= 1) {
-    const unsigned x = __shfl_up_sync(0xffffffffu, sum, d);
-    if (lane >= d) sum += x;
-  }
-  if (lane < blocks) st.prefix[lane + 1] = sum;
-  if (lane == 31) {
-    st.prefix[0] = 0;
-    st.n = sum;
-    st.arcs = arcs;
-    st.max_degree = max_degree;
-    st.spilled = spilled;
-  }
-}
-
-/// The barrier that ends a level of the tier. Across it the blocks read only each other's shared
-/// memory (claims are atomics; depths, parents and the spill list are read after the tier or
-/// after a full barrier), so the arrival releases shared memory alone: cluster.sync()'s release
-/// fences all of the GPU's memory, a wait for the level's stores to reach L2.
-__device__ __forceinline__ void level_barrier() {
-  asm volatile("fence.release.sync_restrict::shared::cta.cluster;" ::: "memory");
-  asm volatile("barrier.cluster.arrive.relaxed.aligned;" ::: "memory");
-  asm volatile("barrier.cluster.wait.aligned;" ::: "memory");  // acquire
-}
-
-/// The tier's claim in a search it starts (from the root): a bit of a visited bitmap in the
-/// cluster's shared memory (word w in block w mod blocks, at w / blocks; blocks a power of two,
-/// shift its log2), set by an atomic through distributed shared memory; the winner writes the
-/// depth without waiting. Otherwise (on: false) the depth's compare-and-swap, as depth_claim.
+/// The tier's claim of a vertex in a search it starts at the root: a bit of a visited bitmap held in
+/// the cluster's shared memory (word w of the graph's in block w mod blocks, at w / blocks: the
+/// words of nearby ids spread over the blocks), set by an atomic or through distributed shared
+/// memory, so that the claim is a round trip to a neighbouring SM instead of to L2; the winner
+/// then writes the depth (the grid loop and the host read it), with no round trip. Where the search
+/// did not start here, or the graph has more vertices than the bitmap has bits, the depth's
+/// compare-and-swap (depth_claim). blocks is a power of two (shift = its log2).
 struct cluster_visited_claim {
   cooperative_groups::cluster_group* cluster;
   unsigned* words;  ///< this block's words of the bitmap (the same place in every block)

@@ -34,7 +34,6 @@
 #pragma once
 
 #include <cooperative_groups.h>
-#include <cooperative_groups/reduce.h>
 
 #include <cstdint>
 
@@ -49,7 +48,9 @@ struct loop_counters {
   ull vertices, arcs, max_degree;
 };
 /// The same in shared memory (one block's levels, the cluster tier): 32 bits, whose atomics are
-/// native there (a 64-bit one is a compare-and-swap loop, retried under contention).
+/// native there (a 64-bit one is a compare-and-swap loop, retried under contention, on the level's
+/// chain). The arcs are saturated (add_loop_counts), the vertices exact (a level finds at most one
+/// vertex per arc of its frontier, which the loops bound far below 2^32).
 struct loop_counters_shared {
   unsigned vertices, arcs, max_degree;
 };
@@ -79,31 +80,49 @@ __device__ __forceinline__ void measure_loop_entry(const csr_view<V>& g, V u, lo
   max_degree = d > max_degree ? d : max_degree;
 }
 
-/// A count saturated at 2^26, so that a warp's sum fits 32 bits: the loops compare arcs and
-/// degrees with limits far below it and hand back only the vertex count, which stays exact.
+/// A count as a 32-bit term of a warp sum: saturated at 2^26, so that 32 of them fit 32 bits. The
+/// loops compare the frontier's arcs and largest degree with limits far below that (and hand back
+/// only the vertex count, which is exact), so a saturated count takes the same decisions.
 __device__ __forceinline__ unsigned saturated_count(ull x) {
   return x < (1ull << 26) ? static_cast<unsigned>(x) : 1u << 26;
 }
+/// The sum and the largest of a value over the full warp (one instruction from sm_80 on).
+__device__ __forceinline__ unsigned warp_sum(unsigned x) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  return __reduce_add_sync(0xffffffffu, x);
+#else
+  for (int d = 16; d > 0; d >>= 1) x += __shfl_xor_sync(0xffffffffu, x, d);
+  return x;
+#endif
+}
+__device__ __forceinline__ unsigned warp_max(unsigned x) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  return __reduce_max_sync(0xffffffffu, x);
+#else
+  for (int d = 16; d > 0; d >>= 1) x = max(x, __shfl_xor_sync(0xffffffffu, x, d));
+  return x;
+#endif
+}
 
-/// Adds a thread's arcs and largest degree into c (loop_counters, loop_counters_shared), one
-/// atomic per warp; the whole warp calls it. 32-bit warp reductions (one instruction from sm_80
-/// on); a warp adds at most 2^20 to 32-bit counters, so that a block's or a cluster's sum fits.
+/// Adds a thread's arcs and largest degree into c, one atomic per warp (loop_counters in global
+/// memory, loop_counters_shared; the whole warp calls it). The warp's sums are 32-bit
+/// (saturated_count; a warp adds at most 2^20 to 32-bit counters, so that a block's or a cluster's
+/// sum still fits): a level's chain of dependent steps is what bounds a small frontier, and 64-bit
+/// shuffle trees were two of them.
 template <class Counters>
 __device__ __forceinline__ void add_loop_counts(Counters* c, ull arcs, ull max_degree) {
-  namespace cg = cooperative_groups;
   using count = decltype(c->arcs);
-  const auto warp = cg::tiled_partition<32>(cg::this_thread_block());
-  unsigned a = cg::reduce(warp, saturated_count(arcs), cg::plus<unsigned>());
-  const unsigned m = cg::reduce(warp, saturated_count(max_degree), cg::greater<unsigned>());
+  unsigned a = warp_sum(saturated_count(arcs));
+  const unsigned m = warp_max(saturated_count(max_degree));
   if constexpr (sizeof(count) == 4) a = a < (1u << 20) ? a : 1u << 20;
-  if (warp.thread_rank() == 0 && a > 0) {
+  if ((threadIdx.x & 31) == 0 && a > 0) {
     atomicAdd(&c->arcs, static_cast<count>(a));
     atomicMax(&c->max_degree, static_cast<count>(m));
   }
 }
 
-/// The device loop's claim of a vertex: a compare-and-swap of its depth from -1 (no load first);
-/// true for the one winner.
+/// The device loop's claim of a vertex: a compare-and-swap of its depth from -1 (no load first: the
+/// claim is the one round trip, and the next queue has no duplicates); true for the one winner.
 struct depth_claim {
   std::int32_t* depth;
   template <class V>
