@@ -100,7 +100,7 @@ class mpi_pipeline : public pipeline {
 /// (on every rank, naming the sizes) when a rank's share will not fit in its part of the host's
 /// available memory.
 std::unique_ptr<mpi_pipeline> make_cpu_pipeline(const dist::communicator& comm, const graph::kronecker_params& p,
-                                                cpu_pipeline_options o = {});
+                                                const cpu_pipeline_options& o = {});
 
 /// The CUDA backend on the ranks of `comm` (collective), one GPU per rank chosen by the node-local
 /// rank. Throws usage_error when the build has no CUDA backend, a rank sees no GPU, or a node runs

@@ -194,6 +194,13 @@ void check_vertex_bits(int bits, const graph::kronecker_params* p) {
     throw usage_error("SCALE " + std::to_string(p->scale) + " needs 64-bit vertex ids");
 }
 
+/// The checks of a Kronecker run's parameters and options, alike on every rank.
+void check_kronecker(const graph::kronecker_params& p, const cpu_pipeline_options& o) {
+  p.check();
+  if (o.directed) throw usage_error("the Graph500 Kronecker graph is undirected: a directed search needs a graph file");
+  check_vertex_bits(o.vertex_bits, &p);
+}
+
 template <class... A>
 std::unique_ptr<mpi_pipeline> make_of_width(int bits, A&&... a) {
   if (bits == 32) return std::make_unique<cpu_pipeline<std::uint32_t>>(std::forward<A>(a)...);
@@ -259,19 +266,15 @@ std::unique_ptr<pipeline> make_cpu_pipeline(graph::edge_list el, const cpu_pipel
 }
 
 std::unique_ptr<pipeline> make_cpu_pipeline(const graph::kronecker_params& p, const cpu_pipeline_options& o) {
-  p.check();
-  if (o.directed) throw usage_error("the Graph500 Kronecker graph is undirected: a directed search needs a graph file");
-  check_vertex_bits(o.vertex_bits, &p);
+  check_kronecker(p, o);
   check_host_memory(static_cast<double>(cpu_pipeline_bytes(p, o.vertex_bits)), "SCALE " + std::to_string(p.scale));
   return make_of_width(o.vertex_bits, dist::communicator{}, p, o, false);
 }
 
 std::unique_ptr<mpi_pipeline> make_cpu_pipeline(const dist::communicator& comm, const graph::kronecker_params& p,
-                                                cpu_pipeline_options o) {
-  p.check();  // the same parameters on every rank: every rank throws alike
-  if (o.directed) throw usage_error("the Graph500 Kronecker graph is undirected: a directed search needs a graph file");
+                                                const cpu_pipeline_options& o) {
+  check_kronecker(p, o);  // the same parameters on every rank: every rank throws alike
   if (o.bfs.alpha <= 0 || o.bfs.beta <= 0) throw usage_error("--bfs-alpha and --bfs-beta must be > 0");
-  check_vertex_bits(o.vertex_bits, &p);
   // Each rank's share against its part of its host's available memory; the ranks agree before
   // anyone throws, so that all of them do.
   const auto need = static_cast<std::int64_t>(mpi_pipeline_bytes(p, comm.size(), comm.node_size(), o.vertex_bits));
