@@ -29,7 +29,7 @@ struct rank_graph {
   graph::kronecker_params params;
   dist::block_partition part;
   graph::cuda::device_rows rows;  ///< this rank's rows on the device, as kernel 1 leaves them
-  graph::csr<std::int64_t> host;               ///< the same rows on the host
+  graph::csr<std::int64_t> host;  ///< the same rows on the host
   std::vector<index_t> degree;    ///< every vertex's degree (the ranks' blocks in rank order)
 };
 
