@@ -46,24 +46,6 @@ inline constexpr std::size_t cluster_queue_bytes = 2 * sizeof(loop_entry) * bfs_
 inline constexpr std::size_t cluster_smem_bytes =
     cluster_queue_bytes + sizeof(unsigned) * bfs_policy::cluster_bitmap_words;
 
-/// The launch of the tier: one cluster of `blocks` blocks of loop_block threads with the tier's
-/// shared memory, on `stream`; attr (which the config points to) holds the cluster dimension.
-inline cudaLaunchConfig_t cluster_tier_config(unsigned blocks, cudaStream_t stream, cudaLaunchAttribute& attr) {
-  attr = {};
-  attr.id = cudaLaunchAttributeClusterDimension;
-  attr.val.clusterDim.x = blocks;
-  attr.val.clusterDim.y = 1;
-  attr.val.clusterDim.z = 1;
-  cudaLaunchConfig_t cfg{};
-  cfg.gridDim = dim3(blocks);
-  cfg.blockDim = dim3(bfs_policy::loop_block);
-  cfg.dynamicSmemBytes = cluster_smem_bytes;
-  cfg.stream = stream;
-  cfg.attrs = &attr;
-  cfg.numAttrs = 1;
-  return cfg;
-}
-
 /// What one block of the tier keeps beside its queues (static shared memory).
 struct cluster_block_state {
   loop_counters_shared counts[3];              ///< the levels' counts, rotating as in the grid loop

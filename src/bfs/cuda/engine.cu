@@ -39,37 +39,6 @@ std::string describe(const options& o) {
   return s;
 }
 
-namespace {
-
-/// The cluster tier's blocks on this device: the most of cluster_max_blocks, half as many, ... down
-/// to 2, that are at most `sms` (the grids' share of the SMs: one block an SM) and of which one
-/// cluster of loop_block-thread blocks with the tier's shared memory can be placed; 0 where the
-/// device has no clusters (before Hopper) or none fits.
-template <class V>
-unsigned cluster_tier_blocks(int device, int sms) {
-  int clusters = 0;
-  GPU500_CUDA_CHECK(cudaDeviceGetAttribute(&clusters, cudaDevAttrClusterLaunch, device));
-  if (!clusters) return 0;
-  const auto kernel = cluster_loop_kernel<V>;
-  if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                           static_cast<int>(cluster_smem_bytes)) != cudaSuccess ||
-      cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) != cudaSuccess) {
-    (void)cudaGetLastError();  // a device that refuses the tier's shared memory or size: no tier
-    return 0;
-  }
-  for (unsigned blocks = bfs_policy::cluster_max_blocks; blocks >= 2; blocks /= 2) {
-    if (blocks > static_cast<unsigned>(sms)) continue;
-    cudaLaunchAttribute attr;
-    const cudaLaunchConfig_t cfg = cluster_tier_config(blocks, nullptr, attr);
-    int placeable = 0;
-    if (cudaOccupancyMaxActiveClusters(&placeable, kernel, &cfg) == cudaSuccess && placeable > 0) return blocks;
-    (void)cudaGetLastError();
-  }
-  return 0;
-}
-
-}  // namespace
-
 template <class V>
 void engine<V>::impl::run(index_t root) {
   GPU500_EXPECTS(root >= 0 && root < (over_ranks() ? part.num_vertices() : n), "BFS root out of range");
@@ -262,7 +231,10 @@ engine<V>::engine(csr_view<V> g, bool degree_sorted, options o) : impl_(std::mak
     if (m.loop_blocks > 0 && o.device_loop()) {  // a level finds at most one vertex per arc of its frontier
       const index_t room = std::min(m.n, std::max(bfs_policy::loop_arcs, bfs_policy::loop_vertices)) + 1;
       for (auto& q : m.loop_queue) q = device_buffer<loop_entry>(static_cast<std::size_t>(room));
-      m.cluster_blocks = cluster_tier_blocks<V>(device, m.sms);
+      // the cluster tier: a cluster of up to cluster_max_blocks within the grids' share of the SMs
+      m.cluster_blocks = gpu::largest_cluster(cluster_loop_kernel<V>, bfs_policy::loop_block, cluster_smem_bytes,
+                                              bfs_policy::cluster_max_blocks, static_cast<unsigned>(m.sms))
+                             .blocks;
       if (m.cluster_blocks > 0) {
         m.cluster_spill = device_buffer<ull>(1);
         m.cluster_res = device_buffer<loop_result>(1);

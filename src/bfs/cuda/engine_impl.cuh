@@ -340,8 +340,9 @@ struct engine<V>::impl {
     loop_result* res = loop_res.data();
     const loop_result* start = nullptr;
     if (cluster_blocks > 0 && count <= bfs_policy::cluster_vertices) {  // the cluster tier first
-      cudaLaunchAttribute attr;
-      const cudaLaunchConfig_t cfg = cluster_tier_config(cluster_blocks, st[0], attr);
+      gpu::cluster_attributes attrs;
+      const cudaLaunchConfig_t cfg = gpu::cluster_launch(cluster_blocks, bfs_policy::loop_block, cluster_smem_bytes,
+                                                         st[0], cluster_blocks, false, attrs);
       GPU500_CUDA_CHECK(cudaLaunchKernelEx(&cfg, cluster_loop_kernel<V>, g, d, p, q, count, level, e1,
                                            cluster_spill.data(), cluster_res.data()));
       start = cluster_res.data();

@@ -86,7 +86,7 @@ struct engine<V>::impl {
   gpu::device_buffer<near_far_counters> nf_cnt;
   gpu::device_buffer<near_far_state> nf_pub;  ///< the state after steps in one block
   near_far_work nf{};
-  unsigned nf_blocks = 0;
+  unsigned nf_blocks = 0, nf_cluster = 0;  ///< its grid, and the blocks of each of its clusters (0: none)
 
   // Over MPI ranks (over_ranks.cuh; x null on one process): the exchange, the partition, this
   // rank's buffers for requests and their arrivals, the filters, the gathered bitmaps and the
@@ -315,18 +315,26 @@ struct engine<V>::impl {
     if (ex != nullptr) join_ranks(*ex, *p);
   }
 
-  /// The near-far device loop's grid (one block per SM, cooperative) and buffers; its bitmaps start
-  /// at zero and the loop leaves them so.
+  /// The near-far device loop's grid (one block per SM, cooperative; in clusters where the device
+  /// has them, as many whole clusters as it holds) and buffers; its bitmaps start at zero and the
+  /// loop leaves them so.
   void setup_device_loop() {
     int per_sm = 0;
     GPU500_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, near_far_kernel<V>, near_far_policy::block, 0));
     if (per_sm < 1) return;
     using P = near_far_policy;
+    nf_blocks = static_cast<unsigned>(sms);
+    const gpu::cluster_shape shape =
+        gpu::largest_cluster(near_far_kernel<V>, P::block, 0, P::cluster_max_blocks, nf_blocks);
+    if (shape.blocks > 0) {
+      nf_cluster = shape.blocks;
+      nf_blocks = std::min(static_cast<unsigned>(shape.placeable), nf_blocks / shape.blocks) * shape.blocks;
+    }
     const auto near_cap = static_cast<std::size_t>(P::near_vertices), far_cap = static_cast<std::size_t>(P::far_vertices);
     nf_lists = gpu::device_buffer<std::uint32_t>(2 * near_cap + 2 * far_cap);
     nf_bits = gpu::device_buffer<std::uint32_t>(3 * settled_words());
     nf_bits.zero();
-    nf_cnt = gpu::device_buffer<near_far_counters>(3);
+    nf_cnt = gpu::device_buffer<near_far_counters>(2 * 3);  // the grid's slots, the cluster's
     nf_pub = gpu::device_buffer<near_far_state>(1);
     nf.near[0] = nf_lists.data();
     nf.near[1] = nf.near[0] + near_cap;
@@ -334,7 +342,30 @@ struct engine<V>::impl {
     nf.far[1] = nf.far[0] + far_cap;
     for (int i = 0; i < 3; ++i) nf.bits[i] = nf_bits.data() + static_cast<std::size_t>(i) * settled_words();
     nf.cnt = nf_cnt.data();
-    nf_blocks = static_cast<unsigned>(sms);
+  }
+
+  /// The near-far loop's launch from the state near_far_reset_kernel left: a cooperative grid in
+  /// clusters of nf_cluster blocks; where the driver refuses clusters in a cooperative launch, the
+  /// loop goes on without them (nf_cluster 0), one block an SM.
+  void launch_near_far() {
+    graph_ref<V> ga = g;
+    work_ref wa = w;
+    near_far_work fa = nf;
+    near_far_state* pub = nf_pub.data();
+    unsigned cluster = nf_cluster;
+    void* args[] = {&ga, &wa, &fa, &pub, &cluster};
+    const void* kernel = reinterpret_cast<const void*>(near_far_kernel<V>);
+    if (nf_cluster > 0) {
+      gpu::cluster_attributes attrs;
+      const cudaLaunchConfig_t cfg =
+          gpu::cluster_launch(nf_blocks, near_far_policy::block, 0, stream, nf_cluster, true, attrs);
+      if (cudaLaunchKernelExC(&cfg, kernel, args) == cudaSuccess) return;
+      (void)cudaGetLastError();
+      nf_cluster = cluster = 0;
+      nf_blocks = static_cast<unsigned>(sms);
+    }
+    GPU500_CUDA_CHECK(cudaLaunchCooperativeKernel(kernel, dim3(nf_blocks), dim3(near_far_policy::block), args, 0, stream));
+    GPU500_CUDA_CHECK_LAUNCH();
   }
 
   /// The persistent kernel instance for the options: register cap x arcs per lane.
@@ -425,16 +456,9 @@ struct engine<V>::impl {
     init.pull_first_arcs = pull_first_arcs;
     gpu::launch(init_search_kernel, 1, 32, 0, stream, w, init);
     if (nf_blocks > 0) {  // the near-far device loop first: it ends the search or hands it on
-      gpu::launch(near_far_reset_kernel, 1, 32, 0, stream, nf.cnt);
-      graph_ref<V> ga = g;
-      work_ref wa = w;
-      near_far_work fa = nf;
-      near_far_state* pub = nf_pub.data();
-      float d = delta0 * near_far_policy::width_factor;
-      void* args[] = {&ga, &wa, &fa, &pub, &d};
-      GPU500_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(near_far_kernel<V>), dim3(nf_blocks),
-                                                    dim3(near_far_policy::block), args, 0, stream));
-      GPU500_CUDA_CHECK_LAUNCH();
+      gpu::launch(near_far_reset_kernel, 1, 32, 0, stream, nf.cnt, nf_pub.data(),
+                  delta0 * near_far_policy::width_factor);
+      launch_near_far();
     }
     if (opt.loop == loop_kind::persistent) {
       graph_ref<V> ga = g;

@@ -126,6 +126,11 @@ float engine<V>::initial_delta() const {
 template <class V>
 std::string engine<V>::description() const {
   const impl& m = *impl_;
+  std::string near_far;
+  if (m.nf_blocks > 0) {
+    near_far = ", near-far device loop first";
+    if (m.nf_cluster > 0) near_far += " (clusters of " + std::to_string(m.nf_cluster) + " blocks)";
+  }
   char buf[512];
   std::snprintf(buf, sizeof buf,
                 "cuda sssp%s: %s, delta %s%g, %s loop%s%s%s, %s rows%s%s, %s cut, %d arcs/lane, %d vertices/lane, chunk %d, "
@@ -133,7 +138,7 @@ std::string engine<V>::description() const {
                 m.over_ranks() ? (" over " + std::to_string(m.ranks) + " ranks").c_str() : "", algorithm_name(m.opt.algo),
                 m.adaptive ? "adaptive from " : "", static_cast<double>(m.delta0), loop_name(m.opt.loop),
                 m.opt.loop == loop_kind::persistent ? (" (" + std::to_string(m.coop_blocks) + " blocks)").c_str() : "",
-                m.opt.profile ? ", profiled" : "", m.nf_blocks > 0 ? ", near-far device loop first" : "", m.g.sorted ? "weight-sorted" : "unsorted", m.sort_note.c_str(),
+                m.opt.profile ? ", profiled" : "", near_far.c_str(), m.g.sorted ? "weight-sorted" : "unsorted", m.sort_note.c_str(),
                 m.w.settled ? ", settled filter" : "", cut_name(m.opt.cut), m.opt.arcs_per_lane,
                 m.opt.vertices_per_lane, m.opt.chunk, static_cast<int>(m.w.light_row), static_cast<int>(m.w.light_chunk),
                 m.w.grab, m.w.interleave ? (", interleaved by " + std::to_string(m.w.interleave)).c_str() : "",

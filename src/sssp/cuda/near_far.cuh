@@ -29,8 +29,13 @@
 // counters in shared memory, while the other blocks wait at the next grid barrier (as the BFS
 // device loop does): a path, and the first and last steps of a mesh search, then cost a chain of
 // round trips per step, not a grid barrier. Block 0 leaves the state in `pub` before that barrier.
+// A larger step, of at most cluster_near near vertices (or a split of at most cluster_far), is run
+// by the blocks of the grid's first thread-block cluster alone (Hopper's clusters: up to 16 blocks
+// on one GPC, the grid launched in clusters), step after step, with the cluster's hardware barrier
+// instead of the grid's: a mesh keeps such steps for most of its search (near_far_cluster_steps).
 // The counters rotate over three slots as in the BFS device loop (src/bfs/cuda/device_loop.cuh):
-// step k writes slot k % 3 and clears slot (k + 1) % 3, read last before the barrier of step k - 1.
+// step k writes slot k % 3 and clears slot (k + 1) % 3, read last before the barrier of step k - 1;
+// the grid's steps and the cluster's each have their three slots.
 #pragma once
 
 #include <cooperative_groups.h>
@@ -49,6 +54,9 @@ struct near_far_policy {
   static constexpr index_t max_degree = 256;       ///< a near vertex with more arcs ends the loop
   static constexpr index_t cta_near = 256;         ///< a relaxation of at most this many near vertices
   static constexpr index_t cta_far = 4096;         ///< and a far pile of at most this many: one block
+  static constexpr index_t cluster_near = 4096;    ///< a relaxation of at most this many near vertices
+  static constexpr index_t cluster_far = 32768;    ///< and a far pile of at most this many: one cluster
+  static constexpr unsigned cluster_max_blocks = 16;  ///< the cluster's blocks (fewer where it cannot place them)
   /// T advances by this many bucket widths (the engine's start width): a mesh search's cost is its
   /// steps, so a wider band of near vertices per step pays while the re-relaxations it brings stay
   /// cheaper than the barriers it saves (on an H200, 1024 x 1024 grid: 0.078 GTEPS at 1x the
@@ -80,7 +88,7 @@ GPU500_HD GPU500_FORCEINLINE void reset(Counters& c) {
 }
 
 /// The loop's lists: two near queues, two far piles, three bitmaps of n bits (near 0, near 1, far)
-/// that are all zero between searches, and three counter slots.
+/// that are all zero between searches, and six counter slots (the grid's three, the cluster's three).
 struct near_far_work {
   std::uint32_t* near[2];
   std::uint32_t* far[2];
@@ -135,11 +143,6 @@ __device__ __forceinline__ void append_once(std::uint32_t* list, std::uint32_t* 
   }
 }
 
-/// Before each search: the three counter slots.
-static __global__ void near_far_reset_kernel(near_far_counters* cnt) {
-  if (threadIdx.x < 3) reset(cnt[threadIdx.x]);
-}
-
 enum near_far_action : int { near_far_go = 0, near_far_done, near_far_leave };
 
 /// Where the loop stands; every thread holds the same copy and takes the same decisions.
@@ -186,11 +189,20 @@ __device__ __forceinline__ near_far_state load_state(const near_far_state* p) {
   return s;
 }
 
+/// Before each search: the grid's three counter slots, and the state at the root in *pub (the loop
+/// starts from it; the cluster's slots are cleared as its steps begin).
+static __global__ void near_far_reset_kernel(near_far_counters* cnt, near_far_state* pub, float delta) {
+  if (threadIdx.x < 3) reset(cnt[threadIdx.x]);
+  if (threadIdx.x == 0) *pub = start_state(delta);
+}
+
+/// A step within `near` near vertices (in a relaxation) and a far pile of at most `far`.
+__device__ __forceinline__ bool step_within(const near_far_state& s, index_t near, index_t far) {
+  return (!s.relax || s.n_near <= static_cast<unsigned long long>(near)) && s.n_far <= static_cast<unsigned long long>(far);
+}
 /// A step small enough for one block (near_far_policy::cta_*).
 __device__ __forceinline__ bool fits_block(const near_far_state& s) {
-  using P = near_far_policy;
-  return (!s.relax || s.n_near <= static_cast<unsigned long long>(P::cta_near)) &&
-         s.n_far <= static_cast<unsigned long long>(P::cta_far);
+  return step_within(s, near_far_policy::cta_near, near_far_policy::cta_far);
 }
 
 /// One step's work by the calling thread: `at` its index among `count` threads (lane groups of
@@ -336,26 +348,79 @@ __device__ void near_far_block_steps(const graph_ref<V>& g, const work_ref& w, c
   }
 }
 
-/// The loop from the root (its word written by init_search_kernel). On leaving early the words stay
-/// as they are and the bucket loop runs; on finishing, *w.ctrl is marked done with the loop's counts.
-/// pub: where block 0 leaves the state after its steps alone.
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
+/// The first cluster's steps while they fit it and not one block: a step as the grid runs it, over
+/// the cluster's threads, its counters in the cluster's slots of f.cnt, and the cluster's barrier (a
+/// full one: the lists, words and counters written to global memory are read after it by other SMs).
+/// Counters in the first block's shared memory, added to through distributed shared memory, ran
+/// no faster on an H200, and one search of the tests never ended with them
+/// (docs/log/2026-12-01-sssp-near-far-cluster.md).
+template <class V>
+__device__ void near_far_cluster_steps(const graph_ref<V>& g, const work_ref& w, const near_far_work& f,
+                                       near_far_state& s) {
+  namespace cg = cooperative_groups;
+  cg::cluster_group cluster = cg::this_cluster();
+  near_far_counters* const slots = f.cnt + 3;  // the cluster's three slots, after the grid's
+  const bool first = cluster.block_rank() == 0;
+  if (first && threadIdx.x < 3) reset(slots[threadIdx.x]);
+  cluster.sync();
+  const unsigned long long at = cluster.thread_rank(), count = cluster.num_threads();
+  for (unsigned k = 0;; ++k) {
+    near_far_counters* c = slots + k % 3;
+    near_far_step(g, w, f, s, c, at, count);
+    if (first && threadIdx.x == 0) reset(slots[(k + 1) % 3]);
+    cluster.sync();
+    near_far_counters got;
+    got.near = __ldcg(&c->near);
+    got.far = __ldcg(&c->far);
+    got.min_far = __ldcg(&c->min_far);
+    got.overflow = __ldcg(&c->overflow);
+    if (got.overflow != 0) {
+      near_far_clear(f, s, got, at, count);
+      s.action = near_far_leave;
+      return;
+    }
+    near_far_decide(s, got);
+    if (s.action != near_far_go || fits_block(s) ||
+        !step_within(s, near_far_policy::cluster_near, near_far_policy::cluster_far))
+      return;
+  }
+}
+#endif
+
+/// The loop from the state in *pub (near_far_reset_kernel's: the root, whose word
+/// init_search_kernel wrote). On leaving early the words stay as they are and the bucket loop
+/// runs; on finishing, *w.ctrl is marked done with the loop's counts. Launched as a cooperative
+/// grid, in clusters of `cluster` blocks (or none: 0), whose first cluster runs the steps that fit
+/// it; pub also takes the state after steps run by one block or that cluster alone.
 template <class V>
 __global__ void __launch_bounds__(near_far_policy::block, 1)
-    near_far_kernel(graph_ref<V> g, work_ref w, near_far_work f, near_far_state* pub, float delta) {
+    near_far_kernel(graph_ref<V> g, work_ref w, near_far_work f, near_far_state* pub, unsigned cluster) {
   namespace cg = cooperative_groups;
   const cg::grid_group grid = cg::this_grid();
   const unsigned long long threads = grid.num_threads();
   const unsigned long long rank = grid.thread_rank();
-  near_far_state s = start_state(delta);
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+  cluster = 0;  // code for GPUs without clusters, run on one that has them
+#endif
+  near_far_state s = load_state(pub);
   for (unsigned long long k = 0; s.action == near_far_go;) {
-    if (fits_block(s)) {
-      if (blockIdx.x == 0) {
+    const bool one_block = fits_block(s);
+    if (one_block ||
+        (cluster > 0 && step_within(s, near_far_policy::cluster_near, near_far_policy::cluster_far))) {
+      if (one_block && blockIdx.x == 0) {
         near_far_block_steps(g, w, f, s);
         if (threadIdx.x == 0) *pub = s;
       }
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
+      if (!one_block && blockIdx.x < cluster) {
+        near_far_cluster_steps(g, w, f, s);
+        if (blockIdx.x == 0 && threadIdx.x == 0) *pub = s;
+      }
+#endif
       grid.sync();
       s = load_state(pub);
-      if (s.action != near_far_go) break;
+      continue;
     }
     near_far_counters* c = f.cnt + k % 3;
     near_far_step(g, w, f, s, c, rank, threads);

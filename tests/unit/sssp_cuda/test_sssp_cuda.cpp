@@ -612,9 +612,17 @@ void expect_device_loop(sc::engine<V>& eng, const graph::csr<V>& g, index_t root
   EXPECT_EQ(eng.traversed_edges(), test::csr_nedge(g, test::dijkstra(g, root))) << what;
 }
 
+/// Whether the current GPU runs thread-block clusters (Hopper and later).
+bool device_has_clusters() {
+  int device = 0, clusters = 0;
+  return cudaGetDevice(&device) == cudaSuccess &&
+         cudaDeviceGetAttribute(&clusters, cudaDevAttrClusterLaunch, device) == cudaSuccess && clusters != 0;
+}
+
 TYPED_TEST(SsspCuda, DeviceLoopFinishesMeshesAndHandsOverHubsAndFullLists) {
   using V = TypeParam;
-  {  // a mesh: every frontier small, the whole search in the device loop, at every width
+  {  // a mesh: every frontier small, the whole search in the device loop, at every width; its
+     // steps of more than one block's near vertices run in one cluster where the GPU has them
     const auto g = graph::build_csr<V>(grid_graph(61, 47));
     const sc::device_csr<V> dg(g);
     for (float delta : {0.0f, 0.01f, 5.0f}) {
@@ -623,6 +631,10 @@ TYPED_TEST(SsspCuda, DeviceLoopFinishesMeshesAndHandsOverHubsAndFullLists) {
       sc::engine<V> eng(dg.view(), o);
       for (index_t root : {index_t{0}, index_t{1433}, index_t{61 * 47 - 1}})
         expect_device_loop(eng, g, root, true, "grid, delta " + std::to_string(delta));
+      if (device_has_clusters()) {  // still so after the searches: the cooperative cluster launch ran
+        EXPECT_NE(eng.description().find("near-far device loop first (clusters of"), std::string::npos)
+            << eng.description();
+      }
       sc::options bf;
       bf.algo = sc::algorithm::bellman_ford;
       sc::engine<V> eng_bf(dg.view(), bf);
@@ -643,6 +655,21 @@ TYPED_TEST(SsspCuda, DeviceLoopFinishesMeshesAndHandsOverHubsAndFullLists) {
     expect_device_loop(eng, g, 0, false, "hub root");
     EXPECT_EQ(eng.last_stats().loop_steps, 1);
     expect_device_loop(eng, g, 2, false, "a leaf two arcs from the hub");  // it meets the hub later
+  }
+  {  // a hub of 300 arcs among 400 near vertices (a step larger than one block: the cluster's,
+     // where the GPU has clusters): the loop leaves from there, and the next search is clean
+    graph::edge_list el = three_level_tree(200, 2, 0, 1.0f);
+    const std::int64_t hub = 3;  // a grandchild (child 1's second)
+    for (int i = 0; i < 300; ++i) test::add_edge(el, hub, el.num_vertices + i, 1.0f);
+    el.num_vertices += 300;
+    const auto g = graph::build_csr<V>(el);
+    const sc::device_csr<V> dg(g);
+    sc::options bf;
+    bf.algo = sc::algorithm::bellman_ford;  // every improvement near: the grandchildren are one step
+    sc::engine<V> eng(dg.view(), bf);
+    expect_device_loop(eng, g, 0, false, "a hub in a step of 400 near vertices");
+    EXPECT_EQ(eng.last_stats().loop_steps, 3);
+    expect_device_loop(eng, g, 1, false, "from a child after it");
   }
   {  // 280,000 leaves at depth 3: past the near queue (Bellman-Ford: no far pile) and past the far
      // pile (unit weights, bucket width 0.03: the loop's thresholds 16 widths = 0.48 apart, so every

@@ -5,7 +5,9 @@
 // calling thread (T = every thread of the grid). warp_stride(n) does the same with one warp per
 // item; block_stride(n) steps a whole block over a block's worth of items at a time. All ids are
 // 64-bit: a grid of 2^31 threads or a range past 2^32 needs no care.
-// launch(kernel, grid, block, shared_bytes, stream, args...) launches and checks the launch.
+// launch(kernel, grid, block, shared_bytes, stream, args...) launches and checks the launch;
+// largest_cluster(...) sizes a thread-block cluster launch for the device and cluster_launch(...)
+// configures one.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -72,6 +74,69 @@ void launch(void (*kernel)(Params...), unsigned grid, unsigned block, std::size_
             cudaStream_t stream, Args&&... args) {
   kernel<<<grid, block, shared_bytes, stream>>>(static_cast<Params>(args)...);
   GPU500_CUDA_CHECK_LAUNCH();
+}
+
+/// The attributes of a launch in clusters (cluster_launch).
+struct cluster_attributes {
+  cudaLaunchAttribute at[2]{};
+};
+
+/// The configuration of a launch of `grid` blocks of `block` threads with `shared_bytes` of dynamic
+/// shared memory on `stream`, in clusters of `cluster` blocks, as one cooperative grid where
+/// `cooperative`; the configuration points to `attrs`, which must outlive the launch call.
+inline cudaLaunchConfig_t cluster_launch(unsigned grid, unsigned block, std::size_t shared_bytes, cudaStream_t stream,
+                                         unsigned cluster, bool cooperative, cluster_attributes& attrs) {
+  attrs = {};
+  attrs.at[0].id = cudaLaunchAttributeClusterDimension;
+  attrs.at[0].val.clusterDim.x = cluster;
+  attrs.at[0].val.clusterDim.y = attrs.at[0].val.clusterDim.z = 1;
+  attrs.at[1].id = cudaLaunchAttributeCooperative;
+  attrs.at[1].val.cooperative = 1;
+  cudaLaunchConfig_t cfg{};
+  cfg.gridDim = dim3(grid);
+  cfg.blockDim = dim3(block);
+  cfg.dynamicSmemBytes = shared_bytes;
+  cfg.stream = stream;
+  cfg.attrs = attrs.at;
+  cfg.numAttrs = cooperative ? 2 : 1;
+  return cfg;
+}
+
+/// A cluster launch's shape on the current device: `blocks` blocks a cluster (0: no clusters here)
+/// and how many such clusters it holds at once.
+struct cluster_shape {
+  unsigned blocks = 0;
+  int placeable = 0;
+};
+
+/// The largest cluster of max_blocks, max_blocks / 2, ... down to 2 blocks, at most `sms` blocks,
+/// of `kernel` in blocks of `block` threads with `shared_bytes` of dynamic shared memory, of which
+/// the current device can place at least one (Hopper's clusters: up to 16 blocks with the
+/// non-portable size allowed); blocks 0 where the device has no clusters (before Hopper), refuses
+/// the shared memory or the size, or fits none.
+template <class... Params>
+cluster_shape largest_cluster(void (*kernel)(Params...), unsigned block, std::size_t shared_bytes,
+                              unsigned max_blocks, unsigned sms) {
+  int device = 0, clusters = 0;
+  GPU500_CUDA_CHECK(cudaGetDevice(&device));
+  GPU500_CUDA_CHECK(cudaDeviceGetAttribute(&clusters, cudaDevAttrClusterLaunch, device));
+  if (!clusters) return {};
+  if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes)) !=
+          cudaSuccess ||
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return {};
+  }
+  for (unsigned blocks = max_blocks; blocks >= 2; blocks /= 2) {
+    if (blocks > sms) continue;
+    cluster_attributes attrs;
+    const cudaLaunchConfig_t cfg = cluster_launch(blocks, block, shared_bytes, nullptr, blocks, false, attrs);
+    int placeable = 0;
+    if (cudaOccupancyMaxActiveClusters(&placeable, kernel, &cfg) == cudaSuccess && placeable > 0)
+      return {blocks, placeable};
+    (void)cudaGetLastError();
+  }
+  return {};
 }
 
 }  // namespace gpu500::gpu
