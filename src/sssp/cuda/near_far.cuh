@@ -189,6 +189,11 @@ __device__ __forceinline__ near_far_state load_state(const near_far_state* p) {
   return s;
 }
 
+/// A step's counts as they are in L2 after its barrier.
+__device__ __forceinline__ near_far_counters load_counts(const near_far_counters* c) {
+  return {__ldcg(&c->near), __ldcg(&c->far), __ldcg(&c->min_far), __ldcg(&c->overflow)};
+}
+
 /// Before each search: the grid's three counter slots, and the state at the root in *pub (the loop
 /// starts from it; the cluster's slots are cleared as its steps begin).
 static __global__ void near_far_reset_kernel(near_far_counters* cnt, near_far_state* pub, float delta) {
@@ -348,10 +353,27 @@ __device__ void near_far_block_steps(const graph_ref<V>& g, const work_ref& w, c
   }
 }
 
+/// One step of a group of blocks (the grid, or a cluster) with its counters in slots[0..3), k its
+/// index among the group's steps, at / count the thread's place in the group; then the group's
+/// barrier (a full one: the lists, words and counters written to global memory are read after it
+/// by other SMs) and the state after the step.
+template <class V, class Group>
+__device__ __forceinline__ void near_far_group_step(Group& group, const graph_ref<V>& g, const work_ref& w,
+                                                    const near_far_work& f, near_far_state& s,
+                                                    near_far_counters* slots, unsigned long long k,
+                                                    unsigned long long at, unsigned long long count) {
+  near_far_counters* c = slots + k % 3;
+  near_far_step(g, w, f, s, c, at, count);
+  if (at == 0) reset(slots[(k + 1) % 3]);
+  group.sync();
+  const near_far_counters got = load_counts(c);
+  if (got.overflow != 0) near_far_clear(f, s, got, at, count);
+  near_far_decide(s, got);
+}
+
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
-/// The first cluster's steps while they fit it and not one block: a step as the grid runs it, over
-/// the cluster's threads, its counters in the cluster's slots of f.cnt, and the cluster's barrier (a
-/// full one: the lists, words and counters written to global memory are read after it by other SMs).
+/// The first cluster's steps while they fit it and not one block: the grid's steps over the
+/// cluster's threads, with the cluster's barrier and its own counter slots (f.cnt[3..6)).
 /// Counters in the first block's shared memory, added to through distributed shared memory, ran
 /// no faster on an H200, and one search of the tests never ended with them
 /// (docs/log/2026-12-01-sssp-near-far-cluster.md).
@@ -360,27 +382,12 @@ __device__ void near_far_cluster_steps(const graph_ref<V>& g, const work_ref& w,
                                        near_far_state& s) {
   namespace cg = cooperative_groups;
   cg::cluster_group cluster = cg::this_cluster();
-  near_far_counters* const slots = f.cnt + 3;  // the cluster's three slots, after the grid's
-  const bool first = cluster.block_rank() == 0;
-  if (first && threadIdx.x < 3) reset(slots[threadIdx.x]);
-  cluster.sync();
+  near_far_counters* const slots = f.cnt + 3;
   const unsigned long long at = cluster.thread_rank(), count = cluster.num_threads();
-  for (unsigned k = 0;; ++k) {
-    near_far_counters* c = slots + k % 3;
-    near_far_step(g, w, f, s, c, at, count);
-    if (first && threadIdx.x == 0) reset(slots[(k + 1) % 3]);
-    cluster.sync();
-    near_far_counters got;
-    got.near = __ldcg(&c->near);
-    got.far = __ldcg(&c->far);
-    got.min_far = __ldcg(&c->min_far);
-    got.overflow = __ldcg(&c->overflow);
-    if (got.overflow != 0) {
-      near_far_clear(f, s, got, at, count);
-      s.action = near_far_leave;
-      return;
-    }
-    near_far_decide(s, got);
+  if (at < 3) reset(slots[at]);
+  cluster.sync();
+  for (unsigned long long k = 0;; ++k) {
+    near_far_group_step(cluster, g, w, f, s, slots, k, at, count);
     if (s.action != near_far_go || fits_block(s) ||
         !step_within(s, near_far_policy::cluster_near, near_far_policy::cluster_far))
       return;
@@ -397,7 +404,7 @@ template <class V>
 __global__ void __launch_bounds__(near_far_policy::block, 1)
     near_far_kernel(graph_ref<V> g, work_ref w, near_far_work f, near_far_state* pub, unsigned cluster) {
   namespace cg = cooperative_groups;
-  const cg::grid_group grid = cg::this_grid();
+  cg::grid_group grid = cg::this_grid();
   const unsigned long long threads = grid.num_threads();
   const unsigned long long rank = grid.thread_rank();
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
@@ -422,18 +429,7 @@ __global__ void __launch_bounds__(near_far_policy::block, 1)
       s = load_state(pub);
       continue;
     }
-    near_far_counters* c = f.cnt + k % 3;
-    near_far_step(g, w, f, s, c, rank, threads);
-    if (rank == 0) reset(f.cnt[(k + 1) % 3]);
-    grid.sync();
-    ++k;
-    near_far_counters got;
-    got.near = __ldcg(&c->near);
-    got.far = __ldcg(&c->far);
-    got.min_far = __ldcg(&c->min_far);
-    got.overflow = __ldcg(&c->overflow);
-    if (got.overflow != 0) near_far_clear(f, s, got, rank, threads);
-    near_far_decide(s, got);
+    near_far_group_step(grid, g, w, f, s, f.cnt, k++, rank, threads);
   }
   if (rank == 0) {
     control st = *w.ctrl;
