@@ -84,7 +84,7 @@ struct engine<V>::impl {
   // The near-far device loop (near_far.cuh; nf_blocks 0: off): its lists, bitmaps and counters.
   gpu::device_buffer<std::uint32_t> nf_lists, nf_bits;
   gpu::device_buffer<near_far_counters> nf_cnt;
-  gpu::device_buffer<near_far_state> nf_pub;  ///< the state after steps in one block
+  gpu::device_buffer<near_far_state> nf_pub;  ///< the loop's state: the start, or after a tier's steps
   near_far_work nf{};
   unsigned nf_blocks = 0, nf_cluster = 0;  ///< its grid, and the blocks of each of its clusters (0: none)
 
