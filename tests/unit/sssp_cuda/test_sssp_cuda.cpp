@@ -2,7 +2,8 @@
 // awkward graphs of tests/support/graphs.hpp, both vertex id types, every variant (adaptive / fixed / tiny / huge
 // width, Bellman-Ford, persistent and host loops, the near-far device loop on and off), against the
 // Dijkstra oracle of tests/support/sssp_check.hpp: distances exact, parents valid and acyclic, nedge;
-// the device loop's own paths (a mesh finished in it; a hub, a full near queue and a full far pile
+// the device loop's own paths (a mesh finished in it, its cluster launch in use where the GPU has
+// clusters; a hub in one block's step and in a cluster's, a full near queue and a full far pile
 // handing the search to the bucket loop, with the next search clean); plus the engine's input checks.
 #include <gtest/gtest.h>
 
