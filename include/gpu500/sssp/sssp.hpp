@@ -23,7 +23,7 @@ namespace gpu500::sssp {
 
 /// Options of the CPU engine: delta-stepping (Meyer & Sanders) with OpenMP.
 struct cpu_options {
-  int threads = 0;           ///< 0: OpenMP default
+  int threads = 0;           ///< the team of every parallel region of the engine (0: OpenMP default)
   /// Bucket width. <= 0 (default): adaptive, mean arc weight / mean degree of the non-isolated
   /// vertices (about 0.01 on Graph500 graphs, 1.5-2x faster there than the reference's 0.1).
   float delta = 0.f;

@@ -29,21 +29,6 @@ namespace gpu500::graph500 {
 
 namespace {
 
-// The OpenMP team of the parallel regions run while it lives (n = 0: unchanged), the old one
-// restored after: the SSSP engine's regions take the default team (--sssp-threads).
-class omp_team {
- public:
-  explicit omp_team(int n) : saved_(omp_get_max_threads()) {
-    if (n > 0) omp_set_num_threads(n);
-  }
-  ~omp_team() { omp_set_num_threads(saved_); }
-  omp_team(const omp_team&) = delete;
-  omp_team& operator=(const omp_team&) = delete;
-
- private:
-  int saved_;
-};
-
 template <class V>
 class cpu_pipeline final : public mpi_pipeline {
  public:
@@ -89,10 +74,7 @@ class cpu_pipeline final : public mpi_pipeline {
       edges_ = {};  // kernel 1 owns the graph from here; the edge list is no longer needed
       const auto view = g_.view();
       bfs_.emplace(c_, part_, view, opts_.bfs);
-      if (params_.weights) {
-        const omp_team team(opts_.sssp.threads);
-        sssp_.emplace(c_, part_, view, opts_.sssp, &scratch);
-      }
+      if (params_.weights) sssp_.emplace(c_, part_, view, opts_.sssp, &scratch);
     });
   }
 
@@ -122,7 +104,6 @@ class cpu_pipeline final : public mpi_pipeline {
   }
 
   double sssp(index_t root) override {
-    const omp_team team(opts_.sssp.threads);
     c_.guard([&] {
       GPU500_EXPECTS(sssp_.has_value(), "SSSP needs a weighted graph");
       sssp_->prepare();  // clean_shortest: untimed, as in the reference

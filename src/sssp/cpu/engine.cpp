@@ -15,6 +15,34 @@
 
 namespace gpu500::sssp {
 
+namespace {
+
+/// The OpenMP team of the parallel regions run while it lives (n = 0: unchanged), the old one
+/// restored after.
+class omp_team {
+ public:
+  explicit omp_team(int n) : saved_(omp_get_max_threads()) {
+    if (n > 0) omp_set_num_threads(n);
+  }
+  ~omp_team() { omp_set_num_threads(saved_); }
+  omp_team(const omp_team&) = delete;
+  omp_team& operator=(const omp_team&) = delete;
+
+ private:
+  int saved_;
+};
+
+/// f() on a team of `threads` threads (0: the default team): every parallel region of the engine,
+/// those without a num_threads clause of their own too (the rows' sort, the per-vertex arrays),
+/// runs on cpu_options::threads.
+template <class F>
+decltype(auto) on_team(int threads, F&& f) {
+  const omp_team team(threads);
+  return f();
+}
+
+}  // namespace
+
 template <class V>
 cpu_engine<V>::impl::impl(const dist::communicator* comm, const dist::block_partition& p, graph::csr_view<V> view, cpu_options o,
                           graph::arc_sort_scratch* scratch)
@@ -124,20 +152,22 @@ cpu_engine<V>::impl::impl(const dist::communicator* comm, const dist::block_part
 
 template <class V>
 cpu_engine<V>::cpu_engine(graph::csr_view<V> g, cpu_options o, graph::arc_sort_scratch* scratch)
-    : impl_(std::make_unique<impl>(nullptr, dist::block_partition(g.num_vertices, 1), g, o, scratch)) {}
+    : impl_(on_team(o.threads, [&] {
+        return std::make_unique<impl>(nullptr, dist::block_partition(g.num_vertices, 1), g, o, scratch);
+      })) {}
 template <class V>
 cpu_engine<V>::cpu_engine(const dist::communicator& c, const dist::block_partition& part, graph::csr_view<V> g,
                           cpu_options o, graph::arc_sort_scratch* scratch)
-    : impl_(std::make_unique<impl>(&c, part, g, o, scratch)) {}
+    : impl_(on_team(o.threads, [&] { return std::make_unique<impl>(&c, part, g, o, scratch); })) {}
 template <class V>
 cpu_engine<V>::~cpu_engine() = default;
 template <class V>
 void cpu_engine<V>::prepare() {
-  impl_->prepare();
+  on_team(impl_->opt.threads, [&] { impl_->prepare(); });
 }
 template <class V>
 void cpu_engine<V>::run(index_t root) {
-  impl_->run(root);
+  on_team(impl_->opt.threads, [&] { impl_->run(root); });
 }
 template <class V>
 std::span<std::int64_t> cpu_engine<V>::parents() {
