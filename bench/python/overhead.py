@@ -2,11 +2,13 @@
 """What the Python package costs over the library, measured in one run on this host:
 
 1. `g.bfs` on a Kronecker graph (SCALE S, a binary file made by `gpu500 generate`) against
-   `gpu500 bfs --graph` on the same file, the same roots and backend: the CLI's per-search time
-   (the library's timer), the package's per-search time from the same timer, and the wall time of
-   each `g.bfs(root, validate=False)` call (the reset, the search, nedge, the tree handed over by
-   the CPU engine or copied from the GPU, the arrays made);
-   medians over the roots (a search of half a millisecond on a GPU varies by more than 5%);
+   `gpu500 bfs --graph` on the same file, the same roots and backend, both as a user runs them
+   (every search validated): the CLI's per-search time (the library's timer), the package's
+   per-search time from the same timer, and the wall time of each `g.bfs(root)` call (the reset,
+   the search, nedge, the validation, the tree handed over by the CPU engine or brought out of the
+   GPU with its levels, the arrays made); PYBENCH_ROUNDS (5) rounds of the CLI's run and the
+   package's searches alternate, and each figure is the median over all of a side's searches (a
+   search of half a millisecond on a GPU varies by more than 5% from run to run);
    before it, `Graph.from_edges` on NumPy arrays of the same edges (2^26 at SCALE 22) against
    `read_graph` of the file.
 2. The NetworkX backend on G(n, m) (NetworkX's gnm_random_graph): NetworkX's own `bfs_edges`
@@ -18,7 +20,8 @@
 
 Rows "python|what|figure" go to TABLE (default: stdout).
     overhead.py GPU500 OUT [TABLE]    (PYTHONPATH must name the package: <build>/python)
-Environment: PYBENCH_SCALE (22), PYBENCH_ROOTS (16), PYBENCH_NX_N (200000), PYBENCH_NX_M (1000000).
+Environment: PYBENCH_SCALE (22), PYBENCH_ROOTS (16), PYBENCH_ROUNDS (5), PYBENCH_NX_N (200000),
+PYBENCH_NX_M (1000000).
 """
 import json
 import os
@@ -68,25 +71,29 @@ row(f"Graph.from_edges vs read_graph, {len(src)} edges (SCALE {scale})",
     f"from NumPy arrays {t_arrays * 1e3:.1f} ms, from the binary file {t_read * 1e3:.1f} ms "
     f"(x{t_arrays / t_read:.3f} the file's time)")
 del src, dst, w
+rounds = int(os.environ.get("PYBENCH_ROUNDS", "5"))
 for be in backends:
     record = os.path.join(out, f"cli-bfs-{be}.json")
-    subprocess.run([exe, "bfs", "--graph", graph_file, "--backend", be, "--roots", str(nroots), "--seed", "7",
-                    "--json", record], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    searches = json.load(open(record))["searches"]
-    roots = [s["root"] for s in searches]
-    cli = statistics.median(s["time"] for s in searches)
     g.engine("bfs", be)  # kernel 1 and the engine's buffers, outside the timed calls
-    g.bfs(roots[0], backend=be, validate=False)  # a first search (lazy allocations)
-    lib, wall = [], []
-    for r in roots:
-        t0 = time.perf_counter()
-        res = g.bfs(r, backend=be, validate=False)
-        wall.append(time.perf_counter() - t0)
-        lib.append(res.seconds)
-    lib_mean, wall_mean = statistics.median(lib), statistics.median(wall)
-    row(f"g.bfs vs gpu500 bfs, SCALE {scale}, {len(roots)} roots, {be}",
-        f"per search: CLI {cli * 1e3:.3f} ms, Python {lib_mean * 1e3:.3f} ms (x{lib_mean / cli:.3f}); "
-        f"wall per g.bfs call {wall_mean * 1e3:.3f} ms (x{wall_mean / cli:.2f}: the reset, nedge, the tree brought out and wrapped)")
+    cli, lib, wall = [], [], []
+    for k in range(rounds):  # the two alternate, so that a drift of the host or the GPU hits both
+        subprocess.run([exe, "bfs", "--graph", graph_file, "--backend", be, "--roots", str(nroots), "--seed", "7",
+                        "--json", record], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        searches = json.load(open(record))["searches"]
+        roots = [s["root"] for s in searches]
+        cli += [s["time"] for s in searches]
+        if k == 0:
+            g.bfs(roots[0], backend=be)  # a first search (lazy allocations), as the CLI's warm-up
+        for r in roots:
+            t0 = time.perf_counter()
+            res = g.bfs(r, backend=be)
+            wall.append(time.perf_counter() - t0)
+            lib.append(res.seconds)
+    cli_t, lib_t, wall_t = statistics.median(cli), statistics.median(lib), statistics.median(wall)
+    row(f"g.bfs vs gpu500 bfs, SCALE {scale}, {len(roots)} roots x {rounds}, {be}",
+        f"per search: CLI {cli_t * 1e3:.3f} ms, Python {lib_t * 1e3:.3f} ms (x{lib_t / cli_t:.3f}); "
+        f"wall per g.bfs call {wall_t * 1e3:.3f} ms (x{wall_t / cli_t:.2f}: the search, its validation, the tree and "
+        f"levels brought out)")
     g.release()
 
 try:

@@ -264,8 +264,8 @@ class Graph:
         name = self._vertex_name if self.labels is not None else None
         out = []
         for r in ids:
-            parent, _, seconds, nedge = e.run(r, validate, name)
-            out.append(BfsResult(r, parent, seconds, nedge, self.labels, e.backend))
+            parent, _, seconds, nedge, level = e.run(r, validate, name)
+            out.append(BfsResult(r, parent, seconds, nedge, self.labels, e.backend, level))
         return out if roots is not None else out[0]
 
     def sssp(self, root=None, *, roots=None, backend="auto", validate=True):
@@ -276,7 +276,7 @@ class Graph:
         name = self._vertex_name if self.labels is not None else None
         out = []
         for r in ids:
-            parent, dist, seconds, nedge = e.run(r, validate, name)
+            parent, dist, seconds, nedge, _ = e.run(r, validate, name)
             out.append(SsspResult(r, parent, dist, seconds, nedge, self.labels, e.backend))
         return out if roots is not None else out[0]
 

@@ -50,12 +50,13 @@ class _Result:
 
 class BfsResult(_Result):
     """One BFS: ``parent`` (int64, -1 unreached, parent[root] == root) and ``level`` (int64, -1
-    unreached; computed from the parents on first use)."""
+    unreached; the engine's own where it keeps them (CUDA), else computed from the parents on
+    first use)."""
 
-    def __init__(self, root, parent, seconds, nedge, labels=None, backend="cpu"):
+    def __init__(self, root, parent, seconds, nedge, labels=None, backend="cpu", level=None):
         super().__init__(root, parent, seconds, nedge, labels, backend)
         self._root_id = root
-        self._level = None
+        self._level = level
 
     @property
     def level(self):

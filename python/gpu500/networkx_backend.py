@@ -153,9 +153,10 @@ class _Interface:
     @staticmethod
     def bfs_layers(G, sources):
         r = G.graph.bfs(_Interface._one_source(G, sources), backend=_backend(), validate=_validate())
-        # The levels, their counting sort and the lists of nodes, in one call to the library.
+        # The levels (the engine's, or from the parents), their counting sort and the lists of
+        # nodes, in one call to the library.
         try:
-            layers = _core.tree_layers(r.parent, r._root_id, G.nodes)
+            layers = _core.tree_layers(r.parent, r._root_id, G.nodes, r._level)
         except ValueError as e:  # the engine's parents, not the caller's input (as BfsResult.level says)
             raise RuntimeError(f"the parents of the search from {r.root} are not a tree: {e}") from None
         yield from layers

@@ -90,7 +90,8 @@ class search_engine {
 #endif
   }
 
-  /// One search from root: (parent, distance or None, seconds, nedge). A failed validation raises,
+  /// One search from root: (parent, distance or None, seconds, nedge, level or None: a BFS's levels
+  /// where the engine keeps them, the CUDA one). A failed validation raises,
   /// naming the root and the vertices of the validator's message by name(id) when a callable is
   /// given (a Graph with labels), else by id.
   nb::tuple run(std::int64_t root, bool validate, const nb::object& name) {
@@ -115,9 +116,10 @@ class search_engine {
       throw error(std::string(sssp_ ? "SSSP" : "BFS") + " from root " + vertex(root) +
                   " failed validation: " + v.message_naming(vertex));
     }
-    nb::object distance = nb::none();
+    nb::object distance = nb::none(), level = nb::none();
     if (sssp_) distance = nb::cast(to_numpy<float>(std::move(tree.distance)));
-    return nb::make_tuple(to_numpy<std::int64_t>(std::move(tree.parent)), distance, seconds, nedge);
+    if (!tree.level.empty()) level = nb::cast(to_numpy<std::int64_t>(std::move(tree.level)));
+    return nb::make_tuple(to_numpy<std::int64_t>(std::move(tree.parent)), distance, seconds, nedge, level);
   }
 
   [[nodiscard]] std::string description() const { return pipe_->description(); }
@@ -222,7 +224,7 @@ void bind_searches(nb::module_& m) {
            nb::arg("src"), nb::arg("dst"), nb::arg("weights").none(), nb::arg("num_vertices"),
            nb::arg("backend") = "auto", nb::arg("sssp") = false, nb::arg("directed") = false)
       .def("run", &search_engine::run, nb::arg("root"), nb::arg("validate") = true, nb::arg("name") = nb::none(),
-           "One search: (parent, distance or None, seconds, nedge); a failed validation raises, naming "
+           "One search: (parent, distance or None, seconds, nedge, level or None); a failed validation raises, naming "
            "vertices by name(id) when name is given")
       .def_prop_ro("description", &search_engine::description)
       .def_prop_ro("backend", &search_engine::backend)

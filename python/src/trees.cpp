@@ -1,15 +1,16 @@
 // python/src/trees.cpp — a search tree turned into what Python callers read, in O(n) C++ rather
-// than NumPy passes: BFS levels from the parents (each vertex's chain walked once, the levels
-// written back down it; on a large tree, pointer jumping over the host's cores instead), the
-// reached vertices grouped by level with a counting sort (vertex ids in increasing order within a
-// level; per-thread counts on a large tree), and those groups as the lists of NetworkX's
-// bfs_layers, made of the caller's node objects (a reference each: no Python int is made per
-// vertex), and the same for any list of vertex ids.
+// than NumPy passes: BFS levels from the parents where the search returned none of its own (each
+// vertex's chain walked once, the levels written back down it; on a large tree, pointer jumping over
+// the host's cores instead), the reached vertices grouped by level with a counting sort (vertex ids
+// in increasing order within a level; per-thread counts on a large tree), and those groups as the
+// lists of NetworkX's bfs_layers, made of the caller's node objects (a reference each: no Python int
+// is made per vertex), and the same for any list of vertex ids.
 #include <omp.h>
 
 #include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -234,23 +235,33 @@ void bind_trees(nb::module_& m) {
       nb::arg("nodes"), nb::arg("ids"), "[nodes[i] for i in ids] (references to the same objects)");
   m.def(
       "tree_layers",
-      [](input_array<std::int64_t> parent, std::int64_t root, nb::list nodes) {
+      [](input_array<std::int64_t> parent, std::int64_t root, nb::list nodes,
+         std::optional<input_array<std::int64_t>> levels) {
         const std::int64_t* p = parent.data();
         const auto n = static_cast<std::int64_t>(parent.shape(0));
         if (static_cast<std::int64_t>(nb::len(nodes)) < n)
           throw usage_error("tree_layers: " + std::to_string(nb::len(nodes)) + " nodes for " + std::to_string(n) +
                             " vertices");
+        if (levels && static_cast<std::int64_t>(levels->shape(0)) != n)
+          throw usage_error("tree_layers: " + std::to_string(levels->shape(0)) + " levels for " + std::to_string(n) +
+                            " vertices");
+        const std::int64_t* given = levels ? levels->data() : nullptr;
         std::pair<std::vector<std::int64_t>, std::vector<std::int64_t>> r;
         {
           nb::gil_scoped_release unlocked;
-          const std::vector<std::int64_t> level = tree_levels(p, n, root);
-          r = by_level(level.data(), n);
+          if (given) {
+            r = by_level(given, n);
+          } else {
+            const std::vector<std::int64_t> level = tree_levels(p, n, root);
+            r = by_level(level.data(), n);
+          }
         }
         return layer_lists(r.first, r.second, nodes.ptr());
       },
-      nb::arg("parent"), nb::arg("root"), nb::arg("nodes"),
+      nb::arg("parent"), nb::arg("root"), nb::arg("nodes"), nb::arg("levels").none() = nb::none(),
       "The layers of a BFS tree (NetworkX's bfs_layers): a list per level of nodes[v] for its vertices v, in "
-      "increasing v; ValueError if the parents are not a tree");
+      "increasing v, from the search's levels where given, else from the parents (ValueError if they are not a "
+      "tree)");
 }
 
 }  // namespace gpu500::python

@@ -54,6 +54,8 @@ struct validation {
 struct search_tree {
   graph::host_vector<std::int64_t> parent;  ///< -1: not reached; parent[root] = root
   graph::host_vector<float> distance;       ///< SSSP only
+  graph::host_vector<std::int64_t> level;   ///< BFS: each vertex's level (-1: not reached) where the
+                                            ///< backend's engine keeps them (CUDA), else empty
 };
 
 class pipeline {

@@ -125,12 +125,12 @@ class cpu_pipeline final : public mpi_pipeline {
   // One process hands its results over without a copy; over ranks a rank holds only its slice.
   search_tree bfs_tree() override {
     if (c_.size() > 1) return pipeline::bfs_tree();
-    return {bfs_->take_parents(), {}};
+    return {bfs_->take_parents(), {}, {}};
   }
   search_tree sssp_tree() override {
     if (c_.size() > 1) return pipeline::sssp_tree();
     auto [parent, distance] = sssp_->take_result();
-    return {std::move(parent), std::move(distance)};
+    return {std::move(parent), std::move(distance), {}};
   }
 
   dist::vertex_range owned() const override { return part_.range(c_.rank()); }

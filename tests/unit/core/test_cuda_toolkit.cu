@@ -2,16 +2,20 @@
 // ordered allocation, copies, zeroing), the launch-size arithmetic, the grid- and warp-stride
 // ranges (every index visited exactly once, past 2^32 too), the launch check and the step timer
 // (a kernel that spins for a known time shows in its step, names summed, unfinished marks
-// dropped; a timer made off records nothing). Skipped where no GPU is present, but for the timer
-// made off, which calls no CUDA function.
+// dropped; a timer made off records nothing) and the chunked download to host memory (widening
+// and plain copies). Skipped where no GPU is present, but for the timer made off, which calls no
+// CUDA function.
 #include <gtest/gtest.h>
 
 #include <cuda_runtime.h>
 
+#include <cstdint>
 #include <numeric>
+#include <string>
 #include <vector>
 
 #include "gpu500/core/cuda/check.cuh"
+#include "gpu500/core/cuda/download.hpp"
 #include "gpu500/core/cuda/launch.cuh"
 #include "gpu500/core/cuda/memory.hpp"
 #include "gpu500/core/cuda/step_timer.hpp"
@@ -197,3 +201,42 @@ TEST(Launch, ABadLaunchThrows) {
 }
 
 }  // namespace
+
+// host_download over many small chunks (the double buffering's every turn, a last partial
+// chunk, an array inside one chunk, none at all): unsigned ids of all ones widen to -1, signed
+// values keep their sign, plain copies are exact.
+TEST(HostDownload, WidensAndCopiesOverManyChunks) {
+  REQUIRE_GPU();
+  gpu::host_download down(4096);
+  for (std::size_t n : {std::size_t{0}, std::size_t{7}, std::size_t{10003}}) {
+    SCOPED_TRACE("n " + std::to_string(n));
+    std::vector<std::uint32_t> ids(n);
+    std::vector<std::int32_t> levels(n);
+    std::vector<float> values(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      ids[i] = i % 5 == 3 ? ~std::uint32_t{0} : static_cast<std::uint32_t>(3000000000u + i);
+      levels[i] = i % 7 == 2 ? -1 : static_cast<std::int32_t>(i);
+      values[i] = 0.5f * static_cast<float>(i);
+    }
+    gpu::device_buffer<std::uint32_t> d_ids(n);
+    gpu::device_buffer<std::int32_t> d_levels(n);
+    gpu::device_buffer<float> d_values(n);
+    gpu::copy_bytes(d_ids.data(), ids.data(), n * sizeof(std::uint32_t));
+    gpu::copy_bytes(d_levels.data(), levels.data(), n * sizeof(std::int32_t));
+    gpu::copy_bytes(d_values.data(), values.data(), n * sizeof(float));
+    std::vector<std::int64_t> wide(n, 42), wide_levels(n, 42);
+    std::vector<float> back(n, 42.0f);
+    down.widen(d_ids.data(), n, wide.data());
+    down.widen(d_levels.data(), n, wide_levels.data());
+    down.copy(d_values.data(), n, back.data());
+    for (std::size_t i = 0; i < n; ++i) {
+      ASSERT_EQ(wide[i], i % 5 == 3 ? -1 : static_cast<std::int64_t>(3000000000u + i)) << i;
+      ASSERT_EQ(wide_levels[i], levels[i]) << i;
+      ASSERT_EQ(back[i], values[i]) << i;
+    }
+  }
+  gpu::host_download odd(100);  // not a multiple of 64 bytes: refused at the first download
+  const gpu::device_buffer<std::int32_t> one(1);
+  std::int64_t x = 0;
+  EXPECT_THROW(odd.widen(one.data(), 1, &x), gpu500::error);
+}

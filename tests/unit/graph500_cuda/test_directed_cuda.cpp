@@ -59,7 +59,9 @@ void expect_follows_arcs(const graph500::cuda_options& o, const std::string& wha
       const graph500::validation vb = p->validate_bfs(root);
       EXPECT_TRUE(vb.ok) << vb.message;
       EXPECT_EQ(p->bfs_nedge(), want.nedge);
-      EXPECT_EQ(test::tree_levels(p->bfs_tree().parent, root), want.level);
+      const graph500::search_tree t = p->bfs_tree();
+      EXPECT_EQ(test::tree_levels(t.parent, root), want.level);
+      EXPECT_EQ(std::vector<std::int64_t>(t.level.begin(), t.level.end()), want.level);
       if (!c.edges.weighted()) continue;  // a graph without weights has no SSSP engine (an edgeless one)
       p->sssp(root);
       const graph500::validation vs = p->validate_sssp(root);

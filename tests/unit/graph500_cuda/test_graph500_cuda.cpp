@@ -1,8 +1,9 @@
 // The CUDA Graph500 pipeline: the GPU generator equals the host one (edges and weights, Graph500 and
 // R-MAT initiators, 32- and 64-bit ids), GPU kernel 1 equals host kernel 1 (as multisets per row, in
 // original ids; relabelled rows are sorted by descending degree), the pipeline validates on
-// Kronecker graphs, the GPU validator rejects broken trees (BFS and SSSP), and a SCALE that does
-// not fit stops with one resource_error line. Skipped without a GPU.
+// Kronecker graphs, the GPU validator rejects broken trees (BFS and SSSP), the BFS tree handed out
+// carries the search's levels, and a SCALE that does not fit stops with one resource_error line.
+// Skipped without a GPU.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,12 +11,14 @@
 #include <initializer_list>
 
 #include "../../support/bfs_oracle.hpp"
+#include "../../support/directed.hpp"
 #include "../../support/graphs.hpp"
 #include "gpu500/core/cuda/memory.hpp"
 #include "gpu500/core/device.hpp"
 #include "gpu500/core/error.hpp"
 #include "gpu500/graph/csr.hpp"
 #include "gpu500/graph/cuda.hpp"
+#include "gpu500/graph/shapes.hpp"
 #include "gpu500/graph500/cuda_pipeline.hpp"
 
 using namespace gpu500;
@@ -417,4 +420,35 @@ TEST_F(Graph500Cuda, SearchesReportOriginalIdsOnDisconnectedGraphs) {
         EXPECT_EQ(pipe->sssp_nedge(), test::host_bfs(g.edges, r).nedge);
       }
     }
+}
+
+// The BFS tree handed to callers carries the engine's levels in original ids, equal to a queue
+// BFS's: on the small shapes (isolated roots among them), a grid of many levels (the device loop
+// and its cluster tier) and a Kronecker graph (bottom-up levels), 32- and 64-bit ids, with and
+// without the relabelling; its parents (widened on the host) form a tree of those levels.
+TEST_F(Graph500Cuda, BfsTreeCarriesTheSearchLevels) {
+  std::vector<test::graph_case> cs = test::awkward_cases();
+  cs.push_back(test::kronecker_case(14));
+  graph::shape_params grid;
+  grid.extents = {257, 129};
+  cs.push_back({"grid 257 x 129", graph::generate_shape(grid), {0, 257 * 64 + 128, 257 * 129 - 1}});
+  for (const auto& c : cs)
+    for (int bits : {32, 64})
+      for (bool sort : {true, false}) {
+        graph500::cuda_options o;
+        o.vertex_bits = bits;
+        o.no_sort = !sort;
+        auto pipe = graph500::make_cuda_pipeline(graph::edge_list(c.edges), o);
+        pipe->generate();
+        pipe->construct();
+        for (std::int64_t r : c.roots) {
+          SCOPED_TRACE(c.name + " root " + std::to_string(r) + " bits " + std::to_string(bits) + " sort " +
+                       std::to_string(sort));
+          pipe->bfs(r);
+          const graph500::search_tree t = pipe->bfs_tree();
+          const std::vector<std::int64_t> level(t.level.begin(), t.level.end());
+          EXPECT_EQ(level, test::host_bfs(c.edges, r).level);
+          EXPECT_EQ(test::tree_levels(t.parent, r), level);
+        }
+      }
 }
