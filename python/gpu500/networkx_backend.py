@@ -89,6 +89,20 @@ def _weight_attr(name, args, kwargs):
     return None
 
 
+def _weights_usable(G, weight):
+    """Whether every edge's `weight` (absent: 1) is finite and >= 0. The edges are read once per
+    graph and weight name: the answer is kept in NetworkX's cache of G, which NetworkX clears when
+    G changes through its methods, as it drops its converted graphs then."""
+    cache = getattr(G, "__networkx_cache__", None)
+    key = f"gpu500: weights '{weight}' usable"
+    if cache is not None and key in cache:
+        return cache[key]
+    ok = all(x is None or (np.isfinite(x) and x >= 0) for _, _, x in G.edges(data=weight))
+    if cache is not None:
+        cache[key] = ok
+    return ok
+
+
 class _Interface:
     """The object the entry point names: conversion, can_run and the algorithms."""
 
@@ -127,10 +141,8 @@ class _Interface:
         weight = _weight_attr(name, args, kwargs)
         if callable(weight):
             return "a callable weight"
-        if weight is not None:
-            for _, _, x in G.edges(data=weight):
-                if x is not None and not (np.isfinite(x) and x >= 0):
-                    return "gpu500's SSSP needs finite weights >= 0"
+        if weight is not None and not _weights_usable(G, weight):
+            return "gpu500's SSSP needs finite weights >= 0"
         return True
 
     @staticmethod

@@ -97,3 +97,10 @@ def test_backend_declines_what_it_cannot_run():
     assert isinstance(b.can_run("single_source_bellman_ford_path_length", (N, 0), {}), str)
     assert isinstance(b.can_run("single_source_dijkstra_path_length", (N, 0), {"weight": lambda u, v, d: 1}), str)
     assert b.can_run("single_source_shortest_path_length", (N, 0), {}) is True
+    # The weights are read once per graph; a change through NetworkX's methods is seen.
+    P = nx.Graph()
+    P.add_weighted_edges_from([(0, 1, 2.0), (1, 2, 1.0)])
+    assert b.can_run("single_source_dijkstra_path_length", (P, 0), {}) is True
+    assert b.can_run("single_source_dijkstra_path_length", (P, 0), {}) is True
+    P.add_edge(2, 3, weight=float("nan"))
+    assert isinstance(b.can_run("single_source_dijkstra_path_length", (P, 0), {}), str)
