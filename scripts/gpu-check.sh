@@ -20,8 +20,9 @@
 #   GPU500_CTEST_SKIP_LABEL=l  leave out the tests labelled l (e.g. long; default: none left out)
 #   GPU500_CUDA_ARCH=90        CMAKE_CUDA_ARCHITECTURES (default: the build's, the GPU found)
 #   GPU500_PREBUILT=1          no configure and no build: BUILD/bin holds programs built elsewhere
-#                              for this GPU (the parts' benchmarks; CTest needs a real build, so
-#                              set GPU500_TESTS=none with it)
+#                              for this GPU (the parts' benchmarks). CTest runs too where BUILD is
+#                              a whole build tree whose absolute paths (sources, build, Python,
+#                              mpiexec) hold here; else set GPU500_TESTS=none with it
 # Each part script is called as `bash part.sh BUILD OUT TABLE` and appends table rows
 # "part|what|figure" to the file TABLE.
 set -uo pipefail

@@ -19,6 +19,7 @@
 #include "gpu500/bfs/cuda.hpp"
 #include "gpu500/dist/device_exchange.hpp"
 #include "gpu500/core/cuda/check.cuh"
+#include "gpu500/core/cuda/download.hpp"
 #include "gpu500/core/device.hpp"
 #include "gpu500/core/error.hpp"
 #include "gpu500/core/timer.hpp"
@@ -179,13 +180,8 @@ class mpi_cuda_pipeline final : public mpi_pipeline {
     });
     const double s = timed([&] { with_bfs([relabelled](auto& e) { e.run(relabelled); }); });
     c_.guard([&] {  // untimed: the parents as 64-bit vertex ids, -1 where unreached
-      with_bfs([&](auto& e) {
-        const auto p = gpu::to_host(e.parents_original(), rows());
-        bfs_parent_.resize(p.size());
-        using C = std::remove_cvref_t<decltype(p[0])>;
-        for (std::size_t i = 0; i < p.size(); ++i)
-          bfs_parent_[i] = p[i] == static_cast<C>(~C{0}) ? -1 : static_cast<std::int64_t>(p[i]);
-      });
+      bfs_parent_.resize(rows());
+      with_bfs([&](auto& e) { down_.widen(e.parents_original(), rows(), bfs_parent_.data()); });
     });
     return s;
   }
@@ -211,8 +207,10 @@ class mpi_cuda_pipeline final : public mpi_pipeline {
     });
     const double s = timed([&] { sssp_->run(root); });
     c_.guard([&] {
-      sssp_parent_ = gpu::to_host(sssp_->parents_device(), rows());
-      sssp_dist_ = gpu::to_host(sssp_->distances_device(), rows());
+      sssp_parent_.resize(rows());
+      sssp_dist_.resize(rows());
+      down_.copy(sssp_->parents_device(), rows(), sssp_parent_.data());
+      down_.copy(sssp_->distances_device(), rows(), sssp_dist_.data());
     });
     return s;
   }
@@ -298,6 +296,7 @@ class mpi_cuda_pipeline final : public mpi_pipeline {
   std::optional<sssp::cuda::engine<std::int64_t>> sssp_;
   std::vector<std::int64_t> bfs_parent_, sssp_parent_;
   std::vector<float> sssp_dist_;
+  gpu::host_download down_;  ///< each search's output into the vectors above
 };
 
 /// Throws `E` with `message` on every rank when any rank's `ok` is false (collective).
