@@ -157,12 +157,11 @@ class cuda_pipeline final : public pipeline {
     search_tree t;
     t.parent.resize(n);
     down_.widen(bfs_->parents_original(), n, t.parent.data());
-    const device_buffer<std::int32_t> level(n);
     original_levels_kernel<V><<<gpu::grid_blocks(n_, convert_policy::block), convert_policy::block>>>(
-        g_.ids(), bfs_->depth_device(), static_cast<V>(bfs_root_), n_, level.data());
+        g_.ids(), bfs_->depth_device(), static_cast<V>(bfs_root_), n_, levels_.reserve(n));
     GPU500_CUDA_CHECK_LAUNCH();
     t.level.resize(n);
-    down_.widen(level.data(), n, t.level.data());
+    down_.widen(levels_.data(), n, t.level.data());
     return t;
   }
 
@@ -256,6 +255,9 @@ class cuda_pipeline final : public pipeline {
   std::vector<std::uint8_t> has_edges_;
   index_t bfs_root_ = 0;      ///< the last BFS's root, in the engine's ids
   gpu::host_download down_;  ///< search trees into host memory
+  /// The last BFS's levels in original ids, made for bfs_tree() and kept: a cudaFree after every
+  /// tree would unmap device memory between searches.
+  device_buffer<std::int32_t> levels_;
   graph::csr<V> host_bfs_, host_sssp_;  ///< directed graphs: the rows the host validator reads
 };
 
