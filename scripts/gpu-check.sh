@@ -89,6 +89,12 @@ if [ "${GPU500_TESTS:-}" != "none" ]; then
     failed=$(sed -n '/The following tests FAILED:/,$p' "$OUT/ctest.log" | sed -nE 's/^[[:space:]]+[0-9]+ - ([^ ]+).*$/\1/p' |
              paste -sd' ' -)
     echo "gpu-check|ctest|FAILED: $(grep -E 'tests passed' "$OUT/ctest.log" | tail -1)${failed:+ ($failed)}" >>"$TABLE"
+    # What each failed test printed (--output-on-failure puts it under its result line), so that
+    # a run whose logs stay on a lent machine still says why.
+    for t in $failed; do
+      echo "-- $t:"
+      grep -m1 -A15 -F -- " $t " "$OUT/ctest.log" | grep -A15 -F '***' | head -16
+    done
   fi
   # Skipped tests must not hide: list them (a GPU test skipped here is a defect).
   grep -E "\(Skipped\)|Not Run" "$OUT/ctest.log" | head -20
