@@ -45,7 +45,8 @@ COMPONENTS = [
      "on the same host; the goals", ["bfs"]),
     ("Graphs of many levels (grids, a geometric graph, a path)", "bfs-gpu.md",
      "the CPU backend and the textbook serial queue BFS (bench/graph/serial_bfs.cpp) in the same "
-     "run, each backend the better of two runs on the same roots; the goals on the 1024 x 1024 grid (BFS 0.4 and SSSP 0.1 GTEPS, each 5x the CPU backend)",
+     "run, each backend the better of two runs on the same roots; the goals on the 1024 x 1024 "
+     "grid (BFS 0.4 and SSSP 0.1 GTEPS, each 5x the CPU backend)",
      ["shapes"]),
     ("SSSP on the GPU (delta-stepping)", "sssp-gpu.md",
      "baseline: the GPU SSSP with its techniques off, in the same run; the CPU engine on the same "

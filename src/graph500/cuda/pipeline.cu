@@ -255,8 +255,8 @@ class cuda_pipeline final : public pipeline {
   std::vector<std::uint8_t> has_edges_;
   index_t bfs_root_ = 0;      ///< the last BFS's root, in the engine's ids
   gpu::host_download down_;  ///< search trees into host memory
-  /// The last BFS's levels in original ids, made for bfs_tree() and kept: a cudaFree after every
-  /// tree would unmap device memory between searches.
+  /// The last BFS's levels in original ids, made by bfs_tree() (allocated on its first call and
+  /// kept, as the engines keep their buffers between searches).
   device_buffer<std::int32_t> levels_;
   graph::csr<V> host_bfs_, host_sssp_;  ///< directed graphs: the rows the host validator reads
 };
