@@ -88,11 +88,4 @@ void concat_by_rank(int ranks, int threads, const std::vector<std::vector<T>>& s
 /// Slices of equal item counts for every thread of this rank.
 inline std::vector<index_t> item_slices(index_t n) { return graph::even_slices(n, omp_get_max_threads()); }
 
-/// Slices of about equal arcs for rows `rows[0..n)` (degrees from `offsets`).
-inline std::vector<index_t> arc_slices(const index_t* rows, index_t n, const index_t* offsets) {
-  std::vector<index_t> prefix(static_cast<std::size_t>(n) + 1, 0);
-  for (index_t i = 0; i < n; ++i) prefix[i + 1] = prefix[i] + offsets[rows[i] + 1] - offsets[rows[i]] + 1;
-  return graph::balanced_slices(prefix, omp_get_max_threads());
-}
-
 }  // namespace gpu500::dist
