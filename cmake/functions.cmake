@@ -23,6 +23,19 @@ endfunction()
 # Reference vectors of the official programs, kept in the repository (tests/data/README.md).
 set(GPU500_TESTDATA_DIR ${PROJECT_SOURCE_DIR}/tests/data)
 
+# gpu500_mpi_session_env(<var> <test>): sets <var> to the environment entry that gives one test
+# an Open MPI session directory of its own. Open MPI keeps one directory per host and user under
+# /tmp, made by the first process that starts and removed by the last that ends; a process
+# starting as another ends can find it gone between its mkdir and its stat and fail with "File
+# exists" (seen under ctest -j, where tests start MPI side by side). The base is short (Open MPI
+# puts sockets there, whose paths are limited to 108 bytes) and named from the build folder, so
+# two builds' tests never share one either.
+function(gpu500_mpi_session_env out test)
+  string(MD5 _hash "${PROJECT_BINARY_DIR}")
+  string(SUBSTRING "${_hash}" 0 8 _hash)
+  set(${out} "OMPI_MCA_orte_tmpdir_base=/tmp/gpu500-tests-${_hash}/${test}" PARENT_SCOPE)
+endfunction()
+
 # The definitions every test suite is compiled with (and the precompiled header below).
 function(_gpu500_test_definitions target)
   target_compile_definitions(${target} PRIVATE
@@ -72,8 +85,9 @@ function(gpu500_add_test name)
                COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${n} --oversubscribe --bind-to none
                        ${MPIEXEC_PREFLAGS} $<TARGET_FILE:${name}> ${MPIEXEC_POSTFLAGS})
       # COST: started before the unit tests under ctest -j (several seconds each, n slots each).
+      gpu500_mpi_session_env(_session ${name}.mpi${n})
       set_tests_properties(${name}.mpi${n} PROPERTIES PROCESSORS ${n} TIMEOUT 600 COST 50
-                           ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMP_NUM_THREADS=1;OPENBLAS_NUM_THREADS=1")
+                           ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMP_NUM_THREADS=1;OPENBLAS_NUM_THREADS=1;${_session}")
       if(A_LABELS)
         set_tests_properties(${name}.mpi${n} PROPERTIES LABELS "${A_LABELS}")
       endif()
@@ -82,8 +96,10 @@ function(gpu500_add_test name)
     include(GoogleTest)
     # Tests run side by side (ctest -j): two threads each for OpenMP and OpenBLAS, or a full
     # team per test would oversubscribe the host many times over. Tests that need a given
-    # thread count set it themselves.
-    set(_env "OMP_NUM_THREADS=2;OPENBLAS_NUM_THREADS=2")
+    # thread count set it themselves. The few that start MPI in the process share the suite's
+    # session directory (gpu500_mpi_session_env).
+    gpu500_mpi_session_env(_session ${name})
+    set(_env "OMP_NUM_THREADS=2;OPENBLAS_NUM_THREADS=2;${_session}")
     if(A_LABELS)
       gtest_discover_tests(${name} DISCOVERY_TIMEOUT 120 PROPERTIES TIMEOUT 1800 LABELS "${A_LABELS}" ENVIRONMENT "${_env}")
     else()

@@ -92,8 +92,11 @@ VALUES = {
 }
 
 def run(argv, cwd=None):
+    # A case in a directory of its own keeps Open MPI's session directory there too: the cases run
+    # side by side, and HPL starts MPI even in one process (lib/mpi.sh says why it must not share).
+    env = dict(os.environ, OMPI_MCA_orte_tmpdir_base=os.path.abspath(cwd)) if cwd else None
     try:
-        p = subprocess.run([bin_] + argv, capture_output=True, timeout=LIMIT, cwd=cwd)
+        p = subprocess.run([bin_] + argv, capture_output=True, timeout=LIMIT, cwd=cwd, env=env)
         return p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
     except subprocess.TimeoutExpired:
         return None, "", ""
