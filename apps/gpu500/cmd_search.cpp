@@ -136,7 +136,7 @@ int run_search(const gpu500::app::args_t& args, bool sssp) {
   if (!json_path.empty()) json::write_file(json_path, r.json);
   // A tree that failed validation is not written: a file at --output is always a valid search.
   if (!output_path.empty() && r.valid)
-    graph::write_search_result(output_path, r.tree_root, r.tree.parent, r.tree.distance, file.labels);
+    graph::write_search_result(output_path, r.tree_root, r.tree.parent, r.tree.distance, file.labels, r.tree.level);
   if (!output_path.empty() && !r.valid) std::fprintf(stderr, "%s: %s not written: a search failed validation\n", name, output_path.c_str());
   return r.valid ? 0 : 1;
 }

@@ -114,12 +114,14 @@ graph_file convert_graph(const std::string& in, const std::string& out, const re
 void write_kronecker(const std::string& path, const kronecker_params& p, const write_options& o);
 
 /// A search result as `gpu500 bfs|sssp --output` writes it: a '#' header line naming the
-/// columns, then one line "vertex parent level" (BFS; the level rebuilt from the parents) or
-/// "vertex parent distance" (SSSP) per vertex, -1 for both where unreached. Atomic as write_graph.
-/// distance empty: BFS. labels not empty: vertices and parents are written as their labels (an
-/// unreached vertex's parent as -1).
+/// columns, then one line "vertex parent level" (BFS) or "vertex parent distance" (SSSP) per
+/// vertex, -1 for both where unreached. Atomic as write_graph. distance empty: BFS, whose levels
+/// are `level` where the search gave them (the CUDA engine does) and are otherwise rebuilt from
+/// the parents. labels not empty: vertices and parents are written as their labels (an unreached
+/// vertex's parent as -1).
 void write_search_result(const std::string& path, index_t root, std::span<const std::int64_t> parent,
-                         std::span<const float> distance, std::span<const std::string> labels = {});
+                         std::span<const float> distance, std::span<const std::string> labels = {},
+                         std::span<const std::int64_t> level = {});
 
 /// Throws resource_error (naming `what`, the vertices and the bytes) when a graph of num_vertices
 /// vertices cannot fit in the host's available memory.

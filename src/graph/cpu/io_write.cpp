@@ -201,14 +201,16 @@ void write_kronecker(const std::string& path, const kronecker_params& p, const w
 }
 
 void write_search_result(const std::string& path, index_t root, std::span<const std::int64_t> parent,
-                         std::span<const float> distance, std::span<const std::string> labels) {
+                         std::span<const float> distance, std::span<const std::string> labels,
+                         std::span<const std::int64_t> given_level) {
   const auto n = static_cast<index_t>(parent.size());
   const bool sssp = !distance.empty();
   GPU500_EXPECTS(root >= 0 && root < n && (!sssp || distance.size() == parent.size()), "a search result of n vertices");
   GPU500_EXPECTS(labels.empty() || labels.size() == parent.size(), "a label per vertex");
-  // BFS levels from the parents: walk up to a vertex of known level, then down again.
+  GPU500_EXPECTS(given_level.empty() || (!sssp && given_level.size() == parent.size()), "a BFS level per vertex");
+  // BFS levels not given: from the parents, walking up to a vertex of known level, then down again.
   std::vector<std::int64_t> level;
-  if (!sssp) {
+  if (!sssp && given_level.empty()) {
     level.assign(static_cast<std::size_t>(n), -2);  // -2: not known yet
     level[root] = 0;
     std::vector<std::int64_t> path_up;
@@ -251,7 +253,7 @@ void write_search_result(const std::string& path, index_t root, std::span<const 
     } else if (sssp) {
       b.num(distance[v]);
     } else {
-      b.num(level[v]);
+      b.num(given_level.empty() ? level[v] : given_level[v]);
     }
     b.ch('\n');
     b.flush_to(out);

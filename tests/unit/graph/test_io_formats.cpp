@@ -350,6 +350,15 @@ TEST(GraphFiles, SearchResultFile) {
   std::string named((std::istreambuf_iterator<char>(h)), {});
   EXPECT_EQ(named, "# gpu500 sssp from root b: vertex parent distance (-1: not reached)\n"
                    "a b 0.5\nb b 0\n\"new york\" b 0.25\nd a 1.75\ne -1 -1\n");
+  // Levels the search gave are written as they are (these differ from the parents' on purpose:
+  // they are not rebuilt); an unreached vertex's stays -1.
+  const std::vector<std::int64_t> given{7, 0, 8, 9, 5};
+  write_search_result(s.path("given.txt"), 1, parent, {}, {}, given);
+  std::ifstream k(s.path("given.txt"));
+  std::string kept((std::istreambuf_iterator<char>(k)), {});
+  EXPECT_EQ(kept.substr(kept.find('\n') + 1), "0 1 7\n1 1 0\n2 1 8\n3 0 9\n4 -1 -1\n");
+  const std::vector<std::int64_t> short_levels{0, 1};
+  EXPECT_THROW(write_search_result(s.path("short.txt"), 1, parent, {}, {}, short_levels), error);
   const std::vector<std::int64_t> cycle{1, 1, 3, 2};
   EXPECT_THROW(write_search_result(s.path("bad.txt"), 1, cycle, {}), error);
   EXPECT_FALSE(std::ifstream(s.path("bad.txt")).good());
