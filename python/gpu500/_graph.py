@@ -106,16 +106,17 @@ class Graph:
                 raise ValueError(f"weights must have one entry per edge ({m}), got {len(self.weights)}")
         else:
             self.weights = _weights(weights, m)
-        if num_vertices is None:
-            if m == 0:
-                raise ValueError("a graph without edges needs num_vertices")
-            if self.on_device:
+        if num_vertices is None and m == 0:
+            raise ValueError("a graph without edges needs num_vertices")
+        if num_vertices is not None:
+            num_vertices = int(num_vertices)
+            if num_vertices < 1:
+                raise ValueError(f"num_vertices must be >= 1, got {num_vertices}")
+        if self.on_device:  # (the device's kernel 1 checks the ends when an engine is built)
+            if num_vertices is None:
                 num_vertices = _core.device_vertex_count(self.src, self.dst)
-            else:
-                num_vertices = int(max(self.src.max(), self.dst.max())) + 1
-        num_vertices = int(num_vertices)
-        if num_vertices < 1:
-            raise ValueError(f"num_vertices must be >= 1, got {num_vertices}")
+        else:  # every end in [0, num_vertices), or none negative: one parallel pass, here and not at a search
+            num_vertices = _core.vertex_count(self.src, self.dst, -1 if num_vertices is None else num_vertices)
         self.num_vertices = num_vertices
         self.directed = bool(directed)
         self.labels = labels
@@ -127,8 +128,8 @@ class Graph:
 
     @classmethod
     def from_edges(cls, src, dst, weights=None, num_vertices=None, directed=False):
-        """Edge i joins src[i] and dst[i] (integer ids in [0, num_vertices)), with weight
-        weights[i] when given. int64 ids and float32 weights in C order are kept, not copied
+        """Edge i joins src[i] and dst[i] (integer ids in [0, num_vertices), checked here), with
+        weight weights[i] when given. int64 ids and float32 weights in C order are kept, not copied
         (DLPack host arrays too); CUDA arrays stay on their GPU (``on_device``). String or object
         arrays are labels: the vertices are their distinct values in sorted order (``labels``),
         and results name them."""

@@ -1,7 +1,8 @@
 // python/src/graphs.cpp — graphs into Python: a graph file read by the library's reader (every
 // format the CLI reads: edge lists of numbered or labelled vertices, Matrix Market, gpu500's
 // binary CSR, each optionally gzip) and the Graph500 Kronecker generator. The edge list comes back as NumPy arrays that own the
-// library's vectors (int64 ends, float32 weights): nothing is copied on the way.
+// library's vectors (int64 ends, float32 weights): nothing is copied on the way. And the check of
+// a caller's host edge arrays when a Graph is made (vertex_count: every end in [0, n)).
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -12,6 +13,7 @@
 #include "core.hpp"
 #include "gpu500/core/device.hpp"
 #include "gpu500/core/error.hpp"
+#include "gpu500/graph/csr.hpp"
 #include "gpu500/graph/edge_list.hpp"
 #include "gpu500/graph/io.hpp"
 #include "gpu500/graph/kronecker.hpp"
@@ -93,6 +95,22 @@ void bind_graphs(nb::module_& m) {
       nb::arg("name"), nb::arg("src"), nb::arg("dst"), nb::arg("num_vertices"),
       "The backend a search on the graph (src, dst) runs on for `name`, as `gpu500 bfs --graph` picks it: "
       "'auto' with a GPU is 'cpu' for a graph of paths and cycles (no vertex with more than two edge ends)");
+  m.def(
+      "vertex_count",
+      [](input_array<std::int64_t> src, input_array<std::int64_t> dst, std::int64_t num_vertices) {
+        const auto m = static_cast<index_t>(src.shape(0));
+        if (static_cast<index_t>(dst.shape(0)) != m) throw usage_error("src and dst must have the same length");
+        if (num_vertices < 0 && m == 0) throw usage_error("a graph without edges needs num_vertices");
+        nb::gil_scoped_release unlocked;
+        if (num_vertices >= 0) {
+          graph::check_edge_ends(src.data(), dst.data(), m, num_vertices);
+          return num_vertices;
+        }
+        return graph::vertex_count_of_edges(src.data(), dst.data(), m);
+      },
+      nb::arg("src"), nb::arg("dst"), nb::arg("num_vertices") = -1,
+      "The vertex count of host edge arrays: num_vertices after checking that every end lies in [0, "
+      "num_vertices), or (num_vertices < 0) the largest id + 1 after checking that none is negative");
   m.def("read_graph", &read_graph_file, nb::arg("path"), nb::arg("format") = "auto", nb::arg("num_vertices") = -1,
         nb::arg("weights") = true, nb::arg("labels") = false, nb::arg("header") = false,
         "Read a graph file (snap edge list, Matrix Market, gpu500 binary CSR; gzip too): a dict of the edge "

@@ -69,6 +69,14 @@ struct csr {
   }
 };
 
+/// Kernel 1's check of the ends of m edges (src[i], dst[i]): throws usage_error "graph: edge i
+/// (u, v) has an endpoint outside [0, n)" for the first edge with such an end, if any (one
+/// parallel pass; build_csr finds a bad end in a pass of its own and calls this to name it).
+void check_edge_ends(const std::int64_t* src, const std::int64_t* dst, index_t m, index_t n);
+/// The vertex count the m > 0 edges (src[i], dst[i]) imply, their largest end + 1, after checking
+/// (one parallel pass) that no end is negative (check_edge_ends' error) and none reaches 2^48.
+[[nodiscard]] index_t vertex_count_of_edges(const std::int64_t* src, const std::int64_t* dst, index_t m);
+
 /// Kernel 1 on the host (OpenMP): a two-level counting sort of the arcs by tail (vertex blocks,
 /// then rows; no atomics). Weights are copied when the edge list has them. Within a row, arcs
 /// keep edge-list order, whatever the thread count. The vertex count is el.num_vertices; an endpoint outside [0, n) throws

@@ -6,13 +6,38 @@
 
 #include <atomic>
 #include <limits>
+#include <string>
 
 #include "gpu500/core/error.hpp"
 #include "gpu500/dist/by_rank.hpp"
 #include "gpu500/graph/arc_sort.hpp"
 #include "gpu500/graph/csr.hpp"
+#include "gpu500/graph/io.hpp"
 
 namespace gpu500::graph {
+
+void check_edge_ends(const std::int64_t* src, const std::int64_t* dst, index_t m, index_t n) {
+  const auto un = static_cast<std::uint64_t>(n);  // a negative id is a large unsigned one
+  index_t bad = m;
+#pragma omp parallel for schedule(static) reduction(min : bad)
+  for (index_t i = 0; i < m; ++i)
+    if ((static_cast<std::uint64_t>(src[i]) >= un) | (static_cast<std::uint64_t>(dst[i]) >= un)) bad = std::min(bad, i);
+  if (bad < m)
+    throw usage_error("graph: edge " + std::to_string(bad) + " (" + std::to_string(src[bad]) + ", " +
+                      std::to_string(dst[bad]) + ") has an endpoint outside [0, " + std::to_string(n) + ")");
+}
+
+index_t vertex_count_of_edges(const std::int64_t* src, const std::int64_t* dst, index_t m) {
+  std::int64_t sign = 0, largest = -1;  // the ends or-ed: negative when one is
+#pragma omp parallel for schedule(static) reduction(| : sign) reduction(max : largest)
+  for (index_t i = 0; i < m; ++i) {
+    sign |= src[i] | dst[i];
+    largest = std::max(largest, std::max(src[i], dst[i]));
+  }
+  if (largest >= max_vertices) throw usage_error("graph: vertex id " + std::to_string(largest) + " is out of range [0, 2^48)");
+  if (sign < 0) check_edge_ends(src, dst, m, largest + 1);  // throws, naming the first such edge
+  return largest + 1;
+}
 
 namespace {
 
@@ -74,9 +99,7 @@ csr<V> build_rows(const dist::communicator& c, const dist::block_partition& part
     if ((static_cast<std::uint64_t>(src[i]) >= un) | (static_cast<std::uint64_t>(dst[i]) >= un)) bad = std::min(bad, i);
     loops += src[i] == dst[i];
   }
-  if (bad != std::numeric_limits<index_t>::max())
-    throw usage_error("graph: edge " + std::to_string(bad) + " (" + std::to_string(el.src[bad]) + ", " +
-                      std::to_string(el.dst[bad]) + ") has an endpoint outside [0, " + std::to_string(n) + ")");
+  if (bad != std::numeric_limits<index_t>::max()) check_edge_ends(src, dst, m, n);  // throws, naming edge `bad`
   const float* wt = el.weighted() ? el.weight.data() : nullptr;
   csr<V> g;
   g.num_vertices = n;

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <map>
+#include <string>
+#include <vector>
 #include <omp.h>
 
 #include "gpu500/core/error.hpp"
@@ -65,6 +67,42 @@ TYPED_TEST(CsrTest, RejectsOutOfRangeEndpoints) {
   EXPECT_THROW(build_csr<TypeParam>(el), usage_error);
   el.src = {0, -1};
   EXPECT_THROW(build_csr<TypeParam>(el), usage_error);
+}
+
+// The check of the edge list's ends names the first edge with an end outside [0, n), as kernel 1's
+// error does; the vertex count edges imply checks their ends too.
+TEST(EdgeEnds, TheFirstEdgeOutsideIsNamed) {
+  const std::vector<std::int64_t> src{3, 0, 9, -2, 11}, dst{1, 7, 2, 4, 0};
+  EXPECT_NO_THROW(check_edge_ends(src.data(), dst.data(), 2, 8));
+  EXPECT_NO_THROW(check_edge_ends(src.data(), dst.data(), 0, 1));
+  const auto message = [&](index_t m, index_t n) {
+    try {
+      check_edge_ends(src.data(), dst.data(), m, n);
+    } catch (const usage_error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(message(5, 8), "graph: edge 2 (9, 2) has an endpoint outside [0, 8)");
+  EXPECT_EQ(message(5, 7), "graph: edge 1 (0, 7) has an endpoint outside [0, 7)");
+  EXPECT_EQ(message(5, 100), "graph: edge 3 (-2, 4) has an endpoint outside [0, 100)");
+  // The vertex count edges imply: the largest end + 1, refused with a negative end or one past 2^48.
+  EXPECT_EQ(vertex_count_of_edges(src.data(), dst.data(), 3), 10);
+  EXPECT_EQ(vertex_count_of_edges(dst.data(), dst.data(), 1), 2);
+  EXPECT_THROW((void)vertex_count_of_edges(src.data(), dst.data(), 5), usage_error);
+  const std::vector<std::int64_t> huge{0, std::int64_t{1} << 48}, far{1, 2};
+  EXPECT_THROW((void)vertex_count_of_edges(huge.data(), far.data(), 2), usage_error);
+  EXPECT_EQ(vertex_count_of_edges(far.data(), huge.data(), 1), 2);
+  edge_list el;
+  el.num_vertices = 8;
+  el.src.assign(src.begin(), src.end());
+  el.dst.assign(dst.begin(), dst.end());
+  try {
+    (void)build_csr<std::int64_t>(el);
+    ADD_FAILURE() << "kernel 1 took an edge outside the graph";
+  } catch (const usage_error& e) {
+    EXPECT_STREQ(e.what(), "graph: edge 2 (9, 2) has an endpoint outside [0, 8)");
+  }
 }
 
 TEST(Csr, ThirtyTwoBitIdsRefuseHugeGraphs) {
