@@ -59,6 +59,8 @@ def test_ids_outside_the_graph_are_refused_when_it_is_made():
 def test_bad_graphs_raise_value_error_from_the_library():
     with raises(ValueError):  # self-loops only: nothing to search
         gpu500.Graph.from_edges([0, 1], [0, 1]).bfs(0)
+    with raises(ValueError, match=r"the weights can add up to 6e\+38 along a path, past the largest float"):
+        gpu500.Graph.from_edges([0, 1], [1, 2], weights=[3e38, 3e38]).sssp(0)
     g = gpu500.Graph.from_edges([0, 1], [1, 2], weights=[1.0, -2.0])
     assert g.bfs(0).parent.tolist() == [0, 0, 1]  # BFS never reads the weights
     with raises(ValueError):

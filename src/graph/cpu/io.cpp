@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <functional>
 #include <limits>
@@ -255,9 +256,12 @@ void check_searchable(const edge_list& el, const std::string& what, bool weighte
     total = 0;
     for (std::size_t i = 0; i < k; ++i) total += largest[i];
   }
-  if (total > limit)
-    throw usage_error(what + ": the weights can add up to " + std::to_string(total) +
+  if (total > limit) {
+    char sum[32];
+    std::snprintf(sum, sizeof sum, "%.3g", total);
+    throw usage_error(what + ": the weights can add up to " + sum +
                       " along a path, past the largest float distance (3.4e38); scale them down");
+  }
 }
 
 }  // namespace gpu500::graph
