@@ -13,7 +13,7 @@
    `read_graph` of the file.
 2. The NetworkX backend on G(n, m) (NetworkX's gnm_random_graph): NetworkX's own `bfs_edges`
    (the better of two calls), the conversion (first call), then `bfs_layers(G, s, backend="gpu500")`
-   on the converted graph (the best of three), and the floor of any backend: the time to copy as
+   and `bfs_edges(G, s, backend="gpu500")` on the converted graph (the best of three each), and the floor of any backend: the time to copy as
    many references to node objects into a list as the answer holds (the backend builds its lists
    of the graph's own node objects; making that many new Python ints from an array, as NumPy's
    tolist() does, is named beside it).
@@ -134,8 +134,15 @@ for be in backends:  # the backend's engines on each of this host's backends
         layers = list(nx.bfs_layers(G, 0, backend="gpu500"))
         t_search = min(t_search, time.perf_counter() - t0)
     assert sum(len(x) for x in layers) == own + 1, "the backend's layers do not cover NetworkX's tree"
+    t_edges = float("inf")
+    for _ in range(3):  # the same call as NetworkX's own above, consumed the same way
+        t0 = time.perf_counter()
+        tree = sum(1 for _ in nx.bfs_edges(G, 0, backend="gpu500"))
+        t_edges = min(t_edges, time.perf_counter() - t0)
+    assert tree == own, "the backend's bfs_edges do not cover NetworkX's tree"
     row(f"NetworkX backend, G(n={n}, m={m}), {be}",
         f"bfs_layers {t_search * 1e3:.1f} ms, x{t_nx / t_search:.0f} NetworkX's bfs_edges ({t_nx:.2f} s); "
+        f"bfs_edges {t_edges * 1e3:.1f} ms, x{t_nx / t_edges:.0f}; "
         f"first call with the conversion {t_first:.2f} s; a list of the answer's {own + 1} nodes alone takes "
         f"{t_lists * 1e3:.2f} ms (at most x{t_nx / t_lists:.0f}), as many new Python ints {t_ints * 1e3:.1f} ms")
 nx.config.backends.gpu500.backend = "auto"

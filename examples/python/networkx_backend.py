@@ -14,4 +14,7 @@ for u, v in G.edges():
 d = nx.single_source_dijkstra_path_length(G, (0, 0), backend="gpu500")
 assert d == nx.single_source_dijkstra_path_length(G, (0, 0))
 layers = list(nx.bfs_layers(G, (0, 0), backend="gpu500"))
-print(len(d), "distances,", len(layers), "BFS layers, equal to NetworkX's")
+tree = list(nx.bfs_edges(G, (0, 0), backend="gpu500"))  # (parent, node), level by level
+assert len(tree) == G.number_of_nodes() - 1
+assert nx.shortest_path_length(G, (0, 0), (99, 99), weight="weight", backend="gpu500") == d[(99, 99)]
+print(len(d), "distances,", len(layers), "BFS layers,", len(tree), "tree edges, equal to NetworkX's")

@@ -3,10 +3,12 @@
     nx.single_source_dijkstra_path_length(G, 0, backend="gpu500")
     nx.config.backend_priority.algos = ["gpu500"]      # or NETWORKX_BACKEND_PRIORITY=gpu500
 
-Implemented: bfs_layers (one source), single_source_shortest_path_length,
-single_source_dijkstra_path_length and single_source_bellman_ford_path_length (weights from the
-edge attribute the call names, 1 where an edge has none). Results equal NetworkX's: the same
-nodes at the same lengths (within a BFS layer the order may differ). A DiGraph is searched along
+Implemented: bfs_edges, bfs_layers (one source), single_source_shortest_path_length,
+single_source_dijkstra_path_length, single_source_bellman_ford_path_length and
+shortest_path_length from a source (weights from the edge attribute the call names, 1 where an
+edge has none). Results equal NetworkX's: the same nodes at the same lengths (within a BFS layer
+the order may differ; bfs_edges gives a BFS tree's edges level by level, whose parent for a node
+with several neighbours one level up may be another than NetworkX's). A DiGraph is searched along
 its arcs (successors), a Graph along both directions of every edge. Callable weights, negative
 weights and graphs without an edge between two distinct nodes are declined (can_run), and NetworkX runs its own implementation when fallback is allowed. Weights are float32 in the library: distances
 are exact for integer weights (sums below 2^24) and float32-rounded otherwise.
@@ -22,10 +24,15 @@ from . import _core
 from ._graph import Graph
 
 _FUNCTIONS = {
+    "bfs_edges": "The edges of a BFS tree, level by level; a node with several neighbours one level up may "
+                 "get another of them as its parent than NetworkX's. reverse=True on a DiGraph and "
+                 "sort_neighbors are declined.",
     "bfs_layers": "One source only; the order of the nodes within a layer may differ from NetworkX's.",
     "single_source_shortest_path_length": "",
     "single_source_dijkstra_path_length": "Weights are float32; a callable weight is declined.",
     "single_source_bellman_ford_path_length": "Non-negative weights only (a negative weight is declined).",
+    "shortest_path_length": "From a source (to every node, or to a target); all pairs (no source) are declined; "
+                            "weights as single_source_dijkstra_path_length's, for either method.",
 }
 
 
@@ -86,6 +93,8 @@ def _weight_attr(name, args, kwargs):
         return _arg(args, kwargs, 3, "weight", "weight")
     if name == "single_source_bellman_ford_path_length":
         return _arg(args, kwargs, 2, "weight", "weight")
+    if name == "shortest_path_length":
+        return _arg(args, kwargs, 3, "weight", None)
     return None
 
 
@@ -134,8 +143,19 @@ class _Interface:
             if len(sources) != 1:
                 return "gpu500's bfs_layers takes one source"
             source = sources[0]
+        if name == "shortest_path_length" and source is None:
+            return "gpu500 takes shortest_path_length from one source (not all pairs)"
         if source not in G:
             return "the source is not a node of G"
+        if name == "shortest_path_length":
+            target = _arg(args, kwargs, 2, "target")
+            if target is not None and target not in G:
+                return "the target is not a node of G"
+        if name == "bfs_edges":
+            if _arg(args, kwargs, 2, "reverse", False) and G.is_directed():
+                return "gpu500 searches a DiGraph along its arcs only (reverse=True)"
+            if _arg(args, kwargs, 4, "sort_neighbors") is not None:
+                return "gpu500 does not take sort_neighbors"
         if not any(u != v for u, v in G.edges()):
             return "no edge joins two distinct nodes"
         weight = _weight_attr(name, args, kwargs)
@@ -174,6 +194,16 @@ class _Interface:
         yield from layers
 
     @staticmethod
+    def bfs_edges(G, source, reverse=False, depth_limit=None, sort_neighbors=None):
+        """The tree edges (parent, node) of the nodes the search reached, level by level (within
+        a level in vertex order), to depth_limit where given."""
+        r = G.graph.bfs(source, backend=_backend(), validate=_validate())
+        order, bounds = _core.by_level(r.level)
+        last = len(bounds) - 2 if depth_limit is None else min(int(depth_limit), len(bounds) - 2)
+        nodes = order[bounds[1]:bounds[last + 1]] if last >= 1 else order[:0]
+        return zip(_core.take_nodes(G.nodes, r.parent[nodes]), _core.take_nodes(G.nodes, nodes))
+
+    @staticmethod
     def single_source_shortest_path_length(G, source, cutoff=None):
         r = G.graph.bfs(source, backend=_backend(), validate=_validate())
         return _Interface._reached(G, r, r.level, cutoff)
@@ -200,6 +230,33 @@ class _Interface:
     @staticmethod
     def single_source_bellman_ford_path_length(G, source, weight="weight"):
         return _Interface._distances(G, source)
+
+    @staticmethod
+    def shortest_path_length(G, source=None, target=None, weight=None, method="dijkstra"):
+        """From source: {node: length} of the nodes it reaches, or the length to target (NetworkX's
+        NetworkXNoPath, with its message, where target is not reached). BFS levels without a
+        weight, else the SSSP's distances (either method: the weights are >= 0, can_run saw)."""
+        if method not in ("dijkstra", "bellman-ford"):
+            raise ValueError(f"method not supported: {method}")  # NetworkX's own check and words
+        if target is None:
+            if weight is None:
+                return _Interface.single_source_shortest_path_length(G, source)
+            return _Interface._distances(G, source)
+        t = G.graph.vertex_id(target)
+        if weight is None:
+            r = G.graph.bfs(source, backend=_backend(), validate=_validate())
+            length = int(r.level[t])
+        else:
+            r = G.graph.sssp(source, backend=_backend(), validate=_validate())
+            length = r.distance[t].item()
+            length = int(length) if G.integral else length
+        if r.parent[t] < 0:
+            import networkx as nx
+
+            raise nx.NetworkXNoPath(f"No path between {source} and {target}." if weight is None else
+                                    f"Node {target} not reachable from {source}" if method == "dijkstra" else
+                                    f"node {target} not reachable from {source}")
+        return length
 
 
 backend_interface = _Interface

@@ -1,6 +1,8 @@
 """NetworkX graphs into gpu500 (any hashable labels) and gpu500 as a NetworkX backend: results
-equal NetworkX's own on a grid, a path, a disconnected graph and string labels, on every backend
-the configuration names."""
+equal NetworkX's own on a grid, a path, a disconnected graph and string labels (and a DiGraph for
+bfs_edges and shortest_path_length), on every backend the configuration names."""
+import re
+
 import gpu500
 from support import backends, need, raises
 
@@ -53,6 +55,50 @@ def test_backend_equals_networkx():
         assert [set(x) for x in nx.bfs_layers(G, s, backend="gpu500")] == layers
 
 
+def _check_bfs_edges(nx, G, s, edges, depth_limit):
+    """edges as NetworkX's bfs_edges gives them, but for the choice of parents: every node NetworkX
+    reaches within depth_limit but s once, level by level, from a neighbour one level up already
+    given (along an arc of a DiGraph)."""
+    depth = nx.single_source_shortest_path_length(G, s, cutoff=depth_limit)
+    seen, last = {s}, 1
+    for p, v in edges:
+        assert p in seen and v not in seen and G.has_edge(p, v)
+        assert depth[v] == depth[p] + 1 and depth[v] >= last
+        last = depth[v]
+        seen.add(v)
+    assert seen == set(depth)
+
+
+def test_backend_bfs_edges_and_shortest_path_length_equal_networkx():
+    nx = need("networkx")
+    nx.config.warnings_to_ignore.add("cache")
+    directed = nx.DiGraph([(0, 1), (1, 2), (2, 0), (3, 1), (1, 4)])  # 3 is not reached from 1
+    for G, s in _graphs(nx) + [(directed, 1)]:
+        for limit in (None, 0, 1, 2):
+            ours = list(nx.bfs_edges(G, s, depth_limit=limit, backend="gpu500"))
+            _check_bfs_edges(nx, G, s, ours, limit)
+            assert len(ours) == len(list(nx.bfs_edges(G, s, depth_limit=limit)))
+        for weight in (None, "weight"):
+            for method in ("dijkstra", "bellman-ford"):
+                ours = nx.shortest_path_length(G, s, weight=weight, method=method, backend="gpu500")
+                theirs = nx.shortest_path_length(G, s, weight=weight, method=method)
+                assert ours == theirs and all(type(ours[v]) is type(theirs[v]) for v in theirs)
+                for t in G:  # to each node: NetworkX's length, or its NetworkXNoPath with its words
+                    if t in theirs:
+                        length = nx.shortest_path_length(G, s, t, weight=weight, method=method, backend="gpu500")
+                        assert length == theirs[t] and type(length) is type(theirs[t])
+                        continue
+                    try:
+                        nx.shortest_path_length(G, s, t, weight=weight, method=method)
+                        raise AssertionError(f"NetworkX found a path from {s} to {t}")
+                    except nx.NetworkXNoPath as e:
+                        words = str(e)
+                    with raises(nx.NetworkXNoPath, match=f"^{re.escape(words)}$"):
+                        nx.shortest_path_length(G, s, t, weight=weight, method=method, backend="gpu500")
+    with raises(ValueError, match="method not supported: astar"):
+        nx.shortest_path_length(directed, 1, weight="weight", method="astar", backend="gpu500")
+
+
 def test_backend_validates_when_configured():
     nx = need("networkx")
     from gpu500.networkx_backend import _validate
@@ -97,6 +143,13 @@ def test_backend_declines_what_it_cannot_run():
     assert isinstance(b.can_run("single_source_bellman_ford_path_length", (N, 0), {}), str)
     assert isinstance(b.can_run("single_source_dijkstra_path_length", (N, 0), {"weight": lambda u, v, d: 1}), str)
     assert b.can_run("single_source_shortest_path_length", (N, 0), {}) is True
+    assert isinstance(b.can_run("shortest_path_length", (N,), {}), str)  # all pairs
+    assert isinstance(b.can_run("shortest_path_length", (N, 0, 7), {}), str)  # a target not in N
+    assert isinstance(b.can_run("shortest_path_length", (N, 0), {"weight": "weight"}), str)  # a negative weight
+    assert b.can_run("shortest_path_length", (N, 0, 2), {}) is True  # no weight: BFS lengths
+    assert isinstance(b.can_run("bfs_edges", (N, 0), {"sort_neighbors": sorted}), str)
+    assert b.can_run("bfs_edges", (N, 0), {"reverse": True}) is True  # a Graph: the same search
+    assert isinstance(b.can_run("bfs_edges", (nx.DiGraph([(0, 1)]), 1), {"reverse": True}), str)
     # The weights are read once per graph; a change through NetworkX's methods is seen.
     P = nx.Graph()
     P.add_weighted_edges_from([(0, 1, 2.0), (1, 2, 1.0)])
