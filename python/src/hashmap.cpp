@@ -17,6 +17,7 @@
 
 #include "core.hpp"
 #include "gpu500/config.hpp"
+#include "gpu500/core/device.hpp"
 #include "gpu500/core/error.hpp"
 #include "gpu500/hash/common.hpp"
 #include "gpu500/hash/cpu_hopscotch.hpp"
@@ -74,7 +75,9 @@ class hash_map {
       GPU500_EXPECTS(cudaGetDevice(&device_) == cudaSuccess, "hash map: no current CUDA device");
 #endif
       gpu_ = std::make_unique<hash::hopscotch_map>(std::max<std::int64_t>(capacity, hash::hop_range));
-    } else {
+    } else {  // a table that cannot fit is refused before any allocation (MemoryError, naming the bytes)
+      check_host_memory(hash::cpu_hopscotch_map::bytes_for(capacity),
+                        "hash map: a table of " + std::to_string(capacity) + " slots");
       cpu_ = std::make_unique<hash::cpu_hopscotch_map>(capacity);
     }
   }

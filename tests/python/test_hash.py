@@ -71,6 +71,8 @@ def test_bad_keys_and_arguments():
         m.insert([1.5], [1])
     with raises(ValueError, match="capacity"):
         gpu500.HashMap(0)
+    with raises(MemoryError, match="hash map: a table of 35184372088832 slots needs"):
+        gpu500.HashMap(1 << 45, backend="cpu")  # about 700 TB: refused before any allocation, not std::bad_alloc
     with raises(ValueError, match="backend"):
         gpu500.HashMap(10, backend="tpu")
     if not gpu500.cuda_available():

@@ -25,6 +25,9 @@ class cpu_hopscotch_map {
   static constexpr int segment_size = 16;
 
   explicit cpu_hopscotch_map(index_t capacity, int probe_limit = 4096);
+  /// The host bytes a table made with `capacity` holds, every one written when it is made (keys,
+  /// values and hop words: 20 bytes a slot; the segments): what to check before making one.
+  [[nodiscard]] static double bytes_for(index_t capacity);
   ~cpu_hopscotch_map();
   cpu_hopscotch_map(cpu_hopscotch_map&&) noexcept;
   cpu_hopscotch_map& operator=(cpu_hopscotch_map&&) noexcept;

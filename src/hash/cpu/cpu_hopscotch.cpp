@@ -36,6 +36,11 @@ cpu_hopscotch_map::cpu_hopscotch_map(index_t capacity, int probe_limit) : probe_
   GPU500_EXPECTS(probe_limit >= hop_range, "hash: probe limit must be at least 32");
   allocate(std::max<std::uint64_t>(static_cast<std::uint64_t>(capacity), hop_range));
 }
+double cpu_hopscotch_map::bytes_for(index_t capacity) {
+  const double slots = static_cast<double>(std::max<index_t>(capacity, hop_range)) + hop_range;
+  return slots * (sizeof(key_type) + sizeof(value_type) + sizeof(std::uint32_t)) +
+         (slots / segment_size + 1) * sizeof(segment);
+}
 cpu_hopscotch_map::~cpu_hopscotch_map() = default;
 cpu_hopscotch_map::cpu_hopscotch_map(cpu_hopscotch_map&&) noexcept = default;
 cpu_hopscotch_map& cpu_hopscotch_map::operator=(cpu_hopscotch_map&&) noexcept = default;

@@ -247,6 +247,14 @@ TEST(BenchNames, GlhtVariantsParseAndInvalidCombinationsAreRejected) {
   }
 }
 
+// What a table holds, for the check before making one: 20 bytes a slot and the segments' locks.
+TEST(CpuHopscotch, BytesForCountsEverySlot) {
+  const double small = cpu_hopscotch_map::bytes_for(1), big = cpu_hopscotch_map::bytes_for(index_t{1} << 45);
+  EXPECT_GE(small, 64 * 20.0);  // at least hop_range slots, and the hop range after them
+  EXPECT_GE(big, 20.0 * static_cast<double>(index_t{1} << 45));
+  EXPECT_LT(big, 30.0 * static_cast<double>(index_t{1} << 45));
+}
+
 TEST(CpuHopscotch, SequentialMatchesModel) {
   std::mt19937_64 rng(7);
   cpu_hopscotch_map t(512);
