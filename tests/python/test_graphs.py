@@ -63,8 +63,10 @@ def test_bad_graphs_raise_value_error_from_the_library():
         gpu500.Graph.from_edges([0, 1], [1, 2], weights=[3e38, 3e38]).sssp(0)
     g = gpu500.Graph.from_edges([0, 1], [1, 2], weights=[1.0, -2.0])
     assert g.bfs(0).parent.tolist() == [0, 0, 1]  # BFS never reads the weights
-    with raises(ValueError):
+    with raises(ValueError, match=r"^the graph: edge 1 \(1, 2\) has weight -2; SSSP takes finite weights >= 0$"):
         g.sssp(0)
+    with raises(ValueError, match=r"edge 0 \(0, 1\) has weight nan"):
+        gpu500.Graph.from_edges([0, 1], [1, 2], weights=[float("nan"), 1.0]).sssp(0)
     with raises(ValueError, match="not a vertex"):
         g.bfs(3)
     with raises(ValueError, match="integer"):

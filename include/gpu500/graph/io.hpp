@@ -128,9 +128,10 @@ void write_search_result(const std::string& path, index_t root, std::span<const 
 void check_graph_fits(index_t num_vertices, const std::string& what);
 
 /// Throws usage_error (naming `what`) for a graph no search can run on: no edge joins two distinct
-/// vertices (none, or self-loops only); for SSSP (`weighted`), weights whose sum along a simple
-/// path could pass the largest float (the n - 1 largest weights summed in double precision), as
-/// every distance is a float sum of the weights.
+/// vertices (none, or self-loops only); for SSSP (`weighted`), a weight that is negative, NaN or
+/// infinite (the first such edge named), or weights whose sum along a simple path could pass the
+/// largest float (the n - 1 largest weights summed in double precision), as every distance is a
+/// float sum of the weights.
 void check_searchable(const edge_list& el, const std::string& what, bool weighted);
 
 }  // namespace gpu500::graph

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <functional>
@@ -241,10 +242,21 @@ void check_searchable(const edge_list& el, const std::string& what, bool weighte
                       (m == 0 ? std::string("no edges") : std::to_string(m) + " self-loops") + "): nothing to search");
   if (!weighted || !el.weighted()) return;
   // A simple path has at most n - 1 edges: its length is at most the n - 1 largest weights summed.
+  // In the same pass, the first weight no search can take (negative, NaN or infinite).
   double total = 0;
+  index_t bad = m;
   const float* w = el.weight.data();
-#pragma omp parallel for schedule(static) reduction(+ : total)
-  for (index_t i = 0; i < m; ++i) total += src[i] != dst[i] ? static_cast<double>(w[i]) : 0.0;
+#pragma omp parallel for schedule(static) reduction(+ : total) reduction(min : bad)
+  for (index_t i = 0; i < m; ++i) {
+    if (!(w[i] >= 0.f && std::isfinite(w[i]))) bad = std::min(bad, i);
+    total += src[i] != dst[i] ? static_cast<double>(w[i]) : 0.0;
+  }
+  if (bad < m) {
+    char weight[32];
+    std::snprintf(weight, sizeof weight, "%g", static_cast<double>(w[bad]));
+    throw usage_error(what + ": edge " + std::to_string(bad) + " (" + std::to_string(src[bad]) + ", " +
+                      std::to_string(dst[bad]) + ") has weight " + weight + "; SSSP takes finite weights >= 0");
+  }
   const auto k = static_cast<std::size_t>(std::min<index_t>(m, std::max<index_t>(el.num_vertices - 1, 0)));
   const double limit = static_cast<double>(std::numeric_limits<float>::max()) * (1.0 - 1e-6);  // rounding's room
   if (total > limit && k < static_cast<std::size_t>(proper)) {  // the k largest weights alone

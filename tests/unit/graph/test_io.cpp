@@ -4,6 +4,8 @@
 
 #include <cstdio>
 #include <fstream>
+#include <limits>
+#include <string>
 
 #include "gpu500/core/error.hpp"
 #include "gpu500/graph/io.hpp"
@@ -103,4 +105,35 @@ TEST(EdgeListFile, BoundsVertexIds) {
   std::remove((path + ".bin").c_str());
   EXPECT_THROW(check_graph_fits(index_t{1} << 44, "test"), resource_error);
   EXPECT_NO_THROW(check_graph_fits(1000, "test"));
+}
+
+// What no search can run on is refused before kernel 1, naming the graph and, for a weight, the
+// first edge that holds one SSSP cannot take.
+TEST(Searchable, RefusesGraphsNoSearchCanRunOn) {
+  const auto message = [](const edge_list& el, bool weighted) {
+    try {
+      check_searchable(el, "g.txt", weighted);
+    } catch (const usage_error& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  edge_list el;
+  el.num_vertices = 4;
+  el.src = {0, 1, 2};
+  el.dst = {0, 1, 2};
+  EXPECT_EQ(message(el, false), "g.txt: no edge joins two distinct vertices (3 self-loops): nothing to search");
+  el.dst = {1, 2, 3};
+  el.weight = {0.5f, -2.f, std::numeric_limits<float>::quiet_NaN()};
+  EXPECT_EQ(message(el, false), "accepted");  // BFS reads no weight
+  EXPECT_EQ(message(el, true), "g.txt: edge 1 (1, 2) has weight -2; SSSP takes finite weights >= 0");
+  el.weight = {0.5f, 2.f, std::numeric_limits<float>::quiet_NaN()};
+  EXPECT_EQ(message(el, true), "g.txt: edge 2 (2, 3) has weight nan; SSSP takes finite weights >= 0");
+  el.weight = {std::numeric_limits<float>::infinity(), 2.f, 1.f};
+  EXPECT_EQ(message(el, true), "g.txt: edge 0 (0, 1) has weight inf; SSSP takes finite weights >= 0");
+  el.weight = {3e38f, 3e38f, 0.f};
+  EXPECT_EQ(message(el, true),
+            "g.txt: the weights can add up to 6e+38 along a path, past the largest float distance (3.4e38); scale them down");
+  el.weight = {0.f, 1.f, 3e38f};
+  EXPECT_EQ(message(el, true), "accepted");
 }
