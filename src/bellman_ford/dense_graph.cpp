@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 #include "gpu500/core/error.hpp"
@@ -56,9 +57,12 @@ void check_params(const graph_params& p) {
     throw usage_error("bellman-ford: weights need 0 <= wmin <= wmax (negative edges come from --negative)");
   // Every intermediate value is a sum of at most n weights of magnitude <= max|w|: keep it exact.
   const double maxw = p.negative ? 2.0 * p.wmax : p.wmax;
-  if (static_cast<double>(p.n) * maxw >= 16777216.0)
-    throw usage_error("bellman-ford: n * max|weight| = " + std::to_string(static_cast<double>(p.n) * maxw) +
-                      " must stay below 2^24 for exact float32 sums; lower --wmax");
+  if (static_cast<double>(p.n) * maxw >= 16777216.0) {
+    char product[32];
+    std::snprintf(product, sizeof product, "%.6g", static_cast<double>(p.n) * maxw);
+    throw usage_error(std::string("bellman-ford: n * max|weight| = ") + product +
+                      " must stay below 2^24 (16777216) for exact float32 sums; lower --wmax or --n");
+  }
 }
 
 dense_matrix generate(const graph_params& p, std::vector<float>* potentials) {

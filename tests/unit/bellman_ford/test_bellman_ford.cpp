@@ -412,6 +412,13 @@ TEST(BellmanFordGraph, GeneratorIsDeterministicAndChecksItsInput) {
     for (index_t v = 0; v < 200; v += 3) EXPECT_EQ(t.weight(j, v), a.weight(j, v));
   EXPECT_EQ(transpose(t).w, a.w);
   EXPECT_THROW(generate({100000, 0.5, 0, 1000, false, 1}), usage_error);  // sums would be inexact
+  try {  // the product in a few figures, not to_string's six decimals
+    check_params({100000000, 0.5, 0, 100, false, 1});
+    ADD_FAILURE() << "n * max|weight| = 1e10 was accepted";
+  } catch (const usage_error& e) {
+    EXPECT_STREQ(e.what(), "bellman-ford: n * max|weight| = 1e+10 must stay below 2^24 (16777216) for exact float32 "
+                           "sums; lower --wmax or --n");
+  }
   EXPECT_THROW(generate({10, 1.5, 0, 1, false, 1}), usage_error);
   EXPECT_THROW(generate({10, 0.5, -1, 1, false, 1}), usage_error);
 }
