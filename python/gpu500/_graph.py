@@ -87,7 +87,11 @@ class Graph:
     ``directed``, ``labels`` (None: vertex ids are the caller's integers; else vertex i is
     labels[i]). Build one with from_edges, from_scipy, from_networkx, generate or read_graph."""
 
-    def __init__(self, src, dst, weights=None, num_vertices=None, directed=False, labels=None):
+    def __init__(self, src, dst, weights=None, num_vertices=None, directed=False, labels=None, *,
+                 _ids_in_range=False):
+        # _ids_in_range: the arrays come from the library or from this class (a file read, the
+        # generator, SciPy's coordinates, ids numbered here) with every id in [0, num_vertices):
+        # the pass that checks a caller's arrays is not made again.
         self.on_device = _on_device(src) or _on_device(dst) or _on_device(weights)
         if self.on_device:  # kept on the GPU: the "cuda" engine reads them there
             if labels is not None:
@@ -115,7 +119,8 @@ class Graph:
         if self.on_device:  # (the device's kernel 1 checks the ends when an engine is built)
             if num_vertices is None:
                 num_vertices = _core.device_vertex_count(self.src, self.dst)
-        else:  # every end in [0, num_vertices), or none negative: one parallel pass, here and not at a search
+        elif not (_ids_in_range and num_vertices is not None):
+            # every end in [0, num_vertices), or none negative: one parallel pass, here and not at a search
             num_vertices = _core.vertex_count(self.src, self.dst, -1 if num_vertices is None else num_vertices)
         self.num_vertices = num_vertices
         self.directed = bool(directed)
@@ -143,7 +148,7 @@ class Graph:
                 raise ValueError(f"src and dst must be one-dimensional of the same length, got {s.shape} and {d.shape}")
             labels, ids = np.unique(np.concatenate([s.astype(object), d.astype(object)]), return_inverse=True)
             ids = ids.reshape(-1).astype(np.int64)
-            return cls(ids[:s.size], ids[s.size:], weights, labels.size, directed, labels.tolist())
+            return cls(ids[:s.size], ids[s.size:], weights, labels.size, directed, labels.tolist(), _ids_in_range=True)
         return cls(s, d, weights, num_vertices, directed)
 
     @classmethod
@@ -161,7 +166,7 @@ class Graph:
             raise ValueError(f"from_scipy needs a square matrix, got shape {matrix.shape}")
         coo = matrix.tocoo()
         w = coo.data if weighted and coo.dtype != np.bool_ else None
-        return cls(coo.row, coo.col, w, matrix.shape[0], directed)
+        return cls(coo.row, coo.col, w, matrix.shape[0], directed, _ids_in_range=True)
 
     @classmethod
     def from_networkx(cls, G, weight="weight", default_weight=1.0):
@@ -187,7 +192,8 @@ class Graph:
                 x = d.get(weight)
                 has_weight = has_weight or x is not None
                 w[k] = default_weight if x is None else x
-        return cls(src, dst, w if has_weight else None, n, G.is_directed(), None if identity else nodes)
+        return cls(src, dst, w if has_weight else None, n, G.is_directed(), None if identity else nodes,
+                   _ids_in_range=True)
 
     @classmethod
     def generate(cls, scale, edgefactor=16, seed=(2, 3), weights=True):
@@ -195,7 +201,7 @@ class Graph:
         bit-identical to the reference generator (seed: its two seeds)."""
         s1, s2 = seed
         d = _core.generate_kronecker(scale, edgefactor, s1, s2, weights)
-        return cls(d["src"], d["dst"], d["weight"], d["num_vertices"])
+        return cls(d["src"], d["dst"], d["weight"], d["num_vertices"], _ids_in_range=True)
 
     # ---- what it is ------------------------------------------------------------------------
 
@@ -305,6 +311,7 @@ def read_graph(path, format="auto", num_vertices=None, weights=True, labels=Fals
     d = _core.read_graph(str(path), format, -1 if num_vertices is None else int(num_vertices), weights, labels,
                          header)
     names = _int_labels(d["labels"]) if labels else None
-    g = Graph(d["src"], d["dst"], d["weight"], d["num_vertices"], directed=directed and d["directed"], labels=names)
+    g = Graph(d["src"], d["dst"], d["weight"], d["num_vertices"], directed=directed and d["directed"], labels=names,
+              _ids_in_range=True)
     g.file_format, g.gzip = d["format"], d["gzip"]
     return g
