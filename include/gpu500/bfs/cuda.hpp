@@ -115,6 +115,10 @@ class engine {
   /// The parents of the last search in original ids: all ones (-1 for int64) where unreached,
   /// parent[root] = root. The mapped copy after report_original_ids, else parents_device().
   [[nodiscard]] const V* parents_original() const;
+  /// The levels of the last search in original ids, -1 where unreached, by the rule of
+  /// parents_original() (depth_device() without an id map). Untimed: it maps them on each call,
+  /// into a buffer the engine keeps; over ranks, this rank's original rows.
+  [[nodiscard]] const std::int32_t* levels_original();
   /// Device arrays of the last search in the graph's ids: parent (all ones where unreached) and
   /// depth (-1: unreached); over ranks, per row, the parents being vertex ids.
   [[nodiscard]] const V* parents_device() const;

@@ -47,6 +47,7 @@ void engine<V>::impl::run(index_t root) {
   comm_seconds = 0;  // (the last search's final reduction is not this search's)
   level_bytes = 0;
   nedge = -1;
+  this->root = root;
   const bool mine = !over_ranks() || part.owner(root) == me;  // this rank holds the root's row
   if (mine)
     gpu::launch(init_root_kernel<V>, 1, 1, 0, st[0], depth.data(), parent.data(), qbuf[0].data(),
@@ -364,6 +365,17 @@ const V* engine<V>::parents_device() const {
 template <class V>
 const V* engine<V>::parents_original() const {
   return impl_->ids.empty() ? impl_->parent.data() : impl_->original.data();
+}
+template <class V>
+const std::int32_t* engine<V>::levels_original() {
+  impl& m = *impl_;
+  GPU500_EXPECTS(m.root >= 0, "BFS: levels_original() before a search");
+  if (m.ids.empty()) return m.depth.data();
+  const auto n = static_cast<std::size_t>(m.n);
+  gpu::launch(original_levels_kernel<V>, gpu::grid_blocks(m.n, bfs_policy::block), bfs_policy::block, 0, m.st[0],
+              m.ids, m.depth.data(), m.first, static_cast<V>(m.root), m.n, m.original_depth.reserve(n));
+  gpu::synchronize(m.st[0]);
+  return m.original_depth.data();
 }
 template <class V>
 const std::int32_t* engine<V>::depth_device() const {

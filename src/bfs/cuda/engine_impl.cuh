@@ -46,6 +46,8 @@ struct engine<V>::impl {
   device_buffer<V> parent;
   graph::id_map<V> ids;       ///< report in original ids (empty: the graph's ids are the original ones)
   device_buffer<V> original;  ///< the last search's parents in original ids (when ids is not empty)
+  device_buffer<std::int32_t> original_depth;  ///< its levels in original ids (levels_original(); on request)
+  index_t root = -1;          ///< the last search's root (the graph's id)
   device_buffer<V> qbuf[2];
   device_buffer<index_t> counts, scanned;
   device_buffer<unsigned char> scan_temp;

@@ -1,6 +1,6 @@
 // src/bfs/cuda/result.cuh — kernels around a search rather than inside it: the parents mapped
 // back to the original ids (part of the timed search: Graph500 times a search until its output is
-// in memory), Graph500's nedge from the reached vertices' degrees, and degree counts of the graph
+// in memory) and the levels by the same rule (on request, untimed), Graph500's nedge from the reached vertices' degrees, and degree counts of the graph
 // (hubs for gamma, the degree-32 prefix of a degree-sorted graph).
 #pragma once
 
@@ -13,10 +13,20 @@
 
 namespace gpu500::bfs::cuda::detail {
 
+/// The row of original vertex o whose new id is x: x - first when a search can reach it through an
+/// arc, else -1 (a vertex without arcs, new id past the non-isolated prefix, is reached only as the
+/// root; and over ranks a padding lane's root row may lie on another rank). One rule for every
+/// output mapped back to the original ids.
+template <class V>
+__device__ __forceinline__ index_t searched_row(const graph::id_map<V>& ids, V x, index_t first) {
+  const index_t row = static_cast<index_t>(x) - first;
+  return row >= 0 && row < ids.non_isolated ? row : -1;
+}
+
 /// The search's parents in original ids: out[o] = new2old[parent[old2new[o] - first]], all ones where
 /// unreached (parent holds all ones there: prepare()); o runs over the rows in their original order,
 /// `first` is this rank's first vertex (0 on one process) and old2new gives new vertex ids. A vertex
-/// without arcs (new row >= non_isolated) is reached only as the root and costs no read of parent;
+/// without arcs (searched_row -1) is reached only as the root and costs no read of parent;
 /// the others cost one random read of parent (new2old of a parent is mostly a hub's: cached). Each
 /// thread maps map_ilp vertices a block apart, their loads issued together.
 template <class V>
@@ -35,15 +45,26 @@ __global__ void original_parents_kernel(graph::id_map<V> ids, const V* parent, i
     }
 #pragma unroll
     for (int i = 0; i < ilp; ++i) {
-      const index_t row = static_cast<index_t>(x[i]) - first;
-      // (row < 0: a padding lane's root row on another rank)
-      p[i] = row >= 0 && row < ids.non_isolated ? parent[row] : x[i] == root ? root : none;
+      const index_t row = searched_row(ids, x[i], first);
+      p[i] = row >= 0 ? parent[row] : x[i] == root ? root : none;
     }
 #pragma unroll
     for (int i = 0; i < ilp; ++i) {
       const index_t o = base + static_cast<index_t>(i) * blockDim.x;
       if (o < n) __stcs(out + o, p[i] == none ? none : ids.new2old[p[i]]);
     }
+  }
+}
+
+/// The search's levels in original ids by the same rule: out[o] = depth[old2new[o] - first], 0 for
+/// the root without arcs, -1 where unreached (untimed: only a caller asking for the levels runs it).
+template <class V>
+__global__ void original_levels_kernel(graph::id_map<V> ids, const std::int32_t* depth, index_t first, V root,
+                                       index_t n, std::int32_t* out) {
+  for (index_t o : gpu::grid_stride(n)) {
+    const V x = ids.old2new[o];
+    const index_t row = searched_row(ids, x, first);
+    out[o] = row >= 0 ? depth[row] : x == root ? 0 : -1;
   }
 }
 

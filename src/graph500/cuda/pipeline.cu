@@ -36,22 +36,6 @@ __global__ void widen_parents_kernel(const V* parent, index_t n, std::int64_t* o
     out[v] = parent[v] == none ? -1 : static_cast<std::int64_t>(parent[v]);
 }
 
-/// The last BFS's levels in original ids (-1: unreached) from the engine's depths over its rows:
-/// vertex o is row old2new[o] without arcs past the non-isolated prefix, reached only as the
-/// root (as original_parents_kernel maps the parents); rows are the vertices without an id map.
-template <class V>
-__global__ void original_levels_kernel(graph::id_map<V> ids, const std::int32_t* depth, V root, index_t n,
-                                       std::int32_t* out) {
-  for (index_t o : gpu::grid_stride(n)) {
-    if (ids.new2old == nullptr) {  // no id map
-      out[o] = depth[o];
-      continue;
-    }
-    const V row = ids.old2new[o];
-    out[o] = static_cast<index_t>(row) < ids.non_isolated ? depth[row] : row == root ? 0 : -1;
-  }
-}
-
 std::string device_name(int dev) {
   cudaDeviceProp p{};
   GPU500_CUDA_CHECK(cudaGetDeviceProperties(&p, dev));
@@ -135,7 +119,6 @@ class cuda_pipeline final : public pipeline {
 
   double bfs(index_t root) override {
     const index_t r = g_.to_new(root);
-    bfs_root_ = r;
     bfs_->prepare();
     stopwatch t;
     bfs_->run(r);
@@ -150,18 +133,15 @@ class cuda_pipeline final : public pipeline {
       return validate_bfs_directed(host_rows(g_.view(), false), root, gpu::to_host(parent), bfs_->traversed_edges());
     return cuda::validate_bfs<V>(g_.view(), g_.new2old(), root, parent.data(), bfs_->traversed_edges());
   }
-  /// The parents and, from the engine's depths, the levels (the tree's output is in host memory
-  /// through down_'s page-locked chunks; unreached parents widened to -1 on the way).
+  /// The parents and the levels in original ids (into host memory through down_'s page-locked
+  /// chunks; unreached parents widened to -1 on the way).
   search_tree bfs_tree() override {
     const auto n = static_cast<std::size_t>(n_);
     search_tree t;
     t.parent.resize(n);
     down_.widen(bfs_->parents_original(), n, t.parent.data());
-    original_levels_kernel<V><<<gpu::grid_blocks(n_, convert_policy::block), convert_policy::block>>>(
-        g_.ids(), bfs_->depth_device(), static_cast<V>(bfs_root_), n_, levels_.reserve(n));
-    GPU500_CUDA_CHECK_LAUNCH();
     t.level.resize(n);
-    down_.widen(levels_.data(), n, t.level.data());
+    down_.widen(bfs_->levels_original(), n, t.level.data());
     return t;
   }
 
@@ -253,11 +233,7 @@ class cuda_pipeline final : public pipeline {
   std::unique_ptr<bfs::cuda::engine<V>> bfs_;
   std::unique_ptr<sssp::cuda::engine<V>> sssp_;
   std::vector<std::uint8_t> has_edges_;
-  index_t bfs_root_ = 0;      ///< the last BFS's root, in the engine's ids
   gpu::host_download down_;  ///< search trees into host memory
-  /// The last BFS's levels in original ids, made by bfs_tree() (allocated on its first call and
-  /// kept, as the engines keep their buffers between searches).
-  device_buffer<std::int32_t> levels_;
   graph::csr<V> host_bfs_, host_sssp_;  ///< directed graphs: the rows the host validator reads
 };
 
