@@ -52,7 +52,11 @@ struct mpi_options {
   /// the GPU validator's whole-graph arrays fit in the GPU's free memory (the tests check both;
   /// past that memory the host validator runs anyway).
   bool host_validator = false;
-  /// --vertex-bits: the width of the vertex ids in the rows the BFS walks, 32 or 64 (0: 32 where
+  /// The SSSP searches kernel 1's rows in place instead of its copy relabelled with the BFS's
+  /// ids (what a run does where that copy and the GPU validator do not both fit; the tests check
+  /// both ways).
+  bool sssp_in_place = false;
+  /// --vertex-bits: the width of the vertex ids in the rows the searches walk, 32 or 64 (0: 32 where
   /// every id fits; kernel 1's rows on the device hold 64-bit ids whatever the width). A width
   /// the graph does not fit is refused.
   int vertex_bits = 0;

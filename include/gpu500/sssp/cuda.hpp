@@ -76,7 +76,9 @@ class engine {
   /// Report the output in the original ids of `ids` (kernel 1's relabelling of this graph; device
   /// pointers, kept by the caller): from then on run() writes parents and distances indexed by
   /// and holding original ids, inside the timed search. run()'s root stays a graph id. An empty map
-  /// turns that off.
+  /// turns that off. Over ranks (a relabelling that keeps every vertex's owner) new2old holds
+  /// every vertex and old2new this rank's original rows (their new ids), non_isolated counting
+  /// this rank's rows with arcs.
   void report_original_ids(graph::id_map<V> ids);
   /// Untimed reset of the search state (Graph500's clean_shortest); run() calls it when the caller
   /// did not.

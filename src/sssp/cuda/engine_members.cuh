@@ -40,7 +40,6 @@ void engine<V>::report_original_ids(graph::id_map<V> ids) {
   GPU500_EXPECTS(ids.empty() || (ids.old2new != nullptr && ids.non_isolated >= 0 && ids.non_isolated <= impl_->g.n),
                  "sssp cuda: an id map needs new2old, old2new and 0 <= non_isolated <= n");
   GPU500_EXPECTS(ids.empty() || !impl_->opt.directed, "sssp cuda: a directed graph is searched without relabelling");
-  GPU500_EXPECTS(ids.empty() || !impl_->over_ranks(), "sssp cuda over ranks: the rows keep the graph's ids");
   w.new2old = ids.new2old;
   w.old2new = ids.empty() ? nullptr : ids.old2new;
   w.map_wide = sizeof(V) == 8 ? 1 : 0;

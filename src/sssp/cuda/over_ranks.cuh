@@ -16,7 +16,8 @@
 // (8 bytes a vertex); after a bucket, once enough rows were settled since the last gather to pay
 // for its n/8 bytes a rank, the settled bitmaps are. The host runs decide() between phases (the
 // persistent kernel and the near-far device loop run phases with no exchange between them: one
-// process only). Each phase's record in the trace holds its parts as the GPU timed them: the
+// process only). The rows may be relabelled within the blocks (report_original_ids): the
+// output is mapped back to the original ids at the end, as on one process. Each phase's record in the trace holds its parts as the GPU timed them: the
 // relaxation, the wait for the host's exchange, the apply. Included by engine_u32.cu and
 // engine_i64.cu after engine.cuh.
 #pragma once
@@ -89,18 +90,24 @@ static __global__ void remote_parents_kernel(const unsigned long long* dp, rank_
   }
 }
 
-/// Packed words -> Graph500 output per row (vertex ids; -1 where unreached).
+/// Packed words -> Graph500 output per row (vertex ids; -1 where unreached). With an id map
+/// (report_original_ids), output row o is this rank's original row o: its word is new row
+/// old2new[o] - first's (rows without arcs, past non_isolated, are unreached unless the root), its
+/// parent's new id mapped by new2old, as finalize_range maps them on one process.
 static __global__ void finalize_rows_kernel(index_t rows, work_ref w, rank_ref rk) {
-  for (index_t l : gpu::grid_stride(rows)) {
-    const unsigned long long x = __ldcg(w.dp + l);
+  for (index_t o : gpu::grid_stride(rows)) {
+    const index_t l = w.old2new ? mapped_id(w.old2new, w.map_wide, o) - rk.first : o;
+    const unsigned long long x =
+        w.old2new && l >= w.non_isolated && l != w.root ? ~0ull : __ldcg(w.dp + l);
     if (static_cast<unsigned>(x >> 32) == inf_bits) {
-      w.parents[l] = -1;
-      w.dist[l] = -1.0f;
+      w.parents[o] = -1;
+      w.dist[o] = -1.0f;
       continue;
     }
     const auto low = static_cast<std::uint32_t>(x);
-    w.parents[l] = l == w.root ? rk.first + l : (low & remote_parent) ? rk.parent_far[l] : rk.first + low;
-    w.dist[l] = dist_of(x);
+    const index_t p = l == w.root ? rk.first + l : (low & remote_parent) ? rk.parent_far[l] : rk.first + low;
+    w.parents[o] = w.new2old ? mapped_id(w.new2old, w.map_wide, p) : p;
+    w.dist[o] = dist_of(x);
   }
 }
 

@@ -4,7 +4,8 @@
 // next three bits), highest first, with the degrees gathered from every rank; and the rows
 // relabelled within the blocks: the map a permutation that keeps every vertex's owner, each block
 // in descending class (ties by id, the vertices without arcs last), each new row its old row
-// renamed and in that order. Skipped without a GPU.
+// renamed and in that order, and the SSSP's weighted arcs in the same new rows, each row in kernel
+// 1's order with its weights. Skipped without a GPU.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -96,6 +97,25 @@ void expect_relabelled(dist::device_exchange& x, const dist::block_partition& pa
     for (std::size_t k = 0; k < want.size(); ++k)
       ASSERT_EQ(static_cast<index_t>(columns[b + k]), static_cast<index_t>(old2new[static_cast<std::size_t>(want[k])]))
           << "new row " << j << ", arc " << k;
+  }
+  // The SSSP's arcs: each new row its old row in kernel 1's order (by weight), renamed, the
+  // weights beside them.
+  ASSERT_EQ(host.weights.size(), host.columns.size()) << "kernel 1's rows carry weights";
+  const weighted_arcs<C> arcs = relabelled_weighted_arcs<C>(r, g.view());
+  const std::vector<C> arc_columns = gpu::to_host(arcs.columns);
+  const std::vector<float> arc_weights = gpu::to_host(arcs.weights);
+  ASSERT_EQ(arc_columns.size(), host.columns.size());
+  ASSERT_EQ(arc_weights.size(), host.columns.size());
+  for (index_t j = 0; j < rows; ++j) {
+    const index_t o = static_cast<index_t>(new2old[static_cast<std::size_t>(first + j)]) - first;
+    const auto b = static_cast<std::size_t>(offsets[static_cast<std::size_t>(j)]);
+    for (index_t k = host.offsets[o]; k < host.offsets[o + 1]; ++k) {
+      const auto at = b + static_cast<std::size_t>(k - host.offsets[o]), from = static_cast<std::size_t>(k);
+      ASSERT_EQ(static_cast<index_t>(arc_columns[at]),
+                static_cast<index_t>(old2new[static_cast<std::size_t>(host.columns[from])]))
+          << "new row " << j << ", weighted arc " << k - host.offsets[o];
+      ASSERT_EQ(arc_weights[at], host.weights[from]) << "new row " << j << ", weighted arc " << k - host.offsets[o];
+    }
   }
 }
 

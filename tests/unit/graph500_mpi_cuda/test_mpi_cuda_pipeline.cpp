@@ -104,13 +104,15 @@ TEST_F(Graph500MpiCuda, OneGpuPerRankNcclAndMpiMatchHostBackend) {
 // every technique (the default), with none (the baseline's status-array scans: the bitmap stays on
 // over ranks), or without degree classes and hub cache and with a low gamma (bottom-up early);
 // the SSSP (the engine of one process, over the ranks) pulls the heavy arcs of its large buckets
-// (the default), of every bucket that has any, or of none, and runs its baseline's kernels.
+// (the default), of every bucket that has any, or of none, and runs its baseline's kernels, on its
+// rows relabelled with the BFS's ids or (as where that copy does not fit) on kernel 1's in place.
 TEST_F(Graph500MpiCuda, SameLevelsAndDistancesAsHostBackend) {
   struct setup {
     index_t round_edges;
     bool wide_columns;
     sssp::cuda::options sssp;
     bfs::cuda::options bfs;
+    bool sssp_in_place;
   };
   bfs::cuda::options baseline, early;
   baseline.baseline();
@@ -120,19 +122,21 @@ TEST_F(Graph500MpiCuda, SameLevelsAndDistancesAsHostBackend) {
   pull_all.pull_first = 1e-9;  // a bucket with one heavy arc pulls
   no_pull.pull_above = no_pull.pull_first = 0;
   for (int scale : {5, 9, 13})
-    for (const setup& s : {setup{0, false, {}, {}}, setup{97, false, pull_all, baseline},
-                          setup{0, true, sssp::cuda::baseline_options(no_pull), early}}) {
+    for (const setup& s : {setup{0, false, {}, {}, false}, setup{97, false, pull_all, baseline, true},
+                          setup{0, true, sssp::cuda::baseline_options(no_pull), early, false}}) {
       SCOPED_TRACE("SCALE " + std::to_string(scale) + ", kernel 1 rounds of " + std::to_string(s.round_edges) +
                    (s.wide_columns ? ", 64-bit BFS columns" : "") + ", pull first " + std::to_string(s.sssp.pull_first) +
-                   ", BFS " + bfs::cuda::describe(s.bfs));
+                   ", BFS " + bfs::cuda::describe(s.bfs) + (s.sssp_in_place ? ", SSSP on kernel 1's rows" : ""));
       const auto p = params(scale);
       mpi_options o = shared();
       o.kernel1_round_edges = s.round_edges;
       o.vertex_bits = s.wide_columns ? 64 : 0;  // --vertex-bits 64: the BFS walks 64-bit columns
       o.cuda_sssp = s.sssp;
       o.cuda_bfs = s.bfs;
+      o.sssp_in_place = s.sssp_in_place;
       auto dp = make_mpi_cuda_pipeline(c, p, o);
       EXPECT_EQ(dp->vertex_bits(), s.wide_columns ? 64 : 32);
+      EXPECT_EQ(dp->description().find("SSSP on kernel 1's rows") != std::string::npos, s.sssp_in_place);
       cpu_pipeline_options host;
       host.vertex_bits = s.wide_columns ? 32 : 64;  // the host rows of 32-bit ids once per scale
       auto hp = make_cpu_pipeline(c, p, host);

@@ -1,4 +1,4 @@
-// The BFS's degree-ordered copy of a rank's rows (see degree_order.hpp).
+// The searches' degree-ordered and relabelled copies of a rank's rows (see degree_order.hpp).
 #include "degree_order.hpp"
 
 #include <algorithm>
@@ -6,6 +6,7 @@
 
 #include "common.cuh"
 #include "gpu500/core/cuda/check.cuh"
+#include "gpu500/core/error.hpp"
 #include "gpu500/graph/cuda.hpp"
 
 namespace gpu500::graph500::mpi::cuda {
@@ -79,6 +80,21 @@ __global__ void move_rows_kernel(const index_t* old_offsets, const C* old_column
     const index_t from = old_offsets[o], to = new_offsets[j], d = old_offsets[o + 1] - from;
     for (index_t k = gpu::lane_id(); k < d; k += gpu::warp_size)
       new_columns[to + k] = old2new[static_cast<index_t>(old_columns[from + k])];
+  }
+}
+
+/// Every new row's weighted arcs: its old row's, in their order (by weight), renamed. One warp per row.
+template <class C>
+__global__ void move_weighted_rows_kernel(const index_t* old_offsets, const std::int64_t* old_columns,
+                                          const float* old_weights, const C* new2old, const C* old2new, index_t first,
+                                          index_t rows, const index_t* new_offsets, C* new_columns, float* new_weights) {
+  for (index_t j : gpu::warp_stride(rows)) {
+    const index_t o = static_cast<index_t>(new2old[first + j]) - first;
+    const index_t from = old_offsets[o], to = new_offsets[j], d = old_offsets[o + 1] - from;
+    for (index_t k = gpu::lane_id(); k < d; k += gpu::warp_size) {
+      new_columns[to + k] = old2new[old_columns[from + k]];
+      new_weights[to + k] = old_weights[from + k];
+    }
   }
 }
 
@@ -195,6 +211,25 @@ relabelled_rows<C> degree_relabelled_rows(dist::device_exchange& x, const dist::
   gpu::synchronize();
   return r;
 }
+
+template <class C>
+weighted_arcs<C> relabelled_weighted_arcs(const relabelled_rows<C>& r, graph::csr_view<std::int64_t> g) {
+  const index_t rows = g.local_vertices, arcs = read_one(g.offsets + rows);
+  GPU500_EXPECTS(arcs == 0 || g.weights != nullptr, "the SSSP's rows need kernel 1's weights");
+  weighted_arcs<C> w{gpu::device_buffer<C>(static_cast<std::size_t>(arcs)),
+                     gpu::device_buffer<float>(static_cast<std::size_t>(arcs))};
+  if (rows > 0)
+    gpu::launch(move_weighted_rows_kernel<C>, gpu::grid_blocks_warp_per_item(rows, block_threads), block_threads, 0,
+                nullptr, g.offsets, g.columns, g.weights, r.new2old.data(), r.old2new.data(), g.first_vertex, rows,
+                r.offsets.data(), w.columns.data(), w.weights.data());
+  gpu::synchronize();
+  return w;
+}
+
+template weighted_arcs<std::uint32_t> relabelled_weighted_arcs<std::uint32_t>(const relabelled_rows<std::uint32_t>&,
+                                                                              graph::csr_view<std::int64_t>);
+template weighted_arcs<std::int64_t> relabelled_weighted_arcs<std::int64_t>(const relabelled_rows<std::int64_t>&,
+                                                                            graph::csr_view<std::int64_t>);
 
 template relabelled_rows<std::uint32_t> degree_relabelled_rows<std::uint32_t>(dist::device_exchange&,
                                                                               const dist::block_partition&,

@@ -1,9 +1,10 @@
-// The BFS's copy of a rank's rows with every row in descending degree of its far ends (internal):
-// VS-Graph500's degree order without the relabelling, which would need a global sort of vertex
-// ids and the labels mapped back for the output and the validator. A bottom-up row scan stops at
-// its first neighbour in the frontier, and the likeliest ones come first: high-degree vertices
-// are reached at shallow levels. The columns are 32-bit where every vertex id fits (half the
-// bytes a row walk reads), else 64-bit.
+// The searches' copies of a rank's rows (internal), relabelled within the blocks by VS-Graph500's
+// degree order so that every vertex keeps its owner: the BFS's rows each in descending degree of
+// its far ends (a bottom-up row scan stops at its first neighbour in the frontier, and the
+// likeliest ones come first: high-degree vertices are reached at shallow levels), and the SSSP's
+// rows in the same new ids, each in kernel 1's order by weight, its weights beside it. Relabelled,
+// the rows most often touched have their state together (in the L2 cache). The columns are 32-bit
+// where every vertex id fits (half the bytes a row walk reads), else 64-bit.
 //
 // Each rank works out a one-byte degree class of its owned rows (a logarithm in eighths of an
 // octave), the classes are all-gathered (n bytes, freed again), every arc takes its far end's
@@ -57,5 +58,18 @@ relabelled_rows<C> degree_relabelled_rows(dist::device_exchange& x, const dist::
 
 /// Device bytes degree_relabelled_rows holds at its peak besides g (the result included).
 [[nodiscard]] std::size_t relabel_bytes(index_t rows, index_t arcs, index_t n, std::size_t column_bytes);
+
+/// The SSSP's rows in the same new ids: new row j is the old row new2old[first + j] in kernel 1's
+/// order (by weight, which the SSSP's light / heavy split reads), its columns renamed and its
+/// weights beside them; the offsets are r's (the same degrees in the same order).
+template <class C>
+struct weighted_arcs {
+  gpu::device_buffer<C> columns;     ///< new ids
+  gpu::device_buffer<float> weights;
+};
+
+/// g's weighted rows moved to r's new order (g.weights must be set where the rank holds arcs).
+template <class C>
+weighted_arcs<C> relabelled_weighted_arcs(const relabelled_rows<C>& r, graph::csr_view<std::int64_t> g);
 
 }  // namespace gpu500::graph500::mpi::cuda

@@ -1,8 +1,8 @@
 // The CUDA backend of the Graph500 pipeline over MPI ranks (see gpu500/graph500/mpi_pipeline.hpp):
 // the choice of each rank's GPU, the exchange mode, the memory check, and the pipeline that runs
 // the device generator and kernel 1 over the ranks (gpu500/graph/cuda.hpp), the BFS (the one CUDA
-// engine, gpu500/bfs/cuda.hpp, on its rows in degree order, degree_order.hpp) and the SSSP (the
-// one CUDA engine, gpu500/sssp/cuda.hpp, on kernel 1's weight-sorted rows in place), and
+// engine, gpu500/bfs/cuda.hpp) and the SSSP (the one CUDA engine, gpu500/sssp/cuda.hpp), each on
+// its copy of the rows relabelled within the blocks in degree order (degree_order.hpp), and
 // validates each search (untimed) with the GPU validator over the ranks
 // (graph500/cuda_pipeline.hpp) where its whole-graph arrays fit in the GPU's free memory, else
 // with the host validator over host copies of the rows.
@@ -37,9 +37,9 @@ namespace {
 
 /// Device bytes one rank needs at its peak with `ranks` ranks: kernel 1 (the slice, the sort
 /// keys and ids with their double buffers, the arcs sent and received, the rows being built), the
-/// BFS's degree order beside the rows, or afterwards the rows, the BFS's columns and both engines'
-/// state and exchange buffers.
-std::size_t device_bytes(const graph::kronecker_params& p, int ranks, int bits) {
+/// degree order beside the rows, or afterwards the rows, the searches' columns (with sssp_copy
+/// the SSSP's relabelled arcs and weights too) and both engines' state and exchange buffers.
+std::size_t device_bytes(const graph::kronecker_params& p, int ranks, int bits, bool sssp_copy) {
   const auto R = static_cast<std::size_t>(ranks);
   const std::size_t m = static_cast<std::size_t>(p.num_edges()) / R + 1;
   const std::size_t n = static_cast<std::size_t>(p.num_vertices()) / R + 64;
@@ -57,12 +57,13 @@ std::size_t device_bytes(const graph::kronecker_params& p, int ranks, int bits) 
   const std::size_t bfs = (bits == 64 ? bfs::cuda::engine<std::int64_t>::device_bytes(rows_n, arcs, n_all, ranks)
                                       : bfs::cuda::engine<std::uint32_t>::device_bytes(rows_n, arcs, n_all, ranks)) +
                           column_bytes * (2 * m + 2 * static_cast<std::size_t>(p.num_vertices())) + 8 * n;
-  const std::size_t searches = bfs + sssp::cuda::engine<std::int64_t>::device_bytes(rows_n, arcs, p.num_vertices());
+  const std::size_t sssp_rows = p.weights && sssp_copy ? (column_bytes + 4) * 2 * m : 0;
+  const std::size_t searches = bfs + sssp_rows + sssp::cuda::engine<std::int64_t>::device_bytes(rows_n, arcs, p.num_vertices());
   const std::size_t order = mpi::cuda::relabel_bytes(rows_n, arcs, p.num_vertices(), column_bytes);
   return std::max({kernel1, rows + order, rows + searches}) + (std::size_t{256} << 20);
 }
 
-/// The width of the BFS's columns: 32 bits unless 64 are asked for or the ids need them (kernel
+/// The width of the searches' columns: 32 bits unless 64 are asked for or the ids need them (kernel
 /// 1's rows on the device hold 64-bit ids whatever the width).
 int search_bits(const graph::kronecker_params& p, const mpi_options& o) {
   return o.vertex_bits == 64 || !mpi::cuda::narrow_columns_fit(p.num_vertices()) ? 64 : 32;
@@ -70,11 +71,14 @@ int search_bits(const graph::kronecker_params& p, const mpi_options& o) {
 
 class mpi_cuda_pipeline final : public mpi_pipeline {
   // (first: the members below use these helpers' deduced types)
-  /// The BFS engine and the rows it walks, relabelled within the blocks (C: 32- or 64-bit ids).
+  /// The engines and the rows they walk, relabelled within the blocks (C: 32- or 64-bit ids): the
+  /// BFS's rows, and the SSSP's arcs in the same order and ids (a weighted graph only).
   template <class C>
-  struct bfs_state {
+  struct search_state {
     mpi::cuda::relabelled_rows<C> rows;
-    std::optional<bfs::cuda::engine<C>> engine;
+    std::optional<bfs::cuda::engine<C>> bfs;
+    mpi::cuda::weighted_arcs<C> arcs;
+    std::optional<sssp::cuda::engine<C>> sssp;
     /// Vertex v's id in the rows.
     [[nodiscard]] index_t new_id(index_t v) const {
       C x;
@@ -82,13 +86,28 @@ class mpi_cuda_pipeline final : public mpi_pipeline {
       return static_cast<index_t>(x);
     }
   };
-  [[nodiscard]] bool has_bfs() const { return bfs_.index() != 0; }
-  /// f(engine) for the engine of either width.
+  [[nodiscard]] bool has_bfs() const { return s_.index() != 0; }
+  /// f(state) for the state of either width.
+  template <class F>
+  decltype(auto) with_state(F&& f) const {
+    GPU500_EXPECTS(has_bfs(), "construct() before a search");
+    if (s_.index() == 1) return f(std::get<1>(s_));
+    return f(std::get<2>(s_));
+  }
+  [[nodiscard]] bool has_sssp() const {
+    return in_place_sssp_.has_value() || (has_bfs() && with_state([](auto& s) { return s.sssp.has_value(); }));
+  }
+  /// f(engine) for the BFS engine of either width.
   template <class F>
   decltype(auto) with_bfs(F&& f) const {
-    GPU500_EXPECTS(has_bfs(), "construct() before a BFS");
-    if (bfs_.index() == 1) return f(*std::get<1>(bfs_).engine);
-    return f(*std::get<2>(bfs_).engine);
+    return with_state([&](auto& s) -> decltype(auto) { return f(*s.bfs); });
+  }
+  /// f(engine) for the SSSP engine: on the relabelled rows (of either width) or on kernel 1's.
+  template <class F>
+  decltype(auto) with_sssp(F&& f) const {
+    GPU500_EXPECTS(has_sssp(), "SSSP needs a weighted graph");
+    if (in_place_sssp_) return f(*in_place_sssp_);
+    return with_state([&](auto& s) -> decltype(auto) { return f(*s.sssp); });
   }
   /// The last BFS's levels for the trace: the engine's records over ranks; on one rank its levels
   /// (no exchange, no bytes).
@@ -103,11 +122,11 @@ class mpi_cuda_pipeline final : public mpi_pipeline {
   }
 
  public:
+  /// sssp_copy: the SSSP searches its own relabelled copy of the rows (else kernel 1's, in place).
   mpi_cuda_pipeline(const dist::communicator& c, const graph::kronecker_params& p, const mpi_options& o, int device,
-                    int sharing, dist::exchange_mode mode)
+                    int sharing, dist::exchange_mode mode, bool sssp_copy)
       : c_(c), params_(p), opts_(o), part_(p.num_vertices(), c.size()), x_(c_, mode), device_(device),
-        sharing_(sharing),
-        bits_(search_bits(p, o)) {}
+        sharing_(sharing), bits_(search_bits(p, o)), sssp_copy_(sssp_copy) {}
 
   std::string description() const override {
     using dist::exchange_mode;
@@ -117,7 +136,8 @@ class mpi_cuda_pipeline final : public mpi_pipeline {
                                                             : "CUDA-aware MPI on device buffers";
     return "mpi cuda, " + std::to_string(c_.size()) + " ranks (1-D block partition), one GPU per rank (GPU " +
            std::to_string(device_) + " of its node" + (sharing_ > 1 ? ", shared by " + std::to_string(sharing_) + " ranks" : "") +
-           "), " + mode + ", " + std::to_string(bits_) + "-bit vertex ids";
+           "), " + mode + ", " + std::to_string(bits_) + "-bit vertex ids" +
+           (params_.weights && !sssp_copy_ ? ", SSSP on kernel 1's rows (no memory for its relabelled copy)" : "");
   }
   int vertex_bits() const override { return bits_; }
 
@@ -137,24 +157,34 @@ class mpi_cuda_pipeline final : public mpi_pipeline {
       generated_ = false;
       host_.reset();
       const auto view = g_.view();
-      // The BFS walks its own copy of the rows, relabelled in degree order within each rank's
-      // block (every vertex keeps its owner) and each in descending degree of its far ends; its
-      // parents come back in the original ids inside the timed search, as on one process.
-      const auto make_bfs = [&]<class C>(bfs_state<C>& b) {
-        b.rows = mpi::cuda::degree_relabelled_rows<C>(x_, part_, view);
+      // The searches walk their own copies of the rows, relabelled in degree order within each
+      // rank's block (every vertex keeps its owner): the BFS's each in descending degree of its
+      // far ends, the SSSP's each in kernel 1's order by weight. Their output comes back in the
+      // original ids inside the timed search, as on one process.
+      const auto make_searches = [&]<class C>(search_state<C>& st) {
+        st.rows = mpi::cuda::degree_relabelled_rows<C>(x_, part_, view);
+        const graph::id_map<C> ids{st.rows.new2old.data(), st.rows.old2new.data() + view.first_vertex,
+                                   st.rows.non_isolated};
         const graph::csr_view<C> rows{view.num_vertices, view.first_vertex, view.local_vertices,
-                                      b.rows.offsets.data(), b.rows.columns.data(), nullptr};
-        b.engine.emplace(x_, part_, rows, true, opts_.cuda_bfs);
-        b.engine->report_original_ids(
-            {b.rows.new2old.data(), b.rows.old2new.data() + view.first_vertex, b.rows.non_isolated});
+                                      st.rows.offsets.data(), st.rows.columns.data(), nullptr};
+        st.bfs.emplace(x_, part_, rows, true, opts_.cuda_bfs);
+        st.bfs->report_original_ids(ids);
+        if (!params_.weights || !sssp_copy_) return;
+        st.arcs = mpi::cuda::relabelled_weighted_arcs<C>(st.rows, view);
+        const graph::csr_view<C> weighted{view.num_vertices, view.first_vertex, view.local_vertices,
+                                          st.rows.offsets.data(), st.arcs.columns.data(), st.arcs.weights.data()};
+        st.sssp.emplace(x_, part_, weighted, true, opts_.cuda_sssp);  // rows by weight: searched in place
+        st.sssp->report_original_ids(ids);
+        delta_ = st.sssp->initial_delta();
       };
+      in_place_sssp_.reset();
       if (bits_ == 64)
-        make_bfs(bfs_.emplace<bfs_state<std::int64_t>>());
+        make_searches(s_.emplace<search_state<std::int64_t>>());
       else
-        make_bfs(bfs_.emplace<bfs_state<std::uint32_t>>());
-      if (params_.weights) {  // kernel 1 sorted every row by weight: the SSSP searches the rows in place
-        sssp_.emplace(x_, part_, view, true, opts_.cuda_sssp);
-        delta_ = sssp_->initial_delta();
+        make_searches(s_.emplace<search_state<std::uint32_t>>());
+      if (params_.weights && !sssp_copy_) {  // kernel 1 sorted every row by weight: searched in place
+        in_place_sssp_.emplace(x_, part_, view, true, opts_.cuda_sssp);
+        delta_ = in_place_sssp_->initial_delta();
       }
     });
   }
@@ -175,9 +205,7 @@ class mpi_cuda_pipeline final : public mpi_pipeline {
 
   double bfs(index_t root) override {
     c_.guard([&] { with_bfs([](auto& e) { e.prepare(); }); });  // clean_pred: untimed
-    const index_t relabelled = c_.guard([&] {  // the root's id in the BFS's rows (untimed)
-      return bfs_.index() == 1 ? std::get<1>(bfs_).new_id(root) : std::get<2>(bfs_).new_id(root);
-    });
+    const index_t relabelled = new_id(root);
     const double s = timed([&] { with_bfs([relabelled](auto& e) { e.run(relabelled); }); });
     c_.guard([&] {  // untimed: the parents as 64-bit vertex ids, -1 where unreached
       bfs_parent_.resize(rows());
@@ -201,31 +229,31 @@ class mpi_cuda_pipeline final : public mpi_pipeline {
   }
 
   double sssp(index_t root) override {
-    c_.guard([&] {
-      GPU500_EXPECTS(sssp_.has_value(), "SSSP needs a weighted graph");
-      sssp_->prepare();  // clean_shortest: untimed
-    });
-    const double s = timed([&] { sssp_->run(root); });
-    c_.guard([&] {
+    c_.guard([&] { with_sssp([](auto& e) { e.prepare(); }); });  // clean_shortest: untimed
+    const index_t id = in_place_sssp_ ? root : new_id(root);  // the root in the SSSP's rows
+    const double s = timed([&] { with_sssp([id](auto& e) { e.run(id); }); });
+    c_.guard([&] {  // untimed: the output (original ids) into host memory
       sssp_parent_.resize(rows());
       sssp_dist_.resize(rows());
-      down_.copy(sssp_->parents_device(), rows(), sssp_parent_.data());
-      down_.copy(sssp_->distances_device(), rows(), sssp_dist_.data());
+      with_sssp([&](auto& e) {
+        down_.copy(e.parents_device(), rows(), sssp_parent_.data());
+        down_.copy(e.distances_device(), rows(), sssp_dist_.data());
+      });
     });
     return s;
   }
   index_t sssp_nedge() override {
-    return c_.guard([&] { return sssp_->traversed_edges(); });
+    return c_.guard([&] { return with_sssp([](auto& e) { return e.traversed_edges(); }); });
   }
   validation validate_sssp(index_t root) override {
     return c_.guard([&] {
+      const index_t nedge = with_sssp([](auto& e) { return e.traversed_edges(); });
       if (!gpu_validator())
-        return graph500::validate_sssp(c_, part_, host_graph().view(), root, sssp_parent_, sssp_dist_,
-                                       sssp_->traversed_edges(), opts_.validator_asks_owners);
+        return graph500::validate_sssp(c_, part_, host_graph().view(), root, sssp_parent_, sssp_dist_, nedge,
+                                       opts_.validator_asks_owners);
       const gpu::device_buffer<std::int64_t> parent = gpu::to_device(sssp_parent_);
       const gpu::device_buffer<float> dist = gpu::to_device(sssp_dist_);
-      return cuda::validate_sssp<std::int64_t>(g_.view(), nullptr, root, parent.data(), dist.data(),
-                                               sssp_->traversed_edges(), &x_);
+      return cuda::validate_sssp<std::int64_t>(g_.view(), nullptr, root, parent.data(), dist.data(), nedge, &x_);
     });
   }
 
@@ -237,14 +265,19 @@ class mpi_cuda_pipeline final : public mpi_pipeline {
   json::value trace() const override {
     std::vector<dist::level_record> bfs_levels;
     if (has_bfs()) bfs_levels = with_bfs([](auto& e) { return bfs_records(e); });
-    json::value t =
-        dist::search_trace(c_, has_bfs() ? &bfs_levels : nullptr, sssp_ ? &sssp_->rank_levels() : nullptr, delta_);
+    const std::vector<dist::level_record>* sssp_levels = nullptr;
+    if (has_sssp()) sssp_levels = &with_sssp([](auto& e) -> const std::vector<dist::level_record>& { return e.rank_levels(); });
+    json::value t = dist::search_trace(c_, has_bfs() ? &bfs_levels : nullptr, sssp_levels, delta_);
     if (gpu_validator_ && t.is_object()) t["validator"] = *gpu_validator_ ? "gpu" : "host";  // once one ran
     return t;
   }
 
  private:
   [[nodiscard]] std::size_t rows() const { return static_cast<std::size_t>(g_.owned.count); }
+  /// Vertex v's id in the searches' rows (untimed; collective, as every rank holds the map).
+  index_t new_id(index_t v) const {
+    return c_.guard([&] { return with_state([v](auto& st) { return st.new_id(v); }); });
+  }
 
   /// Runs f on every rank from a barrier; the slowest rank's seconds, the same on every rank.
   template <class F>
@@ -284,7 +317,8 @@ class mpi_cuda_pipeline final : public mpi_pipeline {
   dist::block_partition part_;
   dist::device_exchange x_;
   int device_, sharing_;
-  int bits_;  // the width of the BFS's columns (--vertex-bits)
+  int bits_;  // the width of the searches' columns (--vertex-bits)
+  bool sssp_copy_;
   bool generated_ = false;
   graph::cuda::device_edge_list<std::int64_t> slice_;
   graph::cuda::device_rows g_;
@@ -292,8 +326,8 @@ class mpi_cuda_pipeline final : public mpi_pipeline {
   std::optional<bool> gpu_validator_;
   float delta_ = 0.f;
   // Mutable: the engines' searches change their state, not the pipeline's meaning.
-  mutable std::variant<std::monostate, bfs_state<std::uint32_t>, bfs_state<std::int64_t>> bfs_;
-  std::optional<sssp::cuda::engine<std::int64_t>> sssp_;
+  mutable std::variant<std::monostate, search_state<std::uint32_t>, search_state<std::int64_t>> s_;
+  mutable std::optional<sssp::cuda::engine<std::int64_t>> in_place_sssp_;  ///< without the copy
   std::vector<std::int64_t> bfs_parent_, sssp_parent_;
   std::vector<float> sssp_dist_;
   gpu::host_download down_;  ///< each search's output into the vectors above
@@ -328,9 +362,18 @@ std::unique_ptr<mpi_pipeline> make_mpi_cuda_pipeline(const dist::communicator& c
   const int device = dist::gpu_of_node_rank(local, gpus);
   dist::use_gpu(device);
   const int sharing = dist::ranks_on_gpu_of(local, on_node, gpus);  // ranks of this node on this GPU
-  // Each rank's share against its part of its GPU's free memory; the ranks agree first.
-  const std::size_t need = device_bytes(p, comm.size(), search_bits(p, o));
+  // Each rank's share against its part of its GPU's free memory; the ranks agree first. The SSSP's
+  // relabelled copy of the rows (16 bytes an edge at 32-bit ids) is made where it fits beside the
+  // GPU validator's arrays on every rank (unless asked off); else the SSSP searches kernel 1's
+  // rows in place (at SCALE 28 on 4 H200, so that the validator stays on the GPU).
+  const int bits = search_bits(p, o);
   const std::size_t avail = gpu::device_memory().first / static_cast<std::size_t>(sharing);
+  const index_t rows = p.num_vertices() / comm.size() + 1;
+  const std::size_t validator = o.host_validator ? 0
+                                                 : cuda::validator_device_bytes(p.num_vertices(), rows) +
+                                                       12 * static_cast<std::size_t>(rows) + (std::size_t{64} << 20);
+  const bool sssp_copy = comm.all(!o.sssp_in_place && device_bytes(p, comm.size(), bits, true) + validator <= avail);
+  const std::size_t need = device_bytes(p, comm.size(), bits, sssp_copy);
   agree_or_throw<resource_error>(comm, need <= avail,
                                  "SCALE " + std::to_string(p.scale) + " on " + std::to_string(comm.size()) +
                                      " ranks needs about " + std::to_string(need) +
@@ -344,7 +387,7 @@ std::unique_ptr<mpi_pipeline> make_mpi_cuda_pipeline(const dist::communicator& c
                              : own_gpus && !o.no_nccl && dist::nccl_available() ? exchange_mode::nccl
                              : dist::mpi_accepts_device_memory()                ? exchange_mode::device
                                                                                 : exchange_mode::staged;
-  return std::make_unique<mpi_cuda_pipeline>(comm, p, o, device, sharing, mode);
+  return std::make_unique<mpi_cuda_pipeline>(comm, p, o, device, sharing, mode, sssp_copy);
 }
 
 }  // namespace gpu500::graph500
