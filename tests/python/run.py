@@ -24,7 +24,10 @@ except ImportError:
     pytest = None
 
 if pytest is not None:
-    sys.exit(pytest.main(["-q", "-p", "no:cacheprovider", here]))
+    # Each test's name as it starts (unbuffered: PYTHONUNBUFFERED in CMake), and every thread's
+    # stack on stderr when one test runs past 120 s: a test killed at CTest's timeout says where
+    # it was.
+    sys.exit(pytest.main(["-v", "-p", "no:cacheprovider", "-o", "faulthandler_timeout=120", here]))
 
 import support  # noqa: E402
 

@@ -24,7 +24,7 @@ check_scale() {
   "$bin" graph500 "$scale" --backend cpu "${roots[@]}" --quiet >"$tmp/one.txt" || { echo "one process, SCALE $scale failed"; exit 1; }
   for r in "$@"; do
     mpi "$r" graph500 "$scale" --backend cpu "${roots[@]}" --quiet --json "$tmp/r$r.json" >"$tmp/r$r.txt" 2>"$tmp/r$r.err" ||
-      { echo "$r ranks, SCALE $scale: exit $?"; tail -5 "$tmp/r$r.err"; exit 1; }
+      { echo "$r ranks, SCALE $scale: exit $?"; why "$tmp/r$r.err"; exit 1; }
     grep -q "^num_mpi_processes: *$r$" "$tmp/r$r.txt" || { echo "$r ranks: num_mpi_processes"; cat "$tmp/r$r.txt"; exit 1; }
     [ "$(wc -l <"$tmp/r$r.txt")" -eq 55 ] || { echo "$r ranks: the output block is not 55 lines (printed once)"; exit 1; }
     diff <(key "$tmp/one.txt") <(key "$tmp/r$r.txt") >/dev/null ||
@@ -117,7 +117,7 @@ if "$bin" info 2>/dev/null | grep -c "^cuda device 0:" >/dev/null; then
   "$bin" graph500 10 --backend cuda --roots 8 --quiet >"$tmp/gpu1.txt" || { echo "one GPU run failed"; exit 1; }
   for r in 2 3; do
     mpi "$r" graph500 10 --backend cuda --roots 8 --quiet --share-gpus >"$tmp/g$r.txt" 2>"$tmp/g$r.err" ||
-      { echo "$r ranks sharing a GPU failed"; tail -5 "$tmp/g$r.err"; exit 1; }
+      { echo "$r ranks sharing a GPU failed"; why "$tmp/g$r.err"; exit 1; }
     diff <(key "$tmp/gpu1.txt") <(key "$tmp/g$r.txt") >/dev/null || { echo "$r ranks on the GPU: nedge differ"; exit 1; }
   done
   # Every heavy arc pushed (no bucket pulls): the same searches, validated.
@@ -137,7 +137,7 @@ if "$bin" info 2>/dev/null | grep -c "^cuda device 0:" >/dev/null; then
   if [ "$gpus" -ge 2 ]; then
     for how in "" --no-nccl; do
       mpi 2 graph500 10 --backend cuda --roots 8 --quiet $how >"$tmp/gn.txt" 2>"$tmp/gn.err" ||
-        { echo "2 ranks on 2 GPUs $how failed"; tail -5 "$tmp/gn.err"; exit 1; }
+        { echo "2 ranks on 2 GPUs $how failed"; why "$tmp/gn.err"; exit 1; }
       diff <(key "$tmp/gpu1.txt") <(key "$tmp/gn.txt") >/dev/null || { echo "2 GPUs $how: nedge differ"; exit 1; }
     done
   fi
