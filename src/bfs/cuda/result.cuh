@@ -1,7 +1,8 @@
 // src/bfs/cuda/result.cuh — kernels around a search rather than inside it: the parents mapped
 // back to the original ids (part of the timed search: Graph500 times a search until its output is
-// in memory) and the levels by the same rule (on request, untimed), Graph500's nedge from the reached vertices' degrees, and degree counts of the graph
-// (hubs for gamma, the degree-32 prefix of a degree-sorted graph).
+// in memory) and the levels by the same rule (on request, untimed), Graph500's nedge from the
+// reached vertices' degrees, and degree counts of the graph (hubs for gamma, the degree-32 prefix
+// of a degree-sorted graph).
 #pragma once
 
 #include <cstdint>
@@ -26,7 +27,7 @@ __device__ __forceinline__ index_t searched_row(const graph::id_map<V>& ids, V x
 /// The search's parents in original ids: out[o] = new2old[parent[old2new[o] - first]], all ones where
 /// unreached (parent holds all ones there: prepare()); o runs over the rows in their original order,
 /// `first` is this rank's first vertex (0 on one process) and old2new gives new vertex ids. A vertex
-/// without arcs (searched_row -1) is reached only as the root and costs no read of parent;
+/// without arcs (no searched_row) is reached only as the root and costs no read of parent;
 /// the others cost one random read of parent (new2old of a parent is mostly a hub's: cached). Each
 /// thread maps map_ilp vertices a block apart, their loads issued together.
 template <class V>

@@ -17,9 +17,9 @@
 // for its n/8 bytes a rank, the settled bitmaps are. The host runs decide() between phases (the
 // persistent kernel and the near-far device loop run phases with no exchange between them: one
 // process only). The rows may be relabelled within the blocks (report_original_ids): the
-// output is mapped back to the original ids at the end, as on one process. Each phase's record in the trace holds its parts as the GPU timed them: the
-// relaxation, the wait for the host's exchange, the apply. Included by engine_u32.cu and
-// engine_i64.cu after engine.cuh.
+// output is mapped back to the original ids at the end, as on one process. Each phase's record
+// in the trace holds its parts as the GPU timed them: the relaxation, the wait for the host's
+// exchange, the apply. Included by engine_u32.cu and engine_i64.cu after engine.cuh.
 #pragma once
 
 #include <limits>

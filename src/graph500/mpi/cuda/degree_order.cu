@@ -86,8 +86,9 @@ __global__ void move_rows_kernel(const index_t* old_offsets, const C* old_column
 /// Every new row's weighted arcs: its old row's, in their order (by weight), renamed. One warp per row.
 template <class C>
 __global__ void move_weighted_rows_kernel(const index_t* old_offsets, const std::int64_t* old_columns,
-                                          const float* old_weights, const C* new2old, const C* old2new, index_t first,
-                                          index_t rows, const index_t* new_offsets, C* new_columns, float* new_weights) {
+                                          const float* old_weights, const C* new2old, const C* old2new,
+                                          index_t first, index_t rows, const index_t* new_offsets, C* new_columns,
+                                          float* new_weights) {
   for (index_t j : gpu::warp_stride(rows)) {
     const index_t o = static_cast<index_t>(new2old[first + j]) - first;
     const index_t from = old_offsets[o], to = new_offsets[j], d = old_offsets[o + 1] - from;

@@ -58,7 +58,8 @@ std::size_t device_bytes(const graph::kronecker_params& p, int ranks, int bits, 
                                       : bfs::cuda::engine<std::uint32_t>::device_bytes(rows_n, arcs, n_all, ranks)) +
                           column_bytes * (2 * m + 2 * static_cast<std::size_t>(p.num_vertices())) + 8 * n;
   const std::size_t sssp_rows = p.weights && sssp_copy ? (column_bytes + 4) * 2 * m : 0;
-  const std::size_t searches = bfs + sssp_rows + sssp::cuda::engine<std::int64_t>::device_bytes(rows_n, arcs, p.num_vertices());
+  const std::size_t searches =
+      bfs + sssp_rows + sssp::cuda::engine<std::int64_t>::device_bytes(rows_n, arcs, p.num_vertices());
   const std::size_t order = mpi::cuda::relabel_bytes(rows_n, arcs, p.num_vertices(), column_bytes);
   return std::max({kernel1, rows + order, rows + searches}) + (std::size_t{256} << 20);
 }
@@ -265,8 +266,9 @@ class mpi_cuda_pipeline final : public mpi_pipeline {
   json::value trace() const override {
     std::vector<dist::level_record> bfs_levels;
     if (has_bfs()) bfs_levels = with_bfs([](auto& e) { return bfs_records(e); });
-    const std::vector<dist::level_record>* sssp_levels = nullptr;
-    if (has_sssp()) sssp_levels = &with_sssp([](auto& e) -> const std::vector<dist::level_record>& { return e.rank_levels(); });
+    using records = std::vector<dist::level_record>;
+    const records* sssp_levels = nullptr;
+    if (has_sssp()) sssp_levels = &with_sssp([](auto& e) -> const records& { return e.rank_levels(); });
     json::value t = dist::search_trace(c_, has_bfs() ? &bfs_levels : nullptr, sssp_levels, delta_);
     if (gpu_validator_ && t.is_object()) t["validator"] = *gpu_validator_ ? "gpu" : "host";  // once one ran
     return t;
