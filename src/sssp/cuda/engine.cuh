@@ -84,7 +84,7 @@ struct engine<V>::impl {
   // The near-far device loop (near_far.cuh; nf_blocks 0: off): its lists, bitmaps and counters.
   gpu::device_buffer<std::uint32_t> nf_lists, nf_bits;
   gpu::device_buffer<near_far_counters> nf_cnt;
-  gpu::device_buffer<near_far_state> nf_pub;  ///< the loop's state: the start, or after a tier's steps
+  gpu::device_buffer<near_far_state> nf_pub;  ///< the loop's states: [0] the start, then [1], [0], ... after tiers
   near_far_work nf{};
   unsigned nf_blocks = 0, nf_cluster = 0;  ///< its grid, and the blocks of each of its clusters (0: none)
 
@@ -335,7 +335,7 @@ struct engine<V>::impl {
     nf_bits = gpu::device_buffer<std::uint32_t>(3 * settled_words());
     nf_bits.zero();
     nf_cnt = gpu::device_buffer<near_far_counters>(2 * 3);  // the grid's slots, the cluster's
-    nf_pub = gpu::device_buffer<near_far_state>(1);
+    nf_pub = gpu::device_buffer<near_far_state>(2);  // the start, then the tiers' states in turn
     nf.near[0] = nf_lists.data();
     nf.near[1] = nf.near[0] + near_cap;
     nf.far[0] = nf.near[1] + near_cap;

@@ -33,6 +33,11 @@
 // by the blocks of the grid's first thread-block cluster alone (Hopper's clusters: up to 16 blocks
 // on one GPC, the grid launched in clusters), step after step, with the cluster's hardware barrier
 // instead of the grid's: a mesh keeps such steps for most of its search (near_far_cluster_steps).
+// Such tiers may follow each other with no grid step between (the cluster's steps end where the
+// next fits one block, and the block's where it needs the cluster), so they leave their states in
+// two slots in turn: a tier's writer never overwrites the state that a slower block has yet to
+// read after the barrier before it (one slot was a race that could split the grid's decisions and
+// leave blocks waiting at a barrier that the others had passed).
 // The counters rotate over three slots as in the BFS device loop (src/bfs/cuda/device_loop.cuh):
 // step k writes slot k % 3 and clears slot (k + 1) % 3, read last before the barrier of step k - 1;
 // the grid's steps and the cluster's each have their three slots.
@@ -194,8 +199,8 @@ __device__ __forceinline__ near_far_counters load_counts(const near_far_counters
   return {__ldcg(&c->near), __ldcg(&c->far), __ldcg(&c->min_far), __ldcg(&c->overflow)};
 }
 
-/// Before each search: the grid's three counter slots, and the state at the root in *pub (the loop
-/// starts from it; the cluster's slots are cleared as its steps begin).
+/// Before each search: the grid's three counter slots, and the state at the root in pub[0] (the
+/// loop starts from it; the cluster's slots are cleared as its steps begin).
 static __global__ void near_far_reset_kernel(near_far_counters* cnt, near_far_state* pub, float delta) {
   if (threadIdx.x < 3) reset(cnt[threadIdx.x]);
   if (threadIdx.x == 0) *pub = start_state(delta);
@@ -395,11 +400,12 @@ __device__ void near_far_cluster_steps(const graph_ref<V>& g, const work_ref& w,
 }
 #endif
 
-/// The loop from the state in *pub (near_far_reset_kernel's: the root, whose word
+/// The loop from the state in pub[0] (near_far_reset_kernel's: the root, whose word
 /// init_search_kernel wrote). On leaving early the words stay as they are and the bucket loop
 /// runs; on finishing, *w.ctrl is marked done with the loop's counts. Launched as a cooperative
 /// grid, in clusters of `cluster` blocks (or none: 0), whose first cluster runs the steps that fit
-/// it; pub also takes the state after steps run by one block or that cluster alone.
+/// it; pub[1], pub[0], pub[1], ... take the states after the tiers of steps run by one block or
+/// that cluster alone (two slots: the file's head says why).
 template <class V>
 __global__ void __launch_bounds__(near_far_policy::block, 1)
     near_far_kernel(graph_ref<V> g, work_ref w, near_far_work f, near_far_state* pub, unsigned cluster) {
@@ -411,22 +417,23 @@ __global__ void __launch_bounds__(near_far_policy::block, 1)
   cluster = 0;  // code for GPUs without clusters, run on one that has them
 #endif
   near_far_state s = load_state(pub);
-  for (unsigned long long k = 0; s.action == near_far_go;) {
+  for (unsigned long long k = 0, tier = 0; s.action == near_far_go;) {
     const bool one_block = fits_block(s);
     if (one_block ||
         (cluster > 0 && step_within(s, near_far_policy::cluster_near, near_far_policy::cluster_far))) {
+      near_far_state* const out = pub + (++tier & 1);
       if (one_block && blockIdx.x == 0) {
         near_far_block_steps(g, w, f, s);
-        if (threadIdx.x == 0) *pub = s;
+        if (threadIdx.x == 0) *out = s;
       }
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
       if (!one_block && blockIdx.x < cluster) {
         near_far_cluster_steps(g, w, f, s);
-        if (blockIdx.x == 0 && threadIdx.x == 0) *pub = s;
+        if (blockIdx.x == 0 && threadIdx.x == 0) *out = s;
       }
 #endif
       grid.sync();
-      s = load_state(pub);
+      s = load_state(out);
       continue;
     }
     near_far_group_step(grid, g, w, f, s, f.cnt, k++, rank, threads);

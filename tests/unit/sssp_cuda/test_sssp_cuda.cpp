@@ -4,7 +4,8 @@
 // Dijkstra oracle of tests/support/sssp_check.hpp: distances exact, parents valid and acyclic, nedge;
 // the device loop's own paths (a mesh finished in it, its cluster launch in use where the GPU has
 // clusters; a hub in one block's step and in a cluster's, a full near queue and a full far pile
-// handing the search to the bucket loop, with the next search clean); plus the engine's input checks.
+// handing the search to the bucket loop, with the next search clean; a random graph's searches
+// passing between one block's steps and one cluster's); plus the engine's input checks.
 #include <gtest/gtest.h>
 
 #include <cuda_runtime.h>
@@ -696,6 +697,30 @@ TYPED_TEST(SsspCuda, DeviceLoopFinishesMeshesAndHandsOverHubsAndFullLists) {
     expect_device_loop(eng, h, 0, true, "a tree of 9,051 vertices, bucket width 0.03");
     expect_device_loop(eng, h, 77, true, "the same from vertex 77");
   }
+}
+
+// A random graph of average degree 8: its near queue grows past one block's step and shrinks
+// again, so a search passes between steps of one block and steps of one cluster several times
+// with no grid step between them, and every search ends in the device loop. Many searches, each
+// against the oracle: the states such tiers leave for the grid must not be overwritten while a
+// block has yet to read them (with one slot for them, a search could split the grid's decisions
+// and never end, and the suite would stop at its time limit).
+TYPED_TEST(SsspCuda, DeviceLoopPassesBetweenBlockAndClusterFromManyRoots) {
+  using V = TypeParam;
+  graph::edge_list el;
+  el.num_vertices = 3001;  // odd
+  std::uint64_t s = 5;
+  for (int i = 0; i < 12000; ++i) {
+    const auto u = static_cast<std::int64_t>(test::test_rand(s) % 3001);
+    const auto v = static_cast<std::int64_t>(test::test_rand(s) % 3001);
+    test::add_edge(el, u, v, test::test_weight(s, true));
+  }
+  const auto g = graph::build_csr<V>(el);
+  const sc::device_csr<V> dg(g);
+  sc::engine<V> eng(dg.view());
+  for (index_t root = 0; root < 3001; root += 23)
+    if (g.offsets[root + 1] > g.offsets[root])
+      expect_device_loop(eng, g, root, true, "random graph, root " + std::to_string(root));
 }
 
 TYPED_TEST(SsspCuda, RejectsBadInput) {
