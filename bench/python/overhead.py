@@ -16,7 +16,9 @@
    and `bfs_edges(G, s, backend="gpu500")` on the converted graph (the best of three each), and the floor of any backend: the time to copy as
    many references to node objects into a list as the answer holds (the backend builds its lists
    of the graph's own node objects; making that many new Python ints from an array, as NumPy's
-   tolist() does, is named beside it).
+   tolist() does, is named beside it); for bfs_edges, whose answer is one (u, v) tuple per tree
+   edge, the time to make and count as many pairs of existing nodes, counted as NetworkX's own
+   answer is (zip of two lists: the backend's own way, with no search).
 
 Rows "python|what|figure" go to TABLE (default: stdout).
     overhead.py GPU500 OUT [TABLE]    (PYTHONPATH must name the package: <build>/python)
@@ -114,7 +116,7 @@ for _ in range(2):  # the better of two: the first call also loads NetworkX's di
 # of a list copies as many); beside it, own + 1 new Python ints made from an array.
 nodes = list(G)
 ids = np.arange(own + 1, dtype=np.int64)
-t_lists = t_ints = float("inf")
+t_lists = t_ints = t_pairs = float("inf")
 for _ in range(3):
     t0 = time.perf_counter()
     nodes[:own + 1]
@@ -122,6 +124,9 @@ for _ in range(3):
     t0 = time.perf_counter()
     ids.tolist()
     t_ints = min(t_ints, time.perf_counter() - t0)
+    t0 = time.perf_counter()
+    sum(1 for _ in zip(nodes[:own], nodes[1:own + 1]))
+    t_pairs = min(t_pairs, time.perf_counter() - t0)
 for be in backends:  # the backend's engines on each of this host's backends
     nx.config.backends.gpu500.backend = be
     G = nx.gnm_random_graph(n, m, seed=1)  # a fresh graph: no conversion cached
@@ -144,5 +149,6 @@ for be in backends:  # the backend's engines on each of this host's backends
         f"bfs_layers {t_search * 1e3:.1f} ms, x{t_nx / t_search:.0f} NetworkX's bfs_edges ({t_nx:.2f} s); "
         f"bfs_edges {t_edges * 1e3:.1f} ms, x{t_nx / t_edges:.0f}; "
         f"first call with the conversion {t_first:.2f} s; a list of the answer's {own + 1} nodes alone takes "
-        f"{t_lists * 1e3:.2f} ms (at most x{t_nx / t_lists:.0f}), as many new Python ints {t_ints * 1e3:.1f} ms")
+        f"{t_lists * 1e3:.2f} ms (at most x{t_nx / t_lists:.0f}), as many new Python ints {t_ints * 1e3:.1f} ms; "
+        f"its {own} (u, v) pairs made and counted alone {t_pairs * 1e3:.1f} ms (bfs_edges at most x{t_nx / t_pairs:.0f})")
 nx.config.backends.gpu500.backend = "auto"
