@@ -84,7 +84,8 @@ struct engine<V>::impl {
   // The near-far device loop (near_far.cuh; nf_blocks 0: off): its lists, bitmaps and counters.
   gpu::device_buffer<std::uint32_t> nf_lists, nf_bits;
   gpu::device_buffer<near_far_counters> nf_cnt;
-  gpu::device_buffer<near_far_state> nf_pub;  ///< the loop's states: [0] the start, then [1], [0], ... after tiers
+  /// The loop's states: [0] the start, then [1], [0], [1], ... after the tiers of its steps.
+  gpu::device_buffer<near_far_state> nf_pub;
   near_far_work nf{};
   unsigned nf_blocks = 0, nf_cluster = 0;  ///< its grid, and the blocks of each of its clusters (0: none)
 

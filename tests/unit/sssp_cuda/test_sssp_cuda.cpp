@@ -700,8 +700,8 @@ TYPED_TEST(SsspCuda, DeviceLoopFinishesMeshesAndHandsOverHubsAndFullLists) {
 }
 
 // A random graph of average degree 8: its near queue grows past one block's step and shrinks
-// again, so a search passes between steps of one block and steps of one cluster several times
-// with no grid step between them, and every search ends in the device loop. Many searches, each
+// again, so a search passes from steps of one block to steps of one cluster (and on a GPU with
+// clusters never needs a grid step), and every search ends in the device loop. Many searches, each
 // against the oracle: the states such tiers leave for the grid must not be overwritten while a
 // block has yet to read them (with one slot for them, a search could split the grid's decisions
 // and never end, and the suite would stop at its time limit).
