@@ -17,8 +17,8 @@
    many references to node objects into a list as the answer holds (the backend builds its lists
    of the graph's own node objects; making that many new Python ints from an array, as NumPy's
    tolist() does, is named beside it); for bfs_edges, whose answer is one (u, v) tuple per tree
-   edge, the time to make and count as many pairs of existing nodes, counted as NetworkX's own
-   answer is (zip of two lists: the backend's own way, with no search).
+   edge, the backend's own way with no search: two slices of the node list (timed with it, as the
+   backend makes its two lists) zipped into as many pairs, counted as NetworkX's own answer is.
 
 Rows "python|what|figure" go to TABLE (default: stdout).
     overhead.py GPU500 OUT [TABLE]    (PYTHONPATH must name the package: <build>/python)
