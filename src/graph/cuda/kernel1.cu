@@ -20,6 +20,7 @@
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_segmented_sort.cuh>
 #include <limits>
+#include <type_traits>
 
 #include "gpu500/core/cuda/check.cuh"
 #include "gpu500/core/cuda/launch.cuh"
@@ -36,29 +37,6 @@ using namespace detail;
 
 struct kernel1_policy {
   static constexpr int block = 256;
-};
-
-/// One process's arcs: both directions of edge e (a directed graph: src -> dst alone), self-loops
-/// dropped, the ends renamed through old2new when it is given.
-template <class V>
-struct edge_arcs {
-  const V* src;
-  const V* dst;
-  const float* weight;  ///< null: no weights
-  bool directed;
-  const V* old2new;  ///< null: the ids as they are
-  template <class Out>
-  __device__ void operator()(index_t e, Out&& out) const {
-    V u = src[e], v = dst[e];
-    if (u == v) return;
-    if (old2new) {
-      u = old2new[u];
-      v = old2new[v];
-    }
-    const float x = weight ? weight[e] : 0.f;
-    out(static_cast<index_t>(u), v, x);
-    if (!directed) out(static_cast<index_t>(v), u, x);
-  }
 };
 
 template <class V>
@@ -117,6 +95,27 @@ __global__ void relative_offsets_kernel(const index_t* offsets, index_t first_ro
     rel[i] = offsets[first_row + i] - base;
 }
 
+/// A weight >= 0 and a column below 2^32 as one 64-bit key, in place of the column: the weight's
+/// bits above the column's (a float >= 0 orders as its bits; -0 is taken as +0), so that keys
+/// order as (weight, column) pairs.
+__global__ void pack_weight_column_kernel(std::int64_t* columns, const float* weights, index_t items) {
+  for (index_t i : gpu::grid_stride(items)) {
+    const float w = weights[i];
+    const std::uint64_t bits = w == 0.f ? 0u : __float_as_uint(w);
+    columns[i] = static_cast<std::int64_t>((bits << 32) | static_cast<std::uint32_t>(columns[i]));
+  }
+}
+
+/// The keys of pack_weight_column_kernel taken apart again into columns and weights.
+__global__ void unpack_weight_column_kernel(const std::int64_t* keys, index_t items, std::int64_t* columns,
+                                            float* weights) {
+  for (index_t i : gpu::grid_stride(items)) {
+    const auto k = static_cast<std::uint64_t>(keys[i]);
+    columns[i] = static_cast<std::int64_t>(k & 0xffffffffu);
+    weights[i] = __uint_as_float(static_cast<std::uint32_t>(k >> 32));
+  }
+}
+
 template <class V>
 __global__ void has_edges_kernel(const index_t* offsets, const V* old2new, index_t n, std::uint8_t* out) {
   for (index_t o : gpu::grid_stride(n)) {
@@ -161,23 +160,24 @@ namespace detail {
 
 template <class V>
 void sort_rows(const index_t* offsets, index_t n, index_t arcs, index_t batch, V* columns, float* weights,
-               bool by_weight) {
+               bool by_weight, bool narrow_columns) {
   if (arcs == 0) return;
   GPU500_EXPECTS(weights || !by_weight, "kernel 1: rows sorted by weight need weights");
+  const bool packed = by_weight && narrow_columns && std::is_same_v<V, std::int64_t>;
   const row_batch_plan plan = plan_row_batches(offsets, n, arcs, batch);
   const auto cap = static_cast<std::int64_t>(plan.max_items), most_rows = static_cast<std::int64_t>(plan.max_rows);
   gpu::device_buffer<index_t> rel(static_cast<std::size_t>(plan.max_rows) + 1);
   gpu::device_buffer<V> keys_out(static_cast<std::size_t>(cap));
-  gpu::device_buffer<float> vals_out(weights ? static_cast<std::size_t>(cap) : 0);
+  gpu::device_buffer<float> vals_out(weights && !packed ? static_cast<std::size_t>(cap) : 0);
   const index_t* seg = rel.data();  // (for the scratch queries: any segments of the largest batch's size)
   std::size_t temp_bytes = 0, stable_bytes = 0;
-  if (weights)
+  if (weights && !packed)
     GPU500_CUDA_CHECK(cub::DeviceSegmentedSort::SortPairs(nullptr, temp_bytes, columns, keys_out.data(), weights,
                                                           vals_out.data(), cap, most_rows, seg, seg + 1));
   else
     GPU500_CUDA_CHECK(cub::DeviceSegmentedSort::SortKeys(nullptr, temp_bytes, columns, keys_out.data(), cap,
                                                          most_rows, seg, seg + 1));
-  if (by_weight)
+  if (by_weight && !packed)
     GPU500_CUDA_CHECK(cub::DeviceSegmentedSort::StableSortPairs(nullptr, stable_bytes, vals_out.data(), weights,
                                                                 keys_out.data(), columns, cap, most_rows, seg,
                                                                 seg + 1));
@@ -185,6 +185,20 @@ void sort_rows(const index_t* offsets, index_t n, index_t arcs, index_t batch, V
   for_each_row_batch(plan, offsets, rel.data(), nullptr,
                      [&](index_t, index_t rows, index_t o0, index_t items, const index_t* r) {
                        std::size_t bytes = temp.size();
+                       if constexpr (std::is_same_v<V, std::int64_t>) {
+                         if (packed) {  // (weight, column) as one key, sorted alone, then taken apart
+                           const int B = kernel1_policy::block;
+                           pack_weight_column_kernel<<<gpu::grid_blocks(items, B), B>>>(columns + o0, weights + o0,
+                                                                                       items);
+                           GPU500_CUDA_CHECK_LAUNCH();
+                           GPU500_CUDA_CHECK(cub::DeviceSegmentedSort::SortKeys(temp.data(), bytes, columns + o0,
+                                                                                keys_out.data(), items, rows, r, r + 1));
+                           unpack_weight_column_kernel<<<gpu::grid_blocks(items, B), B>>>(
+                               keys_out.data(), items, columns + o0, weights + o0);
+                           GPU500_CUDA_CHECK_LAUNCH();
+                           return;
+                         }
+                       }
                        if (!weights) {
                          GPU500_CUDA_CHECK(cub::DeviceSegmentedSort::SortKeys(temp.data(), bytes, columns + o0,
                                                                               keys_out.data(), items, rows, r, r + 1));
@@ -207,8 +221,8 @@ void sort_rows(const index_t* offsets, index_t n, index_t arcs, index_t batch, V
                      });
 }
 
-template void sort_rows<std::uint32_t>(const index_t*, index_t, index_t, index_t, std::uint32_t*, float*, bool);
-template void sort_rows<std::int64_t>(const index_t*, index_t, index_t, index_t, std::int64_t*, float*, bool);
+template void sort_rows<std::uint32_t>(const index_t*, index_t, index_t, index_t, std::uint32_t*, float*, bool, bool);
+template void sort_rows<std::int64_t>(const index_t*, index_t, index_t, index_t, std::int64_t*, float*, bool, bool);
 
 }  // namespace detail
 
@@ -289,7 +303,7 @@ device_csr<V> build_device_csr(device_edge_list<V>&& el, build_options o) {
   el.weight.reset();
   if (o.relabel)
     sort_rows<V>(g.offsets_.data(), n, g.arcs_, o.sort_batch, g.columns_.data(),
-                 g.weights_.empty() ? nullptr : g.weights_.data(), false);
+                 g.weights_.empty() ? nullptr : g.weights_.data(), false, false);
   GPU500_CUDA_CHECK(cudaDeviceSynchronize());
   return g;
 }

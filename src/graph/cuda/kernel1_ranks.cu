@@ -6,7 +6,9 @@
 // sort, the arcs are gathered into that order and exchanged; the owner appends what arrives to a
 // staging area of (row, column, weight) and counts the degrees. After the last round the staged
 // arcs go through kernel1_steps.cuh as one process's edges do: offsets from the degrees, each arc
-// placed in its row, every row sorted (by column, or by (weight, column) when weighted).
+// placed in its row, every row sorted (by column, or by (weight, column) when weighted). The only
+// rank of a run has no journey to make: its rows come straight from its slice's edges
+// (kernel1_steps.cuh's edge_arcs, as one process's), with no rounds and no staging area.
 #include <bit>
 #include <cub/device/device_radix_sort.cuh>
 
@@ -107,6 +109,25 @@ void sort_pairs(gpu::device_buffer<K>& keys, gpu::device_buffer<std::uint64_t>& 
   ids = std::move(ids_out);
 }
 
+/// g's rows from the degrees counted in `degree` (rows + 1 entries; used up as the cursors): the
+/// offsets, then every arc of the items [0, items) of `arcs` placed in its row (weights beside the
+/// columns when `weighted`).
+template <class Arcs>
+void place_rows(device_rows& g, gpu::device_buffer<index_t>& degree, index_t items, const Arcs& arcs, bool weighted) {
+  const index_t rows = g.owned.count;
+  g.offsets = gpu::device_buffer<index_t>(static_cast<std::size_t>(rows) + 1);
+  g.arcs = offsets_from_degrees(degree.data(), rows, g.offsets.data());
+  g.columns = gpu::device_buffer<std::int64_t>(static_cast<std::size_t>(g.arcs));
+  if (weighted) g.weights = gpu::device_buffer<float>(static_cast<std::size_t>(g.arcs));
+  if (g.arcs > 0) {
+    gpu::copy_bytes(degree.data(), g.offsets.data(), sizeof(index_t) * static_cast<std::size_t>(rows));  // cursors
+    gpu::launch(place_arcs_kernel<std::int64_t, Arcs>, gpu::grid_blocks(items, block_threads), block_threads, 0,
+                nullptr, items, arcs, reinterpret_cast<ull*>(degree.data()), g.columns.data(),
+                weighted ? g.weights.data() : nullptr);
+  }
+  gpu::synchronize();
+}
+
 }  // namespace
 
 device_rows build_device_rows(dist::device_exchange& x, const dist::block_partition& part,
@@ -121,6 +142,27 @@ device_rows build_device_rows(dist::device_exchange& x, const dist::block_partit
   g.num_vertices = part.num_vertices();
   g.owned = part.range(c.rank());
   const index_t rows = g.owned.count;
+  const auto sort_by_weight = [&](bool weights) {
+    // In batches of about two rounds' arcs (2^28 by default): the round size bounds the sort's
+    // scratch as it bounds the exchange's.
+    sort_rows(g.offsets.data(), rows, g.arcs, 4 * round, g.columns.data(), weights ? g.weights.data() : nullptr,
+              weights, g.num_vertices - 1 <= index_t{0xffffffff});
+    gpu::synchronize();
+  };
+  if (R == 1) {  // every arc is this rank's: the rows straight from the slice
+    gpu::device_buffer<index_t> degree(static_cast<std::size_t>(rows) + 1);
+    degree.zero();
+    const edge_arcs<std::int64_t> arcs{slice.src.data(), slice.dst.data(), weighted ? slice.weight.data() : nullptr,
+                                       false, nullptr};
+    if (m > 0)
+      gpu::launch(count_arcs_kernel<edge_arcs<std::int64_t>>, gpu::grid_blocks(m, block_threads), block_threads, 0,
+                  nullptr, m, arcs, reinterpret_cast<ull*>(degree.data()));
+    place_rows(g, degree, m, arcs, weighted);
+    slice = {};
+    degree = {};
+    sort_by_weight(weighted);
+    return g;
+  }
   GPU500_EXPECTS(rows + 1 < (index_t{1} << 32), "kernel 1: one rank's rows must stay below 2^32");
   // 0. The arcs this rank receives in all, for the staging area.
   index_t arriving = 0;
@@ -182,28 +224,14 @@ device_rows build_device_rows(dist::device_exchange& x, const dist::block_partit
   }
   slice = {};
   // 2. The rows from the staged arcs, as one process makes them from its edges.
-  g.offsets = gpu::device_buffer<index_t>(static_cast<std::size_t>(rows) + 1);
-  g.arcs = offsets_from_degrees(degree.data(), rows, g.offsets.data());
+  const staged_arcs arcs{st_row.data(), st_col.data(), any_weighted ? st_w.data() : nullptr};
+  place_rows(g, degree, staged, arcs, any_weighted);
   GPU500_EXPECTS(g.arcs == staged, "kernel 1: the rows' degrees do not add up to the arcs that arrived");
-  g.columns = gpu::device_buffer<std::int64_t>(static_cast<std::size_t>(staged));
-  if (any_weighted) g.weights = gpu::device_buffer<float>(static_cast<std::size_t>(staged));
-  if (staged > 0) {
-    gpu::copy_bytes(degree.data(), g.offsets.data(), sizeof(index_t) * static_cast<std::size_t>(rows));  // cursors
-    const staged_arcs arcs{st_row.data(), st_col.data(), any_weighted ? st_w.data() : nullptr};
-    gpu::launch(place_arcs_kernel<std::int64_t, staged_arcs>, gpu::grid_blocks(staged, block_threads), block_threads,
-                0, nullptr, staged, arcs, reinterpret_cast<ull*>(degree.data()), g.columns.data(),
-                any_weighted ? g.weights.data() : nullptr);
-  }
-  gpu::synchronize();
   st_row = {};
   st_col = {};
   st_w = {};
   degree = {};
-  // In batches of about two rounds' arcs (2^28 by default): the round size bounds the sort's
-  // scratch as it bounds the exchange's.
-  sort_rows(g.offsets.data(), rows, staged, 4 * round, g.columns.data(), any_weighted ? g.weights.data() : nullptr,
-            any_weighted);
-  gpu::synchronize();
+  sort_by_weight(any_weighted);
   return g;
 }
 

@@ -99,7 +99,8 @@ TEST_F(Graph500MpiCuda, OneGpuPerRankNcclAndMpiMatchHostBackend) {
 
 // SCALE 13 has rows of up to 7172 arcs (14 of more than 1024): rows cut into many top-down chunks
 // and long bottom-up warp scans run, beside the short rows of SCALE 5 and 9. Kernel 1 runs in one
-// round and in rounds of 97 edges (the last one short, some ranks with empty rounds); the BFS
+// round and in rounds of 97 edges (the last one short, some ranks with empty rounds; one rank
+// makes its rows straight from its slice, with either setting); the BFS
 // walks its degree-ordered rows with 32-bit columns and, as past 2^32 vertices, 64-bit ones, with
 // every technique (the default), with none (the baseline's status-array scans: the bitmap stays on
 // over ranks), or without degree classes and hub cache and with a low gamma (bottom-up early);
