@@ -111,12 +111,15 @@ void sort_pairs(gpu::device_buffer<K>& keys, gpu::device_buffer<std::uint64_t>& 
 
 /// g's rows from the degrees counted in `degree` (rows + 1 entries; used up as the cursors): the
 /// offsets, then every arc of the items [0, items) of `arcs` placed in its row (weights beside the
-/// columns when `weighted`).
+/// columns when `weighted`). `expected`: the arcs the degrees must add up to, checked before any
+/// is placed (< 0: not checked).
 template <class Arcs>
-void place_rows(device_rows& g, gpu::device_buffer<index_t>& degree, index_t items, const Arcs& arcs, bool weighted) {
+void place_rows(device_rows& g, gpu::device_buffer<index_t>& degree, index_t items, const Arcs& arcs, bool weighted,
+                index_t expected = -1) {
   const index_t rows = g.owned.count;
   g.offsets = gpu::device_buffer<index_t>(static_cast<std::size_t>(rows) + 1);
   g.arcs = offsets_from_degrees(degree.data(), rows, g.offsets.data());
+  GPU500_EXPECTS(expected < 0 || g.arcs == expected, "kernel 1: the rows' degrees do not add up to the arcs that arrived");
   g.columns = gpu::device_buffer<std::int64_t>(static_cast<std::size_t>(g.arcs));
   if (weighted) g.weights = gpu::device_buffer<float>(static_cast<std::size_t>(g.arcs));
   if (g.arcs > 0) {
@@ -142,7 +145,7 @@ device_rows build_device_rows(dist::device_exchange& x, const dist::block_partit
   g.num_vertices = part.num_vertices();
   g.owned = part.range(c.rank());
   const index_t rows = g.owned.count;
-  const auto sort_by_weight = [&](bool weights) {
+  const auto sort_each_row = [&](bool weights) {  // by column, or by (weight, column) when weighted
     // In batches of about two rounds' arcs (2^28 by default): the round size bounds the sort's
     // scratch as it bounds the exchange's.
     sort_rows(g.offsets.data(), rows, g.arcs, 4 * round, g.columns.data(), weights ? g.weights.data() : nullptr,
@@ -160,7 +163,7 @@ device_rows build_device_rows(dist::device_exchange& x, const dist::block_partit
     place_rows(g, degree, m, arcs, weighted);
     slice = {};
     degree = {};
-    sort_by_weight(weighted);
+    sort_each_row(weighted);
     return g;
   }
   GPU500_EXPECTS(rows + 1 < (index_t{1} << 32), "kernel 1: one rank's rows must stay below 2^32");
@@ -225,13 +228,12 @@ device_rows build_device_rows(dist::device_exchange& x, const dist::block_partit
   slice = {};
   // 2. The rows from the staged arcs, as one process makes them from its edges.
   const staged_arcs arcs{st_row.data(), st_col.data(), any_weighted ? st_w.data() : nullptr};
-  place_rows(g, degree, staged, arcs, any_weighted);
-  GPU500_EXPECTS(g.arcs == staged, "kernel 1: the rows' degrees do not add up to the arcs that arrived");
+  place_rows(g, degree, staged, arcs, any_weighted, staged);
   st_row = {};
   st_col = {};
   st_w = {};
   degree = {};
-  sort_by_weight(any_weighted);
+  sort_each_row(any_weighted);
   return g;
 }
 
